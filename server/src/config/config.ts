@@ -1,0 +1,72 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+/** Environment variables the server reads. Each one is documented in README.md. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8100),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  CHAINLAUNCH_DATA: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  CHAINLAUNCH_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  CHAINLAUNCH_DEMO: bool,
+  CHAINLAUNCH_WEB_DIST: z.string().min(1).optional(),
+  CHAINLAUNCH_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
+  CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10_000).default(10),
+  CHAINLAUNCH_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  CHAINLAUNCH_TRUST_PROXY: bool,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminPassword: string | undefined;
+  demoMode: boolean;
+  webDist: string | undefined;
+  sessionTtlMs: number;
+  loginMaxAttempts: number;
+  loginWindowMs: number;
+  trustProxy: boolean;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+}
+
+/** Thrown when the environment is invalid; lists every problem at once. */
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+/** Parses the environment once at boot. Fails fast, naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.CHAINLAUNCH_DATA ?? join(homedir(), ".chainlaunch")),
+    databaseUrl: e.DATABASE_URL,
+    adminPassword: e.CHAINLAUNCH_ADMIN_PASSWORD,
+    demoMode: e.CHAINLAUNCH_DEMO,
+    webDist: e.CHAINLAUNCH_WEB_DIST,
+    sessionTtlMs: e.CHAINLAUNCH_SESSION_TTL_HOURS * 3600_000,
+    loginMaxAttempts: e.CHAINLAUNCH_LOGIN_MAX_ATTEMPTS,
+    loginWindowMs: e.CHAINLAUNCH_LOGIN_WINDOW_SECONDS * 1000,
+    trustProxy: e.CHAINLAUNCH_TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

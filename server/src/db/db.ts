@@ -1,0 +1,68 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Dialect } from "./migrations/helpers.js";
+import { migrationProvider } from "./migrations/index.js";
+import type { Database } from "./types.js";
+
+export type DB = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: DB;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** A postgres:// URL; SQLite in dataDir is used when absent. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** SQLite file name inside dataDir. */
+  sqliteFile?: string;
+}
+
+/**
+ * Opens the database. SQLite runs with WAL, foreign keys and a busy timeout so that
+ * the CLI and the server can share the file.
+ */
+export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: "postgres", close: () => db.destroy() };
+  }
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const sqlite = new SQLite(join(opts.dataDir, opts.sqliteFile ?? "chainlaunch.db"));
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+/**
+ * Applies pending migrations. Kysely's migrator holds a lock table for the duration,
+ * so two processes booting at once apply each migration exactly once.
+ */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: migrationProvider(handle.dialect),
+    migrationTableName: "schema_migrations",
+    migrationLockTableName: "schema_migrations_lock",
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Current time as the ISO string every timestamp column stores. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}

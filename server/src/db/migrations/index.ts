@@ -1,0 +1,17 @@
+import type { Migration, MigrationProvider } from "kysely";
+import { foundation } from "./0001-foundation.js";
+import type { Dialect } from "./helpers.js";
+
+/**
+ * Versioned migrations, in order. Names sort lexically; never rename or edit one that has shipped:
+ * add a new file instead.
+ */
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        "0001-foundation": foundation(dialect),
+      };
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { AppError, RateLimitError } from "./errors.js";
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  error: string;
+  message: string;
+  details?: unknown;
+  requestId: string;
+}
+
+function fieldPath(instancePath: string, params: Record<string, unknown> | undefined, context: string): string {
+  const base = instancePath.replace(/^\//, "").replace(/\//g, ".");
+  const extra =
+    params && typeof params.keys === "object" && Array.isArray(params.keys) ? (params.keys as string[]).join(", ") : "";
+  const name = [base, extra].filter(Boolean).join(".");
+  return name ? `${context}.${name}` : context;
+}
+
+/**
+ * Maps every thrown error to one envelope. Validation errors name the field; unknown errors become
+ * a logged 500 with the request id and no stack trace.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const requestId = String(req.id);
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const context = err.validationContext ?? "body";
+      const issues = err.validation.map((v) => ({
+        field: fieldPath(v.instancePath, v.params as Record<string, unknown> | undefined, context),
+        message: v.message ?? "invalid",
+      }));
+      const first = issues[0];
+      const body: ErrorBody = {
+        error: "INVALID_INPUT",
+        message: first ? `${first.field}: ${first.message}` : "invalid request",
+        details: issues,
+        requestId,
+      };
+      return reply.status(400).send(body);
+    }
+    if (err instanceof AppError) {
+      if (err instanceof RateLimitError) reply.header("retry-after", String(err.retryAfterSeconds));
+      const body: ErrorBody = { error: err.code, message: err.message, requestId };
+      if (err.details !== undefined) body.details = err.details;
+      return reply.status(err.status).send(body);
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, url: req.url }, "response failed its schema");
+      return reply.status(500).send({ error: "INTERNAL", message: "internal server error", requestId });
+    }
+    // Fastify's own client errors (malformed JSON, body too large, wrong content type).
+    const status = typeof err.statusCode === "number" ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const body: ErrorBody = { error: err.code ?? "BAD_REQUEST", message: clientMessage(err), requestId };
+      return reply.status(status).send(body);
+    }
+    req.log.error({ err }, "unhandled error");
+    return reply.status(500).send({ error: "INTERNAL", message: "internal server error", requestId });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({
+      error: "NOT_FOUND",
+      message: `route ${req.method} ${req.url.split("?")[0]} not found`,
+      requestId: String(req.id),
+    });
+  });
+}
+
+function clientMessage(err: FastifyError): string {
+  switch (err.code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return `body: ${err.message}`;
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return "body: request body is too large";
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return "body: unsupported content type; send application/json";
+    default:
+      return err.message;
+  }
+}

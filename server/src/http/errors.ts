@@ -1,0 +1,54 @@
+/**
+ * The one error vocabulary of the server. Services throw these; the error handler maps them
+ * to HTTP. `code` is stable and part of the API.
+ */
+export class AppError extends Error {
+  constructor(
+    message: string,
+    public readonly status: number,
+    public readonly code: string,
+    public readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InputError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(message, 400, "INVALID_INPUT", details);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = "authentication required") {
+    super(message, 401, "UNAUTHORIZED");
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = "you do not have permission to perform this action") {
+    super(message, 403, "FORBIDDEN");
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super(message, 404, "NOT_FOUND");
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(message, 409, "CONFLICT", details);
+  }
+}
+
+export class RateLimitError extends AppError {
+  constructor(
+    message: string,
+    public readonly retryAfterSeconds: number,
+  ) {
+    super(message, 429, "RATE_LIMITED");
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The one permission table. Every route names one entry of `Permission` (or a public/self rule);
+ * this file decides which role holds which permission. `GET /permissions` serves it and
+ * docs/permissions.md describes it.
+ */
+export const ROLES = ["admin", "manager", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Parses a role case-insensitively ("ADMIN", "Admin" and "admin" are the same role). */
+export function parseRole(value: string): Role | undefined {
+  const lower = value.toLowerCase();
+  return (ROLES as readonly string[]).includes(lower) ? (lower as Role) : undefined;
+}
+
+interface PermissionDef {
+  name: string;
+  category: string;
+  description: string;
+  roles: readonly Role[];
+}
+
+const ALL: readonly Role[] = ["admin", "manager", "viewer"];
+const OPERATORS: readonly Role[] = ["admin", "manager"];
+const ADMIN_VIEWER: readonly Role[] = ["admin", "viewer"];
+const ADMIN: readonly Role[] = ["admin"];
+
+export const PERMISSIONS = {
+  NETWORK_READ: { name: "Read networks", category: "Networks", description: "List and inspect networks, channels and blocks", roles: ALL },
+  NETWORK_CREATE: { name: "Create networks", category: "Networks", description: "Create and import networks", roles: OPERATORS },
+  NETWORK_UPDATE: { name: "Update networks", category: "Networks", description: "Join nodes and change channel configuration", roles: OPERATORS },
+  NETWORK_DELETE: { name: "Delete networks", category: "Networks", description: "Delete networks", roles: OPERATORS },
+  NODE_READ: { name: "Read nodes", category: "Nodes", description: "List nodes, read their logs, events and health", roles: ALL },
+  NODE_CREATE: { name: "Create nodes", category: "Nodes", description: "Create peers, orderers and Besu nodes", roles: OPERATORS },
+  NODE_UPDATE: { name: "Update nodes", category: "Nodes", description: "Change node configuration and renew certificates", roles: OPERATORS },
+  NODE_DELETE: { name: "Delete nodes", category: "Nodes", description: "Delete nodes and their files", roles: OPERATORS },
+  NODE_EXECUTE: { name: "Operate nodes", category: "Nodes", description: "Start, stop and restart nodes", roles: OPERATORS },
+  KEY_READ: { name: "Read keys", category: "Keys", description: "List keys and read public material", roles: ALL },
+  KEY_CREATE: { name: "Create keys", category: "Keys", description: "Generate keys and certificates", roles: OPERATORS },
+  KEY_DELETE: { name: "Delete keys", category: "Keys", description: "Delete keys", roles: OPERATORS },
+  PROVIDER_READ: { name: "Read key providers", category: "Key providers", description: "List and inspect key providers", roles: OPERATORS },
+  PROVIDER_CREATE: { name: "Create key providers", category: "Key providers", description: "Add key providers", roles: OPERATORS },
+  PROVIDER_DELETE: { name: "Delete key providers", category: "Key providers", description: "Remove key providers", roles: OPERATORS },
+  ORGANIZATION_READ: { name: "Read organizations", category: "Organizations", description: "List organizations and their certificates", roles: ALL },
+  ORGANIZATION_CREATE: { name: "Create organizations", category: "Organizations", description: "Create organizations and issue identities", roles: OPERATORS },
+  ORGANIZATION_UPDATE: { name: "Update organizations", category: "Organizations", description: "Renew and revoke certificates", roles: OPERATORS },
+  ORGANIZATION_DELETE: { name: "Delete organizations", category: "Organizations", description: "Delete organizations", roles: OPERATORS },
+  USER_READ: { name: "Read users", category: "Users", description: "List users", roles: ADMIN_VIEWER },
+  USER_CREATE: { name: "Create users", category: "Users", description: "Create users", roles: ADMIN },
+  USER_UPDATE: { name: "Update users", category: "Users", description: "Change a user's name, role or password", roles: ADMIN },
+  USER_DELETE: { name: "Delete users", category: "Users", description: "Delete users", roles: ADMIN },
+  API_KEY_READ: { name: "Read API keys", category: "API keys", description: "List your API keys and their usage", roles: ALL },
+  API_KEY_CREATE: { name: "Create API keys", category: "API keys", description: "Create API keys for yourself", roles: OPERATORS },
+  API_KEY_REVOKE: { name: "Revoke API keys", category: "API keys", description: "Revoke your API keys", roles: OPERATORS },
+  AUDIT_READ: { name: "Read audit logs", category: "Audit", description: "Read the audit log", roles: ADMIN_VIEWER },
+  SETTINGS_READ: { name: "Read settings", category: "System", description: "Read global settings", roles: ALL },
+  SYSTEM_CONFIG: { name: "Change settings", category: "System", description: "Change global settings", roles: OPERATORS },
+  PLUGIN_READ: { name: "Read plugins", category: "Plugins", description: "List and inspect plugins", roles: OPERATORS },
+} as const satisfies Record<string, PermissionDef>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+/**
+ * What a route requires:
+ * - a permission code: the caller's role must hold it;
+ * - "public": anyone, no credentials needed;
+ * - "self": any signed-in caller acting on their own account or inbox (logout, own password,
+ *   own notifications). The read-only demo visitor is refused for "self" mutations.
+ */
+export type RouteAccess = Permission | "public" | "self";
+
+export function roleHas(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission].roles as readonly Role[]).includes(role);
+}
+
+export function permissionsOf(role: Role): Permission[] {
+  return (Object.keys(PERMISSIONS) as Permission[]).filter((p) => roleHas(role, p));
+}
+
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  admin: "Full access, including users and audit logs",
+  manager: "Operates infrastructure: nodes, networks, keys, organizations, plugins and settings",
+  viewer: "Read-only access",
+};
