@@ -22,7 +22,7 @@ function fieldPath(instancePath: string, params: Record<string, unknown> | undef
  * Maps every thrown error to one envelope. Validation errors name the field; unknown errors become
  * a logged 500 with the request id and no stack trace.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, opts: { spa: boolean }): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const requestId = String(req.id);
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -60,12 +60,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.status(500).send({ error: "INTERNAL", message: "internal server error", requestId });
   });
 
+  // Unknown API paths get the JSON envelope; any other GET of a page path gets the web app (SPA fallback).
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({
-      error: "NOT_FOUND",
-      message: `route ${req.method} ${req.url.split("?")[0]} not found`,
-      requestId: String(req.id),
-    });
+    const path = req.url.split("?")[0] ?? "/";
+    const isPage = req.method === "GET" && !path.startsWith("/api/") && path !== "/healthz" && !/\.[a-z0-9]+$/i.test(path);
+    if (opts.spa && isPage) return reply.type("text/html").sendFile("index.html");
+    return reply.status(404).send({ error: "NOT_FOUND", message: `route ${req.method} ${path} not found`, requestId: String(req.id) });
   });
 }
 

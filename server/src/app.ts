@@ -1,0 +1,171 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import cookie from "@fastify/cookie";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import websocket from "@fastify/websocket";
+import Fastify, { type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config/config.js";
+import { migrateToLatest, nowIso, openDatabase, type DatabaseHandle } from "./db/db.js";
+import { createEventBus } from "./events/bus.js";
+import { registerAuthHooks } from "./http/auth-hooks.js";
+import { registerErrorHandler } from "./http/error-handler.js";
+import "./http/fastify-types.js";
+import { createApiKeysRepo } from "./modules/api-keys/api-keys.repo.js";
+import { createApiKeysService } from "./modules/api-keys/api-keys.service.js";
+import { createAuditRepo } from "./modules/audit/audit.repo.js";
+import { createAuditService } from "./modules/audit/audit.service.js";
+import { createAuthService } from "./modules/auth/auth.service.js";
+import { hashPassword } from "./modules/auth/password.js";
+import { createFailureLimiter } from "./modules/auth/rate-limiter.js";
+import { createSessionsRepo } from "./modules/auth/sessions.repo.js";
+import type { AppContext } from "./modules/context.js";
+import { registerModules } from "./modules/index.js";
+import { createUsersRepo, type UsersRepo } from "./modules/users/users.repo.js";
+
+export const API_PREFIX = "/api/v1";
+export const VERSION = "0.0.1-beta82";
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  /** Set when this boot created the first admin with a generated password (shown once). */
+  generatedAdminPassword: string | undefined;
+  close(): Promise<void>;
+}
+
+const REDACT = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'req.headers["x-api-key"]',
+  "*.password",
+  "*.new_password",
+  "*.current_password",
+  "*.key",
+  "*.privateKey",
+];
+
+function defaultWebDist(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return resolve(here, "../../web/dist");
+}
+
+async function ensureFirstAdmin(users: UsersRepo, password: string | undefined): Promise<string | undefined> {
+  if ((await users.count()) > 0) return undefined;
+  const generated = password ? undefined : randomBytes(12).toString("base64url");
+  const now = nowIso();
+  await users.insert({
+    username: "admin",
+    password_hash: await hashPassword(password ?? generated!),
+    role: "admin",
+    created_at: now,
+    updated_at: now,
+    last_login_at: null,
+  });
+  return generated;
+}
+
+/** Builds the whole server: database, migrations, services, routes, OpenAPI and the web app. */
+export async function buildApp(config: Config): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
+    genReqId: (req) => {
+      const incoming = req.headers["x-request-id"];
+      return typeof incoming === "string" && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook("onSend", async (req, reply) => {
+    reply.header("x-request-id", String(req.id));
+  });
+
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const { db, dialect } = database;
+
+  const usersRepo = createUsersRepo(db);
+  const generatedAdminPassword = await ensureFirstAdmin(usersRepo, config.adminPassword);
+  const bus = createEventBus((err, event) => app.log.error({ err, eventType: event.type }, "event listener failed"));
+  const audit = createAuditService({ repo: createAuditRepo(db), log: app.log });
+  const auth = createAuthService({
+    users: usersRepo,
+    sessions: createSessionsRepo(db),
+    limiter: createFailureLimiter({ max: config.loginMaxAttempts, windowMs: config.loginWindowMs }),
+    sessionTtlMs: config.sessionTtlMs,
+  });
+  const apiKeys = createApiKeysService({ keys: createApiKeysRepo(db), users: usersRepo });
+  const ctx: AppContext = { config, db, dialect, log: app.log, bus, audit, auth, apiKeys, usersRepo };
+
+  await app.register(cookie);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: { title: "ChainLaunch API", version: VERSION, description: "Operate Hyperledger Fabric and Besu infrastructure" },
+      servers: [{ url: API_PREFIX }],
+      components: {
+        securitySchemes: {
+          cookieAuth: { type: "apiKey", in: "cookie", name: "session_id" },
+          basicAuth: { type: "http", scheme: "basic" },
+          bearerAuth: { type: "http", scheme: "bearer" },
+          apiKeyAuth: { type: "apiKey", in: "header", name: "X-API-Key" },
+        },
+      },
+      security: [{ cookieAuth: [] }, { basicAuth: [] }, { bearerAuth: [] }, { apiKeyAuth: [] }],
+    },
+    transform: (args) => {
+      const out = jsonSchemaTransform(args);
+      return { ...out, url: out.url.startsWith(API_PREFIX) ? out.url.slice(API_PREFIX.length) || "/" : out.url };
+    },
+  });
+  const webDist = config.webDist ?? defaultWebDist();
+  const spa = existsSync(join(webDist, "index.html"));
+  registerErrorHandler(app, { spa });
+  registerAuthHooks(app, { auth, apiKeys, audit, demoMode: config.demoMode });
+
+  app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
+
+  let modules: ReturnType<typeof registerModules> | undefined;
+  await app.register(
+    async (api) => {
+      modules = registerModules(api, ctx);
+      api.get("/openapi.json", { config: { access: "public" }, schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: API_PREFIX },
+  );
+
+  if (spa) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    app.get("/", { schema: { hide: true } }, (_req, reply) => reply.type("text/html").sendFile("index.html"));
+  } else {
+    app.log.warn({ webDist }, "web app not built; serving the API only");
+  }
+
+  await app.ready();
+  return {
+    app,
+    database,
+    generatedAdminPassword,
+    async close() {
+      modules?.stop();
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,275 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair as generateKeyPairCb,
+  sign as nodeSign,
+  verify as nodeVerify,
+  type KeyObject,
+} from "node:crypto";
+import { promisify } from "node:util";
+import { p256, p384 } from "@noble/curves/nist.js";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { CryptoInputError } from "./errors.js";
+
+const generateKeyPairAsync = promisify(generateKeyPairCb);
+
+/** Key algorithms, spelled as the upstream API spells them. */
+export const KEY_ALGORITHMS = ["EC", "ED25519", "RSA"] as const;
+export type KeyAlgorithm = (typeof KEY_ALGORITHMS)[number];
+/** Elliptic curves we generate. P-256 is the Fabric norm; secp256k1 is for Besu/Ethereum. */
+export const EC_CURVES = ["P-256", "P-384", "secp256k1"] as const;
+export type EcCurve = (typeof EC_CURVES)[number];
+export const RSA_KEY_SIZES = [2048, 4096] as const;
+export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
+
+/** What kind of key pair this is. Everything else (hash, signature format) derives from it. */
+export type KeySpec =
+  | { algorithm: "EC"; curve: EcCurve }
+  | { algorithm: "ED25519" }
+  | { algorithm: "RSA"; keySize: RsaKeySize };
+
+export interface KeyPair {
+  spec: KeySpec;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+}
+
+const NODE_CURVE: Record<EcCurve, string> = { "P-256": "prime256v1", "P-384": "secp384r1", secp256k1: "secp256k1" };
+const CURVE_FROM_NODE: Record<string, EcCurve> = { prime256v1: "P-256", secp384r1: "P-384", secp256k1: "secp256k1" };
+const NOBLE = { "P-256": p256, "P-384": p384, secp256k1 } as const;
+/** Field size in bytes, used to pad raw r||s (IEEE P1363) signatures. */
+const CURVE_BYTES: Record<EcCurve, number> = { "P-256": 32, "P-384": 48, secp256k1: 32 };
+
+/**
+ * Validates caller input into a KeySpec. Defaults: EC curve P-256, RSA 2048.
+ * @throws CryptoInputError with field `algorithm`, `curve` or `keySize`.
+ */
+export function parseKeySpec(input: { algorithm?: string | null; curve?: string | null; keySize?: number | null }): KeySpec {
+  const algorithm = (input.algorithm ?? "").toUpperCase();
+  if (algorithm === "EC" || algorithm === "ECDSA") {
+    const curve = normaliseCurve(input.curve ?? "P-256");
+    if (!curve) {
+      throw new CryptoInputError("curve", `unknown curve "${input.curve}"; use one of ${EC_CURVES.join(", ")}`);
+    }
+    return { algorithm: "EC", curve };
+  }
+  if (algorithm === "ED25519") return { algorithm: "ED25519" };
+  if (algorithm === "RSA") {
+    const keySize = input.keySize ?? 2048;
+    if (!(RSA_KEY_SIZES as readonly number[]).includes(keySize)) {
+      throw new CryptoInputError("keySize", `unsupported RSA key size ${keySize}; use ${RSA_KEY_SIZES.join(" or ")}`);
+    }
+    return { algorithm: "RSA", keySize: keySize as RsaKeySize };
+  }
+  throw new CryptoInputError(
+    "algorithm",
+    `unknown key algorithm "${input.algorithm ?? ""}"; use one of ${KEY_ALGORITHMS.join(", ")}`,
+  );
+}
+
+function normaliseCurve(curve: string): EcCurve | undefined {
+  const c = curve.trim().toLowerCase().replace(/[-_]/g, "");
+  if (c === "p256" || c === "prime256v1" || c === "secp256r1") return "P-256";
+  if (c === "p384" || c === "secp384r1") return "P-384";
+  if (c === "secp256k1" || c === "k256") return "secp256k1";
+  return undefined;
+}
+
+/** Generates a key pair off the event loop (RSA 4096 takes seconds). */
+export async function generateKeyPair(spec: KeySpec): Promise<KeyPair> {
+  switch (spec.algorithm) {
+    case "EC": {
+      const kp = await generateKeyPairAsync("ec", { namedCurve: NODE_CURVE[spec.curve] });
+      return { spec, ...kp };
+    }
+    case "ED25519": {
+      const kp = await generateKeyPairAsync("ed25519");
+      return { spec, ...kp };
+    }
+    case "RSA": {
+      const kp = await generateKeyPairAsync("rsa", { modulusLength: spec.keySize, publicExponent: 0x10001 });
+      return { spec, ...kp };
+    }
+  }
+}
+
+/**
+ * Infers the KeySpec of a private or public key.
+ * @throws CryptoInputError(`algorithm`) for keys we don't support (DSA, P-521, RSA 3072, ...).
+ */
+export function keySpecOf(key: KeyObject): KeySpec {
+  const type = key.asymmetricKeyType;
+  if (type === "ec") {
+    const curve = CURVE_FROM_NODE[key.asymmetricKeyDetails?.namedCurve ?? ""];
+    if (curve) return { algorithm: "EC", curve };
+    throw new CryptoInputError("curve", `unsupported curve ${key.asymmetricKeyDetails?.namedCurve ?? "?"}`);
+  }
+  if (type === "ed25519") return { algorithm: "ED25519" };
+  if (type === "rsa") {
+    const size = key.asymmetricKeyDetails?.modulusLength ?? 0;
+    if ((RSA_KEY_SIZES as readonly number[]).includes(size)) return { algorithm: "RSA", keySize: size as RsaKeySize };
+    throw new CryptoInputError("keySize", `unsupported RSA key size ${size}`);
+  }
+  throw new CryptoInputError("algorithm", `unsupported key type ${type ?? "?"}`);
+}
+
+/** Loads a private key from PEM (PKCS#8, SEC1 or PKCS#1) or PKCS#8 DER. */
+export function loadPrivateKey(input: string | Uint8Array): KeyObject {
+  return typeof input === "string"
+    ? createPrivateKey(input)
+    : createPrivateKey({ key: Buffer.from(input), format: "der", type: "pkcs8" });
+}
+
+/** Loads a public key from SPKI PEM/DER, a certificate PEM, or derives it from a private key. */
+export function loadPublicKey(input: string | Uint8Array | KeyObject): KeyObject {
+  if (typeof input === "string") return createPublicKey(input);
+  if (input instanceof Uint8Array) return createPublicKey({ key: Buffer.from(input), format: "der", type: "spki" });
+  return input.type === "public" ? input : createPublicKey(input);
+}
+
+/** PKCS#8 PEM. Only for encryption at rest and keystore files; never for API responses. */
+export function privateKeyToPem(key: KeyObject): string {
+  return key.export({ type: "pkcs8", format: "pem" }) as string;
+}
+
+/** SubjectPublicKeyInfo PEM ("-----BEGIN PUBLIC KEY-----"). */
+export function publicKeyToPem(key: KeyObject): string {
+  return loadPublicKey(key).export({ type: "spki", format: "pem" }) as string;
+}
+
+/** SubjectPublicKeyInfo DER. */
+export function publicKeyToDer(key: KeyObject): Buffer {
+  return loadPublicKey(key).export({ type: "spki", format: "der" });
+}
+
+/** Lower-case hex SHA-256 of the SubjectPublicKeyInfo DER. */
+export function sha256Fingerprint(key: KeyObject): string {
+  return createHash("sha256").update(publicKeyToDer(key)).digest("hex");
+}
+
+/**
+ * The contents of the SPKI `subjectPublicKey` BIT STRING: the uncompressed point 04‖X‖Y for
+ * EC, the 32 raw bytes for Ed25519, the PKCS#1 RSAPublicKey DER for RSA.
+ */
+export function subjectPublicKeyBits(key: KeyObject): Buffer {
+  const pub = loadPublicKey(key);
+  const spec = keySpecOf(pub);
+  if (spec.algorithm === "RSA") return pub.export({ type: "pkcs1", format: "der" });
+  const jwk = pub.export({ format: "jwk" });
+  const x = Buffer.from(jwk.x ?? "", "base64url");
+  if (spec.algorithm === "ED25519") return x;
+  const size = CURVE_BYTES[spec.curve];
+  return Buffer.concat([Buffer.from([4]), leftPad(x, size), leftPad(Buffer.from(jwk.y ?? "", "base64url"), size)]);
+}
+
+/**
+ * Subject Key Identifier, lower-case hex: SHA-1 of the subjectPublicKey BIT STRING contents
+ * (RFC 5280 §4.2.1.2 method 1, what Go's x509 and OpenSSL compute). Fabric only requires that
+ * CA certs carry the extension; its SW keystore identifies keys by SHA-256 of the EC point
+ * instead, which is why our keystore file is simply `key.pem` and matched by scanning.
+ */
+export function subjectKeyIdentifier(key: KeyObject): string {
+  return createHash("sha1").update(subjectPublicKeyBits(key)).digest("hex");
+}
+
+/**
+ * EIP-55 checksummed Ethereum address of a secp256k1 key: the last 20 bytes of
+ * keccak256(X‖Y) of the uncompressed point (without the 0x04 prefix).
+ * @throws CryptoInputError(`curve`) for any other key type.
+ */
+export function ethereumAddress(key: KeyObject): string {
+  const spec = keySpecOf(loadPublicKey(key));
+  if (spec.algorithm !== "EC" || spec.curve !== "secp256k1") {
+    throw new CryptoInputError("curve", "an Ethereum address needs a secp256k1 key");
+  }
+  const point = subjectPublicKeyBits(key).subarray(1);
+  const hex = Buffer.from(keccak_256(point).subarray(12)).toString("hex");
+  const checksum = Buffer.from(keccak_256(new TextEncoder().encode(hex))).toString("hex");
+  let out = "0x";
+  for (let i = 0; i < hex.length; i++) {
+    const ch = hex[i] as string;
+    out += parseInt(checksum[i] as string, 16) >= 8 ? ch.toUpperCase() : ch;
+  }
+  return out;
+}
+
+/** The hash an ECDSA/RSA signature with this key uses; null for Ed25519 (pure EdDSA). */
+export function signatureHashOf(spec: KeySpec): "SHA-256" | "SHA-384" | null {
+  if (spec.algorithm === "ED25519") return null;
+  if (spec.algorithm === "EC" && spec.curve === "P-384") return "SHA-384";
+  return "SHA-256";
+}
+
+export type SignatureEncoding = "der" | "p1363";
+
+/**
+ * ECDSA signature with S normalised to the lower half of the curve order.
+ * Fabric peers and orderers reject high-S signatures (and Ethereum does too), and OpenSSL does
+ * not normalise, so all our ECDSA signing goes through here. The nonce is RFC 6979.
+ *
+ * @param input the message, hashed here with the curve's hash (SHA-256, SHA-384 for P-384),
+ *   or with `prehashed: true` a digest that is signed as is (Fabric signs SHA-256 digests).
+ * @param options.encoding `der` (ASN.1 ECDSA-Sig-Value, what Fabric expects; default) or
+ *   `p1363` (raw r‖s, what WebCrypto produces).
+ */
+export function signLowS(
+  privateKey: KeyObject,
+  input: Uint8Array,
+  options: { prehashed?: boolean; encoding?: SignatureEncoding } = {},
+): Uint8Array {
+  const spec = keySpecOf(privateKey);
+  if (spec.algorithm !== "EC") throw new CryptoInputError("algorithm", "low-S signing needs an EC key");
+  if (privateKey.type !== "private") throw new CryptoInputError("privateKey", "signing needs a private key");
+  const d = leftPad(Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
+  const digest = options.prehashed
+    ? input
+    : createHash(spec.curve === "P-384" ? "sha384" : "sha256")
+        .update(input)
+        .digest();
+  const sig = NOBLE[spec.curve].sign(digest, d, { lowS: true, prehash: false });
+  return options.encoding === "p1363" ? sig.toCompactRawBytes() : sig.toDERRawBytes();
+}
+
+/** True when an ECDSA signature's S is in the lower half of the order (what Fabric accepts). */
+export function isLowS(curve: EcCurve, signature: Uint8Array, encoding: SignatureEncoding = "der"): boolean {
+  const Sig = NOBLE[curve].Signature;
+  const sig = encoding === "der" ? Sig.fromDER(signature) : Sig.fromCompact(signature);
+  return !sig.hasHighS();
+}
+
+/**
+ * Signs a message with the algorithm the key implies: ECDSA low-S with SHA-256 (SHA-384 for
+ * P-384), RSA PKCS#1 v1.5 with SHA-256, or pure Ed25519.
+ */
+export function signMessage(
+  privateKey: KeyObject,
+  data: Uint8Array,
+  options: { encoding?: SignatureEncoding } = {},
+): Uint8Array {
+  const spec = keySpecOf(privateKey);
+  if (spec.algorithm === "EC") return signLowS(privateKey, data, options);
+  if (spec.algorithm === "ED25519") return nodeSign(null, data, privateKey);
+  return nodeSign("sha256", data, privateKey);
+}
+
+/** Verifies a signature made by signMessage. */
+export function verifyMessage(
+  publicKey: KeyObject,
+  data: Uint8Array,
+  signature: Uint8Array,
+  options: { encoding?: SignatureEncoding } = {},
+): boolean {
+  const pub = loadPublicKey(publicKey);
+  const spec = keySpecOf(pub);
+  if (spec.algorithm === "ED25519") return nodeVerify(null, data, pub, signature);
+  if (spec.algorithm === "RSA") return nodeVerify("sha256", data, pub, signature);
+  const hash = spec.curve === "P-384" ? "sha384" : "sha256";
+  return nodeVerify(hash, data, { key: pub, dsaEncoding: options.encoding === "p1363" ? "ieee-p1363" : "der" }, signature);
+}
+
+function leftPad(bytes: Buffer, size: number): Buffer {
+  if (bytes.length >= size) return bytes;
+  return Buffer.concat([Buffer.alloc(size - bytes.length), bytes]);
+}

@@ -1,0 +1,130 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ApiKeysService } from "../modules/api-keys/api-keys.service.js";
+import type { AuditService } from "../modules/audit/audit.service.js";
+import type { AuthService } from "../modules/auth/auth.service.js";
+import { ForbiddenError, UnauthorizedError } from "./errors.js";
+import { roleHas, type RouteAccess } from "./permissions.js";
+import { DEMO_PRINCIPAL, type Principal } from "./principal.js";
+
+export const SESSION_COOKIE = "session_id";
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function parseBasic(header: string): { username: string; password: string } | null {
+  const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+  const i = decoded.indexOf(":");
+  if (i < 0) return null;
+  return { username: decoded.slice(0, i), password: decoded.slice(i + 1) };
+}
+
+function presentedApiKey(req: FastifyRequest): string | undefined {
+  const header = req.headers["x-api-key"];
+  if (typeof header === "string" && header) return header.trim();
+  const auth = req.headers.authorization;
+  if (auth && /^bearer /i.test(auth)) return auth.slice(7).trim();
+  return undefined;
+}
+
+/** Decides whether `principal` may call a route declared with `access`. */
+export function isAllowed(access: RouteAccess, principal: Principal | null, method: string): boolean {
+  if (access === "public") return true;
+  if (!principal) return false;
+  if (access === "self") return !(principal.demo && !READ_METHODS.has(method));
+  return roleHas(principal.role, access) && roleHas(principal.ownerRole, access);
+}
+
+/**
+ * Resolves the caller (API key, HTTP Basic, session cookie, or the demo visitor) and enforces the
+ * route's declared access before validation or the handler run. Denials are audited.
+ */
+export function registerAuthHooks(
+  app: FastifyInstance,
+  deps: { auth: AuthService; apiKeys: ApiKeysService; audit: AuditService; demoMode: boolean },
+): void {
+  app.decorateRequest("principal", null);
+  // Initialised per request in onRequest (Fastify forbids shared object decorators).
+  app.decorateRequest("auditInfo", null as unknown as FastifyRequest["auditInfo"]);
+  app.decorateRequest("auditDone", false);
+
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith("/api/v1") && !route.config?.access) {
+      throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    }
+  });
+
+  async function resolve(req: FastifyRequest): Promise<Principal | null> {
+    const key = presentedApiKey(req);
+    if (key !== undefined) {
+      const p = await deps.apiKeys.authenticate(key);
+      if (!p) throw new UnauthorizedError("invalid, expired or revoked API key");
+      return p;
+    }
+    const auth = req.headers.authorization;
+    if (auth && /^basic /i.test(auth)) {
+      const creds = parseBasic(auth);
+      if (!creds) throw new UnauthorizedError("malformed Basic credentials");
+      return deps.auth.fromBasic(creds.username, creds.password, req.ip);
+    }
+    const cookie = req.cookies?.[SESSION_COOKIE];
+    if (cookie) {
+      const p = await deps.auth.fromSession(cookie);
+      if (p) return p;
+    }
+    return deps.demoMode ? DEMO_PRINCIPAL : null;
+  }
+
+  app.addHook("onRequest", async (req) => {
+    req.auditInfo = {};
+    const access = req.routeOptions.config?.access;
+    if (!access) return;
+    req.principal = access === "public" ? await resolve(req).catch(() => null) : await resolve(req);
+    if (isAllowed(access, req.principal, req.method)) return;
+    if (!req.principal) throw new UnauthorizedError();
+    req.auditDone = true;
+    await deps.audit.record({
+      eventType: "permission.denied",
+      outcome: "FAILURE",
+      severity: "WARNING",
+      userId: req.principal.userId || null,
+      username: req.principal.username,
+      sourceIp: req.ip,
+      requestId: String(req.id),
+      sessionId: req.principal.sessionId ? String(req.principal.sessionId) : null,
+      resource: req.routeOptions.url ?? req.url,
+      details: { method: req.method, path: req.url.split("?")[0], required: access, role: req.principal.role },
+    });
+    throw new ForbiddenError(
+      req.principal.demo ? "the demo visitor is read-only; log in to make changes" : undefined,
+    );
+  });
+
+  app.addHook("onResponse", async (req, reply) => {
+    const p = req.principal;
+    if (p?.via === "api_key" && p.apiKeyId !== undefined) {
+      await deps.apiKeys
+        .recordUse({
+          apiKeyId: p.apiKeyId,
+          method: req.method,
+          path: req.url.split("?")[0] ?? req.url,
+          status: reply.statusCode,
+          ip: req.ip,
+          userAgent: req.headers["user-agent"],
+        })
+        .catch((err: unknown) => req.log.error({ err }, "failed to log API key use"));
+    }
+    const eventType = req.routeOptions.config?.audit;
+    if (!eventType || req.auditDone) return;
+    const ok = reply.statusCode < 400;
+    await deps.audit.record({
+      eventType,
+      outcome: ok ? "SUCCESS" : "FAILURE",
+      userId: req.auditInfo.userId ?? (p?.userId || null),
+      username: req.auditInfo.username ?? p?.username ?? null,
+      sourceIp: req.ip,
+      requestId: String(req.id),
+      sessionId: p?.sessionId ? String(p.sessionId) : null,
+      resource: req.auditInfo.resource ?? null,
+      details: { method: req.method, path: req.url.split("?")[0], status: reply.statusCode, ...req.auditInfo.details },
+    });
+  });
+}

@@ -1,0 +1,37 @@
+/** Every audit event type the server records. A contract: add, never rename. */
+export const AUDIT_EVENT_TYPES = [
+  "auth.login",
+  "auth.logout",
+  "auth.password_change",
+  "permission.denied",
+  "user.create",
+  "user.update",
+  "user.password_reset",
+  "user.delete",
+  "api_key.create",
+  "api_key.revoke",
+  "settings.update",
+  "notification.read",
+  "notification.unread",
+  "notification.read_all",
+  "notification.delete",
+  "notification.test",
+] as const;
+
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+export type AuditOutcome = "SUCCESS" | "FAILURE";
+export type AuditSeverity = "INFO" | "WARNING" | "CRITICAL";
+
+export interface AuditRecord {
+  eventType: AuditEventType;
+  outcome: AuditOutcome;
+  severity?: AuditSeverity;
+  source?: "api" | "system" | "websocket";
+  userId?: number | null;
+  username?: string | null;
+  sourceIp?: string | null;
+  requestId?: string | null;
+  sessionId?: string | null;
+  resource?: string | null;
+  details?: Record<string, unknown>;
+}

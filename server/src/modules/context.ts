@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Config } from "../config/config.js";
+import type { DB } from "../db/db.js";
+import type { Dialect } from "../db/migrations/helpers.js";
+import type { EventBus } from "../events/bus.js";
+import type { ApiKeysService } from "./api-keys/api-keys.service.js";
+import type { AuditService } from "./audit/audit.service.js";
+import type { AuthService } from "./auth/auth.service.js";
+import type { UsersRepo } from "./users/users.repo.js";
+
+/** What every module's `register` receives. Modules take only what they use from it. */
+export interface AppContext {
+  config: Config;
+  db: DB;
+  dialect: Dialect;
+  log: FastifyBaseLogger;
+  bus: EventBus;
+  audit: AuditService;
+  auth: AuthService;
+  apiKeys: ApiKeysService;
+  usersRepo: UsersRepo;
+}

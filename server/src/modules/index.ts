@@ -1,0 +1,44 @@
+import type { FastifyInstance } from "fastify";
+import { registerApiKeysRoutes } from "./api-keys/api-keys.routes.js";
+import { registerAuditRoutes } from "./audit/audit.routes.js";
+import { registerAuthRoutes } from "./auth/auth.routes.js";
+import type { AppContext } from "./context.js";
+import { createNotificationsRepo } from "./notifications/notifications.repo.js";
+import { registerNotificationsRoutes } from "./notifications/notifications.routes.js";
+import { createNotificationsService } from "./notifications/notifications.service.js";
+import { registerWsRoute } from "./notifications/ws.routes.js";
+import { registerSettingsRoutes } from "./settings/settings.routes.js";
+import { createSettingsService } from "./settings/settings.service.js";
+import { registerSystemRoutes } from "./system/system.routes.js";
+import { registerUsersRoutes } from "./users/users.routes.js";
+import { createUsersService } from "./users/users.service.js";
+import { createWsHub } from "../events/ws-hub.js";
+
+/** Handles to module services that the app keeps for shutdown or tests. */
+export interface Modules {
+  stop(): void;
+}
+
+/**
+ * Registers every feature module's routes under /api/v1. A new module adds one block here:
+ * build its services from `ctx`, then register its routes.
+ */
+export function registerModules(api: FastifyInstance, ctx: AppContext): Modules {
+  registerSystemRoutes(api);
+  registerAuthRoutes(api, ctx);
+
+  const users = createUsersService({ users: ctx.usersRepo, revokeSessions: (id) => ctx.auth.revokeAll(id) });
+  registerUsersRoutes(api, users);
+
+  registerApiKeysRoutes(api, ctx.apiKeys);
+  registerAuditRoutes(api, ctx.audit);
+  registerSettingsRoutes(api, createSettingsService({ db: ctx.db, bus: ctx.bus }));
+
+  const hub = createWsHub();
+  const notifications = createNotificationsService({ repo: createNotificationsRepo(ctx.db), bus: ctx.bus, hub });
+  const unsubscribe = notifications.start();
+  registerNotificationsRoutes(api, notifications);
+  registerWsRoute(api, hub);
+
+  return { stop: unsubscribe };
+}

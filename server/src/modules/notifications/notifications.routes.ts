@@ -1,0 +1,147 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { NOTIFICATION_EVENT_TYPES } from "../../events/bus.js";
+import type { NotificationsService } from "./notifications.service.js";
+
+const tags = ["User Notifications"];
+
+const notification = z
+  .object({
+    id: z.number().int().describe("Notification id"),
+    event_type: z.string().describe("Event type, e.g. node.downtime"),
+    event_data: z.record(z.string(), z.unknown()).describe("Event payload"),
+    created_at: z.string().describe("Creation time, RFC 3339"),
+    is_read: z.boolean().describe("Read flag"),
+  })
+  .describe("A notification");
+
+const message = z.object({ message: z.string().describe("Result") });
+const idParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Notification id") }).strict();
+
+const listQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size (max 100)"),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe("Offset"),
+    is_read: z.enum(["true", "false"]).optional().describe("Only read (true) or unread (false) notifications"),
+  })
+  .strict();
+
+/** The signed-in user's own notification inbox. */
+export function registerNotificationsRoutes(app: FastifyInstance, svc: NotificationsService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    "/user-notifications",
+    {
+      config: { access: "self" },
+      schema: {
+        operationId: "listUserNotifications",
+        tags,
+        summary: "Your notifications, newest first",
+        querystring: listQuery,
+        response: {
+          200: z.object({
+            notifications: z.array(notification).describe("This page"),
+            total: z.number().int().describe("Matching notifications"),
+            limit: z.number().int().describe("Page size"),
+            offset: z.number().int().describe("Offset"),
+          }),
+        },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const isRead = q.is_read === undefined ? undefined : q.is_read === "true";
+      return svc.list(req.principal!.userId, { limit: q.limit, offset: q.offset, isRead });
+    },
+  );
+
+  r.get(
+    "/user-notifications/unread/count",
+    {
+      config: { access: "self" },
+      schema: {
+        operationId: "countUnreadUserNotifications",
+        tags,
+        summary: "How many of your notifications are unread",
+        response: { 200: z.object({ count: z.number().int().describe("Unread notifications") }) },
+      },
+    },
+    async (req) => ({ count: await svc.unreadCount(req.principal!.userId) }),
+  );
+
+  for (const [suffix, read] of [
+    ["read", true],
+    ["unread", false],
+  ] as const) {
+    r.post(
+      `/user-notifications/:id/${suffix}`,
+      {
+        config: { access: "self", audit: read ? "notification.read" : "notification.unread" },
+        schema: {
+          operationId: read ? "markUserNotificationRead" : "markUserNotificationUnread",
+          tags,
+          summary: `Mark one of your notifications ${suffix}`,
+          params: idParams,
+          response: { 200: message },
+        },
+      },
+      async (req) => {
+        req.auditInfo.resource = `notification:${req.params.id}`;
+        await svc.setRead(req.principal!.userId, req.params.id, read);
+        return { message: `Notification marked as ${suffix}` };
+      },
+    );
+  }
+
+  r.post(
+    "/user-notifications/read-all",
+    {
+      config: { access: "self", audit: "notification.read_all" },
+      schema: { operationId: "markAllUserNotificationsRead", tags, summary: "Mark all your notifications read", response: { 200: message } },
+    },
+    async (req) => {
+      const n = await svc.readAll(req.principal!.userId);
+      req.auditInfo.details = { updated: n };
+      return { message: `${n} notifications marked as read` };
+    },
+  );
+
+  r.delete(
+    "/user-notifications/:id",
+    {
+      config: { access: "self", audit: "notification.delete" },
+      schema: { operationId: "deleteUserNotification", tags, summary: "Delete one of your notifications", params: idParams, response: { 200: message } },
+    },
+    async (req) => {
+      req.auditInfo.resource = `notification:${req.params.id}`;
+      await svc.remove(req.principal!.userId, req.params.id);
+      return { message: "Notification deleted" };
+    },
+  );
+
+  r.post(
+    "/user-notifications/test",
+    {
+      config: { access: "SYSTEM_CONFIG", audit: "notification.test" },
+      schema: {
+        operationId: "sendTestUserNotification",
+        tags,
+        summary: "Send yourself a test notification of a given type, to check delivery",
+        body: z
+          .object({
+            event_type: z.enum(NOTIFICATION_EVENT_TYPES).describe("Notification event type"),
+            event_data: z.record(z.string().max(64), z.unknown()).optional().describe("Payload fields"),
+          })
+          .strict(),
+        response: { 201: notification },
+      },
+    },
+    async (req, reply) => {
+      req.auditInfo.details = { event_type: req.body.event_type };
+      const dto = await svc.deliver(req.principal!.userId, req.body.event_type, req.body.event_data ?? {});
+      return reply.status(201).send(dto);
+    },
+  );
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+const duration = z
+  .string()
+  .regex(/^\d{1,6}(ms|s|m|h)$/, "must look like 500ms, 30s, 5m or 1h")
+  .describe("Duration such as 30s or 5m");
+
+const host = z
+  .string()
+  .max(253)
+  .regex(/^$|^[A-Za-z0-9.:\-[\]]+$/, "must be a host name or IP address")
+  .describe("Host name or IP address");
+
+/** The settings document. Every field has a default, so a partial POST is completed, not rejected. */
+export const settingConfig = z
+  .object({
+    defaultNodeExposeIP: host.default("").describe("External host or IP that new nodes advertise; empty for 127.0.0.1"),
+    peerTemplateCMD: z.string().max(4096).default("").describe("Extra command-line template for peers"),
+    ordererTemplateCMD: z.string().max(4096).default("").describe("Extra command-line template for orderers"),
+    besuTemplateCMD: z.string().max(4096).default("").describe("Extra command-line template for Besu nodes"),
+    demoMode: z.boolean().default(false).describe("Reserved: demo mode is set by CHAINLAUNCH_DEMO at boot"),
+    healthCheckInterval: duration.default("30s").describe("How often node health is polled"),
+    healthCheckTimeout: duration.default("5s").describe("Timeout of one health check"),
+    healthCheckRetention: z.number().int().min(1).max(100_000).default(1000).describe("Health results kept per node"),
+    portRangeStart: z.number().int().min(1024).max(65535).default(7050).describe("First port proposed for new nodes"),
+    portRangeEnd: z.number().int().min(1024).max(65535).default(9999).describe("Last port proposed for new nodes"),
+  })
+  .strict()
+  .refine((c) => c.portRangeEnd > c.portRangeStart, {
+    message: "must be greater than portRangeStart",
+    path: ["portRangeEnd"],
+  })
+  .describe("Global settings");
+export type SettingConfig = z.infer<typeof settingConfig>;
+
+export const settingResponse = z
+  .object({
+    id: z.number().int().describe("Settings id"),
+    config: settingConfig,
+    created_at: z.string().describe("Creation time"),
+    updated_at: z.string().describe("Last change"),
+  })
+  .describe("Global settings");
+
+export const settingBody = z.object({ config: settingConfig }).strict().describe("New settings");

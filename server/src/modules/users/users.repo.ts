@@ -1,0 +1,50 @@
+import type { Insertable, Selectable, Transaction, Updateable } from "kysely";
+import type { DB } from "../../db/db.js";
+import type { Database, UsersTable } from "../../db/types.js";
+
+export type UserRow = Selectable<UsersTable>;
+
+/** SQL for users. */
+export function createUsersRepo(db: DB) {
+  const q = (trx?: Transaction<Database>) => trx ?? db;
+  return {
+    async list(): Promise<UserRow[]> {
+      return db.selectFrom("users").selectAll().orderBy("id").execute();
+    },
+    async count(): Promise<number> {
+      const r = await db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<string | number>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    async byId(id: number, trx?: Transaction<Database>): Promise<UserRow | undefined> {
+      return q(trx).selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+    async byUsername(username: string): Promise<UserRow | undefined> {
+      return db.selectFrom("users").selectAll().where("username", "=", username).executeTakeFirst();
+    },
+    async insert(row: Insertable<UsersTable>, trx?: Transaction<Database>): Promise<UserRow> {
+      return q(trx).insertInto("users").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(id: number, patch: Updateable<UsersTable>, trx?: Transaction<Database>): Promise<UserRow | undefined> {
+      return q(trx).updateTable("users").set(patch).where("id", "=", id).returningAll().executeTakeFirst();
+    },
+    async delete(id: number, trx?: Transaction<Database>): Promise<void> {
+      await q(trx).deleteFrom("users").where("id", "=", id).execute();
+    },
+    async countAdmins(trx?: Transaction<Database>): Promise<number> {
+      const r = await q(trx)
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<string | number>().as("n"))
+        .where("role", "=", "admin")
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+      return db.transaction().execute(fn);
+    },
+  };
+}
+
+export type UsersRepo = ReturnType<typeof createUsersRepo>;

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { ROLES, parseRole } from "../../http/permissions.js";
+
+/** A role in any letter case, normalised to lowercase. */
+export const roleInput = z
+  .string()
+  .max(16)
+  .refine((v) => parseRole(v) !== undefined, { message: `must be one of ${ROLES.join(", ")}` })
+  .transform((v) => parseRole(v)!)
+  .describe("Role: admin, manager or viewer (any letter case)");
+
+export const usernameInput = z
+  .string()
+  .min(3)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.@-]+$/, "may contain only letters, digits and _ . @ -")
+  .describe("Login name, 3-64 characters");
+
+export const passwordInput = z.string().min(8).max(256).describe("Password, at least 8 characters");
+
+export const userResponse = z
+  .object({
+    id: z.number().int().describe("User id (0 for the demo visitor)"),
+    username: z.string().describe("Login name"),
+    role: z.enum(ROLES).describe("Role"),
+    created_at: z.string().describe("Creation time, RFC 3339"),
+    last_login_at: z.string().nullable().describe("Last successful login, RFC 3339"),
+    demo_mode: z.boolean().describe("True for the read-only demo visitor"),
+  })
+  .describe("A user");
+export type UserResponse = z.infer<typeof userResponse>;
+
+export const createUserBody = z
+  .object({ username: usernameInput, password: passwordInput, role: roleInput })
+  .strict()
+  .describe("New user");
+
+export const updateUserBody = z
+  .object({ username: usernameInput.optional(), role: roleInput.optional() })
+  .strict()
+  .describe("Fields to change");
+
+export const resetPasswordBody = z
+  .object({ new_password: passwordInput, current_password: z.string().max(256).optional().describe("Ignored for admins") })
+  .strict()
+  .describe("New password for the user");
+
+export const idParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Id") }).strict();
