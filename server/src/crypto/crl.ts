@@ -101,5 +101,7 @@ export async function createCrl(params: {
     },
     crypto,
   );
-  return { pem: crl.toString("pem") + "\n", thisUpdate, nextUpdate: params.nextUpdate, crlNumber };
+  // RFC 7468 label; @peculiar/x509 writes "BEGIN CRL", which some tools don't accept.
+  const pem = x509.PemConverter.encode(crl.rawData, "X509 CRL") + "\n";
+  return { pem, thisUpdate, nextUpdate: params.nextUpdate, crlNumber };
 }
