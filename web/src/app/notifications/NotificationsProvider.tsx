@@ -1,0 +1,45 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, useContext, useEffect, useState, type ReactElement, type ReactNode } from "react";
+import { useNavigate } from "react-router";
+import { mapNotification } from "@/app/notifications/event-mapping";
+import { LiveConnection, liveUrl, type ConnectionStatus, type LiveMessage } from "@/app/notifications/live-connection";
+import { notificationKeys } from "@/data/notifications/keys";
+import { settingsKeys } from "@/data/settings/keys";
+import { showToast } from "@/lib/toast";
+
+const StatusContext = createContext<ConnectionStatus>("connecting");
+
+/** The live connection's state, for the 'Disconnected' badge. */
+export function useLiveStatus(): ConnectionStatus {
+  return useContext(StatusContext);
+}
+
+/**
+ * Owns the one websocket. A notification arrives as a toast with its link and refreshes the list
+ * and the unread count; bus events refresh the data they concern.
+ */
+export function NotificationsProvider({ children }: { children: ReactNode }): ReactElement {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [status, setStatus] = useState<ConnectionStatus>("connecting");
+
+  useEffect(() => {
+    const onMessage = (msg: LiveMessage): void => {
+      if (msg.type === "notification") {
+        const n = mapNotification(msg.notification);
+        showToast(n.type, n.title, {
+          description: n.message,
+          link: n.link ? { href: n.link, label: n.linkText ?? "View", onNavigate: (h) => void navigate(h) } : undefined,
+        });
+        void qc.invalidateQueries({ queryKey: notificationKeys.all });
+      } else if (msg.type === "event" && msg.event.type.startsWith("settings.")) {
+        void qc.invalidateQueries({ queryKey: settingsKeys.all });
+      }
+    };
+    const conn = new LiveConnection({ url: liveUrl(), onMessage, onStatus: setStatus });
+    conn.connect();
+    return () => conn.dispose();
+  }, [qc, navigate]);
+
+  return <StatusContext.Provider value={status}>{children}</StatusContext.Provider>;
+}

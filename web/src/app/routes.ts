@@ -1,0 +1,108 @@
+import type { PageLoader } from "@/app/lazy-page";
+
+/** One screen of the console (spec §2). `load` absent means the screen is still pending. */
+export interface AppRoute {
+  /** React Router path without the leading slash, e.g. "settings/api-keys/:id". */
+  path: string;
+  /** Screen name: page title and breadcrumb. */
+  title: string;
+  load?: PageLoader;
+}
+
+const dashboard: PageLoader = () => import("@/pages/dashboard/DashboardPage").then((m) => m.DashboardPage);
+const account: PageLoader = () => import("@/pages/account/AccountPage").then((m) => m.AccountPage);
+const access: PageLoader = () => import("@/pages/settings/AccessPage").then((m) => m.AccessPage);
+const network: PageLoader = () => import("@/pages/settings/NetworkSettingsPage").then((m) => m.NetworkSettingsPage);
+const general: PageLoader = () => import("@/pages/settings/GeneralSettingsPage").then((m) => m.GeneralSettingsPage);
+const users: PageLoader = () => import("@/pages/users/UsersPage").then((m) => m.UsersPage);
+const apiKeys: PageLoader = () => import("@/pages/api-keys/ApiKeysPage").then((m) => m.ApiKeysPage);
+const apiKeyNew: PageLoader = () => import("@/pages/api-keys/ApiKeyCreatePage").then((m) => m.ApiKeyCreatePage);
+const apiKey: PageLoader = () => import("@/pages/api-keys/ApiKeyDetailPage").then((m) => m.ApiKeyDetailPage);
+const auditLogs: PageLoader = () => import("@/pages/audit/AuditLogsPage").then((m) => m.AuditLogsPage);
+const auditLog: PageLoader = () => import("@/pages/audit/AuditLogDetailPage").then((m) => m.AuditLogDetailPage);
+const docs: PageLoader = () => import("@/pages/docs/ApiDocsPage").then((m) => m.ApiDocsPage);
+
+/** Every route of spec §2, in its order. Screens without `load` render the pending placeholder. */
+export const ROUTES: readonly AppRoute[] = [
+  { path: "dashboard", title: "Dashboard", load: dashboard },
+  { path: "fabric-wizard", title: "Fabric Network Wizard" },
+  { path: "fabric-join", title: "Join Fabric Network" },
+  { path: "account", title: "Account", load: account },
+  { path: "nodes", title: "Nodes" },
+  { path: "nodes/create", title: "Create Node" },
+  { path: "nodes/logs", title: "Node Logs" },
+  { path: "nodes/:id", title: "Node" },
+  { path: "nodes/fabric/create", title: "Create Fabric Node" },
+  { path: "nodes/fabric/edit/:id", title: "Edit Fabric Node" },
+  { path: "nodes/fabric/bulk", title: "Bulk Create Fabric Nodes" },
+  { path: "nodes/besu/create", title: "Create Besu Node" },
+  { path: "nodes/besu/edit/:id", title: "Edit Besu Node" },
+  { path: "smart-contracts", title: "Smart Contracts" },
+  { path: "smart-contracts/fabric", title: "Fabric Chaincodes" },
+  { path: "smart-contracts/besu", title: "Besu Contracts" },
+  { path: "smart-contracts/fabric/:id/playground", title: "Chaincode Playground" },
+  { path: "sc/fabric/chaincodes/:id", title: "Chaincode" },
+  { path: "sc/fabric/chaincodes/:id/add-definition", title: "Add Chaincode Definition" },
+  { path: "sc/fabric/chaincodes/:id/definitions/:definitionId/edit", title: "Edit Chaincode Definition" },
+  { path: "sc/fabric/projects/chaincodes/:id", title: "Chaincode Project" },
+  { path: "sc/fabric/projects/chaincodes/:id/editor", title: "Chaincode Editor" },
+  { path: "monitoring", title: "Monitoring" },
+  { path: "monitoring/providers/new", title: "New Monitoring Provider" },
+  { path: "monitoring/providers/:id", title: "Monitoring Provider" },
+  { path: "settings/monitoring", title: "Monitoring" },
+  { path: "networks", title: "Networks" },
+  { path: "networks/import", title: "Import Network" },
+  { path: "network/fabric", title: "Fabric Networks" },
+  { path: "network/besu", title: "Besu Networks" },
+  { path: "networks/fabric/create", title: "Create Fabric Network" },
+  { path: "networks/besu/create", title: "Create Besu Network" },
+  { path: "networks/besu/bulk-create", title: "Create Besu Network" },
+  { path: "networks/fabric/shared", title: "Shared Networks" },
+  { path: "networks/:id/besu", title: "Besu Network" },
+  { path: "networks/:id/fabric", title: "Fabric Network" },
+  { path: "networks/:id/blocks", title: "Blocks" },
+  { path: "networks/:id/blocks/:blockNumber", title: "Block" },
+  { path: "networks/besu/:networkId/:nodeId/blocks/:blockNumber", title: "Block" },
+  { path: "networks/:networkId/fabric/proposals/:id", title: "Proposal" },
+  { path: "networks/:id/fabric/proposals/create", title: "Create Proposal" },
+  { path: "networks/fabric/proposals/:proposalId/sign", title: "Sign Proposal" },
+  { path: "networks/:networkId/fabric/chaincodes/propose", title: "Propose Chaincode" },
+  { path: "networks/fabric/chaincodes/:id", title: "Chaincode" },
+  { path: "organizations/:id", title: "Organization" },
+  { path: "fabric/organizations", title: "Organizations" },
+  { path: "settings/access", title: "Access Control", load: access },
+  { path: "settings/network", title: "Network Settings", load: network },
+  { path: "settings/keys", title: "Key Management" },
+  { path: "settings/keys/:id", title: "Key" },
+  { path: "settings/api-keys", title: "API Keys", load: apiKeys },
+  { path: "settings/api-keys/new", title: "New API Key", load: apiKeyNew },
+  { path: "settings/api-keys/:id", title: "API Key", load: apiKey },
+  { path: "settings/mcp", title: "MCP Integration" },
+  { path: "settings/providers", title: "Key Providers" },
+  { path: "settings/providers/add", title: "Add Key Provider" },
+  { path: "settings/providers/create/vault", title: "Create Vault Provider" },
+  { path: "settings/providers/create/aws-kms", title: "Create AWS KMS Provider" },
+  { path: "settings/providers/:id", title: "Key Provider" },
+  { path: "settings/backups", title: "Backups" },
+  { path: "settings/backups/targets/create", title: "Create Backup Target" },
+  { path: "settings/backups/targets/:id", title: "Backup Target" },
+  { path: "settings/general", title: "Settings", load: general },
+  { path: "settings/audit-logs", title: "Audit Logs", load: auditLogs },
+  { path: "settings/audit-logs/:id", title: "Audit Log", load: auditLog },
+  { path: "views/audit-logs/:id", title: "Audit Log", load: auditLog },
+  { path: "connect", title: "Connect" },
+  { path: "connect/:id", title: "Connection" },
+  { path: "external-nodes", title: "External Nodes" },
+  { path: "docs", title: "API Documentation", load: docs },
+  { path: "plugins", title: "Plugins" },
+  { path: "plugins/new", title: "New Plugin" },
+  { path: "plugins/:name", title: "Plugin" },
+  { path: "plugins/:name/edit", title: "Edit Plugin" },
+  { path: "plugins/:name/deploy", title: "Deploy Plugin" },
+  { path: "users", title: "Users", load: users },
+  { path: "platform/analytics", title: "Analytics" },
+  { path: "platform/troubleshooting", title: "Troubleshooting" },
+];
+
+/** Routes whose screens later issues deliver; each renders the "coming soon" placeholder. */
+export const PENDING_ROUTES: readonly string[] = ROUTES.filter((r) => !r.load).map((r) => r.path);

@@ -1,0 +1,114 @@
+import type { UseQueryResult } from "@tanstack/react-query";
+import { AlertCircleIcon, InboxIcon, RotateCcwIcon, type LucideIcon } from "lucide-react";
+import type { ReactElement, ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+
+/** Screen heading with an optional description and actions on the right. */
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}): ReactElement {
+  return (
+    <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div className="min-w-0">
+        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+        {description && <p className="mt-1 text-sm text-muted-foreground">{description}</p>}
+      </div>
+      {actions && <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>}
+    </div>
+  );
+}
+
+export function PageSkeleton(): ReactElement {
+  return (
+    <div className="space-y-6" aria-busy="true" aria-label="Loading">
+      <div className="space-y-2">
+        <Skeleton className="h-7 w-48" />
+        <Skeleton className="h-4 w-80 max-w-full" />
+      </div>
+      <Skeleton className="h-64 w-full" />
+    </div>
+  );
+}
+
+export function LoadingRows({ rows = 5 }: { rows?: number }): ReactElement {
+  return (
+    <div className="space-y-2 p-4" aria-busy="true" aria-label="Loading">
+      {Array.from({ length: rows }, (_, i) => (
+        <Skeleton key={i} className="h-9 w-full" />
+      ))}
+    </div>
+  );
+}
+
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }): ReactElement {
+  const message = error instanceof Error && error.message ? error.message : "An unknown error occurred";
+  return (
+    <div role="alert" className="flex flex-col items-center gap-3 px-4 py-10 text-center">
+      <AlertCircleIcon className="size-8 text-destructive" />
+      <div>
+        <p className="font-medium">Something went wrong</p>
+        <p className="mt-1 text-sm text-muted-foreground">{message}</p>
+      </div>
+      {onRetry && (
+        <Button variant="outline" size="sm" onClick={onRetry}>
+          <RotateCcwIcon /> Try again
+        </Button>
+      )}
+    </div>
+  );
+}
+
+export function EmptyState({
+  icon: Icon = InboxIcon,
+  title,
+  description,
+  action,
+}: {
+  icon?: LucideIcon;
+  title: string;
+  description?: string;
+  action?: ReactNode;
+}): ReactElement {
+  return (
+    <div className="flex flex-col items-center gap-3 px-4 py-12 text-center">
+      <span className="flex size-12 items-center justify-center rounded-full bg-muted">
+        <Icon className="size-6 text-muted-foreground" />
+      </span>
+      <div>
+        <p className="font-medium">{title}</p>
+        {description && <p className="mt-1 max-w-sm text-sm text-muted-foreground">{description}</p>}
+      </div>
+      {action}
+    </div>
+  );
+}
+
+/**
+ * The shared list/detail scaffold: loading rows, error with retry, empty state, or the content.
+ * Every screen renders its three states through this.
+ */
+export function QueryState<T>({
+  query,
+  isEmpty,
+  empty,
+  loading,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  loading?: ReactNode;
+  children: (data: T) => ReactNode;
+}): ReactElement {
+  if (query.isPending) return <>{loading ?? <LoadingRows />}</>;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (isEmpty?.(query.data)) return <>{empty ?? <EmptyState title="Nothing here yet" />}</>;
+  return <>{children(query.data)}</>;
+}

@@ -1,0 +1,3 @@
+export const settingsKeys = {
+  all: ["settings"] as const,
+};

@@ -1,0 +1,39 @@
+import type { ReactElement } from "react";
+import { SettingsForm, type FieldDef } from "@/pages/settings/SettingsForm";
+import { SettingsNav } from "@/pages/settings/SettingsNav";
+import { LoadingRows, PageHeader, QueryState } from "@/components/states";
+import { useSettingsQuery } from "@/data/settings/settings-query";
+
+const positive = { required: "Required", min: { value: 1, message: "Must be at least 1" } } as const;
+
+const FIELDS: FieldDef[] = [
+  { name: "healthCheckInterval", label: "Health check interval (seconds)", kind: "number", rules: positive },
+  { name: "healthCheckTimeout", label: "Health check timeout (seconds)", kind: "number", rules: positive },
+  { name: "healthCheckRetention", label: "Health history retention (days)", kind: "number", rules: positive },
+  { name: "demoMode", label: "Demo mode (visitors browse read-only without signing in)", kind: "checkbox" },
+  { name: "peerTemplateCMD", label: "Peer start command template", kind: "textarea" },
+  { name: "ordererTemplateCMD", label: "Orderer start command template", kind: "textarea" },
+  { name: "besuTemplateCMD", label: "Besu start command template", kind: "textarea" },
+];
+
+/** Global settings: health checks, demo mode and node command templates. */
+export function GeneralSettingsPage(): ReactElement {
+  const settings = useSettingsQuery();
+  return (
+    <div>
+      <PageHeader title="Settings" description="Configure your ChainLaunch installation." />
+      <SettingsNav />
+      <QueryState query={settings} loading={<LoadingRows rows={6} />}>
+        {(s) => (
+          <SettingsForm
+            title="General"
+            description="How ChainLaunch checks node health and starts node processes."
+            fields={FIELDS}
+            config={s.config}
+            updatedAt={s.updated_at}
+          />
+        )}
+      </QueryState>
+    </div>
+  );
+}

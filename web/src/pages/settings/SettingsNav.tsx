@@ -1,0 +1,31 @@
+import type { ReactElement } from "react";
+import { NavLink } from "react-router";
+import { cn } from "@/lib/utils";
+
+const TABS = [
+  { href: "/settings/general", label: "General" },
+  { href: "/settings/network", label: "Network" },
+  { href: "/settings/access", label: "Access" },
+] as const;
+
+/** Tabs linking the settings screens that share the sidebar's "Settings" item. */
+export function SettingsNav(): ReactElement {
+  return (
+    <nav aria-label="Settings sections" className="mb-6 flex gap-1 border-b">
+      {TABS.map((t) => (
+        <NavLink
+          key={t.href}
+          to={t.href}
+          className={({ isActive }) =>
+            cn(
+              "-mb-px border-b-2 px-3 py-2 text-sm font-medium transition-colors",
+              isActive ? "border-primary text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
+            )
+          }
+        >
+          {t.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,24 @@
+import { fileURLToPath, URL } from "node:url";
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const apiTarget = process.env.CHAINLAUNCH_API ?? "http://127.0.0.1:8100";
+
+/** Dev server proxies the API (and its websocket) to a locally running `chainlaunch serve`. */
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
+  server: {
+    port: 5173,
+    proxy: {
+      "/api": { target: apiTarget, ws: true, changeOrigin: false },
+      "/healthz": { target: apiTarget },
+    },
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1600,
+  },
+});
