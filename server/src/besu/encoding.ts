@@ -2,7 +2,7 @@
  * Small, strict parsers for the hex and number shapes that appear in genesis files and node
  * settings. Every parser takes the field name so a failure names what the operator sent.
  */
-import { getAddress, isAddress, type Address, type Hex } from "viem";
+import { getAddress, type Address, type Hex } from "viem";
 import { BesuInputError } from "./errors.js";
 
 const HEX_BODY = /^[0-9a-fA-F]*$/;
@@ -29,11 +29,12 @@ export function parseAddress(value: unknown, field: string): Address {
   if (body.length !== 40 || !HEX_BODY.test(body)) {
     throw new BesuInputError(field, `must be 20 bytes of hex (40 hex digits), got "${value}"`);
   }
-  const candidate = `0x${body}`;
-  if (!isAddress(candidate, { strict: true })) {
+  const checksummed = getAddress(`0x${body.toLowerCase()}`);
+  const singleCase = body === body.toLowerCase() || body === body.toUpperCase();
+  if (!singleCase && checksummed.slice(2) !== body) {
     throw new BesuInputError(field, `has an invalid EIP-55 checksum: "${value}"`);
   }
-  return getAddress(candidate);
+  return checksummed;
 }
 
 /**

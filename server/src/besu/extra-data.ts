@@ -105,7 +105,10 @@ function asList(item: RlpItem | undefined, field: string): RlpItem[] {
 
 function decodeVote(item: RlpItem | undefined, field: string): QbftVote | null {
   if (item === "0x") {
-    throw new BesuInputError(field, "is an empty string, which is the IBFT 2.0 layout; QBFT encodes no vote as an empty list");
+    throw new BesuInputError(
+      field,
+      "is an empty string, which is the IBFT 2.0 layout; QBFT encodes no vote as an empty list",
+    );
   }
   const list = asList(item, field);
   if (list.length === 0) {
@@ -152,11 +155,17 @@ export function decodeQbftExtraData(extraData: string, field = "extraData"): Qbf
   try {
     decoded = fromRlp(hex, "hex") as RlpItem;
   } catch (err) {
-    throw new BesuInputError(field, `is not valid RLP (${err instanceof Error ? err.message.split("\n")[0] : "decode failed"})`);
+    throw new BesuInputError(
+      field,
+      `is not valid RLP (${err instanceof Error ? err.message.split("\n")[0] : "decode failed"})`,
+    );
   }
   const top = asList(decoded, field);
   if (top.length !== 5) {
-    throw new BesuInputError(field, `must be an RLP list of 5 items (vanity, validators, vote, round, seals), got ${top.length}`);
+    throw new BesuInputError(
+      field,
+      `must be an RLP list of 5 items (vanity, validators, vote, round, seals), got ${top.length}`,
+    );
   }
   const vanity = asBytes(top[0], `${field}.vanity`);
   if (hexToBytes(vanity).length !== 32) {

@@ -74,7 +74,13 @@ function parseQbftConfig(config: JsonObject): ParsedQbftConfig {
   }
   const f = "genesis.config.qbft";
   const parsed: ParsedQbftConfig = {
-    blockPeriodSeconds: optionalInt(qbft, "blockperiodseconds", `${f}.blockperiodseconds`, 1, BESU_QBFT_DEFAULTS.blockPeriodSeconds),
+    blockPeriodSeconds: optionalInt(
+      qbft,
+      "blockperiodseconds",
+      `${f}.blockperiodseconds`,
+      1,
+      BESU_QBFT_DEFAULTS.blockPeriodSeconds,
+    ),
     epochLength: optionalInt(qbft, "epochlength", `${f}.epochlength`, 1, BESU_QBFT_DEFAULTS.epochLength),
     requestTimeoutSeconds: optionalInt(
       qbft,

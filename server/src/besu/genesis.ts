@@ -137,7 +137,10 @@ function buildMilestones(input: QbftGenesisParams["milestones"]): Partial<Record
   const known = new Set<string>(BESU_MILESTONES);
   for (const [name, value] of Object.entries(source)) {
     if (!known.has(name)) {
-      throw new BesuInputError(`milestones.${name}`, `is not a Besu milestone; use one of ${BESU_MILESTONES.join(", ")}`);
+      throw new BesuInputError(
+        `milestones.${name}`,
+        `is not a Besu milestone; use one of ${BESU_MILESTONES.join(", ")}`,
+      );
     }
     out[name as BesuMilestone] = parseInteger(value, `milestones.${name}`, 0);
   }
