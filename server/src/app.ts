@@ -15,10 +15,11 @@ import {
 } from "fastify-type-provider-zod";
 import type { Config } from "./config/config.js";
 import { migrateToLatest, nowIso, openDatabase, type DatabaseHandle } from "./db/db.js";
-import { createEventBus } from "./events/bus.js";
+import { createEventBus, type EventBus } from "./events/bus.js";
 import { registerAuthHooks } from "./http/auth-hooks.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import "./http/fastify-types.js";
+import type { RouteAccess } from "./http/permissions.js";
 import { createApiKeysRepo } from "./modules/api-keys/api-keys.repo.js";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.js";
 import { createAuditRepo } from "./modules/audit/audit.repo.js";
@@ -34,9 +35,21 @@ import { createUsersRepo, type UsersRepo } from "./modules/users/users.repo.js";
 export const API_PREFIX = "/api/v1";
 export const VERSION = "0.0.1-beta82";
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  audit: string | undefined;
+  websocket: boolean;
+}
+
 export interface BuiltApp {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** The in-process event bus (node supervisors and tests publish on it). */
+  bus: EventBus;
+  /** Every API route with its declared access rule (the RBAC test walks this). */
+  routes: RouteEntry[];
   /** Set when this boot created the first admin with a generated password (shown once). */
   generatedAdminPassword: string | undefined;
   close(): Promise<void>;
@@ -138,6 +151,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const spa = existsSync(join(webDist, "index.html"));
   registerErrorHandler(app, { spa });
   registerAuthHooks(app, { auth, apiKeys, audit, demoMode: config.demoMode });
+  const routes: RouteEntry[] = [];
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith(API_PREFIX) || !route.config?.access) return;
+    for (const method of [route.method].flat()) {
+      if (method === "HEAD") continue;
+      routes.push({ method, url: route.url, access: route.config.access, audit: route.config.audit, websocket: !!route.websocket });
+    }
+  });
 
   app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
 
@@ -161,6 +182,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   return {
     app,
     database,
+    bus,
+    routes,
     generatedAdminPassword,
     async close() {
       modules?.stop();

@@ -2,12 +2,15 @@
 import { writeFileSync } from "node:fs";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
+import { renderPermissionsDoc } from "./http/permissions-doc.js";
 
 const USAGE = `usage: chainlaunch <command>
 
 commands:
   serve                 run the console (API, websocket and web app)
   openapi [--out FILE]  print the OpenAPI document (or write it to FILE)
+  permissions-doc [--out FILE]
+                        print the role/route permission matrix as Markdown
 `;
 
 async function serve(): Promise<void> {
@@ -38,7 +41,8 @@ async function serve(): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
-async function openapi(args: string[]): Promise<void> {
+/** Boots a throwaway app (temp SQLite, no listener) to read what the routes declare. */
+async function withThrowawayApp(fn: (built: Awaited<ReturnType<typeof buildApp>>) => string, args: string[]): Promise<void> {
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
@@ -46,7 +50,7 @@ async function openapi(args: string[]): Promise<void> {
   try {
     const config = { ...loadConfig({ ...process.env, DATABASE_URL: undefined }), dataDir: dir, logLevel: "silent" as const };
     const built = await buildApp(config);
-    const doc = JSON.stringify(built.app.swagger(), null, 2) + "\n";
+    const doc = fn(built);
     await built.close();
     const i = args.indexOf("--out");
     if (i >= 0 && args[i + 1]) writeFileSync(args[i + 1]!, doc);
@@ -62,7 +66,9 @@ async function main(argv: string[]): Promise<void> {
     case "serve":
       return serve();
     case "openapi":
-      return openapi(rest);
+      return withThrowawayApp((b) => JSON.stringify(b.app.swagger(), null, 2) + "\n", rest);
+    case "permissions-doc":
+      return withThrowawayApp((b) => renderPermissionsDoc(b.routes), rest);
     default:
       process.stderr.write(USAGE);
       process.exit(command ? 2 : 0);

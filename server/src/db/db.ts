@@ -12,6 +12,8 @@ export type DB = Kysely<Database>;
 export interface DatabaseHandle {
   db: DB;
   dialect: Dialect;
+  /** The SQLite file, when the dialect is SQLite. */
+  sqlitePath?: string;
   close(): Promise<void>;
 }
 
@@ -34,20 +36,63 @@ export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
     return { db, dialect: "postgres", close: () => db.destroy() };
   }
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const sqlite = new SQLite(join(opts.dataDir, opts.sqliteFile ?? "chainlaunch.db"));
+  const sqlitePath = join(opts.dataDir, opts.sqliteFile ?? "chainlaunch.db");
+  const sqlite = new SQLite(sqlitePath);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return { db, dialect: "sqlite", sqlitePath, close: () => db.destroy() };
+}
+
+const inProcess = new Map<string, Promise<unknown>>();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Serialises SQLite migrations across processes and within this one. Kysely's SQLite adapter has
+ * no migration lock (it assumes one connection), so we hold an EXCLUSIVE transaction on a small
+ * side database; SQLite's own file locking excludes other processes and releases if we die.
+ */
+async function withSqliteLock<T>(dbPath: string, fn: () => Promise<T>): Promise<T> {
+  const prev = inProcess.get(dbPath) ?? Promise.resolve();
+  const run = prev.catch(() => undefined).then(async () => {
+    const lock = new SQLite(`${dbPath}.migrate-lock`);
+    lock.pragma("busy_timeout = 0");
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      try {
+        lock.exec("BEGIN EXCLUSIVE");
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) {
+          lock.close();
+          throw err;
+        }
+        await sleep(50);
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      lock.exec("COMMIT");
+      lock.close();
+    }
+  });
+  inProcess.set(dbPath, run);
+  return run;
 }
 
 /**
- * Applies pending migrations. Kysely's migrator holds a lock table for the duration,
- * so two processes booting at once apply each migration exactly once.
+ * Applies pending migrations under a lock (Kysely's lock table on PostgreSQL, a file lock on
+ * SQLite), so two processes booting at once apply each migration exactly once.
  */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  if (handle.sqlitePath) return withSqliteLock(handle.sqlitePath, () => migrate(handle));
+  return migrate(handle);
+}
+
+async function migrate(handle: DatabaseHandle): Promise<string[]> {
   const migrator = new Migrator({
     db: handle.db,
     provider: migrationProvider(handle.dialect),

@@ -1,6 +1,6 @@
 import { nowIso } from "../../db/db.js";
 import { ForbiddenError, InputError, NotFoundError } from "../../http/errors.js";
-import { parseRole, permissionsOf, roleHas, type Permission, type Role } from "../../http/permissions.js";
+import { parseRole, permissionsOf, type Role } from "../../http/permissions.js";
 import type { Principal } from "../../http/principal.js";
 import { principalOf } from "../auth/auth.service.js";
 import { hashToken, newToken } from "../auth/tokens.js";
@@ -20,9 +20,15 @@ export function parseLifetime(value: string): number {
   return ms;
 }
 
-/** True when every permission of `narrow` is also held by `wide`. */
+const RANK: Record<Role, number> = { viewer: 0, manager: 1, admin: 2 };
+
+/**
+ * True when `narrow` is the same as or below `wide` (admin > manager > viewer). A key's effective
+ * permissions are always the intersection of its role and its owner's role (see `isAllowed`), so a
+ * manager's viewer key never gains the viewer-only reads (users, audit logs).
+ */
 function isWithin(narrow: Role, wide: Role): boolean {
-  return permissionsOf(narrow).every((p: Permission) => roleHas(wide, p));
+  return RANK[narrow] <= RANK[wide];
 }
 
 function toResponse(row: ApiKeyRow): ApiKeyResponse {

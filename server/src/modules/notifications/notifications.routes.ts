@@ -16,7 +16,10 @@ const notification = z
   })
   .describe("A notification");
 
-const message = z.object({ message: z.string().describe("Result") });
+const message = z.object({
+  message: z.string().describe("Result"),
+  data: z.record(z.string(), z.unknown()).nullable().describe("Result details, when any"),
+});
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Notification id") }).strict();
 
 const listQuery = z
@@ -90,7 +93,7 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
       async (req) => {
         req.auditInfo.resource = `notification:${req.params.id}`;
         await svc.setRead(req.principal!.userId, req.params.id, read);
-        return { message: `Notification marked as ${suffix}` };
+        return { message: `Notification marked as ${suffix}`, data: { id: req.params.id, is_read: read } };
       },
     );
   }
@@ -104,7 +107,7 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
     async (req) => {
       const n = await svc.readAll(req.principal!.userId);
       req.auditInfo.details = { updated: n };
-      return { message: `${n} notifications marked as read` };
+      return { message: `${n} notifications marked as read`, data: { updated: n } };
     },
   );
 
@@ -117,7 +120,7 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
     async (req) => {
       req.auditInfo.resource = `notification:${req.params.id}`;
       await svc.remove(req.principal!.userId, req.params.id);
-      return { message: "Notification deleted" };
+      return { message: "Notification deleted", data: { id: req.params.id } };
     },
   );
 

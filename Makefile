@@ -1,0 +1,48 @@
+# The commands the README names. Every target installs what it needs first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+.PHONY: help deps build start test check lint typecheck format gen-api
+
+help:
+	@echo "make start   install what is missing, build, and serve the console on http://localhost:8100"
+	@echo "make test    install what the tests need and run every tier"
+	@echo "make check   format, lint, typecheck, unit tests and generated-file drift"
+
+deps:
+	@scripts/system-deps.sh start
+	@scripts/node-deps.sh
+
+build: deps
+	npm run build -w server
+	npm run build -w web
+
+start: build
+	node server/dist/main.js serve
+
+lint:
+	npx eslint --max-warnings 0 .
+
+typecheck:
+	npm run typecheck --workspaces --if-present
+
+format:
+	npx prettier --write .
+
+gen-api:
+	scripts/gen-api.sh
+
+check: deps
+	npx prettier --check .
+	$(MAKE) lint typecheck
+	scripts/gen-api.sh --check
+	cd server && npx tsx src/main.ts permissions-doc | diff -u ../docs/permissions.md - >/dev/null || (echo "docs/permissions.md is stale: npm run docs:permissions -w server" && exit 1)
+	cd server && npx vitest run
+	cd web && npx vitest run
+
+test:
+	@scripts/system-deps.sh test
+	@scripts/node-deps.sh
+	$(MAKE) build lint typecheck
+	scripts/gen-api.sh --check
+	scripts/test-all.sh

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every test tier and prints one closing line: "total: N passed, N failed, N skipped".
+#   tier 1: server unit + medium tests (real SQLite and a throwaway PostgreSQL)
+#   tier 2: web unit tests
+#   tier 3: end-to-end tests (real server, real Chromium)
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+reports="$(mktemp -d)"
+trap 'rm -rf "$reports"' EXIT
+status=0
+run_tier() {
+  local name="$1" dir="$2"
+  echo "=== $name ==="
+  if ! (cd "$root/$dir" && npx vitest run --reporter=default --reporter=json --outputFile="$reports/$name.json"); then
+    status=1
+  fi
+}
+run_tier server server
+run_tier web web
+run_tier e2e e2e
+node -e '
+const fs = require("fs"), path = require("path");
+let passed = 0, failed = 0, skipped = 0;
+for (const f of fs.readdirSync(process.argv[1])) {
+  const r = JSON.parse(fs.readFileSync(path.join(process.argv[1], f), "utf8"));
+  passed += r.numPassedTests; failed += r.numFailedTests;
+  skipped += (r.numPendingTests || 0) + (r.numTodoTests || 0);
+  if (!r.success && r.numFailedTests === 0) failed += 1;
+}
+console.log(`total: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+' "$reports"
+exit $status

@@ -1,0 +1,32 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+describe("loadConfig", () => {
+  it("defaults to port 8100 and ~/.chainlaunch with SQLite", () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8100);
+    expect(c.dataDir).toBe(join(homedir(), ".chainlaunch"));
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.demoMode).toBe(false);
+  });
+
+  it("reads overrides", () => {
+    const c = loadConfig({ PORT: "9000", CHAINLAUNCH_DATA: "/tmp/x", DATABASE_URL: "postgres://u@h/db", CHAINLAUNCH_DEMO: "true" });
+    expect(c).toMatchObject({ port: 9000, dataDir: "/tmp/x", databaseUrl: "postgres://u@h/db", demoMode: true });
+  });
+
+  it("lists every problem at once", () => {
+    try {
+      loadConfig({ PORT: "nope", DATABASE_URL: "mysql://x", CHAINLAUNCH_ADMIN_PASSWORD: "short" });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join("\n");
+      expect(problems).toMatch(/PORT/);
+      expect(problems).toMatch(/DATABASE_URL/);
+      expect(problems).toMatch(/CHAINLAUNCH_ADMIN_PASSWORD/);
+    }
+  });
+});

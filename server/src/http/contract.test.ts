@@ -1,0 +1,112 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { createTestApp, type TestApp } from "../test-support/test-app.js";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Deliberate deviations from the upstream contract, each with its reason. Keys are
+ * "METHOD /path" or "METHOD /path request|response:<property path>".
+ */
+const ALLOWED: Record<string, string> = {
+  "POST /user-notifications/test": "product addition: lets an operator check live delivery end to end",
+  "POST /settings response:config.portRangeStart": "product addition: port range proposed to new nodes (settings/network)",
+  "POST /settings response:config.portRangeEnd": "product addition: port range proposed to new nodes (settings/network)",
+  "GET /settings response:config.portRangeStart": "product addition: port range proposed to new nodes (settings/network)",
+  "GET /settings response:config.portRangeEnd": "product addition: port range proposed to new nodes (settings/network)",
+  "POST /settings request:config.portRangeStart": "product addition: port range proposed to new nodes (settings/network)",
+  "POST /settings request:config.portRangeEnd": "product addition: port range proposed to new nodes (settings/network)",
+};
+
+const here = dirname(fileURLToPath(import.meta.url));
+const referencePath =
+  process.env.CHAINLAUNCH_REFERENCE_API ?? resolve(here, "../../../../shared/reference/upstream-api.swagger.yaml");
+
+/** Property names of a schema, recursively: "a", "a.b", "items[].c". `undefined` for free-form schemas. */
+function shape(schema: unknown, resolveRef: (s: Json) => Json, prefix = "", depth = 0): string[] | undefined {
+  if (!schema || typeof schema !== "object" || depth > 3) return depth === 0 ? undefined : [];
+  const s = resolveRef(schema as Json);
+  if (s.type === "array" || s.items) return shape(s.items, resolveRef, `${prefix}[]`, depth + 1) ?? [];
+  const props = s.properties as Record<string, unknown> | undefined;
+  if (!props) return depth === 0 ? undefined : [];
+  const out: string[] = [];
+  for (const [name, sub] of Object.entries(props)) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    out.push(path);
+    out.push(...(shape(sub, resolveRef, path, depth + 1) ?? []));
+  }
+  return out.sort();
+}
+
+describe("OpenAPI contract against the upstream reference", () => {
+  let t: TestApp;
+  let ours: Json;
+  let ref: Json;
+  const haveRef = existsSync(referencePath);
+
+  beforeAll(async () => {
+    if (!haveRef) {
+      console.warn(`skipping contract comparison: reference not found at ${referencePath}`);
+      return;
+    }
+    ref = parse(readFileSync(referencePath, "utf8")) as Json;
+    t = await createTestApp("sqlite");
+    const res = await t.app.inject({ method: "GET", url: "/api/v1/openapi.json" });
+    ours = res.json() as Json;
+  });
+  afterAll(async () => t?.close());
+
+  it.skipIf(!haveRef)("serves an OpenAPI 3 document generated from the route schemas", () => {
+    expect(ours.openapi).toMatch(/^3\./);
+    expect(Object.keys(ours.paths as Json).length).toBeGreaterThan(15);
+  });
+
+  it.skipIf(!haveRef)("matches paths, methods, status codes and JSON property names", () => {
+    const refDefs = (ref.definitions ?? {}) as Record<string, Json>;
+    const ourSchemas = ((ours.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+    const refResolve = (s: Json): Json => (typeof s.$ref === "string" ? refResolve(refDefs[s.$ref.split("/").pop()!] ?? {}) : s);
+    const ourResolve = (s: Json): Json => (typeof s.$ref === "string" ? ourResolve(ourSchemas[s.$ref.split("/").pop()!] ?? {}) : s);
+    const problems: string[] = [];
+    const used = new Set<string>();
+    const allowed = (key: string): boolean => {
+      if (key in ALLOWED) used.add(key);
+      return key in ALLOWED;
+    };
+
+    for (const [path, ops] of Object.entries(ours.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const id = `${method.toUpperCase()} ${path}`;
+        const refOp = ((ref.paths as Record<string, Record<string, Json>>)[path] ?? {})[method];
+        if (!refOp) {
+          if (!allowed(id)) problems.push(`${id}: not in the reference`);
+          continue;
+        }
+        // Request body.
+        const refBody = ((refOp.parameters as Json[] | undefined) ?? []).find((p) => p.in === "body");
+        const ourBody = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as Json | undefined;
+        const compare = (kind: "request" | "response", a: string[] | undefined, b: string[] | undefined): void => {
+          if (!a || !b) return; // free-form on either side
+          for (const p of a.filter((x) => !b.includes(x))) if (!allowed(`${id} ${kind}:${p}`)) problems.push(`${id} ${kind}: extra '${p}'`);
+          for (const p of b.filter((x) => !a.includes(x))) if (!allowed(`${id} ${kind}:${p}`)) problems.push(`${id} ${kind}: missing '${p}'`);
+        };
+        compare("request", shape(ourBody?.schema, ourResolve), shape(refBody?.schema, refResolve));
+        // Success response: same code, same property names.
+        const refCodes = Object.keys(refOp.responses as Json).filter((c) => c.startsWith("2"));
+        const ourCodes = Object.keys(op.responses as Json).filter((c) => c.startsWith("2"));
+        if (refCodes.length && ourCodes.join() !== refCodes.join()) {
+          if (!allowed(`${id} status`)) problems.push(`${id}: success status ${ourCodes.join()} vs reference ${refCodes.join()}`);
+        }
+        const code = ourCodes[0];
+        if (!code || !refCodes.includes(code)) continue;
+        const ourResp = (((op.responses as Json)[code] as Json).content as Json | undefined)?.["application/json"] as Json | undefined;
+        const refResp = ((refOp.responses as Json)[code] as Json).schema;
+        compare("response", shape(ourResp?.schema, ourResolve), shape(refResp, refResolve));
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(Object.keys(ALLOWED).filter((k) => !used.has(k)), "stale allow-list entries").toEqual([]);
+  });
+});

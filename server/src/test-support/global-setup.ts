@@ -1,0 +1,32 @@
+import type { TestProject } from "vitest/node";
+import { startThrowawayPostgres, type ThrowawayPostgres } from "./postgres.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Admin URL of the throwaway PostgreSQL, or "" when it could not start. */
+    pgAdminUrl: string;
+    /** Why PostgreSQL tests skip, when they do. */
+    pgSkipReason: string;
+  }
+}
+
+let pg: ThrowawayPostgres | undefined;
+
+/** Starts one PostgreSQL for the whole run; each test app creates its own database in it. */
+export async function setup(project: TestProject): Promise<void> {
+  try {
+    pg = await startThrowawayPostgres();
+    project.provide("pgAdminUrl", pg.url);
+    project.provide("pgSkipReason", "");
+  } catch (err) {
+    const reason = `PostgreSQL unavailable: ${err instanceof Error ? err.message : String(err)}`;
+    if (process.env.CHAINLAUNCH_REQUIRE_POSTGRES === "1") throw new Error(reason);
+    console.warn(`[postgres] ${reason}; PostgreSQL variants will be skipped`);
+    project.provide("pgAdminUrl", "");
+    project.provide("pgSkipReason", reason);
+  }
+}
+
+export async function teardown(): Promise<void> {
+  pg?.stop();
+}

@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { buildApp, type BuiltApp } from "../app.js";
+import { loadConfig, type Config } from "../config/config.js";
+
+export type TestDialect = "sqlite" | "postgres";
+
+export const ADMIN_PASSWORD = "admin-password-1";
+
+/** The dialects to run repository and route tests on, with a printed reason when PostgreSQL is missing. */
+export function dialects(): TestDialect[] {
+  const reason = inject("pgSkipReason");
+  if (reason) {
+    console.warn(`skipping PostgreSQL variants: ${reason}`);
+    return ["sqlite"];
+  }
+  return ["sqlite", "postgres"];
+}
+
+async function createDatabase(adminUrl: string): Promise<string> {
+  const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return adminUrl.replace(/\/[^/]*$/, `/${name}`);
+}
+
+export interface TestApp extends BuiltApp {
+  config: Config;
+  basic(username: string, password: string): { authorization: string };
+  admin: { authorization: string };
+}
+
+/** Builds a real app on a fresh SQLite file or a fresh PostgreSQL database. */
+export async function createTestApp(dialect: TestDialect = "sqlite", env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), "chainlaunch-test-"));
+  const databaseUrl = dialect === "postgres" ? await createDatabase(inject("pgAdminUrl")) : undefined;
+  const config: Config = {
+    ...loadConfig({ CHAINLAUNCH_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: "silent", ...env }),
+    dataDir,
+    databaseUrl,
+    webDist: join(dataDir, "no-web"),
+  };
+  const built = await buildApp(config);
+  const basic = (u: string, p: string) => ({ authorization: `Basic ${Buffer.from(`${u}:${p}`).toString("base64")}` });
+  return {
+    ...built,
+    config,
+    basic,
+    admin: basic("admin", ADMIN_PASSWORD),
+    async close() {
+      await built.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a user through the API and returns its Basic auth header. */
+export async function createUser(t: TestApp, username: string, role: string, password = "password-123"): Promise<{ authorization: string }> {
+  const res = await t.app.inject({ method: "POST", url: "/api/v1/users", headers: t.admin, payload: { username, password, role } });
+  if (res.statusCode !== 201) throw new Error(`creating ${username} failed: ${res.statusCode} ${res.body}`);
+  return t.basic(username, password);
+}
