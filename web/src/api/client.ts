@@ -29,9 +29,7 @@ api.use(dropEmptyContentType);
  * Unwraps an openapi-fetch result: returns the data or throws ApiError.
  * Every query and mutation goes through here so errors look the same everywhere.
  */
-export async function unwrap<T>(
-  call: Promise<{ data?: T; error?: unknown; response: Response }>,
-): Promise<T> {
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) throw toApiError(response.status, error);
   return data as T;

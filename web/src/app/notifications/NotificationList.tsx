@@ -49,7 +49,10 @@ export function NotificationList({ query, filter, onMark, onNavigated }: Props):
     body = (
       <ul className="divide-y">
         {items.map((n) => (
-          <li key={n.id} className={cn("group relative flex gap-3 px-3 py-3 hover:bg-muted/60", !n.read && "bg-primary/5")}>
+          <li
+            key={n.id}
+            className={cn("group relative flex gap-3 px-3 py-3 hover:bg-muted/60", !n.read && "bg-primary/5")}
+          >
             <button
               type="button"
               className="flex min-w-0 flex-1 gap-3 text-left"

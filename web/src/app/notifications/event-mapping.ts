@@ -105,7 +105,8 @@ const MAPPERS: Record<(typeof EVENT_TYPES)[number], (d: Record<string, unknown>)
   "chaincode.received": (d) => ({
     type: "info",
     title: "Chaincode Received",
-    message: `${str(d, "from_user", "A peer")} shared chaincode ${str(d, "chaincode_name")} ${str(d, "version", "")}`.trim(),
+    message:
+      `${str(d, "from_user", "A peer")} shared chaincode ${str(d, "chaincode_name")} ${str(d, "version", "")}`.trim(),
     link: `/sc/fabric/chaincodes/${str(d, "chaincode_id")}`,
     linkText: "View Chaincode",
   }),

@@ -13,7 +13,13 @@ import { useMeQuery } from "@/data/auth/me-query";
 import { cn } from "@/lib/utils";
 
 /** Ctrl/Cmd+K opens it; `open`/`onOpenChange` let the header's search button open it too. */
-export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (v: boolean) => void }): ReactElement {
+export function CommandPalette({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (v: boolean) => void;
+}): ReactElement {
   const navigate = useNavigate();
   const me = useMeQuery();
   const [query, setQuery] = useState("");
@@ -37,8 +43,7 @@ export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenCh
 
   const role = me.data?.role;
   const items = useMemo(
-    () =>
-      [...STATIC_ITEMS, ...dynamicItems].filter((i) => isRoleAllowed(role, i.roles ? { allowed: i.roles } : {})),
+    () => [...STATIC_ITEMS, ...dynamicItems].filter((i) => isRoleAllowed(role, i.roles ? { allowed: i.roles } : {})),
     [dynamicItems, role],
   );
   const groups = groupByCategory(searchPalette(items, query));

@@ -13,7 +13,13 @@ import {
 import { useLogoutMutation } from "@/data/auth/logout-mutation";
 
 /** Log out confirmation with the spec's texts; the page reloads once the server signs the session out. */
-export function LogoutDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (v: boolean) => void }): ReactElement {
+export function LogoutDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (v: boolean) => void;
+}): ReactElement {
   const logout = useLogoutMutation();
   return (
     <AlertDialog open={open} onOpenChange={(v) => !logout.isPending && onOpenChange(v)}>

@@ -6,7 +6,10 @@ import { cn } from "@/lib/utils";
 export function Command({ className, ...props }: ComponentProps<typeof CommandPrimitive>): ReactElement {
   return (
     <CommandPrimitive
-      className={cn("flex h-full w-full flex-col overflow-hidden rounded-xl bg-popover text-popover-foreground", className)}
+      className={cn(
+        "flex h-full w-full flex-col overflow-hidden rounded-xl bg-popover text-popover-foreground",
+        className,
+      )}
       {...props}
     />
   );

@@ -16,10 +16,7 @@ export function PopoverContent({
       <PopoverPrimitive.Content
         align={align}
         sideOffset={sideOffset}
-        className={cn(
-          "z-50 rounded-xl border bg-popover text-popover-foreground shadow-lg outline-none",
-          className,
-        )}
+        className={cn("z-50 rounded-xl border bg-popover text-popover-foreground shadow-lg outline-none", className)}
         {...props}
       />
     </PopoverPrimitive.Portal>

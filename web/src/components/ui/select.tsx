@@ -50,7 +50,11 @@ export function SelectContent({
   );
 }
 
-export function SelectItem({ className, children, ...props }: ComponentProps<typeof SelectPrimitive.Item>): ReactElement {
+export function SelectItem({
+  className,
+  children,
+  ...props
+}: ComponentProps<typeof SelectPrimitive.Item>): ReactElement {
   return (
     <SelectPrimitive.Item
       className={cn(

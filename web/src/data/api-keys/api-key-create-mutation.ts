@@ -9,7 +9,11 @@ export interface ApiKeyCreateVars {
   expires_in?: string;
 }
 
-export function useApiKeyCreateMutation(): UseMutationResult<{ api_key: APIKey; key: string }, Error, ApiKeyCreateVars> {
+export function useApiKeyCreateMutation(): UseMutationResult<
+  { api_key: APIKey; key: string },
+  Error,
+  ApiKeyCreateVars
+> {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ApiKeyCreateVars) => unwrap(api.POST("/api-keys", { body })),

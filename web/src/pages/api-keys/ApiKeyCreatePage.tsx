@@ -48,7 +48,10 @@ function SecretOnce({ apiKey, secret }: { apiKey: APIKey; secret: string }): Rea
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <code data-testid="api-key-secret" className="flex-1 rounded-md border bg-muted px-3 py-2 font-mono text-sm break-all">
+        <code
+          data-testid="api-key-secret"
+          className="flex-1 rounded-md border bg-muted px-3 py-2 font-mono text-sm break-all"
+        >
           {secret}
         </code>
         <CopyButton value={secret} label="Copy key" />
@@ -120,7 +123,12 @@ export function ApiKeyCreatePage(): ReactElement {
                     control={control}
                     name="role"
                     render={({ field }) => (
-                      <RoleSelect id="key-role" value={field.value} onChange={field.onChange} options={NARROWER[myRole]} />
+                      <RoleSelect
+                        id="key-role"
+                        value={field.value}
+                        onChange={field.onChange}
+                        options={NARROWER[myRole]}
+                      />
                     )}
                   />
                 </div>

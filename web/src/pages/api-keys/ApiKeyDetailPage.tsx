@@ -130,7 +130,9 @@ export function ApiKeyDetailPage(): ReactElement {
         <QueryState
           query={logs}
           isEmpty={(d) => d.length === 0}
-          empty={<EmptyState icon={HistoryIcon} title="Not used yet" description="Calls made with this key appear here." />}
+          empty={
+            <EmptyState icon={HistoryIcon} title="Not used yet" description="Calls made with this key appear here." />
+          }
         >
           {(list) => (
             <Table>
@@ -150,7 +152,9 @@ export function ApiKeyDetailPage(): ReactElement {
                     <TableCell className="font-mono text-xs">{l.action}</TableCell>
                     <TableCell>{statusOf(l.metadata)}</TableCell>
                     <TableCell className="font-mono text-xs">{l.ip_address ?? "—"}</TableCell>
-                    <TableCell className="max-w-xs truncate text-xs text-muted-foreground">{l.user_agent ?? "—"}</TableCell>
+                    <TableCell className="max-w-xs truncate text-xs text-muted-foreground">
+                      {l.user_agent ?? "—"}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -70,7 +70,9 @@ export function ApiKeysPage(): ReactElement {
                       <Link to={`/settings/api-keys/${k.id}`} className="font-medium hover:underline">
                         {k.name}
                       </Link>
-                      {k.description && <p className="max-w-xs truncate text-xs text-muted-foreground">{k.description}</p>}
+                      {k.description && (
+                        <p className="max-w-xs truncate text-xs text-muted-foreground">{k.description}</p>
+                      )}
                     </TableCell>
                     <TableCell className="font-mono text-xs">{k.key_prefix}…</TableCell>
                     <TableCell>
@@ -81,8 +83,12 @@ export function ApiKeysPage(): ReactElement {
                     <TableCell>
                       <KeyStatusBadge apiKey={k} />
                     </TableCell>
-                    <TableCell className="text-muted-foreground">{k.last_used_at ? formatDateTime(k.last_used_at) : "Never"}</TableCell>
-                    <TableCell className="text-muted-foreground">{k.expires_at ? formatDateTime(k.expires_at) : "Never"}</TableCell>
+                    <TableCell className="text-muted-foreground">
+                      {k.last_used_at ? formatDateTime(k.last_used_at) : "Never"}
+                    </TableCell>
+                    <TableCell className="text-muted-foreground">
+                      {k.expires_at ? formatDateTime(k.expires_at) : "Never"}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -79,11 +79,21 @@ export function AuditFilters({ value, onChange }: { value: Filters; onChange: (f
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="f-start">From</Label>
-        <Input id="f-start" type="datetime-local" value={toLocal(value.start)} onChange={(e) => set({ start: toIso(e.target.value) })} />
+        <Input
+          id="f-start"
+          type="datetime-local"
+          value={toLocal(value.start)}
+          onChange={(e) => set({ start: toIso(e.target.value) })}
+        />
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="f-end">To</Label>
-        <Input id="f-end" type="datetime-local" value={toLocal(value.end)} onChange={(e) => set({ end: toIso(e.target.value) })} />
+        <Input
+          id="f-end"
+          type="datetime-local"
+          value={toLocal(value.end)}
+          onChange={(e) => set({ end: toIso(e.target.value) })}
+        />
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="f-user">User ID</Label>

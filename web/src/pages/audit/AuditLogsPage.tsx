@@ -31,7 +31,9 @@ export function AuditLogsPage(): ReactElement {
           <QueryState
             query={logs}
             isEmpty={(d) => d.items.length === 0}
-            empty={<EmptyState icon={ScrollTextIcon} title="No audit events match" description="Try widening the filters." />}
+            empty={
+              <EmptyState icon={ScrollTextIcon} title="No audit events match" description="Try widening the filters." />
+            }
           >
             {(d) => (
               <Table>
@@ -55,18 +57,25 @@ export function AuditLogsPage(): ReactElement {
                     >
                       <TableCell className="text-muted-foreground">{formatDateTime(e.timestamp)}</TableCell>
                       <TableCell>
-                        <Link to={`/settings/audit-logs/${e.id}`} className="font-mono text-xs font-medium hover:underline">
+                        <Link
+                          to={`/settings/audit-logs/${e.id}`}
+                          className="font-mono text-xs font-medium hover:underline"
+                        >
                           {e.eventType}
                         </Link>
                       </TableCell>
-                      <TableCell>{e.userIdentity?.username ?? <span className="text-muted-foreground">—</span>}</TableCell>
+                      <TableCell>
+                        {e.userIdentity?.username ?? <span className="text-muted-foreground">—</span>}
+                      </TableCell>
                       <TableCell>
                         <OutcomeBadge outcome={e.eventOutcome} />
                       </TableCell>
                       <TableCell>
                         <SeverityBadge severity={e.severity} />
                       </TableCell>
-                      <TableCell className="max-w-48 truncate text-xs text-muted-foreground">{e.affectedResource ?? "—"}</TableCell>
+                      <TableCell className="max-w-48 truncate text-xs text-muted-foreground">
+                        {e.affectedResource ?? "—"}
+                      </TableCell>
                       <TableCell className="font-mono text-xs">{e.sourceIp ?? "—"}</TableCell>
                     </TableRow>
                   ))}

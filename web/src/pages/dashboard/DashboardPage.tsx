@@ -16,9 +16,24 @@ import { useUsersQuery } from "@/data/users/users-query";
 import { isRoleAllowed } from "@/app/roles";
 
 const CREATE_FLOWS = [
-  { title: "Create a Fabric network", text: "Guided setup of organizations, nodes and a channel.", href: "/fabric-wizard", icon: NetworkIcon },
-  { title: "Create a Besu network", text: "Validators, genesis and nodes in one step.", href: "/networks/besu/bulk-create", icon: ServerIcon },
-  { title: "Join a Fabric network", text: "Bring your organization into an existing channel.", href: "/fabric-join", icon: LinkIcon },
+  {
+    title: "Create a Fabric network",
+    text: "Guided setup of organizations, nodes and a channel.",
+    href: "/fabric-wizard",
+    icon: NetworkIcon,
+  },
+  {
+    title: "Create a Besu network",
+    text: "Validators, genesis and nodes in one step.",
+    href: "/networks/besu/bulk-create",
+    icon: ServerIcon,
+  },
+  {
+    title: "Join a Fabric network",
+    text: "Bring your organization into an existing channel.",
+    href: "/fabric-join",
+    icon: LinkIcon,
+  },
 ] as const;
 
 /** A real summary that grows with the product: counts, recent audit events, unread notifications, create flows. */
@@ -38,7 +53,13 @@ export function DashboardPage(): ReactElement {
       />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {canAudit && <StatCard label="Users" icon={UsersIcon} query={users} value={(d) => d.length} href="/users" />}
-        <StatCard label="API keys" icon={KeySquareIcon} query={keys} value={(d) => d.length} href="/settings/api-keys" />
+        <StatCard
+          label="API keys"
+          icon={KeySquareIcon}
+          query={keys}
+          value={(d) => d.length}
+          href="/settings/api-keys"
+        />
         <StatCard label="Unread notifications" icon={BellIcon} query={unread} value={(d) => d} />
         {canAudit && (
           <StatCard

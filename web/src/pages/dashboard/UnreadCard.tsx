@@ -17,7 +17,9 @@ export function UnreadCard(): ReactElement {
         <QueryState
           query={list}
           isEmpty={(d) => !d.notifications.some((n) => !n.is_read)}
-          empty={<EmptyState icon={BellIcon} title="You're all caught up" description="New events will show up here." />}
+          empty={
+            <EmptyState icon={BellIcon} title="You're all caught up" description="New events will show up here." />
+          }
         >
           {(d) => (
             <ul className="divide-y">

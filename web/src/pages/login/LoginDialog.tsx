@@ -3,7 +3,13 @@ import { LoginForm } from "@/pages/login/LoginForm";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 
 /** Demo mode: the header's Login button opens this. */
-export function LoginDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (v: boolean) => void }): ReactElement {
+export function LoginDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (v: boolean) => void;
+}): ReactElement {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-sm">

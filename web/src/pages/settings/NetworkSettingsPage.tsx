@@ -19,7 +19,13 @@ const FIELDS: FieldDef[] = [
     help: "The address other machines use to reach new nodes, e.g. 192.168.1.20 or node.example.com.",
     rules: { required: "External host or IP is required" },
   },
-  { name: "portRangeStart", label: "Port range start", kind: "number", rules: port, help: "First port given to new nodes." },
+  {
+    name: "portRangeStart",
+    label: "Port range start",
+    kind: "number",
+    rules: port,
+    help: "First port given to new nodes.",
+  },
   { name: "portRangeEnd", label: "Port range end", kind: "number", rules: port, help: "Last port given to new nodes." },
 ];
 

@@ -19,7 +19,9 @@ export function SettingsNav(): ReactElement {
           className={({ isActive }) =>
             cn(
               "-mb-px border-b-2 px-3 py-2 text-sm font-medium transition-colors",
-              isActive ? "border-primary text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
+              isActive
+                ? "border-primary text-foreground"
+                : "border-transparent text-muted-foreground hover:text-foreground",
             )
           }
         >

@@ -4,7 +4,15 @@ import { Controller, useForm } from "react-hook-form";
 import type { Role } from "@/api/client";
 import { RoleSelect } from "@/pages/users/RoleSelect";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { useUserCreateMutation } from "@/data/users/user-create-mutation";
@@ -57,7 +65,10 @@ export function UserCreateDialog(): ReactElement {
               autoComplete="off"
               {...register("username", {
                 required: "Username is required",
-                pattern: { value: /^[A-Za-z0-9._-]{3,64}$/, message: "3–64 letters, digits, dots, dashes or underscores" },
+                pattern: {
+                  value: /^[A-Za-z0-9._-]{3,64}$/,
+                  message: "3–64 letters, digits, dots, dashes or underscores",
+                },
               })}
             />
             <FieldError message={errors.username?.message} />

@@ -3,7 +3,14 @@ import { useState, type ReactElement } from "react";
 import type { Role, User } from "@/api/client";
 import { RoleSelect } from "@/pages/users/RoleSelect";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
 import { useUserUpdateMutation } from "@/data/users/user-update-mutation";
 import { showToast } from "@/lib/toast";

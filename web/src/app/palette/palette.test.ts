@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { STATIC_GROUPS, STATIC_ITEMS, statusDotClass } from "@/app/palette/palette-items";
+import { FUSE_OPTIONS, groupByCategory, searchPalette } from "@/app/palette/palette-search";
+
+describe("command palette", () => {
+  it("has the nine static groups, each with items", () => {
+    expect(STATIC_GROUPS).toHaveLength(9);
+    expect(groupByCategory(STATIC_ITEMS).map(([g]) => g)).toEqual([...STATIC_GROUPS]);
+  });
+  it("uses the spec's fuzzy weights and threshold", () => {
+    expect(FUSE_OPTIONS.keys).toEqual([
+      { name: "label", weight: 2 },
+      { name: "keywords", weight: 1 },
+      { name: "category", weight: 0.5 },
+    ]);
+    expect(FUSE_OPTIONS.threshold).toBe(0.3);
+  });
+  it("finds pages by label and by keyword", () => {
+    expect(searchPalette(STATIC_ITEMS, "audit")[0]?.href).toBe("/settings/audit-logs");
+    expect(searchPalette(STATIC_ITEMS, "swagger")[0]?.href).toBe("/docs");
+    expect(searchPalette(STATIC_ITEMS, "zzzzqqq")).toEqual([]);
+    expect(searchPalette(STATIC_ITEMS, "  ")).toHaveLength(STATIC_ITEMS.length);
+  });
+  it("colours status dots per spec", () => {
+    expect(statusDotClass("RUNNING")).toBe("bg-green-500");
+    expect(statusDotClass("active")).toBe("bg-green-500");
+    expect(statusDotClass("stopped")).toBe("bg-gray-400");
+    expect(statusDotClass("inactive")).toBe("bg-gray-400");
+    expect(statusDotClass("error")).toBe("bg-red-500");
+    expect(statusDotClass("failed")).toBe("bg-red-500");
+    expect(statusDotClass("starting")).toBe("bg-yellow-500");
+    expect(statusDotClass(undefined)).toBe("bg-yellow-500");
+  });
+});
