@@ -130,7 +130,11 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
-      info: { title: "ChainLaunch API", version: VERSION, description: "Operate Hyperledger Fabric and Besu infrastructure" },
+      info: {
+        title: "ChainLaunch API",
+        version: VERSION,
+        description: "Operate Hyperledger Fabric and Besu infrastructure",
+      },
       servers: [{ url: API_PREFIX }],
       components: {
         securitySchemes: {
@@ -156,7 +160,13 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     if (!route.url.startsWith(API_PREFIX) || !route.config?.access) return;
     for (const method of [route.method].flat()) {
       if (method === "HEAD") continue;
-      routes.push({ method, url: route.url, access: route.config.access, audit: route.config.audit, websocket: !!route.websocket });
+      routes.push({
+        method,
+        url: route.url,
+        access: route.config.access,
+        audit: route.config.audit,
+        websocket: !!route.websocket,
+      });
     }
   });
 

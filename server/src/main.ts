@@ -42,13 +42,20 @@ async function serve(): Promise<void> {
 }
 
 /** Boots a throwaway app (temp SQLite, no listener) to read what the routes declare. */
-async function withThrowawayApp(fn: (built: Awaited<ReturnType<typeof buildApp>>) => string, args: string[]): Promise<void> {
+async function withThrowawayApp(
+  fn: (built: Awaited<ReturnType<typeof buildApp>>) => string,
+  args: string[],
+): Promise<void> {
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
   const dir = mkdtempSync(join(tmpdir(), "chainlaunch-openapi-"));
   try {
-    const config = { ...loadConfig({ ...process.env, DATABASE_URL: undefined }), dataDir: dir, logLevel: "silent" as const };
+    const config = {
+      ...loadConfig({ ...process.env, DATABASE_URL: undefined }),
+      dataDir: dir,
+      logLevel: "silent" as const,
+    };
     const built = await buildApp(config);
     const doc = fn(built);
     await built.close();

@@ -13,7 +13,12 @@ describe("loadConfig", () => {
   });
 
   it("reads overrides", () => {
-    const c = loadConfig({ PORT: "9000", CHAINLAUNCH_DATA: "/tmp/x", DATABASE_URL: "postgres://u@h/db", CHAINLAUNCH_DEMO: "true" });
+    const c = loadConfig({
+      PORT: "9000",
+      CHAINLAUNCH_DATA: "/tmp/x",
+      DATABASE_URL: "postgres://u@h/db",
+      CHAINLAUNCH_DEMO: "true",
+    });
     expect(c).toMatchObject({ port: 9000, dataDir: "/tmp/x", databaseUrl: "postgres://u@h/db", demoMode: true });
   });
 

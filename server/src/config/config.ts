@@ -19,7 +19,12 @@ const envSchema = z.object({
   CHAINLAUNCH_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   CHAINLAUNCH_DEMO: bool,
   CHAINLAUNCH_WEB_DIST: z.string().min(1).optional(),
-  CHAINLAUNCH_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
+  CHAINLAUNCH_SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24 * 7),
   CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10_000).default(10),
   CHAINLAUNCH_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   CHAINLAUNCH_TRUST_PROXY: bool,

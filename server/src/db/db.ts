@@ -56,29 +56,31 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 async function withSqliteLock<T>(dbPath: string, fn: () => Promise<T>): Promise<T> {
   const prev = inProcess.get(dbPath) ?? Promise.resolve();
-  const run = prev.catch(() => undefined).then(async () => {
-    const lock = new SQLite(`${dbPath}.migrate-lock`);
-    lock.pragma("busy_timeout = 0");
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      try {
-        lock.exec("BEGIN EXCLUSIVE");
-        break;
-      } catch (err) {
-        if ((err as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) {
-          lock.close();
-          throw err;
+  const run = prev
+    .catch(() => undefined)
+    .then(async () => {
+      const lock = new SQLite(`${dbPath}.migrate-lock`);
+      lock.pragma("busy_timeout = 0");
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        try {
+          lock.exec("BEGIN EXCLUSIVE");
+          break;
+        } catch (err) {
+          if ((err as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) {
+            lock.close();
+            throw err;
+          }
+          await sleep(50);
         }
-        await sleep(50);
       }
-    }
-    try {
-      return await fn();
-    } finally {
-      lock.exec("COMMIT");
-      lock.close();
-    }
-  });
+      try {
+        return await fn();
+      } finally {
+        lock.exec("COMMIT");
+        lock.close();
+      }
+    });
   inProcess.set(dbPath, run);
   return run;
 }

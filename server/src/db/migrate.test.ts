@@ -26,7 +26,15 @@ describe.each(dialects())("migrations on %s", (dialect) => {
       const [ra, rb] = await Promise.all([migrateToLatest(a), migrateToLatest(b)]);
       expect([...ra, ...rb].filter((n) => n === "0001-foundation")).toHaveLength(1);
       expect(await migrateToLatest(a)).toEqual([]);
-      const tables = ["users", "sessions", "api_keys", "api_key_logs", "audit_logs", "settings", "user_notifications"] as const;
+      const tables = [
+        "users",
+        "sessions",
+        "api_keys",
+        "api_key_logs",
+        "audit_logs",
+        "settings",
+        "user_notifications",
+      ] as const;
       for (const table of tables) await a.db.selectFrom(table).selectAll().limit(1).execute();
     } finally {
       await a.close();

@@ -93,9 +93,7 @@ export function registerAuthHooks(
       resource: req.routeOptions.url ?? req.url,
       details: { method: req.method, path: req.url.split("?")[0], required: access, role: req.principal.role },
     });
-    throw new ForbiddenError(
-      req.principal.demo ? "the demo visitor is read-only; log in to make changes" : undefined,
-    );
+    throw new ForbiddenError(req.principal.demo ? "the demo visitor is read-only; log in to make changes" : undefined);
   });
 
   app.addHook("onResponse", async (req, reply) => {

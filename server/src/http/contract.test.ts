@@ -13,11 +13,15 @@ type Json = Record<string, unknown>;
  */
 const ALLOWED: Record<string, string> = {
   "POST /user-notifications/test": "product addition: lets an operator check live delivery end to end",
-  "POST /settings response:config.portRangeStart": "product addition: port range proposed to new nodes (settings/network)",
-  "POST /settings response:config.portRangeEnd": "product addition: port range proposed to new nodes (settings/network)",
-  "GET /settings response:config.portRangeStart": "product addition: port range proposed to new nodes (settings/network)",
+  "POST /settings response:config.portRangeStart":
+    "product addition: port range proposed to new nodes (settings/network)",
+  "POST /settings response:config.portRangeEnd":
+    "product addition: port range proposed to new nodes (settings/network)",
+  "GET /settings response:config.portRangeStart":
+    "product addition: port range proposed to new nodes (settings/network)",
   "GET /settings response:config.portRangeEnd": "product addition: port range proposed to new nodes (settings/network)",
-  "POST /settings request:config.portRangeStart": "product addition: port range proposed to new nodes (settings/network)",
+  "POST /settings request:config.portRangeStart":
+    "product addition: port range proposed to new nodes (settings/network)",
   "POST /settings request:config.portRangeEnd": "product addition: port range proposed to new nodes (settings/network)",
 };
 
@@ -67,8 +71,10 @@ describe("OpenAPI contract against the upstream reference", () => {
   it.skipIf(!haveRef)("matches paths, methods, status codes and JSON property names", () => {
     const refDefs = (ref.definitions ?? {}) as Record<string, Json>;
     const ourSchemas = ((ours.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
-    const refResolve = (s: Json): Json => (typeof s.$ref === "string" ? refResolve(refDefs[s.$ref.split("/").pop()!] ?? {}) : s);
-    const ourResolve = (s: Json): Json => (typeof s.$ref === "string" ? ourResolve(ourSchemas[s.$ref.split("/").pop()!] ?? {}) : s);
+    const refResolve = (s: Json): Json =>
+      typeof s.$ref === "string" ? refResolve(refDefs[s.$ref.split("/").pop()!] ?? {}) : s;
+    const ourResolve = (s: Json): Json =>
+      typeof s.$ref === "string" ? ourResolve(ourSchemas[s.$ref.split("/").pop()!] ?? {}) : s;
     const problems: string[] = [];
     const used = new Set<string>();
     const allowed = (key: string): boolean => {
@@ -86,27 +92,35 @@ describe("OpenAPI contract against the upstream reference", () => {
         }
         // Request body.
         const refBody = ((refOp.parameters as Json[] | undefined) ?? []).find((p) => p.in === "body");
-        const ourBody = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as Json | undefined;
+        const ourBody = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as
+          Json | undefined;
         const compare = (kind: "request" | "response", a: string[] | undefined, b: string[] | undefined): void => {
           if (!a || !b) return; // free-form on either side
-          for (const p of a.filter((x) => !b.includes(x))) if (!allowed(`${id} ${kind}:${p}`)) problems.push(`${id} ${kind}: extra '${p}'`);
-          for (const p of b.filter((x) => !a.includes(x))) if (!allowed(`${id} ${kind}:${p}`)) problems.push(`${id} ${kind}: missing '${p}'`);
+          for (const p of a.filter((x) => !b.includes(x)))
+            if (!allowed(`${id} ${kind}:${p}`)) problems.push(`${id} ${kind}: extra '${p}'`);
+          for (const p of b.filter((x) => !a.includes(x)))
+            if (!allowed(`${id} ${kind}:${p}`)) problems.push(`${id} ${kind}: missing '${p}'`);
         };
         compare("request", shape(ourBody?.schema, ourResolve), shape(refBody?.schema, refResolve));
         // Success response: same code, same property names.
         const refCodes = Object.keys(refOp.responses as Json).filter((c) => c.startsWith("2"));
         const ourCodes = Object.keys(op.responses as Json).filter((c) => c.startsWith("2"));
         if (refCodes.length && ourCodes.join() !== refCodes.join()) {
-          if (!allowed(`${id} status`)) problems.push(`${id}: success status ${ourCodes.join()} vs reference ${refCodes.join()}`);
+          if (!allowed(`${id} status`))
+            problems.push(`${id}: success status ${ourCodes.join()} vs reference ${refCodes.join()}`);
         }
         const code = ourCodes[0];
         if (!code || !refCodes.includes(code)) continue;
-        const ourResp = (((op.responses as Json)[code] as Json).content as Json | undefined)?.["application/json"] as Json | undefined;
+        const ourResp = (((op.responses as Json)[code] as Json).content as Json | undefined)?.["application/json"] as
+          Json | undefined;
         const refResp = ((refOp.responses as Json)[code] as Json).schema;
         compare("response", shape(ourResp?.schema, ourResolve), shape(refResp, refResolve));
       }
     }
     expect(problems).toEqual([]);
-    expect(Object.keys(ALLOWED).filter((k) => !used.has(k)), "stale allow-list entries").toEqual([]);
+    expect(
+      Object.keys(ALLOWED).filter((k) => !used.has(k)),
+      "stale allow-list entries",
+    ).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@ import { ConflictError } from "./errors.js";
 describe("error handler", () => {
   it("turns unknown errors into a logged 500 with the request id and no stack", async () => {
     const logged: unknown[] = [];
-    const app = Fastify({ logger: { level: "error", stream: { write: (l: string) => void logged.push(JSON.parse(l)) } } });
+    const app = Fastify({
+      logger: { level: "error", stream: { write: (l: string) => void logged.push(JSON.parse(l)) } },
+    });
     registerErrorHandler(app, { spa: false });
     app.get("/boom", async () => {
       throw new Error("database exploded at /secret/path");

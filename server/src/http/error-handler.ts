@@ -63,9 +63,12 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spa: boolean 
   // Unknown API paths get the JSON envelope; any other GET of a page path gets the web app (SPA fallback).
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0] ?? "/";
-    const isPage = req.method === "GET" && !path.startsWith("/api/") && path !== "/healthz" && !/\.[a-z0-9]+$/i.test(path);
+    const isPage =
+      req.method === "GET" && !path.startsWith("/api/") && path !== "/healthz" && !/\.[a-z0-9]+$/i.test(path);
     if (opts.spa && isPage) return reply.type("text/html").sendFile("index.html");
-    return reply.status(404).send({ error: "NOT_FOUND", message: `route ${req.method} ${path} not found`, requestId: String(req.id) });
+    return reply
+      .status(404)
+      .send({ error: "NOT_FOUND", message: `route ${req.method} ${path} not found`, requestId: String(req.id) });
   });
 }
 

@@ -16,6 +16,8 @@ describe("docs/permissions.md", () => {
 
   it("is generated from the permission table and is up to date", () => {
     expect(existsSync(docPath), "run: npm run docs:permissions -w server").toBe(true);
-    expect(readFileSync(docPath, "utf8"), "stale; run: npm run docs:permissions -w server").toBe(renderPermissionsDoc(t.routes));
+    expect(readFileSync(docPath, "utf8"), "stale; run: npm run docs:permissions -w server").toBe(
+      renderPermissionsDoc(t.routes),
+    );
   });
 });

@@ -28,13 +28,25 @@ export function renderPermissionsDoc(routes: RouteEntry[]): string {
     const cells = ROLES.map((r) => mark((def.roles as readonly string[]).includes(r)));
     lines.push(`| \`${code}\` | ${def.category} | ${cells.join(" | ")} | ${def.description} |`);
   }
-  lines.push("", "## Routes", "", `| method | path | rule | ${ROLES.join(" | ")} | anonymous |`, `|---|---|---|${ROLES.map(() => ":-:").join("|")}|:-:|`);
+  lines.push(
+    "",
+    "## Routes",
+    "",
+    `| method | path | rule | ${ROLES.join(" | ")} | anonymous |`,
+    `|---|---|---|${ROLES.map(() => ":-:").join("|")}|:-:|`,
+  );
   const sorted = [...routes].sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method));
   for (const r of sorted) {
     const cells = ROLES.map((role) =>
-      mark(r.access === "public" || r.access === "self" || (PERMISSIONS[r.access as Permission].roles as readonly string[]).includes(role)),
+      mark(
+        r.access === "public" ||
+          r.access === "self" ||
+          (PERMISSIONS[r.access as Permission].roles as readonly string[]).includes(role),
+      ),
     );
-    lines.push(`| ${r.websocket ? "WS" : r.method} | \`${r.url}\` | \`${r.access}\` | ${cells.join(" | ")} | ${mark(r.access === "public")} |`);
+    lines.push(
+      `| ${r.websocket ? "WS" : r.method} | \`${r.url}\` | \`${r.access}\` | ${cells.join(" | ")} | ${mark(r.access === "public")} |`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -10,7 +10,12 @@ import { PERMISSIONS, ROLES, type Role } from "./permissions.js";
  */
 describe("RBAC matrix over every registered route", () => {
   let t: TestApp;
-  const callers: Record<"anonymous" | Role, Record<string, string>> = { anonymous: {}, admin: {}, manager: {}, viewer: {} };
+  const callers: Record<"anonymous" | Role, Record<string, string>> = {
+    anonymous: {},
+    admin: {},
+    manager: {},
+    viewer: {},
+  };
 
   beforeAll(async () => {
     t = await createTestApp("sqlite");
@@ -40,17 +45,28 @@ describe("RBAC matrix over every registered route", () => {
         const principal =
           who === "anonymous"
             ? null
-            : { userId: 1, username: who, role: who as Role, ownerRole: who as Role, via: "basic" as const, demo: false };
+            : {
+                userId: 1,
+                username: who,
+                role: who as Role,
+                ownerRole: who as Role,
+                via: "basic" as const,
+                demo: false,
+              };
         const expected = isAllowed(route.access, principal, route.method);
         const res = await t.app.inject({
           method: route.method as "GET",
           url,
-          headers: { ...headers, ...(route.method === "GET" || route.method === "DELETE" ? {} : { "content-type": "application/json" }) },
+          headers: {
+            ...headers,
+            ...(route.method === "GET" || route.method === "DELETE" ? {} : { "content-type": "application/json" }),
+          },
           ...(route.method === "GET" || route.method === "DELETE" ? {} : { payload: "{}" }),
         });
         const denied = res.statusCode === 401 || res.statusCode === 403;
         const expectedStatus = who === "anonymous" ? 401 : 403;
-        if (expected && denied) mismatches.push(`${who} ${route.method} ${route.url}: expected allowed, got ${res.statusCode}`);
+        if (expected && denied)
+          mismatches.push(`${who} ${route.method} ${route.url}: expected allowed, got ${res.statusCode}`);
         if (!expected && res.statusCode !== expectedStatus) {
           mismatches.push(`${who} ${route.method} ${route.url}: expected ${expectedStatus}, got ${res.statusCode}`);
         }
@@ -60,7 +76,8 @@ describe("RBAC matrix over every registered route", () => {
   });
 
   it("matches the spec's read rules for users, audit logs, plugins and key providers", () => {
-    const holders = (p: keyof typeof PERMISSIONS) => ROLES.filter((r) => (PERMISSIONS[p].roles as readonly string[]).includes(r));
+    const holders = (p: keyof typeof PERMISSIONS) =>
+      ROLES.filter((r) => (PERMISSIONS[p].roles as readonly string[]).includes(r));
     expect(holders("USER_READ")).toEqual(["admin", "viewer"]);
     expect(holders("AUDIT_READ")).toEqual(["admin", "viewer"]);
     expect(holders("PLUGIN_READ")).toEqual(["admin", "manager"]);

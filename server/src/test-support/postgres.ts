@@ -40,7 +40,8 @@ export interface ThrowawayPostgres {
  */
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const bin = findPostgresBin();
-  if (!bin) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)");
+  if (!bin)
+    throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)");
   const dir = mkdtempSync(join(tmpdir(), "chainlaunch-pg-"));
   const data = join(dir, "data");
   const asRoot = process.getuid?.() === 0;

@@ -39,7 +39,10 @@ export interface TestApp extends BuiltApp {
 }
 
 /** Builds a real app on a fresh SQLite file or a fresh PostgreSQL database. */
-export async function createTestApp(dialect: TestDialect = "sqlite", env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  dialect: TestDialect = "sqlite",
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "chainlaunch-test-"));
   const databaseUrl = dialect === "postgres" ? await createDatabase(inject("pgAdminUrl")) : undefined;
   const config: Config = {
@@ -63,8 +66,18 @@ export async function createTestApp(dialect: TestDialect = "sqlite", env: Record
 }
 
 /** Creates a user through the API and returns its Basic auth header. */
-export async function createUser(t: TestApp, username: string, role: string, password = "password-123"): Promise<{ authorization: string }> {
-  const res = await t.app.inject({ method: "POST", url: "/api/v1/users", headers: t.admin, payload: { username, password, role } });
+export async function createUser(
+  t: TestApp,
+  username: string,
+  role: string,
+  password = "password-123",
+): Promise<{ authorization: string }> {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/v1/users",
+    headers: t.admin,
+    payload: { username, password, role },
+  });
   if (res.statusCode !== 201) throw new Error(`creating ${username} failed: ${res.statusCode} ${res.body}`);
   return t.basic(username, password);
 }

@@ -2,7 +2,13 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParams } from "../users/users.schema.js";
-import { apiKeyLogResponse, apiKeyResponse, createApiKeyBody, createApiKeyResponse, logsQuery } from "./api-keys.schema.js";
+import {
+  apiKeyLogResponse,
+  apiKeyResponse,
+  createApiKeyBody,
+  createApiKeyResponse,
+  logsQuery,
+} from "./api-keys.schema.js";
 import type { ApiKeysService } from "./api-keys.service.js";
 
 const tags = ["API Keys"];
@@ -15,7 +21,12 @@ export function registerApiKeysRoutes(app: FastifyInstance, keys: ApiKeysService
     "/api-keys",
     {
       config: { access: "API_KEY_READ" },
-      schema: { operationId: "listAPIKeys", tags, summary: "List your API keys", response: { 200: z.array(apiKeyResponse) } },
+      schema: {
+        operationId: "listAPIKeys",
+        tags,
+        summary: "List your API keys",
+        response: { 200: z.array(apiKeyResponse) },
+      },
     },
     async (req) => keys.list(req.principal!),
   );
@@ -33,7 +44,11 @@ export function registerApiKeysRoutes(app: FastifyInstance, keys: ApiKeysService
       },
     },
     async (req, reply) => {
-      req.auditInfo.details = { name: req.body.name, role: req.body.role ?? null, expires_in: req.body.expires_in ?? null };
+      req.auditInfo.details = {
+        name: req.body.name,
+        role: req.body.role ?? null,
+        expires_in: req.body.expires_in ?? null,
+      };
       const created = await keys.create(req.principal!, req.body);
       req.auditInfo.resource = `api_key:${created.api_key.id}`;
       return reply.status(201).send(created);
@@ -44,7 +59,13 @@ export function registerApiKeysRoutes(app: FastifyInstance, keys: ApiKeysService
     "/api-keys/:id",
     {
       config: { access: "API_KEY_READ" },
-      schema: { operationId: "getAPIKey", tags, summary: "Get one of your API keys", params: idParams, response: { 200: apiKeyResponse } },
+      schema: {
+        operationId: "getAPIKey",
+        tags,
+        summary: "Get one of your API keys",
+        params: idParams,
+        response: { 200: apiKeyResponse },
+      },
     },
     async (req) => keys.get(req.params.id, req.principal!),
   );

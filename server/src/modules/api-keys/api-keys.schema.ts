@@ -32,7 +32,11 @@ export const createApiKeyBody = z
       .regex(/^\d{1,6}[mhd]$/, "must look like 90m, 12h or 30d")
       .optional()
       .describe("Lifetime such as 90m, 12h or 30d; omit for no expiry"),
-    permissions: z.array(z.enum(permissionCodes)).max(100).optional().describe("Accepted for compatibility; the role decides"),
+    permissions: z
+      .array(z.enum(permissionCodes))
+      .max(100)
+      .optional()
+      .describe("Accepted for compatibility; the role decides"),
   })
   .strict()
   .describe("New API key");

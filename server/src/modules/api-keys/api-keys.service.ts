@@ -80,7 +80,12 @@ export function createApiKeysService(deps: { keys: ApiKeysRepo; users: UsersRepo
     },
     async create(
       owner: Principal,
-      input: { name: string; description?: string | undefined; role?: Role | undefined; expires_in?: string | undefined },
+      input: {
+        name: string;
+        description?: string | undefined;
+        role?: Role | undefined;
+        expires_in?: string | undefined;
+      },
     ): Promise<{ api_key: ApiKeyResponse; key: string }> {
       if (owner.via === "api_key") throw new ForbiddenError("API keys cannot create other API keys");
       const role = input.role ?? owner.ownerRole;

@@ -10,7 +10,8 @@ describe.each(dialects())("API keys on %s", (dialect) => {
   });
   afterAll(async () => t.close());
 
-  const create = (payload: object, headers = t.admin) => t.app.inject({ method: "POST", url: "/api/v1/api-keys", headers, payload });
+  const create = (payload: object, headers = t.admin) =>
+    t.app.inject({ method: "POST", url: "/api/v1/api-keys", headers, payload });
 
   it("shows the secret once, stores it hashed, and accepts it as Bearer and X-API-Key", async () => {
     const res = await create({ name: "ci", description: "pipeline" });
@@ -27,7 +28,11 @@ describe.each(dialects())("API keys on %s", (dialect) => {
     expect(rows.some((r) => r.key_hash === key)).toBe(false);
     if (dialect === "sqlite") expect(readFileSync(join(t.config.dataDir, "chainlaunch.db")).includes(key)).toBe(false);
 
-    const bearer = await t.app.inject({ method: "GET", url: "/api/v1/users", headers: { authorization: `Bearer ${key}` } });
+    const bearer = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/users",
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(bearer.statusCode).toBe(200);
     const header = await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { "x-api-key": key } });
     expect(header.json()).toMatchObject({ username: "admin" });
@@ -55,24 +60,41 @@ describe.each(dialects())("API keys on %s", (dialect) => {
     expect(wider.json().message).toMatch(/^role: /);
     // A manager's viewer-role key still cannot read users: the owner's role bounds it.
     const mk = (await create({ name: "mv", role: "viewer" }, manager)).json().key;
-    expect((await t.app.inject({ method: "GET", url: "/api/v1/users", headers: { "x-api-key": mk } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: "GET", url: "/api/v1/users", headers: { "x-api-key": mk } })).statusCode).toBe(
+      403,
+    );
   });
 
   it("revocation is immediate and unknown keys are refused", async () => {
     const { api_key, key } = (await create({ name: "short-lived", expires_in: "30d" })).json();
     expect(Date.parse(api_key.expires_at) - Date.now()).toBeGreaterThan(29 * 86_400_000);
-    expect((await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { "x-api-key": key } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: "DELETE", url: `/api/v1/api-keys/${api_key.id}`, headers: t.admin })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { "x-api-key": key } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: "DELETE", url: `/api/v1/api-keys/${api_key.id}`, headers: t.admin })).statusCode,
+    ).toBe(204);
     const after = await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { "x-api-key": key } });
     expect(after.statusCode).toBe(401);
-    expect((await t.app.inject({ method: "GET", url: `/api/v1/api-keys/${api_key.id}`, headers: t.admin })).json().is_active).toBe(false);
-    expect((await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { authorization: "Bearer cl_bogus" } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: "GET", url: `/api/v1/api-keys/${api_key.id}`, headers: t.admin })).json().is_active,
+    ).toBe(false);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { authorization: "Bearer cl_bogus" } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it("expired keys are refused", async () => {
     const { api_key, key } = (await create({ name: "expiring", expires_in: "1m" })).json();
-    await t.database.db.updateTable("api_keys").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", api_key.id).execute();
-    expect((await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { "x-api-key": key } })).statusCode).toBe(401);
+    await t.database.db
+      .updateTable("api_keys")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", api_key.id)
+      .execute();
+    expect(
+      (await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { "x-api-key": key } })).statusCode,
+    ).toBe(401);
   });
 
   it("validates expires_in and stores injection-looking names literally", async () => {

@@ -4,7 +4,10 @@ import { z } from "zod";
 import type { AuditService } from "./audit.service.js";
 
 const tags = ["Audit"];
-const rfc3339 = z.string().max(64).refine((v) => !Number.isNaN(Date.parse(v)), "must be an RFC 3339 time");
+const rfc3339 = z
+  .string()
+  .max(64)
+  .refine((v) => !Number.isNaN(Date.parse(v)), "must be an RFC 3339 time");
 
 const auditEvent = z
   .object({
@@ -89,7 +92,16 @@ export function registerAuditRoutes(app: FastifyInstance, audit: AuditService): 
         operationId: "getAuditLog",
         tags,
         summary: "Get one audit event",
-        params: z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Event id") }).strict(),
+        params: z
+          .object({
+            id: z.coerce
+              .number()
+              .int()
+              .min(1)
+              .max(2 ** 31 - 1)
+              .describe("Event id"),
+          })
+          .strict(),
         response: { 200: auditEvent },
       },
     },

@@ -53,7 +53,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: Pick<AppContext, "
     "/auth/logout",
     {
       config: { access: "public", audit: "auth.logout" },
-      schema: { operationId: "logoutUser", tags: ["Authentication"], summary: "End the session", response: { 200: message } },
+      schema: {
+        operationId: "logoutUser",
+        tags: ["Authentication"],
+        summary: "End the session",
+        response: { 200: message },
+      },
     },
     async (req, reply) => {
       await auth.logout(req.principal?.sessionId);
@@ -66,12 +71,24 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: Pick<AppContext, "
     "/auth/me",
     {
       config: { access: "self" },
-      schema: { operationId: "getCurrentUser", tags: ["Authentication"], summary: "The signed-in user", response: { 200: userResponse } },
+      schema: {
+        operationId: "getCurrentUser",
+        tags: ["Authentication"],
+        summary: "The signed-in user",
+        response: { 200: userResponse },
+      },
     },
     async (req) => {
       const p = req.principal!;
       if (p.demo) {
-        return { id: 0, username: p.username, role: p.role, created_at: new Date(0).toISOString(), last_login_at: null, demo_mode: true };
+        return {
+          id: 0,
+          username: p.username,
+          role: p.role,
+          created_at: new Date(0).toISOString(),
+          last_login_at: null,
+          demo_mode: true,
+        };
       }
       const row = await usersRepo.byId(p.userId);
       if (!row) throw new UnauthorizedError();

@@ -26,7 +26,11 @@ describe.each(dialects())("auth on %s", (dialect) => {
     expect(raw).toMatch(/HttpOnly/);
     expect(raw).toMatch(/SameSite=Lax/);
     expect(raw).not.toMatch(/Secure/);
-    const me = await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { cookie: sessionCookie(res.headers["set-cookie"]) } });
+    const me = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/auth/me",
+      headers: { cookie: sessionCookie(res.headers["set-cookie"]) },
+    });
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ id: 1, username: "admin", role: "admin", demo_mode: false });
     expect(me.json().last_login_at).toBeTruthy();
@@ -58,7 +62,11 @@ describe.each(dialects())("auth on %s", (dialect) => {
   it("rejects bad credentials with 401 and records the failure", async () => {
     const res = await login("admin", "wrong-password", "10.9.9.9");
     expect(res.statusCode).toBe(401);
-    const logs = await t.app.inject({ method: "GET", url: "/api/v1/audit/logs?event_type=auth.login&event_outcome=failure", headers: t.admin });
+    const logs = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/audit/logs?event_type=auth.login&event_outcome=failure",
+      headers: t.admin,
+    });
     expect(logs.json().total_count).toBeGreaterThan(0);
     expect(JSON.stringify(logs.json())).not.toContain("wrong-password");
   });
@@ -74,7 +82,12 @@ describe.each(dialects())("auth on %s", (dialect) => {
   it("HTTP Basic works on API routes", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/v1/users", headers: t.admin });
     expect(res.statusCode).toBe(200);
-    const bad = await t.app.inject({ method: "GET", url: "/api/v1/users", headers: t.basic("admin", "nope-nope"), remoteAddress: "10.1.1.1" });
+    const bad = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/users",
+      headers: t.basic("admin", "nope-nope"),
+      remoteAddress: "10.1.1.1",
+    });
     expect(bad.statusCode).toBe(401);
   });
 
@@ -106,8 +119,12 @@ describe.each(dialects())("auth on %s", (dialect) => {
       payload: { current_password: "carol-pass-1", new_password: "carol-pass-2" },
     });
     expect(ok.statusCode).toBe(200);
-    expect((await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { cookie: s1 } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { cookie: s2 } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { cookie: s1 } })).statusCode).toBe(
+      200,
+    );
+    expect((await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { cookie: s2 } })).statusCode).toBe(
+      401,
+    );
     expect((await login("carol", "carol-pass-2")).statusCode).toBe(200);
   });
 
@@ -151,7 +168,11 @@ describe("demo mode", () => {
   });
 
   it("still lets a real user log in", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { username: "admin", password: ADMIN_PASSWORD } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/login",
+      payload: { username: "admin", password: ADMIN_PASSWORD },
+    });
     const cookie = sessionCookie(res.headers["set-cookie"]);
     const me = await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { cookie } });
     expect(me.json()).toMatchObject({ username: "admin", demo_mode: false });

@@ -14,7 +14,11 @@ export function createSessionsRepo(db: DB) {
       return db.selectFrom("sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
     },
     async touch(id: number, lastSeen: string, expiresAt: string): Promise<void> {
-      await db.updateTable("sessions").set({ last_seen_at: lastSeen, expires_at: expiresAt }).where("id", "=", id).execute();
+      await db
+        .updateTable("sessions")
+        .set({ last_seen_at: lastSeen, expires_at: expiresAt })
+        .where("id", "=", id)
+        .execute();
     },
     async delete(id: number): Promise<void> {
       await db.deleteFrom("sessions").where("id", "=", id).execute();

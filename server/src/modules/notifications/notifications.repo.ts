@@ -45,7 +45,11 @@ export function createNotificationsRepo(db: DB) {
       return Number(r.numUpdatedRows);
     },
     async delete(userId: number, id: number): Promise<boolean> {
-      const r = await db.deleteFrom("user_notifications").where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
+      const r = await db
+        .deleteFrom("user_notifications")
+        .where("user_id", "=", userId)
+        .where("id", "=", id)
+        .executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
     async userIds(): Promise<number[]> {

@@ -20,7 +20,16 @@ const message = z.object({
   message: z.string().describe("Result"),
   data: z.record(z.string(), z.unknown()).nullable().describe("Result details, when any"),
 });
-const idParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Notification id") }).strict();
+const idParams = z
+  .object({
+    id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Notification id"),
+  })
+  .strict();
 
 const listQuery = z
   .object({
@@ -102,7 +111,12 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
     "/user-notifications/read-all",
     {
       config: { access: "self", audit: "notification.read_all" },
-      schema: { operationId: "markAllUserNotificationsRead", tags, summary: "Mark all your notifications read", response: { 200: message } },
+      schema: {
+        operationId: "markAllUserNotificationsRead",
+        tags,
+        summary: "Mark all your notifications read",
+        response: { 200: message },
+      },
     },
     async (req) => {
       const n = await svc.readAll(req.principal!.userId);
@@ -115,7 +129,13 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
     "/user-notifications/:id",
     {
       config: { access: "self", audit: "notification.delete" },
-      schema: { operationId: "deleteUserNotification", tags, summary: "Delete one of your notifications", params: idParams, response: { 200: message } },
+      schema: {
+        operationId: "deleteUserNotification",
+        tags,
+        summary: "Delete one of your notifications",
+        params: idParams,
+        response: { 200: message },
+      },
     },
     async (req) => {
       req.auditInfo.resource = `notification:${req.params.id}`;

@@ -20,7 +20,13 @@ export function toNotificationDto(row: NotificationRow): NotificationDto {
   } catch {
     data = {};
   }
-  return { id: row.id, event_type: row.event_type, event_data: data, created_at: row.created_at, is_read: row.is_read === 1 };
+  return {
+    id: row.id,
+    event_type: row.event_type,
+    event_data: data,
+    created_at: row.created_at,
+    is_read: row.is_read === 1,
+  };
 }
 
 const NOTIFIABLE = new Set<string>(NOTIFICATION_EVENT_TYPES);

@@ -84,19 +84,28 @@ describe.each(dialects())("notifications and the live channel on %s", (dialect) 
     const s = openSocket(`ws://${base}/api/v1/ws`, viewer);
     await s.opened;
     await s.next("hello");
-    const before = (await t.app.inject({ method: "GET", url: "/api/v1/user-notifications/unread/count", headers: viewer })).json().count;
+    const before = (
+      await t.app.inject({ method: "GET", url: "/api/v1/user-notifications/unread/count", headers: viewer })
+    ).json().count;
     // A node going down is published on the bus by the node supervisor; here we publish it directly.
     t.bus.publish("node.downtime", { node_id: 7, node_name: "peer0", downtime_mins: 3 });
     const pushed = await s.next("notification");
     expect(pushed.notification).toMatchObject({ event_type: "node.downtime", event_data: { node_id: 7 } });
-    const after = (await t.app.inject({ method: "GET", url: "/api/v1/user-notifications/unread/count", headers: viewer })).json().count;
+    const after = (
+      await t.app.inject({ method: "GET", url: "/api/v1/user-notifications/unread/count", headers: viewer })
+    ).json().count;
     expect(after).toBe(before + 1);
     s.ws.close();
   });
 
   it("lists, filters, marks read/unread, marks all read and deletes, per user", async () => {
     for (const type of ["node.recovery", "backup.failure", "s3.connection.issue"]) {
-      await t.app.inject({ method: "POST", url: "/api/v1/user-notifications/test", headers: t.admin, payload: { event_type: type } });
+      await t.app.inject({
+        method: "POST",
+        url: "/api/v1/user-notifications/test",
+        headers: t.admin,
+        payload: { event_type: type },
+      });
     }
     const list = await t.app.inject({ method: "GET", url: "/api/v1/user-notifications?limit=2", headers: t.admin });
     expect(list.statusCode).toBe(200);
@@ -106,26 +115,53 @@ describe.each(dialects())("notifications and the live channel on %s", (dialect) 
     expect(body.notifications[0].event_type).toBe("s3.connection.issue");
     const id = body.notifications[0].id;
 
-    expect((await t.app.inject({ method: "POST", url: `/api/v1/user-notifications/${id}/read`, headers: t.admin })).statusCode).toBe(200);
-    const read = await t.app.inject({ method: "GET", url: "/api/v1/user-notifications?is_read=true", headers: t.admin });
+    expect(
+      (await t.app.inject({ method: "POST", url: `/api/v1/user-notifications/${id}/read`, headers: t.admin }))
+        .statusCode,
+    ).toBe(200);
+    const read = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/user-notifications?is_read=true",
+      headers: t.admin,
+    });
     expect(read.json().notifications.map((n: { id: number }) => n.id)).toContain(id);
     await t.app.inject({ method: "POST", url: `/api/v1/user-notifications/${id}/unread`, headers: t.admin });
-    const unread = await t.app.inject({ method: "GET", url: "/api/v1/user-notifications?is_read=false", headers: t.admin });
+    const unread = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/user-notifications?is_read=false",
+      headers: t.admin,
+    });
     expect(unread.json().notifications.map((n: { id: number }) => n.id)).toContain(id);
 
     const viewer = t.basic(`nview-${dialect}`, "password-123");
-    expect((await t.app.inject({ method: "POST", url: `/api/v1/user-notifications/${id}/read`, headers: viewer })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: "DELETE", url: `/api/v1/user-notifications/${id}`, headers: viewer })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: "POST", url: `/api/v1/user-notifications/${id}/read`, headers: viewer }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: "DELETE", url: `/api/v1/user-notifications/${id}`, headers: viewer })).statusCode,
+    ).toBe(404);
 
     const all = await t.app.inject({ method: "POST", url: "/api/v1/user-notifications/read-all", headers: t.admin });
     expect(all.statusCode).toBe(200);
-    expect((await t.app.inject({ method: "GET", url: "/api/v1/user-notifications/unread/count", headers: t.admin })).json()).toEqual({ count: 0 });
-    expect((await t.app.inject({ method: "DELETE", url: `/api/v1/user-notifications/${id}`, headers: t.admin })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: "DELETE", url: `/api/v1/user-notifications/${id}`, headers: t.admin })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/api/v1/user-notifications/unread/count", headers: t.admin })).json(),
+    ).toEqual({ count: 0 });
+    expect(
+      (await t.app.inject({ method: "DELETE", url: `/api/v1/user-notifications/${id}`, headers: t.admin })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: "DELETE", url: `/api/v1/user-notifications/${id}`, headers: t.admin })).statusCode,
+    ).toBe(404);
   });
 
   it("rejects an unknown event type for test notifications, naming the field", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/api/v1/user-notifications/test", headers: t.admin, payload: { event_type: "nope" } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/user-notifications/test",
+      headers: t.admin,
+      payload: { event_type: "nope" },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^body\.event_type/);
   });

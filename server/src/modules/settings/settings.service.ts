@@ -43,7 +43,11 @@ export function createSettingsService(deps: { db: DB; bus: EventBus }) {
     async update(config: SettingConfig): Promise<Setting> {
       const current = await get();
       const now = nowIso();
-      await db.updateTable("settings").set({ config: JSON.stringify(config), updated_at: now }).where("id", "=", current.id).execute();
+      await db
+        .updateTable("settings")
+        .set({ config: JSON.stringify(config), updated_at: now })
+        .where("id", "=", current.id)
+        .execute();
       const next = { ...current, config, updated_at: now };
       bus.publish("settings.updated", { id: next.id, updated_at: now });
       return next;

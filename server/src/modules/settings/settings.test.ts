@@ -12,7 +12,11 @@ describe.each(dialects())("settings on %s", (dialect) => {
   it("returns defaults on first read", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/v1/settings", headers: t.admin });
     expect(res.statusCode).toBe(200);
-    expect(res.json().config).toMatchObject({ defaultNodeExposeIP: "", healthCheckInterval: "30s", portRangeStart: 7050 });
+    expect(res.json().config).toMatchObject({
+      defaultNodeExposeIP: "",
+      healthCheckInterval: "30s",
+      portRangeStart: 7050,
+    });
   });
 
   it("validates, saves, and emits settings.updated", async () => {
@@ -22,11 +26,22 @@ describe.each(dialects())("settings on %s", (dialect) => {
       method: "POST",
       url: "/api/v1/settings",
       headers: t.admin,
-      payload: { config: { defaultNodeExposeIP: "10.0.0.5", healthCheckInterval: "1m", portRangeStart: 20000, portRangeEnd: 21000 } },
+      payload: {
+        config: {
+          defaultNodeExposeIP: "10.0.0.5",
+          healthCheckInterval: "1m",
+          portRangeStart: 20000,
+          portRangeEnd: 21000,
+        },
+      },
     });
     off();
     expect(res.statusCode).toBe(200);
-    expect(res.json().config).toMatchObject({ defaultNodeExposeIP: "10.0.0.5", healthCheckInterval: "1m", healthCheckTimeout: "5s" });
+    expect(res.json().config).toMatchObject({
+      defaultNodeExposeIP: "10.0.0.5",
+      healthCheckInterval: "1m",
+      healthCheckTimeout: "5s",
+    });
     expect(events.map((e) => e.type)).toContain("settings.updated");
     const again = await t.app.inject({ method: "GET", url: "/api/v1/settings", headers: t.admin });
     expect(again.json().config.portRangeEnd).toBe(21000);
@@ -49,6 +64,9 @@ describe.each(dialects())("settings on %s", (dialect) => {
   it("lets a viewer read but not write", async () => {
     const viewer = await createUser(t, "set-viewer", "viewer");
     expect((await t.app.inject({ method: "GET", url: "/api/v1/settings", headers: viewer })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: "POST", url: "/api/v1/settings", headers: viewer, payload: { config: {} } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: "POST", url: "/api/v1/settings", headers: viewer, payload: { config: {} } }))
+        .statusCode,
+    ).toBe(403);
   });
 });

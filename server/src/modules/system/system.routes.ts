@@ -1,7 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { PERMISSIONS, ROLE_DESCRIPTIONS, ROLES, permissionsOf, type Permission, type Role } from "../../http/permissions.js";
+import {
+  PERMISSIONS,
+  ROLE_DESCRIPTIONS,
+  ROLES,
+  permissionsOf,
+  type Permission,
+  type Role,
+} from "../../http/permissions.js";
 
 const tags = ["Permissions"];
 
@@ -44,7 +51,12 @@ export function registerSystemRoutes(app: FastifyInstance): void {
     "/roles",
     {
       config: { access: "public" },
-      schema: { operationId: "listRoles", tags, summary: "Roles and their permissions", response: { 200: z.array(roleInfo) } },
+      schema: {
+        operationId: "listRoles",
+        tags,
+        summary: "Roles and their permissions",
+        response: { 200: z.array(roleInfo) },
+      },
     },
     async () => roles(),
   );

@@ -23,7 +23,13 @@ export function registerUsersRoutes(app: FastifyInstance, users: UsersService): 
     "/users",
     {
       config: { access: "USER_CREATE", audit: "user.create" },
-      schema: { operationId: "createUser", tags, summary: "Create a user", body: createUserBody, response: { 201: userResponse } },
+      schema: {
+        operationId: "createUser",
+        tags,
+        summary: "Create a user",
+        body: createUserBody,
+        response: { 201: userResponse },
+      },
     },
     async (req, reply) => {
       req.auditInfo.details = { username: req.body.username, role: req.body.role };
@@ -37,7 +43,13 @@ export function registerUsersRoutes(app: FastifyInstance, users: UsersService): 
     "/users/:id",
     {
       config: { access: "USER_READ" },
-      schema: { operationId: "getUser", tags, summary: "Get a user", params: idParams, response: { 200: userResponse } },
+      schema: {
+        operationId: "getUser",
+        tags,
+        summary: "Get a user",
+        params: idParams,
+        response: { 200: userResponse },
+      },
     },
     async (req) => users.get(req.params.id),
   );
@@ -86,7 +98,13 @@ export function registerUsersRoutes(app: FastifyInstance, users: UsersService): 
     "/users/:id",
     {
       config: { access: "USER_DELETE", audit: "user.delete" },
-      schema: { operationId: "deleteUser", tags, summary: "Delete a user", params: idParams, response: { 204: z.null().describe("Deleted") } },
+      schema: {
+        operationId: "deleteUser",
+        tags,
+        summary: "Delete a user",
+        params: idParams,
+        response: { 204: z.null().describe("Deleted") },
+      },
     },
     async (req, reply) => {
       req.auditInfo.resource = `user:${req.params.id}`;

@@ -41,8 +41,20 @@ export const updateUserBody = z
   .describe("Fields to change");
 
 export const resetPasswordBody = z
-  .object({ new_password: passwordInput, current_password: z.string().max(256).optional().describe("Ignored for admins") })
+  .object({
+    new_password: passwordInput,
+    current_password: z.string().max(256).optional().describe("Ignored for admins"),
+  })
   .strict()
   .describe("New password for the user");
 
-export const idParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Id") }).strict();
+export const idParams = z
+  .object({
+    id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Id"),
+  })
+  .strict();

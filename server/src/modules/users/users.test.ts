@@ -54,7 +54,12 @@ describe.each(dialects())("users on %s", (dialect) => {
 
   it("updates name and role", async () => {
     const id = (await post({ username: "temp", password: "password-1", role: "viewer" })).json().id;
-    const res = await t.app.inject({ method: "PUT", url: `/api/v1/users/${id}`, headers: t.admin, payload: { username: "temp2", role: "ADMIN" } });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/api/v1/users/${id}`,
+      headers: t.admin,
+      payload: { username: "temp2", role: "ADMIN" },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ username: "temp2", role: "admin" });
     const del = await t.app.inject({ method: "DELETE", url: `/api/v1/users/${id}`, headers: t.admin });
@@ -73,7 +78,12 @@ describe.each(dialects())("users on %s", (dialect) => {
     const self = await t.app.inject({ method: "DELETE", url: "/api/v1/users/1", headers: t.admin });
     expect(self.statusCode).toBe(409);
     expect(self.json().message).toMatch(/your own account/);
-    const demote = await t.app.inject({ method: "PUT", url: "/api/v1/users/1", headers: t.admin, payload: { role: "viewer" } });
+    const demote = await t.app.inject({
+      method: "PUT",
+      url: "/api/v1/users/1",
+      headers: t.admin,
+      payload: { role: "viewer" },
+    });
     expect(demote.statusCode).toBe(409);
     expect(demote.json().message).toMatch(/last admin/);
     const other = await createUser(t, "admin2", "admin");
