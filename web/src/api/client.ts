@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import { toApiError } from "@/api/errors";
-import type { components, paths } from "@/api/schema";
+import type { paths } from "@/api/schema";
 
 /** Base path of the REST API; the console is served by the same origin as the server. */
 export const API_BASE = "/api/v1";
@@ -35,13 +35,18 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   return data as T;
 }
 
-export type Schemas = components["schemas"];
-export type User = Schemas["User"];
-export type Role = Schemas["Role"];
-export type APIKey = Schemas["APIKey"];
-export type APIKeyLog = Schemas["APIKeyLog"];
-export type AuditEvent = Schemas["AuditEvent"];
-export type Setting = Schemas["Setting"];
-export type SettingConfig = Schemas["SettingConfig"];
-export type ApiNotification = Schemas["Notification"];
-export type RoleInfo = Schemas["RoleInfo"];
+type Method = "get" | "post" | "put" | "delete";
+type Json<T> = T extends { content: { "application/json": infer J } } ? J : never;
+/** The JSON body of a path's response, read from the generated `paths` (the server inlines its schemas). */
+export type ResponseOf<P extends keyof paths, M extends Method, S extends number = 200> =
+  NonNullable<paths[P][M]> extends { responses: infer R } ? (S extends keyof R ? Json<R[S]> : never) : never;
+
+export type User = ResponseOf<"/auth/me", "get">;
+export type Role = User["role"];
+export type APIKey = ResponseOf<"/api-keys/{id}", "get">;
+export type APIKeyLog = ResponseOf<"/api-keys/{id}/logs", "get">[number];
+export type AuditEvent = ResponseOf<"/audit/logs/{id}", "get">;
+export type Setting = ResponseOf<"/settings", "get">;
+export type SettingConfig = Setting["config"];
+export type ApiNotification = ResponseOf<"/user-notifications", "get">["notifications"][number];
+export type RoleInfo = ResponseOf<"/roles", "get">[number];

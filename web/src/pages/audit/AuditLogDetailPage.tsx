@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from "react";
 import { useParams } from "react-router";
-import { OutcomeBadge } from "@/pages/audit/OutcomeBadge";
+import { auditActor, OutcomeBadge } from "@/pages/audit/OutcomeBadge";
 import { SeverityBadge } from "@/pages/audit/SeverityBadge";
 import { CopyButton } from "@/components/CopyButton";
 import { PageHeader, QueryState } from "@/components/states";
@@ -37,7 +37,7 @@ export function AuditLogDetailPage(): ReactElement {
                   <Field label="Severity">
                     <SeverityBadge severity={e.severity} />
                   </Field>
-                  <Field label="User">{e.userIdentity?.username ?? "—"}</Field>
+                  <Field label="User">{auditActor(e)}</Field>
                   <Field label="Source">{e.eventSource}</Field>
                   <Field label="Source IP">{e.sourceIp ?? "—"}</Field>
                   <Field label="Resource">{e.affectedResource ?? "—"}</Field>

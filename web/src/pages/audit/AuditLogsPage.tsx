@@ -2,7 +2,7 @@ import { ChevronLeftIcon, ChevronRightIcon, ScrollTextIcon } from "lucide-react"
 import { useState, type ReactElement } from "react";
 import { Link, useNavigate } from "react-router";
 import { AuditFilters } from "@/pages/audit/AuditFilters";
-import { OutcomeBadge } from "@/pages/audit/OutcomeBadge";
+import { auditActor, OutcomeBadge } from "@/pages/audit/OutcomeBadge";
 import { SeverityBadge } from "@/pages/audit/SeverityBadge";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Button } from "@/components/ui/button";
@@ -64,9 +64,7 @@ export function AuditLogsPage(): ReactElement {
                           {e.eventType}
                         </Link>
                       </TableCell>
-                      <TableCell>
-                        {e.userIdentity?.username ?? <span className="text-muted-foreground">—</span>}
-                      </TableCell>
+                      <TableCell>{auditActor(e)}</TableCell>
                       <TableCell>
                         <OutcomeBadge outcome={e.eventOutcome} />
                       </TableCell>

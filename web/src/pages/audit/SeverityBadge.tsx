@@ -1,10 +1,13 @@
 import type { ReactElement } from "react";
 import { Badge } from "@/components/ui/badge";
 
-const VARIANT = { INFO: "secondary", WARNING: "warning", CRITICAL: "destructive" } as const;
+const VARIANT: Record<string, "secondary" | "warning" | "destructive"> = {
+  INFO: "secondary",
+  WARNING: "warning",
+  CRITICAL: "destructive",
+};
 
-export function SeverityBadge({ severity }: { severity: "INFO" | "WARNING" | "CRITICAL" }): ReactElement {
-  return (
-    <Badge variant={VARIANT[severity] ?? "secondary"}>{severity.charAt(0) + severity.slice(1).toLowerCase()}</Badge>
-  );
+export function SeverityBadge({ severity }: { severity: string }): ReactElement {
+  const s = severity.toUpperCase();
+  return <Badge variant={VARIANT[s] ?? "secondary"}>{s.charAt(0) + s.slice(1).toLowerCase()}</Badge>;
 }

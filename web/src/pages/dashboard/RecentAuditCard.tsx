@@ -2,7 +2,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { ScrollTextIcon } from "lucide-react";
 import type { ReactElement } from "react";
 import { Link } from "react-router";
-import { OutcomeBadge } from "@/pages/audit/OutcomeBadge";
+import { auditActor, OutcomeBadge } from "@/pages/audit/OutcomeBadge";
 import { EmptyState, QueryState } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -35,7 +35,7 @@ export function RecentAuditCard({ query }: { query: UseQueryResult<AuditPage> })
                     <span className="min-w-0">
                       <span className="block truncate font-mono text-sm">{e.eventType}</span>
                       <span className="block truncate text-xs text-muted-foreground">
-                        {e.userIdentity?.username ?? "anonymous"} · {formatRelative(e.timestamp)}
+                        {auditActor(e)} · {formatRelative(e.timestamp)}
                       </span>
                     </span>
                     <OutcomeBadge outcome={e.eventOutcome} />

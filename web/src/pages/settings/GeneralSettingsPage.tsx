@@ -4,12 +4,34 @@ import { SettingsNav } from "@/pages/settings/SettingsNav";
 import { LoadingRows, PageHeader, QueryState } from "@/components/states";
 import { useSettingsQuery } from "@/data/settings/settings-query";
 
+const duration = {
+  required: "Required",
+  pattern: { value: /^\d+(ms|s|m|h)$/, message: "Use a duration such as 30s, 5m or 1h" },
+} as const;
 const positive = { required: "Required", min: { value: 1, message: "Must be at least 1" } } as const;
 
 const FIELDS: FieldDef[] = [
-  { name: "healthCheckInterval", label: "Health check interval (seconds)", kind: "number", rules: positive },
-  { name: "healthCheckTimeout", label: "Health check timeout (seconds)", kind: "number", rules: positive },
-  { name: "healthCheckRetention", label: "Health history retention (days)", kind: "number", rules: positive },
+  {
+    name: "healthCheckInterval",
+    label: "Health check interval",
+    kind: "text",
+    help: "How often each node is checked, e.g. 30s or 1m.",
+    rules: duration,
+  },
+  {
+    name: "healthCheckTimeout",
+    label: "Health check timeout",
+    kind: "text",
+    help: "How long one check may take, e.g. 5s.",
+    rules: duration,
+  },
+  {
+    name: "healthCheckRetention",
+    label: "Health history retention",
+    kind: "number",
+    help: "How many check results to keep per node.",
+    rules: positive,
+  },
   { name: "demoMode", label: "Demo mode (visitors browse read-only without signing in)", kind: "checkbox" },
   { name: "peerTemplateCMD", label: "Peer start command template", kind: "textarea" },
   { name: "ordererTemplateCMD", label: "Orderer start command template", kind: "textarea" },
