@@ -9,6 +9,7 @@ import websocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance } from "fastify";
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -146,6 +147,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       },
       security: [{ cookieAuth: [] }, { basicAuth: [] }, { bearerAuth: [] }, { apiKeyAuth: [] }],
     },
+    transformObject: jsonSchemaTransformObject,
     transform: (args) => {
       const out = jsonSchemaTransform(args);
       return { ...out, url: out.url.startsWith(API_PREFIX) ? out.url.slice(API_PREFIX.length) || "/" : out.url };

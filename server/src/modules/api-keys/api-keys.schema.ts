@@ -19,7 +19,8 @@ export const apiKeyResponse = z
     created_at: z.string().describe("Creation time"),
     updated_at: z.string().describe("Last change"),
   })
-  .describe("An API key (never its secret)");
+  .describe("An API key (never its secret)")
+  .meta({ id: "APIKey" });
 export type ApiKeyResponse = z.infer<typeof apiKeyResponse>;
 
 export const createApiKeyBody = z
@@ -58,7 +59,8 @@ export const apiKeyLogResponse = z
     metadata: z.string().describe('JSON: {"method","path","status"}'),
     created_at: z.string().describe("Time of use"),
   })
-  .describe("One use of an API key");
+  .describe("One use of an API key")
+  .meta({ id: "APIKeyLog" });
 
 export const logsQuery = z
   .object({ limit: z.coerce.number().int().min(1).max(1000).default(100).describe("Entries to return") })

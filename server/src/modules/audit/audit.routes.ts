@@ -24,7 +24,8 @@ const auditEvent = z
     affectedResource: z.string().describe("What was touched, e.g. user:3"),
     details: z.record(z.string(), z.unknown()).describe("Safe details; never secrets"),
   })
-  .describe("An audit event");
+  .describe("An audit event")
+  .meta({ id: "AuditEvent" });
 
 const listQuery = z
   .object({

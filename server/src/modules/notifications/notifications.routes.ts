@@ -14,7 +14,8 @@ const notification = z
     created_at: z.string().describe("Creation time, RFC 3339"),
     is_read: z.boolean().describe("Read flag"),
   })
-  .describe("A notification");
+  .describe("A notification")
+  .meta({ id: "Notification" });
 
 const message = z.object({
   message: z.string().describe("Result"),

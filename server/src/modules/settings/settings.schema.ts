@@ -30,7 +30,8 @@ export const settingConfig = z
     message: "must be greater than portRangeStart",
     path: ["portRangeEnd"],
   })
-  .describe("Global settings");
+  .describe("Global settings")
+  .meta({ id: "SettingConfig" });
 export type SettingConfig = z.infer<typeof settingConfig>;
 
 export const settingResponse = z
@@ -40,6 +41,7 @@ export const settingResponse = z
     created_at: z.string().describe("Creation time"),
     updated_at: z.string().describe("Last change"),
   })
-  .describe("Global settings");
+  .describe("Global settings")
+  .meta({ id: "Setting" });
 
 export const settingBody = z.object({ config: settingConfig }).strict().describe("New settings");

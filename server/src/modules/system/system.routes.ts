@@ -19,7 +19,8 @@ const permissionInfo = z
     category: z.string().describe("Area"),
     description: z.string().describe("What it allows"),
   })
-  .describe("A permission");
+  .describe("A permission")
+  .meta({ id: "PermissionInfo" });
 
 const roleInfo = z
   .object({
@@ -28,7 +29,8 @@ const roleInfo = z
     description: z.string().describe("What the role is for"),
     permissions: z.array(permissionInfo).describe("Permissions the role holds"),
   })
-  .describe("A role and its permissions");
+  .describe("A role and its permissions")
+  .meta({ id: "RoleInfo" });
 
 function info(code: Permission) {
   const p = PERMISSIONS[code];

@@ -18,16 +18,20 @@ export const usernameInput = z
 
 export const passwordInput = z.string().min(8).max(256).describe("Password, at least 8 characters");
 
+/** The wire form of a role. */
+export const roleEnum = z.enum(ROLES).describe("Role: admin, manager or viewer").meta({ id: "Role" });
+
 export const userResponse = z
   .object({
     id: z.number().int().describe("User id (0 for the demo visitor)"),
     username: z.string().describe("Login name"),
-    role: z.enum(ROLES).describe("Role"),
+    role: roleEnum,
     created_at: z.string().describe("Creation time, RFC 3339"),
     last_login_at: z.string().nullable().describe("Last successful login, RFC 3339"),
     demo_mode: z.boolean().describe("True for the read-only demo visitor"),
   })
-  .describe("A user");
+  .describe("A user")
+  .meta({ id: "User" });
 export type UserResponse = z.infer<typeof userResponse>;
 
 export const createUserBody = z
