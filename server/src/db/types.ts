@@ -83,6 +83,86 @@ export interface UserNotificationsTable {
   created_at: string;
 }
 
+export interface KeyProvidersTable {
+  id: Generated<number>;
+  name: string;
+  /** DATABASE, VAULT, AWS_KMS or HSM. */
+  type: string;
+  is_default: number;
+  /** JSON; secrets inside it are envelope-encrypted by the provider module. */
+  config: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KeysTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  /** EC, ED25519 or RSA. */
+  algorithm: string;
+  curve: string | null;
+  key_size: number | null;
+  provider_id: number;
+  /** The key's id inside a remote provider (Vault, KMS); null for DATABASE keys. */
+  provider_key_ref: string | null;
+  public_key: string;
+  /** AES-256-GCM envelope of the PKCS#8 PEM (crypto/envelope.ts); never plaintext. */
+  private_key_encrypted: string | null;
+  certificate: string | null;
+  is_ca: number;
+  signing_key_id: number | null;
+  sha256_fingerprint: string;
+  sha1_fingerprint: string;
+  ethereum_address: string | null;
+  status: string;
+  expires_at: string | null;
+  last_rotated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FabricOrganizationsTable {
+  id: Generated<number>;
+  msp_id: string;
+  name: string;
+  description: string | null;
+  provider_id: number;
+  sign_key_id: number;
+  tls_root_key_id: number;
+  admin_sign_key_id: number | null;
+  admin_tls_key_id: number | null;
+  client_sign_key_id: number | null;
+  /** Number of the last CRL issued; each new CRL takes the next one. */
+  crl_number: number;
+  crl_last_update: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrganizationKeysTable {
+  id: Generated<number>;
+  organization_id: number;
+  key_id: number;
+  /** admin, client, peer, orderer, or ca for the org's own CAs. */
+  role: string;
+  /** sign, tls, ca or tlsca. */
+  purpose: string;
+  created_at: string;
+}
+
+export interface OrganizationRevokedCertificatesTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** Canonical hex (crypto/crl.ts normaliseSerialNumber). */
+  serial_number: string;
+  /** Which org CA issued it: sign or tls. */
+  ca_type: string;
+  reason: number;
+  revocation_time: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -91,4 +171,9 @@ export interface Database {
   audit_logs: AuditLogsTable;
   settings: SettingsTable;
   user_notifications: UserNotificationsTable;
+  key_providers: KeyProvidersTable;
+  keys: KeysTable;
+  fabric_organizations: FabricOrganizationsTable;
+  organization_keys: OrganizationKeysTable;
+  organization_revoked_certificates: OrganizationRevokedCertificatesTable;
 }

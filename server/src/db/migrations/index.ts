@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from "kysely";
 import { foundation } from "./0001-foundation.js";
+import { keysOrganizations } from "./0002-keys-organizations.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -11,6 +12,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         "0001-foundation": foundation(dialect),
+        "0002-keys-organizations": keysOrganizations(dialect),
       };
     },
   };

@@ -16,6 +16,19 @@ export const AUDIT_EVENT_TYPES = [
   "notification.read_all",
   "notification.delete",
   "notification.test",
+  "key_provider.create",
+  "key_provider.delete",
+  "key.create",
+  "key.delete",
+  "key.sign",
+  "organization.create",
+  "organization.update",
+  "organization.delete",
+  "organization.key_create",
+  "organization.key_delete",
+  "organization.key_renew",
+  "organization.certificate_revoke",
+  "organization.revocation_delete",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

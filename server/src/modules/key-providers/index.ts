@@ -1,0 +1,31 @@
+import type { FastifyInstance } from "fastify";
+import { loadOrCreateMasterKey } from "../../crypto/envelope.js";
+import type { DB } from "../../db/db.js";
+import { createKeyProvidersRepo } from "./key-providers.repo.js";
+import { registerKeyProvidersRoutes } from "./key-providers.routes.js";
+import { createKeyProvidersService, type KeyProvidersService } from "./key-providers.service.js";
+
+/**
+ * Wires key providers. On ready it resolves the master key (CHAINLAUNCH_MASTER_KEY, else
+ * `<dataDir>/master.key`, created 0600) and makes sure the built-in DATABASE provider exists;
+ * a bad master key fails the boot with a message naming the variable.
+ */
+export function registerKeyProvidersModule(
+  api: FastifyInstance,
+  deps: { db: DB; dataDir: string; masterKeyEnv: string | undefined },
+): KeyProvidersService {
+  let masterKey: Buffer | undefined;
+  const providers = createKeyProvidersService({
+    repo: createKeyProvidersRepo(deps.db),
+    masterKey: () => {
+      if (!masterKey) throw new Error("master key not loaded yet");
+      return masterKey;
+    },
+  });
+  api.addHook("onReady", async () => {
+    masterKey = (await loadOrCreateMasterKey({ envValue: deps.masterKeyEnv, dataDir: deps.dataDir })).key;
+    await providers.ensureBuiltIn();
+  });
+  registerKeyProvidersRoutes(api, providers);
+  return providers;
+}

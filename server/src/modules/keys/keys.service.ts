@@ -1,0 +1,310 @@
+import type { KeyObject } from "node:crypto";
+import type { Transaction } from "kysely";
+import {
+  createSelfSignedCertificate,
+  issueCertificate,
+  parseDuration,
+  type ExtKeyUsageName,
+  type IssuedCertificate,
+  type SubjectAltNames,
+  type SubjectName,
+} from "../../crypto/certificates.js";
+import {
+  EC_CURVES,
+  KEY_ALGORITHMS,
+  ethereumAddress,
+  keySpecOf,
+  loadPublicKey,
+  parseKeySpec,
+  sha256Fingerprint,
+  subjectKeyIdentifier,
+  type EcCurve,
+  type KeySpec,
+  type SignatureEncoding,
+} from "../../crypto/key-algorithms.js";
+import type { CertificateSigner } from "../../crypto/signer.js";
+import { nowIso } from "../../db/db.js";
+import type { Database } from "../../db/types.js";
+import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
+import type { KeyProvidersService } from "../key-providers/key-providers.service.js";
+import { PROVIDER_TYPES, type ProviderType, type StoredKeyMaterial } from "../key-providers/provider.js";
+import { withNamedInput } from "./crypto-errors.js";
+import type { CertificateRequest, CreateKeyBody, KeyResponse, PagedKeysResponse } from "./keys.schema.js";
+import type { KeyFilter, KeyRow, KeysRepo, KeyWithProviderRow } from "./keys.repo.js";
+
+const DEFAULT_VALIDITY_MS = 365 * 86_400_000;
+
+/** Certificate to attach when creating or re-certifying a key. */
+export interface CertificateSpec {
+  subject: SubjectName;
+  sans?: SubjectAltNames;
+  validForMs?: number;
+  isCA?: boolean;
+  extKeyUsage?: ExtKeyUsageName[];
+  /** Issuing CA key; self-signed when absent. */
+  signingKeyId?: number | null;
+}
+
+export interface CreateKeyParams {
+  name: string;
+  description?: string | null;
+  spec: KeySpec;
+  providerId?: number | null;
+  certificate?: CertificateSpec;
+}
+
+/** Something that may hold on to a key (an organization, a node). Returns who, or null. */
+export type KeyUsageChecker = (keyId: number) => Promise<string | null>;
+
+function material(row: KeyRow): StoredKeyMaterial {
+  return { providerKeyRef: row.provider_key_ref, privateKeyEncrypted: row.private_key_encrypted, publicKeyPem: row.public_key };
+}
+
+export function toKeyResponse(row: KeyWithProviderRow): KeyResponse {
+  const algorithm = (KEY_ALGORITHMS as readonly string[]).includes(row.algorithm) ? (row.algorithm as KeyResponse["algorithm"]) : "EC";
+  const curve = row.curve && (EC_CURVES as readonly string[]).includes(row.curve) ? (row.curve as EcCurve) : null;
+  const type = (PROVIDER_TYPES as readonly string[]).includes(row.provider_type) ? (row.provider_type as ProviderType) : "DATABASE";
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    algorithm,
+    curve,
+    keySize: row.key_size,
+    format: "PEM",
+    publicKey: row.public_key,
+    certificate: row.certificate,
+    status: row.status,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastRotatedAt: row.last_rotated_at,
+    sha256Fingerprint: row.sha256_fingerprint,
+    sha1Fingerprint: row.sha1_fingerprint,
+    ethereumAddress: row.ethereum_address,
+    signingKeyID: row.signing_key_id,
+    provider: { id: row.provider_id, name: row.provider_name, type },
+    providerMetadata: {},
+    kmsKeyId: row.provider_key_ref,
+    canUseInNodes: algorithm === "EC" && (curve === "P-256" || curve === "secp256k1"),
+    generatedLocally: type === "DATABASE",
+    importedToProvider: false,
+    isExportable: false,
+    wasExported: false,
+  };
+}
+
+/** Maps the API's certificate request to the library's certificate spec. */
+export function certificateSpecFrom(req: CertificateRequest, extra: { isCA?: boolean; signingKeyId?: number | null } = {}): CertificateSpec {
+  return {
+    subject: {
+      commonName: req.commonName,
+      organization: req.organization,
+      organizationalUnit: req.organizationalUnit,
+      country: req.country,
+      province: req.province,
+      locality: req.locality,
+      streetAddress: req.streetAddress,
+      postalCode: req.postalCode,
+    },
+    sans: { dnsNames: req.dnsNames, emailAddresses: req.emailAddresses },
+    validForMs: req.validFor ? parseDurationNamed(req.validFor, "certificate.validFor") : undefined,
+    isCA: extra.isCA ?? req.isCA ?? false,
+    signingKeyId: extra.signingKeyId ?? null,
+  };
+}
+
+function parseDurationNamed(value: string, field: string): number {
+  try {
+    return parseDuration(value, field);
+  } catch (err) {
+    throw new InputError(`${field}: ${(err as Error).message}`, { field });
+  }
+}
+
+/**
+ * Keys: generation through a provider, certificates (self-signed or CA-issued), fingerprints,
+ * and deletion guarded by whoever still uses the key. Other modules use the internal methods
+ * (createKey, signerFor, recertify, sign); the API methods return public material only.
+ */
+export function createKeysService(deps: {
+  repo: KeysRepo;
+  providers: Pick<KeyProvidersService, "resolve" | "driverFor">;
+  clock?: () => Date;
+}) {
+  const { repo, providers } = deps;
+  const now = deps.clock ?? (() => new Date());
+  const usageCheckers: KeyUsageChecker[] = [];
+
+  async function mustGet(id: number, trx?: Transaction<Database>): Promise<KeyWithProviderRow> {
+    const row = await repo.byId(id, trx);
+    if (!row) throw new NotFoundError(`key ${id} not found`);
+    return row;
+  }
+
+  async function signerFor(keyId: number): Promise<CertificateSigner> {
+    const row = await mustGet(keyId);
+    const { driver } = await providers.driverFor(row.provider_id);
+    return driver.signer(material(row));
+  }
+
+  /** Issues (or self-signs) a certificate for `publicKey` as the spec says. */
+  async function certify(publicKey: KeyObject, selfSigner: () => Promise<CertificateSigner>, cert: CertificateSpec): Promise<IssuedCertificate> {
+    const at = now();
+    const validity = { notAfter: new Date(at.getTime() + (cert.validForMs ?? DEFAULT_VALIDITY_MS)) };
+    if (cert.signingKeyId) {
+      const issuerRow = await repo.byId(cert.signingKeyId);
+      if (!issuerRow) throw new InputError(`caKeyId: key ${cert.signingKeyId} not found`, { field: "caKeyId" });
+      if (!issuerRow.certificate || issuerRow.is_ca !== 1) {
+        throw new InputError(`caKeyId: key ${cert.signingKeyId} ("${issuerRow.name}") is not a CA`, { field: "caKeyId" });
+      }
+      const signer = await signerFor(issuerRow.id);
+      return withNamedInput(
+        () =>
+          issueCertificate({
+            issuer: { certificatePem: issuerRow.certificate!, signer },
+            publicKey,
+            subject: cert.subject,
+            sans: cert.sans ?? {},
+            extKeyUsage: cert.extKeyUsage ?? [],
+            isCA: cert.isCA ?? false,
+            validity,
+            now: at,
+          }),
+        { issuer: "caKeyId" },
+      );
+    }
+    const signer = await selfSigner();
+    return withNamedInput(() =>
+      createSelfSignedCertificate({ signer, subject: cert.subject, sans: cert.sans ?? {}, isCA: cert.isCA ?? false, validity, now: at }),
+    );
+  }
+
+  async function createKey(params: CreateKeyParams): Promise<KeyWithProviderRow> {
+    const { row: provider, driver } = await providers.resolve(params.providerId);
+    const generated = await driver.generate(params.spec);
+    const stored: StoredKeyMaterial = generated;
+    const cert = params.certificate ? await certify(generated.publicKey, () => driver.signer(stored), params.certificate) : undefined;
+    const ts = nowIso();
+    const spec = params.spec;
+    const inserted = await repo.insert({
+      name: params.name,
+      description: params.description ?? null,
+      algorithm: spec.algorithm,
+      curve: spec.algorithm === "EC" ? spec.curve : null,
+      key_size: spec.algorithm === "RSA" ? spec.keySize : null,
+      provider_id: provider.id,
+      provider_key_ref: generated.providerKeyRef,
+      public_key: generated.publicKeyPem,
+      private_key_encrypted: generated.privateKeyEncrypted,
+      certificate: cert?.pem ?? null,
+      is_ca: cert && params.certificate?.isCA ? 1 : 0,
+      signing_key_id: params.certificate?.signingKeyId ?? null,
+      sha256_fingerprint: sha256Fingerprint(generated.publicKey),
+      sha1_fingerprint: subjectKeyIdentifier(generated.publicKey),
+      ethereum_address: spec.algorithm === "EC" && spec.curve === "secp256k1" ? ethereumAddress(generated.publicKey) : null,
+      status: "active",
+      expires_at: cert ? cert.notAfter.toISOString() : null,
+      last_rotated_at: null,
+      created_at: ts,
+      updated_at: ts,
+    });
+    return mustGet(inserted.id);
+  }
+
+  async function assertUnused(keyId: number): Promise<void> {
+    for (const check of usageCheckers) {
+      const user = await check(keyId);
+      if (user) throw new ConflictError(`id: key ${keyId} is used by ${user}; remove that first`, { usedBy: user });
+    }
+  }
+
+  return {
+    /** Lets another module (organizations, nodes) block deletion of keys it uses. */
+    addUsageChecker(check: KeyUsageChecker): void {
+      usageCheckers.push(check);
+    },
+
+    async list(filter: KeyFilter, page: number, pageSize: number): Promise<PagedKeysResponse> {
+      const { rows, total } = await repo.page(filter, pageSize, (page - 1) * pageSize);
+      return { items: rows.map(toKeyResponse), page, pageSize, totalItems: total };
+    },
+
+    async get(id: number): Promise<KeyResponse> {
+      return toKeyResponse(await mustGet(id));
+    },
+
+    /** POST /keys. */
+    async create(body: CreateKeyBody): Promise<KeyResponse> {
+      const spec = await withNamedInput(async () => parseKeySpec(body));
+      const isCA = body.isCA === 1 || body.certificate?.isCA === true;
+      const certificate = body.certificate ? certificateSpecFrom(body.certificate, { isCA }) : undefined;
+      const row = await createKey({ name: body.name, description: body.description ?? null, spec, providerId: body.providerId ?? null, certificate });
+      return toKeyResponse(row);
+    },
+
+    /** POST /keys/{id}/sign: issues a new certificate for an existing key, signed by a CA key. */
+    async signWithCa(keyId: number, caKeyId: number, req: Omit<CertificateRequest, "isCA">): Promise<KeyResponse> {
+      await this.recertify(keyId, certificateSpecFrom(req, { signingKeyId: caKeyId }));
+      return toKeyResponse(await mustGet(keyId));
+    },
+
+    async remove(id: number): Promise<KeyWithProviderRow> {
+      const row = await mustGet(id);
+      await assertUnused(id);
+      const { driver } = await providers.driverFor(row.provider_id);
+      await repo.delete([id]);
+      await driver.delete(material(row));
+      return row;
+    },
+
+    // ---- internal API for other modules ----
+
+    createKey,
+    row: mustGet,
+    rows: (ids: number[], trx?: Transaction<Database>) => repo.byIds(ids, trx),
+    signerFor,
+
+    /** Replaces a key's certificate (renewal); keeps the key pair. */
+    async recertify(keyId: number, cert: CertificateSpec): Promise<KeyWithProviderRow> {
+      const row = await mustGet(keyId);
+      const publicKey = loadPublicKey(row.public_key);
+      const issued = await certify(publicKey, () => signerFor(keyId), cert);
+      const ts = nowIso();
+      await repo.update(keyId, {
+        certificate: issued.pem,
+        is_ca: cert.isCA ? 1 : 0,
+        signing_key_id: cert.signingKeyId ?? null,
+        expires_at: issued.notAfter.toISOString(),
+        last_rotated_at: ts,
+        updated_at: ts,
+      });
+      return mustGet(keyId);
+    },
+
+    /** Signs a message or digest with the key, whatever its provider (low-S ECDSA). */
+    async sign(keyId: number, data: Uint8Array, opts: { prehashed?: boolean; encoding?: SignatureEncoding } = {}): Promise<Uint8Array> {
+      const row = await mustGet(keyId);
+      const { driver } = await providers.driverFor(row.provider_id);
+      return driver.sign(material(row), data, opts);
+    },
+
+    /** The private key PEM for a node's keystore. Never put it in a response, log or audit record. */
+    async exportPrivateKeyPem(keyId: number): Promise<string> {
+      const row = await mustGet(keyId);
+      const { driver } = await providers.driverFor(row.provider_id);
+      if (!driver.exportPrivateKeyPem) throw new InputError(`keyId: key ${keyId}'s provider can't export private keys`);
+      return driver.exportPrivateKeyPem(material(row));
+    },
+
+    /** Deletes keys without usage checks; the caller owns them (e.g. an organization being deleted). */
+    async removeOwned(ids: number[], trx?: Transaction<Database>): Promise<void> {
+      await repo.delete(ids, trx);
+    },
+
+    specOf(row: KeyRow): KeySpec {
+      return keySpecOf(loadPublicKey(row.public_key));
+    },
+  };
+}
+
+export type KeysService = ReturnType<typeof createKeysService>;

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from "fastify";
+import type { DB } from "../../db/db.js";
+import type { KeysService } from "../keys/keys.service.js";
+import { createOrganizationPki } from "./organization-pki.service.js";
+import { createOrganizationsRepo } from "./organizations.repo.js";
+import { registerOrganizationsRoutes } from "./organizations.routes.js";
+import { createOrganizationsService, type OrganizationsService } from "./organizations.service.js";
+
+/** Wires the organizations module; registers its key-usage guard with the keys service. */
+export function registerOrganizationsModule(api: FastifyInstance, deps: { db: DB; keys: KeysService }): OrganizationsService {
+  const repo = createOrganizationsRepo(deps.db);
+  const pki = createOrganizationPki({ repo, keys: deps.keys });
+  const orgs = createOrganizationsService({ repo, keys: deps.keys, pki });
+  deps.keys.addUsageChecker((keyId) => orgs.userOfKey(keyId));
+  registerOrganizationsRoutes(api, orgs, pki);
+  return orgs;
+}

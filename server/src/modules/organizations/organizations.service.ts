@@ -1,0 +1,182 @@
+import { assertValidMspId } from "../../fabric/msp/msp-id.js";
+import { nowIso } from "../../db/db.js";
+import { ConflictError, NotFoundError } from "../../http/errors.js";
+import { withNamedInput } from "../keys/crypto-errors.js";
+import type { KeysService } from "../keys/keys.service.js";
+import type { KeyWithProviderRow } from "../keys/keys.repo.js";
+import type { CreateOrganizationBody, OrganizationKeyDto, OrganizationResponse } from "./organizations.schema.js";
+import type { OrganizationRow, OrganizationsRepo } from "./organizations.repo.js";
+import { parseValidFor, type OrgKeys } from "./organization-pki.service.js";
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint/i.test(e?.message ?? "");
+}
+
+export function toOrganizationResponse(row: OrganizationRow, sign: KeyWithProviderRow, tls: KeyWithProviderRow): OrganizationResponse {
+  return {
+    id: row.id,
+    mspId: row.msp_id,
+    description: row.description,
+    providerId: row.provider_id,
+    providerName: row.provider_name,
+    signCertificate: sign.certificate ?? "",
+    signPublicKey: sign.public_key,
+    tlsCertificate: tls.certificate ?? "",
+    tlsPublicKey: tls.public_key,
+    adminSignKeyId: row.admin_sign_key_id,
+    adminTlsKeyId: row.admin_tls_key_id,
+    clientSignKeyId: row.client_sign_key_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * Fabric organizations: each is a signing CA and a TLS CA (EC P-256 with SKI), plus an admin
+ * (OU admin, sign and TLS) and a client (OU client) identity, all keys of one provider.
+ */
+export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys: KeysService; pki: OrgKeys }) {
+  const { repo, keys, pki } = deps;
+
+  async function mustGet(id: number): Promise<OrganizationRow> {
+    const row = await repo.byId(id);
+    if (!row) throw new NotFoundError(`organization ${id} not found`);
+    return row;
+  }
+
+  async function respond(row: OrganizationRow): Promise<OrganizationResponse> {
+    const [sign, tls] = await Promise.all([keys.row(row.sign_key_id), keys.row(row.tls_root_key_id)]);
+    return toOrganizationResponse(row, sign, tls);
+  }
+
+  return {
+    async list(limit: number, offset: number, mspId?: string) {
+      const { rows, total } = await repo.page(limit, offset, mspId);
+      return { count: total, items: await Promise.all(rows.map(respond)), limit, offset };
+    },
+    async get(id: number): Promise<OrganizationResponse> {
+      return respond(await mustGet(id));
+    },
+    async getByMspId(mspId: string): Promise<OrganizationResponse> {
+      const row = await repo.byMspId(mspId);
+      if (!row) throw new NotFoundError(`organization with mspId '${mspId}' not found`);
+      return respond(row);
+    },
+
+    async create(body: CreateOrganizationBody): Promise<OrganizationResponse> {
+      await withNamedInput(async () => assertValidMspId(body.mspId));
+      if (await repo.byMspId(body.mspId)) throw new ConflictError(`mspId: an organization with mspId '${body.mspId}' already exists`);
+      const caValidForMs = parseValidFor(body.caCertValidFor, "caCertValidFor", 10 * 365 * 86_400_000);
+      const certValidForMs = parseValidFor(body.certValidFor, "certValidFor", 365 * 86_400_000);
+      const created: number[] = [];
+      try {
+        const material = await pki.createOrganizationKeys({
+          mspId: body.mspId,
+          providerId: body.providerId ?? null,
+          subject: {
+            country: body.country,
+            province: body.province,
+            locality: body.locality,
+            streetAddress: body.streetAddress,
+            postalCode: body.postalCode,
+          },
+          caValidForMs,
+          certValidForMs,
+          onCreated: (id) => created.push(id),
+        });
+        const ts = nowIso();
+        const id = await repo.transaction(async (trx) => {
+          const orgId = await repo.insert(
+            {
+              msp_id: body.mspId,
+              name: body.name,
+              description: body.description ?? null,
+              provider_id: material.providerId,
+              sign_key_id: material.signCa.id,
+              tls_root_key_id: material.tlsCa.id,
+              admin_sign_key_id: material.adminSign.id,
+              admin_tls_key_id: material.adminTls.id,
+              client_sign_key_id: material.clientSign.id,
+              crl_number: 0,
+              crl_last_update: null,
+              created_at: ts,
+              updated_at: ts,
+            },
+            trx,
+          );
+          const links: [KeyWithProviderRow, string, string][] = [
+            [material.signCa, "ca", "ca"],
+            [material.tlsCa, "ca", "tlsca"],
+            [material.adminSign, "admin", "sign"],
+            [material.adminTls, "admin", "tls"],
+            [material.clientSign, "client", "sign"],
+          ];
+          for (const [key, role, purpose] of links) {
+            await repo.insertKey({ organization_id: orgId, key_id: key.id, role, purpose, created_at: ts }, trx);
+          }
+          return orgId;
+        });
+        return respond(await mustGet(id));
+      } catch (err) {
+        // Keys are generated outside the transaction; don't leave orphans behind.
+        await keys.removeOwned(created).catch(() => undefined);
+        if (isUniqueViolation(err)) throw new ConflictError(`mspId: an organization with mspId '${body.mspId}' already exists`);
+        throw err;
+      }
+    },
+
+    async update(id: number, patch: { description: string }): Promise<OrganizationResponse> {
+      await mustGet(id);
+      await repo.update(id, { description: patch.description, updated_at: nowIso() });
+      return respond(await mustGet(id));
+    },
+
+    async remove(id: number): Promise<OrganizationRow> {
+      const row = await mustGet(id);
+      const keyIds = (await repo.keys(id)).map((k) => k.key_id);
+      await repo.transaction(async (trx) => {
+        await repo.delete(id, trx);
+        // Identities first, CAs last: leaf keys reference their CA through signing_key_id.
+        await keys.removeOwned([...keyIds].reverse(), trx);
+      });
+      return row;
+    },
+
+    async listKeys(id: number): Promise<OrganizationKeyDto[]> {
+      await mustGet(id);
+      const links = await repo.keys(id);
+      const rows = new Map((await keys.rows(links.map((l) => l.key_id))).map((r) => [r.id, r]));
+      return links.flatMap((l) => {
+        const k = rows.get(l.key_id);
+        if (!k) return [];
+        return [
+          {
+            id: l.id,
+            organizationId: id,
+            keyId: k.id,
+            keyName: k.name,
+            identityType: l.role,
+            keyPurpose: l.purpose,
+            keyAlgorithm: k.algorithm,
+            keyStatus: k.status,
+            keyExpiresAt: k.expires_at,
+            certificate: k.certificate,
+            publicKey: k.public_key,
+            createdAt: l.created_at,
+          },
+        ];
+      });
+    },
+
+    /** For the keys service: names the organization using a key. */
+    async userOfKey(keyId: number): Promise<string | null> {
+      const mspId = await repo.userOfKey(keyId);
+      return mspId ? `organization "${mspId}"` : null;
+    },
+
+    mustGet,
+  };
+}
+
+export type OrganizationsService = ReturnType<typeof createOrganizationsService>;
