@@ -88,7 +88,12 @@ export function decodeCertificate(pem: string): DecodedCertificate {
   const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
   const ski = cert.getExtension(x509.SubjectKeyIdentifierExtension);
   const aki = cert.getExtension(x509.AuthorityKeyIdentifierExtension);
-  const sans = { dnsNames: [] as string[], ipAddresses: [] as string[], uris: [] as string[], emailAddresses: [] as string[] };
+  const sans = {
+    dnsNames: [] as string[],
+    ipAddresses: [] as string[],
+    uris: [] as string[],
+    emailAddresses: [] as string[],
+  };
   for (const n of san?.names.items ?? []) {
     if (n.type === "dns") sans.dnsNames.push(n.value);
     else if (n.type === "ip") sans.ipAddresses.push(n.value);

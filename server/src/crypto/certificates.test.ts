@@ -43,7 +43,10 @@ async function expectInputErrorAsync(p: Promise<unknown>, field: string): Promis
   await p.catch((err: CryptoInputError) => expect(err.field).toBe(field));
 }
 
-async function makeCa(spec: KeySpec, cn = "ca.org1.example.com"): Promise<{ kp: KeyPair; issuer: Issuer; pem: string }> {
+async function makeCa(
+  spec: KeySpec,
+  cn = "ca.org1.example.com",
+): Promise<{ kp: KeyPair; issuer: Issuer; pem: string }> {
   const kp = await generateKeyPair(spec);
   const signer = localSigner(kp.privateKey);
   const ca = await createSelfSignedCertificate({
@@ -95,7 +98,9 @@ describe("issued identities", () => {
     expect(openssl(["verify", "-CAfile", caFile, leafFile]).trim()).toBe(`${leafFile}: OK`);
     const text = openssl(["x509", "-in", leafFile, "-noout", "-text"]);
     expect(text).toMatch(/Subject: .*OU = peer.*CN = peer0\.org1\.example\.com/);
-    expect(text).toContain("DNS:peer0.org1.example.com, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1");
+    expect(text).toContain(
+      "DNS:peer0.org1.example.com, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1",
+    );
     expect(text).toContain("URI:spiffe://org1/peer0");
     expect(text).toContain("email:ops@org1.example.com");
     expect(text).toMatch(/X509v3 Key Usage: critical\s*\n\s*Digital Signature\s*\n/);
@@ -160,7 +165,14 @@ describe("issued identities", () => {
       subject: { commonName: "leaf-under-intermediate", organizationalUnit: ["client"] },
       validity: { notAfter: days(30) },
     });
-    const out = openssl(["verify", "-CAfile", file("ca.pem", ca.pem), "-untrusted", file("i.pem", inter.pem), file("g.pem", grandchild.pem)]);
+    const out = openssl([
+      "verify",
+      "-CAfile",
+      file("ca.pem", ca.pem),
+      "-untrusted",
+      file("i.pem", inter.pem),
+      file("g.pem", grandchild.pem),
+    ]);
     expect(out).toMatch(/: OK$/m);
   });
 
@@ -189,7 +201,11 @@ describe("named input errors", () => {
     const base = { issuer: ca.issuer, publicKey: key.publicKey, subject: { commonName: "x" } };
     await expectInputErrorAsync(issueCertificate({ ...base, validity: { notAfter: days(-1) } }), "validity");
     await expectInputErrorAsync(
-      createSelfSignedCertificate({ signer: localSigner(key.privateKey), subject: { commonName: "x" }, validity: { notAfter: days(-2) } }),
+      createSelfSignedCertificate({
+        signer: localSigner(key.privateKey),
+        subject: { commonName: "x" },
+        validity: { notAfter: days(-2) },
+      }),
       "validity",
     );
     await expectInputErrorAsync(
@@ -213,9 +229,18 @@ describe("named input errors", () => {
       }),
       "issuer",
     );
-    await expectInputErrorAsync(issueCertificate({ ...base, sans: { ipAddresses: ["300.1.1.1"] }, validity: { notAfter: days(5) } }), "ipAddresses");
-    await expectInputErrorAsync(issueCertificate({ ...base, sans: { dnsNames: ["bad name"] }, validity: { notAfter: days(5) } }), "dnsNames");
-    await expectInputErrorAsync(issueCertificate({ ...base, subject: { commonName: "" }, validity: { notAfter: days(5) } }), "commonName");
+    await expectInputErrorAsync(
+      issueCertificate({ ...base, sans: { ipAddresses: ["300.1.1.1"] }, validity: { notAfter: days(5) } }),
+      "ipAddresses",
+    );
+    await expectInputErrorAsync(
+      issueCertificate({ ...base, sans: { dnsNames: ["bad name"] }, validity: { notAfter: days(5) } }),
+      "dnsNames",
+    );
+    await expectInputErrorAsync(
+      issueCertificate({ ...base, subject: { commonName: "" }, validity: { notAfter: days(5) } }),
+      "commonName",
+    );
   });
 
   it("parses Go-style durations", () => {
@@ -233,7 +258,12 @@ describe("CRL", () => {
     const ca = await makeCa({ algorithm: "EC", curve: "P-256" });
     const key = await generateKeyPair({ algorithm: "EC", curve: "P-256" });
     const issue = (cn: string): ReturnType<typeof issueCertificate> =>
-      issueCertificate({ issuer: ca.issuer, publicKey: key.publicKey, subject: { commonName: cn, organizationalUnit: ["client"] }, validity: { notAfter: days(30) } });
+      issueCertificate({
+        issuer: ca.issuer,
+        publicKey: key.publicKey,
+        subject: { commonName: cn, organizationalUnit: ["client"] },
+        validity: { notAfter: days(30) },
+      });
     const revokedCert = await issue("revoked");
     const goodCert = await issue("good");
     const revokedAt = new Date(Date.now() - 60_000);
@@ -258,10 +288,26 @@ describe("CRL", () => {
     expect(text).toContain("Next Update:");
     expect(opensslStatus(["crl", "-in", crlFile, "-noout", "-CAfile", caFile]).out).toContain("verify OK");
 
-    const bad = opensslStatus(["verify", "-crl_check", "-CAfile", caFile, "-CRLfile", crlFile, file("r.pem", revokedCert.pem)]);
+    const bad = opensslStatus([
+      "verify",
+      "-crl_check",
+      "-CAfile",
+      caFile,
+      "-CRLfile",
+      crlFile,
+      file("r.pem", revokedCert.pem),
+    ]);
     expect(bad.status).not.toBe(0);
     expect(bad.out).toContain("certificate revoked");
-    const ok = opensslStatus(["verify", "-crl_check", "-CAfile", caFile, "-CRLfile", crlFile, file("g.pem", goodCert.pem)]);
+    const ok = opensslStatus([
+      "verify",
+      "-crl_check",
+      "-CAfile",
+      caFile,
+      "-CRLfile",
+      crlFile,
+      file("g.pem", goodCert.pem),
+    ]);
     expect(ok.out).toMatch(/: OK/);
     expect(ok.status).toBe(0);
   });

@@ -122,7 +122,8 @@ function toGeneralNames(sans: SubjectAltNames): x509.JsonGeneralNames {
     out.push({ type: "url", value: uri });
   }
   for (const email of sans.emailAddresses ?? []) {
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new CryptoInputError("emailAddresses", `"${email}" is not an email address`);
+    if (!/^[^\s@]+@[^\s@]+$/.test(email))
+      throw new CryptoInputError("emailAddresses", `"${email}" is not an email address`);
     out.push({ type: "email", value: email });
   }
   return out;

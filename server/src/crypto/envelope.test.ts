@@ -16,7 +16,8 @@ import {
 const dir = mkdtempSync(join(tmpdir(), "cl-envelope-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const PEM = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n";
+const PEM =
+  "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n";
 
 describe("envelope encryption", () => {
   const key = randomBytes(32);

@@ -47,7 +47,9 @@ export function encryptEnvelope(masterKey: Uint8Array, plaintext: string | Uint8
   const data = typeof plaintext === "string" ? Buffer.from(plaintext, "utf8") : plaintext;
   const ciphertext = Buffer.concat([cipher.update(data), cipher.final()]);
   const tag = cipher.getAuthTag();
-  return [ENVELOPE_VERSION, iv, tag, ciphertext].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+  return [ENVELOPE_VERSION, iv, tag, ciphertext]
+    .map((p) => (typeof p === "string" ? p : p.toString("base64url")))
+    .join(".");
 }
 
 /**
@@ -110,7 +112,10 @@ export interface MasterKeyResult {
  * which is created (base64, mode 0600, written to *.tmp then renamed) on first use.
  * Losing this key makes every stored private key unreadable: it belongs in backups.
  */
-export async function loadOrCreateMasterKey(opts: { envValue?: string | undefined; dataDir: string }): Promise<MasterKeyResult> {
+export async function loadOrCreateMasterKey(opts: {
+  envValue?: string | undefined;
+  dataDir: string;
+}): Promise<MasterKeyResult> {
   if (opts.envValue !== undefined && opts.envValue.trim() !== "") {
     return { key: parseMasterKey(opts.envValue), source: "env" };
   }

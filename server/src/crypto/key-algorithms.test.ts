@@ -135,7 +135,9 @@ describe("signLowS", () => {
           const sigFile = `${dataFile}.sig`;
           writeFileSync(dataFile, data);
           writeFileSync(sigFile, sig);
-          expect(openssl(["dgst", digestName, "-verify", pubFile, "-signature", sigFile, dataFile])).toContain("Verified OK");
+          expect(openssl(["dgst", digestName, "-verify", pubFile, "-signature", sigFile, dataFile])).toContain(
+            "Verified OK",
+          );
         }
       }
     });

@@ -26,9 +26,7 @@ export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
 
 /** What kind of key pair this is. Everything else (hash, signature format) derives from it. */
 export type KeySpec =
-  | { algorithm: "EC"; curve: EcCurve }
-  | { algorithm: "ED25519" }
-  | { algorithm: "RSA"; keySize: RsaKeySize };
+  { algorithm: "EC"; curve: EcCurve } | { algorithm: "ED25519" } | { algorithm: "RSA"; keySize: RsaKeySize };
 
 export interface KeyPair {
   spec: KeySpec;
@@ -46,7 +44,11 @@ const CURVE_BYTES: Record<EcCurve, number> = { "P-256": 32, "P-384": 48, secp256
  * Validates caller input into a KeySpec. Defaults: EC curve P-256, RSA 2048.
  * @throws CryptoInputError with field `algorithm`, `curve` or `keySize`.
  */
-export function parseKeySpec(input: { algorithm?: string | null; curve?: string | null; keySize?: number | null }): KeySpec {
+export function parseKeySpec(input: {
+  algorithm?: string | null;
+  curve?: string | null;
+  keySize?: number | null;
+}): KeySpec {
   const algorithm = (input.algorithm ?? "").toUpperCase();
   if (algorithm === "EC" || algorithm === "ECDSA") {
     const curve = normaliseCurve(input.curve ?? "P-256");
@@ -266,7 +268,12 @@ export function verifyMessage(
   if (spec.algorithm === "ED25519") return nodeVerify(null, data, pub, signature);
   if (spec.algorithm === "RSA") return nodeVerify("sha256", data, pub, signature);
   const hash = spec.curve === "P-384" ? "sha384" : "sha256";
-  return nodeVerify(hash, data, { key: pub, dsaEncoding: options.encoding === "p1363" ? "ieee-p1363" : "der" }, signature);
+  return nodeVerify(
+    hash,
+    data,
+    { key: pub, dsaEncoding: options.encoding === "p1363" ? "ieee-p1363" : "der" },
+    signature,
+  );
 }
 
 function leftPad(bytes: Buffer, size: number): Buffer {

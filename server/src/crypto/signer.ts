@@ -77,5 +77,9 @@ export function peculiarSigningParams(signer: CertificateSigner): {
     subtle,
     getRandomValues: webcrypto.getRandomValues.bind(webcrypto),
   } as unknown as PeculiarCrypto;
-  return { signingKey, signingAlgorithm: algs.signing as unknown as x509.X509CrlCreateParams["signingAlgorithm"], crypto };
+  return {
+    signingKey,
+    signingAlgorithm: algs.signing as unknown as x509.X509CrlCreateParams["signingAlgorithm"],
+    crypto,
+  };
 }

@@ -59,17 +59,30 @@ export function keysOrganizations(dialect: Dialect) {
         .execute();
 
       await idColumn(db.schema.createTable("organization_keys"), dialect)
-        .addColumn("organization_id", "integer", (c) => c.notNull().references("fabric_organizations.id").onDelete("cascade"))
+        .addColumn("organization_id", "integer", (c) =>
+          c.notNull().references("fabric_organizations.id").onDelete("cascade"),
+        )
         .addColumn("key_id", "integer", (c) => c.notNull().references("keys.id"))
         .addColumn("role", "varchar(16)", (c) => c.notNull())
         .addColumn("purpose", "varchar(16)", (c) => c.notNull())
         .addColumn("created_at", "varchar(32)", (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("organization_keys_org_idx").on("organization_keys").column("organization_id").execute();
-      await db.schema.createIndex("organization_keys_key_idx").on("organization_keys").column("key_id").unique().execute();
+      await db.schema
+        .createIndex("organization_keys_org_idx")
+        .on("organization_keys")
+        .column("organization_id")
+        .execute();
+      await db.schema
+        .createIndex("organization_keys_key_idx")
+        .on("organization_keys")
+        .column("key_id")
+        .unique()
+        .execute();
 
       await idColumn(db.schema.createTable("organization_revoked_certificates"), dialect)
-        .addColumn("organization_id", "integer", (c) => c.notNull().references("fabric_organizations.id").onDelete("cascade"))
+        .addColumn("organization_id", "integer", (c) =>
+          c.notNull().references("fabric_organizations.id").onDelete("cascade"),
+        )
         .addColumn("serial_number", "varchar(42)", (c) => c.notNull())
         .addColumn("ca_type", "varchar(8)", (c) => c.notNull())
         .addColumn("reason", "integer", (c) => c.notNull())
@@ -84,7 +97,13 @@ export function keysOrganizations(dialect: Dialect) {
         .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
-      for (const t of ["organization_revoked_certificates", "organization_keys", "fabric_organizations", "keys", "key_providers"]) {
+      for (const t of [
+        "organization_revoked_certificates",
+        "organization_keys",
+        "fabric_organizations",
+        "keys",
+        "key_providers",
+      ]) {
         await db.schema.dropTable(t).execute();
       }
     },

@@ -58,9 +58,13 @@ export function buildChannelMsp(params: {
     }
   }
   for (const crl of params.crlPems ?? []) {
-    if (!/-----BEGIN X509 CRL-----/.test(crl)) throw new CryptoInputError("crlPems", "revocation lists must be PEM X509 CRLs");
+    if (!/-----BEGIN X509 CRL-----/.test(crl))
+      throw new CryptoInputError("crlPems", "revocation lists must be PEM X509 CRLs");
   }
-  const ou = (role: NodeOuRole): FabricOuIdentifier => ({ certificate: params.caCertPem, organizationalUnitIdentifier: role });
+  const ou = (role: NodeOuRole): FabricOuIdentifier => ({
+    certificate: params.caCertPem,
+    organizationalUnitIdentifier: role,
+  });
   return {
     name: params.mspId,
     rootCerts: [params.caCertPem],

@@ -65,7 +65,10 @@ export function validateLocalMsp(material: LocalMspMaterial): void {
     const cert = decodeCertificate(pem);
     if (!cert.isCA) throw new CryptoInputError(field, `${field} "${cert.subject.text}" is not a CA`);
     if (!cert.subjectKeyId) {
-      throw new CryptoInputError(field, `${field} "${cert.subject.text}" has no Subject Key Identifier, which Fabric requires`);
+      throw new CryptoInputError(
+        field,
+        `${field} "${cert.subject.text}" has no Subject Key Identifier, which Fabric requires`,
+      );
     }
   }
   let key;

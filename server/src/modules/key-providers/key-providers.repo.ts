@@ -15,7 +15,12 @@ export function createKeyProvidersRepo(db: DB) {
       return q(trx).selectFrom("key_providers").selectAll().where("id", "=", id).executeTakeFirst();
     },
     async defaultProvider(trx?: Transaction<Database>): Promise<KeyProviderRow | undefined> {
-      return q(trx).selectFrom("key_providers").selectAll().where("is_default", "=", 1).orderBy("id").executeTakeFirst();
+      return q(trx)
+        .selectFrom("key_providers")
+        .selectAll()
+        .where("is_default", "=", 1)
+        .orderBy("id")
+        .executeTakeFirst();
     },
     async firstOfType(type: string, trx?: Transaction<Database>): Promise<KeyProviderRow | undefined> {
       return q(trx).selectFrom("key_providers").selectAll().where("type", "=", type).orderBy("id").executeTakeFirst();

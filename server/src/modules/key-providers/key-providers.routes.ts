@@ -14,7 +14,12 @@ export function registerKeyProvidersRoutes(app: FastifyInstance, providers: KeyP
     "/key-providers",
     {
       config: { access: "PROVIDER_READ" },
-      schema: { operationId: "listKeyProviders", tags, summary: "List key providers", response: { 200: z.array(providerResponse) } },
+      schema: {
+        operationId: "listKeyProviders",
+        tags,
+        summary: "List key providers",
+        response: { 200: z.array(providerResponse) },
+      },
     },
     async () => providers.list(),
   );
@@ -43,7 +48,13 @@ export function registerKeyProvidersRoutes(app: FastifyInstance, providers: KeyP
     "/key-providers/:id",
     {
       config: { access: "PROVIDER_READ" },
-      schema: { operationId: "getKeyProvider", tags, summary: "Get a key provider", params: providerIdParams, response: { 200: providerResponse } },
+      schema: {
+        operationId: "getKeyProvider",
+        tags,
+        summary: "Get a key provider",
+        params: providerIdParams,
+        response: { 200: providerResponse },
+      },
     },
     async (req) => providers.get(req.params.id),
   );

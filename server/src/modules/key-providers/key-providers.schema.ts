@@ -43,7 +43,14 @@ const awsKmsConfig = z
   .strict();
 
 export const providerIdParams = z
-  .object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Provider ID") })
+  .object({
+    id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Provider ID"),
+  })
   .strict();
 
 export const providerResponse = z
@@ -51,7 +58,12 @@ export const providerResponse = z
     id: z.number().int().describe("Provider ID"),
     name: z.string().describe("Unique name"),
     type: z.enum(PROVIDER_TYPES).describe("Backend: DATABASE keeps envelope-encrypted keys in our database"),
-    isDefault: z.number().int().min(0).max(1).describe("1 when new keys and organizations use this provider by default"),
+    isDefault: z
+      .number()
+      .int()
+      .min(0)
+      .max(1)
+      .describe("1 when new keys and organizations use this provider by default"),
     config: z.record(z.string(), z.unknown()).describe("Provider settings without secrets"),
     createdAt: z.string().describe("Creation time, RFC 3339"),
   })

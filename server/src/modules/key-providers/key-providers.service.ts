@@ -24,7 +24,14 @@ function parseConfig(text: string): Record<string, unknown> {
 
 export function toProviderResponse(row: KeyProviderRow): ProviderResponse {
   const type = (PROVIDER_TYPES as readonly string[]).includes(row.type) ? (row.type as ProviderType) : "DATABASE";
-  return { id: row.id, name: row.name, type, isDefault: row.is_default ? 1 : 0, config: parseConfig(row.config), createdAt: row.created_at };
+  return {
+    id: row.id,
+    name: row.name,
+    type,
+    isDefault: row.is_default ? 1 : 0,
+    config: parseConfig(row.config),
+    createdAt: row.created_at,
+  };
 }
 
 /**
@@ -52,7 +59,17 @@ export function createKeyProvidersService(deps: { repo: KeyProvidersRepo; master
         const existing = (await repo.defaultProvider(trx)) ?? (await repo.firstOfType("DATABASE", trx));
         if (existing) return existing;
         const now = nowIso();
-        return repo.insert({ name: BUILT_IN_PROVIDER_NAME, type: "DATABASE", is_default: 1, config: "{}", created_at: now, updated_at: now }, trx);
+        return repo.insert(
+          {
+            name: BUILT_IN_PROVIDER_NAME,
+            type: "DATABASE",
+            is_default: 1,
+            config: "{}",
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
       });
     },
     async list(): Promise<ProviderResponse[]> {
@@ -70,13 +87,21 @@ export function createKeyProvidersService(deps: { repo: KeyProvidersRepo; master
         const row = await repo.transaction(async (trx) => {
           if (input.isDefault === 1) await repo.clearDefault(trx);
           return repo.insert(
-            { name: input.name, type: input.type, is_default: input.isDefault === 1 ? 1 : 0, config: "{}", created_at: now, updated_at: now },
+            {
+              name: input.name,
+              type: input.type,
+              is_default: input.isDefault === 1 ? 1 : 0,
+              config: "{}",
+              created_at: now,
+              updated_at: now,
+            },
             trx,
           );
         });
         return toProviderResponse(row);
       } catch (err) {
-        if (isUniqueViolation(err)) throw new ConflictError(`name: a key provider named '${input.name}' already exists`);
+        if (isUniqueViolation(err))
+          throw new ConflictError(`name: a key provider named '${input.name}' already exists`);
         throw err;
       }
     },
@@ -85,8 +110,12 @@ export function createKeyProvidersService(deps: { repo: KeyProvidersRepo; master
         const row = await repo.byId(id, trx);
         if (!row) throw new NotFoundError(`key provider ${id} not found`);
         const keys = await repo.countKeys(id, trx);
-        if (keys > 0) throw new ConflictError(`id: key provider "${row.name}" still holds ${keys} key(s); delete them first`);
-        if (row.is_default) throw new ConflictError(`id: key provider "${row.name}" is the default; make another provider the default first`);
+        if (keys > 0)
+          throw new ConflictError(`id: key provider "${row.name}" still holds ${keys} key(s); delete them first`);
+        if (row.is_default)
+          throw new ConflictError(
+            `id: key provider "${row.name}" is the default; make another provider the default first`,
+          );
         await repo.delete(id, trx);
         return row;
       });
@@ -95,7 +124,9 @@ export function createKeyProvidersService(deps: { repo: KeyProvidersRepo; master
     async resolve(providerId?: number | null): Promise<{ row: KeyProviderRow; driver: KeyProviderDriver }> {
       const row = providerId ? await repo.byId(providerId) : await repo.defaultProvider();
       if (!row) {
-        throw providerId ? new NotFoundError(`providerId: key provider ${providerId} not found`) : new NotFoundError("no default key provider");
+        throw providerId
+          ? new NotFoundError(`providerId: key provider ${providerId} not found`)
+          : new NotFoundError("no default key provider");
       }
       return { row, driver: driverOf(row) };
     },

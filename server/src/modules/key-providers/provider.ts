@@ -34,7 +34,11 @@ export interface KeyProviderDriver {
    * Signs a message or a digest (`prehashed`), e.g. a Fabric proposal. ECDSA is low-S because
    * peers reject high-S signatures.
    */
-  sign(stored: StoredKeyMaterial, data: Uint8Array, opts?: { prehashed?: boolean; encoding?: SignatureEncoding }): Promise<Uint8Array>;
+  sign(
+    stored: StoredKeyMaterial,
+    data: Uint8Array,
+    opts?: { prehashed?: boolean; encoding?: SignatureEncoding },
+  ): Promise<Uint8Array>;
   /** The public key PEM as the provider knows it. */
   getPublicKey(stored: StoredKeyMaterial): Promise<string>;
   /**

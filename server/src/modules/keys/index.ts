@@ -6,7 +6,10 @@ import { registerKeysRoutes } from "./keys.routes.js";
 import { createKeysService, type KeysService } from "./keys.service.js";
 
 /** Wires the keys module. */
-export function registerKeysModule(api: FastifyInstance, deps: { db: DB; providers: KeyProvidersService }): KeysService {
+export function registerKeysModule(
+  api: FastifyInstance,
+  deps: { db: DB; providers: KeyProvidersService },
+): KeysService {
   const keys = createKeysService({ repo: createKeysRepo(deps.db), providers: deps.providers });
   registerKeysRoutes(api, keys);
   return keys;

@@ -1,7 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { createKeyBody, filterKeysQuery, keyIdParams, keyResponse, listKeysQuery, pagedKeysResponse, signKeyBody, signKeyParams } from "./keys.schema.js";
+import {
+  createKeyBody,
+  filterKeysQuery,
+  keyIdParams,
+  keyResponse,
+  listKeysQuery,
+  pagedKeysResponse,
+  signKeyBody,
+  signKeyParams,
+} from "./keys.schema.js";
 import type { KeysService } from "./keys.service.js";
 
 const tags = ["Keys"];
@@ -14,7 +23,13 @@ export function registerKeysRoutes(app: FastifyInstance, keys: KeysService): voi
     "/keys",
     {
       config: { access: "KEY_READ" },
-      schema: { operationId: "getPaginatedKeys", tags, summary: "List keys, paged", querystring: listKeysQuery, response: { 200: pagedKeysResponse } },
+      schema: {
+        operationId: "getPaginatedKeys",
+        tags,
+        summary: "List keys, paged",
+        querystring: listKeysQuery,
+        response: { 200: pagedKeysResponse },
+      },
     },
     async (req) => keys.list({ providerId: req.query.provider_id }, req.query.page, req.query.pageSize),
   );
@@ -43,7 +58,13 @@ export function registerKeysRoutes(app: FastifyInstance, keys: KeysService): voi
     "/keys",
     {
       config: { access: "KEY_CREATE", audit: "key.create" },
-      schema: { operationId: "createKey", tags, summary: "Generate a key, optionally with a certificate", body: createKeyBody, response: { 201: keyResponse } },
+      schema: {
+        operationId: "createKey",
+        tags,
+        summary: "Generate a key, optionally with a certificate",
+        body: createKeyBody,
+        response: { 201: keyResponse },
+      },
     },
     async (req, reply) => {
       req.auditInfo.details = {
@@ -62,7 +83,13 @@ export function registerKeysRoutes(app: FastifyInstance, keys: KeysService): voi
     "/keys/:id",
     {
       config: { access: "KEY_READ" },
-      schema: { operationId: "getKeyById", tags, summary: "Get a key", params: keyIdParams, response: { 200: keyResponse } },
+      schema: {
+        operationId: "getKeyById",
+        tags,
+        summary: "Get a key",
+        params: keyIdParams,
+        response: { 200: keyResponse },
+      },
     },
     async (req) => keys.get(req.params.id),
   );

@@ -4,9 +4,27 @@ import { PROVIDER_TYPES } from "../key-providers/provider.js";
 
 const names = (what: string) => z.array(z.string().trim().min(1).max(128)).max(20).optional().describe(what);
 
-export const keyIdParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Key ID") }).strict();
+export const keyIdParams = z
+  .object({
+    id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Key ID"),
+  })
+  .strict();
 
-export const signKeyParams = z.object({ keyID: z.coerce.number().int().min(1).max(2 ** 31 - 1).describe("Key ID to sign") }).strict();
+export const signKeyParams = z
+  .object({
+    keyID: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Key ID to sign"),
+  })
+  .strict();
 
 /** Subject, SANs and validity of a certificate to attach to a key. */
 export const certificateRequest = z
@@ -20,7 +38,11 @@ export const certificateRequest = z
     streetAddress: names("Subject street"),
     postalCode: names("Subject postal code"),
     dnsNames: z.array(z.string().trim().min(1).max(253)).max(50).optional().describe("DNS subject alternative names"),
-    emailAddresses: z.array(z.string().trim().min(3).max(254)).max(20).optional().describe("Email subject alternative names"),
+    emailAddresses: z
+      .array(z.string().trim().min(3).max(254))
+      .max(20)
+      .optional()
+      .describe("Email subject alternative names"),
     isCA: z.boolean().optional().describe("True for a CA certificate (keyCertSign, cRLSign)"),
     validFor: z.string().max(32).optional().describe("Validity as a Go duration, e.g. 8760h (default one year)"),
   })
@@ -32,12 +54,29 @@ export const createKeyBody = z
   .object({
     name: z.string().trim().min(1).max(255).describe("Key name"),
     description: z.string().max(1000).optional().describe("Free text"),
-    algorithm: z.string().trim().min(1).max(16).describe(`Key algorithm: ${KEY_ALGORITHMS.join(", ")}`),
-    curve: z.string().max(16).optional().describe(`Curve for EC keys: ${EC_CURVES.join(", ")} (default P-256)`),
-    keySize: z.number().int().min(0).max(16384).optional().describe(`RSA modulus size: ${RSA_KEY_SIZES.join(" or ")} (default 2048)`),
+    algorithm: z
+      .string()
+      .trim()
+      .min(1)
+      .max(16)
+      .describe(`Key algorithm: ${KEY_ALGORITHMS.join(", ")}`),
+    curve: z
+      .string()
+      .max(16)
+      .optional()
+      .describe(`Curve for EC keys: ${EC_CURVES.join(", ")} (default P-256)`),
+    keySize: z
+      .number()
+      .int()
+      .min(0)
+      .max(16384)
+      .optional()
+      .describe(`RSA modulus size: ${RSA_KEY_SIZES.join(" or ")} (default 2048)`),
     providerId: z.number().int().min(1).optional().describe("Key provider; the default provider when omitted"),
     isCA: z.number().int().min(0).max(1).optional().describe("1 makes the certificate a CA (same as certificate.isCA)"),
-    certificate: certificateRequest.optional().describe("Attach a self-signed certificate; use POST /keys/{keyID}/sign for a CA-issued one"),
+    certificate: certificateRequest
+      .optional()
+      .describe("Attach a self-signed certificate; use POST /keys/{keyID}/sign for a CA-issued one"),
   })
   .strict()
   .describe("New key");
@@ -71,7 +110,11 @@ export const keyResponse = z
     ethereumAddress: z.string().nullable().describe("EIP-55 address of secp256k1 keys"),
     signingKeyID: z.number().int().nullable().describe("The CA key that signed the certificate"),
     provider: z
-      .object({ id: z.number().int().describe("Provider ID"), name: z.string().describe("Provider name"), type: z.enum(PROVIDER_TYPES).describe("Provider type") })
+      .object({
+        id: z.number().int().describe("Provider ID"),
+        name: z.string().describe("Provider name"),
+        type: z.enum(PROVIDER_TYPES).describe("Provider type"),
+      })
       .describe("Where the private key lives"),
     providerMetadata: z.record(z.string(), z.unknown()).describe("Provider-specific details"),
     kmsKeyId: z.string().nullable().describe("Key id inside a remote provider"),

@@ -57,13 +57,21 @@ export interface CreateKeyParams {
 export type KeyUsageChecker = (keyId: number) => Promise<string | null>;
 
 function material(row: KeyRow): StoredKeyMaterial {
-  return { providerKeyRef: row.provider_key_ref, privateKeyEncrypted: row.private_key_encrypted, publicKeyPem: row.public_key };
+  return {
+    providerKeyRef: row.provider_key_ref,
+    privateKeyEncrypted: row.private_key_encrypted,
+    publicKeyPem: row.public_key,
+  };
 }
 
 export function toKeyResponse(row: KeyWithProviderRow): KeyResponse {
-  const algorithm = (KEY_ALGORITHMS as readonly string[]).includes(row.algorithm) ? (row.algorithm as KeyResponse["algorithm"]) : "EC";
+  const algorithm = (KEY_ALGORITHMS as readonly string[]).includes(row.algorithm)
+    ? (row.algorithm as KeyResponse["algorithm"])
+    : "EC";
   const curve = row.curve && (EC_CURVES as readonly string[]).includes(row.curve) ? (row.curve as EcCurve) : null;
-  const type = (PROVIDER_TYPES as readonly string[]).includes(row.provider_type) ? (row.provider_type as ProviderType) : "DATABASE";
+  const type = (PROVIDER_TYPES as readonly string[]).includes(row.provider_type)
+    ? (row.provider_type as ProviderType)
+    : "DATABASE";
   return {
     id: row.id,
     name: row.name,
@@ -94,7 +102,10 @@ export function toKeyResponse(row: KeyWithProviderRow): KeyResponse {
 }
 
 /** Maps the API's certificate request to the library's certificate spec. */
-export function certificateSpecFrom(req: CertificateRequest, extra: { isCA?: boolean; signingKeyId?: number | null } = {}): CertificateSpec {
+export function certificateSpecFrom(
+  req: CertificateRequest,
+  extra: { isCA?: boolean; signingKeyId?: number | null } = {},
+): CertificateSpec {
   return {
     subject: {
       commonName: req.commonName,
@@ -148,14 +159,20 @@ export function createKeysService(deps: {
   }
 
   /** Issues (or self-signs) a certificate for `publicKey` as the spec says. */
-  async function certify(publicKey: KeyObject, selfSigner: () => Promise<CertificateSigner>, cert: CertificateSpec): Promise<IssuedCertificate> {
+  async function certify(
+    publicKey: KeyObject,
+    selfSigner: () => Promise<CertificateSigner>,
+    cert: CertificateSpec,
+  ): Promise<IssuedCertificate> {
     const at = now();
     const validity = { notAfter: new Date(at.getTime() + (cert.validForMs ?? DEFAULT_VALIDITY_MS)) };
     if (cert.signingKeyId) {
       const issuerRow = await repo.byId(cert.signingKeyId);
       if (!issuerRow) throw new InputError(`caKeyId: key ${cert.signingKeyId} not found`, { field: "caKeyId" });
       if (!issuerRow.certificate || issuerRow.is_ca !== 1) {
-        throw new InputError(`caKeyId: key ${cert.signingKeyId} ("${issuerRow.name}") is not a CA`, { field: "caKeyId" });
+        throw new InputError(`caKeyId: key ${cert.signingKeyId} ("${issuerRow.name}") is not a CA`, {
+          field: "caKeyId",
+        });
       }
       const signer = await signerFor(issuerRow.id);
       return withNamedInput(
@@ -175,7 +192,14 @@ export function createKeysService(deps: {
     }
     const signer = await selfSigner();
     return withNamedInput(() =>
-      createSelfSignedCertificate({ signer, subject: cert.subject, sans: cert.sans ?? {}, isCA: cert.isCA ?? false, validity, now: at }),
+      createSelfSignedCertificate({
+        signer,
+        subject: cert.subject,
+        sans: cert.sans ?? {},
+        isCA: cert.isCA ?? false,
+        validity,
+        now: at,
+      }),
     );
   }
 
@@ -183,7 +207,9 @@ export function createKeysService(deps: {
     const { row: provider, driver } = await providers.resolve(params.providerId);
     const generated = await driver.generate(params.spec);
     const stored: StoredKeyMaterial = generated;
-    const cert = params.certificate ? await certify(generated.publicKey, () => driver.signer(stored), params.certificate) : undefined;
+    const cert = params.certificate
+      ? await certify(generated.publicKey, () => driver.signer(stored), params.certificate)
+      : undefined;
     const ts = nowIso();
     const spec = params.spec;
     const inserted = await repo.insert({
@@ -201,7 +227,8 @@ export function createKeysService(deps: {
       signing_key_id: params.certificate?.signingKeyId ?? null,
       sha256_fingerprint: sha256Fingerprint(generated.publicKey),
       sha1_fingerprint: subjectKeyIdentifier(generated.publicKey),
-      ethereum_address: spec.algorithm === "EC" && spec.curve === "secp256k1" ? ethereumAddress(generated.publicKey) : null,
+      ethereum_address:
+        spec.algorithm === "EC" && spec.curve === "secp256k1" ? ethereumAddress(generated.publicKey) : null,
       status: "active",
       expires_at: cert ? cert.notAfter.toISOString() : null,
       last_rotated_at: null,
@@ -238,7 +265,13 @@ export function createKeysService(deps: {
       const spec = await withNamedInput(async () => parseKeySpec(body));
       const isCA = body.isCA === 1 || body.certificate?.isCA === true;
       const certificate = body.certificate ? certificateSpecFrom(body.certificate, { isCA }) : undefined;
-      const row = await createKey({ name: body.name, description: body.description ?? null, spec, providerId: body.providerId ?? null, certificate });
+      const row = await createKey({
+        name: body.name,
+        description: body.description ?? null,
+        spec,
+        providerId: body.providerId ?? null,
+        certificate,
+      });
       return toKeyResponse(row);
     },
 
@@ -282,7 +315,11 @@ export function createKeysService(deps: {
     },
 
     /** Signs a message or digest with the key, whatever its provider (low-S ECDSA). */
-    async sign(keyId: number, data: Uint8Array, opts: { prehashed?: boolean; encoding?: SignatureEncoding } = {}): Promise<Uint8Array> {
+    async sign(
+      keyId: number,
+      data: Uint8Array,
+      opts: { prehashed?: boolean; encoding?: SignatureEncoding } = {},
+    ): Promise<Uint8Array> {
       const row = await mustGet(keyId);
       const { driver } = await providers.driverFor(row.provider_id);
       return driver.sign(material(row), data, opts);

@@ -26,16 +26,34 @@ describe.each(dialects())("keys and key providers on %s", (dialect) => {
   });
 
   it.each([
-    [{ algorithm: "EC", curve: "P-256" }, { algorithm: "EC", curve: "P-256", keySize: null }],
-    [{ algorithm: "EC", curve: "P-384" }, { algorithm: "EC", curve: "P-384" }],
-    [{ algorithm: "EC", curve: "secp256k1" }, { algorithm: "EC", curve: "secp256k1" }],
+    [
+      { algorithm: "EC", curve: "P-256" },
+      { algorithm: "EC", curve: "P-256", keySize: null },
+    ],
+    [
+      { algorithm: "EC", curve: "P-384" },
+      { algorithm: "EC", curve: "P-384" },
+    ],
+    [
+      { algorithm: "EC", curve: "secp256k1" },
+      { algorithm: "EC", curve: "secp256k1" },
+    ],
     [{ algorithm: "ED25519" }, { algorithm: "ED25519", curve: null }],
-    [{ algorithm: "RSA", keySize: 2048 }, { algorithm: "RSA", keySize: 2048 }],
+    [
+      { algorithm: "RSA", keySize: 2048 },
+      { algorithm: "RSA", keySize: 2048 },
+    ],
   ])("generates %j and returns public material only", async (input, expected) => {
     const res = await api("POST", "/keys", { name: `k-${JSON.stringify(input)}`, ...input });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ ...expected, format: "PEM", status: "active", provider: { id: 1, type: "DATABASE" }, certificate: null });
+    expect(body).toMatchObject({
+      ...expected,
+      format: "PEM",
+      status: "active",
+      provider: { id: 1, type: "DATABASE" },
+      certificate: null,
+    });
     expect(body.publicKey).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(body.sha256Fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(body.sha1Fingerprint).toMatch(/^[0-9a-f]{40}$/);
@@ -57,7 +75,12 @@ describe.each(dialects())("keys and key providers on %s", (dialect) => {
     const leaf = (await api("POST", "/keys", { name: "leaf", algorithm: "EC", curve: "P-256" })).json();
     const signed = await api("POST", `/keys/${leaf.id}/sign`, {
       caKeyId: ca.id,
-      certificate: { commonName: "leaf.acme", organizationalUnit: ["client"], dnsNames: ["leaf.acme"], validFor: "720h" },
+      certificate: {
+        commonName: "leaf.acme",
+        organizationalUnit: ["client"],
+        dnsNames: ["leaf.acme"],
+        validFor: "720h",
+      },
     });
     expect(signed.statusCode).toBe(200);
     expect(signed.json().signingKeyID).toBe(ca.id);
@@ -80,7 +103,11 @@ describe.each(dialects())("keys and key providers on %s", (dialect) => {
     ["an unknown algorithm", { name: "x", algorithm: "DSA" }, /^algorithm: unknown key algorithm/],
     ["an unknown curve", { name: "x", algorithm: "EC", curve: "P-521" }, /^curve: /],
     ["an unsupported RSA size", { name: "x", algorithm: "RSA", keySize: 1024 }, /^keySize: /],
-    ["an invalid validity", { name: "x", algorithm: "EC", certificate: { commonName: "x", validFor: "0h" } }, /^certificate\.validFor: /],
+    [
+      "an invalid validity",
+      { name: "x", algorithm: "EC", certificate: { commonName: "x", validFor: "0h" } },
+      /^certificate\.validFor: /,
+    ],
     ["an unknown field", { name: "x", algorithm: "EC", secret: 1 }, /^body/],
   ])("rejects %s with a named 400", async (_label, payload, message) => {
     const res = await api("POST", "/keys", payload);

@@ -7,7 +7,10 @@ import { registerOrganizationsRoutes } from "./organizations.routes.js";
 import { createOrganizationsService, type OrganizationsService } from "./organizations.service.js";
 
 /** Wires the organizations module; registers its key-usage guard with the keys service. */
-export function registerOrganizationsModule(api: FastifyInstance, deps: { db: DB; keys: KeysService }): OrganizationsService {
+export function registerOrganizationsModule(
+  api: FastifyInstance,
+  deps: { db: DB; keys: KeysService },
+): OrganizationsService {
   const repo = createOrganizationsRepo(deps.db);
   const pki = createOrganizationPki({ repo, keys: deps.keys });
   const orgs = createOrganizationsService({ repo, keys: deps.keys, pki });

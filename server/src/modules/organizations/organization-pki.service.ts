@@ -34,16 +34,26 @@ type LocationSubject = Omit<SubjectName, "commonName" | "organization" | "organi
 export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: KeysService }) {
   const { repo, keys } = deps;
 
-  function identitySpec(org: { msp_id: string }, caKeyId: number, caType: CaType, p: {
-    commonName: string;
-    role: IdentityRole;
-    dnsNames?: string[] | undefined;
-    ipAddresses?: string[] | undefined;
-    validForMs: number;
-    location?: LocationSubject;
-  }): CertificateSpec {
+  function identitySpec(
+    org: { msp_id: string },
+    caKeyId: number,
+    caType: CaType,
+    p: {
+      commonName: string;
+      role: IdentityRole;
+      dnsNames?: string[] | undefined;
+      ipAddresses?: string[] | undefined;
+      validForMs: number;
+      location?: LocationSubject;
+    },
+  ): CertificateSpec {
     return {
-      subject: { ...(p.location ?? {}), commonName: p.commonName, organization: [org.msp_id], organizationalUnit: [p.role] },
+      subject: {
+        ...(p.location ?? {}),
+        commonName: p.commonName,
+        organization: [org.msp_id],
+        organizationalUnit: [p.role],
+      },
       sans: { dnsNames: p.dnsNames, ipAddresses: p.ipAddresses },
       validForMs: p.validForMs,
       // TLS certs serve and dial (mutual TLS between Fabric nodes); signing certs need no EKU.
@@ -80,19 +90,39 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
       const tlsCa = await make(`${p.mspId}-tls-ca`, ca(`tlsca.${p.mspId}`));
       const org = { msp_id: p.mspId };
       const common = { validForMs: p.certValidForMs, location: p.subject };
-      const adminSign = await make(`${p.mspId}-admin-sign`, identitySpec(org, signCa.id, "sign", { ...common, commonName: `admin@${p.mspId}`, role: "admin" }));
+      const adminSign = await make(
+        `${p.mspId}-admin-sign`,
+        identitySpec(org, signCa.id, "sign", { ...common, commonName: `admin@${p.mspId}`, role: "admin" }),
+      );
       const adminTls = await make(
         `${p.mspId}-admin-tls`,
-        identitySpec(org, tlsCa.id, "tls", { ...common, commonName: `admin@${p.mspId}`, role: "admin", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"] }),
+        identitySpec(org, tlsCa.id, "tls", {
+          ...common,
+          commonName: `admin@${p.mspId}`,
+          role: "admin",
+          dnsNames: ["localhost"],
+          ipAddresses: ["127.0.0.1"],
+        }),
       );
-      const clientSign = await make(`${p.mspId}-client-sign`, identitySpec(org, signCa.id, "sign", { ...common, commonName: `client@${p.mspId}`, role: "client" }));
+      const clientSign = await make(
+        `${p.mspId}-client-sign`,
+        identitySpec(org, signCa.id, "sign", { ...common, commonName: `client@${p.mspId}`, role: "client" }),
+      );
       return { providerId: signCa.provider_id, signCa, tlsCa, adminSign, adminTls, clientSign };
     },
 
     /** POST /organizations/{id}/keys: a new identity signed by the org's sign (or TLS) CA. */
     async issueIdentity(
       org: OrganizationRow,
-      body: { name: string; description?: string | undefined; role: IdentityRole; caType?: CaType | undefined; validFor?: string | undefined; dnsNames?: string[] | undefined; ipAddresses?: string[] | undefined },
+      body: {
+        name: string;
+        description?: string | undefined;
+        role: IdentityRole;
+        caType?: CaType | undefined;
+        validFor?: string | undefined;
+        dnsNames?: string[] | undefined;
+        ipAddresses?: string[] | undefined;
+      },
     ): Promise<KeyWithProviderRow> {
       const caType = body.caType ?? "sign";
       const ca = await caKeyOf(org, caType);
@@ -102,10 +132,22 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
         description: body.description ?? null,
         spec: P256,
         providerId: org.provider_id,
-        certificate: identitySpec(org, ca.id, caType, { commonName: body.name, role: body.role, dnsNames: body.dnsNames, ipAddresses: body.ipAddresses, validForMs }),
+        certificate: identitySpec(org, ca.id, caType, {
+          commonName: body.name,
+          role: body.role,
+          dnsNames: body.dnsNames,
+          ipAddresses: body.ipAddresses,
+          validForMs,
+        }),
       });
       try {
-        await repo.insertKey({ organization_id: org.id, key_id: row.id, role: body.role, purpose: caType, created_at: nowIso() });
+        await repo.insertKey({
+          organization_id: org.id,
+          key_id: row.id,
+          role: body.role,
+          purpose: caType,
+          created_at: nowIso(),
+        });
       } catch (err) {
         await keys.removeOwned([row.id]).catch(() => undefined);
         throw err;
@@ -116,12 +158,20 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
     /** POST /organizations/{id}/keys/renew: reissues a certificate for the same key pair. */
     async renew(
       org: OrganizationRow,
-      body: { keyId: number; caType?: CaType | undefined; role?: IdentityRole | undefined; validFor?: string | undefined; dnsNames?: string[] | undefined; ipAddresses?: string[] | undefined },
+      body: {
+        keyId: number;
+        caType?: CaType | undefined;
+        role?: IdentityRole | undefined;
+        validFor?: string | undefined;
+        dnsNames?: string[] | undefined;
+        ipAddresses?: string[] | undefined;
+      },
     ): Promise<KeyWithProviderRow> {
       const link = await repo.keyLink(org.id, body.keyId);
       if (!link) throw new NotFoundError(`keyId: key ${body.keyId} does not belong to organization ${org.msp_id}`);
       const key = await keys.row(body.keyId);
-      if (!key.certificate) throw new InputError(`keyId: key ${body.keyId} has no certificate to renew`, { field: "keyId" });
+      if (!key.certificate)
+        throw new InputError(`keyId: key ${body.keyId} has no certificate to renew`, { field: "keyId" });
       const current = decodeCertificate(key.certificate);
       const subject: SubjectName = {
         commonName: current.subject.commonName ?? key.name,
@@ -148,10 +198,14 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
       });
       spec.subject = { ...subject, organizationalUnit: [role] };
       const renewed = await keys.recertify(key.id, spec);
-      if (role !== link.role) await repo.transaction(async (trx) => {
-        await repo.deleteKeyLink(org.id, key.id, trx);
-        await repo.insertKey({ organization_id: org.id, key_id: key.id, role, purpose: link.purpose, created_at: link.created_at }, trx);
-      });
+      if (role !== link.role)
+        await repo.transaction(async (trx) => {
+          await repo.deleteKeyLink(org.id, key.id, trx);
+          await repo.insertKey(
+            { organization_id: org.id, key_id: key.id, role, purpose: link.purpose, created_at: link.created_at },
+            trx,
+          );
+        });
       return renewed;
     },
 
@@ -169,7 +223,10 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
         const caCert = new X509Certificate(ca.certificate ?? "");
         if (cert.checkIssued(caCert) && cert.verify(caCert.publicKey)) caType = type;
       }
-      if (!caType) throw new InputError(`certificate: it was not issued by organization ${org.msp_id}'s CAs`, { field: "certificate" });
+      if (!caType)
+        throw new InputError(`certificate: it was not issued by organization ${org.msp_id}'s CAs`, {
+          field: "certificate",
+        });
       return this.revokeSerial(org, cert.serialNumber, reason, caType);
     },
 
@@ -177,7 +234,14 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
       const serialNumber = await withNamedInput(async () => normaliseSerialNumber(serial));
       const ts = nowIso();
       try {
-        await repo.insertRevoked({ organization_id: org.id, serial_number: serialNumber, ca_type: caType, reason, revocation_time: ts, created_at: ts });
+        await repo.insertRevoked({
+          organization_id: org.id,
+          serial_number: serialNumber,
+          ca_type: caType,
+          reason,
+          revocation_time: ts,
+          created_at: ts,
+        });
       } catch (err) {
         const e = err as { code?: string; message?: string };
         if (e?.code === "23505" || /UNIQUE constraint/i.test(e?.message ?? "")) {
@@ -196,8 +260,14 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
       return serialNumber;
     },
 
-    async revokedList(org: OrganizationRow): Promise<{ serialNumber: string; revocationTime: string; reason: number }[]> {
-      return (await repo.revoked(org.id)).map((r) => ({ serialNumber: r.serial_number, revocationTime: r.revocation_time, reason: r.reason }));
+    async revokedList(
+      org: OrganizationRow,
+    ): Promise<{ serialNumber: string; revocationTime: string; reason: number }[]> {
+      return (await repo.revoked(org.id)).map((r) => ({
+        serialNumber: r.serial_number,
+        revocationTime: r.revocation_time,
+        reason: r.reason,
+      }));
     },
 
     /**

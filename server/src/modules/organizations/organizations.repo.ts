@@ -1,6 +1,11 @@
 import type { Insertable, Selectable, Transaction, Updateable } from "kysely";
 import type { DB } from "../../db/db.js";
-import type { Database, FabricOrganizationsTable, OrganizationKeysTable, OrganizationRevokedCertificatesTable } from "../../db/types.js";
+import type {
+  Database,
+  FabricOrganizationsTable,
+  OrganizationKeysTable,
+  OrganizationRevokedCertificatesTable,
+} from "../../db/types.js";
 
 export type OrganizationRow = Selectable<FabricOrganizationsTable> & { provider_name: string };
 export type OrganizationKeyRow = Selectable<OrganizationKeysTable>;
@@ -46,13 +51,27 @@ export function createOrganizationsRepo(db: DB) {
       await q(trx).insertInto("organization_keys").values(row).execute();
     },
     async keys(orgId: number, trx?: Transaction<Database>): Promise<OrganizationKeyRow[]> {
-      return q(trx).selectFrom("organization_keys").selectAll().where("organization_id", "=", orgId).orderBy("id").execute();
+      return q(trx)
+        .selectFrom("organization_keys")
+        .selectAll()
+        .where("organization_id", "=", orgId)
+        .orderBy("id")
+        .execute();
     },
     async keyLink(orgId: number, keyId: number): Promise<OrganizationKeyRow | undefined> {
-      return db.selectFrom("organization_keys").selectAll().where("organization_id", "=", orgId).where("key_id", "=", keyId).executeTakeFirst();
+      return db
+        .selectFrom("organization_keys")
+        .selectAll()
+        .where("organization_id", "=", orgId)
+        .where("key_id", "=", keyId)
+        .executeTakeFirst();
     },
     async deleteKeyLink(orgId: number, keyId: number, trx?: Transaction<Database>): Promise<void> {
-      await q(trx).deleteFrom("organization_keys").where("organization_id", "=", orgId).where("key_id", "=", keyId).execute();
+      await q(trx)
+        .deleteFrom("organization_keys")
+        .where("organization_id", "=", orgId)
+        .where("key_id", "=", keyId)
+        .execute();
     },
     /** The MSP id of the organization that uses a key, if any. */
     async userOfKey(keyId: number): Promise<string | undefined> {
@@ -83,9 +102,17 @@ export function createOrganizationsRepo(db: DB) {
     /** Takes the next CRL number for an organization (monotonic per organization). */
     async nextCrlNumber(orgId: number, at: string): Promise<number> {
       return db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom("fabric_organizations").select("crl_number").where("id", "=", orgId).executeTakeFirstOrThrow();
+        const row = await trx
+          .selectFrom("fabric_organizations")
+          .select("crl_number")
+          .where("id", "=", orgId)
+          .executeTakeFirstOrThrow();
         const next = row.crl_number + 1;
-        await trx.updateTable("fabric_organizations").set({ crl_number: next, crl_last_update: at }).where("id", "=", orgId).execute();
+        await trx
+          .updateTable("fabric_organizations")
+          .set({ crl_number: next, crl_last_update: at })
+          .where("id", "=", orgId)
+          .execute();
         return next;
       });
     },

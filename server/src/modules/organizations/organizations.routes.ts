@@ -54,7 +54,13 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations",
     {
       config: { access: "ORGANIZATION_READ" },
-      schema: { operationId: "listFabricOrganizations", tags, summary: "List organizations", querystring: listOrganizationsQuery, response: { 200: pagedOrganizationsResponse } },
+      schema: {
+        operationId: "listFabricOrganizations",
+        tags,
+        summary: "List organizations",
+        querystring: listOrganizationsQuery,
+        response: { 200: pagedOrganizationsResponse },
+      },
     },
     async (req) => orgs.list(req.query.limit, req.query.offset, req.query.mspId),
   );
@@ -83,7 +89,13 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/by-mspid/:mspid",
     {
       config: { access: "ORGANIZATION_READ" },
-      schema: { operationId: "getFabricOrganizationByMspID", tags, summary: "Get an organization by MSP ID", params: mspIdParams, response: { 200: organizationResponse } },
+      schema: {
+        operationId: "getFabricOrganizationByMspID",
+        tags,
+        summary: "Get an organization by MSP ID",
+        params: mspIdParams,
+        response: { 200: organizationResponse },
+      },
     },
     async (req) => orgs.getByMspId(req.params.mspid),
   );
@@ -92,7 +104,13 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id",
     {
       config: { access: "ORGANIZATION_READ" },
-      schema: { operationId: "getFabricOrganization", tags, summary: "Get an organization", params: orgIdParams, response: { 200: organizationResponse } },
+      schema: {
+        operationId: "getFabricOrganization",
+        tags,
+        summary: "Get an organization",
+        params: orgIdParams,
+        response: { 200: organizationResponse },
+      },
     },
     async (req) => orgs.get(req.params.id),
   );
@@ -101,7 +119,14 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id",
     {
       config: { access: "ORGANIZATION_UPDATE", audit: "organization.update" },
-      schema: { operationId: "updateFabricOrganization", tags, summary: "Change an organization's description", params: orgIdParams, body: updateOrganizationBody, response: { 200: organizationResponse } },
+      schema: {
+        operationId: "updateFabricOrganization",
+        tags,
+        summary: "Change an organization's description",
+        params: orgIdParams,
+        body: updateOrganizationBody,
+        response: { 200: organizationResponse },
+      },
     },
     async (req) => {
       req.auditInfo.resource = `organization:${req.params.id}`;
@@ -113,7 +138,13 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id",
     {
       config: { access: "ORGANIZATION_DELETE", audit: "organization.delete" },
-      schema: { operationId: "deleteFabricOrganization", tags, summary: "Delete an organization and its keys", params: orgIdParams, response: { 204: z.null().describe("Deleted") } },
+      schema: {
+        operationId: "deleteFabricOrganization",
+        tags,
+        summary: "Delete an organization and its keys",
+        params: orgIdParams,
+        response: { 204: z.null().describe("Deleted") },
+      },
     },
     async (req, reply) => {
       req.auditInfo.resource = `organization:${req.params.id}`;
@@ -127,7 +158,13 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id/keys",
     {
       config: { access: "ORGANIZATION_READ" },
-      schema: { operationId: "listOrganizationKeys", tags, summary: "List an organization's keys and identities", params: orgIdParams, response: { 200: z.array(organizationKeyDto) } },
+      schema: {
+        operationId: "listOrganizationKeys",
+        tags,
+        summary: "List an organization's keys and identities",
+        params: orgIdParams,
+        response: { 200: z.array(organizationKeyDto) },
+      },
     },
     async (req) => orgs.listKeys(req.params.id),
   );
@@ -159,7 +196,14 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id/keys/renew",
     {
       config: { access: "ORGANIZATION_UPDATE", audit: "organization.key_renew" },
-      schema: { operationId: "renewOrganizationCertificate", tags, summary: "Reissue a certificate of an organization key", params: orgIdParams, body: renewCertificateBody, response: { 200: orgKeyResponse } },
+      schema: {
+        operationId: "renewOrganizationCertificate",
+        tags,
+        summary: "Reissue a certificate of an organization key",
+        params: orgIdParams,
+        body: renewCertificateBody,
+        response: { 200: orgKeyResponse },
+      },
     },
     async (req) => {
       req.auditInfo.resource = `organization:${req.params.id}`;
@@ -173,7 +217,14 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id/crl/revoke/pem",
     {
       config: { access: "ORGANIZATION_UPDATE", audit: "organization.certificate_revoke" },
-      schema: { operationId: "revokeCertificateByPEM", tags, summary: "Revoke a certificate issued by the organization", params: orgIdParams, body: revokeByPemBody, response: { 200: messageResponse } },
+      schema: {
+        operationId: "revokeCertificateByPEM",
+        tags,
+        summary: "Revoke a certificate issued by the organization",
+        params: orgIdParams,
+        body: revokeByPemBody,
+        response: { 200: messageResponse },
+      },
     },
     async (req) => {
       req.auditInfo.resource = `organization:${req.params.id}`;
@@ -188,7 +239,14 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id/crl/revoke/serial",
     {
       config: { access: "ORGANIZATION_UPDATE", audit: "organization.certificate_revoke" },
-      schema: { operationId: "revokeCertificateBySerial", tags, summary: "Revoke a certificate by serial number", params: orgIdParams, body: revokeBySerialBody, response: { 200: messageResponse } },
+      schema: {
+        operationId: "revokeCertificateBySerial",
+        tags,
+        summary: "Revoke a certificate by serial number",
+        params: orgIdParams,
+        body: revokeBySerialBody,
+        response: { 200: messageResponse },
+      },
     },
     async (req) => {
       req.auditInfo.resource = `organization:${req.params.id}`;
@@ -203,7 +261,14 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id/crl/revoke/serial",
     {
       config: { access: "ORGANIZATION_UPDATE", audit: "organization.revocation_delete" },
-      schema: { operationId: "deleteRevokedCertificate", tags, summary: "Remove a serial number from the revocation list", params: orgIdParams, body: deleteRevokedBody, response: { 200: messageResponse } },
+      schema: {
+        operationId: "deleteRevokedCertificate",
+        tags,
+        summary: "Remove a serial number from the revocation list",
+        params: orgIdParams,
+        body: deleteRevokedBody,
+        response: { 200: messageResponse },
+      },
     },
     async (req) => {
       req.auditInfo.resource = `organization:${req.params.id}`;
@@ -218,7 +283,13 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id/revoked-certificates",
     {
       config: { access: "ORGANIZATION_READ" },
-      schema: { operationId: "getRevokedCertificates", tags, summary: "List revoked certificates", params: orgIdParams, response: { 200: z.array(revokedCertificateResponse) } },
+      schema: {
+        operationId: "getRevokedCertificates",
+        tags,
+        summary: "List revoked certificates",
+        params: orgIdParams,
+        response: { 200: z.array(revokedCertificateResponse) },
+      },
     },
     async (req) => pki.revokedList(await orgs.mustGet(req.params.id)),
   );
@@ -227,7 +298,13 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     "/organizations/:id/crl",
     {
       config: { access: "ORGANIZATION_READ" },
-      schema: { operationId: "getOrganizationCRL", tags, summary: "A freshly signed CRL (PEM) of the organization's signing CA", params: orgIdParams, response: { 200: z.string().describe("PEM X509 CRL") } },
+      schema: {
+        operationId: "getOrganizationCRL",
+        tags,
+        summary: "A freshly signed CRL (PEM) of the organization's signing CA",
+        params: orgIdParams,
+        response: { 200: z.string().describe("PEM X509 CRL") },
+      },
     },
     async (req, reply) => {
       const pem = await pki.crl(await orgs.mustGet(req.params.id));

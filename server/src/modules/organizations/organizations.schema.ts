@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { REVOCATION_REASONS } from "../../crypto/crl.js";
 
-const id = (what: string) => z.coerce.number().int().min(1).max(2 ** 31 - 1).describe(what);
+const id = (what: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .describe(what);
 const names = (what: string) => z.array(z.string().trim().min(1).max(128)).max(10).optional().describe(what);
 const duration = (what: string) => z.string().max(32).optional().describe(`${what} as a Go duration, e.g. 8760h`);
 const sans = {
@@ -130,7 +136,9 @@ export const orgKeyResponse = z
     sha1Fingerprint: z.string().describe("Subject Key Identifier, hex"),
     ethereumAddress: z.string().nullable().describe("Ethereum address (secp256k1 keys only)"),
     signingKeyId: z.number().int().nullable().describe("CA key that signed the certificate"),
-    provider: z.object({ id: z.number().int().describe("Provider ID"), name: z.string().describe("Provider name") }).describe("Key provider"),
+    provider: z
+      .object({ id: z.number().int().describe("Provider ID"), name: z.string().describe("Provider name") })
+      .describe("Key provider"),
   })
   .describe("An organization key");
 export type OrgKeyResponse = z.infer<typeof orgKeyResponse>;
@@ -138,12 +146,16 @@ export type OrgKeyResponse = z.infer<typeof orgKeyResponse>;
 const reason = z
   .number()
   .int()
-  .refine((v) => (REVOCATION_REASONS as readonly number[]).includes(v), { message: "must be an RFC 5280 reason code (0-6, 8-10)" })
+  .refine((v) => (REVOCATION_REASONS as readonly number[]).includes(v), {
+    message: "must be an RFC 5280 reason code (0-6, 8-10)",
+  })
   .optional()
   .describe("RFC 5280 reason code; 0 unspecified, 1 keyCompromise, 4 superseded, 5 cessationOfOperation");
 const serial = z.string().trim().min(1).max(64).describe("Certificate serial number in hex");
 
-export const revokeByPemBody = z.object({ certificate: z.string().min(1).max(20_000).describe("Certificate PEM"), revocationReason: reason }).strict();
+export const revokeByPemBody = z
+  .object({ certificate: z.string().min(1).max(20_000).describe("Certificate PEM"), revocationReason: reason })
+  .strict();
 export const revokeBySerialBody = z.object({ serialNumber: serial, revocationReason: reason }).strict();
 export const deleteRevokedBody = z.object({ serialNumber: serial }).strict();
 export const messageResponse = z.object({ message: z.string().describe("Result") }).describe("Result");

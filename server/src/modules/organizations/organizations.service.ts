@@ -13,7 +13,11 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint/i.test(e?.message ?? "");
 }
 
-export function toOrganizationResponse(row: OrganizationRow, sign: KeyWithProviderRow, tls: KeyWithProviderRow): OrganizationResponse {
+export function toOrganizationResponse(
+  row: OrganizationRow,
+  sign: KeyWithProviderRow,
+  tls: KeyWithProviderRow,
+): OrganizationResponse {
   return {
     id: row.id,
     mspId: row.msp_id,
@@ -66,7 +70,8 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
 
     async create(body: CreateOrganizationBody): Promise<OrganizationResponse> {
       await withNamedInput(async () => assertValidMspId(body.mspId));
-      if (await repo.byMspId(body.mspId)) throw new ConflictError(`mspId: an organization with mspId '${body.mspId}' already exists`);
+      if (await repo.byMspId(body.mspId))
+        throw new ConflictError(`mspId: an organization with mspId '${body.mspId}' already exists`);
       const caValidForMs = parseValidFor(body.caCertValidFor, "caCertValidFor", 10 * 365 * 86_400_000);
       const certValidForMs = parseValidFor(body.certValidFor, "certValidFor", 365 * 86_400_000);
       const created: number[] = [];
@@ -121,7 +126,8 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
       } catch (err) {
         // Keys are generated outside the transaction; don't leave orphans behind.
         await keys.removeOwned(created).catch(() => undefined);
-        if (isUniqueViolation(err)) throw new ConflictError(`mspId: an organization with mspId '${body.mspId}' already exists`);
+        if (isUniqueViolation(err))
+          throw new ConflictError(`mspId: an organization with mspId '${body.mspId}' already exists`);
         throw err;
       }
     },

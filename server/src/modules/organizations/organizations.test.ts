@@ -30,7 +30,15 @@ interface OrgKey {
 
 describe.each(dialects())("organizations on %s", (dialect) => {
   let t: TestApp;
-  let org: { id: number; mspId: string; signCertificate: string; tlsCertificate: string; adminSignKeyId: number; clientSignKeyId: number; adminTlsKeyId: number };
+  let org: {
+    id: number;
+    mspId: string;
+    signCertificate: string;
+    tlsCertificate: string;
+    adminSignKeyId: number;
+    clientSignKeyId: number;
+    adminTlsKeyId: number;
+  };
   let keys: OrgKey[];
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -41,13 +49,24 @@ describe.each(dialects())("organizations on %s", (dialect) => {
     t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 
   it("creates an organization with sign and TLS CAs, an admin and a client identity", async () => {
-    const res = await api("POST", "/organizations", { mspId: "Org1MSP", name: "Org 1", description: "first", country: ["US"] });
+    const res = await api("POST", "/organizations", {
+      mspId: "Org1MSP",
+      name: "Org 1",
+      description: "first",
+      country: ["US"],
+    });
     expect(res.statusCode).toBe(201);
     org = res.json();
     expect(org).toMatchObject({ mspId: "Org1MSP", description: "first", providerId: 1, providerName: "Database" });
     expect(res.body).not.toMatch(/PRIVATE KEY/);
     keys = (await api("GET", `/organizations/${org.id}/keys`)).json();
-    expect(keys.map((k) => `${k.identityType}/${k.keyPurpose}`)).toEqual(["ca/ca", "ca/tlsca", "admin/sign", "admin/tls", "client/sign"]);
+    expect(keys.map((k) => `${k.identityType}/${k.keyPurpose}`)).toEqual([
+      "ca/ca",
+      "ca/tlsca",
+      "admin/sign",
+      "admin/tls",
+      "client/sign",
+    ]);
 
     const signCa = file(org.signCertificate);
     const tlsCa = file(org.tlsCertificate);
@@ -112,16 +131,27 @@ describe.each(dialects())("organizations on %s", (dialect) => {
     expect(openssl(["verify", "-CAfile", signCa, renewedFile]).out).toMatch(/: OK/);
     expect(openssl(["x509", "-in", renewedFile, "-noout", "-ext", "subjectAltName"]).out).toContain("DNS:peer0.org1");
 
-    const revoke = await api("POST", `/organizations/${org.id}/crl/revoke/pem`, { certificate: renewed.json().certificate, revocationReason: 1 });
+    const revoke = await api("POST", `/organizations/${org.id}/crl/revoke/pem`, {
+      certificate: renewed.json().certificate,
+      revocationReason: 1,
+    });
     expect(revoke.statusCode).toBe(200);
-    const serial = openssl(["x509", "-in", renewedFile, "-noout", "-serial"]).out.trim().replace("serial=", "").toLowerCase();
+    const serial = openssl(["x509", "-in", renewedFile, "-noout", "-serial"])
+      .out.trim()
+      .replace("serial=", "")
+      .toLowerCase();
     const list = (await api("GET", `/organizations/${org.id}/revoked-certificates`)).json();
     expect(list).toEqual([expect.objectContaining({ serialNumber: serial, reason: 1 })]);
-    expect((await api("POST", `/organizations/${org.id}/crl/revoke/pem`, { certificate: renewed.json().certificate })).statusCode).toBe(409);
+    expect(
+      (await api("POST", `/organizations/${org.id}/crl/revoke/pem`, { certificate: renewed.json().certificate }))
+        .statusCode,
+    ).toBe(409);
 
     // A certificate from another organization's CA is refused.
     const other = (await api("GET", "/organizations/by-mspid/Org2MSP")).json();
-    const foreign = await api("POST", `/organizations/${org.id}/crl/revoke/pem`, { certificate: other.signCertificate });
+    const foreign = await api("POST", `/organizations/${org.id}/crl/revoke/pem`, {
+      certificate: other.signCertificate,
+    });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().message).toMatch(/^certificate: /);
 
@@ -142,12 +172,15 @@ describe.each(dialects())("organizations on %s", (dialect) => {
 
     // CRL numbers increase.
     const second = file((await api("GET", `/organizations/${org.id}/crl`)).body);
-    const num = (f: string): number => Number(/CRL Number:\s*\n\s*(\d+)/.exec(openssl(["crl", "-in", f, "-noout", "-text"]).out)?.[1]);
+    const num = (f: string): number =>
+      Number(/CRL Number:\s*\n\s*(\d+)/.exec(openssl(["crl", "-in", f, "-noout", "-text"]).out)?.[1]);
     expect(num(second)).toBe(num(crl) + 1);
 
     const unrevoke = await api("DELETE", `/organizations/${org.id}/crl/revoke/serial`, { serialNumber: "0a0b0c" });
     expect(unrevoke.statusCode).toBe(200);
-    expect((await api("DELETE", `/organizations/${org.id}/crl/revoke/serial`, { serialNumber: "0a0b0c" })).statusCode).toBe(404);
+    expect(
+      (await api("DELETE", `/organizations/${org.id}/crl/revoke/serial`, { serialNumber: "0a0b0c" })).statusCode,
+    ).toBe(404);
     const badSerial = await api("POST", `/organizations/${org.id}/crl/revoke/serial`, { serialNumber: "xyz" });
     expect(badSerial.json().message).toMatch(/^serialNumber: /);
   });
@@ -161,8 +194,16 @@ describe.each(dialects())("organizations on %s", (dialect) => {
   it("keeps private keys encrypted at rest: no PEM headers or raw key bytes in the database", async () => {
     if (dialect !== "sqlite") return;
     const masterKey = parseMasterKey(readFileSync(join(t.config.dataDir, "master.key"), "utf8"));
-    const row = await t.database.db.selectFrom("keys").selectAll().where("id", "=", org.adminSignKeyId).executeTakeFirstOrThrow();
-    const pem = decryptEnvelopeToString(masterKey, row.private_key_encrypted!, `chainlaunch:key-provider:${row.provider_id}`);
+    const row = await t.database.db
+      .selectFrom("keys")
+      .selectAll()
+      .where("id", "=", org.adminSignKeyId)
+      .executeTakeFirstOrThrow();
+    const pem = decryptEnvelopeToString(
+      masterKey,
+      row.private_key_encrypted!,
+      `chainlaunch:key-provider:${row.provider_id}`,
+    );
     const key = createPrivateKey(pem);
     const d = Buffer.from(key.export({ format: "jwk" }).d!, "base64url");
     const der = key.export({ type: "pkcs8", format: "der" });
@@ -187,8 +228,12 @@ describe.each(dialects())("organizations on %s", (dialect) => {
     const viewer = await createUser(t, `v-${dialect}`, "viewer");
     const manager = await createUser(t, `m-${dialect}`, "manager");
     expect((await api("GET", "/organizations", undefined, viewer)).statusCode).toBe(200);
-    expect((await api("POST", `/organizations/${org.id}/keys`, { name: "c", role: "client" }, viewer)).statusCode).toBe(403);
-    expect((await api("POST", `/organizations/${org.id}/keys`, { name: "c", role: "client" }, manager)).statusCode).toBe(201);
+    expect((await api("POST", `/organizations/${org.id}/keys`, { name: "c", role: "client" }, viewer)).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await api("POST", `/organizations/${org.id}/keys`, { name: "c", role: "client" }, manager)).statusCode,
+    ).toBe(201);
     const keyIds = (await api("GET", `/organizations/${org.id}/keys`)).json().map((k: OrgKey) => k.keyId);
     expect((await api("DELETE", `/organizations/${org.id}`, undefined, manager)).statusCode).toBe(204);
     expect((await api("GET", `/organizations/${org.id}`)).statusCode).toBe(404);
