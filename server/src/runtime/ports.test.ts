@@ -1,0 +1,58 @@
+import { createServer, type Server } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { bindTest, checkPort, checkPorts, proposeFreePorts } from "./ports.js";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+function listen(host: string, port = 0): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    servers.push(s);
+    s.once("error", reject);
+    s.listen({ port, host }, () => resolve((s.address() as { port: number }).port));
+  });
+}
+
+describe("ports", () => {
+  it("sees a port bound on 127.0.0.1 as in use, also from the 0.0.0.0 side", async () => {
+    const port = await listen("127.0.0.1");
+    expect(await bindTest(port, "127.0.0.1")).toBe("EADDRINUSE");
+    expect(await checkPort(port)).toMatchObject({ port, reason: "in-use", host: "127.0.0.1", errorCode: "EADDRINUSE" });
+    expect(await checkPort(port, { hosts: ["0.0.0.0"] })).toMatchObject({ reason: "in-use", host: "0.0.0.0" });
+  });
+
+  it("sees a port bound on 0.0.0.0 as in use", async () => {
+    const port = await listen("0.0.0.0");
+    expect(await checkPort(port)).toMatchObject({ reason: "in-use" });
+  });
+
+  it("treats ports reserved by other nodes and duplicates in one request as conflicts", async () => {
+    const [a, b] = await proposeFreePorts(2, { from: 20000, to: 20999 });
+    expect(await checkPort(a as number)).toBeNull();
+    expect(await checkPort(a as number, { reserved: [a as number] })).toEqual({ port: a, reason: "reserved" });
+    expect(await checkPorts([a as number, b as number, a as number])).toEqual([{ port: a, reason: "reserved" }]);
+    await expect(checkPort(70000)).rejects.toMatchObject({ code: "PORT_INVALID" });
+  });
+
+  it("proposes distinct free ports, skipping busy and reserved ones", async () => {
+    const [base] = await proposeFreePorts(1, { from: 21000, to: 21900 });
+    const busy = await listen("127.0.0.1", (base as number) + 1);
+    const got = await proposeFreePorts(3, {
+      from: base as number,
+      to: (base as number) + 50,
+      reserved: [(base as number) + 2],
+    });
+    expect(new Set(got).size).toBe(3);
+    expect(got).not.toContain(busy);
+    expect(got).not.toContain((base as number) + 2);
+    expect(got[0]).toBe(base);
+  });
+
+  it("reports an exhausted range", async () => {
+    const port = await listen("127.0.0.1");
+    await expect(proposeFreePorts(1, { from: port, to: port })).rejects.toMatchObject({ code: "PORT_RANGE_EXHAUSTED" });
+  });
+});

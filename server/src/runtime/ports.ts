@@ -1,0 +1,107 @@
+import { createServer } from "node:net";
+import { RuntimeError } from "./errors.js";
+
+/**
+ * Hosts a port must be bindable on to count as free. A node may listen on 127.0.0.1 or on
+ * 0.0.0.0, and on Linux either one blocks the other, so both are tried.
+ */
+export const DEFAULT_BIND_HOSTS = ["127.0.0.1", "0.0.0.0"] as const;
+
+/** Why a port can't be used. */
+export type PortConflictReason = "reserved" | "in-use";
+
+export interface PortConflict {
+  port: number;
+  reason: PortConflictReason;
+  /** For "in-use": the host the bind test failed on and the OS error code (EADDRINUSE, EACCES…). */
+  host?: string;
+  errorCode?: string;
+}
+
+export interface PortCheckOptions {
+  /** Ports taken by other nodes (running or not): they are never free. */
+  reserved?: Iterable<number>;
+  /** Hosts to bind-test; defaults to {@link DEFAULT_BIND_HOSTS}. */
+  hosts?: readonly string[];
+}
+
+export function isValidPort(port: number): boolean {
+  return Number.isInteger(port) && port >= 1 && port <= 65535;
+}
+
+/** Tries to listen on host:port and closes again. Resolves the OS error code, or null when it bound. */
+export function bindTest(port: number, host: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? "EUNKNOWN"));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(null)));
+  });
+}
+
+/** Checks one port against the reserved set and the OS. Null means free. */
+export async function checkPort(port: number, opts: PortCheckOptions = {}): Promise<PortConflict | null> {
+  if (!isValidPort(port)) throw new RuntimeError("PORT_INVALID", `${port} is not a TCP port (1-65535)`, { port });
+  const reserved = new Set(opts.reserved ?? []);
+  if (reserved.has(port)) return { port, reason: "reserved" };
+  for (const host of opts.hosts ?? DEFAULT_BIND_HOSTS) {
+    const code = await bindTest(port, host);
+    if (code) return { port, reason: "in-use", host, errorCode: code };
+  }
+  return null;
+}
+
+/**
+ * Checks every requested port; also reports a port asked for twice in the same request as
+ * "reserved". Returns the conflicts (empty when all are usable).
+ */
+export async function checkPorts(ports: readonly number[], opts: PortCheckOptions = {}): Promise<PortConflict[]> {
+  const reserved = new Set(opts.reserved ?? []);
+  const seen = new Set<number>();
+  const conflicts: PortConflict[] = [];
+  for (const port of ports) {
+    if (seen.has(port)) {
+      conflicts.push({ port, reason: "reserved" });
+      continue;
+    }
+    seen.add(port);
+    const conflict = await checkPort(port, { ...opts, reserved });
+    if (conflict) conflicts.push(conflict);
+  }
+  return conflicts;
+}
+
+export interface ProposePortsOptions extends PortCheckOptions {
+  /** First port to try (inclusive). */
+  from: number;
+  /** Last port to try (inclusive). */
+  to: number;
+}
+
+/**
+ * Proposes `count` distinct free ports from [from, to], in ascending order, skipping reserved
+ * ports and ports the OS reports busy. A proposal is advice: the caller still checks at create.
+ * @throws RuntimeError PORT_RANGE_EXHAUSTED when the range has fewer free ports.
+ */
+export async function proposeFreePorts(count: number, opts: ProposePortsOptions): Promise<number[]> {
+  if (!isValidPort(opts.from) || !isValidPort(opts.to) || opts.from > opts.to) {
+    throw new RuntimeError("PORT_INVALID", `invalid port range ${opts.from}-${opts.to}`, {
+      from: opts.from,
+      to: opts.to,
+    });
+  }
+  const reserved = new Set(opts.reserved ?? []);
+  const found: number[] = [];
+  for (let port = opts.from; port <= opts.to && found.length < count; port++) {
+    if (reserved.has(port)) continue;
+    if ((await checkPort(port, { reserved, hosts: opts.hosts })) === null) found.push(port);
+  }
+  if (found.length < count) {
+    throw new RuntimeError(
+      "PORT_RANGE_EXHAUSTED",
+      `only ${found.length} of ${count} free ports in ${opts.from}-${opts.to}`,
+      { from: opts.from, to: opts.to, count, found },
+    );
+  }
+  return found;
+}
