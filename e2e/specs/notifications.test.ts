@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "../support/api.js";
+import { adminUser, openAs, openSession, type Session } from "../support/browser.js";
+import { USERS } from "../support/users.js";
+
+describe("notifications and permissions", () => {
+  let s: Session;
+  beforeAll(async () => {
+    s = await openSession();
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it("delivers a server notification as a toast and bumps the badge", async () => {
+    await openAs(s, adminUser());
+    const bell = s.page.getByRole("button", { name: /^Notifications/ });
+    await bell.waitFor();
+    // Give the websocket a moment to open before the server emits.
+    await s.page.waitForTimeout(800);
+    const r = await apiCall(s.baseUrl, adminUser(), "POST", "/user-notifications/test", {
+      event_type: "backup.success",
+      event_data: { target_name: "nightly-s3", size: 3145728 },
+    });
+    expect(r.status).toBe(201);
+    const toast = s.page.locator("[data-toast-kind]").filter({ hasText: "Backup Completed" });
+    await toast.waitFor();
+    expect(await toast.innerText()).toContain("3.00 MB");
+    await toast.getByRole("button", { name: "View Backups" }).waitFor();
+    await s.page.getByTestId("notification-badge").filter({ hasText: "1" }).waitFor();
+  });
+
+  it("lists it in the dropdown and marks it read", async () => {
+    await s.page.getByRole("button", { name: /^Notifications/ }).click();
+    await s.page.getByRole("tab", { name: "All (1)" }).waitFor();
+    await s.page.getByRole("tab", { name: "Unread (1)" }).waitFor();
+    await s.page.getByRole("tab", { name: "Read (0)" }).waitFor();
+    await s.page.getByRole("button", { name: 'Mark "Backup Completed" as read' }).click();
+    await s.page.getByRole("tab", { name: "Read (1)" }).waitFor();
+    await s.page.getByTestId("notification-badge").waitFor({ state: "detached" });
+    await s.page.getByRole("button", { name: 'Mark "Backup Completed" as unread' }).click();
+    await s.page.getByTestId("notification-badge").waitFor();
+    await s.page.getByRole("button", { name: "Mark all read" }).click();
+    await s.page.getByTestId("notification-badge").waitFor({ state: "detached" });
+    await s.page.keyboard.press("Escape");
+  });
+
+  it("shows '9+' above nine unread", async () => {
+    for (let i = 0; i < 10; i++) {
+      await apiCall(s.baseUrl, adminUser(), "POST", "/user-notifications/test", { event_type: "node.recovery" });
+    }
+    await s.page.getByTestId("notification-badge").filter({ hasText: "9+" }).waitFor();
+  });
+
+  it("shows 'Permission Denied' when a viewer's change is refused", async () => {
+    await openAs(s, USERS.viewer, "/settings/network");
+    const host = s.page.getByLabel("External host or IP");
+    await host.waitFor();
+    await host.fill("10.0.0.5");
+    await s.page.getByRole("button", { name: "Save changes" }).click();
+    const toast = s.page.locator("[data-toast-kind=error]").filter({ hasText: "Permission Denied" });
+    await toast.waitFor();
+    expect(await toast.innerText()).toContain("You do not have permission to perform this action.");
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { inject } from "vitest";
+import type { Credentials } from "./users.js";
+
+/** Chromium flags from docs (dependencies.md): no sandbox, GPU, QUIC, sync or background traffic. */
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export const ARTIFACTS = resolve(import.meta.dirname, "..", "artifacts");
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  baseUrl: string;
+  close: () => Promise<void>;
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+/** A fresh Chromium profile (its own --user-data-dir) and one page. */
+export async function openSession(
+  opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark" } = {},
+): Promise<Session> {
+  const baseUrl = inject("baseUrl");
+  const dir = await mkdtemp(join(tmpdir(), "chainlaunch-chromium-"));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ARGS,
+    viewport: opts.viewport ?? DESKTOP,
+    colorScheme: opts.colorScheme ?? "light",
+    baseURL: baseUrl,
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    baseUrl,
+    close: async () => {
+      await context.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the API from inside the browser context, so the session cookie lands in the profile. */
+export async function loginViaApi(s: Session, user: Credentials): Promise<void> {
+  const r = await s.context.request.post("/api/v1/auth/login", {
+    data: { username: user.username, password: user.password },
+  });
+  if (!r.ok()) throw new Error(`login ${user.username}: ${r.status()} ${await r.text()}`);
+}
+
+/** Opens a path as the given user and waits for the shell. */
+export async function openAs(s: Session, user: Credentials, path = "/dashboard"): Promise<void> {
+  await s.context.clearCookies();
+  await loginViaApi(s, user);
+  await s.page.goto(path);
+  await s.page.getByRole("button", { name: "Toggle Sidebar" }).waitFor();
+}
+
+export function adminUser(): Credentials {
+  return { username: "admin", password: inject("adminPassword") };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}

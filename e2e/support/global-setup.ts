@@ -1,0 +1,37 @@
+import { execFileSync } from "node:child_process";
+import type { TestProject } from "vitest/node";
+import { apiCall } from "./api.js";
+import { REPO_ROOT, startServer, type RunningServer } from "./server.js";
+import { USERS } from "./users.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminPassword: string;
+  }
+}
+
+let server: RunningServer | undefined;
+
+/**
+ * Builds the server and the web console (unless E2E_SKIP_BUILD=1), starts the real server once,
+ * and creates the manager and viewer users through the API with Basic auth.
+ */
+export async function setup(project: TestProject): Promise<void> {
+  if (process.env.E2E_SKIP_BUILD !== "1") {
+    execFileSync("npm", ["run", "build", "-w", "server"], { cwd: REPO_ROOT, stdio: "inherit" });
+    execFileSync("npm", ["run", "build", "-w", "web"], { cwd: REPO_ROOT, stdio: "inherit" });
+  }
+  server = await startServer();
+  const admin = { username: "admin", password: server.adminPassword };
+  for (const u of [USERS.manager, USERS.viewer]) {
+    const r = await apiCall(server.url, admin, "POST", "/users", u);
+    if (r.status !== 201) throw new Error(`creating ${u.username}: ${r.status} ${JSON.stringify(r.data)}`);
+  }
+  project.provide("baseUrl", server.url);
+  project.provide("adminPassword", server.adminPassword);
+}
+
+export async function teardown(): Promise<void> {
+  await server?.stop();
+}

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const REPO_ROOT = resolve(import.meta.dirname, "..", "..");
+
+export interface RunningServer {
+  url: string;
+  adminPassword: string;
+  stop: () => Promise<void>;
+  logs: () => string;
+}
+
+/** A free TCP port on 127.0.0.1, chosen by the OS. */
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once("error", rej);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited with code ${proc.exitCode}`);
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server at ${url} did not become healthy within ${timeoutMs} ms`);
+}
+
+/** Starts the real server (`node server/dist/main.js serve`) on a free port with a throwaway data dir. */
+export async function startServer(): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), "chainlaunch-e2e-"));
+  const adminPassword = "e2e-admin-password";
+  let output = "";
+  const proc = spawn(process.execPath, [join(REPO_ROOT, "server/dist/main.js"), "serve"], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CHAINLAUNCH_DATA: dataDir,
+      CHAINLAUNCH_ADMIN_PASSWORD: adminPassword,
+      CHAINLAUNCH_WEB_DIST: join(REPO_ROOT, "web/dist"),
+      CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: "1000",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  proc.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  proc.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(url, proc, 90_000);
+  } catch (e) {
+    proc.kill("SIGKILL");
+    throw new Error(`${(e as Error).message}\n--- server output ---\n${output}`);
+  }
+  return {
+    url,
+    adminPassword,
+    logs: () => output,
+    stop: async () => {
+      if (proc.exitCode === null) {
+        const exited = new Promise<void>((r) => proc.once("exit", () => r()));
+        proc.kill("SIGTERM");
+        const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
