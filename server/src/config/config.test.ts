@@ -24,7 +24,12 @@ describe("loadConfig", () => {
 
   it("lists every problem at once", () => {
     try {
-      loadConfig({ PORT: "nope", DATABASE_URL: "mysql://x", CHAINLAUNCH_ADMIN_PASSWORD: "short" });
+      loadConfig({
+        PORT: "nope",
+        DATABASE_URL: "mysql://x",
+        CHAINLAUNCH_ADMIN_PASSWORD: "short",
+        CHAINLAUNCH_MASTER_KEY: "abc",
+      });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
@@ -32,6 +37,7 @@ describe("loadConfig", () => {
       expect(problems).toMatch(/PORT/);
       expect(problems).toMatch(/DATABASE_URL/);
       expect(problems).toMatch(/CHAINLAUNCH_ADMIN_PASSWORD/);
+      expect(problems).toMatch(/CHAINLAUNCH_MASTER_KEY/);
     }
   });
 });

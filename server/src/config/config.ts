@@ -1,6 +1,16 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { parseMasterKey } from "../crypto/envelope.js";
+
+function isMasterKey(value: string): boolean {
+  try {
+    parseMasterKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -28,6 +38,10 @@ const envSchema = z.object({
   CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10_000).default(10),
   CHAINLAUNCH_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   CHAINLAUNCH_TRUST_PROXY: bool,
+  CHAINLAUNCH_MASTER_KEY: z
+    .string()
+    .refine(isMasterKey, "must be 32 bytes encoded as 64 hex characters or base64 (openssl rand -base64 32)")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -43,6 +57,8 @@ export interface Config {
   loginMaxAttempts: number;
   loginWindowMs: number;
   trustProxy: boolean;
+  /** 32-byte key (hex or base64) that encrypts private keys; a key file in dataDir is used when unset. */
+  masterKey: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
 }
 
@@ -72,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginMaxAttempts: e.CHAINLAUNCH_LOGIN_MAX_ATTEMPTS,
     loginWindowMs: e.CHAINLAUNCH_LOGIN_WINDOW_SECONDS * 1000,
     trustProxy: e.CHAINLAUNCH_TRUST_PROXY,
+    masterKey: e.CHAINLAUNCH_MASTER_KEY,
     logLevel: e.LOG_LEVEL,
   };
 }

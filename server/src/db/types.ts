@@ -163,7 +163,34 @@ export interface OrganizationRevokedCertificatesTable {
   created_at: string;
 }
 
+export interface NetworksTable {
+  id: Generated<number>;
+  name: string;
+  /** BESU or FABRIC. */
+  platform: string;
+  description: string | null;
+  status: string;
+  /** Besu only; unique among Besu networks. */
+  chain_id: number | string | null;
+  /** Creation parameters, JSON. */
+  config: string;
+  /** Besu genesis JSON (Fabric: later, the genesis block). */
+  genesis: string | null;
+  /** JSON array of validator addresses (Besu). */
+  validators: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NetworkValidatorKeysTable {
+  id: Generated<number>;
+  network_id: number;
+  key_id: number;
+}
+
 export interface Database {
+  networks: NetworksTable;
+  network_validator_keys: NetworkValidatorKeysTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;

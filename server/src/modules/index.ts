@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { registerApiKeysRoutes } from "./api-keys/api-keys.routes.js";
 import { registerKeyProvidersModule } from "./key-providers/index.js";
 import { registerKeysModule } from "./keys/index.js";
+import { registerBesuNetworksModule } from "./besu-networks/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
@@ -37,14 +38,14 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerAuditRoutes(api, ctx.audit);
   registerSettingsRoutes(api, createSettingsService({ db: ctx.db, bus: ctx.bus }));
 
-  // TODO(lead): move CHAINLAUNCH_MASTER_KEY into config.ts (validated once at boot) and pass it here.
   const providers = registerKeyProvidersModule(api, {
     db: ctx.db,
     dataDir: ctx.config.dataDir,
-    masterKeyEnv: process.env.CHAINLAUNCH_MASTER_KEY,
+    masterKeyEnv: ctx.config.masterKey,
   });
   const keys = registerKeysModule(api, { db: ctx.db, providers });
   registerOrganizationsModule(api, { db: ctx.db, keys });
+  registerBesuNetworksModule(api, { db: ctx.db, keys });
 
   const hub = createWsHub();
   const notifications = createNotificationsService({ repo: createNotificationsRepo(ctx.db), bus: ctx.bus, hub });

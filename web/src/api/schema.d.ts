@@ -265,6 +265,323 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/key-providers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List key providers */
+    get: operations["listKeyProviders"];
+    put?: never;
+    /** Add a key provider */
+    post: operations["createKeyProvider"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/key-providers/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a key provider */
+    get: operations["getKeyProvider"];
+    put?: never;
+    post?: never;
+    /** Delete a key provider that holds no keys and is not the default */
+    delete: operations["deleteKeyProvider"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List keys, paged */
+    get: operations["getPaginatedKeys"];
+    put?: never;
+    /** Generate a key, optionally with a certificate */
+    post: operations["createKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/keys/filter": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Filter keys by provider, algorithm and curve */
+    get: operations["filterKeys"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/keys/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a key */
+    get: operations["getKeyById"];
+    put?: never;
+    post?: never;
+    /** Delete a key no organization or node uses */
+    delete: operations["deleteKey"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/keys/{keyID}/sign": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Issue a certificate for a key, signed by a CA key */
+    post: operations["signCertificate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List organizations */
+    get: operations["listFabricOrganizations"];
+    put?: never;
+    /** Create an organization with its sign and TLS CAs, admin and client identities */
+    post: operations["createFabricOrganization"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/by-mspid/{mspid}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get an organization by MSP ID */
+    get: operations["getFabricOrganizationByMspID"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get an organization */
+    get: operations["getFabricOrganization"];
+    /** Change an organization's description */
+    put: operations["updateFabricOrganization"];
+    post?: never;
+    /** Delete an organization and its keys */
+    delete: operations["deleteFabricOrganization"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/{id}/keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List an organization's keys and identities */
+    get: operations["listOrganizationKeys"];
+    put?: never;
+    /** Issue a new identity (admin, client, peer or orderer) from the organization's CA */
+    post: operations["createOrganizationKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/{id}/keys/renew": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reissue a certificate of an organization key */
+    post: operations["renewOrganizationCertificate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/{id}/crl/revoke/pem": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke a certificate issued by the organization */
+    post: operations["revokeCertificateByPEM"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/{id}/crl/revoke/serial": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke a certificate by serial number */
+    post: operations["revokeCertificateBySerial"];
+    /** Remove a serial number from the revocation list */
+    delete: operations["deleteRevokedCertificate"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/{id}/revoked-certificates": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List revoked certificates */
+    get: operations["getRevokedCertificates"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/{id}/crl": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A freshly signed CRL (PEM) of the organization's signing CA */
+    get: operations["getOrganizationCRL"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/besu": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List Besu networks */
+    get: operations["listBesuNetworks"];
+    put?: never;
+    /** Create a QBFT network: validators, genesis and extraData */
+    post: operations["createBesuNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/besu/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Import a Besu network from its genesis file */
+    post: operations["importBesuNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/besu/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a Besu network */
+    get: operations["getBesuNetwork"];
+    put?: never;
+    post?: never;
+    /** Delete a Besu network */
+    delete: operations["deleteBesuNetwork"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/user-notifications": {
     parameters: {
       query?: never;
@@ -484,6 +801,34 @@ export interface components {
       metadata: string;
       /** @description Time of use */
       created_at: string;
+    };
+    /** @description A Besu network */
+    BesuNetworkInput: {
+      /** @description Network id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /** @description Free text */
+      description: string;
+      /**
+       * @description Platform
+       * @constant
+       */
+      platform: "BESU";
+      /** @description created or imported */
+      status: string;
+      /** @description Chain id */
+      chainId: number;
+      /** @description The creation parameters as base64 of their JSON */
+      config: string;
+      /** @description The genesis file, as JSON text */
+      genesisConfig: string;
+      /** @description Initial validator addresses */
+      validators: string[];
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
     };
     /** @description An audit event */
     AuditEventInput: {
@@ -713,6 +1058,34 @@ export interface components {
       metadata: string;
       /** @description Time of use */
       created_at: string;
+    };
+    /** @description A Besu network */
+    BesuNetwork: {
+      /** @description Network id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /** @description Free text */
+      description: string;
+      /**
+       * @description Platform
+       * @constant
+       */
+      platform: "BESU";
+      /** @description created or imported */
+      status: string;
+      /** @description Chain id */
+      chainId: number;
+      /** @description The creation parameters as base64 of their JSON */
+      config: string;
+      /** @description The genesis file, as JSON text */
+      genesisConfig: string;
+      /** @description Initial validator addresses */
+      validators: string[];
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
     };
     /** @description An audit event */
     AuditEvent: {
@@ -1453,6 +1826,1713 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Setting"];
+        };
+      };
+    };
+  };
+  listKeyProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Provider ID */
+            id: number;
+            /** @description Unique name */
+            name: string;
+            /**
+             * @description Backend: DATABASE keeps envelope-encrypted keys in our database
+             * @enum {string}
+             */
+            type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+            /** @description 1 when new keys and organizations use this provider by default */
+            isDefault: number;
+            /** @description Provider settings without secrets */
+            config: {
+              [key: string]: unknown;
+            };
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+          }[];
+        };
+      };
+    };
+  };
+  createKeyProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description New key provider */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Unique name */
+          name: string;
+          /**
+           * @description DATABASE today; VAULT and AWS_KMS come in a later release
+           * @enum {string}
+           */
+          type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+          /** @description 1 to make this the default provider */
+          isDefault?: number;
+          /** @description Backend-specific settings; DATABASE needs none */
+          config?: {
+            /** @description Vault settings (not supported yet) */
+            vault?: {
+              /** @description Vault address */
+              address?: string;
+              /** @description CA certificate PEM */
+              caCert?: string;
+              /** @description Default CA certificate TTL */
+              defaultCACertTTL?: string;
+              /** @description Default certificate TTL */
+              defaultCertTTL?: string;
+              /** @description KV mount */
+              kvMount?: string;
+              /** @description Maximum CA certificate TTL */
+              maxCACertTTL?: string;
+              /** @description Maximum certificate TTL */
+              maxCertTTL?: string;
+              /** @description Mode */
+              mode?: string;
+              /** @description Namespace */
+              namespace?: string;
+              /** @description Network */
+              network?: string;
+              /** @description Operation */
+              operation?: string;
+              /** @description PKI mount */
+              pkiMount?: string;
+              /** @description Port */
+              port?: number;
+              /** @description Unseal key shares */
+              shares?: number;
+              /** @description Unseal threshold */
+              threshold?: number;
+              /** @description Token */
+              token?: string;
+              /** @description Transit mount */
+              transitMount?: string;
+              /** @description Version */
+              version?: string;
+            };
+            /** @description AWS KMS settings (not supported yet) */
+            awsKms?: {
+              /** @description Role to assume */
+              assumeRoleArn?: string;
+              /** @description Access key id */
+              awsAccessKeyId?: string;
+              /** @description Region */
+              awsRegion?: string;
+              /** @description Secret access key */
+              awsSecretAccessKey?: string;
+              /** @description Session token */
+              awsSessionToken?: string;
+              /** @description Endpoint URL */
+              endpointUrl?: string;
+              /** @description External id */
+              externalId?: string;
+              /** @description Key alias prefix */
+              kmsKeyAliasPrefix?: string;
+              /** @description Operation */
+              operation?: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description A key provider */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Provider ID */
+            id: number;
+            /** @description Unique name */
+            name: string;
+            /**
+             * @description Backend: DATABASE keeps envelope-encrypted keys in our database
+             * @enum {string}
+             */
+            type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+            /** @description 1 when new keys and organizations use this provider by default */
+            isDefault: number;
+            /** @description Provider settings without secrets */
+            config: {
+              [key: string]: unknown;
+            };
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+          };
+        };
+      };
+    };
+  };
+  getKeyProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A key provider */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Provider ID */
+            id: number;
+            /** @description Unique name */
+            name: string;
+            /**
+             * @description Backend: DATABASE keeps envelope-encrypted keys in our database
+             * @enum {string}
+             */
+            type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+            /** @description 1 when new keys and organizations use this provider by default */
+            isDefault: number;
+            /** @description Provider settings without secrets */
+            config: {
+              [key: string]: unknown;
+            };
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+          };
+        };
+      };
+    };
+  };
+  deleteKeyProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": null;
+        };
+      };
+    };
+  };
+  getPaginatedKeys: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Page size */
+        pageSize?: number;
+        /** @description Filter by provider ID */
+        provider_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of keys */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description This page */
+            items: {
+              /** @description Key ID */
+              id: number;
+              /** @description Key name */
+              name: string;
+              /** @description Free text */
+              description: string | null;
+              /**
+               * @description Key algorithm
+               * @enum {string}
+               */
+              algorithm: "EC" | "ED25519" | "RSA";
+              /**
+               * @description Curve of EC keys
+               * @enum {string|null}
+               */
+              curve: "P-256" | "P-384" | "secp256k1" | null;
+              /** @description RSA modulus size */
+              keySize: number | null;
+              /** @description Encoding of publicKey and certificate (PEM) */
+              format: string;
+              /** @description SubjectPublicKeyInfo PEM */
+              publicKey: string;
+              /** @description Certificate PEM, if the key has one */
+              certificate: string | null;
+              /** @description active */
+              status: string;
+              /** @description Creation time, RFC 3339 */
+              createdAt: string;
+              /** @description Certificate notAfter, RFC 3339 */
+              expiresAt: string | null;
+              /** @description Last certificate renewal, RFC 3339 */
+              lastRotatedAt: string | null;
+              /** @description SHA-256 of the public key (SPKI DER), hex */
+              sha256Fingerprint: string;
+              /** @description Subject Key Identifier: SHA-1 of the public key bits, hex */
+              sha1Fingerprint: string;
+              /** @description EIP-55 address of secp256k1 keys */
+              ethereumAddress: string | null;
+              /** @description The CA key that signed the certificate */
+              signingKeyID: number | null;
+              /** @description Where the private key lives */
+              provider: {
+                /** @description Provider ID */
+                id: number;
+                /** @description Provider name */
+                name: string;
+                /**
+                 * @description Provider type
+                 * @enum {string}
+                 */
+                type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+              };
+              /** @description Provider-specific details */
+              providerMetadata: {
+                [key: string]: unknown;
+              };
+              /** @description Key id inside a remote provider */
+              kmsKeyId: string | null;
+              /** @description True for keys a Fabric (P-256) or Besu (secp256k1) node can use */
+              canUseInNodes: boolean;
+              /** @description True when generated by this server */
+              generatedLocally: boolean;
+              /** @description True when imported into the provider */
+              importedToProvider: boolean;
+              /** @description Private keys are never exported by the API */
+              isExportable: boolean;
+              /** @description Always false */
+              wasExported: boolean;
+            }[];
+            /** @description Page number */
+            page: number;
+            /** @description Page size */
+            pageSize: number;
+            /** @description Number of matching keys */
+            totalItems: number;
+          };
+        };
+      };
+    };
+  };
+  createKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description New key */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Key name */
+          name: string;
+          /** @description Free text */
+          description?: string;
+          /** @description Key algorithm: EC, ED25519, RSA */
+          algorithm: string;
+          /** @description Curve for EC keys: P-256, P-384, secp256k1 (default P-256) */
+          curve?: string;
+          /** @description RSA modulus size: 2048 or 4096 (default 2048) */
+          keySize?: number;
+          /** @description Key provider; the default provider when omitted */
+          providerId?: number;
+          /** @description 1 makes the certificate a CA (same as certificate.isCA) */
+          isCA?: number;
+          /** @description Attach a self-signed certificate; use POST /keys/{keyID}/sign for a CA-issued one */
+          certificate?: {
+            /** @description Subject common name (CN) */
+            commonName: string;
+            /** @description Subject O */
+            organization?: string[];
+            /** @description Subject OU; Fabric NodeOUs use admin, client, peer or orderer */
+            organizationalUnit?: string[];
+            /** @description Subject C (two-letter codes) */
+            country?: string[];
+            /** @description Subject ST */
+            province?: string[];
+            /** @description Subject L */
+            locality?: string[];
+            /** @description Subject street */
+            streetAddress?: string[];
+            /** @description Subject postal code */
+            postalCode?: string[];
+            /** @description DNS subject alternative names */
+            dnsNames?: string[];
+            /** @description Email subject alternative names */
+            emailAddresses?: string[];
+            /** @description True for a CA certificate (keyCertSign, cRLSign) */
+            isCA?: boolean;
+            /** @description Validity as a Go duration, e.g. 8760h (default one year) */
+            validFor?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description A key: public material only, never the private key */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Key ID */
+            id: number;
+            /** @description Key name */
+            name: string;
+            /** @description Free text */
+            description: string | null;
+            /**
+             * @description Key algorithm
+             * @enum {string}
+             */
+            algorithm: "EC" | "ED25519" | "RSA";
+            /**
+             * @description Curve of EC keys
+             * @enum {string|null}
+             */
+            curve: "P-256" | "P-384" | "secp256k1" | null;
+            /** @description RSA modulus size */
+            keySize: number | null;
+            /** @description Encoding of publicKey and certificate (PEM) */
+            format: string;
+            /** @description SubjectPublicKeyInfo PEM */
+            publicKey: string;
+            /** @description Certificate PEM, if the key has one */
+            certificate: string | null;
+            /** @description active */
+            status: string;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Certificate notAfter, RFC 3339 */
+            expiresAt: string | null;
+            /** @description Last certificate renewal, RFC 3339 */
+            lastRotatedAt: string | null;
+            /** @description SHA-256 of the public key (SPKI DER), hex */
+            sha256Fingerprint: string;
+            /** @description Subject Key Identifier: SHA-1 of the public key bits, hex */
+            sha1Fingerprint: string;
+            /** @description EIP-55 address of secp256k1 keys */
+            ethereumAddress: string | null;
+            /** @description The CA key that signed the certificate */
+            signingKeyID: number | null;
+            /** @description Where the private key lives */
+            provider: {
+              /** @description Provider ID */
+              id: number;
+              /** @description Provider name */
+              name: string;
+              /**
+               * @description Provider type
+               * @enum {string}
+               */
+              type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+            };
+            /** @description Provider-specific details */
+            providerMetadata: {
+              [key: string]: unknown;
+            };
+            /** @description Key id inside a remote provider */
+            kmsKeyId: string | null;
+            /** @description True for keys a Fabric (P-256) or Besu (secp256k1) node can use */
+            canUseInNodes: boolean;
+            /** @description True when generated by this server */
+            generatedLocally: boolean;
+            /** @description True when imported into the provider */
+            importedToProvider: boolean;
+            /** @description Private keys are never exported by the API */
+            isExportable: boolean;
+            /** @description Always false */
+            wasExported: boolean;
+          };
+        };
+      };
+    };
+  };
+  filterKeys: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Page size */
+        pageSize?: number;
+        /** @description Filter by provider ID */
+        provider_id?: number;
+        /** @description Filter by algorithm (EC, ED25519, RSA) */
+        algorithm?: string;
+        /** @description Filter by curve (P-256, P-384, secp256k1) */
+        curve?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of keys */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description This page */
+            items: {
+              /** @description Key ID */
+              id: number;
+              /** @description Key name */
+              name: string;
+              /** @description Free text */
+              description: string | null;
+              /**
+               * @description Key algorithm
+               * @enum {string}
+               */
+              algorithm: "EC" | "ED25519" | "RSA";
+              /**
+               * @description Curve of EC keys
+               * @enum {string|null}
+               */
+              curve: "P-256" | "P-384" | "secp256k1" | null;
+              /** @description RSA modulus size */
+              keySize: number | null;
+              /** @description Encoding of publicKey and certificate (PEM) */
+              format: string;
+              /** @description SubjectPublicKeyInfo PEM */
+              publicKey: string;
+              /** @description Certificate PEM, if the key has one */
+              certificate: string | null;
+              /** @description active */
+              status: string;
+              /** @description Creation time, RFC 3339 */
+              createdAt: string;
+              /** @description Certificate notAfter, RFC 3339 */
+              expiresAt: string | null;
+              /** @description Last certificate renewal, RFC 3339 */
+              lastRotatedAt: string | null;
+              /** @description SHA-256 of the public key (SPKI DER), hex */
+              sha256Fingerprint: string;
+              /** @description Subject Key Identifier: SHA-1 of the public key bits, hex */
+              sha1Fingerprint: string;
+              /** @description EIP-55 address of secp256k1 keys */
+              ethereumAddress: string | null;
+              /** @description The CA key that signed the certificate */
+              signingKeyID: number | null;
+              /** @description Where the private key lives */
+              provider: {
+                /** @description Provider ID */
+                id: number;
+                /** @description Provider name */
+                name: string;
+                /**
+                 * @description Provider type
+                 * @enum {string}
+                 */
+                type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+              };
+              /** @description Provider-specific details */
+              providerMetadata: {
+                [key: string]: unknown;
+              };
+              /** @description Key id inside a remote provider */
+              kmsKeyId: string | null;
+              /** @description True for keys a Fabric (P-256) or Besu (secp256k1) node can use */
+              canUseInNodes: boolean;
+              /** @description True when generated by this server */
+              generatedLocally: boolean;
+              /** @description True when imported into the provider */
+              importedToProvider: boolean;
+              /** @description Private keys are never exported by the API */
+              isExportable: boolean;
+              /** @description Always false */
+              wasExported: boolean;
+            }[];
+            /** @description Page number */
+            page: number;
+            /** @description Page size */
+            pageSize: number;
+            /** @description Number of matching keys */
+            totalItems: number;
+          };
+        };
+      };
+    };
+  };
+  getKeyById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Key ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A key: public material only, never the private key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Key ID */
+            id: number;
+            /** @description Key name */
+            name: string;
+            /** @description Free text */
+            description: string | null;
+            /**
+             * @description Key algorithm
+             * @enum {string}
+             */
+            algorithm: "EC" | "ED25519" | "RSA";
+            /**
+             * @description Curve of EC keys
+             * @enum {string|null}
+             */
+            curve: "P-256" | "P-384" | "secp256k1" | null;
+            /** @description RSA modulus size */
+            keySize: number | null;
+            /** @description Encoding of publicKey and certificate (PEM) */
+            format: string;
+            /** @description SubjectPublicKeyInfo PEM */
+            publicKey: string;
+            /** @description Certificate PEM, if the key has one */
+            certificate: string | null;
+            /** @description active */
+            status: string;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Certificate notAfter, RFC 3339 */
+            expiresAt: string | null;
+            /** @description Last certificate renewal, RFC 3339 */
+            lastRotatedAt: string | null;
+            /** @description SHA-256 of the public key (SPKI DER), hex */
+            sha256Fingerprint: string;
+            /** @description Subject Key Identifier: SHA-1 of the public key bits, hex */
+            sha1Fingerprint: string;
+            /** @description EIP-55 address of secp256k1 keys */
+            ethereumAddress: string | null;
+            /** @description The CA key that signed the certificate */
+            signingKeyID: number | null;
+            /** @description Where the private key lives */
+            provider: {
+              /** @description Provider ID */
+              id: number;
+              /** @description Provider name */
+              name: string;
+              /**
+               * @description Provider type
+               * @enum {string}
+               */
+              type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+            };
+            /** @description Provider-specific details */
+            providerMetadata: {
+              [key: string]: unknown;
+            };
+            /** @description Key id inside a remote provider */
+            kmsKeyId: string | null;
+            /** @description True for keys a Fabric (P-256) or Besu (secp256k1) node can use */
+            canUseInNodes: boolean;
+            /** @description True when generated by this server */
+            generatedLocally: boolean;
+            /** @description True when imported into the provider */
+            importedToProvider: boolean;
+            /** @description Private keys are never exported by the API */
+            isExportable: boolean;
+            /** @description Always false */
+            wasExported: boolean;
+          };
+        };
+      };
+    };
+  };
+  deleteKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Key ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": null;
+        };
+      };
+    };
+  };
+  signCertificate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Key ID to sign */
+        keyID: number;
+      };
+      cookie?: never;
+    };
+    /** @description Issue a certificate for an existing key */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The CA key that signs */
+          caKeyId: number;
+          /** @description Subject, SANs and validity of the new certificate */
+          certificate: {
+            /** @description Subject common name (CN) */
+            commonName: string;
+            /** @description Subject O */
+            organization?: string[];
+            /** @description Subject OU; Fabric NodeOUs use admin, client, peer or orderer */
+            organizationalUnit?: string[];
+            /** @description Subject C (two-letter codes) */
+            country?: string[];
+            /** @description Subject ST */
+            province?: string[];
+            /** @description Subject L */
+            locality?: string[];
+            /** @description Subject street */
+            streetAddress?: string[];
+            /** @description Subject postal code */
+            postalCode?: string[];
+            /** @description DNS subject alternative names */
+            dnsNames?: string[];
+            /** @description Email subject alternative names */
+            emailAddresses?: string[];
+            /** @description Validity as a Go duration, e.g. 8760h (default one year) */
+            validFor?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description A key: public material only, never the private key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Key ID */
+            id: number;
+            /** @description Key name */
+            name: string;
+            /** @description Free text */
+            description: string | null;
+            /**
+             * @description Key algorithm
+             * @enum {string}
+             */
+            algorithm: "EC" | "ED25519" | "RSA";
+            /**
+             * @description Curve of EC keys
+             * @enum {string|null}
+             */
+            curve: "P-256" | "P-384" | "secp256k1" | null;
+            /** @description RSA modulus size */
+            keySize: number | null;
+            /** @description Encoding of publicKey and certificate (PEM) */
+            format: string;
+            /** @description SubjectPublicKeyInfo PEM */
+            publicKey: string;
+            /** @description Certificate PEM, if the key has one */
+            certificate: string | null;
+            /** @description active */
+            status: string;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Certificate notAfter, RFC 3339 */
+            expiresAt: string | null;
+            /** @description Last certificate renewal, RFC 3339 */
+            lastRotatedAt: string | null;
+            /** @description SHA-256 of the public key (SPKI DER), hex */
+            sha256Fingerprint: string;
+            /** @description Subject Key Identifier: SHA-1 of the public key bits, hex */
+            sha1Fingerprint: string;
+            /** @description EIP-55 address of secp256k1 keys */
+            ethereumAddress: string | null;
+            /** @description The CA key that signed the certificate */
+            signingKeyID: number | null;
+            /** @description Where the private key lives */
+            provider: {
+              /** @description Provider ID */
+              id: number;
+              /** @description Provider name */
+              name: string;
+              /**
+               * @description Provider type
+               * @enum {string}
+               */
+              type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+            };
+            /** @description Provider-specific details */
+            providerMetadata: {
+              [key: string]: unknown;
+            };
+            /** @description Key id inside a remote provider */
+            kmsKeyId: string | null;
+            /** @description True for keys a Fabric (P-256) or Besu (secp256k1) node can use */
+            canUseInNodes: boolean;
+            /** @description True when generated by this server */
+            generatedLocally: boolean;
+            /** @description True when imported into the provider */
+            importedToProvider: boolean;
+            /** @description Private keys are never exported by the API */
+            isExportable: boolean;
+            /** @description Always false */
+            wasExported: boolean;
+          };
+        };
+      };
+    };
+  };
+  listFabricOrganizations: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of organizations to return */
+        limit?: number;
+        /** @description Number of organizations to skip */
+        offset?: number;
+        /** @description Filter by MSP ID */
+        mspId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of organizations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Number of matching organizations */
+            count: number;
+            /** @description This page */
+            items: {
+              /** @description Organization ID */
+              id: number;
+              /** @description MSP ID */
+              mspId: string;
+              /** @description Free text */
+              description: string | null;
+              /** @description Key provider holding the organization's keys */
+              providerId: number;
+              /** @description Key provider name */
+              providerName: string;
+              /** @description Signing root CA certificate PEM */
+              signCertificate: string;
+              /** @description Signing root CA public key PEM */
+              signPublicKey: string;
+              /** @description TLS root CA certificate PEM */
+              tlsCertificate: string;
+              /** @description TLS root CA public key PEM */
+              tlsPublicKey: string;
+              /** @description Key ID of the admin signing identity (OU admin) */
+              adminSignKeyId: number | null;
+              /** @description Key ID of the admin TLS identity */
+              adminTlsKeyId: number | null;
+              /** @description Key ID of the client signing identity (OU client) */
+              clientSignKeyId: number | null;
+              /** @description Creation time, RFC 3339 */
+              createdAt: string;
+              /** @description Last change, RFC 3339 */
+              updatedAt: string;
+            }[];
+            /** @description Limit used */
+            limit: number;
+            /** @description Offset used */
+            offset: number;
+          };
+        };
+      };
+    };
+  };
+  createFabricOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description New organization */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description MSP ID: letters, digits, dots and hyphens */
+          mspId: string;
+          /** @description Display name */
+          name: string;
+          /** @description Free text */
+          description?: string;
+          /** @description Key provider; the default when omitted */
+          providerId?: number;
+          /** @description CA validity (default 87600h) as a Go duration, e.g. 8760h */
+          caCertValidFor?: string;
+          /** @description Identity certificate validity (default 8760h) as a Go duration, e.g. 8760h */
+          certValidFor?: string;
+          /** @description Subject C of the CA certificates */
+          country?: string[];
+          /** @description Subject ST */
+          province?: string[];
+          /** @description Subject L */
+          locality?: string[];
+          /** @description Subject street */
+          streetAddress?: string[];
+          /** @description Subject postal code */
+          postalCode?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description A Fabric organization (MSP) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Organization ID */
+            id: number;
+            /** @description MSP ID */
+            mspId: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key provider holding the organization's keys */
+            providerId: number;
+            /** @description Key provider name */
+            providerName: string;
+            /** @description Signing root CA certificate PEM */
+            signCertificate: string;
+            /** @description Signing root CA public key PEM */
+            signPublicKey: string;
+            /** @description TLS root CA certificate PEM */
+            tlsCertificate: string;
+            /** @description TLS root CA public key PEM */
+            tlsPublicKey: string;
+            /** @description Key ID of the admin signing identity (OU admin) */
+            adminSignKeyId: number | null;
+            /** @description Key ID of the admin TLS identity */
+            adminTlsKeyId: number | null;
+            /** @description Key ID of the client signing identity (OU client) */
+            clientSignKeyId: number | null;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Last change, RFC 3339 */
+            updatedAt: string;
+          };
+        };
+      };
+    };
+  };
+  getFabricOrganizationByMspID: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description MSP ID */
+        mspid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Fabric organization (MSP) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Organization ID */
+            id: number;
+            /** @description MSP ID */
+            mspId: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key provider holding the organization's keys */
+            providerId: number;
+            /** @description Key provider name */
+            providerName: string;
+            /** @description Signing root CA certificate PEM */
+            signCertificate: string;
+            /** @description Signing root CA public key PEM */
+            signPublicKey: string;
+            /** @description TLS root CA certificate PEM */
+            tlsCertificate: string;
+            /** @description TLS root CA public key PEM */
+            tlsPublicKey: string;
+            /** @description Key ID of the admin signing identity (OU admin) */
+            adminSignKeyId: number | null;
+            /** @description Key ID of the admin TLS identity */
+            adminTlsKeyId: number | null;
+            /** @description Key ID of the client signing identity (OU client) */
+            clientSignKeyId: number | null;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Last change, RFC 3339 */
+            updatedAt: string;
+          };
+        };
+      };
+    };
+  };
+  getFabricOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Fabric organization (MSP) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Organization ID */
+            id: number;
+            /** @description MSP ID */
+            mspId: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key provider holding the organization's keys */
+            providerId: number;
+            /** @description Key provider name */
+            providerName: string;
+            /** @description Signing root CA certificate PEM */
+            signCertificate: string;
+            /** @description Signing root CA public key PEM */
+            signPublicKey: string;
+            /** @description TLS root CA certificate PEM */
+            tlsCertificate: string;
+            /** @description TLS root CA public key PEM */
+            tlsPublicKey: string;
+            /** @description Key ID of the admin signing identity (OU admin) */
+            adminSignKeyId: number | null;
+            /** @description Key ID of the admin TLS identity */
+            adminTlsKeyId: number | null;
+            /** @description Key ID of the client signing identity (OU client) */
+            clientSignKeyId: number | null;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Last change, RFC 3339 */
+            updatedAt: string;
+          };
+        };
+      };
+    };
+  };
+  updateFabricOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description Fields to change */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Free text */
+          description: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A Fabric organization (MSP) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Organization ID */
+            id: number;
+            /** @description MSP ID */
+            mspId: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key provider holding the organization's keys */
+            providerId: number;
+            /** @description Key provider name */
+            providerName: string;
+            /** @description Signing root CA certificate PEM */
+            signCertificate: string;
+            /** @description Signing root CA public key PEM */
+            signPublicKey: string;
+            /** @description TLS root CA certificate PEM */
+            tlsCertificate: string;
+            /** @description TLS root CA public key PEM */
+            tlsPublicKey: string;
+            /** @description Key ID of the admin signing identity (OU admin) */
+            adminSignKeyId: number | null;
+            /** @description Key ID of the admin TLS identity */
+            adminTlsKeyId: number | null;
+            /** @description Key ID of the client signing identity (OU client) */
+            clientSignKeyId: number | null;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Last change, RFC 3339 */
+            updatedAt: string;
+          };
+        };
+      };
+    };
+  };
+  deleteFabricOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": null;
+        };
+      };
+    };
+  };
+  listOrganizationKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Organization key link ID */
+            id: number;
+            /** @description Organization ID */
+            organizationId: number;
+            /** @description Key ID */
+            keyId: number;
+            /** @description Key name */
+            keyName: string;
+            /** @description Role: admin, client, peer, orderer, or ca for the organization's CAs */
+            identityType: string;
+            /** @description sign, tls, ca or tlsca */
+            keyPurpose: string;
+            /** @description Key algorithm */
+            keyAlgorithm: string;
+            /** @description Key status */
+            keyStatus: string;
+            /** @description Certificate notAfter, RFC 3339 */
+            keyExpiresAt: string | null;
+            /** @description Certificate PEM */
+            certificate: string | null;
+            /** @description Public key PEM */
+            publicKey: string;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+          }[];
+        };
+      };
+    };
+  };
+  createOrganizationKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description New identity issued by the organization's CA */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Key name; also the certificate's common name */
+          name: string;
+          /** @description Free text */
+          description?: string;
+          /**
+           * @description NodeOU written into the certificate's OU
+           * @enum {string}
+           */
+          role: "admin" | "client" | "peer" | "orderer";
+          /** @description DNS subject alternative names */
+          dnsNames?: string[];
+          /** @description IP subject alternative names */
+          ipAddresses?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description An organization key */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Key ID */
+            id: number;
+            /** @description Key name */
+            name: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key algorithm */
+            algorithm: string;
+            /** @description Public key PEM */
+            publicKey: string;
+            /** @description Certificate PEM */
+            certificate: string | null;
+            /** @description Key status */
+            status: string;
+            /** @description Creation time */
+            createdAt: string;
+            /** @description Certificate notAfter */
+            expiresAt: string | null;
+            /** @description Last renewal */
+            lastRotatedAt: string | null;
+            /** @description SHA-256 of the public key, hex */
+            sha256Fingerprint: string;
+            /** @description Subject Key Identifier, hex */
+            sha1Fingerprint: string;
+            /** @description Ethereum address (secp256k1 keys only) */
+            ethereumAddress: string | null;
+            /** @description CA key that signed the certificate */
+            signingKeyId: number | null;
+            /** @description Key provider */
+            provider: {
+              /** @description Provider ID */
+              id: number;
+              /** @description Provider name */
+              name: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  renewOrganizationCertificate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description Certificate renewal */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Key whose certificate to reissue */
+          keyId: number;
+          /**
+           * @description Which CA issues it (defaults to the one that issued it)
+           * @enum {string}
+           */
+          caType?: "sign" | "tls";
+          /**
+           * @description Change the NodeOU
+           * @enum {string}
+           */
+          role?: "admin" | "client" | "peer" | "orderer";
+          /** @description Validity (default 8760h; 87600h for CAs) as a Go duration, e.g. 8760h */
+          validFor?: string;
+          /** @description DNS subject alternative names */
+          dnsNames?: string[];
+          /** @description IP subject alternative names */
+          ipAddresses?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description An organization key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Key ID */
+            id: number;
+            /** @description Key name */
+            name: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key algorithm */
+            algorithm: string;
+            /** @description Public key PEM */
+            publicKey: string;
+            /** @description Certificate PEM */
+            certificate: string | null;
+            /** @description Key status */
+            status: string;
+            /** @description Creation time */
+            createdAt: string;
+            /** @description Certificate notAfter */
+            expiresAt: string | null;
+            /** @description Last renewal */
+            lastRotatedAt: string | null;
+            /** @description SHA-256 of the public key, hex */
+            sha256Fingerprint: string;
+            /** @description Subject Key Identifier, hex */
+            sha1Fingerprint: string;
+            /** @description Ethereum address (secp256k1 keys only) */
+            ethereumAddress: string | null;
+            /** @description CA key that signed the certificate */
+            signingKeyId: number | null;
+            /** @description Key provider */
+            provider: {
+              /** @description Provider ID */
+              id: number;
+              /** @description Provider name */
+              name: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  revokeCertificateByPEM: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Certificate PEM */
+          certificate: string;
+          /** @description RFC 5280 reason code; 0 unspecified, 1 keyCompromise, 4 superseded, 5 cessationOfOperation */
+          revocationReason?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Result */
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  revokeCertificateBySerial: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Certificate serial number in hex */
+          serialNumber: string;
+          /** @description RFC 5280 reason code; 0 unspecified, 1 keyCompromise, 4 superseded, 5 cessationOfOperation */
+          revocationReason?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Result */
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  deleteRevokedCertificate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Certificate serial number in hex */
+          serialNumber: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Result */
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  getRevokedCertificates: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Serial number, hex */
+            serialNumber: string;
+            /** @description Revocation time, RFC 3339 */
+            revocationTime: string;
+            /** @description RFC 5280 reason code */
+            reason: number;
+          }[];
+        };
+      };
+    };
+  };
+  getOrganizationCRL: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description PEM X509 CRL */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": string;
+        };
+      };
+    };
+  };
+  listBesuNetworks: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description Offset */
+        offset?: number;
+        /** @description Part of the name */
+        name?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description This page */
+            networks: components["schemas"]["BesuNetwork"][];
+            /** @description Matching networks */
+            total: number;
+          };
+        };
+      };
+    };
+  };
+  createBesuNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Network name, unique */
+          name: string;
+          /** @description Free text */
+          description?: string;
+          /** @description QBFT network parameters */
+          config: {
+            /**
+             * @description Consensus; only QBFT is supported
+             * @default qbft
+             * @enum {string}
+             */
+            consensus?: "qbft" | "QBFT";
+            /** @description EIP-155 chain id, unique among Besu networks */
+            chainId: number;
+            /**
+             * @description Seconds between blocks
+             * @default 5
+             */
+            blockPeriod?: number;
+            /**
+             * @description Blocks per epoch (vote reset)
+             * @default 30000
+             */
+            epochLength?: number;
+            /**
+             * @description Round timeout in seconds
+             * @default 10
+             */
+            requestTimeout?: number;
+            /** @description Block gas limit */
+            gasLimit?: string;
+            /** @description Genesis difficulty (QBFT: 0x1) */
+            difficulty?: string;
+            /** @description Genesis mixHash */
+            mixHash?: string;
+            /** @description Genesis nonce */
+            nonce?: string;
+            /** @description Genesis timestamp */
+            timestamp?: string;
+            /** @description Genesis coinbase */
+            coinbase?: string;
+            /** @description Pre-funded accounts */
+            alloc?: {
+              [key: string]: {
+                /** @description Balance in wei */
+                balance: string;
+              };
+            };
+            /**
+             * @description secp256k1 key ids of the initial validators
+             * @default []
+             */
+            initialValidatorsKeyIds?: number[];
+            /**
+             * @description Validators whose keys live elsewhere
+             * @default []
+             */
+            externalValidatorKeys?: {
+              /** @description Validator address; checked against publicKey */
+              ethereumAddress?: string;
+              /** @description secp256k1 public key (hex or PEM) */
+              publicKey: string;
+            }[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BesuNetwork"];
+        };
+      };
+    };
+  };
+  importBesuNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Network name, unique */
+          name: string;
+          /** @description Free text */
+          description?: string;
+          /** @description Expected chain id; must match the genesis */
+          chainId?: number;
+          /** @description The genesis JSON, as text */
+          genesisFile: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Result */
+            message: string;
+            /** @description New network id */
+            networkId: number;
+          };
+        };
+      };
+    };
+  };
+  getBesuNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BesuNetwork"];
+        };
+      };
+    };
+  };
+  deleteBesuNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": null;
         };
       };
     };

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely";
 import { foundation } from "./0001-foundation.js";
 import { keysOrganizations } from "./0002-keys-organizations.js";
+import { networks } from "./0003-networks.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -13,6 +14,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         "0001-foundation": foundation(dialect),
         "0002-keys-organizations": keysOrganizations(dialect),
+        "0003-networks": networks(dialect),
       };
     },
   };
