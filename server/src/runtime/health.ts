@@ -1,0 +1,47 @@
+import { request } from "node:http";
+
+/** Decides whether a started process is ready. `signal` aborts when the supervisor gives up. */
+export type ReadinessProbe = (ctx: { pid: number; signal: AbortSignal }) => Promise<boolean>;
+
+export interface HealthzResult {
+  ok: boolean;
+  /** HTTP status, or 0 when there was no answer. */
+  status: number;
+  /** The parsed JSON body when there was one, e.g. `{status: "OK"}` or the 503 with failed_checks. */
+  body?: unknown;
+  error?: string;
+}
+
+/**
+ * GETs a Fabric operations `/healthz` over plain HTTP (operations TLS is off on loopback).
+ * 200 with `{"status":"OK"}` is healthy; 503 carries `failed_checks`.
+ */
+export function getHealthz(url: string, timeoutMs = 2000, signal?: AbortSignal): Promise<HealthzResult> {
+  return new Promise((resolve) => {
+    const req = request(url, { method: "GET", timeout: timeoutMs, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+        const status = res.statusCode ?? 0;
+        const okBody = typeof body === "object" && body !== null && (body as { status?: unknown }).status === "OK";
+        resolve({ ok: status === 200 && okBody, status, body });
+      });
+      res.on("error", (err) => resolve({ ok: false, status: res.statusCode ?? 0, error: err.message }));
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on("error", (err) => resolve({ ok: false, status: 0, error: err.message }));
+    req.end();
+  });
+}
+
+/** A readiness probe that passes when `url` (an operations /healthz) answers 200 {"status":"OK"}. */
+export function httpHealthProbe(url: string, timeoutMs = 2000): ReadinessProbe {
+  return async ({ signal }) => (await getHealthz(url, timeoutMs, signal)).ok;
+}

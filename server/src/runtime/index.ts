@@ -1,0 +1,44 @@
+export {
+  assertFabricVersion,
+  BUILDABLE_FABRIC_VERSIONS,
+  createFabricBinaryResolver,
+  DEFAULT_FABRIC_VERSION,
+  defaultFabricCacheDir,
+  downloadFabricRelease,
+  execVersionProbe,
+  FABRIC_BINARIES,
+  fabricReleaseUrl,
+  type FabricBinary,
+  type FabricBinaryResolver,
+  type FabricBinaryResolverOptions,
+  type FabricBinarySource,
+  type FabricDownloader,
+  type FabricVersionProbe,
+  type ResolvedFabricBinaries,
+} from "./binaries.js";
+export { RuntimeError, type RuntimeErrorCode } from "./errors.js";
+export { getHealthz, httpHealthProbe, type HealthzResult, type ReadinessProbe } from "./health.js";
+export { DEFAULT_LOG_ROTATION, readLastLines, rotateIfNeeded, type LogRotation } from "./log-files.js";
+export { readPidRecord, verifyPidRecord, type PidRecord, type PidVerdict } from "./pid-file.js";
+export {
+  bindTest,
+  checkPort,
+  checkPorts,
+  DEFAULT_BIND_HOSTS,
+  isValidPort,
+  proposeFreePorts,
+  type PortCheckOptions,
+  type PortConflict,
+  type PortConflictReason,
+  type ProposePortsOptions,
+} from "./ports.js";
+export {
+  createSupervisor,
+  type ProcessSpec,
+  type ProcessState,
+  type ProcessStatus,
+  type RestartPolicy,
+  type Supervisor,
+  type SupervisorEvent,
+  type SupervisorOptions,
+} from "./supervisor.js";

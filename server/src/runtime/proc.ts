@@ -1,0 +1,91 @@
+import { readFile, readlink } from "node:fs/promises";
+
+/**
+ * Linux /proc readers. They identify a process beyond its pid: a pid can be reused by an
+ * unrelated process after the original exits (or after a reboot), so a pid file alone is not
+ * proof. The start time in /proc/<pid>/stat (clock ticks since boot), the boot id and the
+ * command line together are.
+ */
+export interface ProcStat {
+  pid: number;
+  /** Single-letter state: R, S, D, Z (zombie), T, t, X, I… */
+  state: string;
+  ppid: number;
+  pgrp: number;
+  /** Field 22 of /proc/<pid>/stat, kept as a string: it is compared, never computed with. */
+  startTime: string;
+}
+
+/** Parses /proc/<pid>/stat. The command name may hold spaces and parentheses, so split after the last ")". */
+export function parseProcStat(text: string): ProcStat {
+  const close = text.lastIndexOf(")");
+  const pid = Number.parseInt(text.slice(0, text.indexOf(" ")), 10);
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(" ");
+  // rest[0] is field 3 (state); field N is rest[N - 3].
+  return {
+    pid,
+    state: rest[0] ?? "?",
+    ppid: Number(rest[1]),
+    pgrp: Number(rest[2]),
+    startTime: rest[19] ?? "",
+  };
+}
+
+export async function readProcStat(pid: number): Promise<ProcStat | null> {
+  try {
+    return parseProcStat(await readFile(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** argv of a process, from /proc/<pid>/cmdline (NUL-separated). Null when unreadable. */
+export async function readCmdline(pid: number): Promise<string[] | null> {
+  try {
+    const raw = await readFile(`/proc/${pid}/cmdline`, "utf8");
+    const parts = raw.split("\0");
+    if (parts.at(-1) === "") parts.pop();
+    return parts;
+  } catch {
+    return null;
+  }
+}
+
+export async function readExe(pid: number): Promise<string | null> {
+  try {
+    return await readlink(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
+let bootIdCache: string | undefined;
+/** /proc/sys/kernel/random/boot_id: changes on every boot, so pid files from before a reboot never match. */
+export async function readBootId(): Promise<string> {
+  if (bootIdCache === undefined) {
+    bootIdCache = (await readFile("/proc/sys/kernel/random/boot_id", "utf8").catch(() => "")).trim();
+  }
+  return bootIdCache;
+}
+
+/** True when the pid exists and is not a zombie (a zombie has exited and only waits to be reaped). */
+export async function isAlive(pid: number): Promise<boolean> {
+  const stat = await readProcStat(pid);
+  return stat !== null && stat.state !== "Z" && stat.state !== "X";
+}
+
+/** Signals a process group (the node was spawned detached, so it leads one), falling back to the pid. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}

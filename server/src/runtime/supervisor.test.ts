@@ -1,0 +1,267 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { httpHealthProbe } from "./health.js";
+import { readPidRecord, writePidRecord } from "./pid-file.js";
+import { proposeFreePorts } from "./ports.js";
+import { isAlive, readCmdline } from "./proc.js";
+import {
+  createSupervisor,
+  type ProcessSpec,
+  type Supervisor,
+  type SupervisorEvent,
+  type SupervisorOptions,
+} from "./supervisor.js";
+
+const root = mkdtempSync(join(tmpdir(), "cl-sup-"));
+const spawned = new Set<number>();
+const supervisors: Supervisor[] = [];
+
+afterAll(async () => {
+  for (const s of supervisors) s.close();
+  for (const pid of spawned) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+let n = 0;
+let nextFrom = 22000 + (process.pid % 50) * 100;
+
+/** A tiny node: an HTTP server with /healthz, logging to stdout/stderr. */
+const SERVER = `
+const http = require("node:http");
+const port = Number(process.argv[1]);
+const mode = process.argv[2] || "";
+console.log("starting on " + port + " mode=" + mode);
+if (mode === "fail") { console.error("fatal: bad config key Foo.Bar"); process.exit(3); }
+if (mode === "ignore-term") process.on("SIGTERM", () => console.log("ignoring SIGTERM"));
+else process.on("SIGTERM", () => { console.log("bye"); process.exit(0); });
+http.createServer((req, res) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ status: "OK" })); })
+  .listen(port, "127.0.0.1", () => console.error("listening"));
+if (mode === "crash-soon") setTimeout(() => { console.error("panic: crashed on purpose"); process.exit(2); }, 600);
+if (mode === "chatty") setInterval(() => console.log("x".repeat(200)), 5);
+`;
+
+async function makeSpec(mode = "", marker = `n${n++}`): Promise<ProcessSpec> {
+  const [port] = await proposeFreePorts(1, { from: nextFrom, to: nextFrom + 99 });
+  nextFrom = (port as number) + 1;
+  return {
+    id: `node-${marker}`,
+    command: process.execPath,
+    args: ["-e", SERVER, String(port), mode],
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    cwd: root,
+    probe: httpHealthProbe(`http://127.0.0.1:${port}/healthz`, 500),
+    startTimeoutMs: 10_000,
+  };
+}
+
+function makeSupervisor(
+  stateDir: string,
+  extra: Partial<SupervisorOptions> = {},
+): { sup: Supervisor; events: SupervisorEvent[] } {
+  const events: SupervisorEvent[] = [];
+  const sup = createSupervisor({
+    stateDir,
+    pollIntervalMs: 100,
+    probeIntervalMs: 100,
+    stopTimeoutMs: 3000,
+    restart: { baseDelayMs: 100, maxDelayMs: 400, maxAttempts: 3, resetAfterMs: 60_000 },
+    onEvent: (e) => {
+      events.push(e);
+      if (e.type === "spawned") spawned.add(e.pid);
+    },
+    ...extra,
+  });
+  supervisors.push(sup);
+  return { sup, events };
+}
+
+async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 10_000): Promise<NonNullable<T>> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await sleep(50);
+  }
+}
+
+const statuses = (events: SupervisorEvent[], id: string): string[] =>
+  events.flatMap((e) => (e.type === "status" && e.id === id ? [e.status] : []));
+
+/** Processes whose argv carries this spec's unique port argument. */
+async function countProcesses(spec: ProcessSpec): Promise<number> {
+  let count = 0;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const argv = await readCmdline(Number(name));
+    if (argv && argv[1] === "-e" && argv[3] === spec.args[2] && (await isAlive(Number(name)))) count++;
+  }
+  return count;
+}
+
+describe("supervisor", () => {
+  it("starts a node to RUNNING via its probe, logs to a file, and stops it gracefully", async () => {
+    const stateDir = join(root, "s1");
+    const { sup, events } = makeSupervisor(stateDir);
+    const spec = await makeSpec();
+    const state = await sup.start(spec);
+    expect(state).toMatchObject({ status: "RUNNING", adopted: false, restarts: 0 });
+    const pid = state.pid as number;
+    const record = await readPidRecord(join(stateDir, "pids", `${spec.id}.json`));
+    expect(record).toMatchObject({ pid, command: process.execPath, args: spec.args });
+    expect(record?.startTime).toMatch(/^\d+$/);
+    await waitFor(() => readFileSync(state.logFile, "utf8").includes("listening"));
+    expect(readFileSync(state.logFile, "utf8")).toContain("starting on");
+
+    const stopped = await sup.stop(spec.id);
+    expect(stopped.status).toBe("STOPPED");
+    expect(await isAlive(pid)).toBe(false);
+    expect(existsSync(join(stateDir, "pids", `${spec.id}.json`))).toBe(false);
+    expect(readFileSync(state.logFile, "utf8")).toContain("bye");
+    expect(statuses(events, spec.id)).toEqual(["STARTING", "RUNNING", "STOPPING", "STOPPED"]);
+  });
+
+  it("marks a node whose start fails as ERROR with the reason from its log", async () => {
+    const { sup, events } = makeSupervisor(join(root, "s2"));
+    const spec = await makeSpec("fail");
+    const state = await sup.start(spec);
+    expect(state.status).toBe("ERROR");
+    expect(state.errorMessage).toContain("exit code 3");
+    expect(state.errorMessage).toContain("fatal: bad config key Foo.Bar");
+    expect(events.find((e) => e.type === "crash")).toMatchObject({ exitCode: 3, willRestart: false });
+  });
+
+  it("reports a binary that can't be spawned as ERROR", async () => {
+    const { sup } = makeSupervisor(join(root, "s2b"));
+    const spec = { ...(await makeSpec()), command: join(root, "no-such-binary") };
+    const state = await sup.start(spec);
+    expect(state.status).toBe("ERROR");
+    expect(state.errorMessage).toContain("ENOENT");
+  });
+
+  it("detects kill -9, records the crash and restarts the node", async () => {
+    const { sup, events } = makeSupervisor(join(root, "s3"));
+    const spec = await makeSpec();
+    const first = await sup.start(spec);
+    process.kill(first.pid as number, "SIGKILL");
+    const back = await waitFor(() => {
+      const s = sup.get(spec.id);
+      return s?.status === "RUNNING" && s.pid !== first.pid ? s : undefined;
+    });
+    expect(back.restarts).toBe(1);
+    const crash = events.find((e) => e.type === "crash");
+    expect(crash).toMatchObject({ pid: first.pid, signal: "SIGKILL", exitCode: null, attempt: 1, willRestart: true });
+    expect(await countProcesses(spec)).toBe(1);
+    await sup.stop(spec.id);
+  });
+
+  it("gives up after repeated crashes and shows ERROR with the last log lines", async () => {
+    const { sup, events } = makeSupervisor(join(root, "s4"), {
+      restart: { baseDelayMs: 50, maxDelayMs: 100, maxAttempts: 2, resetAfterMs: 60_000 },
+    });
+    const spec = await makeSpec("crash-soon");
+    expect((await sup.start(spec)).status).toBe("RUNNING");
+    const state = await waitFor(() => (sup.get(spec.id)?.status === "ERROR" ? sup.get(spec.id) : undefined), 15_000);
+    expect(state?.errorMessage).toContain("crashed 3 times in a row");
+    expect(state?.errorMessage).toContain("panic: crashed on purpose");
+    const crashes = events.filter((e) => e.type === "crash");
+    expect(crashes.map((c) => (c.type === "crash" ? c.willRestart : null))).toEqual([true, true, false]);
+  });
+
+  it("sends SIGKILL when SIGTERM is ignored past the timeout", async () => {
+    const { sup } = makeSupervisor(join(root, "s5"));
+    const spec = await makeSpec("ignore-term");
+    const { pid } = await sup.start(spec);
+    const t0 = Date.now();
+    const stopped = await sup.stop(spec.id, { timeoutMs: 500 });
+    expect(stopped.status).toBe("STOPPED");
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(450);
+    expect(await isAlive(pid as number)).toBe(false);
+  });
+
+  it("leaves nodes running on close; a second supervisor adopts them without a duplicate and watches them", async () => {
+    const stateDir = join(root, "s6");
+    const one = makeSupervisor(stateDir);
+    const spec = await makeSpec();
+    const first = await one.sup.start(spec);
+    one.sup.close(); // the console stops
+
+    await sleep(300);
+    expect(await isAlive(first.pid as number)).toBe(true);
+
+    const two = makeSupervisor(stateDir); // the console restarts
+    const adopted = await two.sup.start(spec);
+    expect(adopted).toMatchObject({ status: "RUNNING", pid: first.pid, adopted: true });
+    expect(two.events.some((e) => e.type === "adopted" && e.pid === first.pid)).toBe(true);
+    expect(two.events.some((e) => e.type === "spawned")).toBe(false);
+    expect(await countProcesses(spec)).toBe(1);
+
+    // Crash detection for an adopted process goes through /proc polling.
+    process.kill(first.pid as number, "SIGKILL");
+    const back = await waitFor(() => {
+      const s = two.sup.get(spec.id);
+      return s?.status === "RUNNING" && s.pid !== first.pid ? s : undefined;
+    });
+    expect(back.adopted).toBe(false);
+    expect(two.events.find((e) => e.type === "crash")).toMatchObject({
+      pid: first.pid,
+      exitCode: null,
+      willRestart: true,
+    });
+    expect(await countProcesses(spec)).toBe(1);
+    await two.sup.stop(spec.id);
+    expect(await countProcesses(spec)).toBe(0);
+  });
+
+  it("does not adopt a pid that now belongs to another process", async () => {
+    const stateDir = join(root, "s7");
+    const spec = await makeSpec();
+    // A pid file pointing at this test process, with a start time that does not match.
+    await writePidRecord(join(stateDir, "pids", `${spec.id}.json`), {
+      version: 1,
+      id: spec.id,
+      pid: process.pid,
+      startTime: "1",
+      bootId: "",
+      command: spec.command,
+      args: spec.args,
+      cwd: root,
+      logFile: join(stateDir, "x.log"),
+      startedAt: new Date().toISOString(),
+    });
+    const { sup } = makeSupervisor(stateDir);
+    const state = await sup.adopt(spec);
+    expect(state.status).toBe("PENDING");
+    expect(state.pid).toBeUndefined();
+    expect(existsSync(join(stateDir, "pids", `${spec.id}.json`))).toBe(false);
+    const started = await sup.start(spec);
+    expect(started.pid).not.toBe(process.pid);
+    await sup.stop(spec.id);
+  });
+
+  it("rotates the log by size with copytruncate while the node keeps writing", async () => {
+    const { sup, events } = makeSupervisor(join(root, "s8"), {
+      logRotation: { maxBytes: 20_000, keep: 2, checkIntervalMs: 100 },
+    });
+    const spec = await makeSpec("chatty");
+    const state = await sup.start(spec);
+    await waitFor(() => events.filter((e) => e.type === "log-rotated").length >= 3);
+    expect(existsSync(`${state.logFile}.1`)).toBe(true);
+    expect(existsSync(`${state.logFile}.2`)).toBe(true);
+    expect(existsSync(`${state.logFile}.3`)).toBe(false);
+    const size = statSync(state.logFile).size;
+    await sleep(200);
+    expect(statSync(state.logFile).size).not.toBe(size); // still writing into the live file
+    expect((await sup.tailLog(spec.id, 2)).every((l) => l === "x".repeat(200) || l === "listening")).toBe(true);
+    await sup.stop(spec.id);
+  });
+});

@@ -1,0 +1,472 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { RuntimeError } from "./errors.js";
+import {
+  closeFd,
+  DEFAULT_LOG_ROTATION,
+  openLogFd,
+  readLastLines,
+  rotateIfNeeded,
+  type LogRotation,
+} from "./log-files.js";
+import { readPidRecord, removePidRecord, verifyPidRecord, writePidRecord, type PidRecord } from "./pid-file.js";
+import { isAlive, readBootId, readProcStat, signalGroup } from "./proc.js";
+import type {
+  ProcessSpec,
+  ProcessState,
+  ProcessStatus,
+  RestartPolicy,
+  Supervisor,
+  SupervisorEvent,
+  SupervisorOptions,
+} from "./supervisor.types.js";
+
+export type {
+  ProcessSpec,
+  ProcessState,
+  ProcessStatus,
+  RestartPolicy,
+  Supervisor,
+  SupervisorEvent,
+  SupervisorOptions,
+} from "./supervisor.types.js";
+
+interface Entry {
+  spec: ProcessSpec;
+  status: ProcessStatus;
+  errorMessage?: string;
+  record?: PidRecord;
+  child?: ChildProcess;
+  adopted: boolean;
+  /** Bumped on every spawn/adopt/stop, so callbacks of an older process are ignored. */
+  generation: number;
+  /** The user asked for it to be stopped; exits are expected. */
+  wantStopped: boolean;
+  /** The current run was started by start() (a failure then is a start failure, not a crash). */
+  userStart: boolean;
+  failures: number;
+  runningSince?: number;
+  restartTimer?: NodeJS.Timeout;
+  pollTimer?: NodeJS.Timeout;
+  probeAbort?: AbortController;
+  exited?: () => void;
+  lock: Promise<unknown>;
+}
+
+const ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Creates a supervisor for mode "service": detached child processes, no root, no systemd. */
+export function createSupervisor(opts: SupervisorOptions): Supervisor {
+  const entries = new Map<string, Entry>();
+  const policy: RestartPolicy = {
+    maxAttempts: 5,
+    baseDelayMs: 1000,
+    maxDelayMs: 30_000,
+    resetAfterMs: 60_000,
+    ...opts.restart,
+  };
+  const stopTimeoutMs = opts.stopTimeoutMs ?? 10_000;
+  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const probeIntervalMs = opts.probeIntervalMs ?? 500;
+  const rotation: LogRotation = opts.logRotation ?? DEFAULT_LOG_ROTATION;
+  const logLines = opts.logLinesOnError ?? 20;
+  let closed = false;
+
+  const pidFile = (id: string): string => join(opts.stateDir, "pids", `${id}.json`);
+  const logFileOf = (spec: ProcessSpec): string => spec.logFile ?? join(opts.stateDir, "logs", `${spec.id}.log`);
+  const emit = (event: SupervisorEvent): void => {
+    try {
+      opts.onEvent?.(event);
+    } catch {
+      // a listener's failure must not break supervision
+    }
+  };
+
+  const rotateTimer = setInterval(() => {
+    for (const [id, e] of entries) {
+      if (!e.record) continue;
+      const file = logFileOf(e.spec);
+      void rotateIfNeeded(file, rotation)
+        .then((rotated) => rotated && emit({ type: "log-rotated", id, logFile: file }))
+        .catch(() => undefined);
+    }
+  }, opts.logRotation?.checkIntervalMs ?? 10_000);
+  rotateTimer.unref();
+
+  function stateOf(e: Entry): ProcessState {
+    return {
+      id: e.spec.id,
+      status: e.status,
+      ...(e.record ? { pid: e.record.pid, startedAt: e.record.startedAt } : {}),
+      ...(e.errorMessage ? { errorMessage: e.errorMessage } : {}),
+      restarts: e.failures,
+      logFile: logFileOf(e.spec),
+      adopted: e.adopted,
+    };
+  }
+
+  function setStatus(e: Entry, status: ProcessStatus, errorMessage?: string): void {
+    const previous = e.status;
+    e.status = status;
+    e.errorMessage = errorMessage;
+    if (status === "RUNNING") e.runningSince = Date.now();
+    if (previous !== status || errorMessage) {
+      emit({
+        type: "status",
+        id: e.spec.id,
+        status,
+        previous,
+        ...(e.record ? { pid: e.record.pid } : {}),
+        ...(errorMessage ? { errorMessage } : {}),
+      });
+    }
+  }
+
+  function entryFor(spec: ProcessSpec): Entry {
+    if (!ID_RE.test(spec.id)) throw new RuntimeError("PROCESS_UNKNOWN", `invalid process id "${spec.id}"`);
+    let e = entries.get(spec.id);
+    if (!e) {
+      e = {
+        spec,
+        status: "PENDING",
+        adopted: false,
+        generation: 0,
+        wantStopped: false,
+        userStart: false,
+        failures: 0,
+        lock: Promise.resolve(),
+      };
+      entries.set(spec.id, e);
+    }
+    e.spec = spec;
+    return e;
+  }
+
+  /** Runs `fn` after every earlier operation on the same node. */
+  function serial<T>(e: Entry, fn: () => Promise<T>): Promise<T> {
+    const next = e.lock.then(fn, fn);
+    e.lock = next.catch(() => undefined);
+    return next;
+  }
+
+  function clearTimers(e: Entry): void {
+    if (e.restartTimer) clearTimeout(e.restartTimer);
+    if (e.pollTimer) clearInterval(e.pollTimer);
+    e.probeAbort?.abort();
+    e.restartTimer = undefined;
+    e.pollTimer = undefined;
+    e.probeAbort = undefined;
+  }
+
+  async function lastLines(e: Entry): Promise<string[]> {
+    return readLastLines(logFileOf(e.spec), logLines);
+  }
+
+  async function isOurs(e: Entry): Promise<boolean> {
+    if (!e.record) return false;
+    if (e.child && e.child.exitCode === null && e.child.signalCode === null) return isAlive(e.record.pid);
+    return (await verifyPidRecord(e.record)).ok;
+  }
+
+  /** Called once per process when it is gone, from the child's exit event or the /proc poller. */
+  async function onExit(e: Entry, generation: number, code: number | null, signal: string | null): Promise<void> {
+    if (generation !== e.generation || closed) return;
+    e.generation++;
+    const pid = e.record?.pid ?? 0;
+    const wasRunning = e.status === "RUNNING";
+    clearTimers(e);
+    e.child = undefined;
+    e.exited?.();
+    await removePidRecord(pidFile(e.spec.id));
+    if (e.wantStopped) return;
+
+    const lines = await lastLines(e);
+    const how =
+      code !== null ? `exit code ${code}` : signal ? `signal ${signal}` : "exit status unknown (adopted process)";
+    if (e.userStart && !wasRunning) {
+      emit({
+        type: "crash",
+        id: e.spec.id,
+        pid,
+        exitCode: code,
+        signal,
+        lastLogLines: lines,
+        attempt: 1,
+        willRestart: false,
+      });
+      e.record = undefined;
+      setStatus(e, "ERROR", `exited during start (${how}); last log lines:\n${lines.join("\n")}`);
+      return;
+    }
+    if (e.runningSince && Date.now() - e.runningSince >= policy.resetAfterMs) e.failures = 0;
+    e.failures++;
+    const willRestart = e.failures <= policy.maxAttempts;
+    const delay = Math.min(policy.baseDelayMs * 2 ** (e.failures - 1), policy.maxDelayMs);
+    emit({
+      type: "crash",
+      id: e.spec.id,
+      pid,
+      exitCode: code,
+      signal,
+      lastLogLines: lines,
+      attempt: e.failures,
+      willRestart,
+      ...(willRestart ? { restartInMs: delay } : {}),
+    });
+    e.record = undefined;
+    if (!willRestart) {
+      setStatus(
+        e,
+        "ERROR",
+        `crashed ${e.failures} times in a row (last: ${how}); last log lines:\n${lines.join("\n")}`,
+      );
+      return;
+    }
+    setStatus(e, "STARTING", `restarting in ${delay} ms after ${how}`);
+    e.restartTimer = setTimeout(() => {
+      e.restartTimer = undefined;
+      void serial(e, async () => {
+        if (e.wantStopped || closed || e.record) return;
+        e.userStart = false;
+        await spawnProcess(e);
+      }).then(() => awaitReady(e, e.generation));
+    }, delay);
+    e.restartTimer.unref();
+  }
+
+  /** Watches a process we did not spawn (or whose exit event we can't get) through /proc. */
+  function watch(e: Entry, generation: number): void {
+    e.pollTimer = setInterval(() => {
+      const record = e.record;
+      if (!record || generation !== e.generation) return;
+      void readProcStat(record.pid).then((stat) => {
+        const gone = !stat || stat.state === "Z" || stat.state === "X" || stat.startTime !== record.startTime;
+        // Own children report through their exit event, which carries the exit code.
+        if (gone && !e.child) void onExit(e, generation, null, null);
+      });
+    }, pollIntervalMs);
+    e.pollTimer.unref();
+  }
+
+  async function spawnProcess(e: Entry): Promise<void> {
+    const spec = e.spec;
+    const logFile = logFileOf(spec);
+    const fd = await openLogFd(logFile);
+    let child: ChildProcess;
+    try {
+      child = spawn(spec.command, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env ?? process.env,
+        // Own session and process group: the node survives the console, and stop() can signal the group.
+        detached: true,
+        stdio: ["ignore", fd, fd],
+      });
+    } finally {
+      closeFd(fd);
+    }
+    const spawnError = await new Promise<Error | null>((resolve) => {
+      if (child.pid !== undefined) return resolve(null);
+      child.once("error", (err) => resolve(err));
+    });
+    if (spawnError || child.pid === undefined) {
+      e.record = undefined;
+      setStatus(e, "ERROR", `could not start ${spec.command}: ${spawnError?.message ?? "no pid"}`);
+      return;
+    }
+    child.unref();
+    const pid = child.pid;
+    const stat = await readProcStat(pid);
+    const record: PidRecord = {
+      version: 1,
+      id: spec.id,
+      pid,
+      startTime: stat?.startTime ?? "",
+      bootId: await readBootId(),
+      command: spec.command,
+      args: spec.args,
+      cwd: spec.cwd,
+      logFile,
+      startedAt: new Date().toISOString(),
+    };
+    e.generation++;
+    const generation = e.generation;
+    e.record = record;
+    e.child = child;
+    e.adopted = false;
+    child.once("exit", (code, signal) => void onExit(e, generation, code, signal));
+    await writePidRecord(pidFile(spec.id), record);
+    emit({ type: "spawned", id: spec.id, pid });
+    setStatus(e, "STARTING");
+    watch(e, generation);
+  }
+
+  /** Probes until ready (RUNNING), the process exits (onExit decides), or the deadline (ERROR). */
+  async function awaitReady(e: Entry, generation: number): Promise<ProcessState> {
+    if (!e.record || e.status !== "STARTING" || generation !== e.generation) return stateOf(e);
+    if (e.probeAbort) {
+      // Another caller is already probing this process: wait for its verdict.
+      while (e.status === "STARTING" && e.probeAbort) await sleep(probeIntervalMs);
+      return stateOf(e);
+    }
+    const abort = new AbortController();
+    e.probeAbort = abort;
+    const timeoutMs = e.spec.startTimeoutMs ?? opts.startTimeoutMs ?? 60_000;
+    const deadline = Date.now() + timeoutMs;
+    const pid = e.record.pid;
+    const minUptime = opts.minUptimeMs ?? 300;
+    while (!abort.signal.aborted && generation === e.generation) {
+      let ready = false;
+      if (e.spec.probe) {
+        ready = await e.spec.probe({ pid, signal: abort.signal }).catch(() => false);
+      } else {
+        await sleep(minUptime);
+        ready = await isAlive(pid);
+      }
+      if (abort.signal.aborted || generation !== e.generation) break;
+      if (ready && (await isAlive(pid))) {
+        setStatus(e, "RUNNING");
+        break;
+      }
+      if (Date.now() > deadline) {
+        const lines = await lastLines(e);
+        e.wantStopped = true;
+        await terminate(e, stopTimeoutMs);
+        e.wantStopped = false;
+        setStatus(e, "ERROR", `not ready within ${timeoutMs / 1000} s; last log lines:\n${lines.join("\n")}`);
+        break;
+      }
+      await sleep(probeIntervalMs);
+    }
+    if (e.probeAbort === abort) e.probeAbort = undefined;
+    return stateOf(e);
+  }
+
+  /** SIGTERM, wait, SIGKILL. Signals only a process verified to be ours. */
+  async function terminate(e: Entry, timeoutMs: number): Promise<void> {
+    const record = e.record;
+    if (!record || !(await isOurs(e))) {
+      e.generation++;
+      clearTimers(e);
+      e.record = undefined;
+      e.child = undefined;
+      await removePidRecord(pidFile(e.spec.id));
+      return;
+    }
+    const gone = new Promise<void>((resolve) => (e.exited = resolve));
+    const waitGone = async (ms: number): Promise<boolean> => {
+      const until = Date.now() + ms;
+      while (Date.now() < until) {
+        if (!(await isAlive(record.pid))) return true;
+        const done = await Promise.race([gone.then(() => true), sleep(100).then(() => false)]);
+        if (done) return true;
+      }
+      return !(await isAlive(record.pid));
+    };
+    signalGroup(record.pid, "SIGTERM");
+    if (!(await waitGone(timeoutMs))) {
+      if (await isOurs(e)) signalGroup(record.pid, "SIGKILL");
+      await waitGone(5000);
+    }
+    e.exited = undefined;
+    e.generation++;
+    clearTimers(e);
+    e.record = undefined;
+    e.child = undefined;
+    await removePidRecord(pidFile(e.spec.id));
+  }
+
+  /** Attaches to the process in the pid file when it verifies; true when attached. */
+  async function tryAdopt(e: Entry): Promise<boolean> {
+    const record = await readPidRecord(pidFile(e.spec.id));
+    if (!record || record.id !== e.spec.id) return false;
+    const verdict = await verifyPidRecord(record);
+    if (!verdict.ok) {
+      await removePidRecord(pidFile(e.spec.id));
+      return false;
+    }
+    e.generation++;
+    e.record = record;
+    e.child = undefined;
+    e.adopted = true;
+    emit({ type: "adopted", id: e.spec.id, pid: record.pid });
+    setStatus(e, "STARTING");
+    watch(e, e.generation);
+    return true;
+  }
+
+  async function start(spec: ProcessSpec): Promise<ProcessState> {
+    const e = entryFor(spec);
+    const generation = await serial(e, async () => {
+      e.wantStopped = false;
+      if (e.restartTimer) clearTimeout(e.restartTimer);
+      e.restartTimer = undefined;
+      if (e.record && (await isOurs(e))) return e.generation; // already running: no duplicate
+      e.userStart = true;
+      e.failures = 0;
+      if (!(await tryAdopt(e))) await spawnProcess(e);
+      return e.generation;
+    });
+    return awaitReady(e, generation);
+  }
+
+  async function adopt(spec: ProcessSpec): Promise<ProcessState> {
+    const e = entryFor(spec);
+    const generation = await serial(e, async () => {
+      if (e.record && (await isOurs(e))) return e.generation;
+      e.userStart = false;
+      return (await tryAdopt(e)) ? e.generation : -1;
+    });
+    if (generation < 0) return stateOf(e);
+    return awaitReady(e, generation);
+  }
+
+  async function stop(id: string, stopOpts: { timeoutMs?: number } = {}): Promise<ProcessState> {
+    const e = entries.get(id);
+    if (!e) throw new RuntimeError("PROCESS_UNKNOWN", `no supervised process "${id}"`, { id });
+    return serial(e, async () => {
+      e.wantStopped = true;
+      clearTimers(e);
+      if (e.record) setStatus(e, "STOPPING");
+      await terminate(e, stopOpts.timeoutMs ?? stopTimeoutMs);
+      setStatus(e, "STOPPED");
+      return stateOf(e);
+    });
+  }
+
+  async function restart(spec: ProcessSpec): Promise<ProcessState> {
+    if (entries.has(spec.id)) await stop(spec.id);
+    return start(spec);
+  }
+
+  return {
+    start,
+    stop,
+    restart,
+    adopt,
+    get: (id) => {
+      const e = entries.get(id);
+      return e ? stateOf(e) : undefined;
+    },
+    list: () => [...entries.values()].map(stateOf),
+    tailLog: async (id, lines) => {
+      const e = entries.get(id);
+      if (!e) throw new RuntimeError("PROCESS_UNKNOWN", `no supervised process "${id}"`, { id });
+      return readLastLines(logFileOf(e.spec), lines);
+    },
+    remove: (id) => {
+      const e = entries.get(id);
+      if (e) clearTimers(e);
+      entries.delete(id);
+    },
+    close: () => {
+      closed = true;
+      clearInterval(rotateTimer);
+      for (const e of entries.values()) {
+        clearTimers(e);
+        e.child?.removeAllListeners("exit");
+        e.child = undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { ReadinessProbe } from "./health.js";
+import type { LogRotation } from "./log-files.js";
+
+/** PENDING → STARTING → RUNNING / ERROR, and STOPPING → STOPPED. */
+export type ProcessStatus = "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+
+/** How to run one node. The supervisor never goes through a shell. */
+export interface ProcessSpec {
+  /** Node id; also names its pid file, so [A-Za-z0-9._-] only. */
+  id: string;
+  /** Absolute path of the binary. */
+  command: string;
+  args: string[];
+  /** The complete environment of the child (nothing is inherited when given). */
+  env?: Record<string, string>;
+  cwd: string;
+  /** stdout and stderr both go here (O_APPEND). Default `<stateDir>/logs/<id>.log`. */
+  logFile?: string;
+  /** Ready check, e.g. {@link httpHealthProbe} on the operations /healthz. Without one, alive = ready. */
+  probe?: ReadinessProbe;
+  startTimeoutMs?: number;
+}
+
+export interface ProcessState {
+  id: string;
+  status: ProcessStatus;
+  pid?: number;
+  errorMessage?: string;
+  /** Consecutive crashes since the process last stayed up. */
+  restarts: number;
+  startedAt?: string;
+  logFile: string;
+  /** True when this supervisor found the process running (after a console restart) rather than spawning it. */
+  adopted: boolean;
+}
+
+export type SupervisorEvent =
+  | { type: "status"; id: string; status: ProcessStatus; previous: ProcessStatus; pid?: number; errorMessage?: string }
+  | {
+      type: "crash";
+      id: string;
+      pid: number;
+      /** Null for adopted processes: only the parent learns the exit status. */
+      exitCode: number | null;
+      signal: string | null;
+      lastLogLines: string[];
+      /** 1 for the first crash in a row. */
+      attempt: number;
+      willRestart: boolean;
+      restartInMs?: number;
+    }
+  | { type: "adopted"; id: string; pid: number }
+  | { type: "spawned"; id: string; pid: number }
+  | { type: "log-rotated"; id: string; logFile: string };
+
+export interface RestartPolicy {
+  /** Give up (ERROR) after this many crashes in a row. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A process that stayed RUNNING this long resets the crash count. */
+  resetAfterMs: number;
+}
+
+export interface SupervisorOptions {
+  /** Holds `pids/<id>.json` and, by default, `logs/<id>.log`. */
+  stateDir: string;
+  onEvent?: (event: SupervisorEvent) => void;
+  /** SIGTERM, then SIGKILL after this long. Default 10 s. */
+  stopTimeoutMs?: number;
+  /** Default readiness deadline. Default 60 s. */
+  startTimeoutMs?: number;
+  /** How often adopted processes are checked in /proc. Default 1 s. */
+  pollIntervalMs?: number;
+  probeIntervalMs?: number;
+  /** Without a probe, a process alive this long counts as ready. Default 300 ms. */
+  minUptimeMs?: number;
+  restart?: Partial<RestartPolicy>;
+  logRotation?: LogRotation & { checkIntervalMs?: number };
+  /** Lines of log attached to crash events and ERROR messages. Default 20. */
+  logLinesOnError?: number;
+}
+
+export interface Supervisor {
+  /** Starts the node, or adopts it when its pid file names a live, verified process: never a duplicate. */
+  start(spec: ProcessSpec): Promise<ProcessState>;
+  /** SIGTERM to the process group, SIGKILL after the timeout; removes the pid file. */
+  stop(id: string, opts?: { timeoutMs?: number }): Promise<ProcessState>;
+  restart(spec: ProcessSpec): Promise<ProcessState>;
+  /** Re-attaches to a node left running by an earlier console. `adopted: false` when its pid file is stale or missing. */
+  adopt(spec: ProcessSpec): Promise<ProcessState>;
+  get(id: string): ProcessState | undefined;
+  list(): ProcessState[];
+  tailLog(id: string, lines: number): Promise<string[]>;
+  /** Forgets a stopped node (e.g. after delete). */
+  remove(id: string): void;
+  /** Detaches from every node without stopping it (console shutdown). */
+  close(): void;
+}
