@@ -51,6 +51,12 @@ describe.each([
       await s.page.waitForTimeout(250);
       await screenshot(s.page, `${sc.name}-${theme}-${size}`);
     }
+    if (size === "desktop") {
+      await s.page.goto("/docs");
+      await s.page.locator(".swagger-ui .info").waitFor();
+      await s.page.waitForTimeout(300);
+      await screenshot(s.page, `docs-${theme}-${size}`);
+    }
   });
 
   it("notifications, palette and sidebar", async () => {

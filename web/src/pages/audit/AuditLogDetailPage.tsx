@@ -6,6 +6,7 @@ import { CopyButton } from "@/components/CopyButton";
 import { PageHeader, QueryState } from "@/components/states";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useAuditLogQuery } from "@/data/audit/audit-log-query";
+import { useUsersQuery } from "@/data/users/users-query";
 import { formatDateTime } from "@/lib/utils";
 
 function Field({ label, children }: { label: string; children: ReactNode }): ReactElement {
@@ -21,6 +22,7 @@ function Field({ label, children }: { label: string; children: ReactNode }): Rea
 export function AuditLogDetailPage(): ReactElement {
   const id = Number(useParams().id);
   const event = useAuditLogQuery(id);
+  const users = useUsersQuery();
   return (
     <QueryState query={event}>
       {(e) => {
@@ -37,7 +39,7 @@ export function AuditLogDetailPage(): ReactElement {
                   <Field label="Severity">
                     <SeverityBadge severity={e.severity} />
                   </Field>
-                  <Field label="User">{auditActor(e)}</Field>
+                  <Field label="User">{auditActor(e, users.data)}</Field>
                   <Field label="Source">{e.eventSource}</Field>
                   <Field label="Source IP">{e.sourceIp ?? "—"}</Field>
                   <Field label="Resource">{e.affectedResource ?? "—"}</Field>

@@ -10,6 +10,7 @@ import { Card } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useAuditLogsQuery } from "@/data/audit/audit-logs-query";
 import type { AuditFilters as Filters } from "@/data/audit/keys";
+import { useUsersQuery } from "@/data/users/users-query";
 import { formatDateTime } from "@/lib/utils";
 
 const PAGE_SIZE = 20;
@@ -18,6 +19,7 @@ const PAGE_SIZE = 20;
 export function AuditLogsPage(): ReactElement {
   const [filters, setFilters] = useState<Filters>({ page: 1, page_size: PAGE_SIZE });
   const logs = useAuditLogsQuery(filters);
+  const users = useUsersQuery();
   const navigate = useNavigate();
   const total = logs.data?.total_count ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -64,7 +66,7 @@ export function AuditLogsPage(): ReactElement {
                           {e.eventType}
                         </Link>
                       </TableCell>
-                      <TableCell>{auditActor(e)}</TableCell>
+                      <TableCell>{auditActor(e, users.data)}</TableCell>
                       <TableCell>
                         <OutcomeBadge outcome={e.eventOutcome} />
                       </TableCell>

@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import type { AuditEvent } from "@/api/client";
+import type { AuditEvent, User } from "@/api/client";
 import { Badge } from "@/components/ui/badge";
 
 /** Success or Failure. */
@@ -8,9 +8,14 @@ export function OutcomeBadge({ outcome }: { outcome: string }): ReactElement {
   return <Badge variant={ok ? "success" : "destructive"}>{ok ? "Success" : "Failure"}</Badge>;
 }
 
-/** Who acted: the username recorded in the details, else the user id, else '—'. */
-export function auditActor(e: Pick<AuditEvent, "userIdentity" | "details">): string {
-  const name = e.details.username;
-  if (typeof name === "string" && name) return name;
-  return e.userIdentity !== null ? `user #${e.userIdentity}` : "—";
+/**
+ * Who acted: the acting user's name when the user list is at hand, else `user #id`. Without an
+ * acting user (a failed sign-in) it is the name that was tried, else 'anonymous'.
+ */
+export function auditActor(e: Pick<AuditEvent, "userIdentity" | "details">, users?: readonly User[]): string {
+  if (e.userIdentity !== null) {
+    return users?.find((u) => u.id === e.userIdentity)?.username ?? `user #${e.userIdentity}`;
+  }
+  const tried = e.details.username;
+  return typeof tried === "string" && tried ? tried : "anonymous";
 }

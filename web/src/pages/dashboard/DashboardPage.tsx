@@ -51,7 +51,7 @@ export function DashboardPage(): ReactElement {
         title={`Welcome back${me.data ? `, ${me.data.username}` : ""}`}
         description="An overview of your ChainLaunch installation."
       />
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         {canAudit && <StatCard label="Users" icon={UsersIcon} query={users} value={(d) => d.length} href="/users" />}
         <StatCard
           label="API keys"

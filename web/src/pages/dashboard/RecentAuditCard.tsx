@@ -7,9 +7,11 @@ import { EmptyState, QueryState } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import type { AuditPage } from "@/data/audit/audit-logs-query";
+import { useUsersQuery } from "@/data/users/users-query";
 import { formatRelative } from "@/lib/utils";
 
 export function RecentAuditCard({ query }: { query: UseQueryResult<AuditPage> }): ReactElement {
+  const users = useUsersQuery();
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between">
@@ -35,7 +37,7 @@ export function RecentAuditCard({ query }: { query: UseQueryResult<AuditPage> })
                     <span className="min-w-0">
                       <span className="block truncate font-mono text-sm">{e.eventType}</span>
                       <span className="block truncate text-xs text-muted-foreground">
-                        {auditActor(e)} · {formatRelative(e.timestamp)}
+                        {auditActor(e, users.data)} · {formatRelative(e.timestamp)}
                       </span>
                     </span>
                     <OutcomeBadge outcome={e.eventOutcome} />

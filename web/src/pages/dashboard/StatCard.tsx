@@ -22,7 +22,7 @@ export function StatCard<T>({
     <Card className="h-full py-4 transition-colors hover:border-primary/40">
       <CardContent className="flex items-center justify-between gap-3 px-4">
         <div>
-          <p className="text-sm text-muted-foreground">{label}</p>
+          <p className="text-xs text-muted-foreground sm:text-sm">{label}</p>
           {query.isPending ? (
             <Skeleton className="mt-1 h-8 w-12" />
           ) : query.isError ? (
@@ -31,7 +31,7 @@ export function StatCard<T>({
             <p className="mt-1 text-3xl font-semibold tabular-nums">{value(query.data)}</p>
           )}
         </div>
-        <span className="flex size-10 items-center justify-center rounded-lg bg-muted">
+        <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-muted sm:flex">
           <Icon className="size-5 text-muted-foreground" />
         </span>
       </CardContent>
