@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
-import { adminUser, openAs, openSession, type Session } from "../support/browser.js";
+import { openAs, openSession, type Session } from "../support/browser.js";
 import { USERS } from "../support/users.js";
 
 describe("notifications and permissions", () => {
@@ -13,12 +13,13 @@ describe("notifications and permissions", () => {
   });
 
   it("delivers a server notification as a toast and bumps the badge", async () => {
-    await openAs(s, adminUser());
+    // The manager's inbox is used by this spec only, so counts start at zero.
+    await openAs(s, USERS.manager);
     const bell = s.page.getByRole("button", { name: /^Notifications/ });
     await bell.waitFor();
     // Give the websocket a moment to open before the server emits.
     await s.page.waitForTimeout(800);
-    const r = await apiCall(s.baseUrl, adminUser(), "POST", "/user-notifications/test", {
+    const r = await apiCall(s.baseUrl, USERS.manager, "POST", "/user-notifications/test", {
       event_type: "backup.success",
       event_data: { target_name: "nightly-s3", size: 3145728 },
     });
@@ -47,7 +48,7 @@ describe("notifications and permissions", () => {
 
   it("shows '9+' above nine unread", async () => {
     for (let i = 0; i < 10; i++) {
-      await apiCall(s.baseUrl, adminUser(), "POST", "/user-notifications/test", { event_type: "node.recovery" });
+      await apiCall(s.baseUrl, USERS.manager, "POST", "/user-notifications/test", { event_type: "node.recovery" });
     }
     await s.page.getByTestId("notification-badge").filter({ hasText: "9+" }).waitFor();
   });
