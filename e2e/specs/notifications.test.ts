@@ -46,6 +46,18 @@ describe("notifications and permissions", () => {
     await s.page.keyboard.press("Escape");
   });
 
+  it("marks an item read and follows its link when clicked", async () => {
+    await apiCall(s.baseUrl, USERS.manager, "POST", "/user-notifications/test", {
+      event_type: "backup.failure",
+      event_data: { target_name: "offsite", reason: "bucket not found" },
+    });
+    await s.page.getByTestId("notification-badge").filter({ hasText: "1" }).waitFor();
+    await s.page.getByRole("button", { name: /^Notifications/ }).click();
+    await s.page.getByTestId("notification-list").first().getByText("Backup Failed").click();
+    await s.page.waitForURL("**/settings/backups");
+    await s.page.getByTestId("notification-badge").waitFor({ state: "detached" });
+  });
+
   it("shows '9+' above nine unread", async () => {
     for (let i = 0; i < 10; i++) {
       await apiCall(s.baseUrl, USERS.manager, "POST", "/user-notifications/test", { event_type: "node.recovery" });

@@ -14,7 +14,7 @@ export function Breadcrumbs(): ReactElement {
           const last = i === crumbs.length - 1;
           return (
             <Fragment key={c.href}>
-              {i > 0 && <ChevronRightIcon className="size-3.5 shrink-0" aria-hidden />}
+              {i > 0 && <ChevronRightIcon className="hidden size-3.5 shrink-0 sm:block" aria-hidden />}
               <li className={last ? "truncate font-medium text-foreground" : "hidden truncate sm:block"}>
                 {last ? (
                   <span aria-current="page">{c.label}</span>
