@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { httpHealthProbe } from "./health.js";
@@ -263,5 +265,44 @@ describe("supervisor", () => {
     expect(statSync(state.logFile).size).not.toBe(size); // still writing into the live file
     expect((await sup.tailLog(spec.id, 2)).every((l) => l === "x".repeat(200) || l === "listening")).toBe(true);
     await sup.stop(spec.id);
+  });
+
+  it("keeps a node running and logging when the console process is killed, and the next console adopts it", async () => {
+    const stateDir = join(root, "s9");
+    const spec = await makeSpec("chatty");
+    const { probe: _probe, ...plain } = spec;
+    // The "console": a separate Node process that starts the node through the supervisor.
+    const supervisorUrl = pathToFileURL(fileURLToPath(new URL("./supervisor.ts", import.meta.url))).href;
+    const script = `
+      const { createSupervisor } = await import(${JSON.stringify(supervisorUrl)});
+      const sup = createSupervisor({ stateDir: ${JSON.stringify(stateDir)} });
+      const state = await sup.start(${JSON.stringify(plain)});
+      console.log("STARTED " + state.pid);
+      setInterval(() => {}, 1000);
+    `;
+    const consoleProc = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    consoleProc.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const pid = Number((await waitFor(() => /STARTED (\d+)/.exec(out), 20_000))[1]);
+    spawned.add(pid);
+
+    consoleProc.kill("SIGKILL");
+    await new Promise((r) => consoleProc.once("exit", r));
+    await sleep(300);
+    expect(await isAlive(pid)).toBe(true);
+    const logFile = join(stateDir, "logs", `${spec.id}.log`);
+    const size = statSync(logFile).size;
+    await sleep(200);
+    expect(statSync(logFile).size).toBeGreaterThan(size); // still logging without the console
+
+    const { sup } = makeSupervisor(stateDir, { logRotation: { maxBytes: 1_000_000, keep: 1 } });
+    const adopted = await sup.start(spec);
+    expect(adopted).toMatchObject({ status: "RUNNING", pid, adopted: true });
+    expect(await countProcesses(spec)).toBe(1);
+    await sup.stop(spec.id);
+    expect(await isAlive(pid)).toBe(false);
   });
 });
