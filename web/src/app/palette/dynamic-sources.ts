@@ -1,3 +1,5 @@
+import { api, unwrap } from "@/api/client";
+import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import type { PaletteItem } from "@/app/palette/palette-items";
 
 /**
@@ -16,5 +18,34 @@ export interface DynamicSource {
   fetch: () => Promise<PaletteItem[]>;
 }
 
-/** No resource API of these kinds exists in the foundation yet. */
-export const DYNAMIC_SOURCES: readonly DynamicSource[] = [];
+/** Sources whose APIs exist now; nodes, Fabric networks, plugins and chaincodes join as their APIs land. */
+export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
+  {
+    key: "organizations",
+    group: "Organizations",
+    fetch: async () => {
+      const res = await unwrap(api.GET("/organizations", { params: { query: { limit: ORGANIZATION_LIST_LIMIT } } }));
+      return res.items.map((o) => ({
+        id: `org:${o.id}`,
+        label: o.mspId,
+        category: "Organizations",
+        keywords: ["organization", "msp", "fabric"],
+        href: `/organizations/${o.id}`,
+      }));
+    },
+  },
+  {
+    key: "besu-networks",
+    group: "Besu Networks",
+    fetch: async () => {
+      const res = await unwrap(api.GET("/networks/besu", { params: { query: { limit: 1000 } } }));
+      return res.networks.map((n) => ({
+        id: `besu:${n.id}`,
+        label: n.name,
+        category: "Besu Networks",
+        keywords: ["besu", "network", "qbft"],
+        href: `/networks/${n.id}/besu`,
+      }));
+    },
+  },
+];
