@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Hyperledger Fabric binaries ChainLaunch runs (peer, orderer, osnadmin, configtxlator,
-# configtxgen) with `go install` from the Go module proxy, into a cache directory keyed by version:
+# configtxgen) with Go from the module proxy (or a Fabric clone), into a cache directory keyed by version:
 #
 #   ${CHAINLAUNCH_FABRIC_CACHE:-$HOME/.cache/chainlaunch/fabric}/<version>/bin
 #
@@ -10,7 +10,8 @@
 # Set FABRIC_BUILD_FORCE=1 to rebuild anyway.
 #
 # Two sources:
-#   - default: `go install <pkg>@<pseudo-version>` through the Go module proxy (GOPROXY).
+#   - default: the commands at <pseudo-version> through the Go module proxy (GOPROXY), built in a
+#     scratch module (equivalent to `go install <pkg>@<pseudo-version>`).
 #   - FABRIC_SRC=<path to a git clone of github.com/hyperledger/fabric> (bare or not): the release commit is
 #     exported with `git archive` and built offline from its vendor/ directory (`go build -mod=vendor`).
 #     Use this where the proxy does not serve the pinned pseudo-version, or on a machine without a proxy.
@@ -77,7 +78,7 @@ if ! flock -n 9; then
   fi
 fi
 
-# Build into a scratch GOBIN, then move into place, so a failed build never leaves a half-filled bin/.
+# Build into a scratch dir, then move into place, so a failed build never leaves a half-filled bin/.
 STAGE="$CACHE_ROOT/$VERSION/bin.tmp.$$"
 rm -rf "$STAGE"
 mkdir -p "$STAGE"
@@ -108,12 +109,26 @@ if [ -n "${FABRIC_SRC:-}" ]; then
     exit 1
   fi
 else
+  # A scratch module that requires Fabric at the pseudo-version, then `go build` of the commands.
+  # Same result as `go install <pkg>@<version>`, but it does not ask the proxy for the module's
+  # version list (go install does, to report deprecation), which filtering proxies refuse.
+  MOD="$CACHE_ROOT/$VERSION/mod.tmp.$$"
+  trap 'rm -rf "$STAGE" "$MOD"' EXIT
+  mkdir -p "$MOD"
+  printf 'module chainlaunch.local/fabricbuild\n\ngo %s\n\nrequire %s %s\n' \
+    "$(go env GOVERSION | sed -E 's/^go([0-9]+\.[0-9]+(\.[0-9]+)?).*/\1/')" "$MODULE" "$PSEUDO" >"$MOD/go.mod"
+  {
+    printf '//go:build tools\n\npackage tools\n\nimport (\n'
+    for b in "${BINARIES[@]}"; do printf '\t_ "%s/cmd/%s"\n' "$MODULE" "$b"; done
+    printf ')\n'
+  } >"$MOD/tools.go"
   PKGS=()
-  for b in "${BINARIES[@]}"; do PKGS+=("$MODULE/cmd/$b@$PSEUDO"); done
-  echo "fabric $VERSION: go install ${BINARIES[*]} @ $PSEUDO (this downloads modules and compiles; 10-20 min on 2 cores)"
-  if ! GOBIN="$STAGE" GOFLAGS="${GOFLAGS:-} -trimpath" "${NICE[@]}" go install -ldflags "$LDFLAGS" "${PKGS[@]}"; then
-    echo "error: go install failed for Fabric $VERSION ($PSEUDO)." >&2
-    echo "       Check that the Go module proxy serves this version (go env GOPROXY: $(go env GOPROXY))" >&2
+  for b in "${BINARIES[@]}"; do PKGS+=("$MODULE/cmd/$b"); done
+  echo "fabric $VERSION: go build ${BINARIES[*]} @ $PSEUDO from the Go module proxy (downloads modules and compiles; 10-20 min on 2 cores)"
+  if ! (cd "$MOD" && GOFLAGS="-mod=mod -buildvcs=false" go mod tidy &&
+    GOFLAGS="-mod=mod -buildvcs=false" "${NICE[@]}" go build -trimpath -ldflags "$LDFLAGS" -o "$STAGE/" "${PKGS[@]}"); then
+    echo "error: building Fabric $VERSION ($PSEUDO) through the Go module proxy failed." >&2
+    echo "       Check that the proxy serves this version (go env GOPROXY: $(go env GOPROXY))" >&2
     echo "       and that Go is >= 1.26.4 (found: $(go env GOVERSION))." >&2
     echo "       Without the proxy: clone https://github.com/hyperledger/fabric and rerun with FABRIC_SRC=<clone>," >&2
     echo "       or unpack the official release tarball's bin/ into $DEST." >&2
@@ -123,7 +138,7 @@ fi
 
 for b in "${BINARIES[@]}"; do
   if [ ! -x "$STAGE/$b" ]; then
-    echo "error: go install finished but $b is missing from $STAGE" >&2
+    echo "error: the build finished but $b is missing from $STAGE" >&2
     exit 1
   fi
 done
