@@ -17,7 +17,8 @@ run_tier() {
 }
 run_tier server server
 run_tier web web
-run_tier e2e e2e
+# `make test` has just built the server and the web app; the e2e harness need not build again.
+E2E_SKIP_BUILD="${E2E_SKIP_BUILD:-1}" run_tier e2e e2e
 node -e '
 const fs = require("fs"), path = require("path");
 let passed = 0, failed = 0, skipped = 0;

@@ -840,10 +840,16 @@ export interface components {
       eventType: string;
       /** @description api, system or websocket */
       eventSource: string;
-      /** @description SUCCESS or FAILURE */
-      eventOutcome: string;
-      /** @description INFO, WARNING or CRITICAL */
-      severity: string;
+      /**
+       * @description Outcome
+       * @enum {string}
+       */
+      eventOutcome: "SUCCESS" | "FAILURE";
+      /**
+       * @description Severity
+       * @enum {string}
+       */
+      severity: "INFO" | "WARNING" | "CRITICAL";
       /** @description Acting user id */
       userIdentity: number | null;
       /** @description Caller IP */
@@ -854,7 +860,7 @@ export interface components {
       sessionId: string;
       /** @description What was touched, e.g. user:3 */
       affectedResource: string;
-      /** @description Safe details; never secrets */
+      /** @description Safe details; never secrets. actor_username names who acted; username, where present, is the target */
       details: {
         [key: string]: unknown;
       };
@@ -1097,10 +1103,16 @@ export interface components {
       eventType: string;
       /** @description api, system or websocket */
       eventSource: string;
-      /** @description SUCCESS or FAILURE */
-      eventOutcome: string;
-      /** @description INFO, WARNING or CRITICAL */
-      severity: string;
+      /**
+       * @description Outcome
+       * @enum {string}
+       */
+      eventOutcome: "SUCCESS" | "FAILURE";
+      /**
+       * @description Severity
+       * @enum {string}
+       */
+      severity: "INFO" | "WARNING" | "CRITICAL";
       /** @description Acting user id */
       userIdentity: number | null;
       /** @description Caller IP */
@@ -1111,7 +1123,7 @@ export interface components {
       sessionId: string;
       /** @description What was touched, e.g. user:3 */
       affectedResource: string;
-      /** @description Safe details; never secrets */
+      /** @description Safe details; never secrets. actor_username names who acted; username, where present, is the target */
       details: {
         [key: string]: unknown;
       };

@@ -15,14 +15,16 @@ const auditEvent = z
     timestamp: z.string().describe("When it happened, RFC 3339"),
     eventType: z.string().describe("Event type, e.g. user.create"),
     eventSource: z.string().describe("api, system or websocket"),
-    eventOutcome: z.string().describe("SUCCESS or FAILURE"),
-    severity: z.string().describe("INFO, WARNING or CRITICAL"),
+    eventOutcome: z.enum(["SUCCESS", "FAILURE"]).describe("Outcome"),
+    severity: z.enum(["INFO", "WARNING", "CRITICAL"]).describe("Severity"),
     userIdentity: z.number().int().nullable().describe("Acting user id"),
     sourceIp: z.string().describe("Caller IP"),
     requestId: z.string().describe("Request id, as in the server log"),
     sessionId: z.string().describe("Session id, when signed in with a session"),
     affectedResource: z.string().describe("What was touched, e.g. user:3"),
-    details: z.record(z.string(), z.unknown()).describe("Safe details; never secrets"),
+    details: z
+      .record(z.string(), z.unknown())
+      .describe("Safe details; never secrets. actor_username names who acted; username, where present, is the target"),
   })
   .describe("An audit event")
   .meta({ id: "AuditEvent" });

@@ -26,8 +26,8 @@ export interface AuditEventDto {
   timestamp: string;
   eventType: string;
   eventSource: string;
-  eventOutcome: string;
-  severity: string;
+  eventOutcome: "SUCCESS" | "FAILURE";
+  severity: "INFO" | "WARNING" | "CRITICAL";
   userIdentity: number | null;
   sourceIp: string;
   requestId: string;
@@ -51,8 +51,8 @@ export function toAuditDto(row: AuditRow): AuditEventDto {
     timestamp: row.timestamp,
     eventType: row.event_type,
     eventSource: row.event_source,
-    eventOutcome: row.event_outcome,
-    severity: row.severity,
+    eventOutcome: row.event_outcome === "SUCCESS" ? "SUCCESS" : "FAILURE",
+    severity: row.severity === "CRITICAL" ? "CRITICAL" : row.severity === "WARNING" ? "WARNING" : "INFO",
     userIdentity: row.user_id,
     sourceIp: row.source_ip ?? "",
     requestId: row.request_id ?? "",
