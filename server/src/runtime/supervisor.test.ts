@@ -305,4 +305,40 @@ describe("supervisor", () => {
     await sup.stop(spec.id);
     expect(await isAlive(pid)).toBe(false);
   });
+
+  it("restart after a console restart replaces the old process instead of starting a second one", async () => {
+    const stateDir = join(root, "s10");
+    const one = makeSupervisor(stateDir);
+    const spec = await makeSpec();
+    const first = await one.sup.start(spec);
+    one.sup.close();
+    const two = makeSupervisor(stateDir);
+    const again = await two.sup.restart(spec);
+    expect(again.status).toBe("RUNNING");
+    expect(again.pid).not.toBe(first.pid);
+    expect(await isAlive(first.pid as number)).toBe(false);
+    expect(await countProcesses(spec)).toBe(1);
+    await two.sup.stop(spec.id);
+  });
+
+  it("gives a node without an explicit env none of the console's variables", async () => {
+    process.env.CHAINLAUNCH_TEST_SECRET = "do-not-leak";
+    try {
+      const { sup } = makeSupervisor(join(root, "s11"));
+      const spec: ProcessSpec = {
+        id: "env-check",
+        command: process.execPath,
+        args: ["-e", "console.log(JSON.stringify(Object.keys(process.env)))"],
+        cwd: root,
+      };
+      const state = await sup.start(spec);
+      const keys = JSON.parse(
+        (await waitFor(() => readFileSync(state.logFile, "utf8").trim() || undefined)) as string,
+      ) as string[];
+      expect(keys).not.toContain("CHAINLAUNCH_TEST_SECRET");
+      expect(keys).toContain("PATH");
+    } finally {
+      delete process.env.CHAINLAUNCH_TEST_SECRET;
+    }
+  });
 });

@@ -56,6 +56,16 @@ interface Entry {
 
 const ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** Without an explicit env a node gets only these, never the console's secrets. */
+function minimalEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of ["PATH", "HOME", "TMPDIR", "LANG", "TZ"]) {
+    const v = process.env[k];
+    if (v !== undefined) env[k] = v;
+  }
+  return env;
+}
+
 /** Creates a supervisor for mode "service": detached child processes, no root, no systemd. */
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const entries = new Map<string, Entry>();
@@ -226,13 +236,22 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     setStatus(e, "STARTING", `restarting in ${delay} ms after ${how}`);
     e.restartTimer = setTimeout(() => {
       e.restartTimer = undefined;
-      void serial(e, async () => {
+      serial(e, async () => {
         if (e.wantStopped || closed || e.record) return;
         e.userStart = false;
         await spawnProcess(e);
-      }).then(() => awaitReady(e, e.generation));
+      })
+        .then(() => awaitReady(e, e.generation))
+        .catch((err: unknown) => setStatus(e, "ERROR", `restart failed: ${(err as Error).message}`));
     }, delay);
     e.restartTimer.unref();
+  }
+
+  /** onExit from a timer or event callback: a failure there must not become an unhandled rejection. */
+  function onExitSafe(e: Entry, generation: number, code: number | null, signal: string | null): void {
+    onExit(e, generation, code, signal).catch((err: unknown) =>
+      setStatus(e, "ERROR", `supervision failed after exit: ${(err as Error).message}`),
+    );
   }
 
   /** Watches a process we did not spawn (or whose exit event we can't get) through /proc. */
@@ -243,7 +262,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       void readProcStat(record.pid).then((stat) => {
         const gone = !stat || stat.state === "Z" || stat.state === "X" || stat.startTime !== record.startTime;
         // Own children report through their exit event, which carries the exit code.
-        if (gone && !e.child) void onExit(e, generation, null, null);
+        if (gone && !e.child) onExitSafe(e, generation, null, null);
       });
     }, pollIntervalMs);
     e.pollTimer.unref();
@@ -257,7 +276,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     try {
       child = spawn(spec.command, spec.args, {
         cwd: spec.cwd,
-        env: spec.env ?? process.env,
+        env: spec.env ?? minimalEnv(),
         // Own session and process group: the node survives the console, and stop() can signal the group.
         detached: true,
         stdio: ["ignore", fd, fd],
@@ -294,7 +313,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     e.record = record;
     e.child = child;
     e.adopted = false;
-    child.once("exit", (code, signal) => void onExit(e, generation, code, signal));
+    child.once("exit", (code, signal) => onExitSafe(e, generation, code, signal));
     await writePidRecord(pidFile(spec.id), record);
     emit({ type: "spawned", id: spec.id, pid });
     setStatus(e, "STARTING");
@@ -435,7 +454,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   }
 
   async function restart(spec: ProcessSpec): Promise<ProcessState> {
-    if (entries.has(spec.id)) await stop(spec.id);
+    // After a console restart the node may still run unadopted: find it first, so the old process stops.
+    if (!entries.has(spec.id)) await adopt(spec);
+    await stop(spec.id);
     return start(spec);
   }
 

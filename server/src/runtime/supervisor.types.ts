@@ -11,7 +11,7 @@ export interface ProcessSpec {
   /** Absolute path of the binary. */
   command: string;
   args: string[];
-  /** The complete environment of the child (nothing is inherited when given). */
+  /** The complete environment of the child. Default: only PATH, HOME, TMPDIR, LANG and TZ of the console. */
   env?: Record<string, string>;
   cwd: string;
   /** stdout and stderr both go here (O_APPEND). Default `<stateDir>/logs/<id>.log`. */
@@ -84,7 +84,10 @@ export interface SupervisorOptions {
 export interface Supervisor {
   /** Starts the node, or adopts it when its pid file names a live, verified process: never a duplicate. */
   start(spec: ProcessSpec): Promise<ProcessState>;
-  /** SIGTERM to the process group, SIGKILL after the timeout; removes the pid file. */
+  /**
+   * SIGTERM to the process group, SIGKILL after the timeout; removes the pid file. Only for nodes this
+   * supervisor knows: after a console restart, adopt() every node first.
+   */
   stop(id: string, opts?: { timeoutMs?: number }): Promise<ProcessState>;
   restart(spec: ProcessSpec): Promise<ProcessState>;
   /** Re-attaches to a node left running by an earlier console. `adopted: false` when its pid file is stale or missing. */
