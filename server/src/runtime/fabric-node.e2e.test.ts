@@ -179,6 +179,9 @@ describe("a real Fabric peer and orderer under the supervisor", () => {
         tls: peer.tls,
         operationsListenAddress: `127.0.0.1:${peerOps}`,
         externalBuilders: [{ name: CCAAS_BUILDER_NAME, path: builderDir }],
+        ordererAddressOverrides: [
+          { from: "orderer0.org1.example.com:7050", to: `127.0.0.1:${ordPort}`, caCertsFile: peer.tls.rootCertFile },
+        ],
       });
       await writeOrdererYaml(join(orderer.dir, "config"), {
         version: VERSION,

@@ -175,6 +175,17 @@ describe("core.yaml", () => {
     });
   }
 
+  it("writes orderer address overrides for the delivery client", () => {
+    const y = buildCoreYaml({
+      ...peerOpts("3.1.5"),
+      ordererAddressOverrides: [{ from: "orderer.example.com:7050", to: "127.0.0.1:7050", caCertsFile: "/n/o-ca.pem" }],
+    });
+    expect(at(y, "peer.deliveryclient.addressOverrides")).toEqual([
+      { from: "orderer.example.com:7050", to: "127.0.0.1:7050", caCertsFile: "/n/o-ca.pem" },
+    ]);
+    expect(at(buildCoreYaml(peerOpts("3.1.5")), "peer.deliveryclient.addressOverrides")).toBeUndefined();
+  });
+
   it("refuses a peer without external builders and malformed addresses", () => {
     expect(() => buildCoreYaml({ ...peerOpts("3.1.5"), externalBuilders: [] })).toThrow(/external builder/);
     expect(() => buildCoreYaml({ ...peerOpts("3.1.5"), listenAddress: "7051" })).toThrow(/listenAddress/);

@@ -16,7 +16,11 @@ export interface ExternalBuilderOption {
   propagateEnvironment?: string[];
 }
 
-/** Everything that differs between peers. Paths should be absolute: relative ones resolve against the config dir. */
+/**
+ * Everything that differs between peers. Paths should be absolute: relative ones resolve against the
+ * config dir. There is no events address: Fabric 2.0 removed the event hub (port 7053), and block
+ * events come over the deliver service on the peer's main port.
+ */
 export interface PeerConfigOptions {
   /** Fabric version the peer runs, e.g. "3.1.5" (selects 2.5 vs 3.x keys). */
   version: string;
@@ -53,6 +57,11 @@ export interface PeerConfigOptions {
   operationsListenAddress: string;
   /** At least one builder is required, as vm.endpoint is empty (no Docker). */
   externalBuilders: ExternalBuilderOption[];
+  /**
+   * Orderer endpoints to dial elsewhere (peer.deliveryclient.addressOverrides), e.g. when the
+   * channel config names a host this machine can't reach. caCertsFile is the TLS CA of `to`.
+   */
+  ordererAddressOverrides?: { from: string; to: string; caCertsFile: string }[];
   /** Peer log spec is set through FABRIC_LOGGING_SPEC, not here; this is the shim level for chaincode. */
   chaincodeLogLevel?: string;
 }
@@ -179,6 +188,15 @@ export function buildCoreYaml(o: PeerConfigOptions): CoreYaml {
         reconnectTotalTimeThreshold: "3600s",
         connTimeout: "3s",
         reConnectBackoffThreshold: "3600s",
+        ...(o.ordererAddressOverrides?.length
+          ? {
+              addressOverrides: o.ordererAddressOverrides.map((a) => ({
+                from: a.from,
+                to: a.to,
+                caCertsFile: a.caCertsFile,
+              })),
+            }
+          : {}),
       },
       profile: { enabled: false },
       handlers: {
