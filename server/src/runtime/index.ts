@@ -18,7 +18,14 @@ export {
 } from "./binaries.js";
 export { RuntimeError, type RuntimeErrorCode } from "./errors.js";
 export { getHealthz, httpHealthProbe, type HealthzResult, type ReadinessProbe } from "./health.js";
-export { DEFAULT_LOG_ROTATION, readLastLines, rotateIfNeeded, type LogRotation } from "./log-files.js";
+export {
+  DEFAULT_LOG_ROTATION,
+  followLog,
+  readLastLines,
+  rotateIfNeeded,
+  type LogFollower,
+  type LogRotation,
+} from "./log-files.js";
 export { readPidRecord, verifyPidRecord, type PidRecord, type PidVerdict } from "./pid-file.js";
 export {
   bindTest,
@@ -26,7 +33,9 @@ export {
   checkPorts,
   DEFAULT_BIND_HOSTS,
   isValidPort,
+  proposeFabricNodePorts,
   proposeFreePorts,
+  type FabricNodePorts,
   type PortCheckOptions,
   type PortConflict,
   type PortConflictReason,

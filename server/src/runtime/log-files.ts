@@ -62,15 +62,89 @@ export async function readLastLines(path: string, lines: number, maxBytes = 64 *
   }
   try {
     const { size } = await handle.stat();
-    const length = Math.min(size, maxBytes);
-    const buf = Buffer.alloc(length);
-    await handle.read(buf, 0, length, size - length);
+    // One byte more than the window: if it is a newline, the window starts on a whole line.
+    const start = Math.max(0, size - maxBytes - 1);
+    const buf = Buffer.alloc(size - start);
+    await handle.read(buf, 0, buf.length, start);
     const all = buf.toString("utf8").split("\n");
     if (all.at(-1) === "") all.pop();
-    // The first line may be cut when we did not read from the start.
-    if (length < size) all.shift();
+    // Unless we read from the start, the first piece is a cut line (or empty).
+    if (start > 0) all.shift();
     return all.slice(-lines);
   } finally {
     await handle.close();
   }
+}
+
+export interface LogFollower {
+  stop(): void;
+}
+
+/**
+ * Tail plus follow: hands the last `tailLines` lines, then every complete new line as the node
+ * writes it, by polling the file. Survives copytruncate rotation (the size drops: read again from 0)
+ * and a replaced file (the inode changes). A partial last line waits for its newline.
+ */
+export async function followLog(
+  path: string,
+  opts: { tailLines?: number; intervalMs?: number; maxChunkBytes?: number; onLines: (lines: string[]) => void },
+): Promise<LogFollower> {
+  const initial = await readLastLines(path, opts.tailLines ?? 100);
+  if (initial.length > 0) opts.onLines(initial);
+  let offset = 0;
+  let inode = 0;
+  try {
+    const s = await stat(path);
+    offset = s.size;
+    inode = s.ino;
+  } catch {
+    // not there yet: follow from its start once it appears
+  }
+  let partial = "";
+  let busy = false;
+  let stopped = false;
+  const maxChunk = opts.maxChunkBytes ?? 1024 * 1024;
+
+  const tick = async (): Promise<void> => {
+    let s;
+    try {
+      s = await stat(path);
+    } catch {
+      return;
+    }
+    if (s.ino !== inode || s.size < offset) {
+      inode = s.ino;
+      offset = 0;
+      partial = "";
+    }
+    if (s.size === offset) return;
+    const length = Math.min(s.size - offset, maxChunk);
+    const handle = await open(path, "r");
+    try {
+      const buf = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buf, 0, length, offset);
+      offset += bytesRead;
+      const text = partial + buf.subarray(0, bytesRead).toString("utf8");
+      const lines = text.split("\n");
+      partial = lines.pop() ?? "";
+      if (lines.length > 0 && !stopped) opts.onLines(lines);
+    } finally {
+      await handle.close();
+    }
+  };
+
+  const timer = setInterval(() => {
+    if (busy || stopped) return;
+    busy = true;
+    tick()
+      .catch(() => undefined)
+      .finally(() => (busy = false));
+  }, opts.intervalMs ?? 250);
+  timer.unref();
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { bindTest, checkPort, checkPorts, proposeFreePorts } from "./ports.js";
+import { bindTest, checkPort, checkPorts, proposeFabricNodePorts, proposeFreePorts } from "./ports.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -54,5 +54,20 @@ describe("ports", () => {
   it("reports an exhausted range", async () => {
     const port = await listen("127.0.0.1");
     await expect(proposeFreePorts(1, { from: port, to: port })).rejects.toMatchObject({ code: "PORT_RANGE_EXHAUSTED" });
+  });
+});
+
+describe("proposeFabricNodePorts", () => {
+  it("gives peers and orderers distinct ports that skip reserved ones", async () => {
+    const peer = await proposeFabricNodePorts("peer", { reserved: [7051] });
+    expect(peer.listen).toBeGreaterThanOrEqual(7052);
+    expect(peer.chaincode).toBeGreaterThan(peer.listen);
+    expect(peer.operations).toBeGreaterThanOrEqual(9443);
+    const reserved = [peer.listen, peer.chaincode as number, peer.operations];
+    const orderer = await proposeFabricNodePorts("orderer", { reserved });
+    expect(orderer.admin).toBeDefined();
+    expect(reserved).not.toContain(orderer.listen);
+    expect(reserved).not.toContain(orderer.admin);
+    expect(new Set([...reserved, orderer.listen, orderer.admin, orderer.operations]).size).toBe(6);
   });
 });

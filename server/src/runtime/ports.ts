@@ -105,3 +105,41 @@ export async function proposeFreePorts(count: number, opts: ProposePortsOptions)
   }
   return found;
 }
+
+/** The ports one Fabric node listens on. */
+export interface FabricNodePorts {
+  /** gRPC: peer.listenAddress / General.ListenPort. */
+  listen: number;
+  /** Peer only: chaincode listener (upstream default 7052 clashes between peers on one host). */
+  chaincode?: number;
+  /** Orderer only: channel participation admin API. */
+  admin?: number;
+  /** Operations (/healthz, /metrics). */
+  operations: number;
+}
+
+/**
+ * Proposes free ports for a new node: peers from 7051 up (listen, chaincode) and operations from
+ * 9443 up; orderers from 7050 up (listen, admin) and operations from 8443 up. Ports reserved by
+ * other nodes and busy ones are skipped, so repeated calls with the growing reserved set give
+ * each node its own ports.
+ */
+export async function proposeFabricNodePorts(
+  kind: "peer" | "orderer",
+  opts: PortCheckOptions = {},
+): Promise<FabricNodePorts> {
+  const reserved = new Set(opts.reserved ?? []);
+  const grpcFrom = kind === "peer" ? 7051 : 7050;
+  const [listen, second] = (await proposeFreePorts(2, { ...opts, reserved, from: grpcFrom, to: 65535 })) as [
+    number,
+    number,
+  ];
+  reserved.add(listen).add(second);
+  const [operations] = (await proposeFreePorts(1, {
+    ...opts,
+    reserved,
+    from: kind === "peer" ? 9443 : 8443,
+    to: 65535,
+  })) as [number];
+  return kind === "peer" ? { listen, chaincode: second, operations } : { listen, admin: second, operations };
+}
