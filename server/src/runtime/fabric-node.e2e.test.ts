@@ -23,17 +23,22 @@ import { createSupervisor, type ProcessSpec, type SupervisorEvent } from "./supe
 
 /**
  * Runs a real Fabric peer and orderer from our generated MSPs and configs under the supervisor.
- * Needs the binaries in the cache (scripts/fabric-build.sh 3.1.5); skipped otherwise.
+ * Uses the first Fabric version found in the cache (3.1.5, else 3.1.0, else 2.5.16; or exactly
+ * CHAINLAUNCH_E2E_FABRIC_VERSION), built by scripts/fabric-build.sh; skipped when there is none.
  */
-const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.5";
-const bins: ResolvedFabricBinaries | null = await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, [
-  "peer",
-  "orderer",
-  "osnadmin",
-]);
+const CANDIDATES = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION
+  ? [process.env.CHAINLAUNCH_E2E_FABRIC_VERSION]
+  : ["3.1.5", "3.1.0", "2.5.16"];
+const resolver = createFabricBinaryResolver({ downloader: null });
+let bins: ResolvedFabricBinaries | null = null;
+for (const v of CANDIDATES) {
+  bins = await resolver.findLocal(v, ["peer", "orderer", "osnadmin"]);
+  if (bins) break;
+}
+const VERSION = bins?.version ?? (CANDIDATES[0] as string);
 if (!bins) {
   console.warn(
-    `fabric-node e2e skipped: no Fabric ${VERSION} binaries in the cache or CHAINLAUNCH_FABRIC_BIN_DIR; run scripts/fabric-build.sh ${VERSION}`,
+    `fabric-node e2e skipped: no Fabric ${CANDIDATES.join(" / ")} binaries in the cache or CHAINLAUNCH_FABRIC_BIN_DIR; run scripts/fabric-build.sh ${VERSION}`,
   );
 }
 
