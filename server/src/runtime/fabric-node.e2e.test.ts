@@ -19,7 +19,7 @@ import { createFabricBinaryResolver, type ResolvedFabricBinaries } from "./binar
 import { getHealthz, httpHealthProbe } from "./health.js";
 import { proposeFreePorts } from "./ports.js";
 import { isAlive } from "./proc.js";
-import { createSupervisor, type ProcessSpec, type SupervisorEvent } from "./supervisor.js";
+import { createSupervisor, type ProcessSpec, type Supervisor, type SupervisorEvent } from "./supervisor.js";
 
 /**
  * Runs a real Fabric peer and orderer from our generated MSPs and configs under the supervisor.
@@ -124,14 +124,16 @@ async function waitFor<T>(fn: () => T | undefined | Promise<T | undefined>, time
 }
 
 const events: SupervisorEvent[] = [];
-const supervisor = createSupervisor({
-  stateDir: join(root, "runtime"),
-  pollIntervalMs: 250,
-  probeIntervalMs: 200,
-  stopTimeoutMs: 10_000,
-  restart: { baseDelayMs: 500, maxDelayMs: 2000, maxAttempts: 3 },
-  onEvent: (e) => events.push(e),
-});
+const newSupervisor = (): Supervisor =>
+  createSupervisor({
+    stateDir: join(root, "runtime"),
+    pollIntervalMs: 250,
+    probeIntervalMs: 200,
+    stopTimeoutMs: 10_000,
+    restart: { baseDelayMs: 500, maxDelayMs: 2000, maxAttempts: 3 },
+    onEvent: (e) => events.push(e),
+  });
+let supervisor = newSupervisor();
 
 afterAll(async () => {
   for (const s of supervisor.list()) {
@@ -301,6 +303,17 @@ describe("a real Fabric peer and orderer under the supervisor", () => {
         willRestart: true,
       });
       expect(await getHealthz(`http://127.0.0.1:${peerOps}/healthz`)).toMatchObject({ ok: true });
+
+      // Console restart: a new supervisor finds all three again, same pids, no new processes.
+      supervisor.close();
+      supervisor = newSupervisor();
+      const specs = [peerSpec, ordererSpec, orderer1Spec];
+      const adopted = await Promise.all(specs.map((spec) => supervisor.adopt(spec)));
+      expect(adopted.map((a) => [a.status, a.adopted, a.pid])).toEqual([
+        ["RUNNING", true, back.pid],
+        ["RUNNING", true, o.pid],
+        ["RUNNING", true, o1.pid],
+      ]);
 
       const stopped = await Promise.all(["peer0", "orderer0", "orderer1"].map((id) => supervisor.stop(id)));
       expect(stopped.map((s) => s.status)).toEqual(["STOPPED", "STOPPED", "STOPPED"]);
