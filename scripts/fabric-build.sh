@@ -99,7 +99,7 @@ if [ -n "${FABRIC_SRC:-}" ]; then
   SRC="$CACHE_ROOT/$VERSION/src.tmp.$$"
   trap 'rm -rf "$STAGE" "$SRC"' EXIT
   mkdir -p "$SRC"
-  echo "fabric $VERSION: building ${BINARIES[*]} from $FABRIC_SRC @ $COMMIT with vendored modules (10-20 min on 2 cores)"
+  echo "fabric $VERSION: building ${BINARIES[*]} from $FABRIC_SRC @ $COMMIT with vendored modules (about 2 min on 2 cores)"
   git -C "$FABRIC_SRC" archive --format=tar "$COMMIT" | tar -x -C "$SRC"
   PKGDIRS=()
   for b in "${BINARIES[@]}"; do PKGDIRS+=("./cmd/$b"); done
@@ -124,7 +124,7 @@ else
   } >"$MOD/tools.go"
   PKGS=()
   for b in "${BINARIES[@]}"; do PKGS+=("$MODULE/cmd/$b"); done
-  echo "fabric $VERSION: go build ${BINARIES[*]} @ $PSEUDO from the Go module proxy (downloads modules and compiles; 10-20 min on 2 cores)"
+  echo "fabric $VERSION: go build ${BINARIES[*]} @ $PSEUDO from the Go module proxy (downloads modules, then compiles: a few minutes on 2 cores)"
   if ! (cd "$MOD" && GOFLAGS="-mod=mod -buildvcs=false" go mod tidy &&
     GOFLAGS="-mod=mod -buildvcs=false" "${NICE[@]}" go build -trimpath -ldflags "$LDFLAGS" -o "$STAGE/" "${PKGS[@]}"); then
     echo "error: building Fabric $VERSION ($PSEUDO) through the Go module proxy failed." >&2
