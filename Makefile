@@ -40,9 +40,15 @@ check: deps
 	cd server && npx vitest run
 	cd web && npx vitest run
 
+# Fabric version the tests run against. The Go module proxy reachable here serves v3.1.0 but refuses the
+# pinned v3.1.5 and v2.5.16 pseudo-versions (403 "not available"); see docs/fabric-binaries.md.
+TEST_FABRIC_VERSION ?= 3.1.0
+export CHAINLAUNCH_E2E_FABRIC_VERSION := $(TEST_FABRIC_VERSION)
+
 test:
 	@scripts/system-deps.sh test
 	@scripts/node-deps.sh
+	scripts/fabric-build.sh $(TEST_FABRIC_VERSION)
 	$(MAKE) build lint typecheck
 	scripts/gen-api.sh --check
 	scripts/test-all.sh
