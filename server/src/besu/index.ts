@@ -56,3 +56,12 @@ export {
   type BesuOption,
   type BesuRpcApi,
 } from "./command.js";
+export {
+  BesuRpcError,
+  assessValidatorChange,
+  blockParam,
+  createBesuRpc,
+  decodeInput,
+  type BesuRpc,
+  type QbftSignerMetric,
+} from "./rpc.js";
