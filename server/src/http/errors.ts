@@ -52,3 +52,10 @@ export class RateLimitError extends AppError {
     super(message, 429, "RATE_LIMITED");
   }
 }
+
+/** A node or service we call (JSON-RPC, gRPC, operations endpoint) failed or was unreachable. */
+export class UpstreamError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(message, 502, "UPSTREAM_ERROR", details);
+  }
+}

@@ -19,6 +19,8 @@ export const AUDIT_EVENT_TYPES = [
   "besu_network.create",
   "besu_network.import",
   "besu_network.delete",
+  "node.qbft_vote",
+  "node.qbft_vote_discard",
   "key_provider.create",
   "key_provider.delete",
   "key.create",
