@@ -50,3 +50,16 @@ export type Setting = ResponseOf<"/settings", "get">;
 export type SettingConfig = Setting["config"];
 export type ApiNotification = ResponseOf<"/user-notifications", "get">["notifications"][number];
 export type RoleInfo = ResponseOf<"/roles", "get">[number];
+export type KeyProvider = ResponseOf<"/key-providers/{id}", "get">;
+export type KeyInfo = ResponseOf<"/keys/{id}", "get">;
+export type KeyPage = ResponseOf<"/keys", "get">;
+export type CreateKeyBody = NonNullable<paths["/keys"]["post"]>["requestBody"]["content"]["application/json"];
+export type Organization = ResponseOf<"/organizations/{id}", "get">;
+export type OrganizationPage = ResponseOf<"/organizations", "get">;
+export type OrganizationKey = ResponseOf<"/organizations/{id}/keys", "get">[number];
+export type IssuedIdentity = ResponseOf<"/organizations/{id}/keys", "post", 201>;
+export type RevokedCertificate = ResponseOf<"/organizations/{id}/revoked-certificates", "get">[number];
+export type BesuNetwork = ResponseOf<"/networks/besu/{id}", "get">;
+export type CreateBesuNetworkBody = NonNullable<
+  paths["/networks/besu"]["post"]
+>["requestBody"]["content"]["application/json"];

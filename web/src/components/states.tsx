@@ -112,3 +112,14 @@ export function QueryState<T>({
   if (isEmpty?.(query.data)) return <>{empty ?? <EmptyState title="Nothing here yet" />}</>;
   return <>{children(query.data)}</>;
 }
+
+/** Shown instead of a screen the user's role may not open (the server would answer 403). */
+export function NoAccessState({ what }: { what: string }): ReactElement {
+  return (
+    <EmptyState
+      icon={AlertCircleIcon}
+      title="You don't have access to this page"
+      description={`Only admins and managers can ${what}. Ask an admin if you need access.`}
+    />
+  );
+}
