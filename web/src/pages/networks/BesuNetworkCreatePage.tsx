@@ -1,0 +1,296 @@
+import { Loader2Icon, PlusIcon, XIcon } from "lucide-react";
+import type { ReactElement, ReactNode } from "react";
+import { Controller, useFieldArray, useForm } from "react-hook-form";
+import { useNavigate } from "react-router";
+import { PageHeader } from "@/components/states";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { FieldError, Label } from "@/components/ui/label";
+import { OperatorsOnly } from "@/app/OperatorsOnly";
+import { useBesuNetworkCreateMutation } from "@/data/besu-networks/besu-network-create-mutation";
+import { formErrorsFrom } from "@/lib/field-errors";
+import { showToast } from "@/lib/toast";
+import {
+  ADDRESS_PATTERN,
+  BESU_FORM_DEFAULTS,
+  BESU_FORM_FIELDS,
+  QUANTITY_PATTERN,
+  toCreateBesuNetworkBody,
+  type BesuFormValues,
+} from "@/pages/networks/besu-form";
+import { ValidatorPicker } from "@/pages/networks/ValidatorPicker";
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}): ReactElement {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">{children}</CardContent>
+    </Card>
+  );
+}
+
+const whole = (min: number) => (v: string) =>
+  (/^\d+$/.test(v) && Number(v) >= min) || `A whole number, at least ${min}`;
+
+/** Create a QBFT network: chain parameters, validators (local or external) and pre-funded accounts. */
+function BesuNetworkCreatePageContent(): ReactElement {
+  const navigate = useNavigate();
+  const create = useBesuNetworkCreateMutation();
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<BesuFormValues>({ defaultValues: BESU_FORM_DEFAULTS });
+  const external = useFieldArray({ control, name: "externalValidators" });
+  const alloc = useFieldArray({ control, name: "alloc" });
+
+  const onSubmit = handleSubmit((v) => {
+    if (v.validatorKeyIds.length === 0 && !v.externalValidators.some((e) => e.publicKey.trim())) {
+      setError("validatorKeyIds", { message: "Choose at least one validator" });
+      return;
+    }
+    create.mutate(toCreateBesuNetworkBody(v), {
+      onSuccess: (n) => {
+        showToast("success", "Besu network created", {
+          description: `${n.name} (chain ${n.chainId}) has its genesis with ${n.validators.length} validator${n.validators.length === 1 ? "" : "s"}.`,
+        });
+        void navigate(`/networks/${n.id}/besu`);
+      },
+      onError: (e) => {
+        for (const [field, message] of Object.entries(formErrorsFrom(e, BESU_FORM_FIELDS))) {
+          setError(field as keyof BesuFormValues, { message: message as string });
+        }
+      },
+    });
+  });
+
+  const num = (
+    name: "chainId" | "blockPeriod" | "epochLength" | "requestTimeout",
+    label: string,
+    min: number,
+    hint?: string,
+  ): ReactElement => (
+    <div className="grid gap-2">
+      <Label htmlFor={`besu-${name}`}>{label}</Label>
+      <Input
+        id={`besu-${name}`}
+        inputMode="numeric"
+        aria-invalid={Boolean(errors[name])}
+        {...register(name, { required: `${label} is required`, validate: whole(min) })}
+      />
+      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+      <FieldError message={errors[name]?.message} />
+    </div>
+  );
+
+  return (
+    <div className="max-w-3xl">
+      <PageHeader
+        title="Create Besu Network"
+        description="ChainLaunch builds the QBFT genesis (config.qbft and extraData) from your validators."
+      />
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-6">
+        <Section title="Network" description="Name and chain id; the chain id must be unique among your networks.">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid gap-2">
+              <Label htmlFor="besu-name">Name</Label>
+              <Input
+                id="besu-name"
+                placeholder="testnet"
+                aria-invalid={Boolean(errors.name)}
+                {...register("name", { required: "Name is required" })}
+              />
+              <FieldError message={errors.name?.message} />
+            </div>
+            {num("chainId", "Chain ID", 1, "EIP-155 chain id, e.g. 1337")}
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="besu-description">Description</Label>
+            <Input id="besu-description" placeholder="Optional" {...register("description")} />
+          </div>
+        </Section>
+        <Section title="Consensus" description="QBFT parameters; Besu's defaults suit most networks.">
+          <div className="grid gap-4 sm:grid-cols-2">
+            {num("blockPeriod", "Block period (seconds)", 1)}
+            {num("epochLength", "Epoch length (blocks)", 1, "Votes reset every epoch")}
+            {num("requestTimeout", "Request timeout (seconds)", 1)}
+            <div className="grid gap-2">
+              <Label htmlFor="besu-gasLimit">Gas limit</Label>
+              <Input
+                id="besu-gasLimit"
+                className="font-mono"
+                aria-invalid={Boolean(errors.gasLimit)}
+                {...register("gasLimit", {
+                  validate: (v) => !v.trim() || QUANTITY_PATTERN.test(v.trim()) || "0x-hex or decimal",
+                })}
+              />
+              <FieldError message={errors.gasLimit?.message} />
+            </div>
+          </div>
+        </Section>
+        <Section title="Validators" description="Initial validators sign blocks from the genesis on.">
+          <Controller
+            control={control}
+            name="validatorKeyIds"
+            render={({ field }) => (
+              <ValidatorPicker
+                value={field.value}
+                onChange={field.onChange}
+                invalid={Boolean(errors.validatorKeyIds)}
+              />
+            )}
+          />
+          <FieldError message={errors.validatorKeyIds?.message} />
+          <div className="grid gap-3">
+            <div className="flex items-center justify-between gap-2">
+              <div>
+                <p className="text-sm font-medium">External validators</p>
+                <p className="text-xs text-muted-foreground">Validators whose keys live outside ChainLaunch.</p>
+              </div>
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                onClick={() => external.append({ address: "", publicKey: "" })}
+              >
+                <PlusIcon /> Add external validator
+              </Button>
+            </div>
+            {external.fields.map((f, i) => (
+              <div key={f.id} className="grid gap-2 rounded-lg border p-3 sm:grid-cols-[1fr_1.6fr_auto] sm:items-start">
+                <div className="grid gap-1">
+                  <Label htmlFor={`ext-addr-${i}`} className="text-xs">
+                    Address
+                  </Label>
+                  <Input
+                    id={`ext-addr-${i}`}
+                    className="font-mono text-xs"
+                    placeholder="0x… (optional, checked)"
+                    {...register(`externalValidators.${i}.address`, {
+                      validate: (v) => !v.trim() || ADDRESS_PATTERN.test(v.trim()) || "0x and 40 hex digits",
+                    })}
+                  />
+                  <FieldError message={errors.externalValidators?.[i]?.address?.message} />
+                </div>
+                <div className="grid gap-1">
+                  <Label htmlFor={`ext-pub-${i}`} className="text-xs">
+                    Public key
+                  </Label>
+                  <Input
+                    id={`ext-pub-${i}`}
+                    className="font-mono text-xs"
+                    placeholder="0x04… (uncompressed secp256k1, hex or PEM)"
+                    {...register(`externalValidators.${i}.publicKey`, { required: "Public key is required" })}
+                  />
+                  <FieldError message={errors.externalValidators?.[i]?.publicKey?.message} />
+                </div>
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon-sm"
+                  className="sm:mt-5"
+                  aria-label={`Remove external validator ${i + 1}`}
+                  onClick={() => external.remove(i)}
+                >
+                  <XIcon />
+                </Button>
+              </div>
+            ))}
+            <FieldError message={errors.externalValidators?.message ?? errors.externalValidators?.root?.message} />
+          </div>
+        </Section>
+        <Section title="Pre-funded accounts" description="Balances in the genesis alloc, in wei.">
+          {alloc.fields.length === 0 && <p className="text-sm text-muted-foreground">No pre-funded accounts.</p>}
+          {alloc.fields.map((f, i) => (
+            <div key={f.id} className="grid gap-2 sm:grid-cols-[1.6fr_1fr_auto] sm:items-start">
+              <div className="grid gap-1">
+                <Label htmlFor={`alloc-addr-${i}`} className="text-xs">
+                  Address
+                </Label>
+                <Input
+                  id={`alloc-addr-${i}`}
+                  className="font-mono text-xs"
+                  placeholder="0x…"
+                  {...register(`alloc.${i}.address`, {
+                    required: "Address is required",
+                    validate: (v) => ADDRESS_PATTERN.test(v.trim()) || "0x and 40 hex digits",
+                  })}
+                />
+                <FieldError message={errors.alloc?.[i]?.address?.message} />
+              </div>
+              <div className="grid gap-1">
+                <Label htmlFor={`alloc-bal-${i}`} className="text-xs">
+                  Balance (wei)
+                </Label>
+                <Input
+                  id={`alloc-bal-${i}`}
+                  className="font-mono text-xs"
+                  placeholder="1000000000000000000"
+                  {...register(`alloc.${i}.balance`, {
+                    validate: (v) => !v.trim() || QUANTITY_PATTERN.test(v.trim()) || "0x-hex or decimal",
+                  })}
+                />
+                <FieldError message={errors.alloc?.[i]?.balance?.message} />
+              </div>
+              <Button
+                type="button"
+                variant="ghost"
+                size="icon-sm"
+                className="sm:mt-5"
+                aria-label={`Remove account ${i + 1}`}
+                onClick={() => alloc.remove(i)}
+              >
+                <XIcon />
+              </Button>
+            </div>
+          ))}
+          <FieldError message={errors.alloc?.message ?? errors.alloc?.root?.message} />
+          <div>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => alloc.append({ address: "", balance: "1000000000000000000000" })}
+            >
+              <PlusIcon /> Add account
+            </Button>
+          </div>
+        </Section>
+        <Card>
+          <CardFooter className="justify-end">
+            <Button type="button" variant="outline" onClick={() => void navigate("/network/besu")}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending && <Loader2Icon className="animate-spin" />}
+              Create network
+            </Button>
+          </CardFooter>
+        </Card>
+      </form>
+    </div>
+  );
+}
+
+/** Viewers can't create networks; they see why instead of a form the server would refuse. */
+export function BesuNetworkCreatePage(): ReactElement {
+  return (
+    <OperatorsOnly what="create networks">
+      <BesuNetworkCreatePageContent />
+    </OperatorsOnly>
+  );
+}
