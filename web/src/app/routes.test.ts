@@ -25,7 +25,7 @@ users; platform/analytics; platform/troubleshooting
   .map((s) => s.replace(/\{(\w+)\}/g, ":$1"));
 
 /** The ratchet: this number only goes down as later issues implement screens. */
-const MAX_PENDING = 65;
+const MAX_PENDING = 53;
 
 function sample(path: string): string {
   return `/${path.replace(/:(\w+)/g, "42")}`;
@@ -49,7 +49,26 @@ describe("route ratchet (spec §2)", () => {
 
   it("implements the foundation screens", () => {
     const implemented = ROUTES.filter((r) => r.load).map((r) => r.path);
-    for (const p of ["dashboard", "account", "users", "settings/api-keys", "settings/audit-logs", "docs"]) {
+    for (const p of [
+      "dashboard",
+      "account",
+      "users",
+      "settings/api-keys",
+      "settings/audit-logs",
+      "docs",
+      "settings/keys",
+      "settings/keys/:id",
+      "settings/providers",
+      "settings/providers/add",
+      "settings/providers/:id",
+      "fabric/organizations",
+      "organizations/:id",
+      "networks",
+      "networks/import",
+      "network/besu",
+      "networks/besu/create",
+      "networks/:id/besu",
+    ]) {
       expect(implemented).toContain(p);
     }
   });
@@ -71,6 +90,11 @@ describe("route ratchet (spec §2)", () => {
   it("redirects / through the index route", () => {
     const m = matchRoutes(buildRouteObjects(), "/");
     expect(m?.at(-1)?.route.index).toBe(true);
+  });
+
+  it("keeps the Vault and AWS KMS provider forms pending", () => {
+    expect(PENDING_ROUTES).toContain("settings/providers/create/vault");
+    expect(PENDING_ROUTES).toContain("settings/providers/create/aws-kms");
   });
 
   it("prefers static segments over parameters", () => {

@@ -21,6 +21,24 @@ const apiKey: PageLoader = () => import("@/pages/api-keys/ApiKeyDetailPage").the
 const auditLogs: PageLoader = () => import("@/pages/audit/AuditLogsPage").then((m) => m.AuditLogsPage);
 const auditLog: PageLoader = () => import("@/pages/audit/AuditLogDetailPage").then((m) => m.AuditLogDetailPage);
 const docs: PageLoader = () => import("@/pages/docs/ApiDocsPage").then((m) => m.ApiDocsPage);
+const keys: PageLoader = () => import("@/pages/keys/KeysPage").then((m) => m.KeysPage);
+const key: PageLoader = () => import("@/pages/keys/KeyDetailPage").then((m) => m.KeyDetailPage);
+const providers: PageLoader = () => import("@/pages/key-providers/KeyProvidersPage").then((m) => m.KeyProvidersPage);
+const providerAdd: PageLoader = () =>
+  import("@/pages/key-providers/KeyProviderAddPage").then((m) => m.KeyProviderAddPage);
+const provider: PageLoader = () =>
+  import("@/pages/key-providers/KeyProviderDetailPage").then((m) => m.KeyProviderDetailPage);
+const organizations: PageLoader = () =>
+  import("@/pages/organizations/OrganizationsPage").then((m) => m.OrganizationsPage);
+const organization: PageLoader = () =>
+  import("@/pages/organizations/OrganizationDetailPage").then((m) => m.OrganizationDetailPage);
+const networks: PageLoader = () => import("@/pages/networks/NetworksPage").then((m) => m.NetworksPage);
+const networkImport: PageLoader = () => import("@/pages/networks/NetworkImportPage").then((m) => m.NetworkImportPage);
+const besuNetworks: PageLoader = () => import("@/pages/networks/BesuNetworksPage").then((m) => m.BesuNetworksPage);
+const besuCreate: PageLoader = () =>
+  import("@/pages/networks/BesuNetworkCreatePage").then((m) => m.BesuNetworkCreatePage);
+const besuNetwork: PageLoader = () =>
+  import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
 /** Every route of spec §2, in its order. Screens without `load` render the pending placeholder. */
 export const ROUTES: readonly AppRoute[] = [
@@ -50,15 +68,15 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "monitoring/providers/new", title: "New Monitoring Provider" },
   { path: "monitoring/providers/:id", title: "Monitoring Provider" },
   { path: "settings/monitoring", title: "Monitoring" },
-  { path: "networks", title: "Networks" },
-  { path: "networks/import", title: "Import Network" },
+  { path: "networks", title: "Networks", load: networks },
+  { path: "networks/import", title: "Import Network", load: networkImport },
   { path: "network/fabric", title: "Fabric Networks" },
-  { path: "network/besu", title: "Besu Networks" },
+  { path: "network/besu", title: "Besu Networks", load: besuNetworks },
   { path: "networks/fabric/create", title: "Create Fabric Network" },
-  { path: "networks/besu/create", title: "Create Besu Network" },
+  { path: "networks/besu/create", title: "Create Besu Network", load: besuCreate },
   { path: "networks/besu/bulk-create", title: "Create Besu Network" },
   { path: "networks/fabric/shared", title: "Shared Networks" },
-  { path: "networks/:id/besu", title: "Besu Network" },
+  { path: "networks/:id/besu", title: "Besu Network", load: besuNetwork },
   { path: "networks/:id/fabric", title: "Fabric Network" },
   { path: "networks/:id/blocks", title: "Blocks" },
   { path: "networks/:id/blocks/:blockNumber", title: "Block" },
@@ -68,21 +86,21 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "networks/fabric/proposals/:proposalId/sign", title: "Sign Proposal" },
   { path: "networks/:networkId/fabric/chaincodes/propose", title: "Propose Chaincode" },
   { path: "networks/fabric/chaincodes/:id", title: "Chaincode" },
-  { path: "organizations/:id", title: "Organization" },
-  { path: "fabric/organizations", title: "Organizations" },
+  { path: "organizations/:id", title: "Organization", load: organization },
+  { path: "fabric/organizations", title: "Organizations", load: organizations },
   { path: "settings/access", title: "Access Control", load: access },
   { path: "settings/network", title: "Network Settings", load: network },
-  { path: "settings/keys", title: "Key Management" },
-  { path: "settings/keys/:id", title: "Key" },
+  { path: "settings/keys", title: "Key Management", load: keys },
+  { path: "settings/keys/:id", title: "Key", load: key },
   { path: "settings/api-keys", title: "API Keys", load: apiKeys },
   { path: "settings/api-keys/new", title: "New API Key", load: apiKeyNew },
   { path: "settings/api-keys/:id", title: "API Key", load: apiKey },
   { path: "settings/mcp", title: "MCP Integration" },
-  { path: "settings/providers", title: "Key Providers" },
-  { path: "settings/providers/add", title: "Add Key Provider" },
+  { path: "settings/providers", title: "Key Providers", load: providers },
+  { path: "settings/providers/add", title: "Add Key Provider", load: providerAdd },
   { path: "settings/providers/create/vault", title: "Create Vault Provider" },
   { path: "settings/providers/create/aws-kms", title: "Create AWS KMS Provider" },
-  { path: "settings/providers/:id", title: "Key Provider" },
+  { path: "settings/providers/:id", title: "Key Provider", load: provider },
   { path: "settings/backups", title: "Backups" },
   { path: "settings/backups/targets/create", title: "Create Backup Target" },
   { path: "settings/backups/targets/:id", title: "Backup Target" },
