@@ -188,7 +188,60 @@ export interface NetworkValidatorKeysTable {
   key_id: number;
 }
 
+export interface NodesTable {
+  id: Generated<number>;
+  name: string;
+  /** Unique, [a-z0-9-]; names the node's folder and its supervised process. */
+  slug: string;
+  /** FABRIC or BESU. */
+  platform: string;
+  /** FABRIC_PEER, FABRIC_ORDERER or BESU_FULLNODE. */
+  node_type: string;
+  /** PENDING, STARTING, RUNNING, ERROR, STOPPING or STOPPED. */
+  status: string;
+  error_message: string | null;
+  endpoint: string | null;
+  /** Fabric only. */
+  organization_id: number | null;
+  /** Besu only: the network (genesis) the node runs. */
+  network_id: number | null;
+  /** Fabric: the signing identity's key; Besu: the node key. */
+  key_id: number | null;
+  /** Fabric only: the TLS key. */
+  tls_key_id: number | null;
+  /** The creation request (platform part), JSON. */
+  config: string;
+  /** What creation resolved: addresses, ports, certificates, paths, binary, version. JSON. */
+  deployment: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NodeEventsTable {
+  id: Generated<number>;
+  node_id: number;
+  type: string;
+  /** JSON. */
+  data: string;
+  created_at: string;
+}
+
+export interface NodeHealthChecksTable {
+  id: Generated<number>;
+  node_id: number;
+  /** healthy, unhealthy or unreachable. */
+  status: string;
+  response_time_ms: number;
+  error_message: string | null;
+  /** JSON. */
+  metadata: string;
+  checked_at: string;
+}
+
 export interface Database {
+  nodes: NodesTable;
+  node_events: NodeEventsTable;
+  node_health_checks: NodeHealthChecksTable;
   networks: NetworksTable;
   network_validator_keys: NetworkValidatorKeysTable;
   users: UsersTable;

@@ -3,6 +3,7 @@ import { registerApiKeysRoutes } from "./api-keys/api-keys.routes.js";
 import { registerKeyProvidersModule } from "./key-providers/index.js";
 import { registerKeysModule } from "./keys/index.js";
 import { registerBesuNetworksModule } from "./besu-networks/index.js";
+import { registerNodesModule } from "./nodes/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
@@ -36,7 +37,8 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
 
   registerApiKeysRoutes(api, ctx.apiKeys);
   registerAuditRoutes(api, ctx.audit);
-  registerSettingsRoutes(api, createSettingsService({ db: ctx.db, bus: ctx.bus }));
+  const settings = createSettingsService({ db: ctx.db, bus: ctx.bus });
+  registerSettingsRoutes(api, settings);
 
   const providers = registerKeyProvidersModule(api, {
     db: ctx.db,
@@ -45,7 +47,8 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   });
   const keys = registerKeysModule(api, { db: ctx.db, providers });
   registerOrganizationsModule(api, { db: ctx.db, keys });
-  registerBesuNetworksModule(api, { db: ctx.db, keys });
+  const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
+  const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
 
   const hub = createWsHub();
   const notifications = createNotificationsService({ repo: createNotificationsRepo(ctx.db), bus: ctx.bus, hub });
@@ -53,5 +56,10 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerNotificationsRoutes(api, notifications);
   registerWsRoute(api, hub);
 
-  return { stop: unsubscribe };
+  return {
+    stop() {
+      unsubscribe();
+      nodes.close();
+    },
+  };
 }

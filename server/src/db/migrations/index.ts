@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from "kysely";
 import { foundation } from "./0001-foundation.js";
 import { keysOrganizations } from "./0002-keys-organizations.js";
 import { networks } from "./0003-networks.js";
+import { nodes } from "./0004-nodes.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -15,6 +16,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0001-foundation": foundation(dialect),
         "0002-keys-organizations": keysOrganizations(dialect),
         "0003-networks": networks(dialect),
+        "0004-nodes": nodes(dialect),
       };
     },
   };

@@ -34,6 +34,13 @@ export const AUDIT_EVENT_TYPES = [
   "organization.key_renew",
   "organization.certificate_revoke",
   "organization.revocation_delete",
+  "node.create",
+  "node.update",
+  "node.delete",
+  "node.start",
+  "node.stop",
+  "node.restart",
+  "node.certificates_renew",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

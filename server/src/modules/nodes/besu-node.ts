@@ -1,0 +1,198 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  buildBesuCommand,
+  enodeUrl,
+  formatNodeKeyFile,
+  renderPermissionsConfigToml,
+  type BesuCommandOptions,
+} from "../../besu/index.js";
+import { loadPrivateKey } from "../../crypto/key-algorithms.js";
+import type { ProcessSpec } from "../../runtime/index.js";
+import type { BesuNodeConfig } from "./nodes.schema.js";
+
+/** What creation resolved for a Besu node; stored as the node's `deployment` JSON. */
+export interface BesuDeployment {
+  kind: "besu";
+  dir: string;
+  logFile: string;
+  dataPath: string;
+  genesisFile: string;
+  keyFile: string;
+  /** The complete argv after the launcher, exactly as spawned. */
+  args: string[];
+  /** Environment on top of PATH/HOME (JAVA_OPTS, user env). */
+  env: Record<string, string>;
+  keyId: number;
+  networkId: number;
+  chainId: number;
+  enodeUrl: string;
+  ports: number[];
+  healthUrl: string;
+  props: {
+    externalIp: string;
+    internalIp: string;
+    p2pHost: string;
+    p2pPort: number;
+    rpcHost: string;
+    rpcPort: number;
+    metricsEnabled: boolean;
+    metricsHost: string;
+    metricsPort: number;
+    metricsProtocol: string;
+    bootNodes: string[];
+    minGasPrice: number;
+    hostAllowList: string;
+    accountsAllowList: string[];
+    nodesAllowList: string[];
+    jwtEnabled: boolean;
+    jwtPublicKeyContent: string;
+    jwtAuthenticationAlgorithm: string;
+    version: string;
+  };
+}
+
+/** Besu's default metrics port. */
+export const BESU_DEFAULT_METRICS_PORT = 9545;
+
+/** The 32-byte secp256k1 scalar of a PKCS#8 PEM, as Besu's key file line (`0x` + 64 hex). */
+export function besuKeyFileFromPem(pem: string): string {
+  const d = loadPrivateKey(pem).export({ format: "jwk" }).d ?? "";
+  const hex = Buffer.from(d, "base64url").toString("hex").padStart(64, "0");
+  return formatNodeKeyFile(hex, "besuNode.keyId");
+}
+
+/**
+ * Plans a Besu node: paths under `dir`, the enode URL, and the complete command line built by
+ * the besu library (which validates hosts, ports, bootnodes and allow-lists by field).
+ */
+export function planBesuNode(p: {
+  dir: string;
+  config: BesuNodeConfig;
+  keyId: number;
+  publicKeyPem: string;
+  chainId: number;
+}): BesuDeployment {
+  const c = p.config;
+  const metricsEnabled = c.metricsEnabled ?? true;
+  const metricsPort = c.metricsPort ?? BESU_DEFAULT_METRICS_PORT;
+  const hostAllowList = c.hostAllowList?.trim() || "*";
+  const files = {
+    dataPath: join(p.dir, "data"),
+    genesisFile: join(p.dir, "config", "genesis.json"),
+    keyFile: join(p.dir, "config", "key"),
+    jwtFile: join(p.dir, "config", "jwt-public-key.pem"),
+    permissionsFile: join(p.dir, "config", "permissions_config.toml"),
+  };
+  const jwtEnabled = c.jwtEnabled === true && !!c.jwtPublicKeyContent;
+  const opts: BesuCommandOptions = {
+    dataPath: files.dataPath,
+    genesisFile: files.genesisFile,
+    nodePrivateKeyFile: files.keyFile,
+    networkId: p.chainId,
+    rpc: { host: c.rpcHost, port: c.rpcPort, extraApis: ["WEB3", "TXPOOL"] },
+    hostAllowlist: hostAllowList.split(",").map((h) => h.trim()),
+    ...(metricsEnabled
+      ? { metrics: { host: c.rpcHost, port: metricsPort, protocol: c.metricsProtocol ?? "PROMETHEUS" } }
+      : {}),
+    p2p: { host: c.externalIp, port: c.p2pPort, interface: c.p2pHost },
+    bootnodes: c.bootNodes ?? [],
+    ...(c.minGasPrice !== undefined ? { minGasPrice: c.minGasPrice } : {}),
+    ...(jwtEnabled
+      ? {
+          jwt: {
+            publicKeyFile: files.jwtFile,
+            ...(c.jwtAuthenticationAlgorithm ? { algorithm: c.jwtAuthenticationAlgorithm } : {}),
+          },
+        }
+      : {}),
+    ...(c.accountsAllowList?.length || c.nodesAllowList?.length
+      ? {
+          permissions: {
+            ...(c.accountsAllowList?.length ? { accountsConfigFile: files.permissionsFile } : {}),
+            ...(c.nodesAllowList?.length ? { nodesConfigFile: files.permissionsFile } : {}),
+          },
+        }
+      : {}),
+    env: c.env ?? {},
+  };
+  const cmd = buildBesuCommand(opts);
+  const rpcDial = c.rpcHost === "0.0.0.0" ? "127.0.0.1" : c.rpcHost;
+  return {
+    kind: "besu",
+    dir: p.dir,
+    logFile: join(p.dir, "logs", "besu.log"),
+    dataPath: files.dataPath,
+    genesisFile: files.genesisFile,
+    keyFile: files.keyFile,
+    args: cmd.args,
+    env: cmd.env,
+    keyId: p.keyId,
+    networkId: 0,
+    chainId: p.chainId,
+    enodeUrl: enodeUrl(p.publicKeyPem, c.externalIp, c.p2pPort),
+    ports: [c.p2pPort, c.rpcPort, ...(metricsEnabled ? [metricsPort] : [])],
+    healthUrl: `http://${rpcDial}:${c.rpcPort}/liveness`,
+    props: {
+      externalIp: c.externalIp,
+      internalIp: c.internalIp,
+      p2pHost: c.p2pHost,
+      p2pPort: c.p2pPort,
+      rpcHost: c.rpcHost,
+      rpcPort: c.rpcPort,
+      metricsEnabled,
+      metricsHost: c.rpcHost,
+      metricsPort,
+      metricsProtocol: c.metricsProtocol ?? "PROMETHEUS",
+      bootNodes: c.bootNodes ?? [],
+      minGasPrice: c.minGasPrice ?? 1_000_000_000,
+      hostAllowList,
+      accountsAllowList: c.accountsAllowList ?? [],
+      nodesAllowList: c.nodesAllowList ?? [],
+      jwtEnabled,
+      jwtPublicKeyContent: c.jwtPublicKeyContent ?? "",
+      jwtAuthenticationAlgorithm: c.jwtAuthenticationAlgorithm ?? "",
+      version: c.version ?? "",
+    },
+  };
+}
+
+/** Writes the genesis, the node key file (0600), the JWT key and the permissions file. */
+export async function writeBesuFiles(d: BesuDeployment, p: { genesis: string; keyFileContent: string }): Promise<void> {
+  await mkdir(join(d.dir, "config"), { recursive: true });
+  await mkdir(join(d.dir, "logs"), { recursive: true });
+  await mkdir(d.dataPath, { recursive: true });
+  await writeFile(d.genesisFile, p.genesis, { mode: 0o644 });
+  await writeFile(d.keyFile, p.keyFileContent, { mode: 0o600 });
+  if (d.props.jwtEnabled) await writeFile(join(d.dir, "config", "jwt-public-key.pem"), d.props.jwtPublicKeyContent);
+  if (d.props.accountsAllowList.length || d.props.nodesAllowList.length) {
+    await writeFile(
+      join(d.dir, "config", "permissions_config.toml"),
+      renderPermissionsConfigToml({
+        ...(d.props.accountsAllowList.length ? { accountsAllowlist: d.props.accountsAllowList } : {}),
+        ...(d.props.nodesAllowList.length
+          ? { nodesAllowlist: d.props.nodesAllowList, bootnodes: d.props.bootNodes }
+          : {}),
+      }),
+    );
+  }
+}
+
+/** The supervised process of a Besu node, once its launcher has been resolved. */
+export function besuProcessSpec(slug: string, d: BesuDeployment, binary: string): ProcessSpec {
+  const base = process.env;
+  return {
+    id: slug,
+    command: binary,
+    args: d.args,
+    env: {
+      PATH: base.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      ...(base.HOME ? { HOME: base.HOME } : {}),
+      ...(base.JAVA_HOME ? { JAVA_HOME: base.JAVA_HOME } : {}),
+      ...d.env,
+    },
+    cwd: d.dir,
+    logFile: d.logFile,
+    startTimeoutMs: 120_000,
+  };
+}

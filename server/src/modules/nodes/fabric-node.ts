@@ -1,0 +1,227 @@
+import { isIP } from "node:net";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  CCAAS_BUILDER_NAME,
+  fabricNodeEnv,
+  writeCcaasBuilder,
+  writeCoreYaml,
+  writeOrdererYaml,
+  type TlsFiles,
+} from "../../fabric/config/index.js";
+import { writeLocalMsp } from "../../fabric/msp/index.js";
+import { httpHealthProbe, type ProcessSpec } from "../../runtime/index.js";
+import type { CertificateSpec, KeysService } from "../keys/keys.service.js";
+
+export type FabricRole = "peer" | "orderer";
+
+/** Everything creation resolved for a Fabric node; stored as the node's `deployment` JSON. */
+export interface FabricDeployment {
+  kind: "fabric";
+  role: FabricRole;
+  version: string;
+  /** Absolute path of the peer or orderer binary. */
+  binary: string;
+  dir: string;
+  logFile: string;
+  mspId: string;
+  organizationId: number;
+  listenAddress: string;
+  externalEndpoint: string;
+  operationsAddress: string;
+  chaincodeAddress?: string;
+  adminAddress?: string;
+  domainNames: string[];
+  addressOverrides: { from: string; to: string; tlsCACert: string }[];
+  ordererAddressOverrides: { from: string; to: string; tlsCACert: string }[];
+  env: Record<string, string>;
+  /** Every port the node binds (other nodes may not use them). */
+  ports: number[];
+  healthUrl: string;
+  signKeyId: number;
+  tlsKeyId: number;
+  signCert: string;
+  tlsCert: string;
+  signCaCert: string;
+  tlsCaCert: string;
+  certValidDays: number;
+}
+
+export interface OrgCas {
+  mspId: string;
+  providerId: number;
+  signCaKeyId: number;
+  tlsCaKeyId: number;
+  signCaCert: string;
+  tlsCaCert: string;
+}
+
+const P256 = { algorithm: "EC", curve: "P-256" } as const;
+
+/** A host for the operations URL: wildcard listeners are reached on loopback. */
+export function dialHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host;
+}
+
+/** TLS SANs: localhost, 127.0.0.1, the external endpoint's host and every domain name. */
+export function tlsSans(externalHost: string, domainNames: string[]): { dnsNames: string[]; ipAddresses: string[] } {
+  const dns = new Set(["localhost"]);
+  const ips = new Set(["127.0.0.1"]);
+  for (const name of [externalHost, ...domainNames]) {
+    if (!name) continue;
+    if (isIP(name)) ips.add(name);
+    else dns.add(name);
+  }
+  return { dnsNames: [...dns], ipAddresses: [...ips] };
+}
+
+function certSpecs(
+  name: string,
+  role: FabricRole,
+  cas: OrgCas,
+  sans: { dnsNames: string[]; ipAddresses: string[] },
+  validDays: number,
+): { sign: CertificateSpec; tls: CertificateSpec } {
+  const subject = { commonName: name, organization: [cas.mspId], organizationalUnit: [role] };
+  const validForMs = validDays * 86_400_000;
+  return {
+    sign: { subject, validForMs, extKeyUsage: [], signingKeyId: cas.signCaKeyId },
+    tls: { subject, sans, validForMs, extKeyUsage: ["serverAuth", "clientAuth"], signingKeyId: cas.tlsCaKeyId },
+  };
+}
+
+type Keys = Pick<KeysService, "createKey" | "recertify" | "exportPrivateKeyPem">;
+
+/**
+ * Issues the node's signing identity (OU peer/orderer) from the org's sign CA and its TLS pair
+ * from the org's TLS CA. `onCreated` learns each new key id so a failed creation can remove it.
+ */
+export async function issueFabricIdentities(
+  keys: Keys,
+  p: {
+    slug: string;
+    name: string;
+    role: FabricRole;
+    cas: OrgCas;
+    externalHost: string;
+    domainNames: string[];
+    validDays: number;
+  },
+  onCreated: (keyId: number) => void,
+): Promise<{ signKeyId: number; tlsKeyId: number; signCert: string; tlsCert: string }> {
+  const specs = certSpecs(p.name, p.role, p.cas, tlsSans(p.externalHost, p.domainNames), p.validDays);
+  const sign = await keys.createKey({
+    name: `${p.slug}-sign`,
+    description: `Signing identity of ${p.role} ${p.name}`,
+    spec: P256,
+    providerId: p.cas.providerId,
+    certificate: specs.sign,
+  });
+  onCreated(sign.id);
+  const tls = await keys.createKey({
+    name: `${p.slug}-tls`,
+    description: `TLS identity of ${p.role} ${p.name}`,
+    spec: P256,
+    providerId: p.cas.providerId,
+    certificate: specs.tls,
+  });
+  onCreated(tls.id);
+  return { signKeyId: sign.id, tlsKeyId: tls.id, signCert: sign.certificate ?? "", tlsCert: tls.certificate ?? "" };
+}
+
+/** Reissues both certificates for the same key pairs (renewal, or new SANs after an update). */
+export async function reissueFabricCertificates(
+  keys: Keys,
+  d: FabricDeployment,
+  name: string,
+  cas: OrgCas,
+): Promise<{ signCert: string; tlsCert: string }> {
+  const host = d.externalEndpoint.slice(0, d.externalEndpoint.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  const specs = certSpecs(name, d.role, cas, tlsSans(host, d.domainNames), d.certValidDays);
+  const sign = await keys.recertify(d.signKeyId, specs.sign);
+  const tls = await keys.recertify(d.tlsKeyId, specs.tls);
+  return { signCert: sign.certificate ?? "", tlsCert: tls.certificate ?? "" };
+}
+
+const paths = (dir: string) => ({
+  msp: join(dir, "msp"),
+  config: join(dir, "config"),
+  tls: {
+    certFile: join(dir, "tls", "server.crt"),
+    keyFile: join(dir, "tls", "server.key"),
+    rootCertFile: join(dir, "tls", "ca.crt"),
+  } satisfies TlsFiles,
+  data: join(dir, "data"),
+  builders: join(dir, "builders", "ccaas"),
+});
+
+/**
+ * Writes (or rewrites) everything the node reads: the local MSP, the TLS pair, the ccaas
+ * builder and core.yaml / orderer.yaml. Private keys come from the keys service and go only
+ * into 0600 files.
+ */
+export async function writeFabricFiles(keys: Keys, d: FabricDeployment, slug: string): Promise<void> {
+  const p = paths(d.dir);
+  await mkdir(join(d.dir, "tls"), { recursive: true });
+  await mkdir(join(d.dir, "logs"), { recursive: true });
+  await mkdir(p.data, { recursive: true });
+  await writeLocalMsp(p.msp, {
+    caCertPem: d.signCaCert,
+    signCertPem: d.signCert,
+    privateKeyPem: await keys.exportPrivateKeyPem(d.signKeyId),
+    tlsCaCertPem: d.tlsCaCert,
+  });
+  await writeFile(p.tls.certFile, d.tlsCert, { mode: 0o644 });
+  await writeFile(p.tls.keyFile, await keys.exportPrivateKeyPem(d.tlsKeyId), { mode: 0o600 });
+  await writeFile(p.tls.rootCertFile, d.tlsCaCert, { mode: 0o644 });
+  if (d.role === "peer") {
+    const overrides = await Promise.all(
+      d.ordererAddressOverrides.map(async (o, i) => {
+        const caCertsFile = join(d.dir, "tls", `orderer-override-${i}.pem`);
+        await writeFile(caCertsFile, o.tlsCACert, { mode: 0o644 });
+        return { from: o.from, to: o.to, caCertsFile };
+      }),
+    );
+    const builderDir = await writeCcaasBuilder(p.builders);
+    await writeCoreYaml(p.config, {
+      version: d.version,
+      peerId: slug,
+      mspId: d.mspId,
+      mspDir: p.msp,
+      fileSystemPath: p.data,
+      listenAddress: d.listenAddress,
+      externalEndpoint: d.externalEndpoint,
+      chaincodeListenAddress: d.chaincodeAddress ?? "",
+      tls: p.tls,
+      operationsListenAddress: d.operationsAddress,
+      externalBuilders: [{ name: CCAAS_BUILDER_NAME, path: builderDir }],
+      ordererAddressOverrides: overrides,
+    });
+  } else {
+    await writeOrdererYaml(p.config, {
+      version: d.version,
+      name: slug,
+      mspId: d.mspId,
+      mspDir: p.msp,
+      listenAddress: d.listenAddress,
+      tls: p.tls,
+      adminListenAddress: d.adminAddress ?? "",
+      operationsListenAddress: d.operationsAddress,
+      fileLedgerLocation: p.data,
+    });
+  }
+}
+
+/** How the supervisor runs the node: argv and env only, ready when its operations /healthz says OK. */
+export function fabricProcessSpec(slug: string, d: FabricDeployment): ProcessSpec {
+  return {
+    id: slug,
+    command: d.binary,
+    args: d.role === "peer" ? ["node", "start"] : [],
+    env: fabricNodeEnv({ configDir: paths(d.dir).config, extra: d.env }),
+    cwd: d.dir,
+    logFile: d.logFile,
+    probe: httpHealthProbe(d.healthUrl),
+    startTimeoutMs: 60_000,
+  };
+}

@@ -1,0 +1,75 @@
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { createFabricBinaryResolver } from "../../runtime/index.js";
+import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
+import type { AppContext } from "../context.js";
+import type { KeysService } from "../keys/keys.service.js";
+import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
+import type { SettingsService } from "../settings/settings.service.js";
+import { createBesuBinaryResolver } from "./besu-binary.js";
+import { loadNodesConfig } from "./nodes.config.js";
+import { createNodeDefaults } from "./nodes.defaults.js";
+import { createNodeHealth } from "./nodes.health.js";
+import { createNodeObserver } from "./nodes.observe.js";
+import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
+import { createNodesRepo } from "./nodes.repo.js";
+import { registerNodesRoutes } from "./nodes.routes.js";
+import { createNodeRuntime } from "./nodes.runtime.js";
+import { createNodesService, type NodesService } from "./nodes.service.js";
+
+export interface NodesModule {
+  service: NodesService;
+  /** Detaches from every node (they keep running) and stops the health poller. */
+  close(): void;
+}
+
+/**
+ * Wires the nodes module: one supervisor for the app (state in `<dataDir>/runtime`), adoption of
+ * the nodes an earlier console left running, the health poller and the routes. Keys a node uses
+ * can't be deleted while it exists.
+ */
+export function registerNodesModule(
+  api: FastifyInstance,
+  ctx: Pick<AppContext, "db" | "bus" | "log" | "config">,
+  deps: { keys: KeysService; besuNetworks: Pick<BesuNetworksService, "get">; settings: Pick<SettingsService, "get"> },
+): NodesModule {
+  const env = loadNodesConfig();
+  const repo = createNodesRepo(ctx.db);
+  const runtime = createNodeRuntime({
+    repo,
+    bus: ctx.bus,
+    log: ctx.log,
+    stateDir: join(ctx.config.dataDir, "runtime"),
+  });
+  const service = createNodesService({
+    repo,
+    runtime,
+    keys: deps.keys,
+    orgs: createOrganizationsRepo(ctx.db),
+    besuNetworks: deps.besuNetworks,
+    settings: deps.settings,
+    fabricBins: createFabricBinaryResolver({
+      configuredDir: env.fabricBinDir,
+      ...(env.fabricDownload ? {} : { downloader: null }),
+    }),
+    besuBins: createBesuBinaryResolver({ configured: env.besuBin }),
+    dataDir: ctx.config.dataDir,
+  });
+  const health = createNodeHealth({ repo, settings: deps.settings, bus: ctx.bus });
+  deps.keys.addUsageChecker((keyId) => service.keyUsage(keyId));
+  registerNodesRoutes(api, service);
+  registerNodeObserveRoutes(api, {
+    observer: createNodeObserver({ repo }),
+    health,
+    defaults: createNodeDefaults({ repo, settings: deps.settings }),
+  });
+  health.start();
+  void service.adoptAll().catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
+  return {
+    service,
+    close() {
+      health.stop();
+      runtime.close();
+    },
+  };
+}

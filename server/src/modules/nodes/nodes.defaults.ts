@@ -1,0 +1,148 @@
+import { networkInterfaces } from "node:os";
+import { z } from "zod";
+import { proposeFabricNodePorts, proposeFreePorts } from "../../runtime/index.js";
+import type { SettingsService } from "../settings/settings.service.js";
+import type { NodesRepo } from "./nodes.repo.js";
+import { portOwners } from "./nodes.validation.js";
+
+const mode = z.enum(["service", "docker"]).describe("Deployment mode");
+export const nodeDefaults = z
+  .object({
+    listenAddress: z.string().describe("gRPC listen address"),
+    externalEndpoint: z.string().describe("External endpoint"),
+    operationsListenAddress: z.string().describe("Operations listen address"),
+    chaincodeAddress: z.string().describe("Chaincode listen address (peers)"),
+    adminAddress: z.string().describe("Admin listen address (orderers)"),
+    eventsAddress: z.string().describe("Always empty: Fabric 2+ has no event hub"),
+    mode: mode,
+    serviceName: z.string().describe("Unused (no systemd)"),
+    containerName: z.string().describe("Unused (no Docker)"),
+    logPath: z.string().describe("Known once the node exists"),
+    errorLogPath: z.string().describe("Known once the node exists"),
+  })
+  .describe("Proposed addresses for a new Fabric node");
+export const fabricDefaults = z
+  .object({
+    peers: z.array(nodeDefaults).describe("One proposal per peer"),
+    orderers: z.array(nodeDefaults).describe("One proposal per orderer"),
+    availableAddresses: z.array(z.string()).describe("Local addresses a node can bind or advertise"),
+  })
+  .describe("Proposals for several Fabric nodes at once");
+export const fabricDefaultsQuery = z
+  .object({
+    peerCount: z.coerce.number().int().min(0).max(50).default(1).describe("Number of peers"),
+    ordererCount: z.coerce.number().int().min(0).max(50).default(1).describe("Number of orderers"),
+    mode: mode.optional(),
+  })
+  .strict();
+export const besuDefaults = z
+  .object({
+    nodeCount: z.number().int().describe("Number of proposals"),
+    defaults: z.array(
+      z.object({
+        p2pHost: z.string().describe("P2P interface"),
+        p2pPort: z.number().int().describe("P2P port"),
+        rpcHost: z.string().describe("RPC host"),
+        rpcPort: z.number().int().describe("RPC port"),
+        metricsEnabled: z.boolean().describe("Metrics on"),
+        metricsHost: z.string().describe("Metrics host"),
+        metricsPort: z.number().int().describe("Metrics port"),
+        metricsProtocol: z.string().describe("Metrics protocol"),
+        externalIp: z.string().describe("Advertised IP"),
+        internalIp: z.string().describe("Internal IP"),
+        minGasPrice: z.number().describe("Minimum gas price"),
+        hostAllowList: z.string().describe("Host allow-list"),
+        accountsAllowList: z.array(z.string()).describe("Accounts allow-list"),
+        nodesAllowList: z.array(z.string()).describe("Nodes allow-list"),
+        jwtEnabled: z.boolean().describe("JWT"),
+        jwtPublicKeyContent: z.string().describe("JWT key"),
+        jwtAuthenticationAlgorithm: z.string().describe("JWT algorithm"),
+        environmentVariables: z.record(z.string(), z.string()).describe("Extra environment"),
+        mode: mode,
+      }),
+    ),
+  })
+  .describe("Proposals for Besu nodes");
+export const besuDefaultsQuery = z
+  .object({ besuNodes: z.coerce.number().int().min(1).max(50).default(1).describe("Number of Besu nodes") })
+  .strict();
+
+type Defaults = z.infer<typeof nodeDefaults>;
+
+/** Proposes free ports for new nodes, skipping ports of existing nodes and ports the OS reports busy. */
+export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; settings: Pick<SettingsService, "get"> }) {
+  async function context() {
+    const settings = (await deps.settings.get()).config;
+    const reserved = new Set(portOwners(await deps.repo.all()).keys());
+    return { host: settings.defaultNodeExposeIP || "127.0.0.1", reserved, settings };
+  }
+  async function fabric(kind: "peer" | "orderer", host: string, reserved: Set<number>): Promise<Defaults> {
+    const p = await proposeFabricNodePorts(kind, { reserved });
+    for (const port of [p.listen, p.chaincode, p.admin, p.operations]) if (port) reserved.add(port);
+    return {
+      listenAddress: `0.0.0.0:${p.listen}`,
+      externalEndpoint: `${host}:${p.listen}`,
+      operationsListenAddress: `0.0.0.0:${p.operations}`,
+      chaincodeAddress: p.chaincode ? `0.0.0.0:${p.chaincode}` : "",
+      adminAddress: p.admin ? `0.0.0.0:${p.admin}` : "",
+      eventsAddress: "",
+      mode: "service",
+      serviceName: "",
+      containerName: "",
+      logPath: "",
+      errorLogPath: "",
+    };
+  }
+  return {
+    async fabricNode(kind: "peer" | "orderer"): Promise<Defaults> {
+      const { host, reserved } = await context();
+      return fabric(kind, host, reserved);
+    },
+    async fabricNodes(peers: number, orderers: number): Promise<z.infer<typeof fabricDefaults>> {
+      const { host, reserved } = await context();
+      const out: z.infer<typeof fabricDefaults> = { peers: [], orderers: [], availableAddresses: [] };
+      for (let i = 0; i < peers; i++) out.peers.push(await fabric("peer", host, reserved));
+      for (let i = 0; i < orderers; i++) out.orderers.push(await fabric("orderer", host, reserved));
+      const addrs = new Set(["0.0.0.0", "127.0.0.1", ...(host ? [host] : [])]);
+      for (const list of Object.values(networkInterfaces()))
+        for (const a of list ?? []) if (a.family === "IPv4") addrs.add(a.address);
+      out.availableAddresses = [...addrs];
+      return out;
+    },
+    async besu(count: number): Promise<z.infer<typeof besuDefaults>> {
+      const { host, reserved } = await context();
+      const take = async (from: number): Promise<number> => {
+        const [port] = (await proposeFreePorts(1, { from, to: 65535, reserved })) as [number];
+        reserved.add(port);
+        return port;
+      };
+      const defaults: z.infer<typeof besuDefaults>["defaults"] = [];
+      for (let i = 0; i < count; i++) {
+        defaults.push({
+          p2pHost: "0.0.0.0",
+          p2pPort: await take(30303),
+          rpcHost: "127.0.0.1",
+          rpcPort: await take(8545),
+          metricsEnabled: true,
+          metricsHost: "127.0.0.1",
+          metricsPort: await take(9545),
+          metricsProtocol: "PROMETHEUS",
+          externalIp: host,
+          internalIp: "127.0.0.1",
+          minGasPrice: 1_000_000_000,
+          hostAllowList: "*",
+          accountsAllowList: [],
+          nodesAllowList: [],
+          jwtEnabled: false,
+          jwtPublicKeyContent: "",
+          jwtAuthenticationAlgorithm: "",
+          environmentVariables: {},
+          mode: "service",
+        });
+      }
+      return { nodeCount: count, defaults };
+    },
+  };
+}
+
+export type NodeDefaultsService = ReturnType<typeof createNodeDefaults>;
