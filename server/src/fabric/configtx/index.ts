@@ -1,0 +1,41 @@
+export {
+  buildChannelConfig,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_BATCH_TIMEOUT,
+  DEFAULT_ETCDRAFT_OPTIONS,
+  DEFAULT_SMARTBFT_OPTIONS,
+  GROUP_KEYS,
+  ordererOrgGroup,
+  peerOrgGroup,
+} from "./channel-config.js";
+export {
+  configGroupToJson,
+  configToJson,
+  configUpdateToJson,
+  serializedIdentityJson,
+  type Json,
+} from "./config-json.js";
+export { ConfigtxInputError } from "./errors.js";
+export {
+  blockDataHash,
+  blockHeaderHash,
+  buildGenesisBlock,
+  channelHeader,
+  computeTxId,
+  genesisBlockFromConfig,
+  newNonce,
+  NONCE_BYTES,
+  signatureHeader,
+  timestampOf,
+} from "./genesis.js";
+export {
+  DEFAULT_APPLICATION_POLICIES,
+  DEFAULT_CHANNEL_POLICIES,
+  DEFAULT_ORDERER_POLICIES,
+  defaultOrgPolicies,
+  encodePolicy,
+  implicitMetaFromString,
+  signaturePolicyFromDsl,
+} from "./policies.js";
+export type * from "./types.js";
+export { assertValidChannelId, validateChannelConfigInput } from "./validate.js";

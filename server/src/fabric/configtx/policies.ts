@@ -1,0 +1,168 @@
+import { common, msp } from "@hyperledger/fabric-protos";
+import { ConfigtxInputError } from "./errors.js";
+import type { PolicyInput, PolicyMap } from "./types.js";
+
+const ROLES: Record<string, number> = {
+  member: msp.MSPRole.MSPRoleType.MEMBER,
+  admin: msp.MSPRole.MSPRoleType.ADMIN,
+  client: msp.MSPRole.MSPRoleType.CLIENT,
+  peer: msp.MSPRole.MSPRoleType.PEER,
+  orderer: msp.MSPRole.MSPRoleType.ORDERER,
+};
+
+const IMPLICIT_RULES: Record<string, number> = {
+  ANY: common.ImplicitMetaPolicy.Rule.ANY,
+  ALL: common.ImplicitMetaPolicy.Rule.ALL,
+  MAJORITY: common.ImplicitMetaPolicy.Rule.MAJORITY,
+};
+
+type Node = { principal: string } | { n: number; of: Node[] };
+
+/** Tokenises and parses the policy DSL of `policydsl.FromString`. */
+function parseDsl(rule: string, field: string): Node {
+  const tokens = rule.match(/'[^']*'|"[^"]*"|[A-Za-z]+|\d+|[(),]/g) ?? [];
+  const rest = rule.replace(/'[^']*'|"[^"]*"|[A-Za-z]+|\d+|[(),]|\s+/g, "");
+  if (rest !== "") throw new ConfigtxInputError(field, `unexpected "${rest}" in policy rule "${rule}"`);
+  let i = 0;
+  const fail = (why: string): never => {
+    throw new ConfigtxInputError(field, `invalid signature policy rule "${rule}": ${why}`);
+  };
+  const expect = (t: string): void => {
+    if (tokens[i++] !== t) fail(`expected "${t}"`);
+  };
+  const expr = (): Node => {
+    const t = tokens[i++];
+    if (t === undefined) return fail("unexpected end");
+    if (/^['"]/.test(t)) return { principal: t.slice(1, -1) };
+    const fn = t.toLowerCase();
+    if (fn !== "and" && fn !== "or" && fn !== "outof") return fail(`unknown function "${t}"`);
+    expect("(");
+    let n = 0;
+    if (fn === "outof") {
+      n = Number(tokens[i++]);
+      if (!Number.isInteger(n)) fail("OutOf needs a number first");
+      expect(",");
+    }
+    const of: Node[] = [expr()];
+    while (tokens[i] === ",") {
+      i++;
+      of.push(expr());
+    }
+    expect(")");
+    if (fn === "and") n = of.length;
+    if (fn === "or") n = 1;
+    if (n < 1 || n > of.length) fail(`cannot require ${n} of ${of.length}`);
+    return { n, of };
+  };
+  const node = expr();
+  if (i !== tokens.length) fail("trailing input");
+  return node;
+}
+
+/**
+ * Encodes a policy DSL rule as a SignaturePolicyEnvelope, the way Fabric's policydsl does:
+ * each principal occurrence becomes its own identity, numbered in order of appearance.
+ */
+export function signaturePolicyFromDsl(rule: string, field = "rule"): common.SignaturePolicyEnvelope {
+  const identities: msp.MSPPrincipal[] = [];
+  const encode = (node: Node): common.SignaturePolicy => {
+    const sp = new common.SignaturePolicy();
+    if ("principal" in node) {
+      const m = /^([A-Za-z0-9.-]+)\.(admin|member|client|peer|orderer)$/.exec(node.principal);
+      if (!m)
+        throw new ConfigtxInputError(field, `"${node.principal}" is not '<MSPID>.<member|admin|client|peer|orderer>'`);
+      const role = new msp.MSPRole();
+      role.setMspIdentifier(m[1] as string);
+      role.setRole(ROLES[m[2] as string] as msp.MSPRole.MSPRoleTypeMap[keyof msp.MSPRole.MSPRoleTypeMap]);
+      const p = new msp.MSPPrincipal();
+      p.setPrincipalClassification(msp.MSPPrincipal.Classification.ROLE);
+      p.setPrincipal(role.serializeBinary());
+      sp.setSignedBy(identities.length);
+      identities.push(p);
+      return sp;
+    }
+    const nOutOf = new common.SignaturePolicy.NOutOf();
+    nOutOf.setN(node.n);
+    nOutOf.setRulesList(node.of.map(encode));
+    sp.setNOutOf(nOutOf);
+    return sp;
+  };
+  const rootNode = parseDsl(rule, field);
+  // A bare principal is "1 out of that one", as policydsl wraps it.
+  const root = encode("principal" in rootNode ? { n: 1, of: [rootNode] } : rootNode);
+  const env = new common.SignaturePolicyEnvelope();
+  env.setVersion(0);
+  env.setRule(root);
+  env.setIdentitiesList(identities);
+  return env;
+}
+
+/** Parses `ANY Readers` / `MAJORITY Admins` / `ALL Writers`. */
+export function implicitMetaFromString(rule: string, field = "rule"): common.ImplicitMetaPolicy {
+  const m = /^\s*(ANY|ALL|MAJORITY)\s+(\S+)\s*$/.exec(rule);
+  if (!m)
+    throw new ConfigtxInputError(field, `invalid implicit meta rule "${rule}" (expected ANY|ALL|MAJORITY <Policy>)`);
+  const p = new common.ImplicitMetaPolicy();
+  p.setRule(
+    IMPLICIT_RULES[m[1] as string] as common.ImplicitMetaPolicy.RuleMap[keyof common.ImplicitMetaPolicy.RuleMap],
+  );
+  p.setSubPolicy(m[2] as string);
+  return p;
+}
+
+/** Encodes a configtx.yaml-style policy as a common.Policy. */
+export function encodePolicy(input: PolicyInput, field = "policy"): common.Policy {
+  const policy = new common.Policy();
+  if (input.type === "ImplicitMeta") {
+    policy.setType(common.Policy.PolicyType.IMPLICIT_META);
+    policy.setValue(implicitMetaFromString(input.rule, field).serializeBinary());
+  } else if (input.type === "Signature") {
+    policy.setType(common.Policy.PolicyType.SIGNATURE);
+    policy.setValue(signaturePolicyFromDsl(input.rule, field).serializeBinary());
+  } else {
+    throw new ConfigtxInputError(field, `unknown policy type "${String((input as PolicyInput).type)}"`);
+  }
+  return policy;
+}
+
+/** Adds policies to a group, each with the given mod_policy. */
+export function addPolicies(group: common.ConfigGroup, policies: PolicyMap, field: string, modPolicy = "Admins"): void {
+  for (const [name, input] of Object.entries(policies)) {
+    const cp = new common.ConfigPolicy();
+    cp.setModPolicy(modPolicy);
+    cp.setPolicy(encodePolicy(input, `${field}.${name}`));
+    group.getPoliciesMap().set(name, cp);
+  }
+}
+
+const implicit = (rule: string): PolicyInput => ({ type: "ImplicitMeta", rule });
+const signature = (rule: string): PolicyInput => ({ type: "Signature", rule });
+
+/** Channel-level defaults (Readers/Writers ANY, Admins MAJORITY). */
+export const DEFAULT_CHANNEL_POLICIES: PolicyMap = {
+  Readers: implicit("ANY Readers"),
+  Writers: implicit("ANY Writers"),
+  Admins: implicit("MAJORITY Admins"),
+};
+
+/** Application defaults, with the Endorsement policies chaincode lifecycle needs. */
+export const DEFAULT_APPLICATION_POLICIES: PolicyMap = {
+  ...DEFAULT_CHANNEL_POLICIES,
+  LifecycleEndorsement: implicit("MAJORITY Endorsement"),
+  Endorsement: implicit("MAJORITY Endorsement"),
+};
+
+/** Orderer defaults; BlockValidation is ANY Writers for etcdraft (BFT derives it from the consenters). */
+export const DEFAULT_ORDERER_POLICIES: PolicyMap = {
+  ...DEFAULT_CHANNEL_POLICIES,
+  BlockValidation: implicit("ANY Writers"),
+};
+
+/**
+ * An org's default policies, in application and orderer groups alike (as chainlaunch sets
+ * them): Admins are its admins; Readers, Writers and Endorsement its members.
+ */
+export function defaultOrgPolicies(mspId: string): PolicyMap {
+  const member = signature(`OR('${mspId}.member')`);
+  return { Readers: member, Writers: member, Admins: signature(`OR('${mspId}.admin')`), Endorsement: member };
+}
