@@ -63,6 +63,16 @@ export function dialHost(host: string): string {
   return host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host;
 }
 
+/** Where chaincode reaches the peer: the listen address, with a wildcard host replaced by the external host. */
+export function dialableChaincodeAddress(d: Pick<FabricDeployment, "chaincodeAddress" | "externalEndpoint">): string {
+  const cc = d.chaincodeAddress ?? "";
+  const i = cc.lastIndexOf(":");
+  const host = cc.slice(0, i);
+  if (host !== "0.0.0.0" && host !== "::" && host !== "[::]" && host !== "") return cc;
+  const external = d.externalEndpoint.slice(0, d.externalEndpoint.lastIndexOf(":"));
+  return `${external || "127.0.0.1"}:${cc.slice(i + 1)}`;
+}
+
 /** TLS SANs: localhost, 127.0.0.1, the external endpoint's host and every domain name. */
 export function tlsSans(externalHost: string, domainNames: string[]): { dnsNames: string[]; ipAddresses: string[] } {
   const dns = new Set(["localhost"]);
@@ -192,6 +202,8 @@ export async function writeFabricFiles(keys: Keys, d: FabricDeployment, slug: st
       listenAddress: d.listenAddress,
       externalEndpoint: d.externalEndpoint,
       chaincodeListenAddress: d.chaincodeAddress ?? "",
+      // The address chaincode dials back may not be a wildcard ("IP cannot be 0.0.0.0 in non-dev mode").
+      chaincodeAddress: dialableChaincodeAddress(d),
       tls: p.tls,
       operationsListenAddress: d.operationsAddress,
       externalBuilders: [{ name: CCAAS_BUILDER_NAME, path: builderDir }],

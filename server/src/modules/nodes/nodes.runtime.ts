@@ -3,11 +3,26 @@ import { nowIso } from "../../db/db.js";
 import type { EventBus } from "../../events/bus.js";
 import {
   createSupervisor,
+  readLastLines,
   type Supervisor,
   type SupervisorEvent,
   type SupervisorOptions,
 } from "../../runtime/index.js";
 import type { NodesRepo } from "./nodes.repo.js";
+
+/** Log lines that say why a node stopped: Go panics, Fabric ERRO/FATA/PANI lines, Java exceptions. */
+const REASON = /\bpanic: |\s(ERRO|FATA|PANI)\s|^Error: |Exception: /;
+
+/**
+ * Puts the reason in front of the supervisor's message: the last tail lines are often a stack
+ * trace, while the line that explains the failure (e.g. "bind: address already in use") comes
+ * before it.
+ */
+async function withReason(logFile: string, message: string): Promise<string> {
+  const lines = await readLastLines(logFile, 300).catch(() => [] as string[]);
+  const reasons = lines.filter((l) => REASON.test(l)).slice(-3);
+  return reasons.length ? `${reasons.join("\n")}\n${message}` : message;
+}
 
 /**
  * The app's one supervisor, and what its events mean for the rest of the console: each status
@@ -23,7 +38,7 @@ export function createNodeRuntime(deps: {
   supervisor?: Partial<Omit<SupervisorOptions, "stateDir" | "onEvent">>;
 }) {
   const { repo, bus, log } = deps;
-  const nodes = new Map<string, { id: number; name: string }>();
+  const nodes = new Map<string, { id: number; name: string; logFile?: string }>();
   const downSince = new Map<number, number>();
   const queues = new Map<number, Promise<void>>();
   let closed = false;
@@ -73,11 +88,9 @@ export function createNodeRuntime(deps: {
     enqueue(node.id, async () => {
       if (e.type === "status") {
         const keepMessage = e.status === "ERROR" || e.status === "STARTING";
-        await repo.update(node.id, {
-          status: e.status,
-          error_message: keepMessage ? (e.errorMessage ?? null) : null,
-          updated_at: at,
-        });
+        let message = keepMessage ? (e.errorMessage ?? null) : null;
+        if (e.status === "ERROR" && message && node.logFile) message = await withReason(node.logFile, message);
+        await repo.update(node.id, { status: e.status, error_message: message, updated_at: at });
       }
       await repo.insertEvent({ node_id: node.id, type, data: JSON.stringify(data), created_at: at });
     });
@@ -88,7 +101,7 @@ export function createNodeRuntime(deps: {
   return {
     supervisor,
     /** Maps a supervised process id (the node's slug) to its node, so events find their row. */
-    track(slug: string, node: { id: number; name: string }): void {
+    track(slug: string, node: { id: number; name: string; logFile?: string }): void {
       nodes.set(slug, node);
     },
     untrack(slug: string): void {

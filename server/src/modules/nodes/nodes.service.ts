@@ -196,7 +196,7 @@ export function createNodesService(deps: NodesServiceDeps) {
   /** The supervised process; a Besu node without a launcher has none (null + why). */
   async function specOf(row: NodeRow): Promise<{ spec: ProcessSpec; problem?: string }> {
     const d = deploymentOf(row);
-    runtime.track(row.slug, { id: row.id, name: row.name });
+    runtime.track(row.slug, { id: row.id, name: row.name, ...(d.kind ? { logFile: d.logFile } : {}) });
     if (d.kind === "fabric") return { spec: fabricProcessSpec(row.slug, d) };
     if (d.kind === "besu") {
       try {
