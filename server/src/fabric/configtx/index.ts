@@ -39,3 +39,29 @@ export {
 } from "./policies.js";
 export type * from "./types.js";
 export { assertValidChannelId, validateChannelConfigInput } from "./validate.js";
+export {
+  addApplicationOrg,
+  addOrdererOrg,
+  addRaftConsenter,
+  cloneConfig,
+  removeApplicationOrg,
+  removeOrdererOrg,
+  removeRaftConsenter,
+  setAnchorPeers,
+  setBatchSize,
+  setBatchTimeout,
+  setBftConsenters,
+  setEtcdRaftOptions,
+  setOrdererEndpoints,
+  setOrgCrls,
+  updateOrgMsp,
+  updateRaftConsenter,
+} from "./operations.js";
+export {
+  addConfigSignatures,
+  buildSignedConfigUpdate,
+  computeConfigUpdate,
+  configUpdateTransaction,
+  createConfigUpdateEnvelope,
+  signConfigUpdate,
+} from "./update.js";
