@@ -26,6 +26,8 @@ const viaAllOf = (op: string, field: string, props: string[]): Record<string, st
  */
 const ALLOWED: Record<string, string> = {
   "POST /user-notifications/test": "product addition: lets an operator check live delivery end to end",
+  "POST /nodes/{id}/rpc/qbft-propose-validator-vote request:force":
+    "product addition: a vote that would weaken the 2/3 quorum is refused unless forced",
   "POST /settings response:config.portRangeStart":
     "product addition: port range proposed to new nodes (settings/network)",
   "POST /settings response:config.portRangeEnd":

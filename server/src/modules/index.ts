@@ -12,6 +12,7 @@ import { createNotificationsRepo } from "./notifications/notifications.repo.js";
 import { registerNotificationsRoutes } from "./notifications/notifications.routes.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { registerWsRoute } from "./notifications/ws.routes.js";
+import { registerNodeRpcModule } from "./node-rpc/index.js";
 import { registerSettingsRoutes } from "./settings/settings.routes.js";
 import { createSettingsService } from "./settings/settings.service.js";
 import { registerSystemRoutes } from "./system/system.routes.js";
@@ -49,6 +50,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerOrganizationsModule(api, { db: ctx.db, keys });
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
   const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
+  registerNodeRpcModule(api, nodes.service);
 
   const hub = createWsHub();
   const notifications = createNotificationsService({ repo: createNotificationsRepo(ctx.db), bus: ctx.bus, hub });

@@ -582,6 +582,1228 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/nodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List nodes */
+    get: operations["listNodes"];
+    put?: never;
+    /** Create a Fabric peer or orderer, or a Besu node, and start it (unless ?start=false) */
+    post: operations["createNode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/platform/{platform}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List nodes of one platform */
+    get: operations["listNodesByPlatform"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a node */
+    get: operations["getNode"];
+    /** Change a node: its config is regenerated and it restarts */
+    put: operations["updateNode"];
+    post?: never;
+    /** Stop a node and delete it with its files */
+    delete: operations["deleteNode"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a node */
+    post: operations["startNode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/stop": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop a node (SIGTERM, then SIGKILL after a timeout) */
+    post: operations["stopNode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/restart": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Restart a node */
+    post: operations["restartNode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/certificates/renew": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reissue a Fabric node's TLS and signing certificates and restart it */
+    post: operations["renewNodeCertificates"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A node's events, newest first */
+    get: operations["getNodeEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/logs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A node's log as text: the last `tail` lines, then new lines while `follow` is on */
+    get: operations["tailNodesLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A node's latest health (no authentication) */
+    get: operations["getNodeHealthStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/health/history": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A node's stored health checks (no authentication) */
+    get: operations["getNodeHealthHistory"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/defaults/fabric-peer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Free ports and addresses for a new peer */
+    get: operations["getFabricPeerDefaults"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/defaults/fabric-orderer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Free ports and addresses for a new orderer */
+    get: operations["getFabricOrdererDefaults"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/defaults/fabric": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Free ports and addresses for several new peers and orderers */
+    get: operations["getFabricNodesDefaults"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/defaults/besu-node": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Free ports for new Besu nodes */
+    get: operations["getBesuNodeDefaults"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/accounts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_accounts */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string[];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/balance": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getBalance */
+    get: {
+      parameters: {
+        query: {
+          /** @description Account address */
+          address: string;
+          /** @description Block tag (default latest) */
+          blockTag?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/block-by-hash": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getBlockByHash */
+    get: {
+      parameters: {
+        query: {
+          /** @description Block hash */
+          hash: string;
+          /** @description true or false */
+          fullTx?: "true" | "false";
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The node's JSON-RPC result */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/block-by-number": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getBlockByNumber */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Block number, decimal or 0x-hex */
+          number?: string;
+          /** @description Block tag: latest, earliest, pending */
+          tag?: string;
+          /** @description true or false */
+          fullTx?: "true" | "false";
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The node's JSON-RPC result */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/block-number": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_blockNumber */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/block-transaction-count-by-number": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getBlockTransactionCountByNumber */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Block number */
+          number?: string;
+          /** @description Block tag */
+          tag?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string | null;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/chain-id": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_chainId */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/code": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getCode */
+    get: {
+      parameters: {
+        query: {
+          /** @description Contract address */
+          address: string;
+          /** @description Block tag */
+          blockTag?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/protocol-version": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_protocolVersion */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/storage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getStorageAt */
+    get: {
+      parameters: {
+        query: {
+          /** @description Contract address */
+          address: string;
+          /** @description Storage slot */
+          position: string;
+          /** @description Block tag */
+          blockTag?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/syncing": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_syncing */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | false
+              | {
+                  [key: string]: unknown;
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/transaction-count": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getTransactionCount */
+    get: {
+      parameters: {
+        query: {
+          /** @description Account address */
+          address: string;
+          /** @description Block tag */
+          blockTag?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/transaction-by-hash": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getTransactionByHash */
+    get: {
+      parameters: {
+        query: {
+          /** @description Transaction hash */
+          hash: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The node's JSON-RPC result */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/transaction-receipt": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** eth_getTransactionReceipt */
+    get: {
+      parameters: {
+        query: {
+          /** @description Transaction hash */
+          hash: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The node's JSON-RPC result */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/qbft-pending-votes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** qbft_getPendingVotes */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              [key: string]: boolean;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/qbft-request-timeout": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** qbft_getRequestTimeoutSeconds */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/qbft-signer-metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** qbft_getSignerMetrics */
+    get: {
+      parameters: {
+        query?: {
+          /** @description First block */
+          fromBlockNumber?: string;
+          /** @description Last block */
+          toBlockNumber?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              address: string;
+              proposedBlockCount: string;
+              lastProposedBlockNumber: string;
+            }[];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/qbft-validators-by-block-hash": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** qbft_getValidatorsByBlockHash */
+    get: {
+      parameters: {
+        query: {
+          /** @description Block hash */
+          blockHash: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string[];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/qbft-validators-by-block-number": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** qbft_getValidatorsByBlockNumber */
+    get: {
+      parameters: {
+        query: {
+          /** @description Block number, 0x-hex, or latest/earliest/pending */
+          blockNumber: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": string[];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/decode-input": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** ABI-decode transaction calldata (selector and words without an ABI) */
+    get: {
+      parameters: {
+        query: {
+          /** @description Calldata, 0x-hex */
+          input: string;
+          /** @description Contract ABI as JSON */
+          abi?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /** @description 4-byte function selector */
+              selector: string;
+              /** @description Decoded function name */
+              functionName?: string;
+              /** @description Decoded arguments (integers as decimal strings) */
+              args?: unknown[];
+              /** @description Raw 32-byte argument words, without an ABI */
+              words?: string[];
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/qbft-propose-validator-vote": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** qbft_proposeValidatorVote: vote to add or remove a validator */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            /** @description Validator address */
+            validatorAddress: string;
+            /** @description true to add the validator, false to remove it */
+            vote: boolean;
+            /** @description Cast a vote that would weaken the 2/3 quorum anyway */
+            force?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": boolean;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/rpc/qbft-discard-validator-vote": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** qbft_discardValidatorVote: withdraw this node's pending vote */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Node id */
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            /** @description Validator address */
+            validatorAddress: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": boolean;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/user-notifications": {
     parameters: {
       query?: never;
@@ -829,6 +2051,169 @@ export interface components {
       createdAt: string;
       /** @description Last change */
       updatedAt: string;
+    };
+    /** @description A node */
+    NodeResponseInput: {
+      /** @description Node id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /**
+       * @description FABRIC or BESU
+       * @enum {string}
+       */
+      platform: "FABRIC" | "BESU";
+      /**
+       * @description FABRIC_PEER, FABRIC_ORDERER or BESU_FULLNODE
+       * @enum {string}
+       */
+      nodeType: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE";
+      /**
+       * @description Process status
+       * @enum {string}
+       */
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      /** @description Why the node is in ERROR (with its last log lines) */
+      errorMessage?: string;
+      /** @description External endpoint */
+      endpoint: string;
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+      /** @description Peer properties */
+      fabricPeer?: {
+        /** @description Owning organization */
+        organizationId: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description gRPC listen address */
+        listenAddress: string;
+        /** @description External endpoint */
+        externalEndpoint: string;
+        /** @description Operations listen address */
+        operationsAddress: string;
+        /** @description Extra TLS names */
+        domainNames: string[];
+        /** @description Deployment mode (service) */
+        mode: string;
+        /** @description Fabric version */
+        version: string;
+        /** @description Signing identity key */
+        signKeyId: number;
+        /** @description TLS key */
+        tlsKeyId: number;
+        /** @description Signing certificate (PEM) */
+        signCert: string;
+        /** @description TLS certificate (PEM) */
+        tlsCert: string;
+        /** @description Organization sign CA (PEM) */
+        signCaCert: string;
+        /** @description Organization TLS CA (PEM) */
+        tlsCaCert: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+        /** @description Chaincode listen address */
+        chaincodeAddress: string;
+        /** @description Always empty: Fabric 2+ has no event hub */
+        eventsAddress: string;
+        /** @description Address overrides */
+        addressOverrides: {
+          /** @description Address in the channel config */
+          from: string;
+          /** @description Address dialled instead */
+          to: string;
+          /** @description TLS CA certificate of `to` */
+          tlsCACert: string;
+        }[];
+      };
+      /** @description Orderer properties */
+      fabricOrderer?: {
+        /** @description Owning organization */
+        organizationId: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description gRPC listen address */
+        listenAddress: string;
+        /** @description External endpoint */
+        externalEndpoint: string;
+        /** @description Operations listen address */
+        operationsAddress: string;
+        /** @description Extra TLS names */
+        domainNames: string[];
+        /** @description Deployment mode (service) */
+        mode: string;
+        /** @description Fabric version */
+        version: string;
+        /** @description Signing identity key */
+        signKeyId: number;
+        /** @description TLS key */
+        tlsKeyId: number;
+        /** @description Signing certificate (PEM) */
+        signCert: string;
+        /** @description TLS certificate (PEM) */
+        tlsCert: string;
+        /** @description Organization sign CA (PEM) */
+        signCaCert: string;
+        /** @description Organization TLS CA (PEM) */
+        tlsCaCert: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+        /** @description Channel participation API address */
+        adminAddress: string;
+      };
+      /** @description Besu node properties */
+      besuNode?: {
+        /** @description Besu network */
+        networkId: number;
+        /** @description Node key */
+        keyId: number;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description Advertised IP */
+        externalIp: string;
+        /** @description Internal IP */
+        internalIp: string;
+        /** @description P2P interface */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description RPC host */
+        rpcHost: string;
+        /** @description RPC port */
+        rpcPort: number;
+        /** @description Metrics on */
+        metricsEnabled: boolean;
+        /** @description Metrics host */
+        metricsHost: string;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Metrics protocol */
+        metricsProtocol: string;
+        /** @description Bootnodes */
+        bootNodes: string[];
+        /** @description Minimum gas price */
+        minGasPrice: number;
+        /** @description Host allow-list */
+        hostAllowList: string;
+        /** @description Accounts allow-list */
+        accountsAllowList: string[];
+        /** @description Nodes allow-list */
+        nodesAllowList: string[];
+        /** @description JWT authentication */
+        jwtEnabled: boolean;
+        /** @description JWT public key */
+        jwtPublicKeyContent: string;
+        /** @description JWT algorithm */
+        jwtAuthenticationAlgorithm: string;
+        /** @description Deployment mode */
+        mode: string;
+        /** @description Besu version */
+        version: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+      };
     };
     /** @description An audit event */
     AuditEventInput: {
@@ -1092,6 +2477,169 @@ export interface components {
       createdAt: string;
       /** @description Last change */
       updatedAt: string;
+    };
+    /** @description A node */
+    NodeResponse: {
+      /** @description Node id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /**
+       * @description FABRIC or BESU
+       * @enum {string}
+       */
+      platform: "FABRIC" | "BESU";
+      /**
+       * @description FABRIC_PEER, FABRIC_ORDERER or BESU_FULLNODE
+       * @enum {string}
+       */
+      nodeType: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE";
+      /**
+       * @description Process status
+       * @enum {string}
+       */
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      /** @description Why the node is in ERROR (with its last log lines) */
+      errorMessage?: string;
+      /** @description External endpoint */
+      endpoint: string;
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+      /** @description Peer properties */
+      fabricPeer?: {
+        /** @description Owning organization */
+        organizationId: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description gRPC listen address */
+        listenAddress: string;
+        /** @description External endpoint */
+        externalEndpoint: string;
+        /** @description Operations listen address */
+        operationsAddress: string;
+        /** @description Extra TLS names */
+        domainNames: string[];
+        /** @description Deployment mode (service) */
+        mode: string;
+        /** @description Fabric version */
+        version: string;
+        /** @description Signing identity key */
+        signKeyId: number;
+        /** @description TLS key */
+        tlsKeyId: number;
+        /** @description Signing certificate (PEM) */
+        signCert: string;
+        /** @description TLS certificate (PEM) */
+        tlsCert: string;
+        /** @description Organization sign CA (PEM) */
+        signCaCert: string;
+        /** @description Organization TLS CA (PEM) */
+        tlsCaCert: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+        /** @description Chaincode listen address */
+        chaincodeAddress: string;
+        /** @description Always empty: Fabric 2+ has no event hub */
+        eventsAddress: string;
+        /** @description Address overrides */
+        addressOverrides: {
+          /** @description Address in the channel config */
+          from: string;
+          /** @description Address dialled instead */
+          to: string;
+          /** @description TLS CA certificate of `to` */
+          tlsCACert: string;
+        }[];
+      };
+      /** @description Orderer properties */
+      fabricOrderer?: {
+        /** @description Owning organization */
+        organizationId: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description gRPC listen address */
+        listenAddress: string;
+        /** @description External endpoint */
+        externalEndpoint: string;
+        /** @description Operations listen address */
+        operationsAddress: string;
+        /** @description Extra TLS names */
+        domainNames: string[];
+        /** @description Deployment mode (service) */
+        mode: string;
+        /** @description Fabric version */
+        version: string;
+        /** @description Signing identity key */
+        signKeyId: number;
+        /** @description TLS key */
+        tlsKeyId: number;
+        /** @description Signing certificate (PEM) */
+        signCert: string;
+        /** @description TLS certificate (PEM) */
+        tlsCert: string;
+        /** @description Organization sign CA (PEM) */
+        signCaCert: string;
+        /** @description Organization TLS CA (PEM) */
+        tlsCaCert: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+        /** @description Channel participation API address */
+        adminAddress: string;
+      };
+      /** @description Besu node properties */
+      besuNode?: {
+        /** @description Besu network */
+        networkId: number;
+        /** @description Node key */
+        keyId: number;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description Advertised IP */
+        externalIp: string;
+        /** @description Internal IP */
+        internalIp: string;
+        /** @description P2P interface */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description RPC host */
+        rpcHost: string;
+        /** @description RPC port */
+        rpcPort: number;
+        /** @description Metrics on */
+        metricsEnabled: boolean;
+        /** @description Metrics host */
+        metricsHost: string;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Metrics protocol */
+        metricsProtocol: string;
+        /** @description Bootnodes */
+        bootNodes: string[];
+        /** @description Minimum gas price */
+        minGasPrice: number;
+        /** @description Host allow-list */
+        hostAllowList: string;
+        /** @description Accounts allow-list */
+        accountsAllowList: string[];
+        /** @description Nodes allow-list */
+        nodesAllowList: string[];
+        /** @description JWT authentication */
+        jwtEnabled: boolean;
+        /** @description JWT public key */
+        jwtPublicKeyContent: string;
+        /** @description JWT algorithm */
+        jwtAuthenticationAlgorithm: string;
+        /** @description Deployment mode */
+        mode: string;
+        /** @description Besu version */
+        version: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+      };
     };
     /** @description An audit event */
     AuditEvent: {
@@ -3545,6 +5093,1029 @@ export interface operations {
         };
         content: {
           "application/json": null;
+        };
+      };
+    };
+  };
+  listNodes: {
+    parameters: {
+      query?: {
+        /** @description Page number */
+        page?: number;
+        /** @description Items per page */
+        limit?: number;
+        /** @description Part of the name (case-insensitive on SQLite) */
+        name?: string;
+        /** @description Exact slug */
+        slug?: string;
+        /** @description Status */
+        status?:
+          "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+        /** @description Platform */
+        platform?: "FABRIC" | "BESU";
+        /** @description Node type */
+        nodeType?: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE";
+        /** @description Besu network */
+        networkId?: number;
+        /** @description Organization (Fabric) */
+        organizationId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of nodes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description This page */
+            items: components["schemas"]["NodeResponse"][];
+            /** @description Matching nodes */
+            total: number;
+            /** @description Page number (from 1) */
+            page: number;
+            /** @description Number of pages */
+            pageCount: number;
+            /** @description Whether another page follows */
+            hasNextPage: boolean;
+          };
+        };
+      };
+    };
+  };
+  createNode: {
+    parameters: {
+      query?: {
+        /** @description Start the node right after creating it (default true) */
+        start?: "true" | "false";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A new node: exactly one of fabricPeer, fabricOrderer or besuNode */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Node name, unique */
+          name: string;
+          /**
+           * @description FABRIC or BESU
+           * @enum {string}
+           */
+          blockchainPlatform: "FABRIC" | "BESU";
+          /** @description Fabric peer */
+          fabricPeer?: {
+            /** @description Organization that owns the node */
+            organizationId: number;
+            /** @description MSP id; must be the organization's */
+            mspId: string;
+            /** @description gRPC listen address, e.g. 0.0.0.0:7051 (proposed when absent) */
+            listenAddress?: string;
+            /** @description Endpoint other nodes and clients dial, host:port */
+            externalEndpoint?: string;
+            /** @description Operations (/healthz, /metrics) listen address */
+            operationsListenAddress?: string;
+            /** @description Extra DNS names or IPs for the TLS certificate */
+            domainNames?: string[];
+            /** @description Extra environment variables for the process */
+            env?: {
+              [key: string]: string;
+            };
+            /** @description Fabric version, e.g. 3.1.5 (default: newest installed) */
+            version?: string;
+            /** @description Address overrides */
+            addressOverrides?: {
+              /** @description Address in the channel config */
+              from: string;
+              /** @description Address to dial instead */
+              to: string;
+              /** @description TLS CA certificate (PEM) of the `to` endpoint */
+              tlsCACert: string;
+            }[];
+            /** @description Accepted for compatibility; not used yet */
+            autoRenewalDays?: number;
+            /** @description Accepted for compatibility; not used yet */
+            autoRenewalEnabled?: boolean;
+            /** @description Certificate validity in days (365) */
+            certificateExpiration?: number;
+            /**
+             * @description Deployment mode; only service (child process) is supported
+             * @enum {string}
+             */
+            mode?: "service" | "docker";
+            /** @description Node type hint (fabric-peer, fabric-orderer, besu); ignored */
+            type?: string;
+            /** @description Ignored: the top-level name names the node */
+            name?: string;
+            /** @description Chaincode listen address (each peer needs its own port) */
+            chaincodeAddress?: string;
+            /** @description Accepted for compatibility: Fabric 2+ has no event hub */
+            eventsAddress?: string;
+            /** @description Orderer endpoints the peer dials elsewhere (peer.deliveryclient.addressOverrides) */
+            ordererAddressOverrides?: {
+              /** @description Address in the channel config */
+              from: string;
+              /** @description Address to dial instead */
+              to: string;
+              /** @description TLS CA certificate (PEM) of the `to` endpoint */
+              tlsCACert: string;
+            }[];
+          };
+          /** @description Fabric orderer */
+          fabricOrderer?: {
+            /** @description Organization that owns the node */
+            organizationId: number;
+            /** @description MSP id; must be the organization's */
+            mspId: string;
+            /** @description gRPC listen address, e.g. 0.0.0.0:7051 (proposed when absent) */
+            listenAddress?: string;
+            /** @description Endpoint other nodes and clients dial, host:port */
+            externalEndpoint?: string;
+            /** @description Operations (/healthz, /metrics) listen address */
+            operationsListenAddress?: string;
+            /** @description Extra DNS names or IPs for the TLS certificate */
+            domainNames?: string[];
+            /** @description Extra environment variables for the process */
+            env?: {
+              [key: string]: string;
+            };
+            /** @description Fabric version, e.g. 3.1.5 (default: newest installed) */
+            version?: string;
+            /** @description Address overrides */
+            addressOverrides?: {
+              /** @description Address in the channel config */
+              from: string;
+              /** @description Address to dial instead */
+              to: string;
+              /** @description TLS CA certificate (PEM) of the `to` endpoint */
+              tlsCACert: string;
+            }[];
+            /** @description Accepted for compatibility; not used yet */
+            autoRenewalDays?: number;
+            /** @description Accepted for compatibility; not used yet */
+            autoRenewalEnabled?: boolean;
+            /** @description Certificate validity in days (365) */
+            certificateExpiration?: number;
+            /**
+             * @description Deployment mode; only service (child process) is supported
+             * @enum {string}
+             */
+            mode?: "service" | "docker";
+            /** @description Node type hint (fabric-peer, fabric-orderer, besu); ignored */
+            type?: string;
+            /** @description Ignored: the top-level name names the node */
+            name?: string;
+            /** @description Channel participation (osnadmin) listen address */
+            adminAddress?: string;
+          };
+          /** @description Besu node */
+          besuNode?: {
+            /** @description Besu network (its genesis) the node runs */
+            networkId: number;
+            /** @description secp256k1 node key */
+            keyId: number;
+            /** @description Advertised IP (enode host) */
+            externalIp: string;
+            /** @description Internal IP */
+            internalIp: string;
+            /** @description P2P listen interface */
+            p2pHost: string;
+            /** @description P2P port */
+            p2pPort: number;
+            /** @description JSON-RPC HTTP host */
+            rpcHost: string;
+            /** @description JSON-RPC HTTP port */
+            rpcPort: number;
+            /** @description Prometheus metrics (default true) */
+            metricsEnabled?: boolean;
+            /** @description Metrics port (default 9545) */
+            metricsPort?: number;
+            /**
+             * @description Metrics protocol
+             * @enum {string}
+             */
+            metricsProtocol?: "PROMETHEUS" | "OPENTELEMETRY";
+            /** @description Bootnode enode URLs */
+            bootNodes?: string[];
+            /** @description Minimum gas price, wei */
+            minGasPrice?: number;
+            /** @description Comma-separated host allow-list (default *) */
+            hostAllowList?: string;
+            /** @description Accounts allow-list */
+            accountsAllowList?: string[];
+            /** @description Nodes allow-list (enode URLs) */
+            nodesAllowList?: string[];
+            /** @description JWT authentication of JSON-RPC */
+            jwtEnabled?: boolean;
+            /** @description JWT public key (PEM) */
+            jwtPublicKeyContent?: string;
+            /**
+             * @description JWT algorithm
+             * @enum {string}
+             */
+            jwtAuthenticationAlgorithm?:
+              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            /** @description Extra environment variables for the process */
+            env?: {
+              [key: string]: string;
+            };
+            /** @description Besu version (informational) */
+            version?: string;
+            /**
+             * @description Deployment mode; only service (child process) is supported
+             * @enum {string}
+             */
+            mode?: "service" | "docker";
+            /** @description Node type hint; ignored */
+            type?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeResponse"];
+        };
+      };
+    };
+  };
+  listNodesByPlatform: {
+    parameters: {
+      query?: {
+        /** @description Page number */
+        page?: number;
+        /** @description Items per page */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description FABRIC or BESU */
+        platform: "FABRIC" | "BESU";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of nodes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description This page */
+            items: components["schemas"]["NodeResponse"][];
+            /** @description Matching nodes */
+            total: number;
+            /** @description Page number (from 1) */
+            page: number;
+            /** @description Number of pages */
+            pageCount: number;
+            /** @description Whether another page follows */
+            hasNextPage: boolean;
+          };
+        };
+      };
+    };
+  };
+  getNode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeResponse"];
+        };
+      };
+    };
+  };
+  updateNode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description Changes to a node; its config is regenerated and it restarts */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Node name, unique */
+          name?: string;
+          /**
+           * @description Must match the node's platform
+           * @enum {string}
+           */
+          blockchainPlatform?: "FABRIC" | "BESU";
+          /** @description Peer changes */
+          fabricPeer?: {
+            /** @description gRPC listen address */
+            listenAddress?: string;
+            /** @description External endpoint */
+            externalEndpoint?: string;
+            /** @description Operations listen address */
+            operationsListenAddress?: string;
+            /** @description Extra DNS names or IPs for the TLS certificate */
+            domainNames?: string[];
+            /** @description Extra environment variables for the process */
+            env?: {
+              [key: string]: string;
+            };
+            /** @description Fabric version */
+            version?: string;
+            /**
+             * @description Deployment mode; only service (child process) is supported
+             * @enum {string}
+             */
+            mode?: "service" | "docker";
+            /** @description Chaincode listen address */
+            chaincodeAddress?: string;
+            /** @description Ignored (no event hub in Fabric 2+) */
+            eventsAddress?: string;
+            /** @description Address overrides */
+            addressOverrides?: {
+              /** @description Address in the channel config */
+              from: string;
+              /** @description Address to dial instead */
+              to: string;
+              /** @description TLS CA certificate (PEM) of the `to` endpoint */
+              tlsCACert: string;
+            }[];
+          };
+          /** @description Orderer changes */
+          fabricOrderer?: {
+            /** @description gRPC listen address */
+            listenAddress?: string;
+            /** @description External endpoint */
+            externalEndpoint?: string;
+            /** @description Operations listen address */
+            operationsListenAddress?: string;
+            /** @description Extra DNS names or IPs for the TLS certificate */
+            domainNames?: string[];
+            /** @description Extra environment variables for the process */
+            env?: {
+              [key: string]: string;
+            };
+            /** @description Fabric version */
+            version?: string;
+            /**
+             * @description Deployment mode; only service (child process) is supported
+             * @enum {string}
+             */
+            mode?: "service" | "docker";
+            /** @description Admin listen address */
+            adminAddress?: string;
+          };
+          /** @description Besu node changes */
+          besuNode?: {
+            /** @description Advertised IP */
+            externalIp?: string;
+            /** @description Internal IP */
+            internalIp?: string;
+            /** @description P2P interface */
+            p2pHost?: string;
+            /** @description P2P port */
+            p2pPort?: number;
+            /** @description RPC host */
+            rpcHost?: string;
+            /** @description RPC port */
+            rpcPort?: number;
+            /** @description Metrics */
+            metricsEnabled?: boolean;
+            /** @description Metrics port */
+            metricsPort?: number;
+            /** @description Bootnode enode URLs */
+            bootnodes?: string[];
+            /** @description Minimum gas price */
+            minGasPrice?: number;
+            /** @description Host allow-list */
+            hostAllowList?: string;
+            /** @description Accounts allow-list */
+            accountsAllowList?: string[];
+            /** @description Nodes allow-list */
+            nodesAllowList?: string[];
+            /** @description JWT authentication */
+            jwtEnabled?: boolean;
+            /** @description JWT public key */
+            jwtPublicKeyContent?: string;
+            /**
+             * @description JWT algorithm
+             * @enum {string}
+             */
+            jwtAuthenticationAlgorithm?:
+              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            /** @description Extra environment variables for the process */
+            env?: {
+              [key: string]: string;
+            };
+            /** @description Network; must stay the same */
+            networkId?: number;
+            /** @description Besu version */
+            version?: string;
+            /**
+             * @description Deployment mode; only service (child process) is supported
+             * @enum {string}
+             */
+            mode?: "service" | "docker";
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeResponse"];
+        };
+      };
+    };
+  };
+  deleteNode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": null;
+        };
+      };
+    };
+  };
+  startNode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeResponse"];
+        };
+      };
+    };
+  };
+  stopNode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeResponse"];
+        };
+      };
+    };
+  };
+  restartNode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeResponse"];
+        };
+      };
+    };
+  };
+  renewNodeCertificates: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeResponse"];
+        };
+      };
+    };
+  };
+  getNodeEvents: {
+    parameters: {
+      query?: {
+        /** @description Page number */
+        page?: number;
+        /** @description Items per page */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of node events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Newest first */
+            items: {
+              /** @description Event id */
+              id: number;
+              /** @description Node id */
+              node_id: number;
+              /** @description status, crash, spawned, adopted, created, updated, certificates_renewed… */
+              type: string;
+              /** @description Event details */
+              data: {
+                [key: string]: unknown;
+              };
+              /** @description When */
+              created_at: string;
+            }[];
+            /** @description Events of the node */
+            total: number;
+            /** @description Page number */
+            page: number;
+          };
+        };
+      };
+    };
+  };
+  tailNodesLogs: {
+    parameters: {
+      query?: {
+        /** @description Lines from the end */
+        tail?: number;
+        /** @description Keep streaming new lines until the client disconnects */
+        follow?: "0" | "1" | "true" | "false";
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Log lines (text/plain) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": string;
+        };
+      };
+    };
+  };
+  getNodeHealthStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A node's latest health */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Node id */
+            nodeId: number;
+            /** @description Node name */
+            nodeName: string;
+            /** @description Platform */
+            platform: string;
+            /** @description The URL checked */
+            endpoint: string;
+            /**
+             * @description healthy, unhealthy or unreachable
+             * @enum {string}
+             */
+            status: "healthy" | "unhealthy" | "unreachable";
+            /** @description Time to answer */
+            responseTimeMs: number;
+            /** @description Why it is not healthy */
+            errorMessage?: string;
+            /** @description When it was checked */
+            lastChecked: string;
+            /** @description The health body and HTTP status */
+            metadata: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  getNodeHealthHistory: {
+    parameters: {
+      query?: {
+        /** @description Start (RFC 3339) */
+        start_time?: string;
+        /** @description End (RFC 3339) */
+        end_time?: string;
+        /** @description Hours back from now (default 24) */
+        hours?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Stored health checks of a node */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Node id */
+            nodeId: number;
+            /** @description Node name */
+            nodeName: string;
+            /** @description Platform */
+            platform: string;
+            /** @description Polling interval */
+            interval: string;
+            timeRange: {
+              /** @description Start */
+              startTime: string;
+              /** @description End */
+              endTime: string;
+            };
+            healthchecks: {
+              /** @description When */
+              checkedAt: string;
+              /**
+               * @description Result
+               * @enum {string}
+               */
+              status: "healthy" | "unhealthy" | "unreachable";
+              /** @description Time to answer */
+              responseTimeMs: number;
+              /** @description Why not healthy */
+              errorMessage?: string;
+              /** @description Details */
+              metadata: {
+                [key: string]: unknown;
+              };
+            }[];
+            summary: {
+              /** @description Checks in the range */
+              totalChecks: number;
+              /** @description Healthy checks */
+              healthyCount: number;
+              /** @description Unhealthy or unreachable checks */
+              unhealthyCount: number;
+              /** @description Healthy share, percent */
+              uptime: number;
+              /** @description Mean response time */
+              avgResponseMs: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  getFabricPeerDefaults: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Proposed addresses for a new Fabric node */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description gRPC listen address */
+            listenAddress: string;
+            /** @description External endpoint */
+            externalEndpoint: string;
+            /** @description Operations listen address */
+            operationsListenAddress: string;
+            /** @description Chaincode listen address (peers) */
+            chaincodeAddress: string;
+            /** @description Admin listen address (orderers) */
+            adminAddress: string;
+            /** @description Always empty: Fabric 2+ has no event hub */
+            eventsAddress: string;
+            /**
+             * @description Deployment mode
+             * @enum {string}
+             */
+            mode: "service" | "docker";
+            /** @description Unused (no systemd) */
+            serviceName: string;
+            /** @description Unused (no Docker) */
+            containerName: string;
+            /** @description Known once the node exists */
+            logPath: string;
+            /** @description Known once the node exists */
+            errorLogPath: string;
+          };
+        };
+      };
+    };
+  };
+  getFabricOrdererDefaults: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Proposed addresses for a new Fabric node */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description gRPC listen address */
+            listenAddress: string;
+            /** @description External endpoint */
+            externalEndpoint: string;
+            /** @description Operations listen address */
+            operationsListenAddress: string;
+            /** @description Chaincode listen address (peers) */
+            chaincodeAddress: string;
+            /** @description Admin listen address (orderers) */
+            adminAddress: string;
+            /** @description Always empty: Fabric 2+ has no event hub */
+            eventsAddress: string;
+            /**
+             * @description Deployment mode
+             * @enum {string}
+             */
+            mode: "service" | "docker";
+            /** @description Unused (no systemd) */
+            serviceName: string;
+            /** @description Unused (no Docker) */
+            containerName: string;
+            /** @description Known once the node exists */
+            logPath: string;
+            /** @description Known once the node exists */
+            errorLogPath: string;
+          };
+        };
+      };
+    };
+  };
+  getFabricNodesDefaults: {
+    parameters: {
+      query?: {
+        /** @description Number of peers */
+        peerCount?: number;
+        /** @description Number of orderers */
+        ordererCount?: number;
+        /** @description Deployment mode */
+        mode?: "service" | "docker";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Proposals for several Fabric nodes at once */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description One proposal per peer */
+            peers: {
+              /** @description gRPC listen address */
+              listenAddress: string;
+              /** @description External endpoint */
+              externalEndpoint: string;
+              /** @description Operations listen address */
+              operationsListenAddress: string;
+              /** @description Chaincode listen address (peers) */
+              chaincodeAddress: string;
+              /** @description Admin listen address (orderers) */
+              adminAddress: string;
+              /** @description Always empty: Fabric 2+ has no event hub */
+              eventsAddress: string;
+              /**
+               * @description Deployment mode
+               * @enum {string}
+               */
+              mode: "service" | "docker";
+              /** @description Unused (no systemd) */
+              serviceName: string;
+              /** @description Unused (no Docker) */
+              containerName: string;
+              /** @description Known once the node exists */
+              logPath: string;
+              /** @description Known once the node exists */
+              errorLogPath: string;
+            }[];
+            /** @description One proposal per orderer */
+            orderers: {
+              /** @description gRPC listen address */
+              listenAddress: string;
+              /** @description External endpoint */
+              externalEndpoint: string;
+              /** @description Operations listen address */
+              operationsListenAddress: string;
+              /** @description Chaincode listen address (peers) */
+              chaincodeAddress: string;
+              /** @description Admin listen address (orderers) */
+              adminAddress: string;
+              /** @description Always empty: Fabric 2+ has no event hub */
+              eventsAddress: string;
+              /**
+               * @description Deployment mode
+               * @enum {string}
+               */
+              mode: "service" | "docker";
+              /** @description Unused (no systemd) */
+              serviceName: string;
+              /** @description Unused (no Docker) */
+              containerName: string;
+              /** @description Known once the node exists */
+              logPath: string;
+              /** @description Known once the node exists */
+              errorLogPath: string;
+            }[];
+            /** @description Local addresses a node can bind or advertise */
+            availableAddresses: string[];
+          };
+        };
+      };
+    };
+  };
+  getBesuNodeDefaults: {
+    parameters: {
+      query?: {
+        /** @description Number of Besu nodes */
+        besuNodes?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Proposals for Besu nodes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Number of proposals */
+            nodeCount: number;
+            defaults: {
+              /** @description P2P interface */
+              p2pHost: string;
+              /** @description P2P port */
+              p2pPort: number;
+              /** @description RPC host */
+              rpcHost: string;
+              /** @description RPC port */
+              rpcPort: number;
+              /** @description Metrics on */
+              metricsEnabled: boolean;
+              /** @description Metrics host */
+              metricsHost: string;
+              /** @description Metrics port */
+              metricsPort: number;
+              /** @description Metrics protocol */
+              metricsProtocol: string;
+              /** @description Advertised IP */
+              externalIp: string;
+              /** @description Internal IP */
+              internalIp: string;
+              /** @description Minimum gas price */
+              minGasPrice: number;
+              /** @description Host allow-list */
+              hostAllowList: string;
+              /** @description Accounts allow-list */
+              accountsAllowList: string[];
+              /** @description Nodes allow-list */
+              nodesAllowList: string[];
+              /** @description JWT */
+              jwtEnabled: boolean;
+              /** @description JWT key */
+              jwtPublicKeyContent: string;
+              /** @description JWT algorithm */
+              jwtAuthenticationAlgorithm: string;
+              /** @description Extra environment */
+              environmentVariables: {
+                [key: string]: string;
+              };
+              /**
+               * @description Deployment mode
+               * @enum {string}
+               */
+              mode: "service" | "docker";
+            }[];
+          };
         };
       };
     };

@@ -1,0 +1,254 @@
+import type { FastifyInstance, FastifySchema } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { BesuInputError } from "../../besu/errors.js";
+import { BesuRpcError, assessValidatorChange, createBesuRpc, decodeInput, type BesuRpc } from "../../besu/rpc.js";
+import { InputError, UpstreamError } from "../../http/errors.js";
+
+const tags = ["Nodes"];
+const idParams = z
+  .object({
+    id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Node id"),
+  })
+  .strict();
+const str = (d: string) => z.string().max(200).describe(d);
+const bool = z.enum(["true", "false"]).optional().describe("true or false");
+const anyObject = z.record(z.string(), z.unknown()).nullable().describe("The node's JSON-RPC result");
+
+/** Where a Besu node's JSON-RPC endpoint is; provided by the nodes module. */
+export interface RpcEndpointResolver {
+  /** The HTTP JSON-RPC URL of a Besu node; throws NotFound/Input errors for unknown or non-Besu nodes. */
+  rpcUrl(nodeId: number): Promise<string>;
+}
+
+async function run<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof BesuInputError) throw new InputError(err.message);
+    if (err instanceof BesuRpcError) throw new UpstreamError(`the node's JSON-RPC call failed: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * The RPC explorer: read-only eth_* and qbft_* calls on a Besu node, plus QBFT validator votes.
+ * Results are the node's own JSON-RPC results (quantities as 0x-hex).
+ */
+export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointResolver): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const rpcOf = async (id: number): Promise<BesuRpc> => createBesuRpc(await nodes.rpcUrl(id), { timeoutMs: 10_000 });
+
+  function get<Q extends z.ZodRawShape, R extends z.ZodTypeAny>(
+    path: string,
+    summary: string,
+    query: Q,
+    response: R,
+    handler: (rpc: BesuRpc, q: z.infer<z.ZodObject<Q>>) => Promise<z.infer<R>>,
+  ): void {
+    // Registered without the type provider: the response type is generic here, and the zod
+    // serializer still checks every reply against `response`.
+    const schema: FastifySchema = {
+      tags,
+      summary,
+      params: idParams,
+      querystring: z.object(query).strict(),
+      response: { 200: response },
+    };
+    app.get(`/nodes/:id/rpc/${path}`, { config: { access: "NODE_READ" }, schema }, async (req, reply) => {
+      const { id } = req.params as z.infer<typeof idParams>;
+      const result = await run(async () => handler(await rpcOf(id), req.query as z.infer<z.ZodObject<Q>>));
+      // Fastify sends a string reply verbatim; the API returns JSON strings (quoted), as upstream does.
+      if (typeof result === "string")
+        return reply.type("application/json").send(JSON.stringify(response.parse(result)));
+      return reply.send(result as never);
+    });
+  }
+
+  get("accounts", "eth_accounts", {}, z.array(z.string()), (rpc) => rpc.accounts());
+  get(
+    "balance",
+    "eth_getBalance",
+    { address: str("Account address"), blockTag: str("Block tag (default latest)").optional() },
+    z.string(),
+    (rpc, q) => rpc.balance(q.address, q.blockTag),
+  );
+  get("block-by-hash", "eth_getBlockByHash", { hash: str("Block hash"), fullTx: bool }, anyObject, (rpc, q) =>
+    rpc.blockByHash(q.hash, q.fullTx === "true"),
+  );
+  get(
+    "block-by-number",
+    "eth_getBlockByNumber",
+    {
+      number: str("Block number, decimal or 0x-hex").optional(),
+      tag: str("Block tag: latest, earliest, pending").optional(),
+      fullTx: bool,
+    },
+    anyObject,
+    (rpc, q) => rpc.blockByNumber(q.number ?? q.tag, q.fullTx === "true"),
+  );
+  get("block-number", "eth_blockNumber", {}, z.string(), (rpc) => rpc.blockNumber());
+  get(
+    "block-transaction-count-by-number",
+    "eth_getBlockTransactionCountByNumber",
+    { number: str("Block number").optional(), tag: str("Block tag").optional() },
+    z.string().nullable(),
+    (rpc, q) => rpc.blockTransactionCountByNumber(q.number ?? q.tag),
+  );
+  get("chain-id", "eth_chainId", {}, z.string(), (rpc) => rpc.chainId());
+  get(
+    "code",
+    "eth_getCode",
+    { address: str("Contract address"), blockTag: str("Block tag").optional() },
+    z.string(),
+    (rpc, q) => rpc.code(q.address, q.blockTag),
+  );
+  get("protocol-version", "eth_protocolVersion", {}, z.string(), (rpc) => rpc.protocolVersion());
+  get(
+    "storage",
+    "eth_getStorageAt",
+    { address: str("Contract address"), position: str("Storage slot"), blockTag: str("Block tag").optional() },
+    z.string(),
+    (rpc, q) => rpc.storage(q.address, q.position, q.blockTag),
+  );
+  get("syncing", "eth_syncing", {}, z.union([z.literal(false), z.record(z.string(), z.unknown())]), (rpc) =>
+    rpc.syncing(),
+  );
+  get(
+    "transaction-count",
+    "eth_getTransactionCount",
+    { address: str("Account address"), blockTag: str("Block tag").optional() },
+    z.string(),
+    (rpc, q) => rpc.transactionCount(q.address, q.blockTag),
+  );
+  get("transaction-by-hash", "eth_getTransactionByHash", { hash: str("Transaction hash") }, anyObject, (rpc, q) =>
+    rpc.transactionByHash(q.hash),
+  );
+  get("transaction-receipt", "eth_getTransactionReceipt", { hash: str("Transaction hash") }, anyObject, (rpc, q) =>
+    rpc.transactionReceipt(q.hash),
+  );
+  get("qbft-pending-votes", "qbft_getPendingVotes", {}, z.record(z.string(), z.boolean()), (rpc) =>
+    rpc.qbftPendingVotes(),
+  );
+  get("qbft-request-timeout", "qbft_getRequestTimeoutSeconds", {}, z.string(), async (rpc) =>
+    String(await rpc.qbftRequestTimeout()),
+  );
+  get(
+    "qbft-signer-metrics",
+    "qbft_getSignerMetrics",
+    { fromBlockNumber: str("First block").optional(), toBlockNumber: str("Last block").optional() },
+    z.array(z.object({ address: z.string(), proposedBlockCount: z.string(), lastProposedBlockNumber: z.string() })),
+    (rpc, q) => rpc.qbftSignerMetrics(q.fromBlockNumber, q.toBlockNumber),
+  );
+  get(
+    "qbft-validators-by-block-hash",
+    "qbft_getValidatorsByBlockHash",
+    { blockHash: str("Block hash") },
+    z.array(z.string()),
+    (rpc, q) => rpc.qbftValidatorsByBlockHash(q.blockHash),
+  );
+  get(
+    "qbft-validators-by-block-number",
+    "qbft_getValidatorsByBlockNumber",
+    { blockNumber: str("Block number, 0x-hex, or latest/earliest/pending") },
+    z.array(z.string()),
+    (rpc, q) => rpc.qbftValidatorsByBlockNumber(q.blockNumber),
+  );
+
+  r.get(
+    "/nodes/:id/rpc/decode-input",
+    {
+      config: { access: "NODE_READ" },
+      schema: {
+        tags,
+        summary: "ABI-decode transaction calldata (selector and words without an ABI)",
+        params: idParams,
+        querystring: z
+          .object({
+            input: z.string().max(200_000).describe("Calldata, 0x-hex"),
+            abi: z.string().max(500_000).optional().describe("Contract ABI as JSON"),
+          })
+          .strict(),
+        response: {
+          200: z.object({
+            selector: z.string().describe("4-byte function selector"),
+            functionName: z.string().optional().describe("Decoded function name"),
+            args: z.array(z.unknown()).optional().describe("Decoded arguments (integers as decimal strings)"),
+            words: z.array(z.string()).optional().describe("Raw 32-byte argument words, without an ABI"),
+          }),
+        },
+      },
+    },
+    async (req) => {
+      await nodes.rpcUrl(req.params.id);
+      return run(async () => decodeInput(req.query.input, req.query.abi));
+    },
+  );
+
+  const voteBody = z
+    .object({
+      validatorAddress: z.string().max(64).describe("Validator address"),
+      vote: z.boolean().describe("true to add the validator, false to remove it"),
+      force: z.boolean().optional().describe("Cast a vote that would weaken the 2/3 quorum anyway"),
+    })
+    .strict();
+
+  r.post(
+    "/nodes/:id/rpc/qbft-propose-validator-vote",
+    {
+      config: { access: "NODE_EXECUTE", audit: "node.qbft_vote" },
+      schema: {
+        tags,
+        summary: "qbft_proposeValidatorVote: vote to add or remove a validator",
+        params: idParams,
+        body: voteBody,
+        response: { 200: z.boolean() },
+      },
+    },
+    async (req): Promise<boolean> => {
+      req.auditInfo.resource = `node:${req.params.id}`;
+      req.auditInfo.details = {
+        validatorAddress: req.body.validatorAddress,
+        vote: req.body.vote,
+        force: req.body.force ?? false,
+      };
+      const rpc = await rpcOf(req.params.id);
+      return run(async () => {
+        if (!req.body.vote) {
+          const validators = await rpc.qbftValidatorsByBlockNumber("latest");
+          const isValidator = validators.some((v) => v.toLowerCase() === req.body.validatorAddress.toLowerCase());
+          const risk = isValidator ? assessValidatorChange(validators.length, "remove") : undefined;
+          if (risk?.warning && !req.body.force) {
+            throw new InputError(`vote: ${risk.warning}; send force: true to cast it anyway`, { ...risk });
+          }
+        }
+        return rpc.qbftProposeValidatorVote(req.body.validatorAddress, req.body.vote);
+      });
+    },
+  );
+
+  r.post(
+    "/nodes/:id/rpc/qbft-discard-validator-vote",
+    {
+      config: { access: "NODE_EXECUTE", audit: "node.qbft_vote_discard" },
+      schema: {
+        tags,
+        summary: "qbft_discardValidatorVote: withdraw this node's pending vote",
+        params: idParams,
+        body: z.object({ validatorAddress: z.string().max(64).describe("Validator address") }).strict(),
+        response: { 200: z.boolean() },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `node:${req.params.id}`;
+      req.auditInfo.details = { validatorAddress: req.body.validatorAddress };
+      const rpc = await rpcOf(req.params.id);
+      return run(() => rpc.qbftDiscardValidatorVote(req.body.validatorAddress));
+    },
+  );
+}
