@@ -4,7 +4,14 @@ import { join } from "node:path";
 import type { common } from "@hyperledger/fabric-protos";
 import { afterAll, describe, expect, it } from "vitest";
 import { BroadcastError, broadcastEnvelope } from "./broadcast.js";
-import { buildGenesisBlock, buildSignedConfigUpdate, configToJson, setBatchTimeout } from "./configtx/index.js";
+import {
+  addApplicationOrg,
+  buildGenesisBlock,
+  buildSignedConfigUpdate,
+  configToJson,
+  setAnchorPeers,
+  setBatchTimeout,
+} from "./configtx/index.js";
 import { decodeBlock } from "./block-decode.js";
 import { configFromBlock, fetchBlock, fetchBlocks, fetchNewestConfigBlock } from "./deliver.js";
 import type { GrpcEndpoint } from "./grpc-connection.js";
@@ -24,9 +31,11 @@ import { createTestOrg } from "./test-support/org-fixtures.js";
 const bins = await findTestBinaries(["peer", "orderer"], "fabric channel e2e");
 const root = mkdtempSync(join(tmpdir(), "cl-channel-e2e-"));
 let net: LocalNetwork | undefined;
+let net2: LocalNetwork | undefined;
 
 afterAll(async () => {
   await net?.stop();
+  await net2?.stop();
   if (process.env.CHAINLAUNCH_E2E_KEEP) console.warn(`channel e2e: kept ${root}`);
   else rmSync(root, { recursive: true, force: true });
 });
@@ -48,7 +57,7 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeou
 
 describe.skipIf(!bins)(`a channel on real Fabric ${TEST_FABRIC_VERSION} nodes`, () => {
   it(
-    "creates, joins 3 orderers and 2 peers, updates the batch timeout, and keeps heights equal",
+    "creates, joins 3 orderers and 2 peers, updates batch timeout and anchor peers, adds a second org and its peer; heights match",
     { timeout: 180_000 },
     async () => {
       const b = bins as NonNullable<typeof bins>;
@@ -219,6 +228,84 @@ describe.skipIf(!bins)(`a channel on real Fabric ${TEST_FABRIC_VERSION} nodes`, 
         const viaQscc = await peers[0]?.getBlockByNumber(channelId, 1);
         expect(viaQscc?.getHeader()?.getNumber()).toBe(1);
         expect(decodeBlock(viaQscc as common.Block).transactions[0]?.type).toBe("CONFIG");
+
+        // A second org joins: added by a config update signed by Org1's admin, then its peer joins with block 0.
+        const org2 = await createTestOrg("Org2MSP", "org2.example.com");
+        const admin2Id = await org2.identity("admin.org2.example.com", "admin");
+        const admin2 = createSigningIdentity({
+          mspId: "Org2MSP",
+          certPem: admin2Id.certPem,
+          privateKey: admin2Id.keyPem,
+        });
+        net2 = await startLocalNetwork({
+          root: join(root, "org2"),
+          version: TEST_FABRIC_VERSION,
+          org: org2,
+          bins: { peer: b.path("peer"), orderer: b.path("orderer") },
+          orderers: 0,
+          peers: 1,
+        });
+        expect(net2.states.map((s) => s.status)).toEqual(["RUNNING"]);
+        const submit = async (edit: (c: common.Config) => common.Config): Promise<void> => {
+          const cur = configFromBlock(
+            await fetchNewestConfigBlock({ endpoint: ordererEp(0), service: "orderer", signer: admin, channelId }),
+          );
+          await broadcastEnvelope(
+            ordererEp(0),
+            buildSignedConfigUpdate({ channelId, original: cur, updated: edit(cur), signers: [admin] }),
+          );
+        };
+        const msp2 = buildChannelMsp({
+          mspId: "Org2MSP",
+          caCertPem: org2.ca.certificatePem,
+          tlsCaCertPem: org2.tlsCa.certificatePem,
+        });
+        const tOrg2 = Date.now();
+        await submit((c) => addApplicationOrg(c, { msp: msp2 }));
+        // Anchor peers for Org1: both its peers.
+        await waitFor(
+          "height 3 on orderer0",
+          async () => ((await osnGetChannel(admins[0] as OsnAdminEndpoint, channelId)).height === 3 ? true : undefined),
+          20_000,
+        );
+        await submit((c) =>
+          setAnchorPeers(
+            c,
+            "Org1MSP",
+            (net?.peers ?? []).map((p) => ({ host: "127.0.0.1", port: Number(p.address.split(":")[1]) })),
+          ),
+        );
+        const peer2 = createPeerClient(
+          { address: net2.peers[0]?.address as string, tlsRootCert: org2.tlsCa.certificatePem },
+          admin2,
+        );
+        peers.push(peer2);
+        await peer2.joinChain(genesis);
+        const final = await waitFor(
+          "height 4 on 3 orderers and 3 peers",
+          async () => {
+            const o = await Promise.all(admins.map((a) => osnGetChannel(a, channelId)));
+            const p = await Promise.all(peers.map((c) => c.getChainInfo(channelId)));
+            const all = [...o.map((x) => x.height), ...p.map((x) => x.height)];
+            return all.every((h) => h === 4) ? p : undefined;
+          },
+          30_000,
+        );
+        t.org2Joined = Date.now() - tOrg2;
+        expect(new Set(final.map((x) => x.currentBlockHash)).size).toBe(1);
+        const latest = configToJson(
+          configFromBlock(
+            await fetchNewestConfigBlock({ endpoint: peerEp(0), service: "peer", signer: admin, channelId }),
+          ),
+        ) as {
+          channel_group: {
+            groups: { Application: { groups: Record<string, { values: Record<string, { value: unknown }> }> } };
+          };
+        };
+        expect(Object.keys(latest.channel_group.groups.Application.groups).sort()).toEqual(["Org1MSP", "Org2MSP"]);
+        expect(latest.channel_group.groups.Application.groups.Org1MSP?.values.AnchorPeers?.value).toMatchObject({
+          anchor_peers: [{ host: "127.0.0.1" }, { host: "127.0.0.1" }],
+        });
 
         // Unjoin one orderer.
         await osnRemoveChannel(admins[2] as OsnAdminEndpoint, channelId);
