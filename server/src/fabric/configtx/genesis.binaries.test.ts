@@ -250,4 +250,121 @@ ${ORDERERS.map((o, i) => `          - { Host: ${o}, Port: ${7050 + i}, ClientTLS
     expect(strip(a)).toEqual(strip(t));
     expect(readFileSync(theirs).length).toBeGreaterThan(1000);
   });
+
+  it("BFT: configtxgen builds the same config (consenter mapping, smartbft options, derived BlockValidation)", async () => {
+    const b = bins as NonNullable<typeof bins>;
+    const dir = join(root, "configtxgen-bft");
+    const admin = await org1.identity("admin.Org1MSP", "admin");
+    await writeLocalMsp(join(dir, "msp"), {
+      caCertPem: org1.ca.certificatePem,
+      tlsCaCertPem: org1.tlsCa.certificatePem,
+      signCertPem: admin.certPem,
+      privateKeyPem: admin.keyPem,
+    });
+    const ids: string[] = [];
+    for (const [i, o] of ORDERERS.entries()) {
+      ids.push((await org1.identity(o, "orderer")).certPem);
+      writeFileSync(join(dir, `${o}.crt`), tlsCerts[o] as string);
+      writeFileSync(join(dir, `${o}.id.pem`), ids[i] as string);
+    }
+    const four = [...ORDERERS, "orderer3.org1.example.com"];
+    tlsCerts["orderer3.org1.example.com"] = (await org1.tls("orderer3.org1.example.com")).certPem;
+    writeFileSync(join(dir, "orderer3.org1.example.com.crt"), tlsCerts["orderer3.org1.example.com"] as string);
+    ids.push((await org1.identity("orderer3.org1.example.com", "orderer")).certPem);
+    writeFileSync(join(dir, "orderer3.org1.example.com.id.pem"), ids[3] as string);
+    const implicit = (r: string): string => `{ Type: ImplicitMeta, Rule: "${r}" }`;
+    const yaml = `
+Organizations:
+  - &Org1
+      Name: Org1MSP
+      ID: Org1MSP
+      MSPDir: ${join(dir, "msp")}
+      Policies:
+        Readers: { Type: Signature, Rule: "OR('Org1MSP.member')" }
+        Writers: { Type: Signature, Rule: "OR('Org1MSP.member')" }
+        Admins: { Type: Signature, Rule: "OR('Org1MSP.admin')" }
+        Endorsement: { Type: Signature, Rule: "OR('Org1MSP.member')" }
+      OrdererEndpoints: [${four.map((o, i) => `"${o}:${7050 + i}"`).join(", ")}]
+Profiles:
+  Bft:
+    Capabilities: { V3_0: true }
+    Policies: { Readers: ${implicit("ANY Readers")}, Writers: ${implicit("ANY Writers")}, Admins: ${implicit("MAJORITY Admins")} }
+    Orderer:
+      OrdererType: BFT
+      BatchTimeout: 2s
+      BatchSize: { MaxMessageCount: 500, AbsoluteMaxBytes: 10 MB, PreferredMaxBytes: 2 MB }
+      SmartBFT:
+        RequestBatchMaxCount: 100
+        RequestBatchMaxBytes: 10485760
+        RequestBatchMaxInterval: 50ms
+        IncomingMessageBufferSize: 200
+        RequestPoolSize: 100000
+        RequestForwardTimeout: 2s
+        RequestComplainTimeout: 20s
+        RequestAutoRemoveTimeout: 3m0s
+        ViewChangeResendInterval: 5s
+        ViewChangeTimeout: 20s
+        LeaderHeartbeatTimeout: 1m0s
+        LeaderHeartbeatCount: 10
+        CollectTimeout: 1s
+      ConsenterMapping:
+${four.map((o, i) => `        - { ID: ${i + 1}, Host: ${o}, Port: ${7050 + i}, MSPID: Org1MSP, Identity: ${join(dir, `${o}.id.pem`)}, ClientTLSCert: ${join(dir, `${o}.crt`)}, ServerTLSCert: ${join(dir, `${o}.crt`)} }`).join("\n")}
+      Organizations: [*Org1]
+      Capabilities: { V2_0: true }
+      Policies: { Readers: ${implicit("ANY Readers")}, Writers: ${implicit("ANY Writers")}, Admins: ${implicit("MAJORITY Admins")}, BlockValidation: ${implicit("ANY Writers")} }
+    Application:
+      Organizations: [*Org1]
+      Capabilities: { V2_0: true }
+      Policies: { Readers: ${implicit("ANY Readers")}, Writers: ${implicit("ANY Writers")}, Admins: ${implicit("MAJORITY Admins")}, LifecycleEndorsement: ${implicit("MAJORITY Endorsement")}, Endorsement: ${implicit("MAJORITY Endorsement")} }
+`;
+    writeFileSync(join(dir, "configtx.yaml"), yaml);
+    const theirs = join(root, "configtxgen-bft.block");
+    const gen = await runBinary(b.path("configtxgen"), [
+      "-profile",
+      "Bft",
+      "-channelID",
+      "bftchannel",
+      "-outputBlock",
+      theirs,
+      "-configPath",
+      dir,
+    ]);
+    expect(gen.code, gen.stderr).toBe(0);
+    const config = buildChannelConfig({
+      channelId: "bftchannel",
+      fabricVersion: "3.1.0",
+      peerOrgs: [{ msp: msp1 }],
+      ordererOrgs: [{ msp: msp1, ordererEndpoints: four.map((o, i) => `${o}:${7050 + i}`) }],
+      consensus: {
+        type: "BFT",
+        consenters: four.map((o, i) => ({
+          id: i + 1,
+          host: o,
+          port: 7050 + i,
+          mspId: "Org1MSP",
+          identity: ids[i] as string,
+          clientTlsCert: tlsCerts[o] as string,
+          serverTlsCert: tlsCerts[o] as string,
+        })),
+      },
+    });
+    const t = await decode(theirs);
+    expect(configToJson(config)).toEqual(get(t, "data", "data", "0", "payload", "data", "config"));
+    // 4 consenters: f = 1, quorum 3.
+    expect(
+      get(
+        configToJson(config),
+        "channel_group",
+        "groups",
+        "Orderer",
+        "policies",
+        "BlockValidation",
+        "policy",
+        "value",
+        "rule",
+      ),
+    ).toMatchObject({
+      n_out_of: { n: 3 },
+    });
+  });
 });
