@@ -1,4 +1,14 @@
-import { BellIcon, KeySquareIcon, LinkIcon, NetworkIcon, ScrollTextIcon, ServerIcon, UsersIcon } from "lucide-react";
+import {
+  BellIcon,
+  Building2Icon,
+  KeyRoundIcon,
+  KeySquareIcon,
+  LinkIcon,
+  NetworkIcon,
+  ScrollTextIcon,
+  ServerIcon,
+  UsersIcon,
+} from "lucide-react";
 import type { ReactElement } from "react";
 import { Link } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
@@ -10,6 +20,9 @@ import { PageHeader } from "@/components/states";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useApiKeysQuery } from "@/data/api-keys/api-keys-query";
 import { useAuditLogsQuery } from "@/data/audit/audit-logs-query";
+import { useBesuNetworksQuery } from "@/data/besu-networks/besu-networks-query";
+import { useKeysQuery } from "@/data/keys/keys-query";
+import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
 import { useMeQuery } from "@/data/auth/me-query";
 import { useUnreadCountQuery } from "@/data/notifications/notifications-query";
 import { useUsersQuery } from "@/data/users/users-query";
@@ -44,6 +57,9 @@ export function DashboardPage(): ReactElement {
   const keys = useApiKeysQuery();
   const unread = useUnreadCountQuery();
   const audit = useAuditLogsQuery({ page: 1, page_size: 6 }, canAudit);
+  const orgs = useOrganizationsQuery(1);
+  const besu = useBesuNetworksQuery(1);
+  const cryptoKeys = useKeysQuery({ page: 1, pageSize: 1 });
 
   return (
     <div className="space-y-6">
@@ -52,6 +68,21 @@ export function DashboardPage(): ReactElement {
         description="An overview of your ChainLaunch installation."
       />
       <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+        <StatCard
+          label="Organizations"
+          icon={Building2Icon}
+          query={orgs}
+          value={(d) => d.count}
+          href="/fabric/organizations"
+        />
+        <StatCard label="Besu networks" icon={ServerIcon} query={besu} value={(d) => d.total} href="/network/besu" />
+        <StatCard
+          label="Keys"
+          icon={KeyRoundIcon}
+          query={cryptoKeys}
+          value={(d) => d.totalItems}
+          href="/settings/keys"
+        />
         {canAudit && <StatCard label="Users" icon={UsersIcon} query={users} value={(d) => d.length} href="/users" />}
         <StatCard
           label="API keys"
@@ -95,7 +126,7 @@ export function DashboardPage(): ReactElement {
       {!canAudit && (
         <Card>
           <CardContent className="text-sm text-muted-foreground">
-            Nodes, networks and smart contracts will appear here as they are created.
+            Nodes and smart contracts will appear here as they are created.
           </CardContent>
         </Card>
       )}
