@@ -84,6 +84,7 @@ describe("organizations", () => {
     const list = s.page.getByTestId("revoked-list");
     await list.getByText(serial).waitFor();
     await list.getByText("Key compromise").waitFor();
+    await s.page.getByTestId("identity-peer0-e2e").getByText("Revoked").waitFor();
   });
 
   it("serves a CRL that lists the serial, and un-revokes it", async () => {

@@ -23,6 +23,7 @@ describe("classifyExpiry", () => {
 
   it("labels long-lived certificates in years", () => {
     expect(expiryLabel(classifyExpiry("2036-06-01T00:00:00Z", null, now))).toBe("Valid for 10 years");
+    expect(expiryLabel(classifyExpiry("2036-05-29T00:00:00Z", null, now))).toBe("Valid for 10 years");
     expect(expiryLabel(classifyExpiry("2026-09-01T00:00:00Z", null, now))).toBe("Valid for 92 days");
   });
 

@@ -42,6 +42,6 @@ export function expiryLabel(info: ExpiryInfo): string {
     case "not-yet-valid":
       return "Not yet valid";
     default:
-      return d > 730 ? `Valid for ${Math.floor(d / 365)} years` : `Valid for ${days}`;
+      return d > 730 ? `Valid for ${Math.round(d / 365)} years` : `Valid for ${days}`;
   }
 }

@@ -89,7 +89,7 @@ function KeyProviderAddPageContent(): ReactElement {
       <Card>
         <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex flex-col gap-5">
           <CardContent className="grid gap-4">
-            <div className="grid gap-2">
+            <div className="grid content-start gap-2">
               <Label htmlFor="provider-name">Name</Label>
               <Input
                 id="provider-name"

@@ -107,7 +107,7 @@ export function KeyCreateDialog({
             <DialogTitle>Create key</DialogTitle>
             <DialogDescription>The private key is generated and kept encrypted by its provider.</DialogDescription>
           </DialogHeader>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="key-name">Name</Label>
             <Input
               id="key-name"
@@ -118,12 +118,12 @@ export function KeyCreateDialog({
             />
             <FieldError message={errors.name?.message} />
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="key-description">Description</Label>
             <Input id="key-description" placeholder="Optional" {...register("description")} />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
-            <div className="grid gap-2">
+            <div className="grid content-start gap-2">
               <Label htmlFor="key-algorithm">Algorithm</Label>
               <Controller
                 control={control}
@@ -146,7 +146,7 @@ export function KeyCreateDialog({
               <FieldError message={errors.algorithm?.message} />
             </div>
             {algorithm === "EC" && (
-              <div className="grid gap-2">
+              <div className="grid content-start gap-2">
                 <Label htmlFor="key-curve">Curve</Label>
                 <Controller
                   control={control}
@@ -170,7 +170,7 @@ export function KeyCreateDialog({
               </div>
             )}
             {algorithm === "RSA" && (
-              <div className="grid gap-2">
+              <div className="grid content-start gap-2">
                 <Label htmlFor="key-size">Key size</Label>
                 <Controller
                   control={control}
@@ -195,7 +195,7 @@ export function KeyCreateDialog({
             )}
           </div>
           <p className="-mt-2 text-xs text-muted-foreground">{ALGORITHM_HINT[algorithm]}</p>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="key-provider">Provider</Label>
             <Controller
               control={control}
@@ -232,7 +232,7 @@ export function KeyCreateDialog({
           </label>
           {withCertificate && (
             <div className="grid gap-4 rounded-lg border border-dashed p-3">
-              <div className="grid gap-2">
+              <div className="grid content-start gap-2">
                 <Label htmlFor="key-cn">Common name (CN)</Label>
                 <Input
                   id="key-cn"
@@ -245,18 +245,18 @@ export function KeyCreateDialog({
                 <FieldError message={errors.commonName?.message} />
               </div>
               <div className="grid gap-4 sm:grid-cols-2">
-                <div className="grid gap-2">
+                <div className="grid content-start gap-2">
                   <Label htmlFor="key-o">Organization (O)</Label>
                   <Input id="key-o" placeholder="Acme" {...register("organization")} />
                   <FieldError message={errors.organization?.message} />
                 </div>
-                <div className="grid gap-2">
+                <div className="grid content-start gap-2">
                   <Label htmlFor="key-ou">Organizational unit (OU)</Label>
                   <Input id="key-ou" placeholder="Platform" {...register("organizationalUnit")} />
                   <FieldError message={errors.organizationalUnit?.message} />
                 </div>
               </div>
-              <div className="grid gap-2">
+              <div className="grid content-start gap-2">
                 <Label htmlFor="key-validity">Validity (days)</Label>
                 <Input
                   id="key-validity"

@@ -112,10 +112,10 @@ export function KeysPage(): ReactElement {
                   <TableRow>
                     <TableHead>Name</TableHead>
                     <TableHead>Type</TableHead>
-                    <TableHead>Provider</TableHead>
+                    <TableHead className="hidden md:table-cell">Provider</TableHead>
                     <TableHead>Certificate</TableHead>
-                    <TableHead>Fingerprint (SHA-256)</TableHead>
-                    <TableHead>Created</TableHead>
+                    <TableHead className="hidden 2xl:table-cell">Fingerprint (SHA-256)</TableHead>
+                    <TableHead className="hidden lg:table-cell">Created</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
@@ -136,7 +136,7 @@ export function KeysPage(): ReactElement {
                       <TableCell>
                         <Badge variant="outline">{algorithmLabel(k)}</Badge>
                       </TableCell>
-                      <TableCell className="text-muted-foreground">{k.provider.name}</TableCell>
+                      <TableCell className="hidden text-muted-foreground md:table-cell">{k.provider.name}</TableCell>
                       <TableCell>
                         {k.certificate ? (
                           <ExpiryBadge notAfter={k.expiresAt} />
@@ -144,10 +144,12 @@ export function KeysPage(): ReactElement {
                           <span className="text-muted-foreground">None</span>
                         )}
                       </TableCell>
-                      <TableCell>
+                      <TableCell className="hidden 2xl:table-cell">
                         <Mono className="text-muted-foreground">{k.sha256Fingerprint.slice(0, 16)}…</Mono>
                       </TableCell>
-                      <TableCell className="text-muted-foreground">{formatDateTime(k.createdAt)}</TableCell>
+                      <TableCell className="hidden text-muted-foreground lg:table-cell">
+                        {formatDateTime(k.createdAt)}
+                      </TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

@@ -84,7 +84,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
     min: number,
     hint?: string,
   ): ReactElement => (
-    <div className="grid gap-2">
+    <div className="grid content-start gap-2">
       <Label htmlFor={`besu-${name}`}>{label}</Label>
       <Input
         id={`besu-${name}`}
@@ -106,7 +106,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
       <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-6">
         <Section title="Network" description="Name and chain id; the chain id must be unique among your networks.">
           <div className="grid gap-4 sm:grid-cols-2">
-            <div className="grid gap-2">
+            <div className="grid content-start gap-2">
               <Label htmlFor="besu-name">Name</Label>
               <Input
                 id="besu-name"
@@ -118,7 +118,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
             </div>
             {num("chainId", "Chain ID", 1, "EIP-155 chain id, e.g. 1337")}
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="besu-description">Description</Label>
             <Input id="besu-description" placeholder="Optional" {...register("description")} />
           </div>
@@ -128,7 +128,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
             {num("blockPeriod", "Block period (seconds)", 1)}
             {num("epochLength", "Epoch length (blocks)", 1, "Votes reset every epoch")}
             {num("requestTimeout", "Request timeout (seconds)", 1)}
-            <div className="grid gap-2">
+            <div className="grid content-start gap-2">
               <Label htmlFor="besu-gasLimit">Gas limit</Label>
               <Input
                 id="besu-gasLimit"
@@ -172,7 +172,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
             </div>
             {external.fields.map((f, i) => (
               <div key={f.id} className="grid gap-2 rounded-lg border p-3 sm:grid-cols-[1fr_1.6fr_auto] sm:items-start">
-                <div className="grid gap-1">
+                <div className="grid content-start gap-1">
                   <Label htmlFor={`ext-addr-${i}`} className="text-xs">
                     Address
                   </Label>
@@ -186,7 +186,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
                   />
                   <FieldError message={errors.externalValidators?.[i]?.address?.message} />
                 </div>
-                <div className="grid gap-1">
+                <div className="grid content-start gap-1">
                   <Label htmlFor={`ext-pub-${i}`} className="text-xs">
                     Public key
                   </Label>
@@ -217,7 +217,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
           {alloc.fields.length === 0 && <p className="text-sm text-muted-foreground">No pre-funded accounts.</p>}
           {alloc.fields.map((f, i) => (
             <div key={f.id} className="grid gap-2 sm:grid-cols-[1.6fr_1fr_auto] sm:items-start">
-              <div className="grid gap-1">
+              <div className="grid content-start gap-1">
                 <Label htmlFor={`alloc-addr-${i}`} className="text-xs">
                   Address
                 </Label>
@@ -232,7 +232,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
                 />
                 <FieldError message={errors.alloc?.[i]?.address?.message} />
               </div>
-              <div className="grid gap-1">
+              <div className="grid content-start gap-1">
                 <Label htmlFor={`alloc-bal-${i}`} className="text-xs">
                   Balance (wei)
                 </Label>

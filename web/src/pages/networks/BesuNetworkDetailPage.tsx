@@ -26,7 +26,7 @@ import { useBesuNetworkQuery } from "@/data/besu-networks/besu-network-query";
 import { useKeysQuery } from "@/data/keys/keys-query";
 import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
-import { decodeNetworkConfig, prettyJson } from "@/pages/networks/besu-form";
+import { decodeNetworkConfig, formatWei, prettyJson } from "@/pages/networks/besu-form";
 
 function param(
   config: Record<string, unknown> | undefined,
@@ -49,36 +49,73 @@ function Overview({ n }: { n: BesuNetwork }): ReactElement {
   }, [n.genesisConfig]);
   const qbft = genesis.config?.qbft ?? {};
   const f = Math.floor((n.validators.length - 1) / 3);
+  const alloc = Object.entries((genesis as { alloc?: Record<string, { balance?: string }> }).alloc ?? {});
   return (
-    <Card>
-      <CardContent>
-        <dl className="grid grid-cols-2 gap-5 md:grid-cols-4">
-          <DetailField label="Chain ID">
-            <span className="font-mono">{n.chainId}</span>
-          </DetailField>
-          <DetailField label="Consensus">QBFT</DetailField>
-          <DetailField label="Status">
-            <Badge variant={n.status === "imported" ? "secondary" : "success"} className="capitalize">
-              {n.status}
-            </Badge>
-          </DetailField>
-          <DetailField label="Validators">
-            {n.validators.length}
-            <span className="ml-1 text-xs font-normal text-muted-foreground">(tolerates {f} faulty)</span>
-          </DetailField>
-          <DetailField label="Block period">{param(config, qbft, "blockPeriod", "blockperiodseconds")} s</DetailField>
-          <DetailField label="Epoch length">{param(config, qbft, "epochLength", "epochlength")} blocks</DetailField>
-          <DetailField label="Request timeout">
-            {param(config, qbft, "requestTimeout", "requesttimeoutseconds")} s
-          </DetailField>
-          <DetailField label="Gas limit">
-            <Mono>{String(config?.gasLimit ?? genesis.gasLimit ?? "—")}</Mono>
-          </DetailField>
-          <DetailField label="Created">{formatDateTime(n.createdAt)}</DetailField>
-          <DetailField label="Updated">{formatDateTime(n.updatedAt)}</DetailField>
-        </dl>
-      </CardContent>
-    </Card>
+    <div className="space-y-6">
+      <Card>
+        <CardContent>
+          <dl className="grid grid-cols-2 gap-5 md:grid-cols-4">
+            <DetailField label="Chain ID">
+              <span className="font-mono">{n.chainId}</span>
+            </DetailField>
+            <DetailField label="Consensus">QBFT</DetailField>
+            <DetailField label="Status">
+              <Badge variant={n.status === "imported" ? "secondary" : "success"} className="capitalize">
+                {n.status}
+              </Badge>
+            </DetailField>
+            <DetailField label="Validators">
+              {n.validators.length}
+              <span className="ml-1 text-xs font-normal text-muted-foreground">(tolerates {f} faulty)</span>
+            </DetailField>
+            <DetailField label="Block period">{param(config, qbft, "blockPeriod", "blockperiodseconds")} s</DetailField>
+            <DetailField label="Epoch length">{param(config, qbft, "epochLength", "epochlength")} blocks</DetailField>
+            <DetailField label="Request timeout">
+              {param(config, qbft, "requestTimeout", "requesttimeoutseconds")} s
+            </DetailField>
+            <DetailField label="Gas limit">
+              <Mono>{String(config?.gasLimit ?? genesis.gasLimit ?? "—")}</Mono>
+            </DetailField>
+            <DetailField label="Created">{formatDateTime(n.createdAt)}</DetailField>
+            <DetailField label="Updated">{formatDateTime(n.updatedAt)}</DetailField>
+          </dl>
+        </CardContent>
+      </Card>
+      <Card className="gap-0 pb-0">
+        <CardHeader className="pb-4">
+          <CardTitle className="text-base">Pre-funded accounts</CardTitle>
+          <CardDescription>Balances the genesis allocates, in wei.</CardDescription>
+        </CardHeader>
+        <div className="border-t">
+          {alloc.length === 0 ? (
+            <p className="px-5 py-4 text-sm text-muted-foreground">This genesis funds no accounts.</p>
+          ) : (
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Address</TableHead>
+                  <TableHead>Balance (wei)</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {alloc.map(([address, a]) => (
+                  <TableRow key={address}>
+                    <TableCell>
+                      <Mono className="block max-w-36 truncate sm:max-w-none">
+                        {address.startsWith("0x") ? address : `0x${address}`}
+                      </Mono>
+                    </TableCell>
+                    <TableCell>
+                      <Mono>{formatWei(a.balance)}</Mono>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </div>
+      </Card>
+    </div>
   );
 }
 
@@ -98,7 +135,7 @@ function Validators({ n }: { n: BesuNetwork }): ReactElement {
               <TableHead className="w-12">#</TableHead>
               <TableHead>Address</TableHead>
               <TableHead>Key</TableHead>
-              <TableHead className="w-24">
+              <TableHead className="hidden w-24 sm:table-cell">
                 <span className="sr-only">Copy</span>
               </TableHead>
             </TableRow>
@@ -110,7 +147,7 @@ function Validators({ n }: { n: BesuNetwork }): ReactElement {
                 <TableRow key={a}>
                   <TableCell className="text-muted-foreground tabular-nums">{i + 1}</TableCell>
                   <TableCell>
-                    <Mono>{a}</Mono>
+                    <Mono className="block max-w-36 truncate sm:max-w-none">{a}</Mono>
                   </TableCell>
                   <TableCell>
                     {k ? (
@@ -125,7 +162,7 @@ function Validators({ n }: { n: BesuNetwork }): ReactElement {
                       <Badge variant="outline">External</Badge>
                     )}
                   </TableCell>
-                  <TableCell>
+                  <TableCell className="hidden sm:table-cell">
                     <CopyButton value={a} />
                   </TableCell>
                 </TableRow>

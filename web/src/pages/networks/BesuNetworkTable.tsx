@@ -14,10 +14,10 @@ export function BesuNetworkTable({ networks }: { networks: BesuNetwork[] }): Rea
         <TableRow>
           <TableHead>Name</TableHead>
           <TableHead>Chain ID</TableHead>
-          <TableHead>Consensus</TableHead>
+          <TableHead className="hidden md:table-cell">Consensus</TableHead>
           <TableHead>Validators</TableHead>
           <TableHead>Status</TableHead>
-          <TableHead>Created</TableHead>
+          <TableHead className="hidden lg:table-cell">Created</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -30,7 +30,7 @@ export function BesuNetworkTable({ networks }: { networks: BesuNetwork[] }): Rea
               {n.description && <p className="max-w-xs truncate text-xs text-muted-foreground">{n.description}</p>}
             </TableCell>
             <TableCell className="font-mono text-xs tabular-nums">{n.chainId}</TableCell>
-            <TableCell>
+            <TableCell className="hidden md:table-cell">
               <Badge variant="outline">QBFT</Badge>
             </TableCell>
             <TableCell className="tabular-nums">{n.validators.length}</TableCell>
@@ -39,7 +39,7 @@ export function BesuNetworkTable({ networks }: { networks: BesuNetwork[] }): Rea
                 {n.status}
               </Badge>
             </TableCell>
-            <TableCell className="text-muted-foreground">{formatDateTime(n.createdAt)}</TableCell>
+            <TableCell className="hidden text-muted-foreground lg:table-cell">{formatDateTime(n.createdAt)}</TableCell>
           </TableRow>
         ))}
       </TableBody>

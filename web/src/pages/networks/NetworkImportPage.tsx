@@ -58,7 +58,7 @@ function BesuImportForm(): ReactElement {
       <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex flex-col gap-5">
         <CardContent className="grid gap-4">
           <div className="grid gap-4 sm:grid-cols-2">
-            <div className="grid gap-2">
+            <div className="grid content-start gap-2">
               <Label htmlFor="import-name">Name</Label>
               <Input
                 id="import-name"
@@ -68,7 +68,7 @@ function BesuImportForm(): ReactElement {
               />
               <FieldError message={errors.name?.message} />
             </div>
-            <div className="grid gap-2">
+            <div className="grid content-start gap-2">
               <Label htmlFor="import-chain">Expected chain ID</Label>
               <Input
                 id="import-chain"
@@ -80,11 +80,11 @@ function BesuImportForm(): ReactElement {
               <FieldError message={errors.chainId?.message} />
             </div>
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="import-description">Description</Label>
             <Input id="import-description" placeholder="Optional" {...register("description")} />
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <div className="flex items-center justify-between gap-2">
               <Label htmlFor="import-genesis">Genesis file</Label>
               <Button variant="outline" size="sm" asChild>

@@ -5,6 +5,7 @@ import {
   BESU_FORM_DEFAULTS,
   BESU_FORM_FIELDS,
   decodeNetworkConfig,
+  formatWei,
   prettyJson,
   toCreateBesuNetworkBody,
 } from "@/pages/networks/besu-form";
@@ -76,6 +77,13 @@ describe("network helpers", () => {
       blockPeriod: 2,
     });
     expect(decodeNetworkConfig("%%%")).toBeUndefined();
+  });
+
+  it("shows wei with its ether value", () => {
+    expect(formatWei("0xad78ebc5ac6200000")).toBe("200000000000000000000 (200 ETH)");
+    expect(formatWei("1500000000000000000")).toBe("1500000000000000000 (1.5 ETH)");
+    expect(formatWei("0")).toBe("0");
+    expect(formatWei("zz")).toBe("zz");
   });
 
   it("pretty-prints JSON and leaves other text alone", () => {

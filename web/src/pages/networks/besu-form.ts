@@ -97,3 +97,19 @@ export function prettyJson(text: string): string {
     return text;
   }
 }
+
+/** A wei quantity (0x-hex or decimal) as a decimal string with its ether value, e.g. "200000000000000000000 (200 ETH)". */
+export function formatWei(value: string | undefined): string {
+  if (!value) return "0";
+  let wei: bigint;
+  try {
+    wei = BigInt(value);
+  } catch {
+    return value;
+  }
+  const ether = wei / 10n ** 18n;
+  const rest = wei % 10n ** 18n;
+  if (wei === 0n) return "0";
+  const frac = rest === 0n ? "" : `.${rest.toString().padStart(18, "0").replace(/0+$/, "").slice(0, 6)}`;
+  return `${wei.toString()} (${ether.toLocaleString("en-US")}${frac} ETH)`;
+}

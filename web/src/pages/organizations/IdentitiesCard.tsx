@@ -18,7 +18,7 @@ import {
 } from "@/components/ui/dropdown-menu";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useIdentityRenewMutation } from "@/data/organizations/identity-renew-mutation";
-import { useOrganizationIdentitiesQuery } from "@/data/organizations/organization-query";
+import { useOrganizationIdentitiesQuery, useRevokedCertificatesQuery } from "@/data/organizations/organization-query";
 import { useDecodedCertificate } from "@/lib/certificates/use-decoded-certificate";
 import { showToast } from "@/lib/toast";
 import { IdentityIssueDialog } from "@/pages/organizations/IdentityIssueDialog";
@@ -30,6 +30,19 @@ function Serial({ pem }: { pem: string | null }): ReactElement {
   const cert = useDecodedCertificate(pem);
   if (!pem) return <span className="text-muted-foreground">—</span>;
   return <Mono className="text-muted-foreground">{cert.data?.serialNumber ?? "…"}</Mono>;
+}
+
+/** Expiry, or "Revoked" once the certificate's serial is on the organization's CRL. */
+function Status({ row, revoked }: { row: OrganizationKey; revoked: ReadonlySet<string> }): ReactElement {
+  const cert = useDecodedCertificate(row.certificate);
+  if (cert.data && revoked.has(cert.data.serialNumber)) {
+    return (
+      <Badge variant="destructive">
+        <BanIcon /> Revoked
+      </Badge>
+    );
+  }
+  return <ExpiryBadge notAfter={row.keyExpiresAt} />;
 }
 
 function RowActions({
@@ -88,6 +101,8 @@ function RowActions({
 /** The organization's CAs and identities, with issue, renew and revoke. */
 export function IdentitiesCard({ organizationId, mspId }: { organizationId: number; mspId: string }): ReactElement {
   const identities = useOrganizationIdentitiesQuery(organizationId);
+  const revokedList = useRevokedCertificatesQuery(organizationId);
+  const revoked = new Set((revokedList.data ?? []).map((r) => r.serialNumber.toLowerCase()));
   const [revoking, setRevoking] = useState<OrganizationKey | null>(null);
   return (
     <Card className="gap-0 pb-0">
@@ -114,9 +129,9 @@ export function IdentitiesCard({ organizationId, mspId }: { organizationId: numb
                 <TableRow>
                   <TableHead>Name</TableHead>
                   <TableHead>Role</TableHead>
-                  <TableHead>Purpose</TableHead>
-                  <TableHead>Serial</TableHead>
-                  <TableHead>Expiry</TableHead>
+                  <TableHead className="hidden md:table-cell">Purpose</TableHead>
+                  <TableHead className="hidden md:table-cell">Serial</TableHead>
+                  <TableHead>Status</TableHead>
                   <TableHead className="w-12">
                     <span className="sr-only">Actions</span>
                   </TableHead>
@@ -135,12 +150,14 @@ export function IdentitiesCard({ organizationId, mspId }: { organizationId: numb
                         {r.identityType === "ca" ? "CA" : r.identityType}
                       </Badge>
                     </TableCell>
-                    <TableCell className="text-muted-foreground">{PURPOSE[r.keyPurpose] ?? r.keyPurpose}</TableCell>
-                    <TableCell>
+                    <TableCell className="hidden text-muted-foreground md:table-cell">
+                      {PURPOSE[r.keyPurpose] ?? r.keyPurpose}
+                    </TableCell>
+                    <TableCell className="hidden md:table-cell">
                       <Serial pem={r.certificate} />
                     </TableCell>
                     <TableCell>
-                      <ExpiryBadge notAfter={r.keyExpiresAt} />
+                      <Status row={r} revoked={revoked} />
                     </TableCell>
                     <TableCell>
                       <RowActions row={r} organizationId={organizationId} onRevoke={setRevoking} />

@@ -83,7 +83,7 @@ export function IdentityIssueDialog({
             <DialogTitle>Issue identity</DialogTitle>
             <DialogDescription>A new key with a certificate signed by {mspId}&apos;s signing CA.</DialogDescription>
           </DialogHeader>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="identity-name">Name</Label>
             <Input
               id="identity-name"
@@ -95,7 +95,7 @@ export function IdentityIssueDialog({
             <p className="text-xs text-muted-foreground">Also the certificate&apos;s common name (CN).</p>
             <FieldError message={errors.name?.message} />
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="identity-role">Role (OU)</Label>
             <Controller
               control={control}
@@ -118,7 +118,7 @@ export function IdentityIssueDialog({
             <p className="text-xs text-muted-foreground">{ROLE_HINT[role]}</p>
             <FieldError message={errors.role?.message} />
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="identity-sans">Subject alternative names</Label>
             <Textarea
               id="identity-sans"
@@ -130,7 +130,7 @@ export function IdentityIssueDialog({
             <p className="text-xs text-muted-foreground">DNS names and IP addresses, separated by commas.</p>
             <FieldError message={errors.sans?.message} />
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="identity-description">Description</Label>
             <Input id="identity-description" placeholder="Optional" {...register("description")} />
           </div>

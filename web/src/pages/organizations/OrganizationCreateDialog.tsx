@@ -82,7 +82,7 @@ export function OrganizationCreateDialog(): ReactElement {
               ChainLaunch creates a signing CA and a TLS CA (EC P-256), plus an admin and a client identity.
             </DialogDescription>
           </DialogHeader>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="org-msp">MSP ID</Label>
             <Input
               id="org-msp"
@@ -100,17 +100,17 @@ export function OrganizationCreateDialog(): ReactElement {
             </p>
             <FieldError message={errors.mspId?.message} />
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="org-name">Name</Label>
             <Input id="org-name" placeholder="Defaults to the MSP ID" {...register("name")} />
             <FieldError message={errors.name?.message} />
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="org-description">Description</Label>
             <Input id="org-description" placeholder="Optional" {...register("description")} />
             <FieldError message={errors.description?.message} />
           </div>
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="org-provider">Key provider</Label>
             <Controller
               control={control}

@@ -56,10 +56,10 @@ export function OrganizationsPage(): ReactElement {
                 <TableHeader>
                   <TableRow>
                     <TableHead>MSP ID</TableHead>
-                    <TableHead>Description</TableHead>
-                    <TableHead>Key provider</TableHead>
+                    <TableHead className="hidden md:table-cell">Description</TableHead>
+                    <TableHead className="hidden lg:table-cell">Key provider</TableHead>
                     <TableHead>Signing CA</TableHead>
-                    <TableHead>Created</TableHead>
+                    <TableHead className="hidden lg:table-cell">Created</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
@@ -74,12 +74,16 @@ export function OrganizationsPage(): ReactElement {
                           {o.mspId}
                         </Link>
                       </TableCell>
-                      <TableCell className="max-w-xs truncate text-muted-foreground">{o.description || "—"}</TableCell>
-                      <TableCell className="text-muted-foreground">{o.providerName}</TableCell>
+                      <TableCell className="hidden max-w-xs truncate text-muted-foreground md:table-cell">
+                        {o.description || "—"}
+                      </TableCell>
+                      <TableCell className="hidden text-muted-foreground lg:table-cell">{o.providerName}</TableCell>
                       <TableCell>
                         <CaExpiry pem={o.signCertificate} />
                       </TableCell>
-                      <TableCell className="text-muted-foreground">{formatDateTime(o.createdAt)}</TableCell>
+                      <TableCell className="hidden text-muted-foreground lg:table-cell">
+                        {formatDateTime(o.createdAt)}
+                      </TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

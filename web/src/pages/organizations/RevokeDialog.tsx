@@ -117,7 +117,7 @@ export function RevokeDialog({
             </TabsContent>
           </Tabs>
           <FieldError message={error} />
-          <div className="grid gap-2">
+          <div className="grid content-start gap-2">
             <Label htmlFor="revoke-reason">Reason</Label>
             <Select value={reason} onValueChange={setReason}>
               <SelectTrigger id="revoke-reason" aria-label="Reason">
