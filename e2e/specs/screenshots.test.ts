@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { adminUser, DESKTOP, MOBILE, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+import { seedCatalog, type Catalog } from "../support/seed.js";
 
 const SCREENS = [
   { name: "dashboard", path: "/dashboard", ready: "Welcome back" },
@@ -13,6 +14,24 @@ const SCREENS = [
   { name: "pending", path: "/nodes", ready: "Nodes" },
 ] as const;
 
+/** Screens of keys, providers, organizations and Besu networks, over the seeded catalog. */
+function catalogScreens(c: Catalog): { name: string; path: string; ready: string; wait?: string }[] {
+  return [
+    { name: "keys", path: "/settings/keys", ready: "Key Management" },
+    { name: "key-detail", path: `/settings/keys/${c.caKeyId}`, ready: "acme-root-ca", wait: "certificate-details" },
+    { name: "providers", path: "/settings/providers", ready: "Key Providers" },
+    { name: "provider-add", path: "/settings/providers/add", ready: "Add Key Provider" },
+    { name: "provider-detail", path: `/settings/providers/${c.providerId}`, ready: "Database" },
+    { name: "organizations", path: "/fabric/organizations", ready: "Organizations" },
+    { name: "organization-detail", path: `/organizations/${c.orgId}`, ready: "Org1MSP", wait: "certificate-details" },
+    { name: "networks", path: "/networks", ready: "Networks" },
+    { name: "besu-networks", path: "/network/besu", ready: "Besu Networks" },
+    { name: "besu-create", path: "/networks/besu/create", ready: "Create Besu Network" },
+    { name: "besu-detail", path: `/networks/${c.besuId}/besu`, ready: "besu-testnet" },
+    { name: "network-import", path: "/networks/import", ready: "Import Network" },
+  ];
+}
+
 /** Saves the main screens in light and dark, desktop and mobile, to e2e/artifacts/. */
 describe.each([
   { theme: "light", viewport: DESKTOP, size: "desktop" },
@@ -21,8 +40,10 @@ describe.each([
   { theme: "dark", viewport: MOBILE, size: "mobile" },
 ] as const)("screenshots $theme $size", ({ theme, viewport, size }) => {
   let s: Session;
+  let catalog: Catalog;
   beforeAll(async () => {
     s = await openSession({ viewport, colorScheme: theme });
+    catalog = await seedCatalog(s.baseUrl, adminUser());
     await apiCall(s.baseUrl, adminUser(), "POST", "/api-keys", {
       name: `ci-${theme}-${size}`,
       description: "CI deployments",
@@ -57,6 +78,30 @@ describe.each([
       await s.page.waitForTimeout(300);
       await screenshot(s.page, `docs-${theme}-${size}`);
     }
+  });
+
+  it("keys, providers, organizations and Besu networks", async () => {
+    for (const sc of catalogScreens(catalog)) {
+      await s.page.goto(sc.path);
+      await s.page.getByRole("heading", { name: sc.ready }).first().waitFor();
+      if (sc.wait) await s.page.getByTestId(sc.wait).first().waitFor();
+      await s.page.waitForLoadState("networkidle");
+      await s.page.waitForTimeout(300);
+      await screenshot(s.page, `${sc.name}-${theme}-${size}`);
+    }
+    await s.page.goto(`/networks/${catalog.besuId}/besu`);
+    await s.page.getByRole("tab", { name: "Validators" }).click();
+    await s.page.getByTestId("validator-list").getByText("validator-1").waitFor();
+    await s.page.waitForTimeout(300);
+    await screenshot(s.page, `besu-validators-${theme}-${size}`);
+    await s.page.getByRole("tab", { name: "Genesis" }).click();
+    await s.page.getByTestId("genesis-json").waitFor();
+    await s.page.waitForTimeout(300);
+    await screenshot(s.page, `besu-genesis-${theme}-${size}`);
+    await s.page.goto(`/organizations/${catalog.orgId}`);
+    await s.page.getByTestId("revoked-list").scrollIntoViewIfNeeded();
+    await s.page.waitForTimeout(200);
+    await screenshot(s.page, `organization-identities-${theme}-${size}`);
   });
 
   it("notifications, palette and sidebar", async () => {
