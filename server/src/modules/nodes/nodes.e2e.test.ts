@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, existsSync } from "node:fs";
+import { request } from "node:http";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -260,6 +261,31 @@ describe("Fabric nodes through the API", () => {
       } finally {
         blocker.close();
       }
+
+      // Logs: the last lines as text, then follow new lines (over real HTTP) while the node stops.
+      const peer1 = nodes[1] as Node;
+      const tail = await (built as BuiltApp).app.inject({
+        method: "GET",
+        url: `/api/v1/nodes/${peer1.id}/logs?tail=5`,
+        headers: admin,
+      });
+      expect(tail.headers["content-type"]).toMatch(/^text\/plain/);
+      expect(tail.body.trimEnd().split("\n")).toHaveLength(5);
+      const base = await (built as BuiltApp).app.listen({ port: 0, host: "127.0.0.1" });
+      // node:http, not fetch: undici keeps an aborted connection open, which would hold app.close().
+      const chunks: string[] = [];
+      const gotChunk = (n: number) =>
+        waitFor(`log chunk ${n}`, async () => (chunks.length >= n ? true : undefined), 15_000);
+      const followReq = request(`${base}/api/v1/nodes/${peer1.id}/logs?tail=1&follow=true`, { headers: admin }, (res) =>
+        res.on("data", (c: Buffer) => chunks.push(c.toString("utf8"))),
+      );
+      followReq.end();
+      await gotChunk(1);
+      expect((chunks[0] as string).trimEnd().split("\n")).toHaveLength(1);
+      const stopping = call("POST", `/nodes/${peer1.id}/stop`);
+      await gotChunk(2);
+      followReq.destroy();
+      expect((await stopping).body.status).toBe("STOPPED");
 
       // Stop everything through the API.
       for (const n of nodes.slice(0, 4))

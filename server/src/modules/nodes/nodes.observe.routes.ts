@@ -64,7 +64,8 @@ export function registerNodeObserveRoutes(
       reply.type("text/plain; charset=utf-8");
       if (!req.query.follow) return reply.send(await observer.tail(req.params.id, req.query.tail));
       const abort = new AbortController();
-      req.raw.on("close", () => abort.abort());
+      // The response closes when the client goes away (the request's own "close" fires once it is read).
+      reply.raw.on("close", () => abort.abort());
       reply.header("cache-control", "no-cache").header("x-content-type-options", "nosniff");
       const stream = await observer.follow(req.params.id, req.query.tail, abort.signal);
       // Fastify sends streams as they are (no serializer); the schema documents the text it carries.

@@ -1,0 +1,125 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { enodeUrl, parseNodeKeyFile, publicKeyFromPrivateKey } from "../../besu/index.js";
+import { createBesuBinaryResolver, parseJavaMajor } from "./besu-binary.js";
+import { besuKeyFileFromPem, besuProcessSpec, planBesuNode, writeBesuFiles } from "./besu-node.js";
+
+const root = mkdtempSync(join(tmpdir(), "cl-besu-node-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const kp = generateKeyPairSync("ec", { namedCurve: "secp256k1" });
+const privatePem = kp.privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+const publicPem = kp.publicKey.export({ type: "spki", format: "pem" }) as string;
+const bootnode = enodeUrl(
+  generateKeyPairSync("ec", { namedCurve: "secp256k1" }).publicKey.export({ type: "spki", format: "pem" }) as string,
+  "10.0.0.6",
+  30303,
+);
+
+describe("Besu node launcher", () => {
+  it("writes genesis and key file and builds the command line flag by flag", async () => {
+    const dir = join(root, "besu-1");
+    const d = planBesuNode({
+      dir,
+      keyId: 7,
+      publicKeyPem: publicPem,
+      chainId: 1337,
+      config: {
+        networkId: 3,
+        keyId: 7,
+        externalIp: "10.0.0.5",
+        internalIp: "127.0.0.1",
+        p2pHost: "0.0.0.0",
+        p2pPort: 30303,
+        rpcHost: "127.0.0.1",
+        rpcPort: 8545,
+        metricsPort: 9545,
+        minGasPrice: 0,
+        bootNodes: [bootnode],
+      },
+    });
+    // Each flag as Besu documents it (https://besu.hyperledger.org/public-networks/reference/cli/options).
+    expect(d.args).toEqual([
+      `--data-path=${dir}/data`,
+      `--genesis-file=${dir}/config/genesis.json`,
+      `--node-private-key-file=${dir}/config/key`,
+      "--network-id=1337",
+      "--rpc-http-enabled",
+      "--rpc-http-api=ETH,NET,QBFT,WEB3,TXPOOL",
+      "--rpc-http-host=127.0.0.1",
+      "--rpc-http-port=8545",
+      "--rpc-http-cors-origins=all",
+      "--host-allowlist=*",
+      "--metrics-enabled",
+      "--metrics-host=127.0.0.1",
+      "--metrics-port=9545",
+      "--metrics-protocol=PROMETHEUS",
+      "--p2p-enabled=true",
+      "--p2p-host=10.0.0.5",
+      "--p2p-port=30303",
+      "--p2p-interface=0.0.0.0",
+      "--nat-method=NONE",
+      "--discovery-enabled=true",
+      `--bootnodes=${bootnode}`,
+      "--min-gas-price=0",
+      "--profile=ENTERPRISE",
+    ]);
+    expect(d.env).toEqual({ JAVA_OPTS: "-Xmx4g" });
+    expect(d.ports).toEqual([30303, 8545, 9545]);
+    expect(d.enodeUrl).toMatch(/^enode:\/\/[0-9a-f]{128}@10\.0\.0\.5:30303$/);
+
+    const keyLine = besuKeyFileFromPem(privatePem);
+    await writeBesuFiles(d, { genesis: '{"config":{"chainId":1337}}', keyFileContent: keyLine });
+    expect(JSON.parse(readFileSync(d.genesisFile, "utf8")).config.chainId).toBe(1337);
+    const written = readFileSync(d.keyFile, "utf8");
+    expect(written).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(statSync(d.keyFile).mode & 0o777).toBe(0o600);
+    // The key file holds the same key: its public key is the one the enode URL names.
+    const pub = publicKeyFromPrivateKey(parseNodeKeyFile(written)).slice(4);
+    expect(d.enodeUrl).toContain(pub.toLowerCase());
+
+    const spec = besuProcessSpec("besu-1", d, "/opt/besu/bin/besu");
+    expect(spec).toMatchObject({ id: "besu-1", command: "/opt/besu/bin/besu", args: d.args, cwd: dir });
+    expect(spec.env?.JAVA_OPTS).toBe("-Xmx4g");
+  });
+
+  it("finds besu on PATH or CHAINLAUNCH_BESU_BIN, and says how to install it when absent", async () => {
+    const empty = join(root, "empty");
+    await expect(createBesuBinaryResolver({ env: { PATH: empty } }).resolve()).rejects.toThrow(
+      /^besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN; install Besu from https:\/\/github\.com\/hyperledger\/besu\/releases/,
+    );
+    await expect(
+      createBesuBinaryResolver({ configured: join(root, "nope"), env: { PATH: empty } }).resolve(),
+    ).rejects.toThrow(/CHAINLAUNCH_BESU_BIN=.*nope is not an executable file/);
+
+    const bin = join(root, "bin");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(bin);
+    for (const [name, body] of [
+      ["besu", "#!/bin/sh\nexit 0\n"],
+      ["java", `#!/bin/sh\necho 'openjdk version "17.0.15" 2025-04-15' >&2\n`],
+    ] as const) {
+      writeFileSync(join(bin, name), body);
+      chmodSync(join(bin, name), 0o755);
+    }
+    await expect(createBesuBinaryResolver({ env: { PATH: bin } }).resolve()).rejects.toThrow(
+      /is Java 17; Besu needs Java 21\+/,
+    );
+    writeFileSync(join(bin, "java"), `#!/bin/sh\necho 'openjdk version "21.0.2" 2024-01-16' >&2\n`);
+    expect(await createBesuBinaryResolver({ env: { PATH: bin } }).resolve()).toEqual({
+      path: join(bin, "besu"),
+      source: "path",
+      javaMajor: 21,
+    });
+  });
+
+  it("reads Java major versions in both numbering schemes", () => {
+    expect(parseJavaMajor('openjdk version "17.0.15" 2025-04-15')).toBe(17);
+    expect(parseJavaMajor('java version "1.8.0_392"')).toBe(8);
+    expect(parseJavaMajor('openjdk version "25" 2025-09-16')).toBe(25);
+    expect(parseJavaMajor("garbage")).toBeNull();
+  });
+});
