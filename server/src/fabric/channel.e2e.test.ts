@@ -225,6 +225,8 @@ describe.skipIf(!bins)(`a channel on real Fabric ${TEST_FABRIC_VERSION} nodes`, 
           [1, "CONFIG"],
         ]);
         expect(decoded[1]?.transactions[0]?.creatorMspId).toBe("Org1MSP");
+        // Our header hash is the one the orderer chained block 1 to.
+        expect(decoded[1]?.previousHash).toBe(decoded[0]?.hash);
         const viaQscc = await peers[0]?.getBlockByNumber(channelId, 1);
         expect(viaQscc?.getHeader()?.getNumber()).toBe(1);
         expect(decodeBlock(viaQscc as common.Block).transactions[0]?.type).toBe("CONFIG");
