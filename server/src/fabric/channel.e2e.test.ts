@@ -6,14 +6,20 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BroadcastError, broadcastEnvelope } from "./broadcast.js";
 import {
   addApplicationOrg,
+  addConfigSignatures,
   buildGenesisBlock,
+  cloneConfig,
+  computeConfigUpdate,
+  configUpdateTransaction,
+  createConfigUpdateEnvelope,
+  encodePolicy,
   buildSignedConfigUpdate,
   configToJson,
   setAnchorPeers,
   setBatchTimeout,
 } from "./configtx/index.js";
 import { decodeBlock } from "./block-decode.js";
-import { configFromBlock, fetchBlock, fetchBlocks, fetchNewestConfigBlock } from "./deliver.js";
+import { configFromBlock, fetchBlock, fetchBlocks, fetchChainInfo, fetchNewestConfigBlock } from "./deliver.js";
 import type { GrpcEndpoint } from "./grpc-connection.js";
 import { createSigningIdentity } from "./identity.js";
 import { buildChannelMsp } from "./msp/index.js";
@@ -295,6 +301,38 @@ describe.skipIf(!bins)(`a channel on real Fabric ${TEST_FABRIC_VERSION} nodes`, 
         );
         t.org2Joined = Date.now() - tOrg2;
         expect(new Set(final.map((x) => x.currentBlockHash)).size).toBe(1);
+        // Deliver-based info (orderer) agrees with QSCC GetChainInfo (peer).
+        expect(await fetchChainInfo({ endpoint: ordererEp(1), service: "orderer", signer: admin, channelId })).toEqual(
+          final[0],
+        );
+
+        // An Application-level change needs MAJORITY of the 2 org admins: one signature is refused, two pass.
+        const cur = configFromBlock(
+          await fetchNewestConfigBlock({ endpoint: ordererEp(0), service: "orderer", signer: admin, channelId }),
+        );
+        const edited = cloneConfig(cur);
+        edited
+          .getChannelGroup()
+          ?.getGroupsMap()
+          .get("Application")
+          ?.getPoliciesMap()
+          .get("Endorsement")
+          ?.setPolicy(encodePolicy({ type: "ImplicitMeta", rule: "ANY Endorsement" }));
+        const update = computeConfigUpdate(channelId, cur, edited);
+        const signedBy = (ids: (typeof admin)[]): common.Envelope =>
+          configUpdateTransaction(channelId, addConfigSignatures(createConfigUpdateEnvelope(update), ids), admin);
+        const refused = await broadcastEnvelope(ordererEp(0), signedBy([admin])).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(BroadcastError);
+        expect((refused as BroadcastError).info).toMatch(/policy/i);
+        await broadcastEnvelope(ordererEp(0), signedBy([admin, admin2]));
+        await waitFor(
+          "height 5 on all peers",
+          async () =>
+            (await Promise.all(peers.map((c) => c.getChainInfo(channelId)))).every((i) => i.height === 5)
+              ? true
+              : undefined,
+          30_000,
+        );
         const latest = configToJson(
           configFromBlock(
             await fetchNewestConfigBlock({ endpoint: peerEp(0), service: "peer", signer: admin, channelId }),

@@ -1,5 +1,5 @@
 import { common, orderer, peer } from "@hyperledger/fabric-protos";
-import { channelHeader, signatureHeader } from "./configtx/genesis.js";
+import { blockHeaderHash, channelHeader, signatureHeader } from "./configtx/genesis.js";
 import { bidiStream, openGrpcClient, type GrpcEndpoint } from "./grpc-connection.js";
 import type { SigningIdentity } from "./identity.js";
 
@@ -170,4 +170,26 @@ export function configFromBlock(block: common.Block): common.Config {
   const config = common.ConfigEnvelope.deserializeBinary(payload.getData_asU8()).getConfig();
   if (!config) throw new Error("the config envelope has no config");
   return config;
+}
+
+/** Height and hashes of a channel, as `peer channel getinfo` reports them, read through Deliver. */
+export interface DeliverChainInfo {
+  height: number;
+  /** Hex header hash of the newest block. */
+  currentBlockHash: string;
+  /** Hex header hash of the block before it ("" at height 1). */
+  previousBlockHash: string;
+}
+
+/** Reads a channel's height and newest hashes from the newest block (orderer or peer Deliver). */
+export async function fetchChainInfo(
+  params: Omit<Parameters<typeof fetchBlocks>[0], "start" | "stop">,
+): Promise<DeliverChainInfo> {
+  const newest = await fetchBlock({ ...params, target: "newest" });
+  const header = newest.getHeader() ?? new common.BlockHeader();
+  return {
+    height: header.getNumber() + 1,
+    currentBlockHash: Buffer.from(blockHeaderHash(header)).toString("hex"),
+    previousBlockHash: Buffer.from(header.getPreviousHash_asU8()).toString("hex"),
+  };
 }
