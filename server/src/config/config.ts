@@ -42,6 +42,9 @@ const envSchema = z.object({
     .string()
     .refine(isMasterKey, "must be 32 bytes encoded as 64 hex characters or base64 (openssl rand -base64 32)")
     .optional(),
+  CHAINLAUNCH_FABRIC_BIN_DIR: z.string().min(1).optional(),
+  CHAINLAUNCH_FABRIC_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
+  CHAINLAUNCH_BESU_BIN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -60,6 +63,12 @@ export interface Config {
   /** 32-byte key (hex or base64) that encrypts private keys; a key file in dataDir is used when unset. */
   masterKey: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /** A directory of Fabric binaries (`{version}` is replaced), searched before the cache. */
+  fabricBinDir: string | undefined;
+  /** Download official Fabric release tarballs into the cache when a version is missing. */
+  fabricDownload: boolean;
+  /** The besu launcher; PATH is searched when unset. */
+  besuBin: string | undefined;
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -90,5 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.CHAINLAUNCH_TRUST_PROXY,
     masterKey: e.CHAINLAUNCH_MASTER_KEY,
     logLevel: e.LOG_LEVEL,
+    fabricBinDir: e.CHAINLAUNCH_FABRIC_BIN_DIR,
+    fabricDownload: !(e.CHAINLAUNCH_FABRIC_DOWNLOAD === "0" || e.CHAINLAUNCH_FABRIC_DOWNLOAD === "false"),
+    besuBin: e.CHAINLAUNCH_BESU_BIN,
   };
 }

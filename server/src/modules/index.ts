@@ -47,10 +47,18 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     masterKeyEnv: ctx.config.masterKey,
   });
   const keys = registerKeysModule(api, { db: ctx.db, providers });
-  registerOrganizationsModule(api, { db: ctx.db, keys });
+  const orgs = registerOrganizationsModule(api, { db: ctx.db, keys });
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
   const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
   registerNodeRpcModule(api, nodes.service);
+  besuNetworks.addUsageChecker(async (networkId) => {
+    const { items } = await nodes.service.list({ networkId }, 1, 1);
+    return items[0] ? `node '${items[0].name}'` : null;
+  });
+  orgs.addUsageChecker(async (organizationId) => {
+    const { items } = await nodes.service.list({ organizationId }, 1, 1);
+    return items[0] ? `node '${items[0].name}'` : null;
+  });
 
   const hub = createWsHub();
   const notifications = createNotificationsService({ repo: createNotificationsRepo(ctx.db), bus: ctx.bus, hub });

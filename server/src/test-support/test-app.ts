@@ -46,7 +46,13 @@ export async function createTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), "chainlaunch-test-"));
   const databaseUrl = dialect === "postgres" ? await createDatabase(inject("pgAdminUrl")) : undefined;
   const config: Config = {
-    ...loadConfig({ CHAINLAUNCH_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: "silent", ...env }),
+    // Tests never download Fabric releases: a missing version must fail at once.
+    ...loadConfig({
+      CHAINLAUNCH_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LOG_LEVEL: "silent",
+      CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
+      ...env,
+    }),
     dataDir,
     databaseUrl,
     webDist: join(dataDir, "no-web"),

@@ -39,6 +39,8 @@ function besuInput<T>(prefix: string, fn: () => T): T {
 /** QBFT networks: validated parameters in, a genesis with the validators' extraData out. */
 export function createBesuNetworksService(deps: { repo: BesuNetworksRepo; keys: Pick<KeysService, "get"> }) {
   const { repo, keys } = deps;
+  /** Other modules (nodes) that name what still uses a network. */
+  const usageCheckers: Array<(networkId: number) => Promise<string | null>> = [];
 
   async function assertFree(name: string, chainId: number): Promise<void> {
     if (await repo.byName(name)) throw new ConflictError(`name: a network named '${name}' already exists`);
@@ -165,9 +167,17 @@ export function createBesuNetworksService(deps: { repo: BesuNetworksRepo; keys: 
       );
       return { message: "Network imported", networkId: row.id };
     },
+    /** Lets another module block deletion of networks it uses. */
+    addUsageChecker(check: (networkId: number) => Promise<string | null>): void {
+      usageCheckers.push(check);
+    },
     async remove(id: number): Promise<NetworkRow> {
       const row = await repo.byId(id);
       if (!row) throw new NotFoundError(`Besu network ${id} not found`);
+      for (const check of usageCheckers) {
+        const user = await check(id);
+        if (user) throw new ConflictError(`id: network '${row.name}' is still used by ${user}; delete that first`);
+      }
       await repo.delete(id);
       return row;
     },

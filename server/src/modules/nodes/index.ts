@@ -7,7 +7,6 @@ import type { KeysService } from "../keys/keys.service.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createBesuBinaryResolver } from "./besu-binary.js";
-import { loadNodesConfig } from "./nodes.config.js";
 import { createNodeDefaults } from "./nodes.defaults.js";
 import { createNodeHealth } from "./nodes.health.js";
 import { createNodeObserver } from "./nodes.observe.js";
@@ -33,7 +32,7 @@ export function registerNodesModule(
   ctx: Pick<AppContext, "db" | "bus" | "log" | "config">,
   deps: { keys: KeysService; besuNetworks: Pick<BesuNetworksService, "get">; settings: Pick<SettingsService, "get"> },
 ): NodesModule {
-  const env = loadNodesConfig();
+  const env = ctx.config;
   const repo = createNodesRepo(ctx.db);
   const runtime = createNodeRuntime({
     repo,

@@ -18,10 +18,13 @@ const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
 const bins = await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, ["peer", "orderer"]);
 if (!bins) console.warn(`nodes e2e skipped: no Fabric ${VERSION} binaries; run scripts/fabric-build.sh ${VERSION}`);
 
-process.env.CHAINLAUNCH_FABRIC_DOWNLOAD = "0";
 const dataDir = mkdtempSync(join(tmpdir(), "cl-nodes-e2e-"));
 const config: Config = {
-  ...loadConfig({ CHAINLAUNCH_ADMIN_PASSWORD: "admin-password-1", LOG_LEVEL: "silent" }),
+  ...loadConfig({
+    CHAINLAUNCH_ADMIN_PASSWORD: "admin-password-1",
+    LOG_LEVEL: "silent",
+    CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
+  }),
   dataDir,
   databaseUrl: undefined,
   webDist: join(dataDir, "no-web"),

@@ -6,10 +6,7 @@ import { enodeUrl } from "../../besu/index.js";
 import { createFabricBinaryResolver } from "../../runtime/index.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 
-// Never download Fabric releases in tests: "a version with no binary" must answer at once.
-process.env.CHAINLAUNCH_FABRIC_DOWNLOAD = "0";
-delete process.env.CHAINLAUNCH_BESU_BIN;
-
+// createTestApp sets CHAINLAUNCH_FABRIC_DOWNLOAD=0: "a version with no binary" must answer at once.
 const FABRIC = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
 const haveFabric = !!(await createFabricBinaryResolver({ downloader: null }).findLocal(FABRIC, ["peer", "orderer"]));
 if (!haveFabric) {
@@ -201,6 +198,10 @@ describe.each(dialects())("nodes on %s", (dialect) => {
       expect(clash.statusCode).toBe(400);
       expect(clash.json().message).toBe(`fabricPeer.listenAddress: port ${base} is already used by node 'peer0 nodes'`);
 
+      const delOrg = await inject("DELETE", `/organizations/${org.id}`);
+      expect(delOrg.statusCode).toBe(409);
+      expect(delOrg.json().message).toMatch(/^id: organization 'NodesOrgMSP' is still used by node 'peer0 nodes'/);
+
       const delKey = await inject("DELETE", `/keys/${node.fabricPeer.signKeyId}`);
       expect(delKey.statusCode).toBe(409);
       expect(delKey.json().message).toMatch(/node 'peer0 nodes'/);
@@ -307,6 +308,9 @@ describe.each(dialects())("nodes on %s", (dialect) => {
       expect(failed.errorMessage).toMatch(/^besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN; install Besu/);
       const del = await inject("DELETE", `/keys/${secp.id}`);
       expect(del.statusCode).toBe(409);
+      const delNet = await inject("DELETE", `/networks/besu/${net.id}`);
+      expect(delNet.statusCode).toBe(409);
+      expect(delNet.json().message).toMatch(/^id: network 'qbft-nodes-.*' is still used by node 'besu-1'/);
       expect((await inject("DELETE", `/nodes/${node.id}`)).statusCode).toBe(204);
       expect(existsSync(dir)).toBe(false);
     });

@@ -42,6 +42,8 @@ export function toOrganizationResponse(
  */
 export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys: KeysService; pki: OrgKeys }) {
   const { repo, keys, pki } = deps;
+  /** Other modules (nodes, networks) that name what still uses an organization. */
+  const usageCheckers: Array<(orgId: number) => Promise<string | null>> = [];
 
   async function mustGet(id: number): Promise<OrganizationRow> {
     const row = await repo.byId(id);
@@ -138,8 +140,18 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
       return respond(await mustGet(id));
     },
 
+    /** Lets another module block deletion of organizations it uses. */
+    addUsageChecker(check: (orgId: number) => Promise<string | null>): void {
+      usageCheckers.push(check);
+    },
+
     async remove(id: number): Promise<OrganizationRow> {
       const row = await mustGet(id);
+      for (const check of usageCheckers) {
+        const user = await check(id);
+        if (user)
+          throw new ConflictError(`id: organization '${row.msp_id}' is still used by ${user}; delete that first`);
+      }
       const keyIds = (await repo.keys(id)).map((k) => k.key_id);
       await repo.transaction(async (trx) => {
         await repo.delete(id, trx);
