@@ -105,4 +105,14 @@ describe("organizations", () => {
     await dialog.getByRole("button", { name: "Delete key" }).click();
     await dialog.getByText(/is used by organization/).waitFor();
   });
+
+  it("finds the organization in the command palette", async () => {
+    await s.page.goto("/dashboard");
+    await s.page.getByRole("heading", { name: /Welcome back/ }).waitFor();
+    await s.page.keyboard.press("Control+k");
+    await s.page.getByPlaceholder("Type a command or search...").fill(MSP);
+    await s.page.getByRole("option", { name: MSP }).click();
+    await s.page.waitForURL(/\/organizations\/\d+$/);
+    await s.page.getByRole("heading", { name: MSP }).waitFor();
+  });
 });
