@@ -20,6 +20,8 @@ export interface LocalNode {
   /** gRPC endpoint "127.0.0.1:port". */
   address: string;
   tls: CertPair;
+  /** The node's signing certificate (its MSP signcert), e.g. a BFT consenter's identity. */
+  identityCertPem: string;
   logFile: string;
 }
 
@@ -59,7 +61,7 @@ export async function startLocalNetwork(params: {
   async function material(
     name: string,
     role: "peer" | "orderer",
-  ): Promise<{ dir: string; mspDir: string; tls: TlsFiles; pair: CertPair }> {
+  ): Promise<{ dir: string; mspDir: string; tls: TlsFiles; pair: CertPair; identityCertPem: string }> {
     const dir = join(root, name);
     const id = await org.identity(name, role);
     const mspDir = join(dir, "msp");
@@ -79,7 +81,7 @@ export async function startLocalNetwork(params: {
     writeFileSync(tls.certFile, pair.certPem);
     writeFileSync(tls.keyFile, pair.keyPem, { mode: 0o600 });
     writeFileSync(tls.rootCertFile, org.tlsCa.certificatePem);
-    return { dir, mspDir, tls, pair };
+    return { dir, mspDir, tls, pair, identityCertPem: id.certPem };
   }
 
   const specs: ProcessSpec[] = [];
@@ -116,6 +118,7 @@ export async function startLocalNetwork(params: {
       port,
       adminAddress: `127.0.0.1:${admin}`,
       tls: m.pair,
+      identityCertPem: m.identityCertPem,
       logFile,
     });
   }
@@ -149,7 +152,7 @@ export async function startLocalNetwork(params: {
       probe: httpHealthProbe(`http://127.0.0.1:${ops}/healthz`),
       startTimeoutMs: 60_000,
     });
-    peers.push({ name, address: `127.0.0.1:${port}`, tls: m.pair, logFile });
+    peers.push({ name, address: `127.0.0.1:${port}`, tls: m.pair, identityCertPem: m.identityCertPem, logFile });
   }
 
   const supervisor = createSupervisor({
