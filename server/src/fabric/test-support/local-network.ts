@@ -54,7 +54,8 @@ export async function startLocalNetwork(params: {
 }): Promise<LocalNetwork> {
   const { root, org, version } = params;
   const domain = org.mspId.toLowerCase().replace(/msp$/, "") + ".example.com";
-  const from = 24000 + (process.pid % 40) * 60;
+  // Away from the runtime e2e range (23000-25400); one 40-port slot per test worker.
+  const from = 32000 + (process.pid % 100) * 40;
   const ports = await proposeFreePorts(params.orderers * 3 + params.peers * 3, { from, to: from + 2000 });
   const take = (): number => ports.shift() as number;
 
