@@ -26,6 +26,8 @@ const viaAllOf = (op: string, field: string, props: string[]): Record<string, st
  */
 const ALLOWED: Record<string, string> = {
   "POST /user-notifications/test": "product addition: lets an operator check live delivery end to end",
+  "POST /networks/besu/bulk-create":
+    "product addition (issue 7): validator keys, network and nodes in one flow, rolled back on failure",
   "POST /nodes/{id}/rpc/qbft-propose-validator-vote request:force":
     "product addition: a vote that would weaken the 2/3 quorum is refused unless forced",
   "POST /settings response:config.portRangeStart":

@@ -12,6 +12,7 @@ import { createNotificationsRepo } from "./notifications/notifications.repo.js";
 import { registerNotificationsRoutes } from "./notifications/notifications.routes.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { registerWsRoute } from "./notifications/ws.routes.js";
+import { createBesuBulk, registerBesuBulkRoutes } from "./besu-bulk/besu-bulk.js";
 import { registerNodeRpcModule } from "./node-rpc/index.js";
 import { registerSettingsRoutes } from "./settings/settings.routes.js";
 import { createSettingsService } from "./settings/settings.service.js";
@@ -51,6 +52,10 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
   const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
   registerNodeRpcModule(api, nodes.service);
+  registerBesuBulkRoutes(
+    api,
+    createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),
+  );
   besuNetworks.addUsageChecker(async (networkId) => {
     const { items } = await nodes.service.list({ networkId }, 1, 1);
     return items[0] ? `node '${items[0].name}'` : null;

@@ -1804,6 +1804,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/networks/besu/bulk-create": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create N validator keys, a QBFT network and N nodes wired with bootnodes, in one flow */
+    post: operations["bulkCreateBesuNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/user-notifications": {
     parameters: {
       query?: never;
@@ -6115,6 +6132,96 @@ export interface operations {
                */
               mode: "service" | "docker";
             }[];
+          };
+        };
+      };
+    };
+  };
+  bulkCreateBesuNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description One flow: N validator keys, the network, and N nodes wired with bootnodes */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Name of the new network; nodes are named <network>-node-<i> */
+          networkName: string;
+          /** @description Free text */
+          description?: string;
+          /** @description Validators to create: keys and nodes */
+          nodeCount: number;
+          /** @description QBFT parameters; the validators are the new keys */
+          config: {
+            /**
+             * @description Consensus; only QBFT is supported
+             * @default qbft
+             * @enum {string}
+             */
+            consensus?: "qbft" | "QBFT";
+            /** @description EIP-155 chain id, unique among Besu networks */
+            chainId: number;
+            /**
+             * @description Seconds between blocks
+             * @default 5
+             */
+            blockPeriod?: number;
+            /**
+             * @description Blocks per epoch (vote reset)
+             * @default 30000
+             */
+            epochLength?: number;
+            /**
+             * @description Round timeout in seconds
+             * @default 10
+             */
+            requestTimeout?: number;
+            /** @description Block gas limit */
+            gasLimit?: string;
+            /** @description Genesis difficulty (QBFT: 0x1) */
+            difficulty?: string;
+            /** @description Genesis mixHash */
+            mixHash?: string;
+            /** @description Genesis nonce */
+            nonce?: string;
+            /** @description Genesis timestamp */
+            timestamp?: string;
+            /** @description Genesis coinbase */
+            coinbase?: string;
+            /** @description Pre-funded accounts */
+            alloc?: {
+              [key: string]: {
+                /** @description Balance in wei */
+                balance: string;
+              };
+            };
+          };
+          /** @description Advertised IP of the nodes (default from settings) */
+          externalIp?: string;
+          /**
+           * @description Start the nodes once created
+           * @default true
+           */
+          start?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            network: components["schemas"]["BesuNetwork"];
+            /** @description The created nodes */
+            nodes: components["schemas"]["NodeResponse"][];
+            /** @description The validator keys, in node order */
+            keyIds: number[];
           };
         };
       };

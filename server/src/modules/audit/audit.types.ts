@@ -19,6 +19,7 @@ export const AUDIT_EVENT_TYPES = [
   "besu_network.create",
   "besu_network.import",
   "besu_network.delete",
+  "besu_network.bulk_create",
   "node.qbft_vote",
   "node.qbft_vote_discard",
   "key_provider.create",

@@ -7,7 +7,7 @@ import type { KeysService } from "../keys/keys.service.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createBesuBinaryResolver } from "./besu-binary.js";
-import { createNodeDefaults } from "./nodes.defaults.js";
+import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.js";
 import { createNodeHealth } from "./nodes.health.js";
 import { createNodeObserver } from "./nodes.observe.js";
 import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
@@ -18,6 +18,8 @@ import { createNodesService, type NodesService } from "./nodes.service.js";
 
 export interface NodesModule {
   service: NodesService;
+  /** Free ports and addresses for new nodes. */
+  defaults: NodeDefaultsService;
   /** Detaches from every node (they keep running) and stops the health poller. */
   close(): void;
 }
@@ -57,15 +59,13 @@ export function registerNodesModule(
   const health = createNodeHealth({ repo, settings: deps.settings, bus: ctx.bus });
   deps.keys.addUsageChecker((keyId) => service.keyUsage(keyId));
   registerNodesRoutes(api, service);
-  registerNodeObserveRoutes(api, {
-    observer: createNodeObserver({ repo }),
-    health,
-    defaults: createNodeDefaults({ repo, settings: deps.settings }),
-  });
+  const defaults = createNodeDefaults({ repo, settings: deps.settings });
+  registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
   health.start();
   void service.adoptAll().catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
   return {
     service,
+    defaults,
     close() {
       health.stop();
       runtime.close();
