@@ -35,6 +35,8 @@ export {
   isValidPort,
   proposeFabricNodePorts,
   proposeFreePorts,
+  searchRange,
+  type PortRange,
   type FabricNodePorts,
   type PortCheckOptions,
   type PortConflict,

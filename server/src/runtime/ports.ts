@@ -124,13 +124,28 @@ export interface FabricNodePorts {
  * other nodes and busy ones are skipped, so repeated calls with the growing reserved set give
  * each node its own ports.
  */
+/** An inclusive range of ports that proposals must stay in (the settings' portRangeStart/End). */
+export interface PortRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * Where to search for a port that would conventionally be `preferred`: from there when it lies in
+ * the range (or no range is set), otherwise from the start of the range.
+ */
+export function searchRange(preferred: number, range?: PortRange): { from: number; to: number } {
+  if (!range) return { from: preferred, to: 65535 };
+  return { from: preferred >= range.from && preferred <= range.to ? preferred : range.from, to: range.to };
+}
+
 export async function proposeFabricNodePorts(
   kind: "peer" | "orderer",
-  opts: PortCheckOptions = {},
+  opts: PortCheckOptions & { range?: PortRange } = {},
 ): Promise<FabricNodePorts> {
   const reserved = new Set(opts.reserved ?? []);
   const grpcFrom = kind === "peer" ? 7051 : 7050;
-  const [listen, second] = (await proposeFreePorts(2, { ...opts, reserved, from: grpcFrom, to: 65535 })) as [
+  const [listen, second] = (await proposeFreePorts(2, { ...opts, reserved, ...searchRange(grpcFrom, opts.range) })) as [
     number,
     number,
   ];
@@ -138,8 +153,7 @@ export async function proposeFabricNodePorts(
   const [operations] = (await proposeFreePorts(1, {
     ...opts,
     reserved,
-    from: kind === "peer" ? 9443 : 8443,
-    to: 65535,
+    ...searchRange(kind === "peer" ? 9443 : 8443, opts.range),
   })) as [number];
   return kind === "peer" ? { listen, chaincode: second, operations } : { listen, admin: second, operations };
 }

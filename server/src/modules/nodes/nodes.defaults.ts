@@ -1,6 +1,6 @@
 import { networkInterfaces } from "node:os";
 import { z } from "zod";
-import { proposeFabricNodePorts, proposeFreePorts } from "../../runtime/index.js";
+import { proposeFabricNodePorts, proposeFreePorts, searchRange, type PortRange } from "../../runtime/index.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import type { NodesRepo } from "./nodes.repo.js";
 import { portOwners } from "./nodes.validation.js";
@@ -74,10 +74,16 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
   async function context() {
     const settings = (await deps.settings.get()).config;
     const reserved = new Set(portOwners(await deps.repo.all()).keys());
-    return { host: settings.defaultNodeExposeIP || "127.0.0.1", reserved, settings };
+    const range = { from: settings.portRangeStart, to: settings.portRangeEnd };
+    return { host: settings.defaultNodeExposeIP || "127.0.0.1", reserved, settings, range };
   }
-  async function fabric(kind: "peer" | "orderer", host: string, reserved: Set<number>): Promise<Defaults> {
-    const p = await proposeFabricNodePorts(kind, { reserved });
+  async function fabric(
+    kind: "peer" | "orderer",
+    host: string,
+    reserved: Set<number>,
+    range: PortRange,
+  ): Promise<Defaults> {
+    const p = await proposeFabricNodePorts(kind, { reserved, range });
     for (const port of [p.listen, p.chaincode, p.admin, p.operations]) if (port) reserved.add(port);
     return {
       listenAddress: `0.0.0.0:${p.listen}`,
@@ -95,14 +101,14 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
   }
   return {
     async fabricNode(kind: "peer" | "orderer"): Promise<Defaults> {
-      const { host, reserved } = await context();
-      return fabric(kind, host, reserved);
+      const { host, reserved, range } = await context();
+      return fabric(kind, host, reserved, range);
     },
     async fabricNodes(peers: number, orderers: number): Promise<z.infer<typeof fabricDefaults>> {
-      const { host, reserved } = await context();
+      const { host, reserved, range } = await context();
       const out: z.infer<typeof fabricDefaults> = { peers: [], orderers: [], availableAddresses: [] };
-      for (let i = 0; i < peers; i++) out.peers.push(await fabric("peer", host, reserved));
-      for (let i = 0; i < orderers; i++) out.orderers.push(await fabric("orderer", host, reserved));
+      for (let i = 0; i < peers; i++) out.peers.push(await fabric("peer", host, reserved, range));
+      for (let i = 0; i < orderers; i++) out.orderers.push(await fabric("orderer", host, reserved, range));
       const addrs = new Set(["0.0.0.0", "127.0.0.1", ...(host ? [host] : [])]);
       for (const list of Object.values(networkInterfaces()))
         for (const a of list ?? []) if (a.family === "IPv4") addrs.add(a.address);
@@ -110,9 +116,9 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
       return out;
     },
     async besu(count: number): Promise<z.infer<typeof besuDefaults>> {
-      const { host, reserved } = await context();
-      const take = async (from: number): Promise<number> => {
-        const [port] = (await proposeFreePorts(1, { from, to: 65535, reserved })) as [number];
+      const { host, reserved, range } = await context();
+      const take = async (preferred: number): Promise<number> => {
+        const [port] = (await proposeFreePorts(1, { ...searchRange(preferred, range), reserved })) as [number];
         reserved.add(port);
         return port;
       };

@@ -95,6 +95,27 @@ describe.each(dialects())("nodes on %s", (dialect) => {
     expect(besu.defaults[0].p2pPort).not.toBe(besu.defaults[1].p2pPort);
   });
 
+  it("keeps proposals inside the port range of the settings", async () => {
+    const current = (await inject("GET", "/settings")).json().config;
+    const from = base + 30000;
+    await inject("POST", "/settings", { config: { ...current, portRangeStart: from, portRangeEnd: from + 199 } });
+    try {
+      const peer = (await inject("GET", "/nodes/defaults/fabric-peer")).json();
+      const besu = (await inject("GET", "/nodes/defaults/besu-node?besuNodes=1")).json().defaults[0];
+      const ports = [
+        ...[peer.listenAddress, peer.chaincodeAddress, peer.operationsListenAddress].map((a: string) =>
+          Number(a.split(":")[1]),
+        ),
+        besu.p2pPort,
+        besu.rpcPort,
+        besu.metricsPort,
+      ];
+      for (const port of ports) expect(port >= from && port <= from + 199, String(port)).toBe(true);
+    } finally {
+      await inject("POST", "/settings", { config: current });
+    }
+  });
+
   it.each([
     [
       "an unknown organization",
