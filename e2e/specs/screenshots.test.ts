@@ -11,7 +11,7 @@ const SCREENS = [
   { name: "settings-general", path: "/settings/general", ready: "Settings" },
   { name: "settings-network", path: "/settings/network", ready: "Settings" },
   { name: "account", path: "/account", ready: "Account" },
-  { name: "pending", path: "/nodes", ready: "Nodes" },
+  { name: "pending", path: "/monitoring", ready: "Monitoring" },
 ] as const;
 
 /** Screens of keys, providers, organizations and Besu networks, over the seeded catalog. */

@@ -63,3 +63,12 @@ export type BesuNetwork = ResponseOf<"/networks/besu/{id}", "get">;
 export type CreateBesuNetworkBody = NonNullable<
   paths["/networks/besu"]["post"]
 >["requestBody"]["content"]["application/json"];
+export type NodeInfo = ResponseOf<"/nodes/{id}", "get">;
+export type NodeStatus = NodeInfo["status"];
+export type NodePage = ResponseOf<"/nodes", "get">;
+export type NodeEventPage = ResponseOf<"/nodes/{id}/events", "get">;
+export type NodeHealth = ResponseOf<"/nodes/{id}/health", "get">;
+export type NodeHealthHistory = ResponseOf<"/nodes/{id}/health/history", "get">;
+export type FabricNodeDefaults = ResponseOf<"/nodes/defaults/fabric-peer", "get">;
+export type CreateNodeBody = NonNullable<paths["/nodes"]["post"]>["requestBody"]["content"]["application/json"];
+export type UpdateNodeBody = NonNullable<paths["/nodes/{id}"]["put"]>["requestBody"]["content"]["application/json"];

@@ -40,18 +40,25 @@ const besuCreate: PageLoader = () =>
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
+const nodes: PageLoader = () => import("@/pages/nodes/NodesPage").then((m) => m.NodesPage);
+const nodeCreate: PageLoader = () => import("@/pages/nodes/NodeCreatePage").then((m) => m.NodeCreatePage);
+const nodeDetail: PageLoader = () => import("@/pages/nodes/NodeDetailPage").then((m) => m.NodeDetailPage);
+const fabricNodeCreate: PageLoader = () =>
+  import("@/pages/nodes/FabricNodeCreatePage").then((m) => m.FabricNodeCreatePage);
+const fabricNodeEdit: PageLoader = () => import("@/pages/nodes/FabricNodeEditPage").then((m) => m.FabricNodeEditPage);
+
 /** Every route of spec §2, in its order. Screens without `load` render the pending placeholder. */
 export const ROUTES: readonly AppRoute[] = [
   { path: "dashboard", title: "Dashboard", load: dashboard },
   { path: "fabric-wizard", title: "Fabric Network Wizard" },
   { path: "fabric-join", title: "Join Fabric Network" },
   { path: "account", title: "Account", load: account },
-  { path: "nodes", title: "Nodes" },
-  { path: "nodes/create", title: "Create Node" },
+  { path: "nodes", title: "Nodes", load: nodes },
+  { path: "nodes/create", title: "Create Node", load: nodeCreate },
   { path: "nodes/logs", title: "Node Logs" },
-  { path: "nodes/:id", title: "Node" },
-  { path: "nodes/fabric/create", title: "Create Fabric Node" },
-  { path: "nodes/fabric/edit/:id", title: "Edit Fabric Node" },
+  { path: "nodes/:id", title: "Node", load: nodeDetail },
+  { path: "nodes/fabric/create", title: "Create Fabric Node", load: fabricNodeCreate },
+  { path: "nodes/fabric/edit/:id", title: "Edit Fabric Node", load: fabricNodeEdit },
   { path: "nodes/fabric/bulk", title: "Bulk Create Fabric Nodes" },
   { path: "nodes/besu/create", title: "Create Besu Node" },
   { path: "nodes/besu/edit/:id", title: "Edit Besu Node" },

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "../support/api.js";
+import { adminUser, openAs, openSession, type Session } from "../support/browser.js";
+import { USERS } from "../support/users.js";
+
+const SUFFIX = Date.now().toString(36);
+const MSP = `NodesE2e${SUFFIX}MSP`;
+const PEER = `peer0-e2e-${SUFFIX}`;
+
+/** Issue 5's browser test: a peer created from the form turns RUNNING, streams its logs and stops. */
+describe("nodes", () => {
+  let s: Session;
+  let orgId = 0;
+  let nodeId = 0;
+
+  beforeAll(async () => {
+    s = await openSession();
+    const r = await apiCall<{ id: number }>(s.baseUrl, adminUser(), "POST", "/organizations", {
+      mspId: MSP,
+      name: `nodes-e2e-${SUFFIX}`,
+    });
+    expect(r.status).toBe(201);
+    orgId = r.data.id;
+  });
+
+  afterAll(async () => {
+    // No peer process may outlive the run: delete (which stops) every node this test made.
+    const left = await apiCall<{ items: { id: number; name: string }[] }>(
+      s.baseUrl,
+      adminUser(),
+      "GET",
+      `/nodes?limit=1000&organizationId=${orgId}`,
+    );
+    const ids = new Set([...(nodeId ? [nodeId] : []), ...(left.data.items ?? []).map((n) => n.id)]);
+    for (const id of ids) await apiCall(s.baseUrl, adminUser(), "DELETE", `/nodes/${id}`);
+    await s.close();
+  });
+
+  it("lists nodes with filters and an empty state for no match", async () => {
+    await openAs(s, adminUser(), "/nodes");
+    await s.page.getByRole("heading", { name: "Nodes", exact: true }).waitFor();
+    expect(await s.page.title()).toBe("Nodes | ChainLaunch");
+    await s.page.getByLabel("Search nodes by name").fill(`no-such-node-${SUFFIX}`);
+    await s.page.getByText("No matching nodes").waitFor();
+  });
+
+  it("creates a peer from the form with the proposed defaults", async () => {
+    await s.page.goto("/nodes/create");
+    await s.page.getByRole("link", { name: "Fabric peer" }).click();
+    await s.page.waitForURL(/\/nodes\/fabric\/create/);
+    await s.page.getByRole("heading", { name: "Create Fabric Node" }).waitFor();
+    // Defaults arrive from /nodes/defaults/fabric-peer.
+    await s.page.waitForFunction(() => {
+      const el = document.getElementById("fabric-listenAddress") as HTMLInputElement | null;
+      return Boolean(el?.value);
+    });
+    expect(await s.page.getByLabel("Listen address").inputValue()).toMatch(/:\d+$/);
+    expect(await s.page.getByLabel("Chaincode address").inputValue()).toMatch(/:\d+$/);
+    await s.page.getByRole("combobox", { name: "Organization" }).click();
+    await s.page.getByRole("option", { name: MSP }).click();
+    await s.page.getByLabel("Name", { exact: true }).fill(PEER);
+    await s.page.getByRole("button", { name: "Create node" }).click();
+    await s.page.waitForURL(/\/nodes\/\d+$/, { timeout: 60_000 });
+    nodeId = Number(/\/nodes\/(\d+)$/.exec(s.page.url())![1]);
+    await s.page.getByRole("heading", { name: PEER }).waitFor();
+    expect(await s.page.title()).toBe("Node | ChainLaunch");
+  });
+
+  it("watches the peer turn RUNNING", async () => {
+    const header = s.page.locator("main").getByTestId("node-status").first();
+    await s.page.waitForFunction(
+      () => document.querySelector('[data-testid="node-status"]')?.getAttribute("data-status") === "RUNNING",
+      undefined,
+      { timeout: 90_000 },
+    );
+    expect(await header.getAttribute("data-status")).toBe("RUNNING");
+    await s.page.getByText(MSP).first().waitFor();
+  });
+
+  it("streams the peer's log", async () => {
+    await s.page.getByRole("tab", { name: "Logs" }).click();
+    const log = s.page.getByRole("log", { name: "Node log" });
+    await s.page.getByTestId("node-logs").getByText("Live").waitFor({ timeout: 20_000 });
+    // Fabric peers log "Started peer with ID=[name], ..." once serving.
+    await log.getByText(`Started peer with ID=[${PEER}]`).first().waitFor({ timeout: 30_000 });
+    expect(await log.locator("div").count()).toBeGreaterThan(1);
+  });
+
+  it("shows the certificates with their expiry", async () => {
+    await s.page.getByRole("tab", { name: "Certificates" }).click();
+    await s.page.getByTestId("certificate-details").first().waitFor();
+    await s.page.getByText("TLS certificate").waitFor();
+  });
+
+  it("shows the RUNNING peer in the list", async () => {
+    await s.page.goto("/nodes");
+    const row = s.page.getByTestId(`node-row-${PEER}`);
+    await row.waitFor();
+    expect(await row.getByTestId("node-status").getAttribute("data-status")).toBe("RUNNING");
+  });
+
+  it("hides start/stop from viewers", async () => {
+    const viewer = await openSession();
+    try {
+      await openAs(viewer, USERS.viewer, `/nodes/${nodeId}`);
+      await viewer.page.getByRole("heading", { name: PEER }).waitFor();
+      await viewer.page.getByRole("tab", { name: "Overview" }).waitFor();
+      for (const name of [`Stop ${PEER}`, `Start ${PEER}`, `Restart ${PEER}`, "Delete", "Edit"]) {
+        expect(await viewer.page.getByRole("button", { name, exact: true }).count()).toBe(0);
+      }
+      await viewer.page.goto("/nodes");
+      await viewer.page.getByTestId(`node-row-${PEER}`).waitFor();
+      expect(await viewer.page.getByRole("button", { name: `Stop ${PEER}` }).count()).toBe(0);
+      expect(await viewer.page.getByRole("link", { name: "Create node" }).count()).toBe(0);
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it("stops the peer from the UI while its log streams the shutdown", async () => {
+    await s.page.goto(`/nodes/${nodeId}`);
+    await s.page.getByRole("heading", { name: PEER }).waitFor();
+    await s.page.getByRole("tab", { name: "Logs" }).click();
+    const log = s.page.getByRole("log", { name: "Node log" });
+    await s.page.getByTestId("node-logs").getByText("Live").waitFor({ timeout: 20_000 });
+    await log.getByText(`Started peer with ID=[${PEER}]`).first().waitFor({ timeout: 30_000 });
+    expect(await log.getByText("Stopping gossip").count()).toBe(0);
+    await s.page.getByRole("button", { name: `Stop ${PEER}` }).click();
+    // These lines are written after the page opened the log: they arrive over the followed stream.
+    await log.getByText("Stopping gossip").first().waitFor({ timeout: 30_000 });
+    await s.page.waitForFunction(
+      () => document.querySelector('[data-testid="node-status"]')?.getAttribute("data-status") === "STOPPED",
+      undefined,
+      { timeout: 60_000 },
+    );
+    await s.page.getByRole("button", { name: `Start ${PEER}` }).waitFor();
+    await s.page.getByRole("tab", { name: "Events" }).click();
+    await s.page.getByTestId("node-events").waitFor();
+  });
+});

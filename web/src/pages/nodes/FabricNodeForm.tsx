@@ -1,0 +1,221 @@
+import { Loader2Icon, RefreshCwIcon } from "lucide-react";
+import type { ReactElement, ReactNode } from "react";
+import { Controller, type UseFormReturn } from "react-hook-form";
+import type { Organization } from "@/api/client";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { FieldError, Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { NODE_NAME, validHostPort, type FabricFormValues } from "@/pages/nodes/fabric-form";
+
+function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">{children}</CardContent>
+    </Card>
+  );
+}
+
+const hostPort = (v: string): true | string => validHostPort(v) || "Use host:port, e.g. 0.0.0.0:7051";
+
+/** The fields of a Fabric peer or orderer, shared by the create and edit screens. */
+export function FabricNodeForm({
+  form,
+  mode,
+  organizations,
+  onSubmit,
+  onCancel,
+  onReloadDefaults,
+  reloading,
+  submitting,
+  submitLabel,
+}: {
+  form: UseFormReturn<FabricFormValues>;
+  mode: "create" | "edit";
+  organizations: Organization[];
+  onSubmit: (e?: React.BaseSyntheticEvent) => Promise<void>;
+  onCancel: () => void;
+  onReloadDefaults?: () => void;
+  reloading?: boolean;
+  submitting: boolean;
+  submitLabel: string;
+}): ReactElement {
+  const {
+    register,
+    control,
+    watch,
+    formState: { errors },
+  } = form;
+  const kind = watch("kind");
+  const field = (
+    name: "listenAddress" | "chaincodeAddress" | "operationsListenAddress" | "adminAddress" | "externalEndpoint",
+    label: string,
+    hint: string,
+  ): ReactElement => (
+    <div className="grid content-start gap-2">
+      <Label htmlFor={`fabric-${name}`}>{label}</Label>
+      <Input
+        id={`fabric-${name}`}
+        className="font-mono"
+        aria-invalid={Boolean(errors[name])}
+        {...register(name, { required: `${label} is required`, validate: hostPort })}
+      />
+      <p className="text-xs text-muted-foreground">{hint}</p>
+      <FieldError message={errors[name]?.message} />
+    </div>
+  );
+
+  return (
+    <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-6">
+      <Section title="Node" description="What to run and for which organization.">
+        {mode === "create" && (
+          <div className="grid gap-2">
+            <Label id="fabric-kind-label">Node type</Label>
+            <Controller
+              control={control}
+              name="kind"
+              render={({ field: f }) => (
+                <div role="radiogroup" aria-labelledby="fabric-kind-label" className="grid gap-2 sm:grid-cols-2">
+                  {(["peer", "orderer"] as const).map((k) => (
+                    <button
+                      key={k}
+                      type="button"
+                      role="radio"
+                      aria-checked={f.value === k}
+                      onClick={() => f.onChange(k)}
+                      className={`rounded-lg border p-3 text-left text-sm transition-colors ${f.value === k ? "border-primary bg-primary/5" : "hover:bg-muted/50"}`}
+                    >
+                      <span className="font-medium capitalize">{k}</span>
+                      <span className="block text-xs text-muted-foreground">
+                        {k === "peer"
+                          ? "Endorses transactions and keeps the ledger."
+                          : "Orders transactions into blocks (Raft/BFT)."}
+                      </span>
+                    </button>
+                  ))}
+                </div>
+              )}
+            />
+          </div>
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid content-start gap-2">
+            <Label htmlFor="fabric-name">Name</Label>
+            <Input
+              id="fabric-name"
+              placeholder={kind === "peer" ? "peer0-org1" : "orderer0-org1"}
+              aria-invalid={Boolean(errors.name)}
+              {...register("name", {
+                required: "Name is required",
+                validate: (v) =>
+                  NODE_NAME.test(v.trim()) || "Start with a letter or digit; then letters, digits, spaces, . _ -",
+              })}
+            />
+            <FieldError message={errors.name?.message} />
+          </div>
+          <div className="grid content-start gap-2">
+            <Label htmlFor="fabric-org">Organization</Label>
+            <Controller
+              control={control}
+              name="organizationId"
+              rules={{ required: "Choose an organization" }}
+              render={({ field: f }) => (
+                <Select value={f.value} onValueChange={f.onChange} disabled={mode === "edit"}>
+                  <SelectTrigger
+                    id="fabric-org"
+                    aria-label="Organization"
+                    aria-invalid={Boolean(errors.organizationId)}
+                  >
+                    <SelectValue
+                      placeholder={organizations.length ? "Choose an organization" : "No organizations yet"}
+                    />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {organizations.map((o) => (
+                      <SelectItem key={o.id} value={String(o.id)}>
+                        {o.mspId}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            />
+            <p className="text-xs text-muted-foreground">Its CAs issue the node's signing and TLS certificates.</p>
+            <FieldError message={errors.organizationId?.message} />
+          </div>
+        </div>
+      </Section>
+      <Section
+        title="Addresses"
+        description="Proposed free ports are filled in; each node needs its own ports on this machine."
+      >
+        {onReloadDefaults && (
+          <div>
+            <Button type="button" variant="outline" size="sm" onClick={onReloadDefaults} disabled={reloading}>
+              {reloading ? <Loader2Icon className="animate-spin" /> : <RefreshCwIcon />}
+              Propose free ports again
+            </Button>
+          </div>
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          {field("listenAddress", "Listen address", "gRPC address the node listens on")}
+          {field("externalEndpoint", "External endpoint", "host:port other nodes and clients dial")}
+          {field("operationsListenAddress", "Operations address", "/healthz and /metrics")}
+          {kind === "peer"
+            ? field("chaincodeAddress", "Chaincode address", "Where chaincode connects back to the peer")
+            : field("adminAddress", "Admin address", "Channel participation API (osnadmin)")}
+        </div>
+      </Section>
+      <Section
+        title="TLS and version"
+        description="Extra names for the TLS certificate, and the Fabric release to run."
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid content-start gap-2">
+            <Label htmlFor="fabric-domainNames">Domain names</Label>
+            <Input
+              id="fabric-domainNames"
+              placeholder="peer0.org1.example.com, 10.0.0.5"
+              aria-invalid={Boolean(errors.domainNames)}
+              {...register("domainNames")}
+            />
+            <p className="text-xs text-muted-foreground">
+              Comma-separated. localhost, 127.0.0.1 and the endpoint host are always included.
+            </p>
+            <FieldError message={errors.domainNames?.message} />
+          </div>
+          <div className="grid content-start gap-2">
+            <Label htmlFor="fabric-version">Version</Label>
+            <Input
+              id="fabric-version"
+              className="font-mono"
+              placeholder="Newest installed"
+              aria-invalid={Boolean(errors.version)}
+              {...register("version", {
+                validate: (v) => !v.trim() || /^\d+\.\d+\.\d+$/.test(v.trim()) || "A version like 3.1.0",
+              })}
+            />
+            <p className="text-xs text-muted-foreground">Leave empty for the newest Fabric release installed.</p>
+            <FieldError message={errors.version?.message} />
+          </div>
+        </div>
+      </Section>
+      <Card>
+        <CardFooter className="justify-end gap-2">
+          <Button type="button" variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={submitting}>
+            {submitting && <Loader2Icon className="animate-spin" />}
+            {submitLabel}
+          </Button>
+        </CardFooter>
+      </Card>
+    </form>
+  );
+}

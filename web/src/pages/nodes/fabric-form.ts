@@ -1,0 +1,151 @@
+import type { CreateNodeBody, FabricNodeDefaults, NodeInfo, UpdateNodeBody } from "@/api/client";
+
+export type FabricKind = "peer" | "orderer";
+
+/** The Fabric node form, as its inputs hold it. */
+export interface FabricFormValues {
+  kind: FabricKind;
+  name: string;
+  organizationId: string;
+  listenAddress: string;
+  chaincodeAddress: string;
+  operationsListenAddress: string;
+  adminAddress: string;
+  externalEndpoint: string;
+  /** Comma or whitespace separated. */
+  domainNames: string;
+  version: string;
+}
+
+export const FABRIC_FORM_EMPTY: FabricFormValues = {
+  kind: "peer",
+  name: "",
+  organizationId: "",
+  listenAddress: "",
+  chaincodeAddress: "",
+  operationsListenAddress: "",
+  adminAddress: "",
+  externalEndpoint: "",
+  domainNames: "",
+  version: "",
+};
+
+/** host:port, with host a name, IPv4 or [IPv6]. */
+export const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+export function validHostPort(v: string): boolean {
+  const m = HOST_PORT.exec(v.trim());
+  return Boolean(m && Number(m[2]) >= 1 && Number(m[2]) <= 65535);
+}
+
+export const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]*$/;
+
+/** The form with the server's proposed addresses filled in; keeps what the user typed elsewhere. */
+export function withDefaults(v: FabricFormValues, d: FabricNodeDefaults): FabricFormValues {
+  return {
+    ...v,
+    listenAddress: d.listenAddress,
+    chaincodeAddress: d.chaincodeAddress,
+    operationsListenAddress: d.operationsListenAddress,
+    adminAddress: d.adminAddress,
+    externalEndpoint: d.externalEndpoint,
+  };
+}
+
+export function splitList(s: string): string[] {
+  return s
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+/** A suggested node name, e.g. "peer0-org1" from Org1MSP. */
+export function suggestName(kind: FabricKind, mspId: string, index = 0): string {
+  const org =
+    mspId
+      .replace(/MSP$/i, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9.-]+/g, "-") || "org";
+  return `${kind}${index}-${org}`;
+}
+
+/** POST /nodes body. */
+export function toCreateFabricBody(v: FabricFormValues, mspId: string): CreateNodeBody {
+  const common = {
+    organizationId: Number(v.organizationId),
+    mspId,
+    listenAddress: v.listenAddress.trim(),
+    operationsListenAddress: v.operationsListenAddress.trim(),
+    externalEndpoint: v.externalEndpoint.trim(),
+    domainNames: splitList(v.domainNames),
+    mode: "service" as const,
+    ...(v.version.trim() ? { version: v.version.trim() } : {}),
+  };
+  return v.kind === "peer"
+    ? {
+        name: v.name.trim(),
+        blockchainPlatform: "FABRIC",
+        fabricPeer: { ...common, chaincodeAddress: v.chaincodeAddress.trim() },
+      }
+    : {
+        name: v.name.trim(),
+        blockchainPlatform: "FABRIC",
+        fabricOrderer: { ...common, adminAddress: v.adminAddress.trim() },
+      };
+}
+
+/** PUT /nodes/{id} body: the same fields, minus organization (fixed once issued). */
+export function toUpdateFabricBody(v: FabricFormValues): UpdateNodeBody {
+  const common = {
+    listenAddress: v.listenAddress.trim(),
+    operationsListenAddress: v.operationsListenAddress.trim(),
+    externalEndpoint: v.externalEndpoint.trim(),
+    domainNames: splitList(v.domainNames),
+    ...(v.version.trim() ? { version: v.version.trim() } : {}),
+  };
+  return v.kind === "peer"
+    ? {
+        name: v.name.trim(),
+        blockchainPlatform: "FABRIC",
+        fabricPeer: { ...common, chaincodeAddress: v.chaincodeAddress.trim() },
+      }
+    : {
+        name: v.name.trim(),
+        blockchainPlatform: "FABRIC",
+        fabricOrderer: { ...common, adminAddress: v.adminAddress.trim() },
+      };
+}
+
+/** The edit form's starting values from an existing node. */
+export function valuesFromNode(n: NodeInfo): FabricFormValues {
+  const p = n.fabricPeer;
+  const o = n.fabricOrderer;
+  const c = p ?? o;
+  return {
+    kind: p ? "peer" : "orderer",
+    name: n.name,
+    organizationId: c ? String(c.organizationId) : "",
+    listenAddress: c?.listenAddress ?? "",
+    chaincodeAddress: p?.chaincodeAddress ?? "",
+    operationsListenAddress: c?.operationsAddress ?? "",
+    adminAddress: o?.adminAddress ?? "",
+    externalEndpoint: c?.externalEndpoint ?? "",
+    domainNames: (c?.domainNames ?? []).join(", "),
+    version: c?.version ?? "",
+  };
+}
+
+const both = (f: string): string[] => [`fabricPeer.${f}`, `fabricOrderer.${f}`];
+
+/** Where the server reports each field's errors (CONVENTIONS §7 field paths). */
+export const FABRIC_FORM_FIELDS = {
+  name: "name",
+  organizationId: [...both("organizationId"), ...both("mspId")],
+  listenAddress: both("listenAddress"),
+  chaincodeAddress: "fabricPeer.chaincodeAddress",
+  operationsListenAddress: both("operationsListenAddress"),
+  adminAddress: "fabricOrderer.adminAddress",
+  externalEndpoint: both("externalEndpoint"),
+  domainNames: both("domainNames"),
+  version: both("version"),
+} as const;
