@@ -728,7 +728,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A node's log as text: the last `tail` lines, then new lines while `follow` is on */
+    /** A node's log as text: the last `tail` lines, then new lines while `follow` is on (as Server-Sent Events when the client accepts text/event-stream) */
     get: operations["tailNodesLogs"];
     put?: never;
     post?: never;

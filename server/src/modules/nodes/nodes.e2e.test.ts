@@ -285,6 +285,27 @@ describe("Fabric nodes through the API", () => {
       followReq.end();
       await gotChunk(1);
       expect((chunks[0] as string).trimEnd().split("\n")).toHaveLength(1);
+      // The same stream as Server-Sent Events: one `data:` event per line.
+      const sse: { type?: string; body: string } = { body: "" };
+      const sseReq = request(
+        `${base}/api/v1/nodes/${peer1.id}/logs?tail=2&follow=true`,
+        { headers: { ...admin, accept: "text/event-stream" } },
+        (res) => {
+          sse.type = res.headers["content-type"];
+          res.on("data", (c: Buffer) => (sse.body += c.toString("utf8")));
+        },
+      );
+      sseReq.end();
+      await waitFor("sse events", async () => (sse.body.split("\n\n").length > 2 ? true : undefined), 15_000);
+      sseReq.destroy();
+      expect(sse.type).toMatch(/^text\/event-stream/);
+      expect(
+        sse.body
+          .split("\n\n")
+          .filter(Boolean)
+          .slice(0, 2)
+          .every((e) => e.startsWith("data: ")),
+      ).toBe(true);
       const stopping = call("POST", `/nodes/${peer1.id}/stop`);
       await gotChunk(2);
       followReq.destroy();

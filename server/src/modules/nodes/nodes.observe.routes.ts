@@ -54,20 +54,23 @@ export function registerNodeObserveRoutes(
       schema: {
         operationId: "tailNodesLogs",
         tags,
-        summary: "A node's log as text: the last `tail` lines, then new lines while `follow` is on",
+        summary:
+          "A node's log as text: the last `tail` lines, then new lines while `follow` is on " +
+          "(as Server-Sent Events when the client accepts text/event-stream)",
         params: idParams,
         querystring: logsQuery,
         response: { 200: z.string().describe("Log lines (text/plain)") },
       },
     },
     async (req, reply) => {
-      reply.type("text/plain; charset=utf-8");
+      const sse = req.query.follow && (req.headers.accept ?? "").includes("text/event-stream");
+      reply.type(sse ? "text/event-stream; charset=utf-8" : "text/plain; charset=utf-8");
       if (!req.query.follow) return reply.send(await observer.tail(req.params.id, req.query.tail));
       const abort = new AbortController();
       // The response closes when the client goes away (the request's own "close" fires once it is read).
       reply.raw.on("close", () => abort.abort());
       reply.header("cache-control", "no-cache").header("x-content-type-options", "nosniff");
-      const stream = await observer.follow(req.params.id, req.query.tail, abort.signal);
+      const stream = await observer.follow(req.params.id, req.query.tail, abort.signal, sse ? "sse" : "text");
       // Fastify sends streams as they are (no serializer); the schema documents the text it carries.
       return reply.send(stream as unknown as string);
     },

@@ -38,13 +38,17 @@ export function createNodeObserver(deps: { repo: Pick<NodesRepo, "byId" | "event
       const out = await readLastLines(await logFile(id), lines, Math.max(64 * 1024, lines * 512));
       return out.length ? `${out.join("\n")}\n` : "";
     },
-    /** Tail plus follow as a text stream; `signal` (client gone) ends it. */
-    async follow(id: number, lines: number, signal: AbortSignal): Promise<Readable> {
+    /**
+     * Tail plus follow as a stream of plain text lines, or of Server-Sent Events (one `data:` event
+     * per line); `signal` (client gone) ends it.
+     */
+    async follow(id: number, lines: number, signal: AbortSignal, format: "text" | "sse" = "text"): Promise<Readable> {
       const file = await logFile(id);
       const stream = new PassThrough();
       const follower = await followLog(file, {
         tailLines: lines,
-        onLines: (l) => stream.write(`${l.join("\n")}\n`),
+        onLines: (l) =>
+          stream.write(format === "sse" ? l.map((line) => `data: ${line}\n\n`).join("") : `${l.join("\n")}\n`),
       });
       const end = (): void => {
         follower.stop();
