@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, inject, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { adminUser, DESKTOP, MOBILE, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { seedCatalog, type Catalog } from "../support/seed.js";
@@ -31,6 +31,40 @@ function catalogScreens(c: Catalog): { name: string; path: string; ready: string
     { name: "network-import", path: "/networks/import", ready: "Import Network" },
   ];
 }
+
+let seededPeer = 0;
+
+/** One running peer of Org1MSP for the node screens, created once and deleted (stopped) after the file. */
+async function seedPeer(baseUrl: string, orgId: number): Promise<number> {
+  if (seededPeer) return seededPeer;
+  const found = await apiCall<{ items: { id: number; name: string }[] }>(
+    baseUrl,
+    adminUser(),
+    "GET",
+    "/nodes?name=peer0-org1",
+  );
+  const existing = found.data.items.find((n) => n.name === "peer0-org1");
+  if (existing) return (seededPeer = existing.id);
+  const defaults = await apiCall<Record<string, string>>(baseUrl, adminUser(), "GET", "/nodes/defaults/fabric-peer");
+  const r = await apiCall<{ id: number }>(baseUrl, adminUser(), "POST", "/nodes", {
+    name: "peer0-org1",
+    blockchainPlatform: "FABRIC",
+    fabricPeer: {
+      organizationId: orgId,
+      mspId: "Org1MSP",
+      listenAddress: defaults.data.listenAddress,
+      externalEndpoint: defaults.data.externalEndpoint,
+      operationsListenAddress: defaults.data.operationsListenAddress,
+      chaincodeAddress: defaults.data.chaincodeAddress,
+      domainNames: ["peer0.org1.example.com"],
+    },
+  });
+  return (seededPeer = r.data.id);
+}
+
+afterAll(async () => {
+  if (seededPeer) await apiCall(inject("baseUrl"), adminUser(), "DELETE", `/nodes/${seededPeer}`);
+});
 
 /** Saves the main screens in light and dark, desktop and mobile, to e2e/artifacts/. */
 describe.each([
@@ -102,6 +136,39 @@ describe.each([
     await s.page.getByTestId("revoked-list").scrollIntoViewIfNeeded();
     await s.page.waitForTimeout(200);
     await screenshot(s.page, `organization-identities-${theme}-${size}`);
+  });
+
+  it("nodes", async () => {
+    const nodeId = await seedPeer(s.baseUrl, catalog.orgId);
+    await s.page.goto("/nodes");
+    await s.page.getByRole("heading", { name: "Nodes", exact: true }).waitFor();
+    await s.page.getByTestId("node-row-peer0-org1").waitFor();
+    await s.page.waitForFunction(
+      () => document.querySelector('[data-testid="node-status"]')?.getAttribute("data-status") === "RUNNING",
+      undefined,
+      { timeout: 60_000 },
+    );
+    await s.page.waitForTimeout(300);
+    await screenshot(s.page, `nodes-${theme}-${size}`);
+    await s.page.goto(`/nodes/${nodeId}`);
+    await s.page.getByRole("heading", { name: "peer0-org1" }).waitFor();
+    await s.page.waitForTimeout(300);
+    await screenshot(s.page, `node-detail-${theme}-${size}`);
+    await s.page.getByRole("tab", { name: "Logs" }).click();
+    await s.page
+      .getByRole("log", { name: "Node log" })
+      .getByText(/Started peer/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await s.page.waitForTimeout(300);
+    await screenshot(s.page, `node-logs-${theme}-${size}`);
+    await s.page.goto("/nodes/fabric/create");
+    await s.page.getByRole("heading", { name: "Create Fabric Node" }).waitFor();
+    await s.page.waitForFunction(() =>
+      Boolean((document.getElementById("fabric-listenAddress") as HTMLInputElement | null)?.value),
+    );
+    await s.page.waitForTimeout(300);
+    await screenshot(s.page, `node-create-${theme}-${size}`);
   });
 
   it("notifications, palette and sidebar", async () => {

@@ -47,6 +47,10 @@ const fabricNodeCreate: PageLoader = () =>
   import("@/pages/nodes/FabricNodeCreatePage").then((m) => m.FabricNodeCreatePage);
 const fabricNodeEdit: PageLoader = () => import("@/pages/nodes/FabricNodeEditPage").then((m) => m.FabricNodeEditPage);
 
+const nodeLogs: PageLoader = () => import("@/pages/nodes/NodeLogsPage").then((m) => m.NodeLogsPage);
+
+const fabricBulk: PageLoader = () => import("@/pages/nodes/FabricBulkCreatePage").then((m) => m.FabricBulkCreatePage);
+
 /** Every route of spec §2, in its order. Screens without `load` render the pending placeholder. */
 export const ROUTES: readonly AppRoute[] = [
   { path: "dashboard", title: "Dashboard", load: dashboard },
@@ -55,11 +59,11 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "account", title: "Account", load: account },
   { path: "nodes", title: "Nodes", load: nodes },
   { path: "nodes/create", title: "Create Node", load: nodeCreate },
-  { path: "nodes/logs", title: "Node Logs" },
+  { path: "nodes/logs", title: "Node Logs", load: nodeLogs },
   { path: "nodes/:id", title: "Node", load: nodeDetail },
   { path: "nodes/fabric/create", title: "Create Fabric Node", load: fabricNodeCreate },
   { path: "nodes/fabric/edit/:id", title: "Edit Fabric Node", load: fabricNodeEdit },
-  { path: "nodes/fabric/bulk", title: "Bulk Create Fabric Nodes" },
+  { path: "nodes/fabric/bulk", title: "Bulk Create Fabric Nodes", load: fabricBulk },
   { path: "nodes/besu/create", title: "Create Besu Node" },
   { path: "nodes/besu/edit/:id", title: "Edit Besu Node" },
   { path: "smart-contracts", title: "Smart Contracts" },

@@ -18,7 +18,7 @@ export interface DynamicSource {
   fetch: () => Promise<PaletteItem[]>;
 }
 
-/** Sources whose APIs exist now; nodes, Fabric networks, plugins and chaincodes join as their APIs land. */
+/** Sources whose APIs exist now; Fabric networks, plugins and chaincodes join as their APIs land. */
 export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
   {
     key: "organizations",
@@ -31,6 +31,21 @@ export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
         category: "Organizations",
         keywords: ["organization", "msp", "fabric"],
         href: `/organizations/${o.id}`,
+      }));
+    },
+  },
+  {
+    key: "nodes",
+    group: "Nodes",
+    fetch: async () => {
+      const res = await unwrap(api.GET("/nodes", { params: { query: { page: 1, limit: 1000 } } }));
+      return res.items.map((n) => ({
+        id: `node:${n.id}`,
+        label: n.name,
+        category: "Nodes",
+        keywords: ["node", n.platform.toLowerCase(), n.nodeType.toLowerCase().replace(/_/g, " ")],
+        href: `/nodes/${n.id}`,
+        status: n.status,
       }));
     },
   },

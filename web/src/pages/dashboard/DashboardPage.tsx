@@ -22,6 +22,8 @@ import { useApiKeysQuery } from "@/data/api-keys/api-keys-query";
 import { useAuditLogsQuery } from "@/data/audit/audit-logs-query";
 import { useBesuNetworksQuery } from "@/data/besu-networks/besu-networks-query";
 import { useKeysQuery } from "@/data/keys/keys-query";
+import { useNodeCountsQuery } from "@/data/nodes/nodes-query";
+import { NodeCountsCard } from "@/pages/dashboard/NodeCountsCard";
 import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
 import { useMeQuery } from "@/data/auth/me-query";
 import { useUnreadCountQuery } from "@/data/notifications/notifications-query";
@@ -60,6 +62,7 @@ export function DashboardPage(): ReactElement {
   const orgs = useOrganizationsQuery(1);
   const besu = useBesuNetworksQuery(1);
   const cryptoKeys = useKeysQuery({ page: 1, pageSize: 1 });
+  const nodeCounts = useNodeCountsQuery();
 
   return (
     <div className="space-y-6">
@@ -68,6 +71,7 @@ export function DashboardPage(): ReactElement {
         description="An overview of your ChainLaunch installation."
       />
       <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+        <StatCard label="Nodes" icon={ServerIcon} query={nodeCounts} value={(d) => d.total} href="/nodes" />
         <StatCard
           label="Organizations"
           icon={Building2Icon}
@@ -119,6 +123,7 @@ export function DashboardPage(): ReactElement {
           ))}
         </div>
       </RoleGate>
+      <NodeCountsCard query={nodeCounts} />
       <div className="grid gap-4 lg:grid-cols-2">
         {canAudit && <RecentAuditCard query={audit} />}
         <UnreadCard />
@@ -126,7 +131,7 @@ export function DashboardPage(): ReactElement {
       {!canAudit && (
         <Card>
           <CardContent className="text-sm text-muted-foreground">
-            Nodes and smart contracts will appear here as they are created.
+            Smart contracts will appear here as they are created.
           </CardContent>
         </Card>
       )}

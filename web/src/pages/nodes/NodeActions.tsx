@@ -20,7 +20,7 @@ export function NodeActions({ node, compact = false }: { node: NodeInfo; compact
   const pending = (a: NodeAction): boolean => busy && m.variables?.action === a;
   return (
     <RoleGate denied={["viewer"]}>
-      <div className="flex flex-wrap gap-2" onClick={(e) => e.stopPropagation()}>
+      <div className={compact ? "flex justify-end gap-1" : "flex flex-wrap gap-2"} onClick={(e) => e.stopPropagation()}>
         {can.start && (
           <Button
             variant="outline"

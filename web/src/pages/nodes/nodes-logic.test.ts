@@ -9,6 +9,7 @@ import {
   validHostPort,
   valuesFromNode,
 } from "@/pages/nodes/fabric-form";
+import { bulkReducer, bulkSummary, pendingRows } from "@/pages/nodes/bulk-progress";
 import { healthBars } from "@/pages/nodes/health";
 import { appendChunk, EMPTY_LOG, lineLevel, visibleLines } from "@/pages/nodes/log-buffer";
 
@@ -167,5 +168,31 @@ describe("Besu RPC helpers", () => {
       2,
     );
     expect(bars.map((b) => b.ms)).toEqual([1, 2]);
+  });
+});
+
+describe("bulk progress", () => {
+  const body = { name: "x", blockchainPlatform: "FABRIC" as const };
+  const planned = [
+    { key: "peer-0", kind: "peer" as const, name: "peer0-org1", body },
+    { key: "peer-1", kind: "peer" as const, name: "peer1-org1", body },
+    { key: "orderer-0", kind: "orderer" as const, name: "orderer0-org1", body },
+  ];
+
+  it("moves rows through creating → done/failed and retries only the failed one", () => {
+    let rows = bulkReducer([], { type: "plan", rows: planned });
+    expect(pendingRows(rows).map((r) => r.key)).toEqual(["peer-0", "peer-1", "orderer-0"]);
+    rows = bulkReducer(rows, { type: "creating", key: "peer-0" });
+    rows = bulkReducer(rows, { type: "done", key: "peer-0", nodeId: 7 });
+    rows = bulkReducer(rows, { type: "creating", key: "peer-1" });
+    rows = bulkReducer(rows, { type: "failed", key: "peer-1", error: "port taken" });
+    rows = bulkReducer(rows, { type: "done", key: "orderer-0", nodeId: 8 });
+    expect(bulkSummary(rows)).toEqual({ pending: 0, creating: 0, done: 2, failed: 1 });
+    expect(pendingRows(rows)).toEqual([]);
+    rows = bulkReducer(rows, { type: "creating", key: "peer-1" });
+    expect(rows.find((r) => r.key === "peer-1")).toMatchObject({ state: "creating", error: undefined });
+    rows = bulkReducer(rows, { type: "done", key: "peer-1", nodeId: 9 });
+    expect(rows.map((r) => r.nodeId)).toEqual([7, 9, 8]);
+    expect(bulkReducer(rows, { type: "reset" })).toEqual([]);
   });
 });
