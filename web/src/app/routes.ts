@@ -51,6 +51,9 @@ const nodeLogs: PageLoader = () => import("@/pages/nodes/NodeLogsPage").then((m)
 
 const fabricBulk: PageLoader = () => import("@/pages/nodes/FabricBulkCreatePage").then((m) => m.FabricBulkCreatePage);
 
+const besuNodeCreate: PageLoader = () => import("@/pages/nodes/BesuNodeFormPage").then((m) => m.BesuNodeCreatePage);
+const besuNodeEdit: PageLoader = () => import("@/pages/nodes/BesuNodeFormPage").then((m) => m.BesuNodeEditPage);
+
 /** Every route of spec §2, in its order. Screens without `load` render the pending placeholder. */
 export const ROUTES: readonly AppRoute[] = [
   { path: "dashboard", title: "Dashboard", load: dashboard },
@@ -64,8 +67,8 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "nodes/fabric/create", title: "Create Fabric Node", load: fabricNodeCreate },
   { path: "nodes/fabric/edit/:id", title: "Edit Fabric Node", load: fabricNodeEdit },
   { path: "nodes/fabric/bulk", title: "Bulk Create Fabric Nodes", load: fabricBulk },
-  { path: "nodes/besu/create", title: "Create Besu Node" },
-  { path: "nodes/besu/edit/:id", title: "Edit Besu Node" },
+  { path: "nodes/besu/create", title: "Create Besu Node", load: besuNodeCreate },
+  { path: "nodes/besu/edit/:id", title: "Edit Besu Node", load: besuNodeEdit },
   { path: "smart-contracts", title: "Smart Contracts" },
   { path: "smart-contracts/fabric", title: "Fabric Chaincodes" },
   { path: "smart-contracts/besu", title: "Besu Contracts" },

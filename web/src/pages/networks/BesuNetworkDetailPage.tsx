@@ -27,6 +27,7 @@ import { useKeysQuery } from "@/data/keys/keys-query";
 import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
 import { decodeNetworkConfig, formatWei, prettyJson } from "@/pages/networks/besu-form";
+import { NetworkNodes, ValidatorVoting } from "@/pages/nodes/ValidatorVoting";
 
 function param(
   config: Record<string, unknown> | undefined,
@@ -266,13 +267,18 @@ export function BesuNetworkDetailPage(): ReactElement {
             <TabsList>
               <TabsTrigger value="overview">Overview</TabsTrigger>
               <TabsTrigger value="validators">Validators</TabsTrigger>
+              <TabsTrigger value="nodes">Nodes</TabsTrigger>
               <TabsTrigger value="genesis">Genesis</TabsTrigger>
             </TabsList>
             <TabsContent value="overview" className="mt-4">
               <Overview n={n} />
             </TabsContent>
-            <TabsContent value="validators" className="mt-4">
+            <TabsContent value="validators" className="mt-4 space-y-6">
               <Validators n={n} />
+              <ValidatorVoting networkId={n.id} />
+            </TabsContent>
+            <TabsContent value="nodes" className="mt-4">
+              <NetworkNodes networkId={n.id} />
             </TabsContent>
             <TabsContent value="genesis" className="mt-4">
               <Genesis n={n} />
