@@ -447,7 +447,7 @@ export function NodeDetailPage(): ReactElement {
               </div>
             )}
             <Tabs defaultValue="overview">
-              <TabsList className="flex-wrap">
+              <TabsList className="max-w-full justify-start overflow-x-auto">
                 <TabsTrigger value="overview">Overview</TabsTrigger>
                 {n.besuNode && <TabsTrigger value="rpc">RPC console</TabsTrigger>}
                 {fabric && <TabsTrigger value="certificates">Certificates</TabsTrigger>}
