@@ -188,6 +188,20 @@ export interface NetworkValidatorKeysTable {
   key_id: number;
 }
 
+export interface NetworkNodesTable {
+  id: Generated<number>;
+  network_id: number;
+  node_id: number;
+  /** peer or orderer. */
+  role: string;
+  /** pending, joined, failed or unjoined. */
+  status: string;
+  /** Why the last join or unjoin failed. */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface NodesTable {
   id: Generated<number>;
   name: string;
@@ -244,6 +258,7 @@ export interface Database {
   node_health_checks: NodeHealthChecksTable;
   networks: NetworksTable;
   network_validator_keys: NetworkValidatorKeysTable;
+  network_nodes: NetworkNodesTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;

@@ -40,6 +40,14 @@ const ALLOWED: Record<string, string> = {
   "POST /settings request:config.portRangeStart":
     "product addition: port range proposed to new nodes (settings/network)",
   "POST /settings request:config.portRangeEnd": "product addition: port range proposed to new nodes (settings/network)",
+  ...viaAllOf("POST /networks/fabric", "config.batchSize", [
+    "absoluteMaxBytes",
+    "maxMessageCount",
+    "preferredMaxBytes",
+  ]),
+  "POST /networks/fabric request:joinNodes":
+    "product addition (issue 6): joins every listed node right after creation; progress in GET .../nodes",
+  "GET /networks/fabric/{id}/nodes response:nodes[].error": "product addition (issue 6): why the last join failed",
   ...viaAllOf("POST /nodes", "besuNode", [
     "accountsAllowList",
     "bootNodes",

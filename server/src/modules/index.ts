@@ -4,6 +4,7 @@ import { registerKeyProvidersModule } from "./key-providers/index.js";
 import { registerKeysModule } from "./keys/index.js";
 import { registerBesuNetworksModule } from "./besu-networks/index.js";
 import { registerNodesModule } from "./nodes/index.js";
+import { registerFabricNetworksModule } from "./fabric-networks/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
@@ -52,6 +53,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
   const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
   registerNodeRpcModule(api, nodes.service);
+  registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

@@ -3,6 +3,7 @@ import { foundation } from "./0001-foundation.js";
 import { keysOrganizations } from "./0002-keys-organizations.js";
 import { networks } from "./0003-networks.js";
 import { nodes } from "./0004-nodes.js";
+import { fabricNetworks } from "./0005-fabric-networks.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -17,6 +18,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0002-keys-organizations": keysOrganizations(dialect),
         "0003-networks": networks(dialect),
         "0004-nodes": nodes(dialect),
+        "0005-fabric-networks": fabricNetworks(dialect),
       };
     },
   };

@@ -42,6 +42,17 @@ export const AUDIT_EVENT_TYPES = [
   "node.stop",
   "node.restart",
   "node.certificates_renew",
+  "fabric_network.create",
+  "fabric_network.delete",
+  "fabric_network.import",
+  "fabric_network.add_node",
+  "fabric_network.join_peer",
+  "fabric_network.unjoin_peer",
+  "fabric_network.join_orderer",
+  "fabric_network.unjoin_orderer",
+  "fabric_network.anchor_peers",
+  "fabric_network.update_config",
+  "fabric_network.organization_crl",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

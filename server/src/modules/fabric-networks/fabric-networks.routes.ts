@@ -1,0 +1,196 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  addNodeBody,
+  createFabricNetworkBody,
+  fabricNetworkResponse,
+  listQuery,
+  networkNodeResponse,
+} from "./fabric-networks.schema.js";
+import { toNetworkResponse, type FabricNetworksService } from "./fabric-networks.service.js";
+
+export const tags = ["Fabric Networks"];
+const id = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(2 ** 31 - 1);
+export const idParams = z.object({ id: id.describe("Network id") }).strict();
+const ordererParams = z.object({ id: id.describe("Network id"), ordererId: id.describe("Orderer node id") }).strict();
+const peerParams = z.object({ id: id.describe("Network id"), peerId: id.describe("Peer node id") }).strict();
+
+/** Fabric channels: create (genesis block), list, inspect the record, join and unjoin nodes. */
+export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNetworksService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    "/networks/fabric",
+    {
+      config: { access: "NETWORK_READ" },
+      schema: {
+        operationId: "listFabricNetworks",
+        tags,
+        summary: "List Fabric networks",
+        querystring: listQuery,
+        response: {
+          200: z.object({
+            networks: z.array(fabricNetworkResponse).describe("This page"),
+            total: z.number().int().describe("Matching networks"),
+          }),
+        },
+      },
+    },
+    async (req) => svc.list(req.query.limit, req.query.offset, req.query.name),
+  );
+
+  r.post(
+    "/networks/fabric",
+    {
+      config: { access: "NETWORK_CREATE", audit: "fabric_network.create" },
+      schema: {
+        operationId: "createFabricNetwork",
+        tags,
+        summary: "Create a Fabric channel: validate the orgs and orderers, build and store the genesis block",
+        description:
+          "Does not join any node unless joinNodes is true; then joins run in the background and their progress shows in GET /networks/fabric/{id}/nodes.",
+        body: createFabricNetworkBody,
+        response: { 201: fabricNetworkResponse },
+      },
+    },
+    async (req, reply) => {
+      req.auditInfo.details = { name: req.body.name, consensusType: req.body.config.consensusType };
+      const n = await svc.create(req.body);
+      req.auditInfo.resource = `network:${n.id}`;
+      return reply.status(201).send(n);
+    },
+  );
+
+  r.get(
+    "/networks/fabric/:id",
+    {
+      config: { access: "NETWORK_READ" },
+      schema: {
+        operationId: "getFabricNetwork",
+        tags,
+        summary: "Get a Fabric network",
+        params: idParams,
+        response: { 200: fabricNetworkResponse },
+      },
+    },
+    async (req) => svc.get(req.params.id),
+  );
+
+  r.delete(
+    "/networks/fabric/:id",
+    {
+      config: { access: "NETWORK_DELETE", audit: "fabric_network.delete" },
+      schema: {
+        operationId: "deleteFabricNetwork",
+        tags,
+        summary: "Delete a Fabric network record (nodes keep their ledgers; unjoin orderers first to free them)",
+        params: idParams,
+        response: { 204: z.null().describe("Deleted") },
+      },
+    },
+    async (req, reply) => {
+      req.auditInfo.resource = `network:${req.params.id}`;
+      const row = await svc.remove(req.params.id);
+      req.auditInfo.details = { name: row.name };
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.get(
+    "/networks/fabric/:id/nodes",
+    {
+      config: { access: "NETWORK_READ" },
+      schema: {
+        operationId: "getFabricNetworkNodes",
+        tags,
+        summary: "The network's nodes and where each join stands",
+        params: idParams,
+        response: { 200: z.object({ nodes: z.array(networkNodeResponse).describe("Members") }) },
+      },
+    },
+    async (req) => svc.nodes(req.params.id),
+  );
+
+  r.post(
+    "/networks/fabric/:id/nodes",
+    {
+      config: { access: "NETWORK_UPDATE", audit: "fabric_network.add_node" },
+      schema: {
+        operationId: "addFabricNetworkNode",
+        tags,
+        summary: "Add a node to the network record (pending; join it next)",
+        params: idParams,
+        body: addNodeBody,
+        response: { 200: fabricNetworkResponse },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `network:${req.params.id}`;
+      req.auditInfo.details = { nodeId: req.body.nodeId, role: req.body.role };
+      return svc.addNode(req.params.id, req.body.nodeId, req.body.role);
+    },
+  );
+
+  const membership = [
+    ["orderers", "ordererId", "join", "joinFabricOrderer", "fabric_network.join_orderer", "Join an orderer (osnadmin)"],
+    [
+      "orderers",
+      "ordererId",
+      "unjoin",
+      "unjoinFabricOrderer",
+      "fabric_network.unjoin_orderer",
+      "Remove the channel from an orderer (osnadmin)",
+    ],
+    [
+      "peers",
+      "peerId",
+      "join",
+      "joinFabricPeer",
+      "fabric_network.join_peer",
+      "Join a peer (CSCC JoinChain with the genesis block)",
+    ],
+    [
+      "peers",
+      "peerId",
+      "unjoin",
+      "unjoinFabricPeer",
+      "fabric_network.unjoin_peer",
+      "Mark a peer unjoined (Fabric has no online peer unjoin; run `peer node unjoin` on the stopped peer to drop its ledger)",
+    ],
+  ] as const;
+  for (const [kind, param, verb, operationId, audit, summary] of membership) {
+    r.post(
+      `/networks/fabric/:id/${kind}/:${param}/${verb}`,
+      {
+        config: { access: "NETWORK_UPDATE", audit },
+        schema: {
+          operationId,
+          tags,
+          summary,
+          params: kind === "orderers" ? ordererParams : peerParams,
+          response: { 200: fabricNetworkResponse },
+        },
+      },
+      async (req) => {
+        const p = req.params as { id: number; ordererId?: number; peerId?: number };
+        const nodeId = (p.ordererId ?? p.peerId) as number;
+        req.auditInfo.resource = `network:${p.id}`;
+        req.auditInfo.details = { nodeId };
+        const fn =
+          kind === "orderers"
+            ? verb === "join"
+              ? svc.joinOrderer
+              : svc.unjoinOrderer
+            : verb === "join"
+              ? svc.joinPeer
+              : svc.unjoinPeer;
+        return toNetworkResponse(await fn(p.id, nodeId));
+      },
+    );
+  }
+}

@@ -1,0 +1,399 @@
+import type { common } from "@hyperledger/fabric-protos";
+import {
+  assertValidChannelId,
+  buildGenesisBlock,
+  type BftConsenter,
+  type ChannelConfigInput,
+  type EtcdRaftConsenter,
+  type OrdererOrgInput,
+  type PeerOrgInput,
+  type SmartBftOptions,
+} from "../../fabric/configtx/index.js";
+import { buildChannelMsp } from "../../fabric/msp/index.js";
+import { OsnAdminError, osnJoinChannel, osnRemoveChannel } from "../../fabric/osnadmin.js";
+import { createPeerClient, ProposalError } from "../../fabric/peer-client.js";
+import { nowIso } from "../../db/db.js";
+import { AppError, ConflictError, InputError, UpstreamError } from "../../http/errors.js";
+import {
+  createFabricContext,
+  libraryInput,
+  splitHostPort,
+  type FabricNetworksDeps,
+  type FabricNodeInfo,
+} from "./fabric-networks.context.js";
+import type { NetworkNodeRow, NetworkRow } from "./fabric-networks.repo.js";
+import type { CreateFabricNetworkBody, FabricNetworkResponse, NetworkNodeResponse } from "./fabric-networks.schema.js";
+
+export function toNetworkResponse(row: NetworkRow): FabricNetworkResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description ?? "",
+    platform: "FABRIC",
+    status: row.status,
+    config: Buffer.from(row.config).toString("base64"),
+    deploymentConfig: "",
+    domain: "",
+    exposedPorts: [],
+    genesisBlock: row.genesis ?? "",
+    currentConfigBlock: "",
+    createdBy: null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function bftOptions(o: NonNullable<CreateFabricNetworkBody["config"]["smartBFTOptions"]>): Partial<SmartBftOptions> {
+  const { leaderRotation, ...rest } = o;
+  const out: Partial<SmartBftOptions> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  if (leaderRotation) out.leaderRotation = /off/i.test(leaderRotation) ? 1 : /on/i.test(leaderRotation) ? 2 : 0;
+  return out;
+}
+
+const isV3 = (v: string): boolean => /^v?3\./.test(v);
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/**
+ * Fabric channels: validated parameters in, a genesis block built by our configtx library out;
+ * then orderers join through the channel participation API (admin mTLS) and peers through a
+ * CSCC JoinChain signed by their org admin. Each node's join status is stored, so a failed join
+ * shows its reason and is retried alone.
+ */
+export function createFabricNetworksService(deps: FabricNetworksDeps) {
+  const { repo } = deps;
+  const ctx = createFabricContext(deps);
+
+  type Resolved = { org: Awaited<ReturnType<typeof ctx.org>>; nodes: FabricNodeInfo[] };
+
+  async function resolveOrgs(
+    list: CreateFabricNetworkBody["config"]["ordererOrganizations"],
+    role: "peer" | "orderer",
+    key: string,
+  ): Promise<Resolved[]> {
+    const out: Resolved[] = [];
+    for (const [i, o] of list.entries()) {
+      const org = await ctx.org(o.id, `config.${key}[${i}].id`);
+      const nodes: FabricNodeInfo[] = [];
+      for (const [j, nodeId] of o.nodeIds.entries()) {
+        const field = `config.${key}[${i}].nodeIds[${j}]`;
+        const n = await ctx.node(nodeId, field);
+        if (n.role !== role)
+          throw new InputError(`${field}: node '${n.name}' is a ${n.role}, not a ${role}`, { field });
+        if (n.organizationId !== o.id) {
+          throw new InputError(`${field}: node '${n.name}' belongs to ${n.mspId}, not ${org.mspId}`, { field });
+        }
+        if (role === "orderer") {
+          if (!n.tlsCert) throw new InputError(`${field}: orderer '${n.name}' has no TLS certificate`, { field });
+          if (n.status !== "RUNNING") {
+            throw new InputError(
+              `${field}: orderer '${n.name}' is ${n.status}; consenters must be RUNNING to create the channel`,
+              { field },
+            );
+          }
+        }
+        nodes.push(n);
+      }
+      out.push({ org, nodes });
+    }
+    return out;
+  }
+
+  function channelInput(body: CreateFabricNetworkBody, peers: Resolved[], orderers: Resolved[]): ChannelConfigInput {
+    const c = body.config;
+    const bft = c.consensusType !== "etcdraft";
+    const ordererNodes = orderers.flatMap((o) => o.nodes);
+    const versions = [...new Set(ordererNodes.map((n) => n.version))];
+    if (bft) {
+      const old = ordererNodes.find((n) => !isV3(n.version));
+      if (old) {
+        throw new InputError(`config.consensusType: BFT needs Fabric 3.x orderers; '${old.name}' runs ${old.version}`, {
+          field: "config.consensusType",
+        });
+      }
+    }
+    const msp = (mspId: string, ca: string, tls: string, field: string) =>
+      libraryInput(`${field}.`, () => buildChannelMsp({ mspId, caCertPem: ca, tlsCaCertPem: tls }));
+    const peerOrgs: PeerOrgInput[] = [
+      ...peers.map((p, i) => ({
+        msp: msp(p.org.mspId, p.org.signCaCert, p.org.tlsCaCert, `config.peerOrganizations[${i}]`),
+      })),
+      ...c.externalPeerOrgs.map((e, i) => ({
+        msp: msp(e.mspid, e.signCACert, e.tlsCACert, `config.externalPeerOrgs[${i}]`),
+      })),
+    ];
+    const ordererOrgs: OrdererOrgInput[] = [
+      ...orderers.map((o, i) => ({
+        msp: msp(o.org.mspId, o.org.signCaCert, o.org.tlsCaCert, `config.ordererOrganizations[${i}]`),
+        ordererEndpoints: o.nodes.map((n) => n.endpoint),
+      })),
+      ...c.externalOrdererOrgs.map((e, i) => ({
+        msp: msp(e.mspid, e.signCACert, e.tlsCACert, `config.externalOrdererOrgs[${i}]`),
+        ordererEndpoints: e.consenters.map((k) => `${k.host}:${k.port}`),
+      })),
+    ];
+    const raft: EtcdRaftConsenter[] = [
+      ...ordererNodes.map((n) => ({
+        ...splitHostPort(n.endpoint),
+        clientTlsCert: n.tlsCert,
+        serverTlsCert: n.tlsCert,
+      })),
+      ...c.externalOrdererOrgs.flatMap((e) =>
+        e.consenters.map((k) => ({ host: k.host, port: k.port, clientTlsCert: k.tlsCert, serverTlsCert: k.tlsCert })),
+      ),
+    ];
+    if (raft.length === 0) {
+      throw new InputError("config.ordererOrganizations: the channel needs at least one orderer node (consenter)", {
+        field: "config.ordererOrganizations",
+      });
+    }
+    if (bft && c.externalOrdererOrgs.some((e) => e.consenters.length > 0)) {
+      throw new InputError("config.externalOrdererOrgs: external BFT consenters are not supported", {
+        field: "config.externalOrdererOrgs",
+      });
+    }
+    const bftConsenters: BftConsenter[] = ordererNodes.map((n, i) => ({
+      id: i + 1,
+      ...splitHostPort(n.endpoint),
+      mspId: n.mspId,
+      identity: n.signCert,
+      clientTlsCert: n.tlsCert,
+      serverTlsCert: n.tlsCert,
+    }));
+    return {
+      channelId: body.name,
+      ...(versions.length === 1 && versions[0] ? { fabricVersion: versions[0] } : {}),
+      peerOrgs,
+      ordererOrgs,
+      consensus: bft
+        ? {
+            type: "BFT",
+            consenters: bftConsenters,
+            ...(c.smartBFTOptions ? { options: bftOptions(c.smartBFTOptions) } : {}),
+          }
+        : { type: "etcdraft", consenters: raft, ...(c.etcdRaftOptions ? { options: c.etcdRaftOptions } : {}) },
+      ...(c.batchSize ? { batchSize: c.batchSize } : {}),
+      ...(c.batchTimeout ? { batchTimeout: c.batchTimeout } : {}),
+      capabilities: {
+        ...(c.channelCapabilities ? { channel: c.channelCapabilities } : {}),
+        ...(c.ordererCapabilities ? { orderer: c.ordererCapabilities } : {}),
+        ...(c.applicationCapabilities ? { application: c.applicationCapabilities } : {}),
+      },
+      ...(c.channelPolicies ? { channelPolicies: c.channelPolicies } : {}),
+      ...(c.ordererPolicies ? { ordererPolicies: c.ordererPolicies } : {}),
+      ...(c.applicationPolicies ? { applicationPolicies: c.applicationPolicies } : {}),
+    };
+  }
+
+  async function memberResponse(m: NetworkNodeRow): Promise<NetworkNodeResponse> {
+    const n = await ctx.tryNode(m.node_id);
+    return {
+      id: m.id,
+      networkId: m.network_id,
+      nodeId: m.node_id,
+      role: m.role as "peer" | "orderer",
+      status: m.status as NetworkNodeResponse["status"],
+      ...(m.error ? { error: m.error } : {}),
+      ...(n ? { node: n } : {}),
+      createdAt: m.created_at,
+      updatedAt: m.updated_at,
+    };
+  }
+
+  /** Records a join/unjoin outcome; failures are stored with their reason and rethrown. */
+  async function track(
+    network: NetworkRow,
+    n: FabricNodeInfo,
+    done: "joined" | "unjoined",
+    fn: () => Promise<void>,
+  ): Promise<void> {
+    if (!(await repo.member(network.id, n.id))) await repo.addMember(network.id, n.id, n.role);
+    try {
+      await fn();
+    } catch (err) {
+      const named = err instanceof AppError && err.status === 400;
+      if (!named) await repo.setStatus(network.id, n.id, "failed", message(err));
+      if (err instanceof AppError) throw err;
+      throw new UpstreamError(`${done === "joined" ? "join" : "unjoin"} of '${n.name}' failed: ${message(err)}`);
+    }
+    await repo.setStatus(network.id, n.id, done, null);
+    await repo.touch(network.id);
+  }
+
+  async function joinable(networkId: number, nodeId: number, role: "peer" | "orderer") {
+    const network = await ctx.network(networkId);
+    const n = await ctx.node(nodeId, role === "peer" ? "peerId" : "ordererId");
+    if (n.role !== role) throw new InputError(`node '${n.name}' is a ${n.role}, not a ${role}`);
+    const m = await repo.member(networkId, nodeId);
+    return { network, n, m };
+  }
+
+  async function joinOrderer(networkId: number, ordererId: number): Promise<NetworkRow> {
+    const { network, n, m } = await joinable(networkId, ordererId, "orderer");
+    if (m?.status === "joined") {
+      throw new InputError(`orderer '${n.name}' has already joined channel '${network.name}'`, { field: "ordererId" });
+    }
+    if (n.status !== "RUNNING") throw new InputError(`orderer '${n.name}' is ${n.status}; start it before joining`);
+    await track(network, n, "joined", async () => {
+      const ep = await ctx.osnEndpoint(n);
+      try {
+        await osnJoinChannel(ep, ctx.genesisOf(network));
+      } catch (err) {
+        if (err instanceof OsnAdminError && (err.status === 405 || err.status === 409)) {
+          throw new InputError(`orderer '${n.name}' has already joined channel '${network.name}'`, {
+            field: "ordererId",
+          });
+        }
+        throw err;
+      }
+    });
+    return network;
+  }
+
+  async function joinPeer(networkId: number, peerId: number): Promise<NetworkRow> {
+    const { network, n, m } = await joinable(networkId, peerId, "peer");
+    if (m?.status === "joined") {
+      throw new InputError(`peer '${n.name}' has already joined channel '${network.name}'`, { field: "peerId" });
+    }
+    if (n.status !== "RUNNING") throw new InputError(`peer '${n.name}' is ${n.status}; start it before joining`);
+    await track(network, n, "joined", async () => {
+      const admin = await (await ctx.org(n.organizationId, "organizationId")).admin();
+      const client = createPeerClient(ctx.grpcEndpoint(n), admin);
+      try {
+        await client.joinChain(ctx.genesisOf(network));
+      } catch (err) {
+        if (err instanceof ProposalError && /already exists/i.test(err.peerMessage)) {
+          throw new InputError(`peer '${n.name}' has already joined channel '${network.name}'`, { field: "peerId" });
+        }
+        throw err;
+      } finally {
+        client.close();
+      }
+    });
+    return network;
+  }
+
+  async function joinAll(network: NetworkRow): Promise<void> {
+    const members = await repo.members(network.id);
+    const run = (role: string, join: (nw: number, node: number) => Promise<unknown>) =>
+      Promise.all(
+        members
+          .filter((m) => m.role === role && m.status !== "joined")
+          .map((m) =>
+            join(network.id, m.node_id).catch(async (err: unknown) => {
+              await repo.setStatus(network.id, m.node_id, "failed", message(err)).catch(() => undefined);
+            }),
+          ),
+      );
+    await run("orderer", joinOrderer);
+    await run("peer", joinPeer);
+  }
+
+  return {
+    ctx,
+    async create(body: CreateFabricNetworkBody): Promise<FabricNetworkResponse> {
+      libraryInput("", () => {
+        try {
+          assertValidChannelId(body.name);
+        } catch (err) {
+          throw new InputError(`name: ${message(err)}`, { field: "name" });
+        }
+      });
+      if (await repo.byName(body.name)) throw new ConflictError(`name: a network named '${body.name}' already exists`);
+      const orderers = await resolveOrgs(body.config.ordererOrganizations, "orderer", "ordererOrganizations");
+      const peers = await resolveOrgs(body.config.peerOrganizations, "peer", "peerOrganizations");
+      const input = channelInput(body, peers, orderers);
+      const block: common.Block = libraryInput("config.", () => buildGenesisBlock(input));
+      const now = nowIso();
+      const members = [
+        ...orderers.flatMap((o) => o.nodes.map((n) => ({ node_id: n.id, role: "orderer" as const }))),
+        ...peers.flatMap((o) => o.nodes.map((n) => ({ node_id: n.id, role: "peer" as const }))),
+      ];
+      const seen = new Set<number>();
+      for (const m of members) {
+        if (seen.has(m.node_id)) throw new InputError(`config: node ${m.node_id} is listed twice`);
+        seen.add(m.node_id);
+      }
+      const { joinNodes, ...request } = body;
+      const row = await repo.insert(
+        {
+          name: body.name,
+          platform: "FABRIC",
+          description: body.description ?? null,
+          status: "genesis_block_created",
+          chain_id: null,
+          config: JSON.stringify(request.config),
+          genesis: Buffer.from(block.serializeBinary()).toString("base64"),
+          validators: "[]",
+          created_at: now,
+          updated_at: now,
+        },
+        members,
+      );
+      if (joinNodes) void joinAll(row).catch(() => undefined);
+      return toNetworkResponse(row);
+    },
+    async list(limit: number, offset: number, name?: string) {
+      const { rows, total } = await repo.list(limit, offset, name);
+      return { networks: rows.map(toNetworkResponse), total };
+    },
+    async get(id: number): Promise<FabricNetworkResponse> {
+      return toNetworkResponse(await ctx.network(id));
+    },
+    /** Deletes the record; nodes keep the channel (unjoin them first to leave it). */
+    async remove(id: number): Promise<NetworkRow> {
+      const row = await ctx.network(id);
+      await repo.delete(id);
+      return row;
+    },
+    async nodes(id: number): Promise<{ nodes: NetworkNodeResponse[] }> {
+      await ctx.network(id);
+      return { nodes: await Promise.all((await repo.members(id)).map(memberResponse)) };
+    },
+    async addNode(id: number, nodeId: number, role: "peer" | "orderer"): Promise<FabricNetworkResponse> {
+      const network = await ctx.network(id);
+      const n = await ctx.node(nodeId, "nodeId");
+      if (n.role !== role) throw new InputError(`nodeId: node '${n.name}' is a ${n.role}, not a ${role}`);
+      if (await repo.member(id, nodeId)) {
+        throw new InputError(`nodeId: node '${n.name}' is already in network '${network.name}'`, { field: "nodeId" });
+      }
+      await repo.addMember(id, nodeId, role);
+      return toNetworkResponse(network);
+    },
+    joinOrderer,
+    joinPeer,
+    async unjoinOrderer(networkId: number, ordererId: number): Promise<NetworkRow> {
+      const { network, n, m } = await joinable(networkId, ordererId, "orderer");
+      if (m?.status !== "joined" && m?.status !== "failed") {
+        throw new InputError(`orderer '${n.name}' has not joined channel '${network.name}'`, { field: "ordererId" });
+      }
+      await track(network, n, "unjoined", async () => {
+        try {
+          await osnRemoveChannel(await ctx.osnEndpoint(n), network.name);
+        } catch (err) {
+          if (!(err instanceof OsnAdminError && err.status === 404)) throw err;
+        }
+      });
+      return network;
+    },
+    /**
+     * Fabric (2.5 and 3.x) has no online API to leave a channel: `peer node unjoin` works only
+     * on a stopped peer's ledger. So this records the peer as unjoined; its ledger keeps the
+     * channel until the operator runs `peer node unjoin` with the peer stopped.
+     */
+    async unjoinPeer(networkId: number, peerId: number): Promise<NetworkRow> {
+      const { network, n, m } = await joinable(networkId, peerId, "peer");
+      if (m?.status !== "joined" && m?.status !== "failed") {
+        throw new InputError(`peer '${n.name}' has not joined channel '${network.name}'`, { field: "peerId" });
+      }
+      await track(network, n, "unjoined", async () => undefined);
+      return network;
+    },
+    /** Name of a network a node has joined, if any (nodes in a channel can't be deleted). */
+    async nodeUsage(nodeId: number): Promise<string | null> {
+      const name = await repo.networkOfNode(nodeId);
+      return name ? `network '${name}'` : null;
+    },
+  };
+}
+
+export type FabricNetworksService = ReturnType<typeof createFabricNetworksService>;

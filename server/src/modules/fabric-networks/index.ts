@@ -1,0 +1,26 @@
+import type { FastifyInstance } from "fastify";
+import type { DB } from "../../db/db.js";
+import type { KeysService } from "../keys/keys.service.js";
+import type { NodesService } from "../nodes/nodes.service.js";
+import { createOrganizationPki } from "../organizations/organization-pki.service.js";
+import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
+import { createFabricNetworksRepo } from "./fabric-networks.repo.js";
+import { registerFabricNetworksRoutes } from "./fabric-networks.routes.js";
+import { createFabricNetworksService, type FabricNetworksService } from "./fabric-networks.service.js";
+
+/** Wires the Fabric networks module (channels on this console's peers and orderers). */
+export function registerFabricNetworksModule(
+  api: FastifyInstance,
+  deps: { db: DB; keys: KeysService; nodes: Pick<NodesService, "get"> },
+): FabricNetworksService {
+  const orgs = createOrganizationsRepo(deps.db);
+  const svc = createFabricNetworksService({
+    repo: createFabricNetworksRepo(deps.db),
+    nodes: deps.nodes,
+    orgs,
+    keys: deps.keys,
+    pki: createOrganizationPki({ repo: orgs, keys: deps.keys }),
+  });
+  registerFabricNetworksRoutes(api, svc);
+  return svc;
+}
