@@ -63,6 +63,10 @@ export type BesuNetwork = ResponseOf<"/networks/besu/{id}", "get">;
 export type CreateBesuNetworkBody = NonNullable<
   paths["/networks/besu"]["post"]
 >["requestBody"]["content"]["application/json"];
+export type BulkCreateBesuBody = NonNullable<
+  paths["/networks/besu/bulk-create"]["post"]
+>["requestBody"]["content"]["application/json"];
+export type BulkCreateBesuResult = ResponseOf<"/networks/besu/bulk-create", "post", 201>;
 export type NodeInfo = ResponseOf<"/nodes/{id}", "get">;
 export type NodeStatus = NodeInfo["status"];
 export type NodePage = ResponseOf<"/nodes", "get">;

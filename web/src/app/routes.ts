@@ -37,6 +37,7 @@ const networkImport: PageLoader = () => import("@/pages/networks/NetworkImportPa
 const besuNetworks: PageLoader = () => import("@/pages/networks/BesuNetworksPage").then((m) => m.BesuNetworksPage);
 const besuCreate: PageLoader = () =>
   import("@/pages/networks/BesuNetworkCreatePage").then((m) => m.BesuNetworkCreatePage);
+const besuBulk: PageLoader = () => import("@/pages/networks/BesuBulkCreatePage").then((m) => m.BesuBulkCreatePage);
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
@@ -88,7 +89,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "network/besu", title: "Besu Networks", load: besuNetworks },
   { path: "networks/fabric/create", title: "Create Fabric Network" },
   { path: "networks/besu/create", title: "Create Besu Network", load: besuCreate },
-  { path: "networks/besu/bulk-create", title: "Create Besu Network" },
+  { path: "networks/besu/bulk-create", title: "Create Besu Network", load: besuBulk },
   { path: "networks/fabric/shared", title: "Shared Networks" },
   { path: "networks/:id/besu", title: "Besu Network", load: besuNetwork },
   { path: "networks/:id/fabric", title: "Fabric Network" },

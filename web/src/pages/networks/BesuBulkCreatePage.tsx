@@ -1,0 +1,375 @@
+import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, PlusIcon, XCircleIcon, XIcon } from "lucide-react";
+import { useReducer, useState, type ReactElement, type ReactNode } from "react";
+import { useFieldArray, useForm } from "react-hook-form";
+import { Link, useNavigate } from "react-router";
+import type { BulkCreateBesuResult } from "@/api/client";
+import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
+import { OperatorsOnly } from "@/app/OperatorsOnly";
+import { PageHeader } from "@/components/states";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { FieldError, Label } from "@/components/ui/label";
+import { useBesuBulkCreateMutation } from "@/data/besu-networks/besu-network-bulk-create-mutation";
+import { formErrorsFrom } from "@/lib/field-errors";
+import { showToast } from "@/lib/toast";
+import {
+  BULK_FORM_DEFAULTS,
+  BULK_FORM_FIELDS,
+  BULK_IDLE,
+  BULK_PROGRESS_EVENT,
+  MAX_BULK_NODES,
+  bulkProgressReducer,
+  bulkSteps,
+  toBulkCreateBody,
+  type BulkFormValues,
+  type StepState,
+} from "@/pages/networks/besu-bulk";
+import { ADDRESS_PATTERN, QUANTITY_PATTERN } from "@/pages/networks/besu-form";
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}): ReactElement {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">{children}</CardContent>
+    </Card>
+  );
+}
+
+const ICON: Record<StepState, ReactElement> = {
+  pending: <CircleDashedIcon className="size-4 text-muted-foreground" />,
+  running: <Loader2Icon className="size-4 animate-spin text-primary" />,
+  done: <CheckCircle2Icon className="size-4 text-success" />,
+  failed: <XCircleIcon className="size-4 text-destructive" />,
+};
+
+const whole = (min: number, max?: number) => (v: string) =>
+  (/^\d+$/.test(v) && Number(v) >= min && (max === undefined || Number(v) <= max)) ||
+  (max === undefined ? `A whole number, at least ${min}` : `A whole number from ${min} to ${max}`);
+
+function Result({ result }: { result: BulkCreateBesuResult }): ReactElement {
+  return (
+    <div className="grid gap-3" data-testid="bulk-result">
+      <p className="text-sm">
+        <Link to={`/networks/${result.network.id}/besu`} className="font-medium hover:underline">
+          Open network {result.network.name}
+        </Link>{" "}
+        <span className="text-muted-foreground">(chain {result.network.chainId})</span>
+      </p>
+      <ul className="grid gap-1 text-sm">
+        {result.nodes.map((n) => (
+          <li key={n.id} className="flex flex-wrap items-center gap-2">
+            <Link to={`/nodes/${n.id}`} className="hover:underline">
+              {n.name}
+            </Link>
+            <Badge variant="secondary">{n.status}</Badge>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** N validator keys, a QBFT network with them as validators, and N nodes wired to the first as bootnode. */
+function BesuBulkCreateContent(): ReactElement {
+  const navigate = useNavigate();
+  const create = useBesuBulkCreateMutation();
+  const [progress, dispatch] = useReducer(bulkProgressReducer, BULK_IDLE);
+  const [result, setResult] = useState<BulkCreateBesuResult>();
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors },
+  } = useForm<BulkFormValues>({ defaultValues: BULK_FORM_DEFAULTS });
+  const alloc = useFieldArray({ control, name: "alloc" });
+
+  useLiveEvent(BULK_PROGRESS_EVENT, (e) => dispatch({ type: "event", data: e.data }));
+
+  const onSubmit = handleSubmit((v) => {
+    const body = toBulkCreateBody(v);
+    setResult(undefined);
+    dispatch({ type: "start", networkName: body.networkName, total: body.nodeCount });
+    create.mutate(body, {
+      onSuccess: (r) => {
+        dispatch({ type: "succeeded" });
+        setResult(r);
+        showToast("success", "Besu network created", {
+          description: `${r.network.name} with ${r.nodes.length} validator node${r.nodes.length === 1 ? "" : "s"}.`,
+        });
+      },
+      onError: (e) => {
+        dispatch({ type: "failed", error: e.message });
+        for (const [field, message] of Object.entries(formErrorsFrom(e, BULK_FORM_FIELDS))) {
+          setError(field as keyof BulkFormValues, { message: message as string });
+        }
+      },
+    });
+  });
+
+  const locked = progress.status === "running" || progress.status === "done";
+
+  const field = (
+    name: "chainId" | "blockPeriod" | "epochLength" | "requestTimeout" | "nodeCount",
+    label: string,
+    min: number,
+    hint?: string,
+    max?: number,
+  ): ReactElement => (
+    <div className="grid content-start gap-2">
+      <Label htmlFor={`bulk-${name}`}>{label}</Label>
+      <Input
+        id={`bulk-${name}`}
+        inputMode="numeric"
+        aria-invalid={Boolean(errors[name])}
+        {...register(name, { required: `${label} is required`, validate: whole(min, max) })}
+      />
+      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+      <FieldError message={errors[name]?.message} />
+    </div>
+  );
+
+  return (
+    <div className="max-w-3xl">
+      <PageHeader
+        title="Create Besu Network"
+        description="One flow: ChainLaunch creates the validator keys, the QBFT network with them as validators, and one node per validator wired to the first as bootnode."
+      />
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-6">
+        <fieldset disabled={locked} className="space-y-6">
+          <Section title="Network" description="Nodes are named <network>-node-<i>; the chain id must be unique.">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div className="grid content-start gap-2">
+                <Label htmlFor="bulk-networkName">Network name</Label>
+                <Input
+                  id="bulk-networkName"
+                  placeholder="testnet"
+                  aria-invalid={Boolean(errors.networkName)}
+                  {...register("networkName", {
+                    required: "Network name is required",
+                    maxLength: { value: 80, message: "At most 80 characters" },
+                  })}
+                />
+                <FieldError message={errors.networkName?.message} />
+              </div>
+              {field("chainId", "Chain ID", 1, "EIP-155 chain id, e.g. 1337")}
+            </div>
+            <div className="grid content-start gap-2">
+              <Label htmlFor="bulk-description">Description</Label>
+              <Input id="bulk-description" placeholder="Optional" {...register("description")} />
+              <FieldError message={errors.description?.message} />
+            </div>
+          </Section>
+          <Section
+            title="Validator nodes"
+            description="Each validator gets a new secp256k1 key and a node with free ports proposed by the server."
+          >
+            <div className="grid gap-4 sm:grid-cols-2">
+              {field(
+                "nodeCount",
+                "Number of validator nodes",
+                1,
+                "QBFT tolerates floor((n − 1) / 3) faulty",
+                MAX_BULK_NODES,
+              )}
+              <div className="grid content-start gap-2">
+                <Label htmlFor="bulk-externalIp">External IP</Label>
+                <Input
+                  id="bulk-externalIp"
+                  placeholder="Default from settings"
+                  aria-invalid={Boolean(errors.externalIp)}
+                  {...register("externalIp")}
+                />
+                <p className="text-xs text-muted-foreground">The address the nodes advertise to peers.</p>
+                <FieldError message={errors.externalIp?.message} />
+              </div>
+            </div>
+            <label className="flex items-start gap-2 text-sm">
+              <input type="checkbox" className="mt-0.5 size-4 accent-primary" {...register("start")} />
+              <span>
+                Start the nodes once created
+                <span className="block text-xs text-muted-foreground">
+                  Leave off to review the nodes first; start them from their pages.
+                </span>
+              </span>
+            </label>
+          </Section>
+          <Section title="Consensus" description="QBFT parameters; Besu's defaults suit most networks.">
+            <div className="grid gap-4 sm:grid-cols-2">
+              {field("blockPeriod", "Block period (seconds)", 1)}
+              {field("epochLength", "Epoch length (blocks)", 1, "Votes reset every epoch")}
+              {field("requestTimeout", "Request timeout (seconds)", 1)}
+              <div className="grid content-start gap-2">
+                <Label htmlFor="bulk-gasLimit">Gas limit</Label>
+                <Input
+                  id="bulk-gasLimit"
+                  className="font-mono"
+                  aria-invalid={Boolean(errors.gasLimit)}
+                  {...register("gasLimit", {
+                    validate: (v) => !v.trim() || QUANTITY_PATTERN.test(v.trim()) || "0x-hex or decimal",
+                  })}
+                />
+                <FieldError message={errors.gasLimit?.message} />
+              </div>
+            </div>
+          </Section>
+          <Section title="Pre-funded accounts" description="Balances in the genesis alloc, in wei.">
+            {alloc.fields.length === 0 && <p className="text-sm text-muted-foreground">No pre-funded accounts.</p>}
+            {alloc.fields.map((f, i) => (
+              <div key={f.id} className="grid gap-2 sm:grid-cols-[1.6fr_1fr_auto] sm:items-start">
+                <div className="grid content-start gap-1">
+                  <Label htmlFor={`bulk-alloc-addr-${i}`} className="text-xs">
+                    Address
+                  </Label>
+                  <Input
+                    id={`bulk-alloc-addr-${i}`}
+                    className="font-mono text-xs"
+                    placeholder="0x…"
+                    {...register(`alloc.${i}.address`, {
+                      required: "Address is required",
+                      validate: (v) => ADDRESS_PATTERN.test(v.trim()) || "0x and 40 hex digits",
+                    })}
+                  />
+                  <FieldError message={errors.alloc?.[i]?.address?.message} />
+                </div>
+                <div className="grid content-start gap-1">
+                  <Label htmlFor={`bulk-alloc-bal-${i}`} className="text-xs">
+                    Balance (wei)
+                  </Label>
+                  <Input
+                    id={`bulk-alloc-bal-${i}`}
+                    className="font-mono text-xs"
+                    {...register(`alloc.${i}.balance`, {
+                      validate: (v) => !v.trim() || QUANTITY_PATTERN.test(v.trim()) || "0x-hex or decimal",
+                    })}
+                  />
+                  <FieldError message={errors.alloc?.[i]?.balance?.message} />
+                </div>
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon-sm"
+                  className="sm:mt-5"
+                  aria-label={`Remove account ${i + 1}`}
+                  onClick={() => alloc.remove(i)}
+                >
+                  <XIcon />
+                </Button>
+              </div>
+            ))}
+            <FieldError message={errors.alloc?.message ?? errors.alloc?.root?.message} />
+            <div>
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                onClick={() => alloc.append({ address: "", balance: "1000000000000000000000" })}
+              >
+                <PlusIcon /> Add account
+              </Button>
+            </div>
+          </Section>
+        </fieldset>
+        {progress.status !== "idle" && (
+          <Card data-testid="bulk-progress" data-status={progress.status}>
+            <CardHeader>
+              <CardTitle className="text-base">Progress</CardTitle>
+              <CardDescription>
+                {progress.status === "running" && `Creating ${progress.networkName}…`}
+                {progress.status === "done" && `${progress.networkName} is ready.`}
+                {progress.status === "failed" &&
+                  "The creation failed. The server rolls back everything this request created: keys, network and nodes."}
+              </CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-4">
+              <ol className="grid gap-2">
+                {bulkSteps(progress).map((s) => (
+                  <li
+                    key={s.key}
+                    className="flex items-center gap-2 text-sm"
+                    data-testid={`bulk-step-${s.key}`}
+                    data-state={s.state}
+                  >
+                    {ICON[s.state]}
+                    <span className={s.state === "pending" ? "text-muted-foreground" : undefined}>{s.label}</span>
+                  </li>
+                ))}
+              </ol>
+              {progress.messages.length > 0 && (
+                <ul className="grid gap-0.5 rounded-md bg-muted/50 p-3 font-mono text-xs" aria-label="Server messages">
+                  {progress.messages.map((m, i) => (
+                    <li key={i} className={m.phase === "failed" ? "text-destructive" : undefined}>
+                      {m.phase}: {m.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {progress.status === "failed" && (
+                <div role="alert" className="rounded-md border border-destructive/40 p-3 text-sm">
+                  <p className="font-medium text-destructive">{progress.error}</p>
+                  <p className="mt-1 text-muted-foreground">
+                    {progress.rolledBack
+                      ? "Everything created by this request was removed again; nothing is left behind."
+                      : "The server removes whatever this request created; nothing is left behind."}{" "}
+                    Fix the form and try again.
+                  </p>
+                </div>
+              )}
+              {result && <Result result={result} />}
+            </CardContent>
+          </Card>
+        )}
+        <Card>
+          <CardFooter className="justify-end">
+            {progress.status === "done" ? (
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => {
+                  reset(BULK_FORM_DEFAULTS);
+                  setResult(undefined);
+                  dispatch({ type: "reset" });
+                }}
+              >
+                Create another
+              </Button>
+            ) : (
+              <>
+                <Button type="button" variant="outline" onClick={() => void navigate("/network/besu")}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={create.isPending}>
+                  {create.isPending && <Loader2Icon className="animate-spin" />}
+                  Create network
+                </Button>
+              </>
+            )}
+          </CardFooter>
+        </Card>
+      </form>
+    </div>
+  );
+}
+
+/** Viewers can't create networks; they see why instead of a form the server would refuse. */
+export function BesuBulkCreatePage(): ReactElement {
+  return (
+    <OperatorsOnly what="create networks">
+      <BesuBulkCreateContent />
+    </OperatorsOnly>
+  );
+}
