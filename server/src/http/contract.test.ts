@@ -47,6 +47,28 @@ const ALLOWED: Record<string, string> = {
   ]),
   "POST /networks/fabric request:joinNodes":
     "product addition (issue 6): joins every listed node right after creation; progress in GET .../nodes",
+  "GET /networks/fabric/{id}/blocks response:blocks[].hash":
+    "product addition (issue 6): header hash, to follow the chain",
+  "GET /networks/fabric/{id}/blocks response:blocks[].previousHash": "product addition (issue 6): previous header hash",
+  "GET /networks/fabric/{id}/blocks/{blockNum} response:block.hash": "product addition (issue 6): header hash",
+  "GET /networks/fabric/{id}/blocks/{blockNum} response:block.previousHash":
+    "product addition (issue 6): previous header hash",
+  "GET /networks/fabric/{id}/blocks/{blockNum} response:block.transactions[].creatorMspId":
+    "product addition (issue 6): the creator's MSP id",
+  "GET /networks/fabric/{id}/blocks/{blockNum} response:block.transactions[].validationCode":
+    "product addition (issue 6): VALID, MVCC_READ_CONFLICT, ... from the block's filter",
+  "GET /networks/fabric/{id}/map response:nodes[].height": "product addition (issue 6): each node's chain height",
+  "GET /networks/fabric/{id}/map response:nodes[].joinStatus": "product addition (issue 6): the node's join status",
+  "POST /networks/fabric/{id}/update-config request:operations[].payload":
+    "same fields, as a union keyed by type (oneOf) with one typed payload per operation, which this comparison can't read",
+  "POST /networks/fabric/{id}/update-config request:operations[].type":
+    "same fields, as a union keyed by type (oneOf) with one typed payload per operation, which this comparison can't read",
+  "POST /networks/fabric/{id}/update-config response:operations[].payload":
+    "same fields, as a union keyed by type (oneOf), which this comparison can't read",
+  "POST /networks/fabric/{id}/update-config response:operations[].type":
+    "same fields, as a union keyed by type (oneOf), which this comparison can't read",
+  "POST /networks/fabric/{id}/update-config response:configBlockNumber":
+    "product addition (issue 6): the update is applied synchronously; the new config block's number",
   "GET /networks/fabric/{id}/nodes response:nodes[].error": "product addition (issue 6): why the last join failed",
   ...viaAllOf("POST /nodes", "besuNode", [
     "accountsAllowList",

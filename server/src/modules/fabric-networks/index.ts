@@ -4,6 +4,9 @@ import type { KeysService } from "../keys/keys.service.js";
 import type { NodesService } from "../nodes/nodes.service.js";
 import { createOrganizationPki } from "../organizations/organization-pki.service.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
+import { registerFabricChannelRoutes } from "./fabric-networks.channel.routes.js";
+import { createFabricChange } from "./fabric-networks.change.js";
+import { createFabricInspect } from "./fabric-networks.inspect.js";
 import { createFabricNetworksRepo } from "./fabric-networks.repo.js";
 import { registerFabricNetworksRoutes } from "./fabric-networks.routes.js";
 import { createFabricNetworksService, type FabricNetworksService } from "./fabric-networks.service.js";
@@ -22,5 +25,12 @@ export function registerFabricNetworksModule(
     pki: createOrganizationPki({ repo: orgs, keys: deps.keys }),
   });
   registerFabricNetworksRoutes(api, svc);
+  const repo = createFabricNetworksRepo(deps.db);
+  const inspect = createFabricInspect({ ctx: svc.ctx, repo });
+  registerFabricChannelRoutes(
+    api,
+    inspect,
+    createFabricChange({ ctx: svc.ctx, repo, inspect, pki: createOrganizationPki({ repo: orgs, keys: deps.keys }) }),
+  );
   return svc;
 }
