@@ -38,6 +38,7 @@ const besuNetworks: PageLoader = () => import("@/pages/networks/BesuNetworksPage
 const besuCreate: PageLoader = () =>
   import("@/pages/networks/BesuNetworkCreatePage").then((m) => m.BesuNetworkCreatePage);
 const besuBulk: PageLoader = () => import("@/pages/networks/BesuBulkCreatePage").then((m) => m.BesuBulkCreatePage);
+const besuBlock: PageLoader = () => import("@/pages/networks/BesuBlockPage").then((m) => m.BesuBlockPage);
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
@@ -95,7 +96,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "networks/:id/fabric", title: "Fabric Network" },
   { path: "networks/:id/blocks", title: "Blocks" },
   { path: "networks/:id/blocks/:blockNumber", title: "Block" },
-  { path: "networks/besu/:networkId/:nodeId/blocks/:blockNumber", title: "Block" },
+  { path: "networks/besu/:networkId/:nodeId/blocks/:blockNumber", title: "Block", load: besuBlock },
   { path: "networks/:networkId/fabric/proposals/:id", title: "Proposal" },
   { path: "networks/:id/fabric/proposals/create", title: "Create Proposal" },
   { path: "networks/fabric/proposals/:proposalId/sign", title: "Sign Proposal" },
