@@ -23,7 +23,7 @@ import {
   updateRaftConsenter,
   type PolicyInput,
 } from "../../fabric/configtx/index.js";
-import { configFromBlock, fetchNewestConfigBlock } from "../../fabric/deliver.js";
+import { configFromBlock, DeliverError, fetchNewestConfigBlock } from "../../fabric/deliver.js";
 import type { SigningIdentity } from "../../fabric/identity.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
 import { InputError, UpstreamError } from "../../http/errors.js";
@@ -167,9 +167,18 @@ export function createFabricChange(deps: {
     }
     const read = () =>
       fetchNewestConfigBlock({ endpoint: r.endpoint, service: "orderer", signer: r.signer, channelId: network.name });
-    const block = await read().catch((err: unknown) => {
-      throw new UpstreamError(`reading the config from '${r.node.name}': ${String((err as Error).message ?? err)}`);
-    });
+    const until = Date.now() + SUBMIT_TIMEOUT_MS;
+    let block: common.Block | undefined;
+    while (!block) {
+      // Right after the joins the orderers answer SERVICE_UNAVAILABLE until raft has a leader.
+      block = await read().catch(async (err: unknown) => {
+        if (err instanceof DeliverError && err.status === common.Status.SERVICE_UNAVAILABLE && Date.now() < until) {
+          await sleep(300);
+          return undefined;
+        }
+        throw new UpstreamError(`reading the config from '${r.node.name}': ${String((err as Error).message ?? err)}`);
+      });
+    }
     const current = configFromBlock(block);
     const updated = edit(current);
     const update = libraryInput("", () => computeConfigUpdate(network.name, current, updated));
@@ -178,7 +187,6 @@ export function createFabricChange(deps: {
     const signers: SigningIdentity[] = await Promise.all(orgs.map((o) => o.admin()));
     const envelope = addConfigSignatures(createConfigUpdateEnvelope(update), signers);
     const tx = configUpdateTransaction(network.name, envelope, signers[0] as SigningIdentity);
-    const until = Date.now() + SUBMIT_TIMEOUT_MS;
     for (;;) {
       try {
         await broadcastEnvelope(r.endpoint, tx);
