@@ -1804,6 +1804,284 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/networks/fabric": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List Fabric networks */
+    get: operations["listFabricNetworks"];
+    put?: never;
+    /**
+     * Create a Fabric channel: validate the orgs and orderers, build and store the genesis block
+     * @description Does not join any node unless joinNodes is true; then joins run in the background and their progress shows in GET /networks/fabric/{id}/nodes.
+     */
+    post: operations["createFabricNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a Fabric network */
+    get: operations["getFabricNetwork"];
+    put?: never;
+    post?: never;
+    /** Delete a Fabric network record (nodes keep their ledgers; unjoin orderers first to free them) */
+    delete: operations["deleteFabricNetwork"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/nodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The network's nodes and where each join stands */
+    get: operations["getFabricNetworkNodes"];
+    put?: never;
+    /** Add a node to the network record (pending; join it next) */
+    post: operations["addFabricNetworkNode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/orderers/{ordererId}/join": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Join an orderer (osnadmin) */
+    post: operations["joinFabricOrderer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/orderers/{ordererId}/unjoin": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Remove the channel from an orderer (osnadmin) */
+    post: operations["unjoinFabricOrderer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/peers/{peerId}/join": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Join a peer (CSCC JoinChain with the genesis block) */
+    post: operations["joinFabricPeer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/peers/{peerId}/unjoin": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark a peer unjoined (Fabric has no online peer unjoin; run `peer node unjoin` on the stopped peer to drop its ledger) */
+    post: operations["unjoinFabricPeer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/info": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Chain height and newest hashes, from a joined peer (QSCC) or orderer (Deliver) */
+    get: operations["getChainInfo"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/blocks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Blocks, decoded, newest first by default */
+    get: operations["getFabricBlocks"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/blocks/{blockNum}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One block with its decoded transactions */
+    get: operations["getFabricBlock"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/channel-config": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The genesis block's channel config as JSON */
+    get: operations["getFabricChannelConfig"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/current-channel-config": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The newest config block's channel config as JSON */
+    get: operations["getFabricCurrentChannelConfig"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/map": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The network's peers and orderers, their orgs and chain heights */
+    get: operations["getNetworkMap"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/anchor-peers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set an org's anchor peers (config update signed by the org admin) */
+    post: operations["setFabricAnchorPeers"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/update-config": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Apply config operations, sign by the org admins, submit, wait for the new config block */
+    post: operations["updateFabricChannelConfig"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/organization-crl": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Publish an org's current CRL into its channel MSP */
+    post: operations["updateOrgCRL"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -2232,6 +2510,133 @@ export interface components {
         externalNodeId?: number;
       };
     };
+    FabricTransactionInput: {
+      /** @description Transaction id */
+      id: string;
+      /** @description Header type: CONFIG, ENDORSER_TRANSACTION, ... */
+      type: string;
+      /** @description Channel */
+      channelId: string;
+      /** @description Client timestamp (ISO-8601) */
+      createdAt: string;
+      /** @description MSP id of the creator */
+      creatorMspId: string;
+      /** @description VALID, MVCC_READ_CONFLICT, ... (empty when unset) */
+      validationCode: string;
+      /** @description Chaincode of the first action */
+      chaincodeId: string;
+      /** @description Chaincode version */
+      version: string;
+      /** @description Unused (empty) */
+      path: string;
+      /** @description Function and args (UTF-8, best effort) */
+      request: string[];
+      /** @description Chaincode response status and message */
+      response: string;
+      /** @description Keys read */
+      reads: {
+        /** @description Namespace */
+        chaincodeId: string;
+        /** @description Key */
+        key: string;
+        /** @description Block of the version read */
+        blockNumVersion: number;
+        /** @description Tx of the version read */
+        txNumVersion: number;
+      }[];
+      /** @description Keys written */
+      writes: {
+        /** @description Namespace */
+        chaincodeId: string;
+        /** @description Key */
+        key: string;
+        /** @description Value (UTF-8, or base64) */
+        value: string;
+        /** @description A delete */
+        deleted: boolean;
+      }[];
+      /** @description Chaincode event, if any */
+      event?: {
+        /** @description Event name */
+        name: string;
+        /** @description Payload */
+        value: string;
+      };
+    };
+    FabricBlockInput: {
+      /** @description Block number */
+      number: number;
+      /** @description Hex header hash */
+      hash: string;
+      /** @description Hex header hash of the previous block */
+      previousHash: string;
+      /** @description Hex data hash */
+      dataHash: string;
+      /** @description Timestamp of its first transaction */
+      createdAt: string;
+      /** @description Decoded transactions */
+      transactions: components["schemas"]["FabricTransactionInput"][];
+    };
+    /** @description A Fabric network (channel) */
+    FabricNetworkInput: {
+      /** @description Network id */
+      id: number;
+      /** @description Channel name */
+      name: string;
+      /** @description Free text */
+      description: string;
+      /**
+       * @description Platform
+       * @constant
+       */
+      platform: "FABRIC";
+      /** @description genesis_block_created, or imported */
+      status: string;
+      /** @description The creation parameters, base64 of their JSON */
+      config: string;
+      /** @description Unused (empty) */
+      deploymentConfig: string;
+      /** @description Unused (empty) */
+      domain: string;
+      /** @description Unused (empty) */
+      exposedPorts: number[];
+      /** @description The genesis block, base64 of its protobuf */
+      genesisBlock: string;
+      /** @description Unused here; see GET .../current-channel-config */
+      currentConfigBlock: string;
+      /** @description Unused (null) */
+      createdBy: number | null;
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+    };
+    FabricNetworkNodeInput: {
+      /** @description Membership id */
+      id: number;
+      /** @description Network id */
+      networkId: number;
+      /** @description Node id */
+      nodeId: number;
+      /**
+       * @description peer or orderer
+       * @enum {string}
+       */
+      role: "peer" | "orderer";
+      /**
+       * @description Where the node's join stands
+       * @enum {string}
+       */
+      status: "pending" | "joined" | "failed" | "unjoined";
+      /** @description Why the last join or unjoin failed */
+      error?: string;
+      /** @description The node (absent if it was deleted) */
+      node?: components["schemas"]["NodeResponseInput"];
+      /** @description Added */
+      createdAt: string;
+      /** @description Last status change */
+      updatedAt: string;
+    };
     /** @description An audit event */
     AuditEventInput: {
       /** @description Event id */
@@ -2657,6 +3062,133 @@ export interface components {
         /** @description Unused (external nodes) */
         externalNodeId?: number;
       };
+    };
+    FabricTransaction: {
+      /** @description Transaction id */
+      id: string;
+      /** @description Header type: CONFIG, ENDORSER_TRANSACTION, ... */
+      type: string;
+      /** @description Channel */
+      channelId: string;
+      /** @description Client timestamp (ISO-8601) */
+      createdAt: string;
+      /** @description MSP id of the creator */
+      creatorMspId: string;
+      /** @description VALID, MVCC_READ_CONFLICT, ... (empty when unset) */
+      validationCode: string;
+      /** @description Chaincode of the first action */
+      chaincodeId: string;
+      /** @description Chaincode version */
+      version: string;
+      /** @description Unused (empty) */
+      path: string;
+      /** @description Function and args (UTF-8, best effort) */
+      request: string[];
+      /** @description Chaincode response status and message */
+      response: string;
+      /** @description Keys read */
+      reads: {
+        /** @description Namespace */
+        chaincodeId: string;
+        /** @description Key */
+        key: string;
+        /** @description Block of the version read */
+        blockNumVersion: number;
+        /** @description Tx of the version read */
+        txNumVersion: number;
+      }[];
+      /** @description Keys written */
+      writes: {
+        /** @description Namespace */
+        chaincodeId: string;
+        /** @description Key */
+        key: string;
+        /** @description Value (UTF-8, or base64) */
+        value: string;
+        /** @description A delete */
+        deleted: boolean;
+      }[];
+      /** @description Chaincode event, if any */
+      event?: {
+        /** @description Event name */
+        name: string;
+        /** @description Payload */
+        value: string;
+      };
+    };
+    FabricBlock: {
+      /** @description Block number */
+      number: number;
+      /** @description Hex header hash */
+      hash: string;
+      /** @description Hex header hash of the previous block */
+      previousHash: string;
+      /** @description Hex data hash */
+      dataHash: string;
+      /** @description Timestamp of its first transaction */
+      createdAt: string;
+      /** @description Decoded transactions */
+      transactions: components["schemas"]["FabricTransaction"][];
+    };
+    /** @description A Fabric network (channel) */
+    FabricNetwork: {
+      /** @description Network id */
+      id: number;
+      /** @description Channel name */
+      name: string;
+      /** @description Free text */
+      description: string;
+      /**
+       * @description Platform
+       * @constant
+       */
+      platform: "FABRIC";
+      /** @description genesis_block_created, or imported */
+      status: string;
+      /** @description The creation parameters, base64 of their JSON */
+      config: string;
+      /** @description Unused (empty) */
+      deploymentConfig: string;
+      /** @description Unused (empty) */
+      domain: string;
+      /** @description Unused (empty) */
+      exposedPorts: number[];
+      /** @description The genesis block, base64 of its protobuf */
+      genesisBlock: string;
+      /** @description Unused here; see GET .../current-channel-config */
+      currentConfigBlock: string;
+      /** @description Unused (null) */
+      createdBy: number | null;
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+    };
+    FabricNetworkNode: {
+      /** @description Membership id */
+      id: number;
+      /** @description Network id */
+      networkId: number;
+      /** @description Node id */
+      nodeId: number;
+      /**
+       * @description peer or orderer
+       * @enum {string}
+       */
+      role: "peer" | "orderer";
+      /**
+       * @description Where the node's join stands
+       * @enum {string}
+       */
+      status: "pending" | "joined" | "failed" | "unjoined";
+      /** @description Why the last join or unjoin failed */
+      error?: string;
+      /** @description The node (absent if it was deleted) */
+      node?: components["schemas"]["NodeResponse"];
+      /** @description Added */
+      createdAt: string;
+      /** @description Last status change */
+      updatedAt: string;
     };
     /** @description An audit event */
     AuditEvent: {
@@ -6132,6 +6664,1347 @@ export interface operations {
                */
               mode: "service" | "docker";
             }[];
+          };
+        };
+      };
+    };
+  };
+  listFabricNetworks: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description Offset */
+        offset?: number;
+        /** @description Part of the name */
+        name?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description This page */
+            networks: components["schemas"]["FabricNetwork"][];
+            /** @description Matching networks */
+            total: number;
+          };
+        };
+      };
+    };
+  };
+  createFabricNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Channel name (Fabric rules: [a-z][a-z0-9.-]*) */
+          name: string;
+          /** @description Free text */
+          description?: string;
+          /** @description Channel parameters */
+          config: {
+            /**
+             * @description Peer (application) orgs and their peers
+             * @default []
+             */
+            peerOrganizations?: {
+              /** @description Organization id (this console) */
+              id: number;
+              /**
+               * @description Node ids of this org to put in the channel
+               * @default []
+               */
+              nodeIds?: number[];
+            }[];
+            /** @description Orderer orgs and their orderers (consenters) */
+            ordererOrganizations: {
+              /** @description Organization id (this console) */
+              id: number;
+              /**
+               * @description Node ids of this org to put in the channel
+               * @default []
+               */
+              nodeIds?: number[];
+            }[];
+            /**
+             * @description Peer orgs held elsewhere
+             * @default []
+             */
+            externalPeerOrgs?: {
+              /** @description MSP id of an organization this console does not hold */
+              mspid: string;
+              /** @description Its sign CA certificate (PEM) */
+              signCACert: string;
+              /** @description Its TLS CA certificate (PEM) */
+              tlsCACert: string;
+              /**
+               * @description Raft consenters of this orderer org
+               * @default []
+               */
+              consenters?: {
+                /** @description Consenter host */
+                host: string;
+                /** @description Consenter port */
+                port: number;
+                /** @description Its TLS certificate (PEM), client and server */
+                tlsCert: string;
+              }[];
+            }[];
+            /**
+             * @description Orderer orgs held elsewhere
+             * @default []
+             */
+            externalOrdererOrgs?: {
+              /** @description MSP id of an organization this console does not hold */
+              mspid: string;
+              /** @description Its sign CA certificate (PEM) */
+              signCACert: string;
+              /** @description Its TLS CA certificate (PEM) */
+              tlsCACert: string;
+              /**
+               * @description Raft consenters of this orderer org
+               * @default []
+               */
+              consenters?: {
+                /** @description Consenter host */
+                host: string;
+                /** @description Consenter port */
+                port: number;
+                /** @description Its TLS certificate (PEM), client and server */
+                tlsCert: string;
+              }[];
+            }[];
+            /**
+             * @description etcdraft, or BFT (smartbft) on Fabric 3.x
+             * @default etcdraft
+             * @enum {string}
+             */
+            consensusType?: "etcdraft" | "smartbft" | "BFT";
+            /** @description Raft options */
+            etcdRaftOptions?: {
+              /** @description Raft tick, e.g. 500ms */
+              tickInterval?: string;
+              /** @description Ticks before an election */
+              electionTick?: number;
+              /** @description Ticks between heartbeats */
+              heartbeatTick?: number;
+              /** @description Blocks in flight */
+              maxInflightBlocks?: number;
+              /** @description Bytes between snapshots */
+              snapshotIntervalSize?: number;
+            };
+            /** @description smartbft.Options; unset fields take the defaults */
+            smartBFTOptions?: {
+              /** @description Requests per batch */
+              requestBatchMaxCount?: number;
+              /** @description Bytes per batch */
+              requestBatchMaxBytes?: number;
+              /** @description Max wait for a batch */
+              requestBatchMaxInterval?: string;
+              /** @description Message buffer */
+              incomingMessageBufferSize?: number;
+              /** @description Request pool size */
+              requestPoolSize?: number;
+              /** @description Forward timeout */
+              requestForwardTimeout?: string;
+              /** @description Complain timeout */
+              requestComplainTimeout?: string;
+              /** @description Auto-remove timeout */
+              requestAutoRemoveTimeout?: string;
+              /** @description Max request size */
+              requestMaxBytes?: number;
+              /** @description View change resend interval */
+              viewChangeResendInterval?: string;
+              /** @description View change timeout */
+              viewChangeTimeout?: string;
+              /** @description Leader heartbeat timeout */
+              leaderHeartbeatTimeout?: string;
+              /** @description Heartbeats per timeout */
+              leaderHeartbeatCount?: number;
+              /** @description Collect timeout */
+              collectTimeout?: string;
+              /** @description Sync on start */
+              syncOnStart?: boolean;
+              /** @description Speed up view change */
+              speedUpViewChange?: boolean;
+              /**
+               * @description Leader rotation
+               * @enum {string}
+               */
+              leaderRotation?:
+                | "ROTATION_UNSPECIFIED"
+                | "ROTATION_OFF"
+                | "ROTATION_ON"
+                | "unspecified"
+                | "off"
+                | "on";
+              /** @description Decisions per leader */
+              decisionsPerLeader?: number;
+            };
+            /** @description Must be empty: BFT consenters are the orderer nodes listed in ordererOrganizations */
+            smartBFTConsenters?: {
+              /** @description Consenter id */
+              id?: number;
+              /** @description Endpoint */
+              address?: {
+                /** @description Host */
+                host: string;
+                /** @description Port */
+                port: number;
+              };
+              /** @description MSP id */
+              mspId?: string;
+              /** @description Identity certificate (PEM) */
+              identity?: string;
+              /** @description Client TLS certificate */
+              clientTLSCert?: string;
+              /** @description Server TLS certificate */
+              serverTLSCert?: string;
+            }[];
+            /** @description Batch size */
+            batchSize?: {
+              /** @description Messages per block */
+              maxMessageCount?: number;
+              /** @description Hard block size limit */
+              absoluteMaxBytes?: number;
+              /** @description Preferred block size */
+              preferredMaxBytes?: number;
+            };
+            /** @description Batch timeout, e.g. 2s */
+            batchTimeout?: string;
+            /** @description Channel capabilities (default V2_0; V3_0 for BFT) */
+            channelCapabilities?: string[];
+            /** @description Orderer capabilities */
+            ordererCapabilities?: string[];
+            /** @description Application capabilities */
+            applicationCapabilities?: string[];
+            /** @description Channel policies replacing the defaults of the same name */
+            channelPolicies?: {
+              [key: string]: {
+                /**
+                 * @description Signature (policy DSL) or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description OR('Org1MSP.admin') or MAJORITY Admins */
+                rule: string;
+              };
+            };
+            /** @description Orderer policies replacing the defaults */
+            ordererPolicies?: {
+              [key: string]: {
+                /**
+                 * @description Signature (policy DSL) or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description OR('Org1MSP.admin') or MAJORITY Admins */
+                rule: string;
+              };
+            };
+            /** @description Application policies replacing the defaults */
+            applicationPolicies?: {
+              [key: string]: {
+                /**
+                 * @description Signature (policy DSL) or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description OR('Org1MSP.admin') or MAJORITY Admins */
+                rule: string;
+              };
+            };
+          };
+          /**
+           * @description Join every listed orderer and peer right after creation (progress in GET .../nodes)
+           * @default false
+           */
+          joinNodes?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+    };
+  };
+  getFabricNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+    };
+  };
+  deleteFabricNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": null;
+        };
+      };
+    };
+  };
+  getFabricNetworkNodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Members */
+            nodes: components["schemas"]["FabricNetworkNode"][];
+          };
+        };
+      };
+    };
+  };
+  addFabricNetworkNode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Node id */
+          nodeId: number;
+          /**
+           * @description peer or orderer
+           * @enum {string}
+           */
+          role: "peer" | "orderer";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+    };
+  };
+  joinFabricOrderer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Orderer node id */
+        ordererId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+    };
+  };
+  unjoinFabricOrderer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Orderer node id */
+        ordererId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+    };
+  };
+  joinFabricPeer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Peer node id */
+        peerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+    };
+  };
+  unjoinFabricPeer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Peer node id */
+        peerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+    };
+  };
+  getChainInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Number of blocks */
+            height: number;
+            /** @description Hex hash of the newest block */
+            currentBlockHash: string;
+            /** @description Hex hash of the block before it */
+            previousBlockHash: string;
+          };
+        };
+      };
+    };
+  };
+  getFabricBlocks: {
+    parameters: {
+      query?: {
+        /** @description Blocks per page */
+        limit?: number;
+        /** @description Blocks to skip */
+        offset?: number;
+        /** @description Newest first (default true) */
+        reverse?: "true" | "false";
+      };
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description This page */
+            blocks: components["schemas"]["FabricBlock"][];
+            /** @description Chain height */
+            total: number;
+          };
+        };
+      };
+    };
+  };
+  getFabricBlock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Block number */
+        blockNum: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            block: components["schemas"]["FabricBlock"];
+          };
+        };
+      };
+    };
+  };
+  getFabricChannelConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Channel name */
+            name: string;
+            /** @description The channel config as configtxlator JSON */
+            config: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  getFabricCurrentChannelConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Channel name */
+            name: string;
+            /** @description The channel config as configtxlator JSON */
+            config: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  getNetworkMap: {
+    parameters: {
+      query?: {
+        /** @description Ignored: heights are always read */
+        checkHealth?: "true" | "false";
+      };
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Network id */
+            networkId: number;
+            /** @description FABRIC */
+            platform: string;
+            /** @description Nodes */
+            nodes: {
+              /** @description Node id */
+              nodeId: number;
+              /** @description Node name */
+              id: string;
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+              /** @description peer or orderer */
+              role: string;
+              /** @description MSP id */
+              mspId: string;
+              /** @description Held by this console */
+              mine: boolean;
+              /** @description Answered for the channel */
+              healthy: boolean;
+              /** @description Its chain height (0 when not joined or unreachable) */
+              height: number;
+              /** @description pending, joined, failed or unjoined */
+              joinStatus: string;
+              /** @description Round trip of the height query */
+              latency: string;
+              /** @description Same in ns */
+              latencyNs: number;
+              /** @description Why it did not answer */
+              error?: string;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  setFabricAnchorPeers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Organization (this console) whose anchor peers to set */
+          organizationId: number;
+          /** @description Anchor peers; empty removes them */
+          anchorPeers: {
+            /** @description Host */
+            host: string;
+            /** @description Port */
+            port: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Config update tx id */
+            transactionId: string;
+          };
+        };
+      };
+    };
+  };
+  updateFabricChannelConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Applied in order to the current config */
+          operations: (
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "add_org";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "remove_org";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_org_msp";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "add_orderer_org";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                  /** @description host:port */
+                  orderer_endpoints: string[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "remove_orderer_org";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_orderer_org_msp";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "set_anchor_peers";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Anchor peers (empty removes them) */
+                  anchor_peers: {
+                    /** @description Host */
+                    host: string;
+                    /** @description Port */
+                    port: number;
+                  }[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "add_consenter";
+                payload: {
+                  /** @description Host */
+                  host: string;
+                  /** @description Port */
+                  port: number;
+                  /** @description Client TLS cert */
+                  client_tls_cert: string;
+                  /** @description Server TLS cert */
+                  server_tls_cert: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "remove_consenter";
+                payload: {
+                  /** @description Host */
+                  host: string;
+                  /** @description Port */
+                  port: number;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_consenter";
+                payload: {
+                  /** @description Current host */
+                  host: string;
+                  /** @description Current port */
+                  port: number;
+                  /** @description New host */
+                  new_host: string;
+                  /** @description New port */
+                  new_port: number;
+                  /** @description Client TLS cert */
+                  client_tls_cert: string;
+                  /** @description Server TLS cert */
+                  server_tls_cert: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_etcd_raft_options";
+                payload: {
+                  /** @description Tick interval */
+                  tick_interval?: string;
+                  /** @description Election tick */
+                  election_tick?: number;
+                  /** @description Heartbeat tick */
+                  heartbeat_tick?: number;
+                  /** @description Max inflight blocks */
+                  max_inflight_blocks?: number;
+                  /** @description Snapshot interval (bytes) */
+                  snapshot_interval_size?: number;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_batch_size";
+                payload: {
+                  /** @description Messages per block */
+                  max_message_count?: number;
+                  /** @description Absolute max bytes */
+                  absolute_max_bytes?: number;
+                  /** @description Preferred max bytes */
+                  preferred_max_bytes?: number;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_batch_timeout";
+                payload: {
+                  /** @description Batch timeout, e.g. 2s */
+                  timeout: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_application_policy";
+                payload: {
+                  /** @description Policy name */
+                  policy_name: string;
+                  policy: {
+                    /**
+                     * @description Signature or ImplicitMeta
+                     * @enum {string}
+                     */
+                    type: "Signature" | "ImplicitMeta";
+                    /** @description Policy rule */
+                    rule: string;
+                  };
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_orderer_policy";
+                payload: {
+                  /** @description Policy name */
+                  policy_name: string;
+                  policy: {
+                    /**
+                     * @description Signature or ImplicitMeta
+                     * @enum {string}
+                     */
+                    type: "Signature" | "ImplicitMeta";
+                    /** @description Policy rule */
+                    rule: string;
+                  };
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_channel_policy";
+                payload: {
+                  /** @description Policy name */
+                  policy_name: string;
+                  policy: {
+                    /**
+                     * @description Signature or ImplicitMeta
+                     * @enum {string}
+                     */
+                    type: "Signature" | "ImplicitMeta";
+                    /** @description Policy rule */
+                    rule: string;
+                  };
+                };
+              }
+          )[];
+          /** @description Orgs whose admins sign; default: every org of the channel this console holds */
+          signing_org_ids?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Transaction id of the config update */
+            id: string;
+            /** @description Network id */
+            network_id: number;
+            /** @description Channel */
+            channel_name: string;
+            /** @description applied: the new config block is on the chain */
+            status: string;
+            /** @description What was applied */
+            operations: (
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "add_org";
+                  payload: {
+                    /** @description MSP id */
+                    msp_id: string;
+                    /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                    root_certs: string[];
+                    /** @description TLS root CA certificates (PEM) */
+                    tls_root_certs: string[];
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "remove_org";
+                  payload: {
+                    /** @description MSP id */
+                    msp_id: string;
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_org_msp";
+                  payload: {
+                    /** @description MSP id */
+                    msp_id: string;
+                    /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                    root_certs: string[];
+                    /** @description TLS root CA certificates (PEM) */
+                    tls_root_certs: string[];
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "add_orderer_org";
+                  payload: {
+                    /** @description MSP id */
+                    msp_id: string;
+                    /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                    root_certs: string[];
+                    /** @description TLS root CA certificates (PEM) */
+                    tls_root_certs: string[];
+                    /** @description host:port */
+                    orderer_endpoints: string[];
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "remove_orderer_org";
+                  payload: {
+                    /** @description MSP id */
+                    msp_id: string;
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_orderer_org_msp";
+                  payload: {
+                    /** @description MSP id */
+                    msp_id: string;
+                    /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                    root_certs: string[];
+                    /** @description TLS root CA certificates (PEM) */
+                    tls_root_certs: string[];
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "set_anchor_peers";
+                  payload: {
+                    /** @description MSP id */
+                    msp_id: string;
+                    /** @description Anchor peers (empty removes them) */
+                    anchor_peers: {
+                      /** @description Host */
+                      host: string;
+                      /** @description Port */
+                      port: number;
+                    }[];
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "add_consenter";
+                  payload: {
+                    /** @description Host */
+                    host: string;
+                    /** @description Port */
+                    port: number;
+                    /** @description Client TLS cert */
+                    client_tls_cert: string;
+                    /** @description Server TLS cert */
+                    server_tls_cert: string;
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "remove_consenter";
+                  payload: {
+                    /** @description Host */
+                    host: string;
+                    /** @description Port */
+                    port: number;
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_consenter";
+                  payload: {
+                    /** @description Current host */
+                    host: string;
+                    /** @description Current port */
+                    port: number;
+                    /** @description New host */
+                    new_host: string;
+                    /** @description New port */
+                    new_port: number;
+                    /** @description Client TLS cert */
+                    client_tls_cert: string;
+                    /** @description Server TLS cert */
+                    server_tls_cert: string;
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_etcd_raft_options";
+                  payload: {
+                    /** @description Tick interval */
+                    tick_interval?: string;
+                    /** @description Election tick */
+                    election_tick?: number;
+                    /** @description Heartbeat tick */
+                    heartbeat_tick?: number;
+                    /** @description Max inflight blocks */
+                    max_inflight_blocks?: number;
+                    /** @description Snapshot interval (bytes) */
+                    snapshot_interval_size?: number;
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_batch_size";
+                  payload: {
+                    /** @description Messages per block */
+                    max_message_count?: number;
+                    /** @description Absolute max bytes */
+                    absolute_max_bytes?: number;
+                    /** @description Preferred max bytes */
+                    preferred_max_bytes?: number;
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_batch_timeout";
+                  payload: {
+                    /** @description Batch timeout, e.g. 2s */
+                    timeout: string;
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_application_policy";
+                  payload: {
+                    /** @description Policy name */
+                    policy_name: string;
+                    policy: {
+                      /**
+                       * @description Signature or ImplicitMeta
+                       * @enum {string}
+                       */
+                      type: "Signature" | "ImplicitMeta";
+                      /** @description Policy rule */
+                      rule: string;
+                    };
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_orderer_policy";
+                  payload: {
+                    /** @description Policy name */
+                    policy_name: string;
+                    policy: {
+                      /**
+                       * @description Signature or ImplicitMeta
+                       * @enum {string}
+                       */
+                      type: "Signature" | "ImplicitMeta";
+                      /** @description Policy rule */
+                      rule: string;
+                    };
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
+                  type: "update_channel_policy";
+                  payload: {
+                    /** @description Policy name */
+                    policy_name: string;
+                    policy: {
+                      /**
+                       * @description Signature or ImplicitMeta
+                       * @enum {string}
+                       */
+                      type: "Signature" | "ImplicitMeta";
+                      /** @description Policy rule */
+                      rule: string;
+                    };
+                  };
+                }
+            )[];
+            /** @description The config update (read/write sets) as JSON */
+            preview_json: string;
+            /** @description When */
+            created_at: string;
+            /** @description Who */
+            created_by: string;
+            /** @description Number of the new config block */
+            configBlockNumber: number;
+          };
+        };
+      };
+    };
+  };
+  updateOrgCRL: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Organization whose CRL to publish */
+          organizationId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Config update tx id */
+            transactionId: string;
           };
         };
       };
