@@ -53,7 +53,8 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
   const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
   registerNodeRpcModule(api, nodes.service);
-  registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
+  const fabricNetworks = registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
+  nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

@@ -273,6 +273,11 @@ describe("Fabric networks through the API", () => {
         (await ok("GET", `/networks/fabric/${id}/nodes`)).nodes.find((m: Json) => m.nodeId === orderers[2].id).status,
       ).toBe("unjoined");
 
+      // A node joined to the channel cannot be deleted.
+      const blocked = await call("DELETE", `/nodes/${peers[0].id}`);
+      expect(blocked.status).toBe(409);
+      expect(blocked.body.message).toMatch(/is still part of network/);
+
       console.warn(`fabric networks e2e timings (ms): ${JSON.stringify(t)}`);
 
       for (const n of [...nodes, peer2]) await ok("POST", `/nodes/${n.id}/stop`);

@@ -466,6 +466,9 @@ export function createNodesService(deps: NodesServiceDeps) {
     await sup.stop(row.slug);
   }
 
+  /** Other modules that name what still uses a node. */
+  const usageCheckers: Array<(nodeId: number) => Promise<string | null>> = [];
+
   return {
     mustGet,
     create,
@@ -494,8 +497,17 @@ export function createNodesService(deps: NodesServiceDeps) {
       return toNodeResponse(await mustGet(id));
     },
     /** Stops the node, removes its files and rows, frees its ports and the keys it owns. */
+    /** Lets another module (Fabric networks) block deletion of nodes it uses. */
+    addUsageChecker(check: (nodeId: number) => Promise<string | null>): void {
+      usageCheckers.push(check);
+    },
     async remove(id: number): Promise<NodeRow> {
       const row = await mustGet(id);
+      for (const check of usageCheckers) {
+        const user = await check(id);
+        if (user)
+          throw new ConflictError(`id: node '${row.name}' is still part of ${user}; remove it from there first`);
+      }
       const d = deploymentOf(row);
       if (d.kind) await stopRow(row);
       sup.remove(row.slug);
