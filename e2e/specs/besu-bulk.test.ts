@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
-import { adminUser, openAs, openSession, type Session } from "../support/browser.js";
+import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 
 const STAMP = Date.now().toString(36);
 const NAME = `bulk-${STAMP}`;
@@ -67,6 +67,8 @@ describe("besu bulk create", () => {
     await messages.getByText("keys: validator key 2 of 2").waitFor();
     await messages.getByText(`nodes: node '${NAME}-node-1'`).waitFor();
 
+    await s.page.waitForTimeout(600); // let the smooth scroll to the steps finish
+    await screenshot(s.page, "besu-bulk-create-done");
     const result = s.page.getByTestId("bulk-result");
     await result.getByRole("link", { name: `${NAME}-node-0` }).waitFor();
     await result.getByRole("link", { name: `${NAME}-node-1` }).waitFor();
@@ -97,6 +99,7 @@ describe("besu bulk create", () => {
       .waitFor();
     await progress.getByText(/removed again; nothing is left behind/).waitFor();
     expect(await s.page.getByTestId("bulk-step-network").getAttribute("data-state")).toBe("failed");
+    await screenshot(s.page, "besu-bulk-create-failed");
     // The field shows it too.
     await s.page
       .locator("form")

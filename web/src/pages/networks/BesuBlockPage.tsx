@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useBesuNetworkQuery } from "@/data/besu-networks/besu-network-query";
 import { decodeInput, useBesuBlockQuery, useBesuChainQuery, type DecodedInput } from "@/data/nodes/besu-rpc";
 import { useNodeQuery } from "@/data/nodes/node-query";
 import { formatDateTime } from "@/lib/utils";
@@ -236,6 +237,7 @@ export function BesuBlockPage(): ReactElement {
   const number = parseBlockNumber(params.blockNumber);
   const valid = number !== undefined && Number.isInteger(nodeId) && nodeId > 0;
   const node = useNodeQuery(nodeId);
+  const network = useBesuNetworkQuery(networkId);
   const block = useBesuBlockQuery(nodeId, String(number ?? 0), true, valid);
   const chain = useBesuChainQuery(nodeId, valid);
   const latest = hexToNumber(chain.data?.blockNumber);
@@ -257,7 +259,7 @@ export function BesuBlockPage(): ReactElement {
             </Link>{" "}
             of{" "}
             <Link to={`/networks/${networkId}/besu`} className="hover:underline">
-              network {networkId}
+              {network.data?.name ?? `network ${networkId}`}
             </Link>
             {latest !== undefined && <> · latest block {latest}</>}
           </>

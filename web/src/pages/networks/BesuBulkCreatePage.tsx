@@ -1,12 +1,11 @@
 import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, PlusIcon, XCircleIcon, XIcon } from "lucide-react";
-import { useReducer, useState, type ReactElement, type ReactNode } from "react";
+import { useEffect, useReducer, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import type { BulkCreateBesuResult } from "@/api/client";
 import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
 import { PageHeader } from "@/components/states";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -27,6 +26,7 @@ import {
   type StepState,
 } from "@/pages/networks/besu-bulk";
 import { ADDRESS_PATTERN, QUANTITY_PATTERN } from "@/pages/networks/besu-form";
+import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
 
 function Section({
   title,
@@ -74,12 +74,23 @@ function Result({ result }: { result: BulkCreateBesuResult }): ReactElement {
             <Link to={`/nodes/${n.id}`} className="hover:underline">
               {n.name}
             </Link>
-            <Badge variant="secondary">{n.status}</Badge>
+            <NodeStatusBadge status={n.status} />
           </li>
         ))}
       </ul>
     </div>
   );
+}
+
+/** Scrolls the page (or the nearest scrolling pane) just enough that `el`'s bottom is visible. */
+function revealBottom(el: HTMLElement): void {
+  let pane = el.parentElement;
+  while (pane && !/(auto|scroll)/.test(getComputedStyle(pane).overflowY)) pane = pane.parentElement;
+  const bottom = pane ? pane.getBoundingClientRect().bottom : window.innerHeight;
+  const below = el.getBoundingClientRect().bottom - bottom + 16;
+  if (below <= 0) return;
+  if (pane) pane.scrollBy({ top: below, behavior: "smooth" });
+  else window.scrollBy({ top: below, behavior: "smooth" });
 }
 
 /** N validator keys, a QBFT network with them as validators, and N nodes wired to the first as bootnode. */
@@ -99,6 +110,12 @@ function BesuBulkCreateContent(): ReactElement {
   const alloc = useFieldArray({ control, name: "alloc" });
 
   useLiveEvent(BULK_PROGRESS_EVENT, (e) => dispatch({ type: "event", data: e.data }));
+
+  // The steps appear below the long form: bring them into view when a run starts and when it ends.
+  const progressRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (progress.status !== "idle" && progressRef.current) revealBottom(progressRef.current);
+  }, [progress.status]);
 
   const onSubmit = handleSubmit((v) => {
     const body = toBulkCreateBody(v);
@@ -285,7 +302,7 @@ function BesuBulkCreateContent(): ReactElement {
           </Section>
         </fieldset>
         {progress.status !== "idle" && (
-          <Card data-testid="bulk-progress" data-status={progress.status}>
+          <Card ref={progressRef} data-testid="bulk-progress" data-status={progress.status}>
             <CardHeader>
               <CardTitle className="text-base">Progress</CardTitle>
               <CardDescription>

@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "../support/api.js";
+import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+import { freePort, REPO_ROOT } from "../support/server.js";
+
+const STAMP = Date.now().toString(36);
+const ANVIL = join(REPO_ROOT, "node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil");
+const CHAIN_ID = 300_000 + Math.floor(Math.random() * 100_000);
+const RECIPIENT = "0x000000000000000000000000000000000000c0de";
+/** set(uint256 42): the calldata the explorer decodes with the ABI below. */
+const INPUT = `0x60fe47b1${(42).toString(16).padStart(64, "0")}`;
+const ABI = JSON.stringify([
+  {
+    type: "function",
+    name: "set",
+    inputs: [{ name: "v", type: "uint256" }],
+    outputs: [],
+    stateMutability: "nonpayable",
+  },
+]);
+
+/** anvil's dev accounts are unlocked: eth_sendTransaction needs no signing in the test. */
+async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await r.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+/**
+ * Issue 7's block explorer against a real JSON-RPC node: a Besu node is registered without starting
+ * (no besu binary here) and anvil serves its RPC port; one transaction with calldata lands in block 1.
+ */
+describe.skipIf(!existsSync(ANVIL))("besu block explorer", () => {
+  let s: Session;
+  let anvil: ChildProcess | undefined;
+  let keyId = 0;
+  let networkId = 0;
+  let nodeId = 0;
+  let txHash = "";
+
+  beforeAll(async () => {
+    s = await openSession();
+    const admin = adminUser();
+    const key = await apiCall<{ id: number }>(s.baseUrl, admin, "POST", "/keys", {
+      name: `explorer-${STAMP}`,
+      algorithm: "EC",
+      curve: "secp256k1",
+    });
+    expect(key.status).toBe(201);
+    keyId = key.data.id;
+    const net = await apiCall<{ id: number }>(s.baseUrl, admin, "POST", "/networks/besu", {
+      name: `explorer-${STAMP}`,
+      config: { chainId: CHAIN_ID, initialValidatorsKeyIds: [keyId] },
+    });
+    expect(net.status, JSON.stringify(net.data)).toBe(200); // the upstream contract answers 200 here
+    networkId = net.data.id;
+    const [rpcPort, p2pPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+    const node = await apiCall<{ id: number }>(s.baseUrl, admin, "POST", "/nodes?start=false", {
+      name: `explorer-${STAMP}`,
+      blockchainPlatform: "BESU",
+      besuNode: {
+        networkId,
+        keyId,
+        externalIp: "127.0.0.1",
+        internalIp: "127.0.0.1",
+        p2pHost: "127.0.0.1",
+        p2pPort,
+        rpcHost: "127.0.0.1",
+        rpcPort,
+        metricsPort,
+      },
+    });
+    expect(node.status, JSON.stringify(node.data)).toBe(201);
+    nodeId = node.data.id;
+    anvil = spawn(
+      ANVIL,
+      ["--host", "127.0.0.1", "--port", String(rpcPort), "--chain-id", String(CHAIN_ID), "--silent"],
+      {
+        stdio: "ignore",
+      },
+    );
+    const url = `http://127.0.0.1:${rpcPort}`;
+    for (let i = 0; i < 100; i++) {
+      const r = await apiCall(s.baseUrl, admin, "GET", `/nodes/${nodeId}/rpc/chain-id`);
+      if (r.status === 200) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const [from] = await rpc<string[]>(url, "eth_accounts", []);
+    txHash = await rpc<string>(url, "eth_sendTransaction", [
+      { from, to: RECIPIENT, value: "0xde0b6b3a7640000", data: INPUT, gas: "0x20000" },
+    ]);
+    // anvil automines: the transaction is block 1; add block 2 so "Next" has somewhere to go.
+    await rpc(url, "evm_mine", []);
+  });
+
+  afterAll(async () => {
+    anvil?.kill("SIGKILL");
+    const admin = adminUser();
+    if (nodeId) await apiCall(s.baseUrl, admin, "DELETE", `/nodes/${nodeId}`);
+    if (networkId) await apiCall(s.baseUrl, admin, "DELETE", `/networks/besu/${networkId}`);
+    if (keyId) await apiCall(s.baseUrl, admin, "DELETE", `/keys/${keyId}`);
+    await s.close();
+  });
+
+  it("shows block 1 with its header and the transaction", async () => {
+    await openAs(s, adminUser(), `/networks/besu/${networkId}/${nodeId}/blocks/1`);
+    await s.page.getByRole("heading", { name: "Block #1" }).waitFor();
+    const header = s.page.getByTestId("block-header");
+    await header.getByText("Parent hash").waitFor();
+    await header.getByText(/^[\d,]+ \/ [\d,]+ \(/).waitFor();
+    const row = s.page.getByTestId(`tx-${txHash}`);
+    await row.getByText("1 ETH").waitFor();
+    await row.getByText("131,072").waitFor();
+  });
+
+  it("decodes the input without and with the ABI", async () => {
+    await s.page.getByRole("button", { name: `Show details of ${txHash}` }).click();
+    await s.page.getByText(INPUT).waitFor();
+    await s.page.getByRole("button", { name: "Decode without ABI" }).click();
+    const decoded = s.page.getByTestId("decoded-input");
+    await decoded.getByText("0x60fe47b1").waitFor();
+    await decoded.getByText(`0x${(42).toString(16).padStart(64, "0")}`).waitFor();
+    await s.page.getByLabel("Contract ABI (optional)").fill(ABI);
+    await s.page.getByRole("button", { name: "Decode with ABI" }).click();
+    await decoded.getByText("set", { exact: true }).waitFor();
+    await decoded.getByText("42", { exact: true }).waitFor();
+    await screenshot(s.page, "besu-block-explorer");
+    await s.page.getByLabel("Contract ABI (optional)").fill("[{");
+    await s.page.getByRole("button", { name: "Decode with ABI" }).click();
+    await s.page.getByRole("alert").getByText("The ABI is not valid JSON").waitFor();
+  });
+
+  it("navigates to the previous and next blocks", async () => {
+    await s.page.getByRole("link", { name: "Next" }).click();
+    await s.page.getByRole("heading", { name: "Block #2" }).waitFor();
+    await s.page.getByText("This block is empty.").waitFor();
+    await s.page.getByRole("link", { name: "Previous" }).click();
+    await s.page.getByRole("heading", { name: "Block #1" }).waitFor();
+    await s.page.goto(`/networks/besu/${networkId}/${nodeId}/blocks/99`);
+    await s.page.getByText("No such block").waitFor();
+  });
+});
