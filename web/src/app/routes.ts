@@ -39,6 +39,10 @@ const besuCreate: PageLoader = () =>
   import("@/pages/networks/BesuNetworkCreatePage").then((m) => m.BesuNetworkCreatePage);
 const besuBulk: PageLoader = () => import("@/pages/networks/BesuBulkCreatePage").then((m) => m.BesuBulkCreatePage);
 const besuBlock: PageLoader = () => import("@/pages/networks/BesuBlockPage").then((m) => m.BesuBlockPage);
+const fabricNetworks: PageLoader = () =>
+  import("@/pages/networks/FabricNetworksPage").then((m) => m.FabricNetworksPage);
+const besuContracts: PageLoader = () =>
+  import("@/pages/smart-contracts/BesuContractsPage").then((m) => m.BesuContractsPage);
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
@@ -73,7 +77,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "nodes/besu/edit/:id", title: "Edit Besu Node", load: besuNodeEdit },
   { path: "smart-contracts", title: "Smart Contracts" },
   { path: "smart-contracts/fabric", title: "Fabric Chaincodes" },
-  { path: "smart-contracts/besu", title: "Besu Contracts" },
+  { path: "smart-contracts/besu", title: "Besu Contracts", load: besuContracts },
   { path: "smart-contracts/fabric/:id/playground", title: "Chaincode Playground" },
   { path: "sc/fabric/chaincodes/:id", title: "Chaincode" },
   { path: "sc/fabric/chaincodes/:id/add-definition", title: "Add Chaincode Definition" },
@@ -86,7 +90,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "settings/monitoring", title: "Monitoring" },
   { path: "networks", title: "Networks", load: networks },
   { path: "networks/import", title: "Import Network", load: networkImport },
-  { path: "network/fabric", title: "Fabric Networks" },
+  { path: "network/fabric", title: "Fabric Networks", load: fabricNetworks },
   { path: "network/besu", title: "Besu Networks", load: besuNetworks },
   { path: "networks/fabric/create", title: "Create Fabric Network" },
   { path: "networks/besu/create", title: "Create Besu Network", load: besuCreate },
