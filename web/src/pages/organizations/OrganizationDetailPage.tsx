@@ -40,8 +40,8 @@ function DeleteOrganization({ org }: { org: Organization }): ReactElement {
           <AlertDialogHeader>
             <AlertDialogTitle>Delete {org.mspId}?</AlertDialogTitle>
             <AlertDialogDescription>
-              Its CAs and identities are deleted with it. While a node still uses the organization, the console
-              refuses and names the node. This cannot be undone.
+              Its CAs and identities are deleted with it. While a node still uses the organization, the console refuses
+              and names the node. This cannot be undone.
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
