@@ -45,6 +45,7 @@ describe.skipIf(!existsSync(ANVIL))("besu block explorer", () => {
   let networkId = 0;
   let nodeId = 0;
   let txHash = "";
+  let rpcUrl = "";
 
   beforeAll(async () => {
     s = await openSession();
@@ -88,6 +89,7 @@ describe.skipIf(!existsSync(ANVIL))("besu block explorer", () => {
       },
     );
     const url = `http://127.0.0.1:${rpcPort}`;
+    rpcUrl = url;
     for (let i = 0; i < 100; i++) {
       const r = await apiCall(s.baseUrl, admin, "GET", `/nodes/${nodeId}/rpc/chain-id`);
       if (r.status === 200) break;
@@ -146,5 +148,32 @@ describe.skipIf(!existsSync(ANVIL))("besu block explorer", () => {
     await s.page.getByRole("heading", { name: "Block #1" }).waitFor();
     await s.page.goto(`/networks/besu/${networkId}/${nodeId}/blocks/99`);
     await s.page.getByText("No such block").waitFor();
+  });
+
+  it("inspects a deployed contract's code and storage and decodes calldata read-only", async () => {
+    // Init code: SSTORE(0, 42), then return a 1-byte runtime (STOP).
+    const initCode = "0x602a6000556001601160003960016000f300";
+    const [from] = await rpc<string[]>(rpcUrl, "eth_accounts", []);
+    const hash = await rpc<string>(rpcUrl, "eth_sendTransaction", [{ from, data: initCode, gas: "0x30000" }]);
+    const receipt = await rpc<{ contractAddress: string }>(rpcUrl, "eth_getTransactionReceipt", [hash]);
+
+    await s.page.goto(`/smart-contracts/besu?node=${nodeId}`);
+    await s.page.getByRole("heading", { name: "Besu Contract Inspector" }).waitFor();
+    await s.page.getByText(/no endpoint to send a transaction/).waitFor();
+    expect(await s.page.getByRole("combobox", { name: "Node" }).innerText()).toContain(`explorer-${STAMP}`);
+    await s.page.getByLabel("Contract address").fill(receipt.contractAddress);
+    await s.page.getByRole("button", { name: "Read code and balance" }).click();
+    await s.page.getByTestId("contract-code").getByText("Contract, 1 byte of code").waitFor();
+    await s.page.getByRole("button", { name: "Read slot" }).click();
+    const storage = s.page.getByTestId("storage-value");
+    await storage.getByText(`0x${"0".repeat(62)}2a`).waitFor();
+    await storage.getByText("42", { exact: true }).waitFor();
+
+    await s.page.getByLabel("Contract ABI").fill(ABI);
+    await s.page.getByTestId("abi-functions").getByText("set(uint256)").waitFor();
+    await s.page.getByLabel("Calldata").fill(INPUT);
+    await s.page.getByRole("button", { name: "Decode with ABI" }).click();
+    await s.page.getByTestId("decoded-input").getByText("42", { exact: true }).waitFor();
+    await screenshot(s.page, "besu-contract-inspector");
   });
 });

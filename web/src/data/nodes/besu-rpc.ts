@@ -78,6 +78,20 @@ export function fetchBalance(id: number, address: string): Promise<string> {
   );
 }
 
+/** eth_getCode at the latest block: "0x" for an account without code. */
+export function fetchCode(id: number, address: string): Promise<string> {
+  return unwrap(api.GET("/nodes/{id}/rpc/code", { params: { ...path(id), query: { address, blockTag: "latest" } } }));
+}
+
+/** eth_getStorageAt: one 32-byte slot at the latest block. */
+export function fetchStorage(id: number, address: string, position: string): Promise<string> {
+  return unwrap(
+    api.GET("/nodes/{id}/rpc/storage", {
+      params: { ...path(id), query: { address, position, blockTag: "latest" } },
+    }),
+  );
+}
+
 export function decodeInput(id: number, input: string, abi?: string): Promise<DecodedInput> {
   return unwrap(
     api.GET("/nodes/{id}/rpc/decode-input", { params: { ...path(id), query: { input, ...(abi ? { abi } : {}) } } }),

@@ -24,9 +24,21 @@ import {
 } from "@/pages/networks/block-format";
 import { hexToNumber } from "@/pages/nodes/besu-rpc";
 
-/** Calldata decoding: with a pasted ABI the function and its arguments, without one the selector and words. */
-export function InputDecoder({ nodeId, input }: { nodeId: number; input: string }): ReactElement {
-  const [abi, setAbi] = useState("");
+/**
+ * Calldata decoding: with a pasted ABI the function and its arguments, without one the selector and
+ * words. With `abi` given the caller owns the ABI field; otherwise the decoder shows its own.
+ */
+export function InputDecoder({
+  nodeId,
+  input,
+  abi: outerAbi,
+}: {
+  nodeId: number;
+  input: string;
+  abi?: string;
+}): ReactElement {
+  const [ownAbi, setAbi] = useState("");
+  const abi = outerAbi ?? ownAbi;
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ decoded?: DecodedInput; error?: string }>();
   const decode = async (): Promise<void> => {
@@ -48,19 +60,14 @@ export function InputDecoder({ nodeId, input }: { nodeId: number; input: string 
   const d = result?.decoded;
   return (
     <div className="grid gap-3">
-      <div className="grid gap-1">
-        <Label htmlFor={`abi-${input.slice(0, 18)}`} className="text-xs">
-          Contract ABI (optional)
-        </Label>
-        <textarea
-          id={`abi-${input.slice(0, 18)}`}
-          rows={3}
-          placeholder='[{"type":"function","name":"transfer",…}] or a build artifact with "abi"'
-          className="min-h-16 w-full rounded-md border bg-transparent px-3 py-2 font-mono text-xs shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring/50"
-          value={abi}
-          onChange={(e) => setAbi(e.target.value)}
-        />
-      </div>
+      {outerAbi === undefined && (
+        <div className="grid gap-1">
+          <Label htmlFor={`abi-${input.slice(0, 18)}`} className="text-xs">
+            Contract ABI (optional)
+          </Label>
+          <AbiTextarea id={`abi-${input.slice(0, 18)}`} value={abi} onChange={setAbi} />
+        </div>
+      )}
       <div>
         <Button type="button" size="sm" variant="outline" onClick={() => void decode()} disabled={busy}>
           {busy && <Loader2Icon className="animate-spin" />}
@@ -116,6 +123,30 @@ export function InputDecoder({ nodeId, input }: { nodeId: number; input: string 
         </dl>
       )}
     </div>
+  );
+}
+
+/** The ABI paste box (JSON array or build artifact). */
+export function AbiTextarea({
+  id,
+  value,
+  onChange,
+  rows = 3,
+}: {
+  id: string;
+  value: string;
+  onChange: (v: string) => void;
+  rows?: number;
+}): ReactElement {
+  return (
+    <textarea
+      id={id}
+      rows={rows}
+      placeholder='[{"type":"function","name":"transfer",…}] or a build artifact with "abi"'
+      className="min-h-16 w-full rounded-md border bg-transparent px-3 py-2 font-mono text-xs shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring/50"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }
 

@@ -3,12 +3,15 @@ import {
   abiFunctions,
   blockHeader,
   blockTime,
+  codeSize,
   extraDataText,
   formatArg,
   gasUsage,
   normalizeAbi,
   parseBlockNumber,
   selectorOf,
+  slotPosition,
+  storageViews,
   txRows,
 } from "@/pages/networks/block-format";
 
@@ -121,5 +124,32 @@ describe("ABI handling", () => {
   it("formats decoded arguments", () => {
     expect(formatArg("0xabc")).toBe("0xabc");
     expect(formatArg(["1", true])).toBe('["1",true]');
+  });
+});
+
+describe("contract inspector helpers", () => {
+  it("sizes bytecode", () => {
+    expect(codeSize("0x")).toBe(0);
+    expect(codeSize("0x6080604052")).toBe(5);
+    expect(codeSize("nope")).toBe(0);
+  });
+
+  it("reads slot positions as decimal or hex", () => {
+    expect(slotPosition("0")).toBe("0x0");
+    expect(slotPosition(" 10 ")).toBe("0xa");
+    expect(slotPosition("0xFF")).toBe("0xff");
+    expect(slotPosition("-1")).toBeUndefined();
+    expect(slotPosition("0x" + "f".repeat(65))).toBeUndefined();
+    expect(slotPosition((2n ** 256n).toString())).toBeUndefined();
+  });
+
+  it("shows a storage word as hex, decimal and address", () => {
+    expect(storageViews("0x2a")).toEqual({
+      hex: `0x${"0".repeat(62)}2a`,
+      decimal: "42",
+      address: `0x${"0".repeat(38)}2a`,
+    });
+    expect(storageViews(`0x${"0".repeat(64)}`)).toEqual({ hex: `0x${"0".repeat(64)}`, decimal: "0" });
+    expect(storageViews(`0x${"f".repeat(64)}`).address).toBeUndefined();
   });
 });

@@ -149,3 +149,24 @@ export function abiFunctions(abi: string): { name: string; signature: string; re
   }
   return out;
 }
+
+/** Bytecode size in bytes ("0x" → 0). */
+export function codeSize(code: string): number {
+  return /^0x[0-9a-fA-F]*$/.test(code) ? Math.floor((code.length - 2) / 2) : 0;
+}
+
+/** A storage slot as typed (decimal or 0x-hex) → 0x-hex for eth_getStorageAt; undefined when malformed. */
+export function slotPosition(input: string): string | undefined {
+  const t = input.trim();
+  if (!/^(0x[0-9a-fA-F]{1,64}|\d+)$/.test(t)) return undefined;
+  const n = BigInt(t);
+  return n < 2n ** 256n ? `0x${n.toString(16)}` : undefined;
+}
+
+/** A 32-byte storage word read three ways: hex, unsigned decimal, and as an address when it fits in 20 bytes. */
+export function storageViews(word: string): { hex: string; decimal: string; address?: string } {
+  const v = toBigInt(word) ?? 0n;
+  const hex = `0x${v.toString(16).padStart(64, "0")}`;
+  const address = v !== 0n && v < 2n ** 160n ? `0x${v.toString(16).padStart(40, "0")}` : undefined;
+  return { hex, decimal: v.toString(), ...(address ? { address } : {}) };
+}
