@@ -2082,6 +2082,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/nodes/{id}/channels": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Channels a running Fabric node is in, asked of the node (CSCC on a peer, participation API on an orderer) */
+    get: operations["getNodeChannels"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/channels/{channelID}/height": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Height of one channel on a running Fabric node */
+    get: operations["getNodeChannelHeight"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -8005,6 +8039,73 @@ export interface operations {
           "application/json": {
             /** @description Config update tx id */
             transactionId: string;
+          };
+        };
+      };
+    };
+  };
+  getNodeChannels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Node id */
+            nodeId: number;
+            /** @description Channels */
+            channels: {
+              /** @description Channel name */
+              name: string;
+              /** @description Height of the node's copy of the channel */
+              blockNum: number;
+              /** @description When this answer was read */
+              createdAt: string;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  getNodeChannelHeight: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+        /** @description Channel name */
+        channelID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Channel name */
+            channelId: string;
+            /** @description Number of blocks */
+            height: number;
+            /** @description FABRIC_PEER or FABRIC_ORDERER */
+            nodeType: string;
           };
         };
       };

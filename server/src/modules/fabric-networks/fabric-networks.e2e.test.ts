@@ -273,6 +273,16 @@ describe("Fabric networks through the API", () => {
         (await ok("GET", `/networks/fabric/${id}/nodes`)).nodes.find((m: Json) => m.nodeId === orderers[2].id).status,
       ).toBe("unjoined");
 
+      // Each node reports the channel itself: CSCC on peers, the participation API on orderers.
+      for (const n of [...peers, orderers[0]]) {
+        const ch = await ok("GET", `/nodes/${n.id}/channels`);
+        expect(ch.channels.map((c: Json) => c.name)).toContain("netchannel");
+        const h = await ok("GET", `/nodes/${n.id}/channels/netchannel/height`);
+        expect(h).toMatchObject({ channelId: "netchannel", nodeType: n.nodeType });
+        expect(h.height).toBeGreaterThanOrEqual(4);
+      }
+      expect((await call("GET", `/nodes/${peers[0].id}/channels/nochannel/height`)).status).toBe(404);
+
       // A node joined to the channel cannot be deleted.
       const blocked = await call("DELETE", `/nodes/${peers[0].id}`);
       expect(blocked.status).toBe(409);
