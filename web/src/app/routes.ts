@@ -43,6 +43,12 @@ const fabricNetworks: PageLoader = () =>
   import("@/pages/networks/FabricNetworksPage").then((m) => m.FabricNetworksPage);
 const besuContracts: PageLoader = () =>
   import("@/pages/smart-contracts/BesuContractsPage").then((m) => m.BesuContractsPage);
+const fabricCreate: PageLoader = () =>
+  import("@/pages/networks/FabricNetworkCreatePage").then((m) => m.FabricNetworkCreatePage);
+const fabricNetwork: PageLoader = () =>
+  import("@/pages/networks/FabricNetworkDetailPage").then((m) => m.FabricNetworkDetailPage);
+const fabricBlocks: PageLoader = () => import("@/pages/networks/FabricBlocksPage").then((m) => m.FabricBlocksPage);
+const fabricBlock: PageLoader = () => import("@/pages/networks/FabricBlockPage").then((m) => m.FabricBlockPage);
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
@@ -92,14 +98,14 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "networks/import", title: "Import Network", load: networkImport },
   { path: "network/fabric", title: "Fabric Networks", load: fabricNetworks },
   { path: "network/besu", title: "Besu Networks", load: besuNetworks },
-  { path: "networks/fabric/create", title: "Create Fabric Network" },
+  { path: "networks/fabric/create", title: "Create Fabric Network", load: fabricCreate },
   { path: "networks/besu/create", title: "Create Besu Network", load: besuCreate },
   { path: "networks/besu/bulk-create", title: "Create Besu Network", load: besuBulk },
   { path: "networks/fabric/shared", title: "Shared Networks" },
   { path: "networks/:id/besu", title: "Besu Network", load: besuNetwork },
-  { path: "networks/:id/fabric", title: "Fabric Network" },
-  { path: "networks/:id/blocks", title: "Blocks" },
-  { path: "networks/:id/blocks/:blockNumber", title: "Block" },
+  { path: "networks/:id/fabric", title: "Fabric Network", load: fabricNetwork },
+  { path: "networks/:id/blocks", title: "Blocks", load: fabricBlocks },
+  { path: "networks/:id/blocks/:blockNumber", title: "Block", load: fabricBlock },
   { path: "networks/besu/:networkId/:nodeId/blocks/:blockNumber", title: "Block", load: besuBlock },
   { path: "networks/:networkId/fabric/proposals/:id", title: "Proposal" },
   { path: "networks/:id/fabric/proposals/create", title: "Create Proposal" },

@@ -255,3 +255,25 @@ export function hostPort(endpoint: string | undefined): { host: string; port: nu
   const m = /^(.+):(\d{1,5})$/.exec(endpoint ?? "");
   return m ? { host: m[1]!, port: Number(m[2]) } : undefined;
 }
+
+/** Organization ids of this console from the network's creation parameters (base64 JSON). */
+export function networkOrgIds(configB64: string): { peer: number[]; orderer: number[] } {
+  try {
+    const raw = JSON.parse(atob(configB64)) as unknown;
+    const c = rec(dig(raw, "config")) ?? rec(raw) ?? {};
+    const ids = (v: unknown): number[] =>
+      Array.isArray(v) ? v.map((o) => num(rec(o)?.id)).filter((x): x is number => x !== undefined) : [];
+    return { peer: ids(c.peerOrganizations), orderer: ids(c.ordererOrganizations) };
+  } catch {
+    return { peer: [], orderer: [] };
+  }
+}
+
+/** An application org's anchor peers in configtxlator JSON. */
+export function anchorPeersOf(config: unknown, mspId: string): { host: string; port: number }[] {
+  const root = rec(dig(config, "channel_group")) ? config : dig(config, "config");
+  const list = dig(root, "channel_group", "groups", "Application", "groups", mspId, "values", "AnchorPeers", "value");
+  const peers = dig(list, "anchor_peers");
+  if (!Array.isArray(peers)) return [];
+  return peers.map((p) => ({ host: String(rec(p)?.host ?? ""), port: num(rec(p)?.port) ?? 0 })).filter((p) => p.host);
+}

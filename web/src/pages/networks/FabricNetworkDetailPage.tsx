@@ -1,0 +1,702 @@
+import { ArrowRightIcon, Loader2Icon, PlusIcon, Trash2Icon } from "lucide-react";
+import { useMemo, useState, type ReactElement } from "react";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate, useParams } from "react-router";
+import { RoleGate } from "@/app/RoleGate";
+import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
+import { CopyButton } from "@/components/CopyButton";
+import { DetailField, Mono } from "@/components/DetailField";
+import { EmptyState, PageHeader, QueryState } from "@/components/states";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { FieldError, Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import {
+  useFabricAddNodeMutation,
+  useFabricAnchorPeersMutation,
+  useFabricJoinMutation,
+  useFabricNetworkDeleteMutation,
+  useFabricUpdateConfigMutation,
+} from "@/data/fabric-networks/fabric-network-mutations";
+import {
+  useFabricBlocksQuery,
+  useFabricChannelConfigQuery,
+  useFabricChannelInfoQuery,
+  useFabricNetworkNodesQuery,
+  useFabricNetworkQuery,
+} from "@/data/fabric-networks/fabric-network-queries";
+import type { FabricNetwork, FabricNetworkNode } from "@/data/fabric-networks/types";
+import { useNodesQuery } from "@/data/nodes/nodes-query";
+import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
+import { formErrorsFrom } from "@/lib/field-errors";
+import { showToast } from "@/lib/toast";
+import { formatDateTime } from "@/lib/utils";
+import {
+  anchorPeersOf,
+  batchDiff,
+  batchOperations,
+  batchSettingsOf,
+  DURATION,
+  hostPort,
+  JOIN_STATUS_VARIANT,
+  networkOrgIds,
+  type BatchFormValues,
+  type SettingChange,
+} from "@/pages/networks/fabric-network";
+import { consensusOf, statusLabel } from "@/pages/networks/FabricNetworkTable";
+
+function mspOf(m: FabricNetworkNode): string {
+  return m.node?.fabricPeer?.mspId ?? m.node?.fabricOrderer?.mspId ?? "—";
+}
+
+function AddNode({ networkId, members }: { networkId: number; members: FabricNetworkNode[] }): ReactElement {
+  const nodes = useNodesQuery({ page: 1, limit: 1000, platform: "FABRIC" });
+  const add = useFabricAddNodeMutation(networkId);
+  const [nodeId, setNodeId] = useState("");
+  const taken = new Set(members.map((m) => m.nodeId));
+  const candidates = (nodes.data?.items ?? []).filter((n) => !taken.has(n.id));
+  const chosen = candidates.find((n) => String(n.id) === nodeId);
+  return (
+    <div className="flex flex-wrap items-end gap-2 border-t px-5 py-4">
+      <div className="grid min-w-56 gap-2">
+        <Label htmlFor="add-node">Add a node</Label>
+        <Select value={nodeId} onValueChange={setNodeId}>
+          <SelectTrigger id="add-node" aria-label="Node to add">
+            <SelectValue placeholder={candidates.length ? "Choose a peer or orderer" : "No other Fabric nodes"} />
+          </SelectTrigger>
+          <SelectContent>
+            {candidates.map((n) => (
+              <SelectItem key={n.id} value={String(n.id)}>
+                {n.name} ({n.nodeType === "FABRIC_PEER" ? "peer" : "orderer"})
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <Button
+        variant="outline"
+        disabled={!chosen || add.isPending}
+        onClick={() =>
+          chosen &&
+          add.mutate(
+            { nodeId: chosen.id, role: chosen.nodeType === "FABRIC_PEER" ? "peer" : "orderer" },
+            {
+              onSuccess: () => {
+                setNodeId("");
+                showToast("success", "Node added", { description: `${chosen.name} can now join the channel.` });
+              },
+            },
+          )
+        }
+      >
+        {add.isPending ? <Loader2Icon className="animate-spin" /> : <PlusIcon />} Add
+      </Button>
+    </div>
+  );
+}
+
+function NodesTab({ n }: { n: FabricNetwork }): ReactElement {
+  const members = useFabricNetworkNodesQuery(n.id);
+  const join = useFabricJoinMutation(n.id);
+  return (
+    <Card className="gap-0 py-0">
+      <QueryState
+        query={members}
+        isEmpty={(d) => d.length === 0}
+        empty={<EmptyState title="No nodes in this channel" description="Add a peer or orderer below." />}
+      >
+        {(d) => (
+          <Table data-testid="network-nodes">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Node</TableHead>
+                <TableHead>Role</TableHead>
+                <TableHead className="hidden md:table-cell">MSP</TableHead>
+                <TableHead>Join status</TableHead>
+                <TableHead className="text-right">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {d.map((m) => {
+                const name = m.node?.name ?? `node ${m.nodeId}`;
+                const busy = join.isPending && join.variables.nodeId === m.nodeId;
+                return (
+                  <TableRow key={m.id} data-testid={`member-row-${name}`} data-status={m.status}>
+                    <TableCell>
+                      {m.node ? (
+                        <Link to={`/nodes/${m.nodeId}`} className="font-medium hover:underline">
+                          {name}
+                        </Link>
+                      ) : (
+                        <span className="text-muted-foreground">{name} (deleted)</span>
+                      )}
+                      {m.node?.endpoint && (
+                        <Mono className="block text-xs text-muted-foreground">{m.node.endpoint}</Mono>
+                      )}
+                    </TableCell>
+                    <TableCell className="capitalize">{m.role}</TableCell>
+                    <TableCell className="hidden md:table-cell">{mspOf(m)}</TableCell>
+                    <TableCell>
+                      <Badge variant={JOIN_STATUS_VARIANT[m.status]} className="capitalize">
+                        {m.status}
+                      </Badge>
+                      {m.error && m.status === "failed" && (
+                        <p className="mt-1 max-w-sm text-xs break-words text-destructive">{m.error}</p>
+                      )}
+                    </TableCell>
+                    <TableCell className="text-right">
+                      <RoleGate denied={["viewer"]}>
+                        {m.status === "joined" ? (
+                          <Button
+                            size="sm"
+                            variant="outline"
+                            disabled={busy || !m.node}
+                            onClick={() => join.mutate({ role: m.role, nodeId: m.nodeId, unjoin: true })}
+                            aria-label={`Unjoin ${name}`}
+                          >
+                            {busy && <Loader2Icon className="animate-spin" />} Unjoin
+                          </Button>
+                        ) : (
+                          <Button
+                            size="sm"
+                            disabled={busy || !m.node}
+                            onClick={() => join.mutate({ role: m.role, nodeId: m.nodeId })}
+                            aria-label={`Join ${name}`}
+                          >
+                            {busy && <Loader2Icon className="animate-spin" />}
+                            {m.status === "failed" ? "Retry join" : "Join"}
+                          </Button>
+                        )}
+                      </RoleGate>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        )}
+      </QueryState>
+      <RoleGate denied={["viewer"]}>
+        <AddNode networkId={n.id} members={members.data ?? []} />
+      </RoleGate>
+    </Card>
+  );
+}
+
+function OrganizationsTab({ n }: { n: FabricNetwork }): ReactElement {
+  const orgs = useOrganizationsQuery(ORGANIZATION_LIST_LIMIT);
+  const members = useFabricNetworkNodesQuery(n.id);
+  const ids = networkOrgIds(n.config);
+  return (
+    <Card className="gap-0 py-0">
+      <QueryState query={orgs}>
+        {(o) => {
+          const rows = o.items.filter((org) => ids.peer.includes(org.id) || ids.orderer.includes(org.id));
+          if (rows.length === 0) return <EmptyState title="No organizations of this console in the channel" />;
+          return (
+            <Table data-testid="network-orgs">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>MSP ID</TableHead>
+                  <TableHead>Roles</TableHead>
+                  <TableHead>Nodes in channel</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.map((org) => (
+                  <TableRow key={org.id}>
+                    <TableCell>
+                      <Link to={`/organizations/${org.id}`} className="font-medium hover:underline">
+                        {org.mspId}
+                      </Link>
+                    </TableCell>
+                    <TableCell className="space-x-1">
+                      {ids.orderer.includes(org.id) && <Badge variant="outline">Orderer</Badge>}
+                      {ids.peer.includes(org.id) && <Badge variant="outline">Peer</Badge>}
+                    </TableCell>
+                    <TableCell className="tabular-nums">
+                      {(members.data ?? []).filter((m) => mspOf(m) === org.mspId).length}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          );
+        }}
+      </QueryState>
+    </Card>
+  );
+}
+
+function AnchorPeersTab({ n }: { n: FabricNetwork }): ReactElement {
+  const orgs = useOrganizationsQuery(ORGANIZATION_LIST_LIMIT);
+  const members = useFabricNetworkNodesQuery(n.id);
+  const current = useFabricChannelConfigQuery(n.id, "current");
+  const set = useFabricAnchorPeersMutation(n.id);
+  const ids = networkOrgIds(n.config);
+  const peerOrgs = (orgs.data?.items ?? []).filter((o) => ids.peer.includes(o.id));
+  const [orgId, setOrgId] = useState("");
+  const org = peerOrgs.find((o) => String(o.id) === orgId) ?? peerOrgs[0];
+  const peers = (members.data ?? []).filter((m) => m.role === "peer" && m.node?.fabricPeer?.organizationId === org?.id);
+  const [chosen, setChosen] = useState<number[]>([]);
+  const existing = org && current.data ? anchorPeersOf(current.data.config, org.mspId) : [];
+  if (peerOrgs.length === 0 && !orgs.isPending) {
+    return (
+      <Card>
+        <EmptyState title="No peer organizations" description="Anchor peers belong to the channel's peer orgs." />
+      </Card>
+    );
+  }
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Anchor peers</CardTitle>
+        <CardDescription>Peers other organizations gossip with; set through a config update.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <div className="grid max-w-xs gap-2">
+          <Label htmlFor="anchor-org">Organization</Label>
+          <Select
+            value={org ? String(org.id) : ""}
+            onValueChange={(v) => {
+              setOrgId(v);
+              setChosen([]);
+            }}
+          >
+            <SelectTrigger id="anchor-org" aria-label="Organization">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {peerOrgs.map((o) => (
+                <SelectItem key={o.id} value={String(o.id)}>
+                  {o.mspId}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <div data-testid="anchor-current">
+          <p className="text-sm font-medium">Current</p>
+          {existing.length === 0 ? (
+            <p className="text-sm text-muted-foreground">None</p>
+          ) : (
+            existing.map((a) => (
+              <Mono key={`${a.host}:${a.port}`} className="block">
+                {a.host}:{a.port}
+              </Mono>
+            ))
+          )}
+        </div>
+        <div className="grid gap-1.5">
+          {peers.length === 0 && <p className="text-sm text-muted-foreground">This org has no peers in the channel.</p>}
+          {peers.map((m) => (
+            <label key={m.nodeId} className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="size-4 accent-primary"
+                checked={chosen.includes(m.nodeId)}
+                onChange={(e) =>
+                  setChosen(e.target.checked ? [...chosen, m.nodeId] : chosen.filter((x) => x !== m.nodeId))
+                }
+              />
+              {m.node?.name}{" "}
+              <Mono className="text-xs text-muted-foreground">{m.node?.fabricPeer?.externalEndpoint}</Mono>
+            </label>
+          ))}
+        </div>
+      </CardContent>
+      <RoleGate denied={["viewer"]}>
+        <CardFooter className="justify-end">
+          <Button
+            disabled={!org || set.isPending}
+            onClick={() => {
+              if (!org) return;
+              const anchorPeers = peers
+                .filter((m) => chosen.includes(m.nodeId))
+                .map((m) => hostPort(m.node?.fabricPeer?.externalEndpoint))
+                .filter((a): a is { host: string; port: number } => Boolean(a));
+              set.mutate(
+                { organizationId: org.id, anchorPeers },
+                {
+                  onSuccess: (r) =>
+                    showToast("success", "Anchor peers set", {
+                      description: `${org.mspId}: ${anchorPeers.length} anchor peer(s), tx ${r.transactionId.slice(0, 12)}…`,
+                    }),
+                },
+              );
+            }}
+          >
+            {set.isPending && <Loader2Icon className="animate-spin" />}
+            Set anchor peers
+          </Button>
+        </CardFooter>
+      </RoleGate>
+    </Card>
+  );
+}
+
+function DiffTable({ rows }: { rows: SettingChange[] }): ReactElement {
+  return (
+    <Table data-testid="config-diff">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Setting</TableHead>
+          <TableHead>Previous</TableHead>
+          <TableHead>New</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((r) => (
+          <TableRow key={r.label} data-changed={r.changed ? "true" : "false"}>
+            <TableCell>{r.label}</TableCell>
+            <TableCell className={r.changed ? "bg-destructive/10 line-through" : ""}>
+              <Mono>{r.before}</Mono>
+            </TableCell>
+            <TableCell className={r.changed ? "bg-success/10 font-medium" : ""}>
+              <Mono>{r.after}</Mono>
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function ChannelConfigTab({ n }: { n: FabricNetwork }): ReactElement {
+  const current = useFabricChannelConfigQuery(n.id, "current");
+  const update = useFabricUpdateConfigMutation(n.id);
+  const [diff, setDiff] = useState<{ before: ReturnType<typeof batchSettingsOf> }>();
+  const settings = useMemo(() => batchSettingsOf(current.data?.config), [current.data]);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<BatchFormValues>({
+    values: {
+      batchTimeout: settings.batchTimeout ?? "",
+      maxMessageCount: settings.maxMessageCount?.toString() ?? "",
+      absoluteMaxBytes: settings.absoluteMaxBytes?.toString() ?? "",
+      preferredMaxBytes: settings.preferredMaxBytes?.toString() ?? "",
+    },
+  });
+  const pretty = current.data ? JSON.stringify(current.data.config, null, 2) : "";
+  const onSubmit = handleSubmit((v) => {
+    const operations = batchOperations(settings, v);
+    if (operations.length === 0) {
+      setError("root", { message: "Nothing changed" });
+      return;
+    }
+    const before = settings;
+    update.mutate(
+      { operations },
+      {
+        onSuccess: async () => {
+          await current.refetch();
+          setDiff({ before });
+          showToast("success", "Channel config updated", { description: "The new config block is on the chain." });
+        },
+        onError: (e) => {
+          const f = formErrorsFrom(e, {
+            batchTimeout: "operations.0.payload.timeout",
+            maxMessageCount: ["operations.0.payload.max_message_count", "operations.1.payload.max_message_count"],
+          });
+          for (const [k, m] of Object.entries(f)) setError(k as keyof BatchFormValues, { message: m as string });
+        },
+      },
+    );
+  });
+  const whole = (x: string): true | string => !x.trim() || /^[1-9]\d*$/.test(x.trim()) || "A positive whole number";
+  return (
+    <div className="space-y-6">
+      <RoleGate denied={["viewer"]}>
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-base">Batch settings</CardTitle>
+            <CardDescription>
+              Signed by this console's org admins and submitted to an orderer as a config update.
+            </CardDescription>
+          </CardHeader>
+          <form onSubmit={(e) => void onSubmit(e)} noValidate>
+            <CardContent className="grid gap-4 sm:grid-cols-2">
+              <div className="grid content-start gap-2">
+                <Label htmlFor="cfg-batchTimeout">Batch timeout</Label>
+                <Input
+                  id="cfg-batchTimeout"
+                  aria-invalid={Boolean(errors.batchTimeout)}
+                  {...register("batchTimeout", {
+                    validate: (x) => !x.trim() || DURATION.test(x.trim()) || "A duration such as 2s or 500ms",
+                  })}
+                />
+                <FieldError message={errors.batchTimeout?.message} />
+              </div>
+              <div className="grid content-start gap-2">
+                <Label htmlFor="cfg-maxMessageCount">Max message count</Label>
+                <Input
+                  id="cfg-maxMessageCount"
+                  inputMode="numeric"
+                  {...register("maxMessageCount", { validate: whole })}
+                />
+                <FieldError message={errors.maxMessageCount?.message} />
+              </div>
+              <div className="grid content-start gap-2">
+                <Label htmlFor="cfg-absoluteMaxBytes">Absolute max bytes</Label>
+                <Input
+                  id="cfg-absoluteMaxBytes"
+                  inputMode="numeric"
+                  {...register("absoluteMaxBytes", { validate: whole })}
+                />
+                <FieldError message={errors.absoluteMaxBytes?.message} />
+              </div>
+              <div className="grid content-start gap-2">
+                <Label htmlFor="cfg-preferredMaxBytes">Preferred max bytes</Label>
+                <Input
+                  id="cfg-preferredMaxBytes"
+                  inputMode="numeric"
+                  {...register("preferredMaxBytes", { validate: whole })}
+                />
+                <FieldError message={errors.preferredMaxBytes?.message} />
+              </div>
+              <div className="sm:col-span-2">
+                <FieldError message={errors.root?.message} />
+              </div>
+            </CardContent>
+            <CardFooter className="justify-end pt-4">
+              <Button type="submit" disabled={update.isPending || !current.data}>
+                {update.isPending && <Loader2Icon className="animate-spin" />}
+                Update config
+              </Button>
+            </CardFooter>
+          </form>
+          {diff && (
+            <div className="border-t">
+              <p className="px-5 pt-4 text-sm font-medium">Previous vs new</p>
+              <DiffTable rows={batchDiff(diff.before, settings)} />
+            </div>
+          )}
+        </Card>
+      </RoleGate>
+      <Card className="gap-0 py-0">
+        <div className="flex flex-wrap items-center justify-between gap-2 border-b px-5 py-3">
+          <div>
+            <p className="text-sm font-medium">Current channel config</p>
+            <p className="text-xs text-muted-foreground">From the latest config block, as configtxlator JSON.</p>
+          </div>
+          {pretty && <CopyButton value={pretty} />}
+        </div>
+        <QueryState query={current}>
+          {() => (
+            <pre
+              data-testid="channel-config-json"
+              className="max-h-[32rem] overflow-auto p-5 font-mono text-xs leading-relaxed"
+            >
+              {pretty}
+            </pre>
+          )}
+        </QueryState>
+      </Card>
+    </div>
+  );
+}
+
+function BlocksTab({ n }: { n: FabricNetwork }): ReactElement {
+  const blocks = useFabricBlocksQuery(n.id, 10);
+  return (
+    <Card className="gap-0 pb-0">
+      <CardHeader className="flex flex-row items-center justify-between gap-2 pb-4">
+        <div>
+          <CardTitle className="text-base">Latest blocks</CardTitle>
+          <CardDescription>
+            {blocks.data ? `Height ${blocks.data.total}` : "Read from a joined node through Deliver."}
+          </CardDescription>
+        </div>
+        <Button variant="ghost" size="sm" asChild>
+          <Link to={`/networks/${n.id}/blocks`}>
+            Explorer <ArrowRightIcon />
+          </Link>
+        </Button>
+      </CardHeader>
+      <div className="border-t">
+        <QueryState
+          query={blocks}
+          isEmpty={(d) => d.blocks.length === 0}
+          empty={<EmptyState title="No blocks yet" description="Join a node to read the channel's blocks." />}
+        >
+          {(d) => <BlockTable networkId={n.id} blocks={d.blocks} />}
+        </QueryState>
+      </div>
+    </Card>
+  );
+}
+
+/** Blocks, newest first; each row opens the block in the explorer. */
+export function BlockTable({
+  networkId,
+  blocks,
+}: {
+  networkId: number;
+  blocks: { number: number; hash: string; createdAt: string; transactions: { type: string }[] }[];
+}): ReactElement {
+  return (
+    <Table data-testid="block-list">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Block</TableHead>
+          <TableHead className="hidden md:table-cell">Hash</TableHead>
+          <TableHead>Transactions</TableHead>
+          <TableHead className="hidden sm:table-cell">Time</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {blocks.map((b) => (
+          <TableRow key={b.number}>
+            <TableCell>
+              <Link to={`/networks/${networkId}/blocks/${b.number}`} className="font-medium hover:underline">
+                Block {b.number}
+              </Link>
+            </TableCell>
+            <TableCell className="hidden md:table-cell">
+              <Mono className="block max-w-64 truncate">{b.hash}</Mono>
+            </TableCell>
+            <TableCell>
+              {b.transactions.length}{" "}
+              {[...new Set(b.transactions.map((t) => t.type))].map((t) => (
+                <Badge key={t} variant="outline" className="ml-1">
+                  {t}
+                </Badge>
+              ))}
+            </TableCell>
+            <TableCell className="hidden text-muted-foreground sm:table-cell">{formatDateTime(b.createdAt)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function Overview({ n }: { n: FabricNetwork }): ReactElement {
+  const info = useFabricChannelInfoQuery(n.id);
+  return (
+    <Card>
+      <CardContent>
+        <dl className="grid grid-cols-2 gap-5 md:grid-cols-4">
+          <DetailField label="Consensus">{consensusOf(n)}</DetailField>
+          <DetailField label="Status">
+            <span className="capitalize">{statusLabel(n.status)}</span>
+          </DetailField>
+          <DetailField label="Height">
+            {info.data ? info.data.height : info.isError ? "Not joined yet" : "…"}
+          </DetailField>
+          <DetailField label="Created">{formatDateTime(n.createdAt)}</DetailField>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DeleteNetwork({ n }: { n: FabricNetwork }): ReactElement {
+  const [open, setOpen] = useState(false);
+  const del = useFabricNetworkDeleteMutation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <Button variant="destructive" onClick={() => setOpen(true)}>
+        <Trash2Icon /> Delete
+      </Button>
+      <AlertDialog open={open} onOpenChange={(v) => !del.isPending && setOpen(v)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Delete {n.name}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              The network record is removed from ChainLaunch. Nodes keep running and keep their ledgers.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={del.isPending}>Cancel</AlertDialogCancel>
+            <Button
+              variant="destructive"
+              disabled={del.isPending}
+              onClick={() =>
+                del.mutate(n.id, {
+                  onSuccess: () => {
+                    showToast("success", "Network deleted", { description: `${n.name} was removed.` });
+                    void navigate("/network/fabric");
+                  },
+                  onError: () => setOpen(false),
+                })
+              }
+            >
+              {del.isPending && <Loader2Icon className="animate-spin" />}
+              Delete network
+            </Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}
+
+/** One Fabric channel: nodes and joins, organizations, anchor peers, channel config and blocks. */
+export function FabricNetworkDetailPage(): ReactElement {
+  const id = Number(useParams().id);
+  const network = useFabricNetworkQuery(id);
+  return (
+    <QueryState query={network}>
+      {(n) => (
+        <div className="space-y-6">
+          <PageHeader
+            title={n.name}
+            description={n.description || "Fabric channel"}
+            actions={
+              <RoleGate denied={["viewer"]}>
+                <DeleteNetwork n={n} />
+              </RoleGate>
+            }
+          />
+          <Overview n={n} />
+          <Tabs defaultValue="nodes">
+            <div className="overflow-x-auto">
+              <TabsList>
+                <TabsTrigger value="nodes">Nodes</TabsTrigger>
+                <TabsTrigger value="organizations">Organizations</TabsTrigger>
+                <TabsTrigger value="anchor-peers">Anchor peers</TabsTrigger>
+                <TabsTrigger value="config">Channel config</TabsTrigger>
+                <TabsTrigger value="blocks">Blocks</TabsTrigger>
+              </TabsList>
+            </div>
+            <TabsContent value="nodes" className="mt-4">
+              <NodesTab n={n} />
+            </TabsContent>
+            <TabsContent value="organizations" className="mt-4">
+              <OrganizationsTab n={n} />
+            </TabsContent>
+            <TabsContent value="anchor-peers" className="mt-4">
+              <AnchorPeersTab n={n} />
+            </TabsContent>
+            <TabsContent value="config" className="mt-4">
+              <ChannelConfigTab n={n} />
+            </TabsContent>
+            <TabsContent value="blocks" className="mt-4">
+              <BlocksTab n={n} />
+            </TabsContent>
+          </Tabs>
+        </div>
+      )}
+    </QueryState>
+  );
+}
