@@ -49,12 +49,12 @@ export function createBesuBulk(deps: {
   defaults: Pick<NodeDefaultsService, "besu">;
   bus: Pick<EventBus, "publish">;
 }) {
-  return async function bulkCreate(body: z.infer<typeof bulkCreateBody>, userId?: number) {
+  return async function bulkCreate(body: z.infer<typeof bulkCreateBody>, userId?: number, requestId?: string) {
     const created = { keys: [] as number[], network: undefined as number | undefined, nodes: [] as number[] };
     const progress = (phase: Phase, done: number, total: number, message: string) =>
       deps.bus.publish(
         "besu.bulk_create.progress",
-        { networkName: body.networkName, phase, done, total, message },
+        { networkName: body.networkName, requestId: requestId ?? null, phase, done, total, message },
         userId ? { userId } : {},
       );
     try {
@@ -140,7 +140,7 @@ export function registerBesuBulkRoutes(app: FastifyInstance, bulkCreate: ReturnT
     },
     async (req, reply) => {
       req.auditInfo.details = { networkName: req.body.networkName, nodeCount: req.body.nodeCount };
-      const res = await bulkCreate(req.body, req.principal?.userId || undefined);
+      const res = await bulkCreate(req.body, req.principal?.userId || undefined, String(req.id));
       req.auditInfo.resource = `network:${res.network.id}`;
       return reply.status(201).send(res);
     },

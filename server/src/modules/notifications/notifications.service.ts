@@ -52,7 +52,10 @@ export function createNotificationsService(deps: { repo: NotificationsRepo; bus:
   }
 
   async function onEvent(event: BusEvent): Promise<void> {
-    hub.broadcast({ type: "event", event: { type: event.type, data: event.data, timestamp: event.timestamp } });
+    const relay = { type: "event", event: { type: event.type, data: event.data, timestamp: event.timestamp } };
+    // An event addressed to one user (e.g. the progress of their own request) goes only to that user's sockets.
+    if (event.userId !== undefined) hub.sendToUser(event.userId, relay);
+    else hub.broadcast(relay);
     if (!NOTIFIABLE.has(event.type)) return;
     const targets = event.userId !== undefined ? [event.userId] : await repo.userIds();
     for (const userId of targets) await deliver(userId, event.type, event.data);

@@ -98,6 +98,21 @@ describe.each(dialects())("notifications and the live channel on %s", (dialect) 
     s.ws.close();
   });
 
+  it("relays bus events to sockets: to everyone, or only to the user an event is addressed to", async () => {
+    const other = await createUser(t, `relay-${dialect}`, "viewer");
+    const mine = openSocket(`ws://${base}/api/v1/ws`, auth());
+    const theirs = openSocket(`ws://${base}/api/v1/ws`, other);
+    await Promise.all([mine.opened, theirs.opened]);
+    await Promise.all([mine.next("hello"), theirs.next("hello")]);
+    t.bus.publish("besu.bulk_create.progress", { phase: "keys" }, { userId: 1 });
+    t.bus.publish("settings.updated", { id: 1 });
+    expect(((await mine.next("event")).event as { type: string }).type).toBe("besu.bulk_create.progress");
+    expect(((await mine.next("event")).event as { type: string }).type).toBe("settings.updated");
+    expect(((await theirs.next("event")).event as { type: string }).type).toBe("settings.updated");
+    mine.ws.close();
+    theirs.ws.close();
+  });
+
   it("lists, filters, marks read/unread, marks all read and deletes, per user", async () => {
     for (const type of ["node.recovery", "backup.failure", "s3.connection.issue"]) {
       await t.app.inject({
