@@ -88,7 +88,6 @@ describe("besu networks", () => {
   it("lists the network on the networks pages", async () => {
     await s.page.goto("/networks");
     await s.page.getByRole("link", { name: `net-${STAMP}` }).waitFor();
-    await s.page.getByText("Coming soon").first().waitFor();
     await s.page.goto("/network/besu");
     await s.page.getByRole("link", { name: `net-${STAMP}` }).click();
     await s.page.waitForURL(/\/networks\/\d+\/besu$/);
