@@ -18,7 +18,7 @@ export interface DynamicSource {
   fetch: () => Promise<PaletteItem[]>;
 }
 
-/** Sources whose APIs exist now; Fabric networks, plugins and chaincodes join as their APIs land. */
+/** Sources whose APIs exist now; plugins and chaincodes join as their APIs land. */
 export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
   {
     key: "organizations",
@@ -46,6 +46,20 @@ export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
         keywords: ["node", n.platform.toLowerCase(), n.nodeType.toLowerCase().replace(/_/g, " ")],
         href: `/nodes/${n.id}`,
         status: n.status,
+      }));
+    },
+  },
+  {
+    key: "fabric-networks",
+    group: "Fabric Networks",
+    fetch: async () => {
+      const res = await unwrap(api.GET("/networks/fabric", { params: { query: { limit: 1000 } } }));
+      return res.networks.map((n) => ({
+        id: `fabric:${n.id}`,
+        label: n.name,
+        category: "Fabric Networks",
+        keywords: ["fabric", "network", "channel"],
+        href: `/networks/${n.id}/fabric`,
       }));
     },
   },

@@ -21,6 +21,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { useApiKeysQuery } from "@/data/api-keys/api-keys-query";
 import { useAuditLogsQuery } from "@/data/audit/audit-logs-query";
 import { useBesuNetworksQuery } from "@/data/besu-networks/besu-networks-query";
+import { useFabricNetworksQuery } from "@/data/fabric-networks/fabric-network-queries";
 import { useKeysQuery } from "@/data/keys/keys-query";
 import { useNodeCountsQuery } from "@/data/nodes/nodes-query";
 import { NodeCountsCard } from "@/pages/dashboard/NodeCountsCard";
@@ -61,6 +62,7 @@ export function DashboardPage(): ReactElement {
   const audit = useAuditLogsQuery({ page: 1, page_size: 6 }, canAudit);
   const orgs = useOrganizationsQuery(1);
   const besu = useBesuNetworksQuery(1);
+  const fabric = useFabricNetworksQuery(1);
   const cryptoKeys = useKeysQuery({ page: 1, pageSize: 1 });
   const nodeCounts = useNodeCountsQuery();
 
@@ -78,6 +80,13 @@ export function DashboardPage(): ReactElement {
           query={orgs}
           value={(d) => d.count}
           href="/fabric/organizations"
+        />
+        <StatCard
+          label="Fabric networks"
+          icon={NetworkIcon}
+          query={fabric}
+          value={(d) => d.total}
+          href="/network/fabric"
         />
         <StatCard label="Besu networks" icon={ServerIcon} query={besu} value={(d) => d.total} href="/network/besu" />
         <StatCard
