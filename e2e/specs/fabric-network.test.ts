@@ -1,0 +1,244 @@
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { basename } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "../support/api.js";
+import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+
+const SUFFIX = Date.now().toString(36);
+const MSP = `ChanE2e${SUFFIX}MSP`;
+const CHANNEL = `ch-${SUFFIX}`;
+const PEER = `peer0-ch-${SUFFIX}`;
+const ORDERER = `orderer0-ch-${SUFFIX}`;
+
+interface Node {
+  id: number;
+  name: string;
+  status: string;
+  errorMessage?: string;
+}
+type Defaults = {
+  peers: {
+    listenAddress: string;
+    chaincodeAddress: string;
+    operationsListenAddress: string;
+    externalEndpoint: string;
+  }[];
+  orderers: {
+    listenAddress: string;
+    adminAddress: string;
+    operationsListenAddress: string;
+    externalEndpoint: string;
+  }[];
+};
+
+/** peer/orderer processes whose config (FABRIC_CFG_PATH's core.yaml/orderer.yaml) names one of these ports. */
+function fabricProcesses(ports: readonly string[]): number[] {
+  const out: number[] = [];
+  const read = (f: string): string => {
+    try {
+      return readFileSync(f, "latin1");
+    } catch {
+      return "";
+    }
+  };
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const exe = basename(readlinkSync(`/proc/${p}/exe`));
+      if (exe !== "peer" && exe !== "orderer") continue;
+      const env = read(`/proc/${p}/environ`);
+      const cfg = /(?:^|\0)FABRIC_CFG_PATH=([^\0]*)/.exec(env)?.[1] ?? "";
+      const text = [env, read(`/proc/${p}/cmdline`), read(`${cfg}/core.yaml`), read(`${cfg}/orderer.yaml`)].join("\n");
+      if (ports.some((port) => new RegExp(`(^|\\D)${port}(\\D|$)`).test(text))) out.push(Number(p));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Issue 6: a channel created from the UI on a real orderer and peer, joined, inspected and changed. */
+describe("fabric network", () => {
+  let s: Session;
+  let orgId = 0;
+  const nodeIds: number[] = [];
+  const ports: string[] = [];
+  let networkId = 0;
+  const admin = adminUser;
+
+  const waitRunning = async (id: number): Promise<void> => {
+    const until = Date.now() + 120_000;
+    for (;;) {
+      const n = await apiCall<Node>(s.baseUrl, admin(), "GET", `/nodes/${id}`);
+      if (n.data.status === "RUNNING") return;
+      if (n.data.status === "ERROR") throw new Error(`${n.data.name}: ${n.data.errorMessage}`);
+      if (Date.now() > until) throw new Error(`${n.data.name} not RUNNING: ${n.data.status}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  };
+
+  beforeAll(async () => {
+    s = await openSession();
+    const org = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/organizations", {
+      mspId: MSP,
+      name: `chan-e2e-${SUFFIX}`,
+    });
+    expect(org.status).toBe(201);
+    orgId = org.data.id;
+    const d = await apiCall<Defaults>(s.baseUrl, admin(), "GET", "/nodes/defaults/fabric?peerCount=1&ordererCount=1");
+    expect(d.status).toBe(200);
+    const o = d.data.orderers[0]!;
+    const p = d.data.peers[0]!;
+    const bodies = [
+      {
+        name: ORDERER,
+        blockchainPlatform: "FABRIC",
+        fabricOrderer: {
+          organizationId: orgId,
+          mspId: MSP,
+          listenAddress: o.listenAddress,
+          adminAddress: o.adminAddress,
+          operationsListenAddress: o.operationsListenAddress,
+          externalEndpoint: o.externalEndpoint,
+        },
+      },
+      {
+        name: PEER,
+        blockchainPlatform: "FABRIC",
+        fabricPeer: {
+          organizationId: orgId,
+          mspId: MSP,
+          listenAddress: p.listenAddress,
+          chaincodeAddress: p.chaincodeAddress,
+          operationsListenAddress: p.operationsListenAddress,
+          externalEndpoint: p.externalEndpoint,
+        },
+      },
+    ];
+    for (const addr of [o.listenAddress, o.adminAddress, p.listenAddress, p.chaincodeAddress]) {
+      ports.push(addr.split(":").at(-1)!);
+    }
+    // One at a time: each proposal was checked against the nodes before it.
+    for (const body of bodies) {
+      const r = await apiCall<Node>(s.baseUrl, admin(), "POST", "/nodes", body);
+      expect(r.status, JSON.stringify(r.data)).toBe(201);
+      nodeIds.push(r.data.id);
+    }
+    for (const id of nodeIds) await waitRunning(id);
+  }, 240_000);
+
+  afterAll(async () => {
+    // The network first, then every node (delete stops it): no peer or orderer may outlive the run.
+    const nets = await apiCall<{ networks: { id: number; name: string }[] }>(
+      s.baseUrl,
+      admin(),
+      "GET",
+      `/networks/fabric?limit=1000`,
+    );
+    const ids = new Set([
+      ...(networkId ? [networkId] : []),
+      ...(nets.data.networks ?? []).filter((n) => n.name === CHANNEL).map((n) => n.id),
+    ]);
+    for (const id of ids) await apiCall(s.baseUrl, admin(), "DELETE", `/networks/fabric/${id}`);
+    const left = await apiCall<{ items: Node[] }>(
+      s.baseUrl,
+      admin(),
+      "GET",
+      `/nodes?limit=1000&organizationId=${orgId}`,
+    );
+    for (const id of new Set([...nodeIds, ...(left.data.items ?? []).map((n) => n.id)])) {
+      await apiCall(s.baseUrl, admin(), "DELETE", `/nodes/${id}`);
+    }
+    const until = Date.now() + 30_000;
+    while (fabricProcesses(ports).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
+    const survivors = fabricProcesses(ports);
+    await s.close();
+    expect(survivors).toEqual([]);
+  }, 120_000);
+
+  it("sees the test's peer and orderer processes running", () => {
+    expect(fabricProcesses(ports).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("creates a channel from the form and watches both joins reach joined", { timeout: 180_000 }, async () => {
+    await openAs(s, admin(), "/networks");
+    await s.page.getByRole("link", { name: "Create Fabric network" }).first().click();
+    await s.page.waitForURL(/\/networks\/fabric\/create$/);
+    await s.page.getByRole("heading", { name: "Create Fabric Network" }).waitFor();
+    await s.page.waitForFunction(() => document.title === "Create Fabric Network | ChainLaunch");
+    // Fabric's rule is shown and enforced before the request.
+    await s.page.getByLabel("Channel name").fill("Bad_Name");
+    await s.page.getByRole("button", { name: "Create network" }).click();
+    await s.page.getByText("starting with a letter").first().waitFor();
+    await s.page.getByLabel("Channel name").fill(CHANNEL);
+    await s.page.getByLabel("Description").fill("e2e channel");
+    await s.page.getByTestId("orderer-orgs").getByLabel(MSP).check();
+    await s.page.getByTestId("orderer-orgs").getByLabel(ORDERER).waitFor();
+    expect(await s.page.getByTestId("orderer-orgs").getByLabel(ORDERER).isChecked()).toBe(true);
+    await s.page.getByTestId("peer-orgs").getByLabel(MSP).check();
+    expect(await s.page.getByTestId("peer-orgs").getByLabel(PEER).isChecked()).toBe(true);
+    await s.page.getByLabel("Batch timeout").fill("2s");
+    await s.page.getByRole("button", { name: "Create network" }).click();
+
+    const progress = s.page.getByTestId("join-progress");
+    await progress.waitFor({ timeout: 60_000 });
+    for (const name of [ORDERER, PEER]) {
+      await s.page.locator(`[data-testid="join-row-${name}"][data-state="joined"]`).waitFor({ timeout: 120_000 });
+    }
+    await progress.and(s.page.locator('[data-done="true"]')).waitFor();
+    await screenshot(s.page, "fabric-network-joined");
+    await s.page.getByRole("link", { name: `Open network ${CHANNEL}` }).click();
+    await s.page.waitForURL(/\/networks\/\d+\/fabric$/);
+    networkId = Number(/\/networks\/(\d+)\/fabric$/.exec(s.page.url())![1]);
+    await s.page.getByRole("heading", { name: CHANNEL }).waitFor();
+    await s.page.waitForFunction(() => document.title === "Fabric Network | ChainLaunch");
+  });
+
+  it("shows both nodes joined on the Nodes tab", async () => {
+    await s.page.getByRole("tab", { name: "Nodes" }).click();
+    for (const name of [ORDERER, PEER]) {
+      const row = s.page.getByTestId(`member-row-${name}`);
+      await row.waitFor();
+      expect(await row.getAttribute("data-status")).toBe("joined");
+    }
+  });
+
+  it("lists block 0 in Blocks and opens it", { timeout: 90_000 }, async () => {
+    await s.page.getByRole("tab", { name: "Blocks" }).click();
+    const link = s.page.getByTestId("block-list").getByRole("link", { name: "Block 0", exact: true });
+    await link.waitFor({ timeout: 60_000 });
+    await link.click();
+    await s.page.waitForURL(new RegExp(`/networks/${networkId}/blocks/0$`));
+    await s.page.getByRole("heading", { name: "Block 0" }).waitFor();
+    await s.page.getByTestId("block-header").waitFor();
+    await s.page.getByTestId("tx-0").getByText("CONFIG", { exact: true }).first().waitFor();
+    expect(await s.page.getByTestId("tx-0").innerText()).toContain(CHANNEL);
+    await screenshot(s.page, "fabric-block-0");
+  });
+
+  it("changes the batch timeout and sees it in the channel config", { timeout: 120_000 }, async () => {
+    await s.page.goto(`/networks/${networkId}/fabric`);
+    await s.page.getByRole("heading", { name: CHANNEL }).waitFor();
+    await s.page.getByRole("tab", { name: "Channel config" }).click();
+    const json = s.page.getByTestId("channel-config-json");
+    await json.waitFor({ timeout: 60_000 });
+    expect(await json.innerText()).toContain('"timeout": "2s"');
+    const input = s.page.getByLabel("Batch timeout");
+    await s.page.waitForFunction(
+      () => (document.getElementById("cfg-batchTimeout") as HTMLInputElement)?.value === "2s",
+    );
+    await input.fill("3s");
+    await s.page.getByRole("button", { name: "Update config" }).click();
+    const diff = s.page.getByTestId("config-diff");
+    await diff.waitFor({ timeout: 90_000 });
+    const changed = diff.locator('[data-changed="true"]');
+    expect(await changed.count()).toBe(1);
+    expect(await changed.innerText()).toMatch(/Batch timeout\s+2s\s+3s/);
+    await s.page.waitForFunction(
+      () => document.querySelector('[data-testid="channel-config-json"]')?.textContent?.includes('"timeout": "3s"'),
+      undefined,
+      { timeout: 30_000 },
+    );
+    await screenshot(s.page, "fabric-channel-config-diff");
+  });
+});
