@@ -203,6 +203,17 @@ describe("fabric network", () => {
     }
   });
 
+  it("lists the org on the Organizations tab and sets its anchor peer", { timeout: 120_000 }, async () => {
+    await s.page.getByRole("tab", { name: "Organizations" }).click();
+    await s.page.getByTestId("network-orgs").getByRole("link", { name: MSP }).waitFor();
+    await s.page.getByRole("tab", { name: "Anchor peers" }).click();
+    await s.page.getByTestId("anchor-current").getByText("None").waitFor({ timeout: 60_000 });
+    await s.page.getByLabel(PEER).check();
+    await s.page.getByRole("button", { name: "Set anchor peers" }).click();
+    await s.page.getByText("Anchor peers set").first().waitFor({ timeout: 90_000 });
+    await s.page.getByTestId("anchor-current").locator("span.font-mono").first().waitFor({ timeout: 30_000 });
+  });
+
   it("lists block 0 in Blocks and opens it", { timeout: 90_000 }, async () => {
     await s.page.getByRole("tab", { name: "Blocks" }).click();
     const link = s.page.getByTestId("block-list").getByRole("link", { name: "Block 0", exact: true });

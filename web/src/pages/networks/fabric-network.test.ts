@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  anchorPeersOf,
   batchDiff,
   batchOperations,
   batchSettingsOf,
@@ -9,6 +10,7 @@ import {
   hostPort,
   joinReducer,
   joinSummary,
+  networkOrgIds,
   toCreateFabricNetworkBody,
   type JoinRow,
 } from "@/pages/networks/fabric-network";
@@ -154,5 +156,28 @@ describe("hostPort", () => {
   it("splits endpoints", () => {
     expect(hostPort("peer0.org1:7051")).toEqual({ host: "peer0.org1", port: 7051 });
     expect(hostPort("nope")).toBeUndefined();
+  });
+});
+
+describe("network orgs and anchor peers", () => {
+  it("reads org ids from the base64 creation parameters, with or without a config wrapper", () => {
+    const cfg = { peerOrganizations: [{ id: 1, nodeIds: [2] }], ordererOrganizations: [{ id: 3 }] };
+    expect(networkOrgIds(btoa(JSON.stringify(cfg)))).toEqual({ peer: [1], orderer: [3] });
+    expect(networkOrgIds(btoa(JSON.stringify({ name: "c", config: cfg })))).toEqual({ peer: [1], orderer: [3] });
+    expect(networkOrgIds("not base64 json")).toEqual({ peer: [], orderer: [] });
+  });
+
+  it("reads an org's anchor peers from configtxlator JSON", () => {
+    const config = {
+      channel_group: {
+        groups: {
+          Application: {
+            groups: { Org1MSP: { values: { AnchorPeers: { value: { anchor_peers: [{ host: "p0", port: 7051 }] } } } } },
+          },
+        },
+      },
+    };
+    expect(anchorPeersOf(config, "Org1MSP")).toEqual([{ host: "p0", port: 7051 }]);
+    expect(anchorPeersOf(config, "Org2MSP")).toEqual([]);
   });
 });
