@@ -7,6 +7,7 @@ import { adminUser, openAs, openSession, screenshot, type Session } from "../sup
 const SUFFIX = Date.now().toString(36);
 const MSP = `ChanE2e${SUFFIX}MSP`;
 const CHANNEL = `ch-${SUFFIX}`;
+const CHANNEL2 = `ch2-${SUFFIX}`;
 const PEER = `peer0-ch-${SUFFIX}`;
 const ORDERER = `orderer0-ch-${SUFFIX}`;
 
@@ -66,13 +67,13 @@ describe("fabric network", () => {
   let networkId = 0;
   const admin = adminUser;
 
-  const waitRunning = async (id: number): Promise<void> => {
+  const waitRunning = async (id: number, want = "RUNNING"): Promise<void> => {
     const until = Date.now() + 120_000;
     for (;;) {
       const n = await apiCall<Node>(s.baseUrl, admin(), "GET", `/nodes/${id}`);
-      if (n.data.status === "RUNNING") return;
+      if (n.data.status === want) return;
       if (n.data.status === "ERROR") throw new Error(`${n.data.name}: ${n.data.errorMessage}`);
-      if (Date.now() > until) throw new Error(`${n.data.name} not RUNNING: ${n.data.status}`);
+      if (Date.now() > until) throw new Error(`${n.data.name} not ${want}: ${n.data.status}`);
       await new Promise((r) => setTimeout(r, 1000));
     }
   };
@@ -137,7 +138,7 @@ describe("fabric network", () => {
     );
     const ids = new Set([
       ...(networkId ? [networkId] : []),
-      ...(nets.data.networks ?? []).filter((n) => n.name === CHANNEL).map((n) => n.id),
+      ...(nets.data.networks ?? []).filter((n) => n.name === CHANNEL || n.name === CHANNEL2).map((n) => n.id),
     ]);
     for (const id of ids) await apiCall(s.baseUrl, admin(), "DELETE", `/networks/fabric/${id}`);
     const left = await apiCall<{ items: Node[] }>(
@@ -251,5 +252,31 @@ describe("fabric network", () => {
       { timeout: 30_000 },
     );
     await screenshot(s.page, "fabric-channel-config-diff");
+  });
+
+  it("shows a failed join with the server's message and retries only that node", { timeout: 240_000 }, async () => {
+    const peerId = nodeIds[1]!;
+    await apiCall(s.baseUrl, admin(), "POST", `/nodes/${peerId}/stop`);
+    await waitRunning(peerId, "STOPPED");
+    await s.page.goto("/networks/fabric/create");
+    await s.page.getByLabel("Channel name").fill(CHANNEL2);
+    await s.page.getByTestId("orderer-orgs").getByLabel(MSP).check();
+    await s.page.getByTestId("peer-orgs").getByLabel(MSP).check();
+    // Only RUNNING nodes are pre-selected; choose the stopped peer explicitly.
+    await s.page.getByTestId("peer-orgs").getByLabel(PEER).check();
+    await s.page.getByRole("button", { name: "Create network" }).click();
+    const peerRow = s.page.getByTestId(`join-row-${PEER}`);
+    await s.page.locator(`[data-testid="join-row-${PEER}"][data-state="failed"]`).waitFor({ timeout: 120_000 });
+    await s.page.locator(`[data-testid="join-row-${ORDERER}"][data-state="joined"]`).waitFor();
+    // The server's own message, not a generic one.
+    expect(await peerRow.innerText()).toContain("STOPPED");
+    await screenshot(s.page, "fabric-join-failed");
+
+    await apiCall(s.baseUrl, admin(), "POST", `/nodes/${peerId}/start`);
+    await waitRunning(peerId);
+    await s.page.getByRole("button", { name: `Retry ${PEER}` }).click();
+    await s.page.locator(`[data-testid="join-row-${PEER}"][data-state="joined"]`).waitFor({ timeout: 120_000 });
+    expect(await s.page.getByTestId(`join-row-${ORDERER}`).getAttribute("data-state")).toBe("joined");
+    await s.page.getByRole("link", { name: `Open network ${CHANNEL2}` }).waitFor();
   });
 });
