@@ -65,3 +65,4 @@ export {
   type BesuRpc,
   type QbftSignerMetric,
 } from "./rpc.js";
+export { createContractClient, parseAbi } from "./contracts.js";

@@ -26,6 +26,11 @@ const viaAllOf = (op: string, field: string, props: string[]): Record<string, st
  */
 const ALLOWED: Record<string, string> = {
   "POST /user-notifications/test": "product addition: lets an operator check live delivery end to end",
+  "POST /nodes/{id}/contracts/deploy":
+    "product addition (issue 7, smart-contracts/besu): deploy signed with a managed key",
+  "POST /nodes/{id}/contracts/call": "product addition (issue 7, smart-contracts/besu): eth_call decoded by the ABI",
+  "POST /nodes/{id}/contracts/send":
+    "product addition (issue 7, smart-contracts/besu): a transaction signed with a managed key",
   "POST /networks/besu/bulk-create":
     "product addition (issue 7): validator keys, network and nodes in one flow, rolled back on failure",
   "POST /nodes/{id}/rpc/qbft-propose-validator-vote request:force":

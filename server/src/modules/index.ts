@@ -52,7 +52,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   const orgs = registerOrganizationsModule(api, { db: ctx.db, keys });
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
   const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
-  registerNodeRpcModule(api, nodes.service);
+  registerNodeRpcModule(api, nodes.service, keys);
   const fabricNetworks = registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
   nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));
   registerBesuBulkRoutes(

@@ -1804,6 +1804,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/nodes/{id}/contracts/deploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Deploy a contract from its bytecode (and ABI for constructor arguments), signed with a managed key */
+    post: operations["deployContract"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/contracts/call": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** eth_call a contract function (no transaction); the result decoded by the ABI */
+    post: operations["callContract"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/contracts/send": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Call a contract function in a transaction signed with a managed key, and wait for its receipt */
+    post: operations["sendContractTransaction"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/fabric": {
     parameters: {
       query?: never;
@@ -6698,6 +6749,151 @@ export interface operations {
                */
               mode: "service" | "docker";
             }[];
+          };
+        };
+      };
+    };
+  };
+  deployContract: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Besu node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description secp256k1 key that signs (its address pays the gas) */
+          keyId: number;
+          /** @description Creation bytecode, 0x-hex */
+          bytecode: string;
+          /** @description Contract ABI as JSON */
+          abi?: string;
+          /** @description Arguments, in ABI order (big integers as strings) */
+          args?: unknown[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Sender address */
+            from: string;
+            /** @description Transaction hash */
+            transactionHash: string;
+            /** @description Block it was mined in */
+            blockNumber: string;
+            /** @description success or reverted */
+            status: string;
+            /** @description Gas used */
+            gasUsed: string;
+            /** @description Address of a deployed contract */
+            contractAddress: string | null;
+          };
+        };
+      };
+    };
+  };
+  callContract: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Besu node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Contract address */
+          address: string;
+          /** @description Contract ABI as JSON */
+          abi: string;
+          /** @description Function name */
+          functionName: string;
+          /** @description Arguments, in ABI order (big integers as strings) */
+          args?: unknown[];
+          /** @description Caller address for msg.sender */
+          from?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Decoded result */
+            result: unknown;
+            /** @description Raw return data */
+            raw: string;
+          };
+        };
+      };
+    };
+  };
+  sendContractTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Besu node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description secp256k1 key that signs (its address pays the gas) */
+          keyId: number;
+          /** @description Contract address */
+          address: string;
+          /** @description Contract ABI as JSON */
+          abi: string;
+          /** @description Function name */
+          functionName: string;
+          /** @description Arguments, in ABI order (big integers as strings) */
+          args?: unknown[];
+          /** @description Wei to send */
+          value?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Sender address */
+            from: string;
+            /** @description Transaction hash */
+            transactionHash: string;
+            /** @description Block it was mined in */
+            blockNumber: string;
+            /** @description success or reverted */
+            status: string;
+            /** @description Gas used */
+            gasUsed: string;
+            /** @description Address of a deployed contract */
+            contractAddress: string | null;
           };
         };
       };

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import { InputError } from "../../http/errors.js";
 import type { NodesService } from "../nodes/nodes.service.js";
-import { registerNodeRpcRoutes } from "./node-rpc.routes.js";
+import type { KeysService } from "../keys/keys.service.js";
+import { registerContractRoutes } from "./contracts.routes.js";
+import { registerNodeRpcRoutes, type RpcEndpointResolver } from "./node-rpc.routes.js";
 
 /** Wires the Besu RPC explorer to the nodes module: a Besu node's JSON-RPC URL comes from its config. */
-export function registerNodeRpcModule(api: FastifyInstance, nodes: Pick<NodesService, "get">): void {
-  registerNodeRpcRoutes(api, {
+export function registerNodeRpcModule(
+  api: FastifyInstance,
+  nodes: Pick<NodesService, "get">,
+  keys: Pick<KeysService, "get" | "exportPrivateKeyPem">,
+): void {
+  const resolver: RpcEndpointResolver = {
     async rpcUrl(nodeId) {
       const node = await nodes.get(nodeId);
       const besu = node.besuNode;
@@ -14,5 +20,7 @@ export function registerNodeRpcModule(api: FastifyInstance, nodes: Pick<NodesSer
       const host = besu.rpcHost === "0.0.0.0" || besu.rpcHost === "::" ? "127.0.0.1" : besu.rpcHost;
       return `http://${host.includes(":") ? `[${host}]` : host}:${besu.rpcPort}`;
     },
-  });
+  };
+  registerNodeRpcRoutes(api, resolver);
+  registerContractRoutes(api, resolver, keys);
 }

@@ -1,0 +1,140 @@
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeFunctionResult,
+  defineChain,
+  encodeDeployData,
+  encodeFunctionData,
+  http,
+  type Abi,
+  type Hex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { parseAddress, parseHexData } from "./encoding.js";
+import { BesuInputError } from "./errors.js";
+import { BesuRpcError } from "./rpc.js";
+
+/** Parses an ABI given as JSON text (an array, or an artifact object with an `abi` array). */
+export function parseAbi(json: string, field = "abi"): Abi {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    const abi = Array.isArray(parsed) ? parsed : (parsed as { abi?: unknown }).abi;
+    if (!Array.isArray(abi)) throw new Error("no array");
+    return abi as Abi;
+  } catch {
+    throw new BesuInputError(field, "must be a JSON ABI array (or an object with an abi array)");
+  }
+}
+
+function jsonSafe(value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));
+  return value;
+}
+
+function encodeCall(abi: Abi, functionName: string, args: unknown[]): Hex {
+  try {
+    return encodeFunctionData({ abi, functionName, args } as never);
+  } catch (err) {
+    throw new BesuInputError(
+      "args",
+      `do not fit ${functionName} in the ABI (${(err as Error).message.split("\n")[0]})`,
+    );
+  }
+}
+
+async function rpcStep<T>(method: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof BesuInputError) throw err;
+    const e = err as { shortMessage?: string; message?: string };
+    throw new BesuRpcError(method, e.shortMessage ?? e.message ?? "request failed");
+  }
+}
+
+/**
+ * Deploys contracts and calls them on a node's JSON-RPC endpoint, signing locally with a managed
+ * secp256k1 key (the private key never leaves this process; only signed transactions are sent).
+ */
+export function createContractClient(rpcUrl: string, opts: { timeoutMs?: number } = {}) {
+  const transport = http(rpcUrl, { timeout: opts.timeoutMs ?? 15_000, retryCount: 0 });
+  const pub = createPublicClient({ transport });
+
+  async function wallet(privateKeyHex: Hex) {
+    const chainId = await rpcStep("eth_chainId", () => pub.getChainId());
+    const chain = defineChain({
+      id: chainId,
+      name: `chain-${chainId}`,
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
+    return createWalletClient({ account: privateKeyToAccount(privateKeyHex), chain, transport });
+  }
+
+  async function receipt(hash: Hex) {
+    const r = await rpcStep("eth_getTransactionReceipt", () =>
+      pub.waitForTransactionReceipt({ hash, timeout: opts.timeoutMs ?? 60_000, pollingInterval: 250 }),
+    );
+    return {
+      transactionHash: r.transactionHash,
+      blockNumber: r.blockNumber.toString(),
+      status: r.status,
+      gasUsed: r.gasUsed.toString(),
+      contractAddress: r.contractAddress ?? null,
+    };
+  }
+
+  return {
+    /** Deploys `bytecode` (with constructor args encoded by `abi`) and waits for the receipt. */
+    async deploy(p: { privateKey: Hex; bytecode: string; abi?: string; args?: unknown[] }) {
+      const bytecode = parseHexData(p.bytecode, "bytecode");
+      if (bytecode.length < 4) throw new BesuInputError("bytecode", "is empty");
+      const data = p.abi
+        ? (() => {
+            try {
+              return encodeDeployData({ abi: parseAbi(p.abi!), bytecode, args: p.args ?? [] } as never);
+            } catch (err) {
+              if (err instanceof BesuInputError) throw err;
+              throw new BesuInputError("args", `do not fit the constructor (${(err as Error).message.split("\n")[0]})`);
+            }
+          })()
+        : bytecode;
+      const w = await wallet(p.privateKey);
+      const hash = await rpcStep("eth_sendRawTransaction", () => w.sendTransaction({ data } as never));
+      return { from: w.account.address, ...(await receipt(hash)) };
+    },
+    /** eth_call of a function; the result decoded by the ABI (integers as decimal strings). */
+    async call(p: { address: string; abi: string; functionName: string; args?: unknown[]; from?: string }) {
+      const abi = parseAbi(p.abi);
+      const to = parseAddress(p.address, "address");
+      const data = encodeCall(abi, p.functionName, p.args ?? []);
+      const raw = await rpcStep("eth_call", () =>
+        pub.call({ to, data, ...(p.from ? { account: parseAddress(p.from, "from") } : {}) }),
+      );
+      const decoded = decodeFunctionResult({ abi, functionName: p.functionName, data: raw.data ?? "0x" } as never);
+      return { result: jsonSafe(decoded), raw: raw.data ?? "0x" };
+    },
+    /** Sends a transaction calling a function, signed with the key, and waits for the receipt. */
+    async send(p: {
+      privateKey: Hex;
+      address: string;
+      abi: string;
+      functionName: string;
+      args?: unknown[];
+      value?: string;
+    }) {
+      const abi = parseAbi(p.abi);
+      const to = parseAddress(p.address, "address");
+      const data = encodeCall(abi, p.functionName, p.args ?? []);
+      const value = p.value ? BigInt(p.value) : undefined;
+      const w = await wallet(p.privateKey);
+      const hash = await rpcStep("eth_sendRawTransaction", () =>
+        w.sendTransaction({ to, data, ...(value ? { value } : {}) } as never),
+      );
+      return { from: w.account.address, ...(await receipt(hash)) };
+    },
+  };
+}

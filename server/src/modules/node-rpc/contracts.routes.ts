@@ -1,0 +1,176 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { createContractClient } from "../../besu/contracts.js";
+import { BesuInputError } from "../../besu/errors.js";
+import { BesuRpcError } from "../../besu/rpc.js";
+import { InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import type { KeysService } from "../keys/keys.service.js";
+import { besuKeyFileFromPem } from "../nodes/besu-node.js";
+import type { RpcEndpointResolver } from "./node-rpc.routes.js";
+
+const tags = ["Smart Contracts"];
+const idParams = z
+  .object({
+    id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Besu node id"),
+  })
+  .strict();
+const abi = z.string().min(2).max(500_000).describe("Contract ABI as JSON");
+const args = z.array(z.unknown()).max(64).optional().describe("Arguments, in ABI order (big integers as strings)");
+const address = z.string().max(64).describe("Contract address");
+const keyId = z.number().int().min(1).describe("secp256k1 key that signs (its address pays the gas)");
+const txResult = z.object({
+  from: z.string().describe("Sender address"),
+  transactionHash: z.string().describe("Transaction hash"),
+  blockNumber: z.string().describe("Block it was mined in"),
+  status: z.string().describe("success or reverted"),
+  gasUsed: z.string().describe("Gas used"),
+  contractAddress: z.string().nullable().describe("Address of a deployed contract"),
+});
+
+async function run<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof BesuInputError) throw new InputError(err.message);
+    if (err instanceof BesuRpcError) throw new UpstreamError(`the node's JSON-RPC call failed: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * Deploy and use contracts through a Besu node: transactions are signed inside the console with a
+ * managed secp256k1 key and sent as raw transactions; the private key never leaves the server.
+ */
+export function registerContractRoutes(
+  app: FastifyInstance,
+  nodes: RpcEndpointResolver,
+  keys: Pick<KeysService, "get" | "exportPrivateKeyPem">,
+): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  async function signer(id: number): Promise<`0x${string}`> {
+    const key = await keys.get(id).catch((err: unknown) => {
+      if (err instanceof NotFoundError) throw new InputError(`keyId: key ${id} not found`);
+      throw err;
+    });
+    if (key.curve !== "secp256k1")
+      throw new InputError(`keyId: key ${id} is ${key.algorithm} ${key.curve ?? ""}, not secp256k1`.trim());
+    return besuKeyFileFromPem(await keys.exportPrivateKeyPem(id)) as `0x${string}`;
+  }
+
+  r.post(
+    "/nodes/:id/contracts/deploy",
+    {
+      config: { access: "NODE_EXECUTE", audit: "node.contract_deploy" },
+      schema: {
+        operationId: "deployContract",
+        tags,
+        summary: "Deploy a contract from its bytecode (and ABI for constructor arguments), signed with a managed key",
+        params: idParams,
+        body: z
+          .object({
+            keyId,
+            bytecode: z.string().min(4).max(1_000_000).describe("Creation bytecode, 0x-hex"),
+            abi: abi.optional(),
+            args,
+          })
+          .strict(),
+        response: { 201: txResult },
+      },
+    },
+    async (req, reply) => {
+      req.auditInfo.resource = `node:${req.params.id}`;
+      req.auditInfo.details = { keyId: req.body.keyId };
+      const url = await nodes.rpcUrl(req.params.id);
+      const privateKey = await signer(req.body.keyId);
+      const res = await run(() =>
+        createContractClient(url).deploy({
+          privateKey,
+          bytecode: req.body.bytecode,
+          abi: req.body.abi,
+          args: req.body.args,
+        }),
+      );
+      req.auditInfo.details = {
+        keyId: req.body.keyId,
+        contractAddress: res.contractAddress,
+        transactionHash: res.transactionHash,
+      };
+      return reply.status(201).send(res);
+    },
+  );
+
+  r.post(
+    "/nodes/:id/contracts/call",
+    {
+      config: { access: "NODE_READ", audit: "node.contract_call" },
+      schema: {
+        operationId: "callContract",
+        tags,
+        summary: "eth_call a contract function (no transaction); the result decoded by the ABI",
+        params: idParams,
+        body: z
+          .object({
+            address,
+            abi,
+            functionName: z.string().min(1).max(200).describe("Function name"),
+            args,
+            from: z.string().max(64).optional().describe("Caller address for msg.sender"),
+          })
+          .strict(),
+        response: {
+          200: z.object({
+            result: z.unknown().describe("Decoded result"),
+            raw: z.string().describe("Raw return data"),
+          }),
+        },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `node:${req.params.id}`;
+      req.auditInfo.details = { address: req.body.address, functionName: req.body.functionName };
+      const url = await nodes.rpcUrl(req.params.id);
+      return run(() => createContractClient(url).call(req.body));
+    },
+  );
+
+  r.post(
+    "/nodes/:id/contracts/send",
+    {
+      config: { access: "NODE_EXECUTE", audit: "node.contract_send" },
+      schema: {
+        operationId: "sendContractTransaction",
+        tags,
+        summary: "Call a contract function in a transaction signed with a managed key, and wait for its receipt",
+        params: idParams,
+        body: z
+          .object({
+            keyId,
+            address,
+            abi,
+            functionName: z.string().min(1).max(200).describe("Function name"),
+            args,
+            value: z
+              .string()
+              .regex(/^\d{1,78}$/, "must be wei as a decimal integer")
+              .optional()
+              .describe("Wei to send"),
+          })
+          .strict(),
+        response: { 200: txResult },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `node:${req.params.id}`;
+      req.auditInfo.details = { keyId: req.body.keyId, address: req.body.address, functionName: req.body.functionName };
+      const url = await nodes.rpcUrl(req.params.id);
+      const privateKey = await signer(req.body.keyId);
+      return run(() => createContractClient(url).send({ privateKey, ...req.body }));
+    },
+  );
+}
