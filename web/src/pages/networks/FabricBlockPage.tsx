@@ -118,33 +118,28 @@ export function FabricBlockPage(): ReactElement {
         }
         actions={
           <>
-            <Button variant="outline" size="sm" disabled={num <= 0} asChild={num > 0}>
-              {num > 0 ? (
+            {num > 0 ? (
+              <Button variant="outline" size="sm" asChild>
                 <Link to={`/networks/${id}/blocks/${num - 1}`}>
                   <ChevronLeftIcon /> Previous
                 </Link>
-              ) : (
-                <span>
-                  <ChevronLeftIcon /> Previous
-                </span>
-              )}
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={height === undefined || num + 1 >= height}
-              asChild={height !== undefined && num + 1 < height}
-            >
-              {height !== undefined && num + 1 < height ? (
+              </Button>
+            ) : (
+              <Button variant="outline" size="sm" disabled>
+                <ChevronLeftIcon /> Previous
+              </Button>
+            )}
+            {height !== undefined && num + 1 < height ? (
+              <Button variant="outline" size="sm" asChild>
                 <Link to={`/networks/${id}/blocks/${num + 1}`}>
                   Next <ChevronRightIcon />
                 </Link>
-              ) : (
-                <span>
-                  Next <ChevronRightIcon />
-                </span>
-              )}
-            </Button>
+              </Button>
+            ) : (
+              <Button variant="outline" size="sm" disabled>
+                Next <ChevronRightIcon />
+              </Button>
+            )}
             <Button variant="ghost" size="sm" asChild>
               <Link to={`/networks/${id}/blocks`}>All blocks</Link>
             </Button>

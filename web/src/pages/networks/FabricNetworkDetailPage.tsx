@@ -335,7 +335,7 @@ function AnchorPeersTab({ n }: { n: FabricNetwork }): ReactElement {
                 {
                   onSuccess: (r) =>
                     showToast("success", "Anchor peers set", {
-                      description: `${org.mspId}: ${anchorPeers.length} anchor peer(s), tx ${r.transactionId.slice(0, 12)}…`,
+                      description: `${org.mspId}: ${anchorPeers.length} anchor peer(s)${r.transactionId ? `, tx ${r.transactionId.slice(0, 12)}…` : ""}.`,
                     }),
                 },
               );
