@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
@@ -158,8 +159,7 @@ describe.skipIf(!existsSync(ANVIL))("besu block explorer", () => {
     const receipt = await rpc<{ contractAddress: string }>(rpcUrl, "eth_getTransactionReceipt", [hash]);
 
     await s.page.goto(`/smart-contracts/besu?node=${nodeId}`);
-    await s.page.getByRole("heading", { name: "Besu Contract Inspector" }).waitFor();
-    await s.page.getByText(/no endpoint to send a transaction/).waitFor();
+    await s.page.getByRole("heading", { name: "Besu Smart Contracts" }).waitFor();
     expect(await s.page.getByRole("combobox", { name: "Node" }).innerText()).toContain(`explorer-${STAMP}`);
     await s.page.getByLabel("Contract address").fill(receipt.contractAddress);
     await s.page.getByRole("button", { name: "Read code and balance" }).click();
@@ -175,5 +175,59 @@ describe.skipIf(!existsSync(ANVIL))("besu block explorer", () => {
     await s.page.getByRole("button", { name: "Decode with ABI" }).click();
     await s.page.getByTestId("decoded-input").getByText("42", { exact: true }).waitFor();
     await screenshot(s.page, "besu-contract-inspector");
+  });
+
+  it("deploys a contract with a managed key, calls it and sends a transaction to it", async () => {
+    const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string };
+    const source =
+      "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Storage { uint256 v; " +
+      "constructor(uint256 x) { v = x; } function set(uint256 x) public { v = x; } " +
+      "function get() public view returns (uint256) { return v; } }";
+    const out = JSON.parse(
+      solc.compile(
+        JSON.stringify({
+          language: "Solidity",
+          sources: { "S.sol": { content: source } },
+          settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+        }),
+      ),
+    );
+    const abi = JSON.stringify(out.contracts["S.sol"].Storage.abi);
+    const bytecode = `0x${out.contracts["S.sol"].Storage.evm.bytecode.object}`;
+    // Fund the managed key's address from an anvil dev account.
+    const key = await apiCall<{ ethereumAddress: string }>(s.baseUrl, adminUser(), "GET", `/keys/${keyId}`);
+    const [from] = await rpc<string[]>(rpcUrl, "eth_accounts", []);
+    await rpc(rpcUrl, "eth_sendTransaction", [{ from, to: key.data.ethereumAddress, value: "0x8ac7230489e80000" }]);
+
+    await s.page.goto(`/smart-contracts/besu?node=${nodeId}`);
+    await s.page.getByRole("combobox", { name: "Signing key" }).click();
+    await s.page.getByRole("option", { name: new RegExp(`explorer-${STAMP}`) }).click();
+    await s.page.getByLabel("Creation bytecode").fill(bytecode);
+    await s.page.getByLabel("ABI (for constructor arguments)").fill(abi);
+    await s.page.getByLabel("Constructor arguments", { exact: true }).fill('["7"]');
+    await s.page.getByRole("button", { name: "Deploy" }).click();
+    await s.page.getByTestId("contract-tx").getByText("success").waitFor({ timeout: 30_000 });
+    expect(await s.page.getByLabel("Contract address").inputValue()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+
+    await s.page.getByLabel("Interface ABI").fill(abi);
+    await s.page.getByRole("combobox", { name: "Function" }).click();
+    await s.page.getByRole("option", { name: /get\(\)/ }).click();
+    await s.page.getByRole("button", { name: "Call get" }).click();
+    await s.page.getByTestId("call-result").getByText('"7"').waitFor();
+
+    await s.page.getByRole("combobox", { name: "Function" }).click();
+    await s.page.getByRole("option", { name: /set\(uint256\)/ }).click();
+    await s.page.getByLabel("Arguments", { exact: true }).fill('["42"]');
+    await s.page.getByRole("combobox", { name: "Signing key" }).last().click();
+    await s.page.getByRole("option", { name: new RegExp(`explorer-${STAMP}`) }).click();
+    await s.page.getByRole("button", { name: "Send set" }).click();
+    await s.page.getByTestId("contract-tx").last().getByText("success").waitFor({ timeout: 30_000 });
+
+    await s.page.getByRole("combobox", { name: "Function" }).click();
+    await s.page.getByRole("option", { name: /get\(\)/ }).click();
+    await s.page.getByLabel("Arguments", { exact: true }).fill("");
+    await s.page.getByRole("button", { name: "Call get" }).click();
+    await s.page.getByTestId("call-result").getByText('"42"').waitFor();
+    await screenshot(s.page, "besu-contract-deploy");
   });
 });

@@ -24,6 +24,7 @@ import { AbiTextarea, InputDecoder } from "@/pages/networks/BesuBlockPage";
 import { ADDRESS_PATTERN } from "@/pages/networks/besu-form";
 import { formatEther, toBigInt } from "@/pages/nodes/besu-rpc";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
+import { DeployContract, InteractContract } from "@/pages/smart-contracts/ContractActions";
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -204,8 +205,8 @@ function AbiTools({ nodeId }: { nodeId: number }): ReactElement {
 }
 
 /**
- * Read-only contract inspector over a Besu node's RPC (the browser reaches the node only through the
- * server): code and balance at an address, storage slots, and ABI-based calldata decoding.
+ * Smart contracts on Besu through a node (the browser reaches the node only through the server):
+ * deploy, call and send signed with managed keys, and inspect code, balance, storage and calldata.
  */
 export function BesuContractsPage(): ReactElement {
   const [params, setParams] = useSearchParams();
@@ -219,15 +220,15 @@ export function BesuContractsPage(): ReactElement {
   return (
     <div className="max-w-5xl space-y-6">
       <PageHeader
-        title="Besu Contract Inspector"
-        description="Read a deployed contract through one of your Besu nodes: its code, balance and storage, and decode calldata with its ABI."
+        title="Besu Smart Contracts"
+        description="Deploy a contract from its ABI and bytecode, call and send to it, and inspect its code, balance and storage through one of your Besu nodes."
       />
       <Card>
         <CardContent className="flex gap-3 text-sm">
           <InfoIcon className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
           <p className="text-muted-foreground">
-            Deploying and calling contracts is not available yet: the server has no endpoint to send a transaction or
-            make an <span className="font-mono">eth_call</span>. Everything here is read-only.
+            Transactions are signed inside ChainLaunch with one of your secp256k1 keys and sent through the chosen node;
+            the key&apos;s address pays the gas. Private keys never leave the server.
           </p>
         </CardContent>
       </Card>
@@ -304,6 +305,30 @@ export function BesuContractsPage(): ReactElement {
                 </div>
               </CardContent>
             </Card>
+            {chosen && (
+              <Card>
+                <CardHeader>
+                  <CardTitle className="text-base">Deploy</CardTitle>
+                  <CardDescription>Creation bytecode, with constructor arguments encoded by the ABI.</CardDescription>
+                </CardHeader>
+                <CardContent>
+                  <DeployContract key={chosen.id} nodeId={chosen.id} onDeployed={setAddress} />
+                </CardContent>
+              </Card>
+            )}
+            {chosen && validAddress && (
+              <Card>
+                <CardHeader>
+                  <CardTitle className="text-base">Interact</CardTitle>
+                  <CardDescription>
+                    Read-only functions run as eth_call; the others are sent as transactions and wait for their receipt.
+                  </CardDescription>
+                </CardHeader>
+                <CardContent>
+                  <InteractContract key={`${chosen.id}-${addr}`} nodeId={chosen.id} address={addr} />
+                </CardContent>
+              </Card>
+            )}
             {chosen && validAddress && (
               <div className="grid gap-6 lg:grid-cols-2">
                 <Card>
