@@ -592,7 +592,7 @@ function WizardContent(): ReactElement {
               <>
                 <CardHeader>
                   <CardTitle className="text-base">Review</CardTitle>
-                  <CardDescription>These actions run in order once you press Create.</CardDescription>
+                  <CardDescription>These actions run in order once you press Create network.</CardDescription>
                 </CardHeader>
                 <CardContent>
                   <dl className="mb-4 grid gap-2 text-sm sm:grid-cols-[10rem_1fr]">
@@ -636,7 +636,7 @@ function WizardContent(): ReactElement {
                   Next
                 </Button>
               ) : (
-                <Button onClick={create}>Create</Button>
+                <Button onClick={create}>Create network</Button>
               )}
             </CardFooter>
           </Card>
