@@ -1,7 +1,7 @@
 import { common } from "@hyperledger/fabric-protos";
 import type { SigningIdentity } from "../identity.js";
 import { ConfigtxInputError } from "./errors.js";
-import { channelHeader, signatureHeader } from "./genesis.js";
+import { channelHeader, computeTxId, signatureHeader } from "./genesis.js";
 
 type GroupDelta = { readSet: common.ConfigGroup; writeSet: common.ConfigGroup; updated: boolean };
 
@@ -231,9 +231,14 @@ export function configUpdateTransaction(
   envelope: common.ConfigUpdateEnvelope,
   submitter: SigningIdentity,
 ): common.Envelope {
+  // A transaction id like any other transaction's: SHA-256(nonce || creator), so the update can be
+  // referred to (and found in the block that the orderer cuts for it).
+  const creator = submitter.serialize();
+  const sigHeader = signatureHeader(creator);
+  const txId = computeTxId(sigHeader.getNonce_asU8(), creator);
   const header = new common.Header();
-  header.setChannelHeader(channelHeader({ type: common.HeaderType.CONFIG_UPDATE, channelId }).serializeBinary());
-  header.setSignatureHeader(signatureHeader(submitter.serialize()).serializeBinary());
+  header.setChannelHeader(channelHeader({ type: common.HeaderType.CONFIG_UPDATE, channelId, txId }).serializeBinary());
+  header.setSignatureHeader(sigHeader.serializeBinary());
   const payload = new common.Payload();
   payload.setHeader(header);
   payload.setData(envelope.serializeBinary());

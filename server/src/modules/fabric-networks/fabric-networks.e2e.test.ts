@@ -195,7 +195,7 @@ describe("Fabric networks through the API", () => {
           return { host, port: Number(port) };
         }),
       });
-      expect(typeof anchors.transactionId).toBe("string");
+      expect(anchors.transactionId).toMatch(/^[0-9a-f]{64}$/);
       t.anchorPeers = Date.now() - tCreate;
 
       const upd = await ok("POST", `/networks/fabric/${id}/update-config`, {
