@@ -115,4 +115,19 @@ describe("organizations", () => {
     await s.page.waitForURL(/\/organizations\/\d+$/);
     await s.page.getByRole("heading", { name: MSP }).waitFor();
   });
+  it("deletes an organization after confirmation", async () => {
+    const doomed = `Doomed${Date.now().toString(36)}MSP`;
+    await openAs(s, adminUser(), "/fabric/organizations");
+    await s.page.getByRole("button", { name: "Create organization" }).first().click();
+    const dialog = s.page.getByRole("dialog", { name: "Create organization" });
+    await dialog.getByLabel("MSP ID").fill(doomed);
+    await dialog.getByRole("button", { name: "Create organization" }).click();
+    await s.page.waitForURL(/\/organizations\/\d+$/);
+    await s.page.getByRole("button", { name: "Delete" }).first().click();
+    const confirm = s.page.getByRole("alertdialog", { name: `Delete ${doomed}?` });
+    await confirm.getByText(/the console refuses and names the node/).waitFor();
+    await confirm.getByRole("button", { name: "Delete organization" }).click();
+    await s.page.waitForURL(/\/fabric\/organizations$/);
+    await s.page.getByText("Organization deleted").first().waitFor();
+  });
 });

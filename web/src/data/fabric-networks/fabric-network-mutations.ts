@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import { forgetDeleted } from "@/data/forget-deleted";
 import { fabricNetworkKeys } from "@/data/fabric-networks/keys";
 import type {
   CreateFabricNetworkBody,
@@ -44,7 +45,7 @@ export function useFabricNetworkDeleteMutation(): UseMutationResult<void, Error,
     mutationFn: async (id: number) => {
       await unwrap(api.DELETE("/networks/fabric/{id}", { params: { path: { id } } }));
     },
-    onSuccess: () => qc.invalidateQueries({ queryKey: fabricNetworkKeys.all }),
+    onSuccess: (_data, id) => forgetDeleted(qc, fabricNetworkKeys.detail(id), fabricNetworkKeys.all),
   });
 }
 

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
 import { api, unwrap, type CreateNodeBody, type NodeInfo, type UpdateNodeBody } from "@/api/client";
+import { forgetDeleted } from "@/data/forget-deleted";
 import { nodeKeys } from "@/data/nodes/keys";
 
 export type NodeAction = "start" | "stop" | "restart";
@@ -60,9 +61,6 @@ export function useNodeDeleteMutation(): UseMutationResult<void, Error, number> 
     mutationFn: async (id: number) => {
       await unwrap(api.DELETE("/nodes/{id}", { params: { path: { id } } }));
     },
-    onSuccess: (_d, id) => {
-      qc.removeQueries({ queryKey: nodeKeys.detail(id) });
-      return qc.invalidateQueries({ queryKey: nodeKeys.all });
-    },
+    onSuccess: (_d, id) => forgetDeleted(qc, nodeKeys.detail(id), nodeKeys.all),
   });
 }

@@ -1,4 +1,5 @@
-import { DownloadIcon, KeyRoundIcon, Loader2Icon, Trash2Icon } from "lucide-react";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { DownloadIcon, KeyRoundIcon, Trash2Icon } from "lucide-react";
 import { useMemo, useState, type ReactElement } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import type { BesuNetwork } from "@/api/client";
@@ -7,15 +8,6 @@ import { CopyButton } from "@/components/CopyButton";
 import { DetailField, Mono } from "@/components/DetailField";
 import { downloadText } from "@/components/PemBlock";
 import { PageHeader, QueryState } from "@/components/states";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -213,35 +205,23 @@ function DeleteNetwork({ n }: { n: BesuNetwork }): ReactElement {
       <Button variant="destructive" onClick={() => setOpen(true)}>
         <Trash2Icon /> Delete
       </Button>
-      <AlertDialog open={open} onOpenChange={(v) => !del.isPending && setOpen(v)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete {n.name}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              The network and its genesis are removed from ChainLaunch. Validator keys are kept.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={del.isPending}>Cancel</AlertDialogCancel>
-            <Button
-              variant="destructive"
-              disabled={del.isPending}
-              onClick={() =>
-                del.mutate(n.id, {
-                  onSuccess: () => {
-                    showToast("success", "Network deleted", { description: `${n.name} was removed.` });
-                    void navigate("/network/besu");
-                  },
-                  onError: () => setOpen(false),
-                })
-              }
-            >
-              {del.isPending && <Loader2Icon className="animate-spin" />}
-              Delete network
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={<>Delete {n.name}?</>}
+        description="The network and its genesis are removed from ChainLaunch. Validator keys are kept."
+        confirmLabel="Delete network"
+        pending={del.isPending}
+        onConfirm={() =>
+          del.mutate(n.id, {
+            onSuccess: () => {
+              showToast("success", "Network deleted", { description: `${n.name} was removed.` });
+              void navigate("/network/besu");
+            },
+            onError: () => setOpen(false),
+          })
+        }
+      />
     </>
   );
 }

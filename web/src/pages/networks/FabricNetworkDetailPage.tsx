@@ -6,16 +6,8 @@ import { RoleGate } from "@/app/RoleGate";
 import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { CopyButton } from "@/components/CopyButton";
 import { DetailField, Mono } from "@/components/DetailField";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
@@ -618,35 +610,23 @@ function DeleteNetwork({ n }: { n: FabricNetwork }): ReactElement {
       <Button variant="destructive" onClick={() => setOpen(true)}>
         <Trash2Icon /> Delete
       </Button>
-      <AlertDialog open={open} onOpenChange={(v) => !del.isPending && setOpen(v)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete {n.name}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              The network record is removed from ChainLaunch. Nodes keep running and keep their ledgers.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={del.isPending}>Cancel</AlertDialogCancel>
-            <Button
-              variant="destructive"
-              disabled={del.isPending}
-              onClick={() =>
-                del.mutate(n.id, {
-                  onSuccess: () => {
-                    showToast("success", "Network deleted", { description: `${n.name} was removed.` });
-                    void navigate("/network/fabric");
-                  },
-                  onError: () => setOpen(false),
-                })
-              }
-            >
-              {del.isPending && <Loader2Icon className="animate-spin" />}
-              Delete network
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={<>Delete {n.name}?</>}
+        description="The network record is removed from ChainLaunch. Nodes keep running and keep their ledgers."
+        confirmLabel="Delete network"
+        pending={del.isPending}
+        onConfirm={() =>
+          del.mutate(n.id, {
+            onSuccess: () => {
+              showToast("success", "Network deleted", { description: `${n.name} was removed.` });
+              void navigate("/network/fabric");
+            },
+            onError: () => setOpen(false),
+          })
+        }
+      />
     </>
   );
 }

@@ -1,4 +1,5 @@
-import { Loader2Icon, Trash2Icon } from "lucide-react";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { Trash2Icon } from "lucide-react";
 import { useState, type ReactElement } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import type { Organization } from "@/api/client";
@@ -6,15 +7,6 @@ import { RoleGate } from "@/app/RoleGate";
 import { CertificateDetails } from "@/components/certificates/CertificateDetails";
 import { DetailField } from "@/components/DetailField";
 import { PageHeader, QueryState } from "@/components/states";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -35,36 +27,23 @@ function DeleteOrganization({ org }: { org: Organization }): ReactElement {
       <Button variant="destructive" onClick={() => setOpen(true)}>
         <Trash2Icon /> Delete
       </Button>
-      <AlertDialog open={open} onOpenChange={(v) => !del.isPending && setOpen(v)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete {org.mspId}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              Its CAs and identities are deleted with it. While a node still uses the organization, the console refuses
-              and names the node. This cannot be undone.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={del.isPending}>Cancel</AlertDialogCancel>
-            <Button
-              variant="destructive"
-              disabled={del.isPending}
-              onClick={() =>
-                del.mutate(org.id, {
-                  onSuccess: () => {
-                    showToast("success", "Organization deleted", { description: `${org.mspId} was removed.` });
-                    void navigate("/fabric/organizations");
-                  },
-                  onError: () => setOpen(false),
-                })
-              }
-            >
-              {del.isPending && <Loader2Icon className="animate-spin" />}
-              Delete organization
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={<>Delete {org.mspId}?</>}
+        description="Its CAs and identities are deleted with it. While a node still uses the organization, the console refuses and names the node. This cannot be undone."
+        confirmLabel="Delete organization"
+        pending={del.isPending}
+        onConfirm={() =>
+          del.mutate(org.id, {
+            onSuccess: () => {
+              showToast("success", "Organization deleted", { description: `${org.mspId} was removed.` });
+              void navigate("/fabric/organizations");
+            },
+            onError: () => setOpen(false),
+          })
+        }
+      />
     </>
   );
 }
