@@ -45,6 +45,7 @@ const envSchema = z.object({
   CHAINLAUNCH_FABRIC_BIN_DIR: z.string().min(1).optional(),
   CHAINLAUNCH_FABRIC_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
   CHAINLAUNCH_BESU_BIN: z.string().min(1).optional(),
+  CHAINLAUNCH_BESU_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -69,6 +70,8 @@ export interface Config {
   fabricDownload: boolean;
   /** The besu launcher; PATH is searched when unset. */
   besuBin: string | undefined;
+  /** Download the official Besu release into the cache when none is installed. */
+  besuDownload: boolean;
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -102,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fabricBinDir: e.CHAINLAUNCH_FABRIC_BIN_DIR,
     fabricDownload: !(e.CHAINLAUNCH_FABRIC_DOWNLOAD === "0" || e.CHAINLAUNCH_FABRIC_DOWNLOAD === "false"),
     besuBin: e.CHAINLAUNCH_BESU_BIN,
+    besuDownload: !(e.CHAINLAUNCH_BESU_DOWNLOAD === "0" || e.CHAINLAUNCH_BESU_DOWNLOAD === "false"),
   };
 }

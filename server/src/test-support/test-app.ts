@@ -51,6 +51,7 @@ export async function createTestApp(
       CHAINLAUNCH_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LOG_LEVEL: "silent",
       CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
+      CHAINLAUNCH_BESU_DOWNLOAD: "0",
       ...env,
     }),
     dataDir,

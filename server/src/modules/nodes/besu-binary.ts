@@ -1,6 +1,7 @@
-import { execFile } from "node:child_process";
-import { access, constants, stat } from "node:fs/promises";
-import { delimiter, isAbsolute, join } from "node:path";
+import { execFile, spawn } from "node:child_process";
+import { access, constants, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 
 /** The Java major version current Besu releases need (Besu docs, system requirements). */
 export const BESU_MIN_JAVA = 21;
@@ -9,9 +10,52 @@ export const BESU_INSTALL_HINT =
   "install Besu from https://github.com/hyperledger/besu/releases (unpack it and put its bin/ on PATH, " +
   "or set CHAINLAUNCH_BESU_BIN to the besu launcher) with a Java 21+ runtime";
 
+/** The Besu release downloaded when none is installed (a released version per Besu's Maven listing). */
+export const DEFAULT_BESU_VERSION = "25.6.0";
+
+/** Fetches and unpacks Besu `version` so that `<destDir>/bin/besu` exists. */
+export type BesuDownloader = (opts: { version: string; destDir: string }) => Promise<void>;
+
+/** The cache of downloaded Besu releases: `<cache>/<version>/bin/besu`. */
+export function defaultBesuCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CHAINLAUNCH_BESU_CACHE ?? join(homedir(), ".cache", "chainlaunch", "besu");
+}
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}: ${err.trim()}`))));
+  });
+}
+
+/**
+ * Downloads the official Besu release tarball from GitHub releases and unpacks it into `destDir`
+ * (written beside it, then renamed, so a failed download leaves nothing half-unpacked).
+ */
+export const downloadBesuRelease: BesuDownloader = async ({ version, destDir }) => {
+  const url = `https://github.com/hyperledger/besu/releases/download/${version}/besu-${version}.tar.gz`;
+  const res = await fetch(url, { signal: AbortSignal.timeout(300_000) });
+  if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+  await mkdir(dirname(destDir), { recursive: true });
+  const work = await mkdtemp(join(dirname(destDir), ".besu-download-"));
+  try {
+    const tarball = join(work, "besu.tar.gz");
+    await writeFile(tarball, Buffer.from(await res.arrayBuffer()));
+    await run("tar", ["-xzf", tarball, "-C", work]);
+    const top = (await readdir(work)).find((n) => n.startsWith("besu-"));
+    if (!top) throw new Error(`${url} did not contain a besu-${version} folder`);
+    await rename(join(work, top), destDir);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+};
+
 export interface ResolvedBesu {
   path: string;
-  source: "configured" | "path";
+  source: "configured" | "path" | "cache" | "download";
   /** Java major version found (null when `java -version` could not tell). */
   javaMajor: number | null;
 }
@@ -50,12 +94,22 @@ function javaVersion(javaPath: string): Promise<string | null> {
 }
 
 /**
- * Finds the `besu` launcher: a configured path (CHAINLAUNCH_BESU_BIN), then PATH, else a
- * {@link BesuBinaryError} saying how to install it. When found, checks the Java runtime the
- * launcher will use (JAVA_HOME, else `java` on PATH) is 21 or newer.
+ * Finds the `besu` launcher: a configured path, then PATH, then the cache of downloaded releases,
+ * then (when `downloader` is set) a download of the official release into that cache; otherwise a
+ * clear error saying how to install it. Then checks that the Java runtime the launcher will use
+ * (JAVA_HOME, else `java` on PATH) is 21 or newer.
  */
-export function createBesuBinaryResolver(opts: { configured?: string | undefined; env?: NodeJS.ProcessEnv } = {}) {
+export function createBesuBinaryResolver(
+  opts: {
+    configured?: string | undefined;
+    env?: NodeJS.ProcessEnv;
+    cacheDir?: string;
+    /** `null` (or omitted) never downloads. */
+    downloader?: BesuDownloader | null;
+  } = {},
+) {
   const env = opts.env ?? process.env;
+  const cacheDir = opts.cacheDir ?? defaultBesuCacheDir(env);
   async function findOnPath(name: string): Promise<string | null> {
     for (const dir of (env.PATH ?? "").split(delimiter)) {
       if (!dir || !isAbsolute(dir)) continue;
@@ -65,9 +119,10 @@ export function createBesuBinaryResolver(opts: { configured?: string | undefined
     return null;
   }
   return {
-    async resolve(): Promise<ResolvedBesu> {
+    async resolve(version: string = DEFAULT_BESU_VERSION): Promise<ResolvedBesu> {
       let path: string | null = null;
       let source: ResolvedBesu["source"] = "path";
+      const cached = join(cacheDir, version, "bin", "besu");
       if (opts.configured) {
         if (!(await isExecutable(opts.configured))) {
           throw new BesuBinaryError(
@@ -78,6 +133,24 @@ export function createBesuBinaryResolver(opts: { configured?: string | undefined
         source = "configured";
       } else {
         path = await findOnPath("besu");
+        if (!path && (await isExecutable(cached))) {
+          path = cached;
+          source = "cache";
+        }
+        if (!path && opts.downloader) {
+          try {
+            await opts.downloader({ version, destDir: join(cacheDir, version) });
+          } catch (err) {
+            throw new BesuBinaryError(
+              `besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN, and downloading Besu ${version} failed ` +
+                `(${err instanceof Error ? err.message : String(err)}); ${BESU_INSTALL_HINT}`,
+            );
+          }
+          if (await isExecutable(cached)) {
+            path = cached;
+            source = "download";
+          }
+        }
       }
       if (!path)
         throw new BesuBinaryError(`besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN; ${BESU_INSTALL_HINT}`);

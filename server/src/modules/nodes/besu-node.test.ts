@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { generateKeyPairSync } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -121,5 +121,52 @@ describe("Besu node launcher", () => {
     expect(parseJavaMajor('java version "1.8.0_392"')).toBe(8);
     expect(parseJavaMajor('openjdk version "25" 2025-09-16')).toBe(25);
     expect(parseJavaMajor("garbage")).toBeNull();
+  });
+});
+
+describe("Besu launcher resolution order", () => {
+  const base = join(root, "resolver");
+  const fakeJava = join(base, "jdk", "bin", "java");
+  const writeExe = (path: string, body: string): void => {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, `#!/bin/sh\n${body}\n`);
+    chmodSync(path, 0o755);
+  };
+  writeExe(fakeJava, "echo 'openjdk version \"21.0.4\" 2024-07-16' >&2");
+  const env = { PATH: join(base, "empty"), JAVA_HOME: join(base, "jdk") };
+
+  it("uses the cache, else downloads into it, else says how to install", async () => {
+    const calls: string[] = [];
+    const downloader = async ({ version, destDir }: { version: string; destDir: string }): Promise<void> => {
+      calls.push(version);
+      writeExe(join(destDir, "bin", "besu"), "exit 0");
+    };
+    const cacheDir = join(base, "cache");
+    const r = createBesuBinaryResolver({ env, cacheDir, downloader });
+    const first = await r.resolve("25.6.0");
+    expect(first).toMatchObject({ source: "download", path: join(cacheDir, "25.6.0", "bin", "besu"), javaMajor: 21 });
+    expect(calls).toEqual(["25.6.0"]);
+    expect((await r.resolve("25.6.0")).source).toBe("cache");
+    expect(calls).toHaveLength(1);
+
+    const failing = createBesuBinaryResolver({
+      env,
+      cacheDir: join(base, "other-cache"),
+      downloader: async () => {
+        throw new Error("HTTP 404");
+      },
+    });
+    await expect(failing.resolve("9.9.9")).rejects.toThrow(/downloading Besu 9\.9\.9 failed \(HTTP 404\)/);
+    const offline = createBesuBinaryResolver({ env, cacheDir: join(base, "none"), downloader: null });
+    await expect(offline.resolve()).rejects.toThrow(/^besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN/);
+  });
+
+  it("prefers PATH over the cache", async () => {
+    writeExe(join(base, "path-bin", "besu"), "exit 0");
+    const r = createBesuBinaryResolver({
+      env: { ...env, PATH: join(base, "path-bin") },
+      cacheDir: join(base, "cache"),
+    });
+    expect((await r.resolve("25.6.0")).source).toBe("path");
   });
 });

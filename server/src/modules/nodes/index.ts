@@ -6,7 +6,7 @@ import type { AppContext } from "../context.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
-import { createBesuBinaryResolver } from "./besu-binary.js";
+import { createBesuBinaryResolver, downloadBesuRelease } from "./besu-binary.js";
 import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.js";
 import { createNodeHealth } from "./nodes.health.js";
 import { createNodeObserver } from "./nodes.observe.js";
@@ -53,7 +53,10 @@ export function registerNodesModule(
       configuredDir: env.fabricBinDir,
       ...(env.fabricDownload ? {} : { downloader: null }),
     }),
-    besuBins: createBesuBinaryResolver({ configured: env.besuBin }),
+    besuBins: createBesuBinaryResolver({
+      configured: env.besuBin,
+      downloader: env.besuDownload ? downloadBesuRelease : null,
+    }),
     dataDir: ctx.config.dataDir,
   });
   const health = createNodeHealth({ repo, settings: deps.settings, bus: ctx.bus });

@@ -200,7 +200,8 @@ export function createNodesService(deps: NodesServiceDeps) {
     if (d.kind === "fabric") return { spec: fabricProcessSpec(row.slug, d) };
     if (d.kind === "besu") {
       try {
-        const bin = await deps.besuBins.resolve();
+        // The node's Besu version picks the release to download when none is installed.
+        const bin = await deps.besuBins.resolve(/^\d+\.\d+\.\d+/.test(d.props.version) ? d.props.version : undefined);
         return { spec: besuProcessSpec(row.slug, d, bin.path) };
       } catch (err) {
         if (!(err instanceof BesuBinaryError)) throw err;
