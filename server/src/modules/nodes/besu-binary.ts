@@ -36,25 +36,45 @@ function run(cmd: string, args: string[]): Promise<void> {
  * (written beside it, then renamed, so a failed download leaves nothing half-unpacked).
  */
 export const downloadBesuRelease: BesuDownloader = async ({ version, destDir }) => {
-  const url = `https://github.com/hyperledger/besu/releases/download/${version}/besu-${version}.tar.gz`;
+  await fetchAndUnpack(
+    `https://github.com/hyperledger/besu/releases/download/${version}/besu-${version}.tar.gz`,
+    destDir,
+    "besu-",
+  );
+};
+
+/** Unpacks `archive` (a .tar.gz fetched from `url`) into `destDir`, via a temp folder and a rename. */
+async function fetchAndUnpack(url: string, destDir: string, topPrefix: string): Promise<void> {
   const res = await fetch(url, { signal: AbortSignal.timeout(300_000) });
   if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
   await mkdir(dirname(destDir), { recursive: true });
-  const work = await mkdtemp(join(dirname(destDir), ".besu-download-"));
+  const work = await mkdtemp(join(dirname(destDir), ".download-"));
   try {
-    const tarball = join(work, "besu.tar.gz");
+    const tarball = join(work, "archive.tar.gz");
     await writeFile(tarball, Buffer.from(await res.arrayBuffer()));
     await run("tar", ["-xzf", tarball, "-C", work]);
-    const top = (await readdir(work)).find((n) => n.startsWith("besu-"));
-    if (!top) throw new Error(`${url} did not contain a besu-${version} folder`);
+    const top = (await readdir(work)).find((n) => n.startsWith(topPrefix));
+    if (!top) throw new Error(`${url} did not contain a ${topPrefix}* folder`);
     await rename(join(work, top), destDir);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** Fetches a Java 21 runtime (Eclipse Temurin JRE, through the Adoptium API) into `destDir`. */
+export const downloadJavaRuntime = async ({ destDir }: { destDir: string }): Promise<void> => {
+  const arch = process.arch === "arm64" ? "aarch64" : "x64";
+  await fetchAndUnpack(
+    `https://api.adoptium.net/v3/binary/latest/${BESU_MIN_JAVA}/ga/linux/${arch}/jre/hotspot/normal/eclipse`,
+    destDir,
+    "jdk-",
+  );
 };
 
 export interface ResolvedBesu {
   path: string;
+  /** Set when the console supplies the Java runtime (a downloaded one); the node gets it as JAVA_HOME. */
+  javaHome?: string;
   source: "configured" | "path" | "cache" | "download";
   /** Java major version found (null when `java -version` could not tell). */
   javaMajor: number | null;
@@ -106,6 +126,8 @@ export function createBesuBinaryResolver(
     cacheDir?: string;
     /** `null` (or omitted) never downloads. */
     downloader?: BesuDownloader | null;
+    /** Fetches a Java 21+ runtime into a folder when none is installed; `null` (or omitted) never downloads. */
+    javaDownloader?: ((opts: { destDir: string }) => Promise<void>) | null;
   } = {},
 ) {
   const env = opts.env ?? process.env;
@@ -154,11 +176,26 @@ export function createBesuBinaryResolver(
       }
       if (!path)
         throw new BesuBinaryError(`besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN; ${BESU_INSTALL_HINT}`);
-      const java = env.JAVA_HOME ? join(env.JAVA_HOME, "bin", "java") : await findOnPath("java");
+      let java = env.JAVA_HOME ? join(env.JAVA_HOME, "bin", "java") : await findOnPath("java");
+      let javaHome: string | undefined;
       if (!java || !(await isExecutable(java))) {
-        throw new BesuBinaryError(
-          `besu found at ${path} but no Java runtime (java on PATH or JAVA_HOME); ${BESU_INSTALL_HINT}`,
-        );
+        // No Java installed: use (or fetch) a runtime in the cache and hand it to the node as JAVA_HOME.
+        const home = join(cacheDir, `java-${BESU_MIN_JAVA}`);
+        if (!(await isExecutable(join(home, "bin", "java"))) && opts.javaDownloader) {
+          await opts.javaDownloader({ destDir: home }).catch((err: unknown) => {
+            throw new BesuBinaryError(
+              `besu found at ${path} but no Java runtime, and downloading Java ${BESU_MIN_JAVA} failed ` +
+                `(${err instanceof Error ? err.message : String(err)}); ${BESU_INSTALL_HINT}`,
+            );
+          });
+        }
+        if (!(await isExecutable(join(home, "bin", "java")))) {
+          throw new BesuBinaryError(
+            `besu found at ${path} but no Java runtime (java on PATH or JAVA_HOME); ${BESU_INSTALL_HINT}`,
+          );
+        }
+        java = join(home, "bin", "java");
+        javaHome = home;
       }
       const out = await javaVersion(java);
       const javaMajor = out ? parseJavaMajor(out) : null;
@@ -167,7 +204,7 @@ export function createBesuBinaryResolver(
           `besu found at ${path} but ${java} is Java ${javaMajor}; Besu needs Java ${BESU_MIN_JAVA}+ (set JAVA_HOME to a newer JDK)`,
         );
       }
-      return { path, source, javaMajor };
+      return { path, source, javaMajor, ...(javaHome ? { javaHome } : {}) };
     },
   };
 }

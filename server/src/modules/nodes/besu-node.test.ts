@@ -161,6 +161,29 @@ describe("Besu launcher resolution order", () => {
     await expect(offline.resolve()).rejects.toThrow(/^besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN/);
   });
 
+  it("fetches a Java runtime into the cache when none is installed, and hands it to the node", async () => {
+    writeExe(join(base, "only-besu", "besu"), "exit 0");
+    const noJava = { PATH: join(base, "only-besu") };
+    const r = createBesuBinaryResolver({
+      env: noJava,
+      cacheDir: join(base, "java-cache"),
+      javaDownloader: async ({ destDir }) =>
+        writeExe(join(destDir, "bin", "java"), "echo 'openjdk version \"21.0.5\"' >&2"),
+    });
+    const got = await r.resolve();
+    expect(got).toMatchObject({ source: "path", javaMajor: 21, javaHome: join(base, "java-cache", "java-21") });
+    const spec = besuProcessSpec(
+      "b",
+      { args: [], env: {}, dir: base, logFile: join(base, "b.log") } as never,
+      got.path,
+      got.javaHome,
+    );
+    expect(spec.env?.JAVA_HOME).toBe(got.javaHome);
+    expect(spec.env?.PATH?.startsWith(join(got.javaHome!, "bin"))).toBe(true);
+    const none = createBesuBinaryResolver({ env: noJava, cacheDir: join(base, "no-java"), javaDownloader: null });
+    await expect(none.resolve()).rejects.toThrow(/no Java runtime/);
+  });
+
   it("prefers PATH over the cache", async () => {
     writeExe(join(base, "path-bin", "besu"), "exit 0");
     const r = createBesuBinaryResolver({

@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import {
   buildBesuCommand,
   enodeUrl,
@@ -179,16 +179,17 @@ export async function writeBesuFiles(d: BesuDeployment, p: { genesis: string; ke
 }
 
 /** The supervised process of a Besu node, once its launcher has been resolved. */
-export function besuProcessSpec(slug: string, d: BesuDeployment, binary: string): ProcessSpec {
+export function besuProcessSpec(slug: string, d: BesuDeployment, binary: string, javaHome?: string): ProcessSpec {
   const base = process.env;
+  const path = base.PATH ?? "/usr/local/bin:/usr/bin:/bin";
   return {
     id: slug,
     command: binary,
     args: d.args,
     env: {
-      PATH: base.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      PATH: javaHome ? `${join(javaHome, "bin")}${delimiter}${path}` : path,
       ...(base.HOME ? { HOME: base.HOME } : {}),
-      ...(base.JAVA_HOME ? { JAVA_HOME: base.JAVA_HOME } : {}),
+      ...(javaHome ? { JAVA_HOME: javaHome } : base.JAVA_HOME ? { JAVA_HOME: base.JAVA_HOME } : {}),
       ...d.env,
     },
     cwd: d.dir,

@@ -6,7 +6,7 @@ import type { AppContext } from "../context.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
-import { createBesuBinaryResolver, downloadBesuRelease } from "./besu-binary.js";
+import { createBesuBinaryResolver, downloadBesuRelease, downloadJavaRuntime } from "./besu-binary.js";
 import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.js";
 import { createNodeHealth } from "./nodes.health.js";
 import { createNodeObserver } from "./nodes.observe.js";
@@ -56,6 +56,7 @@ export function registerNodesModule(
     besuBins: createBesuBinaryResolver({
       configured: env.besuBin,
       downloader: env.besuDownload ? downloadBesuRelease : null,
+      javaDownloader: env.besuDownload ? downloadJavaRuntime : null,
     }),
     dataDir: ctx.config.dataDir,
   });

@@ -202,7 +202,7 @@ export function createNodesService(deps: NodesServiceDeps) {
       try {
         // The node's Besu version picks the release to download when none is installed.
         const bin = await deps.besuBins.resolve(/^\d+\.\d+\.\d+/.test(d.props.version) ? d.props.version : undefined);
-        return { spec: besuProcessSpec(row.slug, d, bin.path) };
+        return { spec: besuProcessSpec(row.slug, d, bin.path, bin.javaHome) };
       } catch (err) {
         if (!(err instanceof BesuBinaryError)) throw err;
         return { spec: besuProcessSpec(row.slug, d, "/nonexistent/besu"), problem: err.message };
