@@ -1,5 +1,7 @@
-import { Loader2Icon } from "lucide-react";
-import type { ReactElement, ReactNode } from "react";
+import type { UseMutationResult } from "@tanstack/react-query";
+import { Loader2Icon, Trash2Icon } from "lucide-react";
+import { useState, type ReactElement, type ReactNode } from "react";
+import { useNavigate } from "react-router";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -10,6 +12,7 @@ import {
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
+import { showToast } from "@/lib/toast";
 
 /**
  * A confirmation for a destructive action: Cancel and a confirm button that shows a spinner while
@@ -48,5 +51,54 @@ export function ConfirmDialog({
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+/**
+ * The Delete button of a detail page: asks for confirmation, runs `mutation` on `id`, toasts and
+ * navigates to `redirectTo`. A failure closes the dialog (the error toast comes from the mutation cache).
+ */
+export function DeleteResourceButton({
+  mutation,
+  id,
+  name,
+  description,
+  confirmLabel,
+  deletedTitle,
+  redirectTo,
+}: {
+  mutation: UseMutationResult<void, Error, number>;
+  id: number;
+  name: string;
+  description: string;
+  confirmLabel: string;
+  deletedTitle: string;
+  redirectTo: string;
+}): ReactElement {
+  const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
+  return (
+    <>
+      <Button variant="destructive" onClick={() => setOpen(true)}>
+        <Trash2Icon /> Delete
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={`Delete ${name}?`}
+        description={description}
+        confirmLabel={confirmLabel}
+        pending={mutation.isPending}
+        onConfirm={() =>
+          mutation.mutate(id, {
+            onSuccess: () => {
+              showToast("success", deletedTitle, { description: `${name} was removed.` });
+              void navigate(redirectTo);
+            },
+            onError: () => setOpen(false),
+          })
+        }
+      />
+    </>
   );
 }

@@ -1,7 +1,7 @@
-import { ConfirmDialog } from "@/components/ConfirmDialog";
-import { DownloadIcon, KeyRoundIcon, Trash2Icon } from "lucide-react";
-import { useMemo, useState, type ReactElement } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { DeleteResourceButton } from "@/components/ConfirmDialog";
+import { DownloadIcon, KeyRoundIcon } from "lucide-react";
+import { useMemo, type ReactElement } from "react";
+import { Link, useParams } from "react-router";
 import type { BesuNetwork } from "@/api/client";
 import { RoleGate } from "@/app/RoleGate";
 import { CopyButton } from "@/components/CopyButton";
@@ -16,7 +16,6 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useBesuNetworkDeleteMutation } from "@/data/besu-networks/besu-network-delete-mutation";
 import { useBesuNetworkQuery } from "@/data/besu-networks/besu-network-query";
 import { useKeysQuery } from "@/data/keys/keys-query";
-import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
 import { decodeNetworkConfig, formatWei, prettyJson } from "@/pages/networks/besu-form";
 import { NetworkNodes, ValidatorVoting } from "@/pages/nodes/ValidatorVoting";
@@ -197,32 +196,16 @@ function Genesis({ n }: { n: BesuNetwork }): ReactElement {
 }
 
 function DeleteNetwork({ n }: { n: BesuNetwork }): ReactElement {
-  const [open, setOpen] = useState(false);
-  const del = useBesuNetworkDeleteMutation();
-  const navigate = useNavigate();
   return (
-    <>
-      <Button variant="destructive" onClick={() => setOpen(true)}>
-        <Trash2Icon /> Delete
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={<>Delete {n.name}?</>}
-        description="The network and its genesis are removed from ChainLaunch. Validator keys are kept."
-        confirmLabel="Delete network"
-        pending={del.isPending}
-        onConfirm={() =>
-          del.mutate(n.id, {
-            onSuccess: () => {
-              showToast("success", "Network deleted", { description: `${n.name} was removed.` });
-              void navigate("/network/besu");
-            },
-            onError: () => setOpen(false),
-          })
-        }
-      />
-    </>
+    <DeleteResourceButton
+      mutation={useBesuNetworkDeleteMutation()}
+      id={n.id}
+      name={n.name}
+      description="The network and its genesis are removed from ChainLaunch. Validator keys are kept."
+      confirmLabel="Delete network"
+      deletedTitle="Network deleted"
+      redirectTo="/network/besu"
+    />
   );
 }
 

@@ -1,12 +1,12 @@
-import { ArrowRightIcon, Loader2Icon, PlusIcon, Trash2Icon } from "lucide-react";
+import { ArrowRightIcon, Loader2Icon, PlusIcon } from "lucide-react";
 import { useMemo, useState, type ReactElement } from "react";
 import { useForm } from "react-hook-form";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
 import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { CopyButton } from "@/components/CopyButton";
 import { DetailField, Mono } from "@/components/DetailField";
-import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { DeleteResourceButton } from "@/components/ConfirmDialog";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -602,32 +602,16 @@ function Overview({ n }: { n: FabricNetwork }): ReactElement {
 }
 
 function DeleteNetwork({ n }: { n: FabricNetwork }): ReactElement {
-  const [open, setOpen] = useState(false);
-  const del = useFabricNetworkDeleteMutation();
-  const navigate = useNavigate();
   return (
-    <>
-      <Button variant="destructive" onClick={() => setOpen(true)}>
-        <Trash2Icon /> Delete
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={<>Delete {n.name}?</>}
-        description="The network record is removed from ChainLaunch. Nodes keep running and keep their ledgers."
-        confirmLabel="Delete network"
-        pending={del.isPending}
-        onConfirm={() =>
-          del.mutate(n.id, {
-            onSuccess: () => {
-              showToast("success", "Network deleted", { description: `${n.name} was removed.` });
-              void navigate("/network/fabric");
-            },
-            onError: () => setOpen(false),
-          })
-        }
-      />
-    </>
+    <DeleteResourceButton
+      mutation={useFabricNetworkDeleteMutation()}
+      id={n.id}
+      name={n.name}
+      description="The network record is removed from ChainLaunch. Nodes keep running and keep their ledgers."
+      confirmLabel="Delete network"
+      deletedTitle="Network deleted"
+      redirectTo="/network/fabric"
+    />
   );
 }
 

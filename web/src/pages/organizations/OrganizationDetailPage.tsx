@@ -1,50 +1,31 @@
-import { ConfirmDialog } from "@/components/ConfirmDialog";
-import { Trash2Icon } from "lucide-react";
-import { useState, type ReactElement } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { DeleteResourceButton } from "@/components/ConfirmDialog";
+import { type ReactElement } from "react";
+import { Link, useParams } from "react-router";
 import type { Organization } from "@/api/client";
 import { RoleGate } from "@/app/RoleGate";
 import { CertificateDetails } from "@/components/certificates/CertificateDetails";
 import { DetailField } from "@/components/DetailField";
 import { PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useOrganizationDeleteMutation } from "@/data/organizations/organization-delete-mutation";
 import { useOrganizationQuery } from "@/data/organizations/organization-query";
-import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
 import { IdentitiesCard } from "@/pages/organizations/IdentitiesCard";
 import { RevocationCard } from "@/pages/organizations/RevocationCard";
 
 function DeleteOrganization({ org }: { org: Organization }): ReactElement {
-  const [open, setOpen] = useState(false);
-  const del = useOrganizationDeleteMutation();
-  const navigate = useNavigate();
   return (
-    <>
-      <Button variant="destructive" onClick={() => setOpen(true)}>
-        <Trash2Icon /> Delete
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={<>Delete {org.mspId}?</>}
-        description="Its CAs and identities are deleted with it. While a node still uses the organization, the console refuses and names the node. This cannot be undone."
-        confirmLabel="Delete organization"
-        pending={del.isPending}
-        onConfirm={() =>
-          del.mutate(org.id, {
-            onSuccess: () => {
-              showToast("success", "Organization deleted", { description: `${org.mspId} was removed.` });
-              void navigate("/fabric/organizations");
-            },
-            onError: () => setOpen(false),
-          })
-        }
-      />
-    </>
+    <DeleteResourceButton
+      mutation={useOrganizationDeleteMutation()}
+      id={org.id}
+      name={org.mspId}
+      description="Its CAs and identities are deleted with it. While a node still uses the organization, the console refuses and names the node. This cannot be undone."
+      confirmLabel="Delete organization"
+      deletedTitle="Organization deleted"
+      redirectTo="/fabric/organizations"
+    />
   );
 }
 
