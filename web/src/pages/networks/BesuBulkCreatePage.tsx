@@ -1,5 +1,6 @@
 import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, PlusIcon, XCircleIcon, XIcon } from "lucide-react";
-import { useEffect, useReducer, useRef, useState, type ReactElement, type ReactNode } from "react";
+import { FormSection } from "@/components/FormSection";
+import { useEffect, useReducer, useRef, useState, type ReactElement } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import type { BulkCreateBesuResult } from "@/api/client";
@@ -25,28 +26,8 @@ import {
   type BulkFormValues,
   type StepState,
 } from "@/pages/networks/besu-bulk";
-import { ADDRESS_PATTERN, QUANTITY_PATTERN } from "@/pages/networks/besu-form";
+import { ADDRESS_PATTERN, QUANTITY_PATTERN, wholeNumber } from "@/pages/networks/besu-form";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string;
-  description: string;
-  children: ReactNode;
-}): ReactElement {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="text-base">{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">{children}</CardContent>
-    </Card>
-  );
-}
 
 const ICON: Record<StepState, ReactElement> = {
   pending: <CircleDashedIcon className="size-4 text-muted-foreground" />,
@@ -54,10 +35,6 @@ const ICON: Record<StepState, ReactElement> = {
   done: <CheckCircle2Icon className="size-4 text-success" />,
   failed: <XCircleIcon className="size-4 text-destructive" />,
 };
-
-const whole = (min: number, max?: number) => (v: string) =>
-  (/^\d+$/.test(v) && Number(v) >= min && (max === undefined || Number(v) <= max)) ||
-  (max === undefined ? `A whole number, at least ${min}` : `A whole number from ${min} to ${max}`);
 
 function Result({ result }: { result: BulkCreateBesuResult }): ReactElement {
   return (
@@ -153,7 +130,7 @@ function BesuBulkCreateContent(): ReactElement {
         id={`bulk-${name}`}
         inputMode="numeric"
         aria-invalid={Boolean(errors[name])}
-        {...register(name, { required: `${label} is required`, validate: whole(min, max) })}
+        {...register(name, { required: `${label} is required`, validate: wholeNumber(min, max) })}
       />
       {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
       <FieldError message={errors[name]?.message} />
@@ -168,7 +145,7 @@ function BesuBulkCreateContent(): ReactElement {
       />
       <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-6">
         <fieldset disabled={locked} className="space-y-6">
-          <Section title="Network" description="Nodes are named <network>-node-<i>; the chain id must be unique.">
+          <FormSection title="Network" description="Nodes are named <network>-node-<i>; the chain id must be unique.">
             <div className="grid gap-4 sm:grid-cols-2">
               <div className="grid content-start gap-2">
                 <Label htmlFor="bulk-networkName">Network name</Label>
@@ -190,8 +167,8 @@ function BesuBulkCreateContent(): ReactElement {
               <Input id="bulk-description" placeholder="Optional" {...register("description")} />
               <FieldError message={errors.description?.message} />
             </div>
-          </Section>
-          <Section
+          </FormSection>
+          <FormSection
             title="Validator nodes"
             description="Each validator gets a new secp256k1 key and a node with free ports proposed by the server."
           >
@@ -224,8 +201,8 @@ function BesuBulkCreateContent(): ReactElement {
                 </span>
               </span>
             </label>
-          </Section>
-          <Section title="Consensus" description="QBFT parameters; Besu's defaults suit most networks.">
+          </FormSection>
+          <FormSection title="Consensus" description="QBFT parameters; Besu's defaults suit most networks.">
             <div className="grid gap-4 sm:grid-cols-2">
               {field("blockPeriod", "Block period (seconds)", 1)}
               {field("epochLength", "Epoch length (blocks)", 1, "Votes reset every epoch")}
@@ -243,8 +220,8 @@ function BesuBulkCreateContent(): ReactElement {
                 <FieldError message={errors.gasLimit?.message} />
               </div>
             </div>
-          </Section>
-          <Section title="Pre-funded accounts" description="Balances in the genesis alloc, in wei.">
+          </FormSection>
+          <FormSection title="Pre-funded accounts" description="Balances in the genesis alloc, in wei.">
             {alloc.fields.length === 0 && <p className="text-sm text-muted-foreground">No pre-funded accounts.</p>}
             {alloc.fields.map((f, i) => (
               <div key={f.id} className="grid gap-2 sm:grid-cols-[1.6fr_1fr_auto] sm:items-start">
@@ -299,7 +276,7 @@ function BesuBulkCreateContent(): ReactElement {
                 <PlusIcon /> Add account
               </Button>
             </div>
-          </Section>
+          </FormSection>
         </fieldset>
         {progress.status !== "idle" && (
           <Card ref={progressRef} data-testid="bulk-progress" data-status={progress.status}>

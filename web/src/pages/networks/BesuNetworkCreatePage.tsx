@@ -1,10 +1,11 @@
 import { Loader2Icon, PlusIcon, XIcon } from "lucide-react";
-import type { ReactElement, ReactNode } from "react";
+import { FormSection } from "@/components/FormSection";
+import type { ReactElement } from "react";
 import { Controller, useFieldArray, useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { PageHeader } from "@/components/states";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardFooter } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
@@ -18,31 +19,9 @@ import {
   QUANTITY_PATTERN,
   toCreateBesuNetworkBody,
   type BesuFormValues,
+  wholeNumber,
 } from "@/pages/networks/besu-form";
 import { ValidatorPicker } from "@/pages/networks/ValidatorPicker";
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string;
-  description: string;
-  children: ReactNode;
-}): ReactElement {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="text-base">{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">{children}</CardContent>
-    </Card>
-  );
-}
-
-const whole = (min: number) => (v: string) =>
-  (/^\d+$/.test(v) && Number(v) >= min) || `A whole number, at least ${min}`;
 
 /** Create a QBFT network: chain parameters, validators (local or external) and pre-funded accounts. */
 function BesuNetworkCreatePageContent(): ReactElement {
@@ -90,7 +69,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
         id={`besu-${name}`}
         inputMode="numeric"
         aria-invalid={Boolean(errors[name])}
-        {...register(name, { required: `${label} is required`, validate: whole(min) })}
+        {...register(name, { required: `${label} is required`, validate: wholeNumber(min) })}
       />
       {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
       <FieldError message={errors[name]?.message} />
@@ -104,7 +83,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
         description="ChainLaunch builds the QBFT genesis (config.qbft and extraData) from your validators."
       />
       <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-6">
-        <Section title="Network" description="Name and chain id; the chain id must be unique among your networks.">
+        <FormSection title="Network" description="Name and chain id; the chain id must be unique among your networks.">
           <div className="grid gap-4 sm:grid-cols-2">
             <div className="grid content-start gap-2">
               <Label htmlFor="besu-name">Name</Label>
@@ -122,8 +101,8 @@ function BesuNetworkCreatePageContent(): ReactElement {
             <Label htmlFor="besu-description">Description</Label>
             <Input id="besu-description" placeholder="Optional" {...register("description")} />
           </div>
-        </Section>
-        <Section title="Consensus" description="QBFT parameters; Besu's defaults suit most networks.">
+        </FormSection>
+        <FormSection title="Consensus" description="QBFT parameters; Besu's defaults suit most networks.">
           <div className="grid gap-4 sm:grid-cols-2">
             {num("blockPeriod", "Block period (seconds)", 1)}
             {num("epochLength", "Epoch length (blocks)", 1, "Votes reset every epoch")}
@@ -141,8 +120,8 @@ function BesuNetworkCreatePageContent(): ReactElement {
               <FieldError message={errors.gasLimit?.message} />
             </div>
           </div>
-        </Section>
-        <Section title="Validators" description="Initial validators sign blocks from the genesis on.">
+        </FormSection>
+        <FormSection title="Validators" description="Initial validators sign blocks from the genesis on.">
           <Controller
             control={control}
             name="validatorKeyIds"
@@ -212,8 +191,8 @@ function BesuNetworkCreatePageContent(): ReactElement {
             ))}
             <FieldError message={errors.externalValidators?.message ?? errors.externalValidators?.root?.message} />
           </div>
-        </Section>
-        <Section title="Pre-funded accounts" description="Balances in the genesis alloc, in wei.">
+        </FormSection>
+        <FormSection title="Pre-funded accounts" description="Balances in the genesis alloc, in wei.">
           {alloc.fields.length === 0 && <p className="text-sm text-muted-foreground">No pre-funded accounts.</p>}
           {alloc.fields.map((f, i) => (
             <div key={f.id} className="grid gap-2 sm:grid-cols-[1.6fr_1fr_auto] sm:items-start">
@@ -269,7 +248,7 @@ function BesuNetworkCreatePageContent(): ReactElement {
               <PlusIcon /> Add account
             </Button>
           </div>
-        </Section>
+        </FormSection>
         <Card>
           <CardFooter className="justify-end">
             <Button type="button" variant="outline" onClick={() => void navigate("/network/besu")}>

@@ -1,5 +1,6 @@
 import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, RotateCcwIcon, XCircleIcon } from "lucide-react";
-import { useMemo, useReducer, useState, type ReactElement, type ReactNode } from "react";
+import { FormSection } from "@/components/FormSection";
+import { useMemo, useReducer, useState, type ReactElement } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import type { NodeInfo, Organization } from "@/api/client";
@@ -8,7 +9,7 @@ import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -43,28 +44,6 @@ const ICON: Record<JoinRowState, ReactElement> = {
 type Role = "peer" | "orderer";
 /** org id → chosen node ids, per role. */
 type Choice = Record<number, number[]>;
-
-function Section({
-  title,
-  description,
-  children,
-  testId,
-}: {
-  title: string;
-  description: string;
-  children: ReactNode;
-  testId?: string;
-}): ReactElement {
-  return (
-    <Card data-testid={testId}>
-      <CardHeader>
-        <CardTitle className="text-base">{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">{children}</CardContent>
-    </Card>
-  );
-}
 
 function nodeOrg(n: NodeInfo): number | undefined {
   return n.fabricPeer?.organizationId ?? n.fabricOrderer?.organizationId;
@@ -338,7 +317,7 @@ function CreateContent(): ReactElement {
       <QueryState query={orgs}>
         {(o) => (
           <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-6">
-            <Section title="Channel" description="The channel name is the network's name on every node.">
+            <FormSection title="Channel" description="The channel name is the network's name on every node.">
               <div className="grid content-start gap-2">
                 <Label htmlFor="fabric-name">Channel name</Label>
                 <Input
@@ -355,8 +334,8 @@ function CreateContent(): ReactElement {
                 <Input id="fabric-description" placeholder="Optional" {...register("description")} />
                 <FieldError message={errors.description?.message} />
               </div>
-            </Section>
-            <Section
+            </FormSection>
+            <FormSection
               title="Orderer organizations"
               description="Their orderers become the channel's consenters; they should be running."
               testId="orderer-orgs"
@@ -373,8 +352,8 @@ function CreateContent(): ReactElement {
                 />
               )}
               <FieldError message={errors.ordererOrgs?.message} />
-            </Section>
-            <Section
+            </FormSection>
+            <FormSection
               title="Peer organizations"
               description="Application organizations and the peers that join the channel."
               testId="peer-orgs"
@@ -385,8 +364,8 @@ function CreateContent(): ReactElement {
                 <OrgNodePicker role="peer" orgs={o.items} nodes={nodes} value={peerChoice} onChange={setPeerChoice} />
               )}
               <FieldError message={errors.peerOrgs?.message} />
-            </Section>
-            <Section title="Consensus and batching" description="How the orderers agree and cut blocks.">
+            </FormSection>
+            <FormSection title="Consensus and batching" description="How the orderers agree and cut blocks.">
               <div className="grid gap-4 sm:grid-cols-2">
                 <div className="grid content-start gap-2">
                   <Label htmlFor="fabric-consensus">Consensus</Label>
@@ -425,7 +404,7 @@ function CreateContent(): ReactElement {
                 {num("absoluteMaxBytes", "Absolute max bytes")}
                 {num("preferredMaxBytes", "Preferred max bytes")}
               </div>
-            </Section>
+            </FormSection>
             <Card>
               <CardFooter className="justify-end">
                 <Button type="button" variant="outline" onClick={() => void navigate("/network/fabric")}>

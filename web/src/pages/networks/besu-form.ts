@@ -113,3 +113,10 @@ export function formatWei(value: string | undefined): string {
   const frac = rest === 0n ? "" : `.${rest.toString().padStart(18, "0").replace(/0+$/, "").slice(0, 6)}`;
   return `${wei.toString()} (${ether.toLocaleString("en-US")}${frac} ETH)`;
 }
+
+/** A react-hook-form rule: a whole number, at least `min` (and at most `max` when given). */
+export const wholeNumber =
+  (min: number, max?: number) =>
+  (v: string): true | string =>
+    (/^\d+$/.test(v) && Number(v) >= min && (max === undefined || Number(v) <= max)) ||
+    (max === undefined ? `A whole number, at least ${min}` : `A whole number from ${min} to ${max}`);

@@ -1,25 +1,14 @@
 import { Loader2Icon, RefreshCwIcon } from "lucide-react";
-import type { ReactElement, ReactNode } from "react";
+import { FormSection } from "@/components/FormSection";
+import type { ReactElement } from "react";
 import { Controller, type UseFormReturn } from "react-hook-form";
 import type { Organization } from "@/api/client";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardFooter } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { NODE_NAME, validHostPort, type FabricFormValues } from "@/pages/nodes/fabric-form";
-
-function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="text-base">{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">{children}</CardContent>
-    </Card>
-  );
-}
 
 const hostPort = (v: string): true | string => validHostPort(v) || "Use host:port, e.g. 0.0.0.0:7051";
 
@@ -72,7 +61,7 @@ export function FabricNodeForm({
 
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-6">
-      <Section title="Node" description="What to run and for which organization.">
+      <FormSection title="Node" description="What to run and for which organization.">
         {mode === "create" && (
           <div className="grid gap-2">
             <Label id="fabric-kind-label">Node type</Label>
@@ -149,8 +138,8 @@ export function FabricNodeForm({
             <FieldError message={errors.organizationId?.message} />
           </div>
         </div>
-      </Section>
-      <Section
+      </FormSection>
+      <FormSection
         title="Addresses"
         description="Proposed free ports are filled in; each node needs its own ports on this machine."
       >
@@ -170,8 +159,8 @@ export function FabricNodeForm({
             ? field("chaincodeAddress", "Chaincode address", "Where chaincode connects back to the peer")
             : field("adminAddress", "Admin address", "Channel participation API (osnadmin)")}
         </div>
-      </Section>
-      <Section
+      </FormSection>
+      <FormSection
         title="TLS and version"
         description="Extra names for the TLS certificate, and the Fabric release to run."
       >
@@ -204,7 +193,7 @@ export function FabricNodeForm({
             <FieldError message={errors.version?.message} />
           </div>
         </div>
-      </Section>
+      </FormSection>
       <Card>
         <CardFooter className="justify-end gap-2">
           <Button type="button" variant="outline" onClick={onCancel}>
