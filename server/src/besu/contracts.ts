@@ -12,27 +12,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { parseAddress, parseHexData } from "./encoding.js";
 import { BesuInputError } from "./errors.js";
-import { BesuRpcError } from "./rpc.js";
-
-/** Parses an ABI given as JSON text (an array, or an artifact object with an `abi` array). */
-export function parseAbi(json: string, field = "abi"): Abi {
-  try {
-    const parsed: unknown = JSON.parse(json);
-    const abi = Array.isArray(parsed) ? parsed : (parsed as { abi?: unknown }).abi;
-    if (!Array.isArray(abi)) throw new Error("no array");
-    return abi as Abi;
-  } catch {
-    throw new BesuInputError(field, "must be a JSON ABI array (or an object with an abi array)");
-  }
-}
-
-function jsonSafe(value: unknown): unknown {
-  if (typeof value === "bigint") return value.toString();
-  if (Array.isArray(value)) return value.map(jsonSafe);
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));
-  return value;
-}
+import { BesuRpcError, jsonSafe, parseAbi } from "./rpc.js";
 
 function encodeCall(abi: Abi, functionName: string, args: unknown[]): Hex {
   try {

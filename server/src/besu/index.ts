@@ -62,7 +62,9 @@ export {
   blockParam,
   createBesuRpc,
   decodeInput,
+  jsonSafe,
+  parseAbi,
   type BesuRpc,
   type QbftSignerMetric,
 } from "./rpc.js";
-export { createContractClient, parseAbi } from "./contracts.js";
+export { createContractClient } from "./contracts.js";

@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { createWalletClient, encodeFunctionData, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anvilPath } from "../test-support/anvil.js";
 import { freePort } from "../test-support/postgres.js";
 import { BesuInputError } from "./errors.js";
 import { createBesuRpc, decodeInput, type BesuRpc } from "./rpc.js";
@@ -13,15 +11,6 @@ import { createBesuRpc, decodeInput, type BesuRpc } from "./rpc.js";
  * eth_* calls end to end against anvil, a real JSON-RPC node shipped in an npm package.
  * (Besu itself cannot be installed here; its qbft_* methods are covered by rpc.qbft.test.ts.)
  */
-function anvilPath(): string | undefined {
-  try {
-    const pkg = createRequire(import.meta.url).resolve("@foundry-rs/anvil-linux-amd64/package.json");
-    const bin = join(dirname(pkg), "bin", "anvil");
-    return existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 // anvil's first default dev account (well-known test mnemonic "test test ... junk").
 const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as Hex;

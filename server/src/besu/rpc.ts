@@ -121,12 +121,25 @@ export function createBesuRpc(url: string, opts: { timeoutMs?: number; headers?:
 
 export type BesuRpc = ReturnType<typeof createBesuRpc>;
 
-function jsonSafe(value: unknown): unknown {
+/** Makes decoded ABI values JSON-safe: bigints become decimal strings, at any depth. */
+export function jsonSafe(value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (Array.isArray(value)) return value.map(jsonSafe);
   if (value && typeof value === "object")
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));
   return value;
+}
+
+/** Parses an ABI given as JSON text (an array, or an artifact object with an `abi` array). */
+export function parseAbi(json: string, field = "abi"): Abi {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    const abi = Array.isArray(parsed) ? parsed : (parsed as { abi?: unknown }).abi;
+    if (!Array.isArray(abi)) throw new Error("no array");
+    return abi as Abi;
+  } catch {
+    throw new BesuInputError(field, "must be a JSON ABI array (or an object with an abi array)");
+  }
 }
 
 /**
@@ -146,14 +159,7 @@ export function decodeInput(
     for (let i = 0; i < body.length; i += 64) words.push(`0x${body.slice(i, i + 64)}`);
     return { selector, words };
   }
-  let abi: Abi;
-  try {
-    const parsed: unknown = JSON.parse(abiJson);
-    abi = (Array.isArray(parsed) ? parsed : (parsed as { abi?: unknown }).abi) as Abi;
-    if (!Array.isArray(abi)) throw new Error("not an array");
-  } catch {
-    throw new BesuInputError("abi", "must be a JSON ABI array (or an object with an abi array)");
-  }
+  const abi = parseAbi(abiJson);
   try {
     const decoded = decodeFunctionData({ abi, data: data as Hex });
     return { selector, functionName: decoded.functionName, args: jsonSafe(decoded.args ?? []) as unknown[] };

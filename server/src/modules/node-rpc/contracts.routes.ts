@@ -2,12 +2,10 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { createContractClient } from "../../besu/contracts.js";
-import { BesuInputError } from "../../besu/errors.js";
-import { BesuRpcError } from "../../besu/rpc.js";
-import { InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import { InputError, NotFoundError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { besuKeyFileFromPem } from "../nodes/besu-node.js";
-import type { RpcEndpointResolver } from "./node-rpc.routes.js";
+import { runRpc, type RpcEndpointResolver } from "./node-rpc.routes.js";
 
 const tags = ["Smart Contracts"];
 const idParams = z
@@ -32,16 +30,6 @@ const txResult = z.object({
   gasUsed: z.string().describe("Gas used"),
   contractAddress: z.string().nullable().describe("Address of a deployed contract"),
 });
-
-async function run<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof BesuInputError) throw new InputError(err.message);
-    if (err instanceof BesuRpcError) throw new UpstreamError(`the node's JSON-RPC call failed: ${err.message}`);
-    throw err;
-  }
-}
 
 /**
  * Deploy and use contracts through a Besu node: transactions are signed inside the console with a
@@ -88,7 +76,7 @@ export function registerContractRoutes(
       req.auditInfo.details = { keyId: req.body.keyId };
       const url = await nodes.rpcUrl(req.params.id);
       const privateKey = await signer(req.body.keyId);
-      const res = await run(() =>
+      const res = await runRpc(() =>
         createContractClient(url).deploy({
           privateKey,
           bytecode: req.body.bytecode,
@@ -135,7 +123,7 @@ export function registerContractRoutes(
       req.auditInfo.resource = `node:${req.params.id}`;
       req.auditInfo.details = { address: req.body.address, functionName: req.body.functionName };
       const url = await nodes.rpcUrl(req.params.id);
-      return run(() => createContractClient(url).call(req.body));
+      return runRpc(() => createContractClient(url).call(req.body));
     },
   );
 
@@ -170,7 +158,7 @@ export function registerContractRoutes(
       req.auditInfo.details = { keyId: req.body.keyId, address: req.body.address, functionName: req.body.functionName };
       const url = await nodes.rpcUrl(req.params.id);
       const privateKey = await signer(req.body.keyId);
-      return run(() => createContractClient(url).send({ privateKey, ...req.body }));
+      return runRpc(() => createContractClient(url).send({ privateKey, ...req.body }));
     },
   );
 }

@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anvilPath } from "../../test-support/anvil.js";
 import { freePort } from "../../test-support/postgres.js";
 import { createTestApp, createUser, type TestApp } from "../../test-support/test-app.js";
 
@@ -13,14 +12,6 @@ import { createTestApp, createUser, type TestApp } from "../../test-support/test
  * JSON-RPC node) serving the node's configured RPC port. The contract is compiled by solc-js.
  */
 const require = createRequire(import.meta.url);
-function anvilPath(): string | undefined {
-  try {
-    const bin = join(dirname(require.resolve("@foundry-rs/anvil-linux-amd64/package.json")), "bin", "anvil");
-    return existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
-  }
-}
 const bin = anvilPath();
 if (!bin) console.warn("skipping contract tests: @foundry-rs/anvil-linux-amd64 is not installed (npm ci installs it)");
 

@@ -26,7 +26,8 @@ export interface RpcEndpointResolver {
   rpcUrl(nodeId: number): Promise<string>;
 }
 
-async function run<T>(fn: () => Promise<T>): Promise<T> {
+/** Runs a Besu library call, mapping its named input errors to 400 and node failures to 502. */
+export async function runRpc<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -62,7 +63,7 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
     };
     app.get(`/nodes/:id/rpc/${path}`, { config: { access: "NODE_READ" }, schema }, async (req, reply) => {
       const { id } = req.params as z.infer<typeof idParams>;
-      const result = await run(async () => handler(await rpcOf(id), req.query as z.infer<z.ZodObject<Q>>));
+      const result = await runRpc(async () => handler(await rpcOf(id), req.query as z.infer<z.ZodObject<Q>>));
       // Fastify sends a string reply verbatim; the API returns JSON strings (quoted), as upstream does.
       if (typeof result === "string")
         return reply.type("application/json").send(JSON.stringify(response.parse(result)));
@@ -186,7 +187,7 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
     },
     async (req) => {
       await nodes.rpcUrl(req.params.id);
-      return run(async () => decodeInput(req.query.input, req.query.abi));
+      return runRpc(async () => decodeInput(req.query.input, req.query.abi));
     },
   );
 
@@ -218,7 +219,7 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
         force: req.body.force ?? false,
       };
       const rpc = await rpcOf(req.params.id);
-      return run(async () => {
+      return runRpc(async () => {
         if (!req.body.vote) {
           const validators = await rpc.qbftValidatorsByBlockNumber("latest");
           const isValidator = validators.some((v) => v.toLowerCase() === req.body.validatorAddress.toLowerCase());
@@ -248,7 +249,7 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
       req.auditInfo.resource = `node:${req.params.id}`;
       req.auditInfo.details = { validatorAddress: req.body.validatorAddress };
       const rpc = await rpcOf(req.params.id);
-      return run(() => rpc.qbftDiscardValidatorVote(req.body.validatorAddress));
+      return runRpc(() => rpc.qbftDiscardValidatorVote(req.body.validatorAddress));
     },
   );
 }

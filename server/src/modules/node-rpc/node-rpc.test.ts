@@ -1,29 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anvilPath } from "../../test-support/anvil.js";
 import { freePort } from "../../test-support/postgres.js";
 import { createTestApp, createUser, type TestApp } from "../../test-support/test-app.js";
-
-/**
- * The RPC explorer end to end: a Besu node is registered through the API (not started: no besu
- * binary exists here), and anvil, a real JSON-RPC node, serves that node's configured RPC port.
- */
-function anvilPath(): string | undefined {
-  try {
-    const bin = join(
-      dirname(createRequire(import.meta.url).resolve("@foundry-rs/anvil-linux-amd64/package.json")),
-      "bin",
-      "anvil",
-    );
-    return existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as Hex; // anvil's first dev account
 const bin = anvilPath();
