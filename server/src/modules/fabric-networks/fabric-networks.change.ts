@@ -34,6 +34,7 @@ import type { ConfigOperation } from "./fabric-networks.change.schema.js";
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const SUBMIT_TIMEOUT_MS = 30_000;
+const PEER_CATCH_UP_MS = 15_000;
 
 function setPolicy(config: common.Config, path: "Application" | "Orderer" | null, name: string, p: PolicyInput) {
   const c = cloneConfig(config);
@@ -206,6 +207,7 @@ export function createFabricChange(deps: {
     for (;;) {
       const b = await read().catch(() => undefined);
       if (b && configFromBlock(b).getSequence() > before) {
+        await peersCaughtUp(network, before);
         return {
           txId: txIdOf(tx),
           update: configUpdateToJson(update),
@@ -215,6 +217,28 @@ export function createFabricChange(deps: {
       if (Date.now() > until)
         throw new UpstreamError("the config update was accepted but no new config block appeared");
       await sleep(200);
+    }
+  }
+
+  /**
+   * The orderer has cut the config block; wait (briefly) until the running joined peers have
+   * committed it too, so reads that go through a peer right after the update see the change.
+   * A peer that lags longer is not an error: the update is on the chain either way.
+   */
+  async function peersCaughtUp(network: NetworkRow, before: number) {
+    const peers = (await inspect.readers(network)).filter((p) => p.service === "peer");
+    const until = Date.now() + PEER_CATCH_UP_MS;
+    for (const p of peers) {
+      for (;;) {
+        const b = await fetchNewestConfigBlock({
+          endpoint: p.endpoint,
+          service: "peer",
+          signer: p.signer,
+          channelId: network.name,
+        }).catch(() => undefined);
+        if ((b && configFromBlock(b).getSequence() > before) || Date.now() > until) break;
+        await sleep(200);
+      }
     }
   }
 

@@ -125,6 +125,7 @@ export function createFabricInspect(deps: { ctx: FabricContext; repo: FabricNetw
   }
 
   return {
+    readers,
     reader,
     newestConfig,
     async info(id: number): Promise<ChainInfo> {
