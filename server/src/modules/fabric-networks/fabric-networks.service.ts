@@ -69,6 +69,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     list: CreateFabricNetworkBody["config"]["ordererOrganizations"],
     role: "peer" | "orderer",
     key: string,
+    bft = false,
   ): Promise<Resolved[]> {
     const out: Resolved[] = [];
     for (const [i, o] of list.entries()) {
@@ -84,6 +85,11 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
         }
         if (role === "orderer") {
           if (!n.tlsCert) throw new InputError(`${field}: orderer '${n.name}' has no TLS certificate`, { field });
+          if (bft && !isV3(n.version)) {
+            throw new InputError(`config.consensusType: BFT needs Fabric 3.x orderers; '${n.name}' runs ${n.version}`, {
+              field: "config.consensusType",
+            });
+          }
           if (n.status !== "RUNNING") {
             throw new InputError(
               `${field}: orderer '${n.name}' is ${n.status}; consenters must be RUNNING to create the channel`,
@@ -299,7 +305,12 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
         }
       });
       if (await repo.byName(body.name)) throw new ConflictError(`name: a network named '${body.name}' already exists`);
-      const orderers = await resolveOrgs(body.config.ordererOrganizations, "orderer", "ordererOrganizations");
+      const orderers = await resolveOrgs(
+        body.config.ordererOrganizations,
+        "orderer",
+        "ordererOrganizations",
+        body.config.consensusType !== "etcdraft",
+      );
       const peers = await resolveOrgs(body.config.peerOrganizations, "peer", "peerOrganizations");
       const input = channelInput(body, peers, orderers);
       const block: common.Block = libraryInput("config.", () => buildGenesisBlock(input));
