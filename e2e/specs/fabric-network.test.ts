@@ -206,7 +206,10 @@ describe("fabric network", () => {
 
   it("lists the org on the Organizations tab and sets its anchor peer", { timeout: 120_000 }, async () => {
     await s.page.getByRole("tab", { name: "Organizations" }).click();
+    // The list comes from the current channel config once a joined node serves it (no fallback note).
+    await s.page.getByTestId("orgs-source").waitFor({ state: "detached", timeout: 60_000 });
     await s.page.getByTestId("network-orgs").getByRole("link", { name: MSP }).waitFor();
+    expect(await s.page.getByTestId(`org-row-${MSP}`).getAttribute("data-external")).toBe("false");
     await s.page.getByRole("tab", { name: "Anchor peers" }).click();
     await s.page.getByTestId("anchor-current").getByText("None").waitFor({ timeout: 60_000 });
     await s.page.getByLabel(PEER).check();

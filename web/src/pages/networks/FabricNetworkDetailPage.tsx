@@ -3,7 +3,6 @@ import { useMemo, useState, type ReactElement } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
-import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { CopyButton } from "@/components/CopyButton";
 import { DetailField, Mono } from "@/components/DetailField";
 import { DeleteResourceButton } from "@/components/ConfirmDialog";
@@ -18,7 +17,6 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import {
   useFabricAddNodeMutation,
-  useFabricAnchorPeersMutation,
   useFabricJoinMutation,
   useFabricNetworkDeleteMutation,
   useFabricUpdateConfigMutation,
@@ -32,27 +30,20 @@ import {
 } from "@/data/fabric-networks/fabric-network-queries";
 import type { FabricNetwork, FabricNetworkNode } from "@/data/fabric-networks/types";
 import { useNodesQuery } from "@/data/nodes/nodes-query";
-import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
 import { formErrorsFrom } from "@/lib/field-errors";
 import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
 import {
-  anchorPeersOf,
   batchDiff,
   batchOperations,
   batchSettingsOf,
   DURATION,
-  hostPort,
   JOIN_STATUS_VARIANT,
-  networkOrgIds,
   type BatchFormValues,
   type SettingChange,
 } from "@/pages/networks/fabric-network";
+import { AnchorPeersTab, mspOf, OrganizationsTab } from "@/pages/networks/FabricNetworkOrgTabs";
 import { consensusOf, statusLabel } from "@/pages/networks/FabricNetworkTable";
-
-function mspOf(m: FabricNetworkNode): string {
-  return m.node?.fabricPeer?.mspId ?? m.node?.fabricOrderer?.mspId ?? "—";
-}
 
 function AddNode({ networkId, members }: { networkId: number; members: FabricNetworkNode[] }): ReactElement {
   const nodes = useNodesQuery({ page: 1, limit: 1000, platform: "FABRIC" });
@@ -185,158 +176,6 @@ function NodesTab({ n }: { n: FabricNetwork }): ReactElement {
       </QueryState>
       <RoleGate denied={["viewer"]}>
         <AddNode networkId={n.id} members={members.data ?? []} />
-      </RoleGate>
-    </Card>
-  );
-}
-
-function OrganizationsTab({ n }: { n: FabricNetwork }): ReactElement {
-  const orgs = useOrganizationsQuery(ORGANIZATION_LIST_LIMIT);
-  const members = useFabricNetworkNodesQuery(n.id);
-  const ids = networkOrgIds(n.config);
-  return (
-    <Card className="gap-0 py-0">
-      <QueryState query={orgs}>
-        {(o) => {
-          const rows = o.items.filter((org) => ids.peer.includes(org.id) || ids.orderer.includes(org.id));
-          if (rows.length === 0) return <EmptyState title="No organizations of this console in the channel" />;
-          return (
-            <Table data-testid="network-orgs">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>MSP ID</TableHead>
-                  <TableHead>Roles</TableHead>
-                  <TableHead>Nodes in channel</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {rows.map((org) => (
-                  <TableRow key={org.id}>
-                    <TableCell>
-                      <Link to={`/organizations/${org.id}`} className="font-medium hover:underline">
-                        {org.mspId}
-                      </Link>
-                    </TableCell>
-                    <TableCell className="space-x-1">
-                      {ids.orderer.includes(org.id) && <Badge variant="outline">Orderer</Badge>}
-                      {ids.peer.includes(org.id) && <Badge variant="outline">Peer</Badge>}
-                    </TableCell>
-                    <TableCell className="tabular-nums">
-                      {(members.data ?? []).filter((m) => mspOf(m) === org.mspId).length}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          );
-        }}
-      </QueryState>
-    </Card>
-  );
-}
-
-function AnchorPeersTab({ n }: { n: FabricNetwork }): ReactElement {
-  const orgs = useOrganizationsQuery(ORGANIZATION_LIST_LIMIT);
-  const members = useFabricNetworkNodesQuery(n.id);
-  const current = useFabricChannelConfigQuery(n.id, "current");
-  const set = useFabricAnchorPeersMutation(n.id);
-  const ids = networkOrgIds(n.config);
-  const peerOrgs = (orgs.data?.items ?? []).filter((o) => ids.peer.includes(o.id));
-  const [orgId, setOrgId] = useState("");
-  const org = peerOrgs.find((o) => String(o.id) === orgId) ?? peerOrgs[0];
-  const peers = (members.data ?? []).filter((m) => m.role === "peer" && m.node?.fabricPeer?.organizationId === org?.id);
-  const [chosen, setChosen] = useState<number[]>([]);
-  const existing = org && current.data ? anchorPeersOf(current.data.config, org.mspId) : [];
-  if (peerOrgs.length === 0 && !orgs.isPending) {
-    return (
-      <Card>
-        <EmptyState title="No peer organizations" description="Anchor peers belong to the channel's peer orgs." />
-      </Card>
-    );
-  }
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="text-base">Anchor peers</CardTitle>
-        <CardDescription>Peers other organizations gossip with; set through a config update.</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        <div className="grid max-w-xs gap-2">
-          <Label htmlFor="anchor-org">Organization</Label>
-          <Select
-            value={org ? String(org.id) : ""}
-            onValueChange={(v) => {
-              setOrgId(v);
-              setChosen([]);
-            }}
-          >
-            <SelectTrigger id="anchor-org" aria-label="Organization">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {peerOrgs.map((o) => (
-                <SelectItem key={o.id} value={String(o.id)}>
-                  {o.mspId}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <div data-testid="anchor-current">
-          <p className="text-sm font-medium">Current</p>
-          {existing.length === 0 ? (
-            <p className="text-sm text-muted-foreground">None</p>
-          ) : (
-            existing.map((a) => (
-              <Mono key={`${a.host}:${a.port}`} className="block">
-                {a.host}:{a.port}
-              </Mono>
-            ))
-          )}
-        </div>
-        <div className="grid gap-1.5">
-          {peers.length === 0 && <p className="text-sm text-muted-foreground">This org has no peers in the channel.</p>}
-          {peers.map((m) => (
-            <label key={m.nodeId} className="flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                className="size-4 accent-primary"
-                checked={chosen.includes(m.nodeId)}
-                onChange={(e) =>
-                  setChosen(e.target.checked ? [...chosen, m.nodeId] : chosen.filter((x) => x !== m.nodeId))
-                }
-              />
-              {m.node?.name}{" "}
-              <Mono className="text-xs text-muted-foreground">{m.node?.fabricPeer?.externalEndpoint}</Mono>
-            </label>
-          ))}
-        </div>
-      </CardContent>
-      <RoleGate denied={["viewer"]}>
-        <CardFooter className="justify-end">
-          <Button
-            disabled={!org || set.isPending}
-            onClick={() => {
-              if (!org) return;
-              const anchorPeers = peers
-                .filter((m) => chosen.includes(m.nodeId))
-                .map((m) => hostPort(m.node?.fabricPeer?.externalEndpoint))
-                .filter((a): a is { host: string; port: number } => Boolean(a));
-              set.mutate(
-                { organizationId: org.id, anchorPeers },
-                {
-                  onSuccess: (r) =>
-                    showToast("success", "Anchor peers set", {
-                      description: `${org.mspId}: ${anchorPeers.length} anchor peer(s)${r.transactionId ? `, tx ${r.transactionId.slice(0, 12)}…` : ""}.`,
-                    }),
-                },
-              );
-            }}
-          >
-            {set.isPending && <Loader2Icon className="animate-spin" />}
-            Set anchor peers
-          </Button>
-        </CardFooter>
       </RoleGate>
     </Card>
   );

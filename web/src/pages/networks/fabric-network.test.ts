@@ -6,6 +6,9 @@ import {
   batchSettingsOf,
   bftAllowed,
   channelNameError,
+  channelOrgRows,
+  channelOrgsOf,
+  creationOrgRows,
   FABRIC_NETWORK_FORM_DEFAULTS,
   hostPort,
   joinReducer,
@@ -179,5 +182,84 @@ describe("network orgs and anchor peers", () => {
     };
     expect(anchorPeersOf(config, "Org1MSP")).toEqual([{ host: "p0", port: 7051 }]);
     expect(anchorPeersOf(config, "Org2MSP")).toEqual([]);
+  });
+});
+
+describe("channel orgs from the current channel config", () => {
+  const msp = (name: string) => ({ values: { MSP: { value: { config: { name } } } } });
+  const config = {
+    channel_group: {
+      groups: {
+        Application: { groups: { Org2MSP: msp("Org2MSP"), Org1MSP: msp("Org1MSP"), OldName: msp("Org3MSP") } },
+        Orderer: { groups: { OrdererMSP: msp("OrdererMSP"), Org1MSP: msp("Org1MSP") } },
+      },
+    },
+  };
+
+  it("lists peer and orderer MSP IDs, preferring the MSP's own name over the group key", () => {
+    expect(channelOrgsOf(config)).toEqual({
+      peer: ["Org1MSP", "Org2MSP", "Org3MSP"],
+      orderer: ["OrdererMSP", "Org1MSP"],
+    });
+    expect(channelOrgsOf({ config })).toEqual(channelOrgsOf(config));
+  });
+
+  it("falls back to the group key and tolerates missing sections", () => {
+    expect(channelOrgsOf({ channel_group: { groups: { Application: { groups: { Org1MSP: {} } } } } })).toEqual({
+      peer: ["Org1MSP"],
+      orderer: [],
+    });
+    expect(channelOrgsOf(undefined)).toEqual({ peer: [], orderer: [] });
+    expect(channelOrgsOf({ channel_group: { groups: { Orderer: { groups: [] } } } })).toEqual({
+      peer: [],
+      orderer: [],
+    });
+  });
+
+  it("matches orgs by MSP ID and keeps the ones this console does not hold", () => {
+    const rows = channelOrgRows(channelOrgsOf(config), [
+      { id: 1, mspId: "Org1MSP" },
+      { id: 9, mspId: "OrdererMSP" },
+      { id: 7, mspId: "NotInChannelMSP" },
+    ]);
+    expect(rows).toEqual([
+      { mspId: "OrdererMSP", orgId: 9, peer: false, orderer: true },
+      { mspId: "Org1MSP", orgId: 1, peer: true, orderer: true },
+      { mspId: "Org2MSP", peer: true, orderer: false },
+      { mspId: "Org3MSP", peer: true, orderer: false },
+    ]);
+  });
+
+  it("builds fallback rows from the creation request's org ids", () => {
+    const held = [
+      { id: 1, mspId: "Org1MSP" },
+      { id: 2, mspId: "OrdererMSP" },
+      { id: 3, mspId: "Other" },
+    ];
+    expect(creationOrgRows({ peer: [1], orderer: [2] }, held)).toEqual([
+      { mspId: "Org1MSP", orgId: 1, peer: true, orderer: false },
+      { mspId: "OrdererMSP", orgId: 2, peer: false, orderer: true },
+    ]);
+    expect(creationOrgRows({ peer: [], orderer: [] }, held)).toEqual([]);
+  });
+
+  it("reads anchor peers of an org whose group key differs from its MSP ID", () => {
+    const c = {
+      channel_group: {
+        groups: {
+          Application: {
+            groups: {
+              Org1: {
+                values: {
+                  MSP: { value: { config: { name: "Org1MSP" } } },
+                  AnchorPeers: { value: { anchor_peers: [{ host: "p0", port: 7051 }] } },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    expect(anchorPeersOf(c, "Org1MSP")).toEqual([{ host: "p0", port: 7051 }]);
   });
 });

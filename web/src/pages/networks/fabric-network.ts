@@ -269,10 +269,66 @@ export function networkOrgIds(configB64: string): { peer: number[]; orderer: num
   }
 }
 
+function channelGroupOf(config: unknown): unknown {
+  return rec(dig(config, "channel_group")) ? dig(config, "channel_group") : dig(config, "config", "channel_group");
+}
+
+/**
+ * The org groups under Application or Orderer, keyed by MSP ID. The group key is the org's name in
+ * configtx, which is usually but not necessarily its MSP ID, so the MSP value's own name wins.
+ */
+function orgGroupsOf(config: unknown, section: "Application" | "Orderer"): Map<string, unknown> {
+  const groups = rec(dig(channelGroupOf(config), "groups", section, "groups")) ?? {};
+  const out = new Map<string, unknown>();
+  for (const [key, group] of Object.entries(groups)) {
+    const name = dig(group, "values", "MSP", "value", "config", "name");
+    out.set(typeof name === "string" && name ? name : key, group);
+  }
+  return out;
+}
+
+/** MSP IDs of the channel's peer (Application) and orderer orgs in configtxlator JSON, sorted. */
+export function channelOrgsOf(config: unknown): { peer: string[]; orderer: string[] } {
+  const ids = (section: "Application" | "Orderer"): string[] => [...orgGroupsOf(config, section).keys()].sort();
+  return { peer: ids("Application"), orderer: ids("Orderer") };
+}
+
+/** One org of the channel; `orgId` is set when this console holds the org. */
+export interface ChannelOrgRow {
+  mspId: string;
+  orgId?: number;
+  peer: boolean;
+  orderer: boolean;
+}
+
+/** The channel's orgs (from its config) matched to this console's orgs by MSP ID; orderer orgs first. */
+export function channelOrgRows(
+  channel: { peer: readonly string[]; orderer: readonly string[] },
+  held: readonly { id: number; mspId: string }[],
+): ChannelOrgRow[] {
+  const byMsp = new Map(held.map((o) => [o.mspId, o.id]));
+  const msps = [...new Set([...channel.orderer, ...channel.peer])];
+  return msps.map((mspId) => ({
+    mspId,
+    ...(byMsp.has(mspId) ? { orgId: byMsp.get(mspId) } : {}),
+    peer: channel.peer.includes(mspId),
+    orderer: channel.orderer.includes(mspId),
+  }));
+}
+
+/** Fallback rows from the creation request's org ids; only orgs this console still holds can be named. */
+export function creationOrgRows(
+  ids: { peer: readonly number[]; orderer: readonly number[] },
+  held: readonly { id: number; mspId: string }[],
+): ChannelOrgRow[] {
+  return held
+    .filter((o) => ids.peer.includes(o.id) || ids.orderer.includes(o.id))
+    .map((o) => ({ mspId: o.mspId, orgId: o.id, peer: ids.peer.includes(o.id), orderer: ids.orderer.includes(o.id) }));
+}
+
 /** An application org's anchor peers in configtxlator JSON. */
 export function anchorPeersOf(config: unknown, mspId: string): { host: string; port: number }[] {
-  const root = rec(dig(config, "channel_group")) ? config : dig(config, "config");
-  const list = dig(root, "channel_group", "groups", "Application", "groups", mspId, "values", "AnchorPeers", "value");
+  const list = dig(orgGroupsOf(config, "Application").get(mspId), "values", "AnchorPeers", "value");
   const peers = dig(list, "anchor_peers");
   if (!Array.isArray(peers)) return [];
   return peers.map((p) => ({ host: String(rec(p)?.host ?? ""), port: num(rec(p)?.port) ?? 0 })).filter((p) => p.host);
