@@ -1876,6 +1876,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/networks/fabric/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import an existing channel from its genesis block (or a later config block)
+     * @description Creates the network record from the block; this console's orgs in the channel are matched by MSP id. Add nodes and join them next. Peers join from block 0: for a later block it is fetched from the channel's orderers.
+     */
+    post: operations["importFabricNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/import-with-org": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import an existing channel by reading it from one of its orderers
+     * @description Reads block 0 and the newest config block over Deliver, signed by the admin of `organizationId` (which must be a member of the channel), and creates the network record.
+     */
+    post: operations["importFabricNetworkWithOrg"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/fabric/{id}": {
     parameters: {
       query?: never;
@@ -2722,6 +2762,12 @@ export interface components {
       /** @description Last status change */
       updatedAt: string;
     };
+    ImportNetworkResponseInput: {
+      /** @description What was imported */
+      message: string;
+      /** @description The new network's id */
+      networkId: number;
+    };
     /** @description An audit event */
     AuditEventInput: {
       /** @description Event id */
@@ -3274,6 +3320,12 @@ export interface components {
       createdAt: string;
       /** @description Last status change */
       updatedAt: string;
+    };
+    ImportNetworkResponse: {
+      /** @description What was imported */
+      message: string;
+      /** @description The new network's id */
+      networkId: number;
     };
     /** @description An audit event */
     AuditEvent: {
@@ -7175,6 +7227,70 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+    };
+  };
+  importFabricNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Free text */
+          description?: string;
+          /** @description Base64 of the channel's genesis block (or a later config block), e.g. `base64 -w0 genesis.block` */
+          genesisFile: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ImportNetworkResponse"];
+        };
+      };
+    };
+  };
+  importFabricNetworkWithOrg: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Name of the existing channel */
+          channelId: string;
+          /** @description Free text */
+          description?: string;
+          /** @description PEM of the TLS CA certificate that issued the orderer's TLS certificate */
+          ordererTlsCert: string;
+          /** @description An orderer of the channel: host:port or grpcs://host:port */
+          ordererUrl: string;
+          /** @description An organization of this console that is a member of the channel (reads it) */
+          organizationId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ImportNetworkResponse"];
         };
       };
     };

@@ -65,3 +65,4 @@ export {
   createConfigUpdateEnvelope,
   signConfigUpdate,
 } from "./update.js";
+export { blockChannel, channelSummary, type ChannelOrgSummary, type ChannelSummary } from "./read.js";

@@ -101,6 +101,9 @@ export function createFabricNetworksRepo(db: DB) {
         .executeTakeFirst();
       return r?.name;
     },
+    async setGenesis(id: number, genesis: string): Promise<void> {
+      await db.updateTable("networks").set({ genesis, updated_at: nowIso() }).where("id", "=", id).execute();
+    },
     async touch(id: number): Promise<void> {
       await db.updateTable("networks").set({ updated_at: nowIso() }).where("id", "=", id).execute();
     },

@@ -5,6 +5,9 @@ import {
   addNodeBody,
   createFabricNetworkBody,
   fabricNetworkResponse,
+  importFabricNetworkBody,
+  importFabricNetworkWithOrgBody,
+  importNetworkResponse,
   listQuery,
   networkNodeResponse,
 } from "./fabric-networks.schema.js";
@@ -63,6 +66,54 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
       const n = await svc.create(req.body);
       req.auditInfo.resource = `network:${n.id}`;
       return reply.status(201).send(n);
+    },
+  );
+
+  r.post(
+    "/networks/fabric/import",
+    {
+      config: { access: "NETWORK_CREATE", audit: "fabric_network.import" },
+      schema: {
+        operationId: "importFabricNetwork",
+        tags,
+        summary: "Import an existing channel from its genesis block (or a later config block)",
+        description:
+          "Creates the network record from the block; this console's orgs in the channel are matched by MSP id. Add nodes and join them next. Peers join from block 0: for a later block it is fetched from the channel's orderers.",
+        body: importFabricNetworkBody,
+        response: { 200: importNetworkResponse },
+      },
+    },
+    async (req) => {
+      const { row, response } = await svc.importBlock(req.body);
+      req.auditInfo.resource = `network:${row.id}`;
+      req.auditInfo.details = { name: row.name, source: "block" };
+      return response;
+    },
+  );
+
+  r.post(
+    "/networks/fabric/import-with-org",
+    {
+      config: { access: "NETWORK_CREATE", audit: "fabric_network.import" },
+      schema: {
+        operationId: "importFabricNetworkWithOrg",
+        tags,
+        summary: "Import an existing channel by reading it from one of its orderers",
+        description:
+          "Reads block 0 and the newest config block over Deliver, signed by the admin of `organizationId` (which must be a member of the channel), and creates the network record.",
+        body: importFabricNetworkWithOrgBody,
+        response: { 200: importNetworkResponse },
+      },
+    },
+    async (req) => {
+      req.auditInfo.details = {
+        channelId: req.body.channelId,
+        ordererUrl: req.body.ordererUrl,
+        organizationId: req.body.organizationId,
+      };
+      const { row, response } = await svc.importWithOrg(req.body);
+      req.auditInfo.resource = `network:${row.id}`;
+      return response;
     },
   );
 

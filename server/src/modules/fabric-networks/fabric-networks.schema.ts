@@ -208,3 +208,33 @@ export const listQuery = z
     name: z.string().max(100).optional().describe("Part of the name"),
   })
   .strict();
+
+export const importFabricNetworkBody = z
+  .object({
+    description: z.string().max(1000).optional().describe("Free text"),
+    genesisFile: z
+      .string()
+      .max(1_000_000)
+      .describe("Base64 of the channel's genesis block (or a later config block), e.g. `base64 -w0 genesis.block`"),
+  })
+  .strict();
+
+export const importFabricNetworkWithOrgBody = z
+  .object({
+    channelId: z.string().max(249).describe("Name of the existing channel"),
+    description: z.string().max(1000).optional().describe("Free text"),
+    ordererTlsCert: z
+      .string()
+      .max(100_000)
+      .describe("PEM of the TLS CA certificate that issued the orderer's TLS certificate"),
+    ordererUrl: z.string().max(300).describe("An orderer of the channel: host:port or grpcs://host:port"),
+    organizationId: int32.describe("An organization of this console that is a member of the channel (reads it)"),
+  })
+  .strict();
+
+export const importNetworkResponse = z
+  .object({
+    message: z.string().describe("What was imported"),
+    networkId: z.number().int().describe("The new network's id"),
+  })
+  .meta({ id: "ImportNetworkResponse" });

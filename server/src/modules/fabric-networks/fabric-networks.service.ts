@@ -10,7 +10,7 @@ import {
   type SmartBftOptions,
 } from "../../fabric/configtx/index.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
-import { OsnAdminError, osnJoinChannel, osnRemoveChannel } from "../../fabric/osnadmin.js";
+import { OsnAdminError, osnGetChannel, osnJoinChannel, osnRemoveChannel } from "../../fabric/osnadmin.js";
 import { createPeerClient, ProposalError } from "../../fabric/peer-client.js";
 import { nowIso } from "../../db/db.js";
 import { AppError, ConflictError, InputError, UpstreamError } from "../../http/errors.js";
@@ -21,6 +21,7 @@ import {
   type FabricNetworksDeps,
   type FabricNodeInfo,
 } from "./fabric-networks.context.js";
+import { createFabricImport, genesisForPeer } from "./fabric-networks.import.js";
 import type { NetworkNodeRow, NetworkRow } from "./fabric-networks.repo.js";
 import type { CreateFabricNetworkBody, FabricNetworkResponse, NetworkNodeResponse } from "./fabric-networks.schema.js";
 
@@ -225,6 +226,25 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     await repo.touch(network.id);
   }
 
+  /** Whether a running node reports the channel itself (best effort: false when it can't say). */
+  async function inChannel(n: FabricNodeInfo, channel: string): Promise<boolean> {
+    if (n.status !== "RUNNING") return false;
+    try {
+      if (n.role === "orderer") {
+        await osnGetChannel(await ctx.osnEndpoint(n), channel);
+        return true;
+      }
+      const client = createPeerClient(ctx.grpcEndpoint(n), await (await ctx.org(n.organizationId, "id")).admin());
+      try {
+        return (await client.getChannels()).includes(channel);
+      } finally {
+        client.close();
+      }
+    } catch {
+      return false;
+    }
+  }
+
   async function joinable(networkId: number, nodeId: number, role: "peer" | "orderer") {
     const network = await ctx.network(networkId);
     const n = await ctx.node(nodeId, role === "peer" ? "peerId" : "ordererId");
@@ -263,9 +283,10 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     if (n.status !== "RUNNING") throw new InputError(`peer '${n.name}' is ${n.status}; start it before joining`);
     await track(network, n, "joined", async () => {
       const admin = await (await ctx.org(n.organizationId, "organizationId")).admin();
+      const genesis = await genesisForPeer({ ctx, repo }, network, admin);
       const client = createPeerClient(ctx.grpcEndpoint(n), admin);
       try {
-        await client.joinChain(ctx.genesisOf(network));
+        await client.joinChain(genesis);
       } catch (err) {
         if (err instanceof ProposalError && /already exists/i.test(err.peerMessage)) {
           throw new InputError(`peer '${n.name}' has already joined channel '${network.name}'`, { field: "peerId" });
@@ -296,6 +317,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
 
   return {
     ctx,
+    ...createFabricImport({ ctx, repo }),
     async create(body: CreateFabricNetworkBody): Promise<FabricNetworkResponse> {
       libraryInput("", () => {
         try {
@@ -368,6 +390,8 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
         throw new InputError(`nodeId: node '${n.name}' is already in network '${network.name}'`, { field: "nodeId" });
       }
       await repo.addMember(id, nodeId, role);
+      // A node that already has the channel (e.g. of an imported network) is recorded as joined.
+      if (await inChannel(n, network.name)) await repo.setStatus(id, nodeId, "joined", null);
       return toNetworkResponse(network);
     },
     joinOrderer,

@@ -81,6 +81,42 @@ describe.each(dialects())("Fabric networks on %s", (dialect) => {
     expect(await total()).toBe(0);
   });
 
+  it("answers named 400s for bad import input, and 502 naming an unreachable orderer", async () => {
+    const pem = (await inject("GET", `/organizations/${org.id}`)).json().tlsCertificate as string;
+    const good = {
+      channelId: "imported",
+      ordererUrl: "127.0.0.1:1",
+      ordererTlsCert: pem,
+      organizationId: org.id,
+    };
+    const cases: [string, object, RegExp][] = [
+      ["/import", { genesisFile: "" }, /^genesisFile: is empty/],
+      ["/import", { genesisFile: "%%% not base64" }, /^genesisFile: expected the base64 of a block/],
+      ["/import", { genesisFile: Buffer.from("hello world").toString("base64") }, /^genesisFile: /],
+      ["/import", { genesisFile: "AAAA", extra: 1 }, /extra/],
+      ["/import-with-org", { ...good, channelId: "Bad_Name" }, /^channelId: /],
+      ["/import-with-org", { ...good, ordererUrl: "orderer.example.com" }, /^ordererUrl: expected host:port/],
+      ["/import-with-org", { ...good, ordererUrl: "grpc://o:7050" }, /^ordererUrl: 'grpc:\/\/' is not supported/],
+      ["/import-with-org", { ...good, ordererUrl: "o:70500" }, /^ordererUrl: port/],
+      ["/import-with-org", { ...good, ordererTlsCert: "nope" }, /^ordererTlsCert: expected a PEM certificate/],
+      [
+        "/import-with-org",
+        { ...good, ordererTlsCert: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n" },
+        /^ordererTlsCert: not a valid certificate/,
+      ],
+      ["/import-with-org", { ...good, organizationId: 9999 }, /^organizationId: organization 9999 not found/],
+    ];
+    for (const [path, body, msg] of cases) {
+      const res = await inject("POST", `/networks/fabric${path}`, body);
+      expect(res.statusCode, `${path} ${JSON.stringify(body)}: ${res.body}`).toBe(400);
+      expect(res.json().message).toMatch(msg);
+    }
+    const unreachable = await inject("POST", "/networks/fabric/import-with-org", good);
+    expect(unreachable.statusCode, unreachable.body).toBe(502);
+    expect(unreachable.json().message).toMatch(/orderer 127\.0\.0\.1:1/);
+    expect(await total()).toBe(0);
+  });
+
   it("enforces NETWORK_* permissions", async () => {
     const viewer = await createUser(t, `fabnet-viewer-${dialect}`, "viewer");
     expect((await t.app.inject({ method: "GET", url: "/api/v1/networks/fabric", headers: viewer })).statusCode).toBe(

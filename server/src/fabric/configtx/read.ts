@@ -1,0 +1,67 @@
+import { common, msp } from "@hyperledger/fabric-protos";
+import { VALUE_KEYS } from "./values.js";
+
+/** An org of a channel as read back from its config: MSP id, TLS roots and (orderers) endpoints. */
+export interface ChannelOrgSummary {
+  mspId: string;
+  /** PEM of the org's TLS root and intermediate CA certs. */
+  tlsCaCerts: string[];
+  /** Orderer orgs: the host:port endpoints the org publishes (empty for peer orgs). */
+  endpoints: string[];
+}
+
+export interface ChannelSummary {
+  application: ChannelOrgSummary[];
+  orderer: ChannelOrgSummary[];
+  /** The channel-level OrdererAddresses (deprecated in Fabric 2.x, still honoured by clients). */
+  globalOrdererAddresses: string[];
+}
+
+const pem = (b: Uint8Array): string => Buffer.from(b).toString("utf8");
+
+function orgSummary(mspId: string, g: common.ConfigGroup): ChannelOrgSummary {
+  const values = g.getValuesMap();
+  const tlsCaCerts: string[] = [];
+  const mspValue = values.get(VALUE_KEYS.msp);
+  if (mspValue) {
+    const m = msp.MSPConfig.deserializeBinary(mspValue.getValue_asU8());
+    if (m.getType() === 0) {
+      const f = msp.FabricMSPConfig.deserializeBinary(m.getConfig_asU8());
+      tlsCaCerts.push(...f.getTlsRootCertsList_asU8().map(pem), ...f.getTlsIntermediateCertsList_asU8().map(pem));
+    }
+  }
+  const ep = values.get(VALUE_KEYS.endpoints);
+  const endpoints = ep ? common.OrdererAddresses.deserializeBinary(ep.getValue_asU8()).getAddressesList() : [];
+  return { mspId, tlsCaCerts, endpoints };
+}
+
+/** The orgs of a channel config, with what a client needs to reach its orderers. */
+export function channelSummary(config: common.Config): ChannelSummary {
+  const root = config.getChannelGroup();
+  const orgs = (key: string): ChannelOrgSummary[] => {
+    const out: ChannelOrgSummary[] = [];
+    root
+      ?.getGroupsMap()
+      .get(key)
+      ?.getGroupsMap()
+      .forEach((g: common.ConfigGroup, mspId: string) => out.push(orgSummary(mspId, g)));
+    return out.sort((a, b) => a.mspId.localeCompare(b.mspId));
+  };
+  const global = root?.getValuesMap().get(VALUE_KEYS.ordererAddresses);
+  return {
+    application: orgs("Application"),
+    orderer: orgs("Orderer"),
+    globalOrdererAddresses: global
+      ? common.OrdererAddresses.deserializeBinary(global.getValue_asU8()).getAddressesList()
+      : [],
+  };
+}
+
+/** The channel id and block number of a block, from its first transaction's channel header. */
+export function blockChannel(block: common.Block): { channelId: string; number: number } {
+  const data = block.getData()?.getDataList_asU8()[0];
+  if (!data) throw new Error("the block has no transactions");
+  const payload = common.Payload.deserializeBinary(common.Envelope.deserializeBinary(data).getPayload_asU8());
+  const ch = common.ChannelHeader.deserializeBinary(payload.getHeader()?.getChannelHeader_asU8() ?? new Uint8Array());
+  return { channelId: ch.getChannelId(), number: block.getHeader()?.getNumber() ?? 0 };
+}
