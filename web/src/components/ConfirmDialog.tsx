@@ -1,5 +1,5 @@
 import type { UseMutationResult } from "@tanstack/react-query";
-import { Loader2Icon, Trash2Icon } from "lucide-react";
+import { Loader2Icon, Trash2Icon, TriangleAlertIcon } from "lucide-react";
 import { useState, type ReactElement, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import {
@@ -16,7 +16,8 @@ import { showToast } from "@/lib/toast";
 
 /**
  * A confirmation for a destructive action: Cancel and a confirm button that shows a spinner while
- * the action runs. The dialog cannot be dismissed while it is pending.
+ * the action runs. The dialog cannot be dismissed while it is pending. `error`, when set, is shown
+ * as an alert above the buttons (for refusals the operator should read before retrying or cancelling).
  */
 export function ConfirmDialog({
   open,
@@ -26,6 +27,7 @@ export function ConfirmDialog({
   confirmLabel,
   pending,
   onConfirm,
+  error,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -34,6 +36,7 @@ export function ConfirmDialog({
   confirmLabel: string;
   pending: boolean;
   onConfirm: () => void;
+  error?: ReactNode;
 }): ReactElement {
   return (
     <AlertDialog open={open} onOpenChange={(v) => !pending && onOpenChange(v)}>
@@ -42,6 +45,15 @@ export function ConfirmDialog({
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
+        {error && (
+          <p
+            role="alert"
+            className="flex items-start gap-2 rounded-lg border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive"
+          >
+            <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
+            {error}
+          </p>
+        )}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
           <Button variant="destructive" disabled={pending} onClick={onConfirm}>
@@ -54,51 +66,89 @@ export function ConfirmDialog({
   );
 }
 
-/**
- * The Delete button of a detail page: asks for confirmation, runs `mutation` on `id`, toasts and
- * navigates to `redirectTo`. A failure closes the dialog (the error toast comes from the mutation cache).
- */
-export function DeleteResourceButton({
-  mutation,
-  id,
-  name,
-  description,
-  confirmLabel,
-  deletedTitle,
-  redirectTo,
-}: {
+/** What a delete (or revoke) confirmation says and does, shared by the dialog and the button. */
+export interface DeleteResourceProps {
   mutation: UseMutationResult<void, Error, number>;
   id: number;
   name: string;
+  /** Defaults to "Delete {name}?". */
+  title?: string;
   description: string;
   confirmLabel: string;
+  /** Success toast title; its description defaults to "{name} was removed.". */
   deletedTitle: string;
-  redirectTo: string;
+  deletedDescription?: string;
+  /**
+   * Keep the dialog open on failure and show the server's message in it, with this fallback when the
+   * message is empty (for refusals such as "still in use"). Without it a failure closes the dialog and
+   * the error toast comes from the mutation cache.
+   */
+  errorInDialog?: string;
+}
+
+/** The controlled delete confirmation: runs `mutation` on `id`, toasts, then calls `onDeleted`. */
+export function DeleteResourceDialog({
+  open,
+  onOpenChange,
+  onDeleted,
+  mutation,
+  id,
+  name,
+  title,
+  description,
+  confirmLabel,
+  deletedTitle,
+  deletedDescription,
+  errorInDialog,
+}: DeleteResourceProps & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onDeleted: () => void;
 }): ReactElement {
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(v) => {
+        if (!v && errorInDialog !== undefined) mutation.reset();
+        onOpenChange(v);
+      }}
+      title={title ?? `Delete ${name}?`}
+      description={description}
+      confirmLabel={confirmLabel}
+      pending={mutation.isPending}
+      error={errorInDialog !== undefined && mutation.isError ? mutation.error.message || errorInDialog : undefined}
+      onConfirm={() =>
+        mutation.mutate(id, {
+          onSuccess: () => {
+            showToast("success", deletedTitle, { description: deletedDescription ?? `${name} was removed.` });
+            onDeleted();
+          },
+          onError: () => {
+            if (errorInDialog === undefined) onOpenChange(false);
+          },
+        })
+      }
+    />
+  );
+}
+
+/**
+ * The Delete button of a detail page: asks for confirmation, runs `mutation` on `id`, toasts and
+ * navigates to `redirectTo`.
+ */
+export function DeleteResourceButton({
+  redirectTo,
+  buttonLabel = "Delete",
+  ...props
+}: DeleteResourceProps & { redirectTo: string; buttonLabel?: string }): ReactElement {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   return (
     <>
       <Button variant="destructive" onClick={() => setOpen(true)}>
-        <Trash2Icon /> Delete
+        <Trash2Icon /> {buttonLabel}
       </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Delete ${name}?`}
-        description={description}
-        confirmLabel={confirmLabel}
-        pending={mutation.isPending}
-        onConfirm={() =>
-          mutation.mutate(id, {
-            onSuccess: () => {
-              showToast("success", deletedTitle, { description: `${name} was removed.` });
-              void navigate(redirectTo);
-            },
-            onError: () => setOpen(false),
-          })
-        }
-      />
+      <DeleteResourceDialog {...props} open={open} onOpenChange={setOpen} onDeleted={() => void navigate(redirectTo)} />
     </>
   );
 }

@@ -1,26 +1,15 @@
-import { HistoryIcon, Loader2Icon, Trash2Icon } from "lucide-react";
-import { useState, type ReactElement, type ReactNode } from "react";
-import { useNavigate, useParams } from "react-router";
+import { HistoryIcon } from "lucide-react";
+import type { ReactElement, ReactNode } from "react";
+import { useParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
 import { KeyStatusBadge } from "@/pages/api-keys/KeyStatusBadge";
+import { DeleteResourceButton } from "@/components/ConfirmDialog";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useApiKeyLogsQuery, useApiKeyQuery } from "@/data/api-keys/api-key-query";
 import { useApiKeyRevokeMutation } from "@/data/api-keys/api-key-revoke-mutation";
-import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
 
 function Field({ label, children }: { label: string; children: ReactNode }): ReactElement {
@@ -45,11 +34,9 @@ function statusOf(metadata: string | null): string {
 /** One API key: details, usage log, revoke. */
 export function ApiKeyDetailPage(): ReactElement {
   const id = Number(useParams().id);
-  const navigate = useNavigate();
   const key = useApiKeyQuery(id);
   const logs = useApiKeyLogsQuery(id);
   const revoke = useApiKeyRevokeMutation();
-  const [confirm, setConfirm] = useState(false);
 
   return (
     <div className="space-y-6">
@@ -62,9 +49,18 @@ export function ApiKeyDetailPage(): ReactElement {
               actions={
                 k.is_active && (
                   <RoleGate denied={["viewer"]}>
-                    <Button variant="destructive" onClick={() => setConfirm(true)}>
-                      <Trash2Icon /> Revoke
-                    </Button>
+                    <DeleteResourceButton
+                      mutation={revoke}
+                      id={k.id}
+                      name={k.name}
+                      buttonLabel="Revoke"
+                      title={`Revoke ${k.name}?`}
+                      description="Anything using this key loses access immediately. This cannot be undone."
+                      confirmLabel="Revoke key"
+                      deletedTitle="API key revoked"
+                      deletedDescription={`${k.name} no longer works.`}
+                      redirectTo="/settings/api-keys"
+                    />
                   </RoleGate>
                 )
               }
@@ -91,35 +87,6 @@ export function ApiKeyDetailPage(): ReactElement {
                 </dl>
               </CardContent>
             </Card>
-            <AlertDialog open={confirm} onOpenChange={(v) => !revoke.isPending && setConfirm(v)}>
-              <AlertDialogContent>
-                <AlertDialogHeader>
-                  <AlertDialogTitle>Revoke {k.name}?</AlertDialogTitle>
-                  <AlertDialogDescription>
-                    Anything using this key loses access immediately. This cannot be undone.
-                  </AlertDialogDescription>
-                </AlertDialogHeader>
-                <AlertDialogFooter>
-                  <AlertDialogCancel disabled={revoke.isPending}>Cancel</AlertDialogCancel>
-                  <AlertDialogAction
-                    variant="destructive"
-                    disabled={revoke.isPending}
-                    onClick={() =>
-                      revoke.mutate(k.id, {
-                        onSuccess: () => {
-                          showToast("success", "API key revoked", { description: `${k.name} no longer works.` });
-                          void navigate("/settings/api-keys");
-                        },
-                        onSettled: () => setConfirm(false),
-                      })
-                    }
-                  >
-                    {revoke.isPending && <Loader2Icon className="animate-spin" />}
-                    Revoke key
-                  </AlertDialogAction>
-                </AlertDialogFooter>
-              </AlertDialogContent>
-            </AlertDialog>
           </>
         )}
       </QueryState>

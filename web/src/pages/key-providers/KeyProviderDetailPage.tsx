@@ -1,25 +1,14 @@
-import { Loader2Icon, Trash2Icon, TriangleAlertIcon } from "lucide-react";
-import { useState, type ReactElement } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import type { ReactElement } from "react";
+import { Link, useParams } from "react-router";
+import { DeleteResourceButton } from "@/components/ConfirmDialog";
 import { DetailField } from "@/components/DetailField";
 import { PageHeader, QueryState } from "@/components/states";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useKeyProviderDeleteMutation } from "@/data/key-providers/key-provider-delete-mutation";
 import { useKeyProviderQuery } from "@/data/key-providers/key-provider-query";
 import { useKeysQuery } from "@/data/keys/keys-query";
-import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
 import { ProviderTypeBadge } from "@/pages/key-providers/ProviderTypeBadge";
@@ -30,8 +19,6 @@ function KeyProviderDetailPageContent(): ReactElement {
   const provider = useKeyProviderQuery(id);
   const keys = useKeysQuery({ page: 1, pageSize: 1, providerId: id }, Number.isFinite(id));
   const del = useKeyProviderDeleteMutation();
-  const navigate = useNavigate();
-  const [confirm, setConfirm] = useState(false);
 
   return (
     <QueryState query={provider}>
@@ -41,9 +28,16 @@ function KeyProviderDetailPageContent(): ReactElement {
             title={p.name}
             description="Where the private keys of this provider's keys live."
             actions={
-              <Button variant="destructive" onClick={() => setConfirm(true)}>
-                <Trash2Icon /> Delete
-              </Button>
+              <DeleteResourceButton
+                mutation={del}
+                id={p.id}
+                name={p.name}
+                description="A provider can only be deleted once it holds no keys and is not the default."
+                confirmLabel="Delete provider"
+                deletedTitle="Key provider deleted"
+                errorInDialog="The provider could not be deleted."
+                redirectTo="/settings/providers"
+              />
             }
           />
           <Card>
@@ -88,50 +82,6 @@ function KeyProviderDetailPageContent(): ReactElement {
               )}
             </CardContent>
           </Card>
-          <AlertDialog
-            open={confirm}
-            onOpenChange={(v) => {
-              if (del.isPending) return;
-              if (!v) del.reset();
-              setConfirm(v);
-            }}
-          >
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle>Delete {p.name}?</AlertDialogTitle>
-                <AlertDialogDescription>
-                  A provider can only be deleted once it holds no keys and is not the default.
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              {del.isError && (
-                <p
-                  role="alert"
-                  className="flex items-start gap-2 rounded-lg border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive"
-                >
-                  <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
-                  {del.error.message || "The provider could not be deleted."}
-                </p>
-              )}
-              <AlertDialogFooter>
-                <AlertDialogCancel disabled={del.isPending}>Cancel</AlertDialogCancel>
-                <Button
-                  variant="destructive"
-                  disabled={del.isPending}
-                  onClick={() =>
-                    del.mutate(p.id, {
-                      onSuccess: () => {
-                        showToast("success", "Key provider deleted", { description: `${p.name} was removed.` });
-                        void navigate("/settings/providers");
-                      },
-                    })
-                  }
-                >
-                  {del.isPending && <Loader2Icon className="animate-spin" />}
-                  Delete provider
-                </Button>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
         </div>
       )}
     </QueryState>

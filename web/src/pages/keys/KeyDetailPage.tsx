@@ -1,27 +1,27 @@
-import { FileBadgeIcon, Trash2Icon } from "lucide-react";
-import { useState, type ReactElement } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { FileBadgeIcon } from "lucide-react";
+import type { ReactElement } from "react";
+import { Link, useParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
 import { CertificateDetails } from "@/components/certificates/CertificateDetails";
 import { CopyButton } from "@/components/CopyButton";
+import { DeleteResourceButton } from "@/components/ConfirmDialog";
 import { DetailField, Mono } from "@/components/DetailField";
 import { PemBlock } from "@/components/PemBlock";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { useKeyDeleteMutation } from "@/data/keys/key-delete-mutation";
 import { useKeyQuery } from "@/data/keys/key-query";
 import { colonHex } from "@/lib/certificates/decode";
 import { formatDateTime } from "@/lib/utils";
-import { KeyDeleteDialog } from "@/pages/keys/KeyDeleteDialog";
 import { algorithmLabel } from "@/pages/keys/key-form";
 
 /** One key: type, fingerprints, Ethereum address, provider, public key and its decoded certificate. */
 export function KeyDetailPage(): ReactElement {
   const id = Number(useParams().id);
   const key = useKeyQuery(id);
-  const navigate = useNavigate();
-  const [confirm, setConfirm] = useState(false);
+  // A key still in use stays; the server's 409 message in the dialog says by whom.
+  const del = useKeyDeleteMutation();
 
   return (
     <QueryState query={key}>
@@ -32,9 +32,16 @@ export function KeyDetailPage(): ReactElement {
             description={k.description || `${algorithmLabel(k)} key in ${k.provider.name}`}
             actions={
               <RoleGate denied={["viewer"]}>
-                <Button variant="destructive" onClick={() => setConfirm(true)}>
-                  <Trash2Icon /> Delete
-                </Button>
+                <DeleteResourceButton
+                  mutation={del}
+                  id={k.id}
+                  name={k.name}
+                  description="The private key is destroyed. Anything signed with it can no longer be re-signed. This cannot be undone."
+                  confirmLabel="Delete key"
+                  deletedTitle="Key deleted"
+                  errorInDialog="The key could not be deleted."
+                  redirectTo="/settings/keys"
+                />
               </RoleGate>
             }
           />
@@ -112,12 +119,6 @@ export function KeyDetailPage(): ReactElement {
               )}
             </CardContent>
           </Card>
-          <KeyDeleteDialog
-            keyInfo={k}
-            open={confirm}
-            onOpenChange={setConfirm}
-            onDeleted={() => void navigate("/settings/keys")}
-          />
         </div>
       )}
     </QueryState>

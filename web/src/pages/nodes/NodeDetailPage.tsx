@@ -1,11 +1,12 @@
-import { AlertTriangleIcon, Loader2Icon, PencilIcon, ShieldCheckIcon, Trash2Icon } from "lucide-react";
+import { AlertTriangleIcon, Loader2Icon, PencilIcon, ShieldCheckIcon } from "lucide-react";
 import { useState, type ReactElement } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useParams } from "react-router";
 import type { NodeInfo } from "@/api/client";
 import { RoleGate } from "@/app/RoleGate";
 import { CertificateDetails } from "@/components/certificates/CertificateDetails";
 import { DetailField, Mono } from "@/components/DetailField";
 import { CopyButton } from "@/components/CopyButton";
+import { DeleteResourceButton } from "@/components/ConfirmDialog";
 import { Pager } from "@/components/Pager";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import {
@@ -311,44 +312,16 @@ function Health({ id }: { id: number }): ReactElement {
 }
 
 function DeleteNode({ n }: { n: NodeInfo }): ReactElement {
-  const [open, setOpen] = useState(false);
-  const del = useNodeDeleteMutation();
-  const navigate = useNavigate();
   return (
-    <>
-      <Button variant="destructive" onClick={() => setOpen(true)}>
-        <Trash2Icon /> Delete
-      </Button>
-      <AlertDialog open={open} onOpenChange={(v) => !del.isPending && setOpen(v)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete {n.name}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              The node is stopped and its configuration, ledger and logs are removed. Its ports become free.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={del.isPending}>Cancel</AlertDialogCancel>
-            <Button
-              variant="destructive"
-              disabled={del.isPending}
-              onClick={() =>
-                del.mutate(n.id, {
-                  onSuccess: () => {
-                    showToast("success", "Node deleted", { description: `${n.name} was removed.` });
-                    void navigate("/nodes");
-                  },
-                  onError: () => setOpen(false),
-                })
-              }
-            >
-              {del.isPending && <Loader2Icon className="animate-spin" />}
-              Delete node
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
-    </>
+    <DeleteResourceButton
+      mutation={useNodeDeleteMutation()}
+      id={n.id}
+      name={n.name}
+      description="The node is stopped and its configuration, ledger and logs are removed. Its ports become free."
+      confirmLabel="Delete node"
+      deletedTitle="Node deleted"
+      redirectTo="/nodes"
+    />
   );
 }
 
