@@ -83,6 +83,21 @@ describe("besu bulk create", () => {
     expect((await nodesNamed(NAME)).length).toBe(2);
   });
 
+  it("checks pre-funded account rows before sending, and removes them", async () => {
+    await s.page.goto("/networks/besu/bulk-create");
+    await s.page.getByText("No pre-funded accounts.").waitFor();
+    await s.page.getByRole("button", { name: "Add account" }).click();
+    expect(await s.page.getByLabel("Balance (wei)").inputValue()).toBe("1000000000000000000000");
+    await s.page.getByLabel("Address").fill("0xnothex");
+    await s.page.getByLabel("Balance (wei)").fill("ten");
+    await s.page.getByRole("button", { name: "Create network" }).click();
+    await s.page.getByText("0x and 40 hex digits").waitFor();
+    await s.page.getByText("0x-hex or decimal").waitFor();
+    expect(await s.page.getByTestId("bulk-progress").count()).toBe(0);
+    await s.page.getByRole("button", { name: "Remove account 1" }).click();
+    await s.page.getByText("No pre-funded accounts.").waitFor();
+  });
+
   it("shows the server's error for a duplicate chain id and leaves nothing behind", async () => {
     await s.page.goto("/networks/besu/bulk-create");
     await s.page.getByLabel("Network name").fill(DUP);

@@ -52,6 +52,9 @@ describe("besu networks", () => {
     expect(await s.page.getByRole("checkbox", { name: `val-b-${STAMP}` }).isChecked()).toBe(true);
     expect(s.page.url()).toContain("/networks/besu/create");
     await s.page.getByRole("button", { name: "Add account" }).click();
+    await s.page.getByLabel("Address").fill("0xabc");
+    await s.page.getByRole("button", { name: "Create network" }).click();
+    await s.page.getByText("0x and 40 hex digits").waitFor();
     await s.page.getByLabel("Address").fill("0x0000000000000000000000000000000000000abc");
     await s.page.getByRole("button", { name: "Create network" }).click();
     await s.page.waitForURL(/\/networks\/\d+\/besu$/);

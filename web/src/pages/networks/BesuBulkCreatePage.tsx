@@ -1,7 +1,7 @@
-import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, PlusIcon, XCircleIcon, XIcon } from "lucide-react";
+import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, XCircleIcon } from "lucide-react";
 import { FormSection } from "@/components/FormSection";
 import { useEffect, useReducer, useRef, useState, type ReactElement } from "react";
-import { useFieldArray, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import type { BulkCreateBesuResult } from "@/api/client";
 import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
@@ -26,7 +26,8 @@ import {
   type BulkFormValues,
   type StepState,
 } from "@/pages/networks/besu-bulk";
-import { ADDRESS_PATTERN, QUANTITY_PATTERN, wholeNumber } from "@/pages/networks/besu-form";
+import { QUANTITY_PATTERN, wholeNumber } from "@/pages/networks/besu-form";
+import { PrefundedAccountsSection } from "@/pages/networks/PrefundedAccountsSection";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
 
 const ICON: Record<StepState, ReactElement> = {
@@ -84,7 +85,6 @@ function BesuBulkCreateContent(): ReactElement {
     reset,
     formState: { errors },
   } = useForm<BulkFormValues>({ defaultValues: BULK_FORM_DEFAULTS });
-  const alloc = useFieldArray({ control, name: "alloc" });
 
   useLiveEvent(BULK_PROGRESS_EVENT, (e) => dispatch({ type: "event", data: e.data }));
 
@@ -221,62 +221,7 @@ function BesuBulkCreateContent(): ReactElement {
               </div>
             </div>
           </FormSection>
-          <FormSection title="Pre-funded accounts" description="Balances in the genesis alloc, in wei.">
-            {alloc.fields.length === 0 && <p className="text-sm text-muted-foreground">No pre-funded accounts.</p>}
-            {alloc.fields.map((f, i) => (
-              <div key={f.id} className="grid gap-2 sm:grid-cols-[1.6fr_1fr_auto] sm:items-start">
-                <div className="grid content-start gap-1">
-                  <Label htmlFor={`bulk-alloc-addr-${i}`} className="text-xs">
-                    Address
-                  </Label>
-                  <Input
-                    id={`bulk-alloc-addr-${i}`}
-                    className="font-mono text-xs"
-                    placeholder="0x…"
-                    {...register(`alloc.${i}.address`, {
-                      required: "Address is required",
-                      validate: (v) => ADDRESS_PATTERN.test(v.trim()) || "0x and 40 hex digits",
-                    })}
-                  />
-                  <FieldError message={errors.alloc?.[i]?.address?.message} />
-                </div>
-                <div className="grid content-start gap-1">
-                  <Label htmlFor={`bulk-alloc-bal-${i}`} className="text-xs">
-                    Balance (wei)
-                  </Label>
-                  <Input
-                    id={`bulk-alloc-bal-${i}`}
-                    className="font-mono text-xs"
-                    {...register(`alloc.${i}.balance`, {
-                      validate: (v) => !v.trim() || QUANTITY_PATTERN.test(v.trim()) || "0x-hex or decimal",
-                    })}
-                  />
-                  <FieldError message={errors.alloc?.[i]?.balance?.message} />
-                </div>
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="icon-sm"
-                  className="sm:mt-5"
-                  aria-label={`Remove account ${i + 1}`}
-                  onClick={() => alloc.remove(i)}
-                >
-                  <XIcon />
-                </Button>
-              </div>
-            ))}
-            <FieldError message={errors.alloc?.message ?? errors.alloc?.root?.message} />
-            <div>
-              <Button
-                type="button"
-                variant="outline"
-                size="sm"
-                onClick={() => alloc.append({ address: "", balance: "1000000000000000000000" })}
-              >
-                <PlusIcon /> Add account
-              </Button>
-            </div>
-          </FormSection>
+          <PrefundedAccountsSection control={control} register={register} errors={errors} idPrefix="bulk-alloc" />
         </fieldset>
         {progress.status !== "idle" && (
           <Card ref={progressRef} data-testid="bulk-progress" data-status={progress.status}>

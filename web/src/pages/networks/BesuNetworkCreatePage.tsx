@@ -21,6 +21,7 @@ import {
   type BesuFormValues,
   wholeNumber,
 } from "@/pages/networks/besu-form";
+import { PrefundedAccountsSection } from "@/pages/networks/PrefundedAccountsSection";
 import { ValidatorPicker } from "@/pages/networks/ValidatorPicker";
 
 /** Create a QBFT network: chain parameters, validators (local or external) and pre-funded accounts. */
@@ -35,7 +36,6 @@ function BesuNetworkCreatePageContent(): ReactElement {
     formState: { errors },
   } = useForm<BesuFormValues>({ defaultValues: BESU_FORM_DEFAULTS });
   const external = useFieldArray({ control, name: "externalValidators" });
-  const alloc = useFieldArray({ control, name: "alloc" });
 
   const onSubmit = handleSubmit((v) => {
     if (v.validatorKeyIds.length === 0 && !v.externalValidators.some((e) => e.publicKey.trim())) {
@@ -192,63 +192,13 @@ function BesuNetworkCreatePageContent(): ReactElement {
             <FieldError message={errors.externalValidators?.message ?? errors.externalValidators?.root?.message} />
           </div>
         </FormSection>
-        <FormSection title="Pre-funded accounts" description="Balances in the genesis alloc, in wei.">
-          {alloc.fields.length === 0 && <p className="text-sm text-muted-foreground">No pre-funded accounts.</p>}
-          {alloc.fields.map((f, i) => (
-            <div key={f.id} className="grid gap-2 sm:grid-cols-[1.6fr_1fr_auto] sm:items-start">
-              <div className="grid content-start gap-1">
-                <Label htmlFor={`alloc-addr-${i}`} className="text-xs">
-                  Address
-                </Label>
-                <Input
-                  id={`alloc-addr-${i}`}
-                  className="font-mono text-xs"
-                  placeholder="0x…"
-                  {...register(`alloc.${i}.address`, {
-                    required: "Address is required",
-                    validate: (v) => ADDRESS_PATTERN.test(v.trim()) || "0x and 40 hex digits",
-                  })}
-                />
-                <FieldError message={errors.alloc?.[i]?.address?.message} />
-              </div>
-              <div className="grid content-start gap-1">
-                <Label htmlFor={`alloc-bal-${i}`} className="text-xs">
-                  Balance (wei)
-                </Label>
-                <Input
-                  id={`alloc-bal-${i}`}
-                  className="font-mono text-xs"
-                  placeholder="1000000000000000000"
-                  {...register(`alloc.${i}.balance`, {
-                    validate: (v) => !v.trim() || QUANTITY_PATTERN.test(v.trim()) || "0x-hex or decimal",
-                  })}
-                />
-                <FieldError message={errors.alloc?.[i]?.balance?.message} />
-              </div>
-              <Button
-                type="button"
-                variant="ghost"
-                size="icon-sm"
-                className="sm:mt-5"
-                aria-label={`Remove account ${i + 1}`}
-                onClick={() => alloc.remove(i)}
-              >
-                <XIcon />
-              </Button>
-            </div>
-          ))}
-          <FieldError message={errors.alloc?.message ?? errors.alloc?.root?.message} />
-          <div>
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              onClick={() => alloc.append({ address: "", balance: "1000000000000000000000" })}
-            >
-              <PlusIcon /> Add account
-            </Button>
-          </div>
-        </FormSection>
+        <PrefundedAccountsSection
+          control={control}
+          register={register}
+          errors={errors}
+          idPrefix="alloc"
+          balancePlaceholder="1000000000000000000"
+        />
         <Card>
           <CardFooter className="justify-end">
             <Button type="button" variant="outline" onClick={() => void navigate("/network/besu")}>
