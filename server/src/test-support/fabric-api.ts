@@ -1,9 +1,7 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { buildApp, type BuiltApp } from "../app.js";
-import { loadConfig, type Config } from "../config/config.js";
 import { createFabricBinaryResolver } from "../runtime/index.js";
+import { createTestApp, type TestDialect } from "./test-app.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
@@ -34,6 +32,7 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>,
       const v = await fn();
       if (v !== undefined) return v;
     } catch (e) {
+      if (e instanceof Fatal) throw e;
       last = e;
     }
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
@@ -41,34 +40,59 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>,
   }
 }
 
+/** Thrown inside a waitFor condition to stop waiting at once (a state that can't recover). */
+export class Fatal extends Error {}
+
+/** One node spec from GET /nodes/defaults/fabric (`d` is one of its peers or orderers). */
+export function fabricNodeSpec(
+  org: Json,
+  kind: "peer" | "orderer",
+  d: Json,
+  name: string,
+  version = E2E_FABRIC_VERSION,
+) {
+  const base = { organizationId: org.id, mspId: org.mspId, version };
+  return kind === "peer"
+    ? {
+        name,
+        blockchainPlatform: "FABRIC",
+        fabricPeer: {
+          ...base,
+          listenAddress: d.listenAddress,
+          chaincodeAddress: d.chaincodeAddress,
+          operationsListenAddress: d.operationsListenAddress,
+          externalEndpoint: d.externalEndpoint,
+        },
+      }
+    : {
+        name,
+        blockchainPlatform: "FABRIC",
+        fabricOrderer: {
+          ...base,
+          listenAddress: d.listenAddress,
+          adminAddress: d.adminAddress,
+          operationsListenAddress: d.operationsListenAddress,
+          externalEndpoint: d.externalEndpoint,
+        },
+      };
+}
+
 /**
- * A whole console (real app, SQLite in a temp dir) for API end-to-end tests on real Fabric
- * nodes: calls as admin, node creation through POST /nodes, and a process sweep at close.
- * `ports` is the first of 60 ports for this test's nodes (keep test files apart).
+ * A whole console (createTestApp: SQLite or PostgreSQL) for API end-to-end tests on real Fabric
+ * nodes: calls as admin, node creation through POST /nodes, its own port range for node
+ * proposals, and a sweep of its node processes at close.
  */
-export function fabricApiHarness(opts: { name: string; ports: number }) {
-  const dataDir = mkdtempSync(join(tmpdir(), `cl-${opts.name}-`));
-  const config: Config = {
-    ...loadConfig({
-      CHAINLAUNCH_ADMIN_PASSWORD: "admin-password-1",
-      LOG_LEVEL: "silent",
-      CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
-    }),
-    dataDir,
-    databaseUrl: undefined,
-    webDist: join(dataDir, "no-web"),
-  };
-  const admin = { authorization: `Basic ${Buffer.from("admin:admin-password-1").toString("base64")}` };
-  let built: BuiltApp | undefined;
+export async function fabricApi(opts: {
+  dialect?: TestDialect;
+  /** First of the ports this test's nodes may use (keep test files apart). */
+  ports: number;
+  portCount?: number;
+  env?: Record<string, string>;
+}) {
+  const t = await createTestApp(opts.dialect ?? "sqlite", opts.env ?? {});
 
   async function call(method: Method, url: string, payload?: object) {
-    if (!built) throw new Error("call start() first");
-    const res = await built.app.inject({
-      method,
-      url: `/api/v1${url}`,
-      headers: admin,
-      ...(payload ? { payload } : {}),
-    });
+    const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: t.admin, ...(payload ? { payload } : {}) });
     return { status: res.statusCode, body: (res.body ? res.json() : undefined) as Json };
   }
   async function ok(method: Method, url: string, payload?: object): Promise<Json> {
@@ -77,13 +101,13 @@ export function fabricApiHarness(opts: { name: string; ports: number }) {
     return r.body;
   }
 
-  /** Processes whose working directory is a node folder of this data dir. */
+  /** Processes whose working directory is a node folder of this console's data dir (only ours). */
   function nodeProcesses(): number[] {
     const out: number[] = [];
     for (const p of readdirSync("/proc")) {
       if (!/^\d+$/.test(p)) continue;
       try {
-        if (readlinkSync(`/proc/${p}/cwd`).startsWith(join(dataDir, "nodes"))) out.push(Number(p));
+        if (readlinkSync(`/proc/${p}/cwd`).startsWith(join(t.config.dataDir, "nodes"))) out.push(Number(p));
       } catch {
         // gone or not ours
       }
@@ -91,33 +115,12 @@ export function fabricApiHarness(opts: { name: string; ports: number }) {
     return out;
   }
 
-  /** Creates peers and orderers of `org` one at a time (each sees the ports before it); waits for RUNNING. */
+  /** Creates peers then orderers of `org` one at a time (each sees the ports before it); waits for RUNNING. */
   async function createNodes(org: Json, peers: number, orderers: number, prefix: string): Promise<Json[]> {
     const d = await ok("GET", `/nodes/defaults/fabric?peerCount=${peers}&ordererCount=${orderers}`);
-    const base = { organizationId: org.id, mspId: org.mspId, version: E2E_FABRIC_VERSION };
     const specs = [
-      ...d.peers.map((p: Json, i: number) => ({
-        name: `${prefix}peer${i}`,
-        blockchainPlatform: "FABRIC",
-        fabricPeer: {
-          ...base,
-          listenAddress: p.listenAddress,
-          chaincodeAddress: p.chaincodeAddress,
-          operationsListenAddress: p.operationsListenAddress,
-          externalEndpoint: p.externalEndpoint,
-        },
-      })),
-      ...d.orderers.map((o: Json, i: number) => ({
-        name: `${prefix}orderer${i}`,
-        blockchainPlatform: "FABRIC",
-        fabricOrderer: {
-          ...base,
-          listenAddress: o.listenAddress,
-          adminAddress: o.adminAddress,
-          operationsListenAddress: o.operationsListenAddress,
-          externalEndpoint: o.externalEndpoint,
-        },
-      })),
+      ...d.peers.map((p: Json, i: number) => fabricNodeSpec(org, "peer", p, `${prefix}peer${i}`)),
+      ...d.orderers.map((o: Json, i: number) => fabricNodeSpec(org, "orderer", o, `${prefix}orderer${i}`)),
     ];
     const created: Json[] = [];
     for (const s of specs) created.push(await ok("POST", "/nodes", s));
@@ -127,7 +130,7 @@ export function fabricApiHarness(opts: { name: string; ports: number }) {
           `${n.name} RUNNING`,
           async () => {
             const cur = await ok("GET", `/nodes/${n.id}`);
-            if (cur.status === "ERROR") throw new Error(`${n.name}: ${cur.errorMessage}`);
+            if (cur.status === "ERROR") throw new Fatal(`${n.name}: ${cur.errorMessage}`);
             return cur.status === "RUNNING" ? cur : undefined;
           },
           90_000,
@@ -136,32 +139,28 @@ export function fabricApiHarness(opts: { name: string; ports: number }) {
     );
   }
 
+  const current = (await ok("GET", "/settings")).config;
+  await ok("POST", "/settings", {
+    config: { ...current, portRangeStart: opts.ports, portRangeEnd: opts.ports + (opts.portCount ?? 60) - 1 },
+  });
+
   return {
-    dataDir,
-    config,
+    t,
     call,
     ok,
     nodeProcesses,
     createNodes,
-    /** Builds the app and gives this test its own port range for node proposals. */
-    async start(): Promise<void> {
-      built = await buildApp(config);
-      const current = (await ok("GET", "/settings")).config;
-      await ok("POST", "/settings", {
-        config: { ...current, portRangeStart: opts.ports, portRangeEnd: opts.ports + 59 },
-      });
-    },
     /** Stops the given nodes through the API and waits until none of this console's processes is left. */
     async stopNodes(nodes: Json[]): Promise<void> {
-      for (const n of nodes) await ok("POST", `/nodes/${n.id}/stop`);
+      await Promise.all(nodes.map((n) => ok("POST", `/nodes/${n.id}/stop`)));
       await waitFor("no node process left", async () => (nodeProcesses().length === 0 ? true : undefined), 30_000);
     },
-    /** Kills leftovers, closes the app, removes the data dir (kept with CHAINLAUNCH_E2E_KEEP). */
+    /** Kills leftovers, closes the app and removes its data dir. */
     async close(): Promise<void> {
       for (const pid of nodeProcesses()) process.kill(pid, "SIGKILL");
-      await built?.close();
-      if (process.env.CHAINLAUNCH_E2E_KEEP) console.warn(`${opts.name}: kept ${dataDir}`);
-      else rmSync(dataDir, { recursive: true, force: true });
+      await t.close();
     },
   };
 }
+
+export type FabricApi = Awaited<ReturnType<typeof fabricApi>>;

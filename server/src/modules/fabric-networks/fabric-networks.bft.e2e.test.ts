@@ -1,9 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findTestBinaries, TEST_FABRIC_VERSION } from "../../fabric/test-support/fabric-bins.js";
-import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
+import { fabricApi, fabricNodeSpec, Fatal, waitFor, type FabricApi, type Json } from "../../test-support/fabric-api.js";
+import { dialects } from "../../test-support/test-app.js";
 
 /**
  * A BFT (SmartBFT) channel through the API on real Fabric 3.x binaries: 1 org, 4 orderers (f = 1)
@@ -24,86 +25,16 @@ const PORT_FROM = 30000 + (process.pid % 20) * 80;
 /** A version that is 2.x for the refusal case; its "binary" is a stub that is never started. */
 const OLD = "2.5.14";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-type Method = "GET" | "POST" | "DELETE";
-const apps: TestApp[] = [];
-
-function client(t: TestApp) {
-  const call = async (method: Method, url: string, payload?: object) => {
-    const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: t.admin, ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: (res.body ? res.json() : undefined) as Json };
-  };
-  const ok = async (method: Method, url: string, payload?: object): Promise<Json> => {
-    const r = await call(method, url, payload);
-    if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  return { call, ok };
-}
-
-/** Thrown inside a waitFor condition to stop waiting at once (a state that can't recover). */
-class Fatal extends Error {}
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const until = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      if (e instanceof Fatal) throw e;
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Processes whose working directory is a node folder of this app's data dir (only ours). */
-function nodeProcesses(t: TestApp): number[] {
-  const out: number[] = [];
-  for (const p of readdirSync("/proc")) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      if (readlinkSync(`/proc/${p}/cwd`).startsWith(join(t.config.dataDir, "nodes"))) out.push(Number(p));
-    } catch {
-      // gone or not ours
-    }
-  }
-  return out;
-}
-
+const harnesses: FabricApi[] = [];
 afterAll(async () => {
-  for (const t of apps) {
-    for (const pid of nodeProcesses(t)) process.kill(pid, "SIGKILL");
-    await t.close();
-  }
+  for (const h of harnesses) await h.close();
 });
 
-async function appOn(dialect: "sqlite" | "postgres", env: Record<string, string>, from: number, to: number) {
-  const t = await createTestApp(dialect, env);
-  apps.push(t);
-  const { ok } = client(t);
-  const current = (await ok("GET", "/settings")).config;
-  await ok("POST", "/settings", { config: { ...current, portRangeStart: from, portRangeEnd: to } });
-  return t;
+async function appOn(opts: Parameters<typeof fabricApi>[0]): Promise<FabricApi> {
+  const h = await fabricApi(opts);
+  harnesses.push(h);
+  return h;
 }
-
-/** One orderer spec from the port defaults; `version` is what the node record stores. */
-const ordererSpec = (org: Json, o: Json, name: string, version: string) => ({
-  name,
-  blockchainPlatform: "FABRIC",
-  fabricOrderer: {
-    organizationId: org.id,
-    mspId: org.mspId,
-    version,
-    listenAddress: o.listenAddress,
-    adminAddress: o.adminAddress,
-    operationsListenAddress: o.operationsListenAddress,
-    externalEndpoint: o.externalEndpoint,
-  },
-});
 
 describe.skipIf(!bins).each(dialects())(`a BFT Fabric channel through the API (Fabric ${VERSION}, %s)`, (dialect) => {
   it(
@@ -114,44 +45,12 @@ describe.skipIf(!bins).each(dialects())(`a BFT Fabric channel through the API (F
         ? { CHAINLAUNCH_FABRIC_BIN_DIR: process.env.CHAINLAUNCH_FABRIC_BIN_DIR }
         : {};
       const from = PORT_FROM + (dialect === "postgres" ? 30 : 0);
-      const t = await appOn(dialect, env, from, from + 29);
-      const { call, ok } = client(t);
+      const h = await appOn({ dialect, env, ports: from, portCount: 30 });
+      const { call, ok } = h;
       const times: Record<string, number> = {};
       const t0 = Date.now();
       const org = await ok("POST", "/organizations", { mspId: "BftOrg1MSP", name: "Bft Org 1" });
-      const d = await ok("GET", "/nodes/defaults/fabric?peerCount=1&ordererCount=4");
-      const specs = [
-        ...d.orderers.map((o: Json, i: number) => ordererSpec(org, o, `bft-orderer${i}`, VERSION)),
-        ...d.peers.map((p: Json, i: number) => ({
-          name: `bft-peer${i}`,
-          blockchainPlatform: "FABRIC",
-          fabricPeer: {
-            organizationId: org.id,
-            mspId: org.mspId,
-            version: VERSION,
-            listenAddress: p.listenAddress,
-            chaincodeAddress: p.chaincodeAddress,
-            operationsListenAddress: p.operationsListenAddress,
-            externalEndpoint: p.externalEndpoint,
-          },
-        })),
-      ];
-      // One at a time: each creation must see the ports of the nodes before it.
-      const created: Json[] = [];
-      for (const s of specs) created.push(await ok("POST", "/nodes", s));
-      const nodes: Json[] = await Promise.all(
-        created.map((n) =>
-          waitFor(
-            `${n.name} RUNNING`,
-            async () => {
-              const cur = await ok("GET", `/nodes/${n.id}`);
-              if (cur.status === "ERROR") throw new Fatal(`${n.name}: ${cur.errorMessage}`);
-              return cur.status === "RUNNING" ? cur : undefined;
-            },
-            90_000,
-          ),
-        ),
-      );
+      const nodes: Json[] = await h.createNodes(org, 1, 4, "bft-");
       times.nodesRunning = Date.now() - t0;
       const orderers = nodes.filter((n) => n.nodeType === "FABRIC_ORDERER");
       const peers = nodes.filter((n) => n.nodeType === "FABRIC_PEER");
@@ -244,11 +143,11 @@ describe.skipIf(!bins).each(dialects())(`a BFT Fabric channel through the API (F
       // Clean up through the API: stop every node, drop the network record, delete the nodes.
       const tClean = Date.now();
       await Promise.all(nodes.map((n) => ok("POST", `/nodes/${n.id}/stop`)));
-      await waitFor("no node process left", async () => (nodeProcesses(t).length === 0 ? true : undefined), 30_000);
+      await waitFor("no node process left", async () => (h.nodeProcesses().length === 0 ? true : undefined), 30_000);
       await ok("DELETE", `/networks/fabric/${id}`);
       for (const n of nodes) expect((await call("DELETE", `/nodes/${n.id}`)).status).toBe(204);
       expect((await ok("GET", "/nodes")).total).toBe(0);
-      expect(nodeProcesses(t)).toEqual([]);
+      expect(h.nodeProcesses()).toEqual([]);
       times.cleanedUp = Date.now() - tClean;
       times.total = Date.now() - t0;
       console.warn(`fabric networks BFT e2e timings on ${dialect} (ms): ${JSON.stringify(times)}`);
@@ -266,11 +165,20 @@ describe.each(dialects())("BFT on Fabric 2.x (%s)", (dialect) => {
       writeFileSync(join(fake, OLD, "orderer"), "#!/bin/sh\necho 'stub orderer: never started' >&2\nexit 1\n");
       chmodSync(join(fake, OLD, "orderer"), 0o755);
       const from = PORT_FROM + (dialect === "postgres" ? 70 : 60);
-      const t = await appOn(dialect, { CHAINLAUNCH_FABRIC_BIN_DIR: join(fake, "{version}") }, from, from + 9);
-      const { call, ok } = client(t);
+      const h = await appOn({
+        dialect,
+        env: { CHAINLAUNCH_FABRIC_BIN_DIR: join(fake, "{version}") },
+        ports: from,
+        portCount: 10,
+      });
+      const { call, ok } = h;
       const org = await ok("POST", "/organizations", { mspId: "BftOldOrgMSP", name: "Bft Old Org" });
       const d = await ok("GET", "/nodes/defaults/fabric?peerCount=0&ordererCount=1");
-      const old = await ok("POST", "/nodes?start=false", ordererSpec(org, d.orderers[0], "old-orderer", OLD));
+      const old = await ok(
+        "POST",
+        "/nodes?start=false",
+        fabricNodeSpec(org, "orderer", d.orderers[0], "old-orderer", OLD),
+      );
       expect(old.fabricOrderer.version).toBe(OLD);
       expect(old.status).not.toBe("RUNNING");
 
@@ -290,7 +198,7 @@ describe.each(dialects())("BFT on Fabric 2.x (%s)", (dialect) => {
       expect(raft.status).toBe(400);
       expect(raft.body.message).toMatch(/nodeIds\[0\]: orderer 'old-orderer' is \w+; consenters must be RUNNING/);
       expect((await ok("GET", "/networks/fabric")).total).toBe(0);
-      expect(nodeProcesses(t)).toEqual([]);
+      expect(h.nodeProcesses()).toEqual([]);
     } finally {
       rmSync(fake, { recursive: true, force: true });
     }

@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildApp, type BuiltApp } from "../../app.js";
-import { loadConfig, type Config } from "../../config/config.js";
-import { createFabricBinaryResolver } from "../../runtime/index.js";
+import {
+  E2E_FABRIC_VERSION as VERSION,
+  fabricApi,
+  haveFabricBinaries,
+  waitFor,
+  type FabricApi,
+  type Json,
+} from "../../test-support/fabric-api.js";
 
 /**
  * A channel through the API on real Fabric binaries: 1 org, 3 raft orderers and 2 peers created
@@ -13,146 +15,29 @@ import { createFabricBinaryResolver } from "../../runtime/index.js";
  * heights; then a second org added by an update signed by the first org's admin, and its peer
  * joins. Every node is stopped through the API and no process survives. Skipped without binaries.
  */
-const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
-const bins = await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, ["peer", "orderer"]);
-if (!bins)
-  console.warn(`fabric networks e2e skipped: no Fabric ${VERSION} binaries; run scripts/fabric-build.sh ${VERSION}`);
+const bins = await haveFabricBinaries("fabric networks e2e");
+let harness: FabricApi | undefined;
 
-const dataDir = mkdtempSync(join(tmpdir(), "cl-fabnet-e2e-"));
-const config: Config = {
-  ...loadConfig({
-    CHAINLAUNCH_ADMIN_PASSWORD: "admin-password-1",
-    LOG_LEVEL: "silent",
-    CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
-  }),
-  dataDir,
-  databaseUrl: undefined,
-  webDist: join(dataDir, "no-web"),
-};
-const admin = { authorization: `Basic ${Buffer.from("admin:admin-password-1").toString("base64")}` };
-let built: BuiltApp | undefined;
-// Away from the runtime e2e (23000-25400), nodes tests (26000+) and fabric test networks (32000+).
-const PORT_FROM = 28000 + (process.pid % 20) * 60;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-async function call(method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) {
-  const res = await (built as BuiltApp).app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: admin,
-    ...(payload ? { payload } : {}),
-  });
-  return { status: res.statusCode, body: (res.body ? res.json() : undefined) as Json };
-}
-async function ok(method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object): Promise<Json> {
-  const r = await call(method, url, payload);
-  if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const until = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-/** Processes whose working directory is a node folder of this data dir. */
-function nodeProcesses(): number[] {
-  const out: number[] = [];
-  for (const p of readdirSync("/proc")) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      if (readlinkSync(`/proc/${p}/cwd`).startsWith(join(dataDir, "nodes"))) out.push(Number(p));
-    } catch {
-      // gone or not ours
-    }
-  }
-  return out;
-}
-
-afterAll(async () => {
-  for (const pid of nodeProcesses()) process.kill(pid, "SIGKILL");
-  await built?.close();
-  if (process.env.CHAINLAUNCH_E2E_KEEP) console.warn(`fabric networks e2e: kept ${dataDir}`);
-  else rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function createNodes(org: Json, peers: number, orderers: number, prefix: string): Promise<Json[]> {
-  const d = await ok("GET", `/nodes/defaults/fabric?peerCount=${peers}&ordererCount=${orderers}`);
-  const specs = [
-    ...d.peers.map((p: Json, i: number) => ({
-      name: `${prefix}peer${i}`,
-      blockchainPlatform: "FABRIC",
-      fabricPeer: {
-        organizationId: org.id,
-        mspId: org.mspId,
-        version: VERSION,
-        listenAddress: p.listenAddress,
-        chaincodeAddress: p.chaincodeAddress,
-        operationsListenAddress: p.operationsListenAddress,
-        externalEndpoint: p.externalEndpoint,
-      },
-    })),
-    ...d.orderers.map((o: Json, i: number) => ({
-      name: `${prefix}orderer${i}`,
-      blockchainPlatform: "FABRIC",
-      fabricOrderer: {
-        organizationId: org.id,
-        mspId: org.mspId,
-        version: VERSION,
-        listenAddress: o.listenAddress,
-        adminAddress: o.adminAddress,
-        operationsListenAddress: o.operationsListenAddress,
-        externalEndpoint: o.externalEndpoint,
-      },
-    })),
-  ];
-  // One at a time: each proposal must see the ports of the nodes before it.
-  const created: Json[] = [];
-  for (const s of specs) created.push(await ok("POST", "/nodes", s));
-  return Promise.all(
-    created.map((n) =>
-      waitFor(
-        `${n.name} RUNNING`,
-        async () => {
-          const cur = await ok("GET", `/nodes/${n.id}`);
-          if (cur.status === "ERROR") throw new Error(`${n.name}: ${cur.errorMessage}`);
-          return cur.status === "RUNNING" ? cur : undefined;
-        },
-        90_000,
-      ),
-    ),
-  );
-}
+afterAll(() => harness?.close());
 
 describe("Fabric networks through the API", () => {
   it.skipIf(!bins)(
     `creates a channel on 3 orderers and 2 peers, joins all, updates config, adds a second org (Fabric ${VERSION})`,
     { timeout: 300_000 },
     async () => {
-      built = await buildApp(config);
-      const current = (await ok("GET", "/settings")).config;
-      await ok("POST", "/settings", {
-        config: { ...current, portRangeStart: PORT_FROM, portRangeEnd: PORT_FROM + 59 },
-      });
+      // Away from the runtime e2e (23000-25400), nodes tests (26000+) and fabric test networks (32000+).
+      const h = await fabricApi({ ports: 28000 + (process.pid % 20) * 60 });
+      harness = h;
       const t: Record<string, number> = {};
       const t0 = Date.now();
-      const org1 = await ok("POST", "/organizations", { mspId: "NetOrg1MSP", name: "Net Org 1" });
-      const nodes = await createNodes(org1, 2, 3, "o1-");
+      const org1 = await h.ok("POST", "/organizations", { mspId: "NetOrg1MSP", name: "Net Org 1" });
+      const nodes = await h.createNodes(org1, 2, 3, "o1-");
       t.nodesRunning = Date.now() - t0;
       const peers = nodes.filter((n) => n.nodeType === "FABRIC_PEER");
       const orderers = nodes.filter((n) => n.nodeType === "FABRIC_ORDERER");
 
       const tCreate = Date.now();
-      const created = await call("POST", "/networks/fabric", {
+      const created = await h.call("POST", "/networks/fabric", {
         name: "netchannel",
         description: "e2e",
         config: {
@@ -166,21 +51,21 @@ describe("Fabric networks through the API", () => {
       const id = net.id as number;
       t.created = Date.now() - tCreate;
 
-      await Promise.all(orderers.map((o) => ok("POST", `/networks/fabric/${id}/orderers/${o.id}/join`)));
+      await Promise.all(orderers.map((o) => h.ok("POST", `/networks/fabric/${id}/orderers/${o.id}/join`)));
       t.orderersJoined = Date.now() - tCreate;
-      await Promise.all(peers.map((p) => ok("POST", `/networks/fabric/${id}/peers/${p.id}/join`)));
+      await Promise.all(peers.map((p) => h.ok("POST", `/networks/fabric/${id}/peers/${p.id}/join`)));
       t.allJoined = Date.now() - tCreate;
-      const twice = await call("POST", `/networks/fabric/${id}/peers/${peers[0].id}/join`);
+      const twice = await h.call("POST", `/networks/fabric/${id}/peers/${peers[0].id}/join`);
       expect(twice.status).toBe(400);
       expect(twice.body.message).toMatch(/already joined/);
-      const members = (await ok("GET", `/networks/fabric/${id}/nodes`)).nodes;
+      const members = (await h.ok("GET", `/networks/fabric/${id}/nodes`)).nodes;
       expect(members.map((m: Json) => m.status)).toEqual(["joined", "joined", "joined", "joined", "joined"]);
 
       // All five report the channel (heights read from each node).
       const map1 = await waitFor(
         "all five report the channel",
         async () => {
-          const m = await ok("GET", `/networks/fabric/${id}/map`);
+          const m = await h.ok("GET", `/networks/fabric/${id}/map`);
           return m.nodes.every((n: Json) => n.healthy && n.height >= 1) ? m : undefined;
         },
         30_000,
@@ -188,7 +73,7 @@ describe("Fabric networks through the API", () => {
       expect(map1.nodes).toHaveLength(5);
 
       // Anchor peers (retried by the service until a raft leader takes it).
-      const anchors = await ok("POST", `/networks/fabric/${id}/anchor-peers`, {
+      const anchors = await h.ok("POST", `/networks/fabric/${id}/anchor-peers`, {
         organizationId: org1.id,
         anchorPeers: peers.map((p) => {
           const [host, port] = (p.fabricPeer.externalEndpoint as string).split(":");
@@ -198,19 +83,19 @@ describe("Fabric networks through the API", () => {
       expect(anchors.transactionId).toMatch(/^[0-9a-f]{64}$/);
       t.anchorPeers = Date.now() - tCreate;
 
-      const upd = await ok("POST", `/networks/fabric/${id}/update-config`, {
+      const upd = await h.ok("POST", `/networks/fabric/${id}/update-config`, {
         operations: [{ type: "update_batch_timeout", payload: { timeout: "1s" } }],
       });
       expect(upd).toMatchObject({ status: "applied", channel_name: "netchannel", configBlockNumber: 2 });
-      const cur = (await ok("GET", `/networks/fabric/${id}/current-channel-config`)).config;
+      const cur = (await h.ok("GET", `/networks/fabric/${id}/current-channel-config`)).config;
       expect(cur.channel_group.groups.Orderer.values.BatchTimeout.value).toMatchObject({ timeout: "1s" });
       expect(cur.channel_group.groups.Application.groups.NetOrg1MSP.values.AnchorPeers.value.anchor_peers).toHaveLength(
         2,
       );
-      const genesisCfg = (await ok("GET", `/networks/fabric/${id}/channel-config`)).config;
+      const genesisCfg = (await h.ok("GET", `/networks/fabric/${id}/channel-config`)).config;
       expect(genesisCfg.channel_group.groups.Orderer.values.BatchTimeout.value).toMatchObject({ timeout: "2s" });
 
-      const blocks = await ok("GET", `/networks/fabric/${id}/blocks?limit=10`);
+      const blocks = await h.ok("GET", `/networks/fabric/${id}/blocks?limit=10`);
       expect(blocks.total).toBe(3);
       expect(blocks.blocks.map((b: Json) => [b.number, b.transactions[0].type])).toEqual([
         [2, "CONFIG"],
@@ -218,28 +103,28 @@ describe("Fabric networks through the API", () => {
         [0, "CONFIG"],
       ]);
       expect(blocks.blocks[0].previousHash).toBe(blocks.blocks[1].hash);
-      const b1 = await ok("GET", `/networks/fabric/${id}/blocks/1`);
+      const b1 = await h.ok("GET", `/networks/fabric/${id}/blocks/1`);
       expect(b1.block.transactions[0]).toMatchObject({ type: "CONFIG", creatorMspId: "NetOrg1MSP" });
-      expect((await call("GET", `/networks/fabric/${id}/blocks/99`)).status).toBe(404);
+      expect((await h.call("GET", `/networks/fabric/${id}/blocks/99`)).status).toBe(404);
 
       const same = await waitFor(
         "peers' heights match the orderers'",
         async () => {
-          const m = await ok("GET", `/networks/fabric/${id}/map`);
+          const m = await h.ok("GET", `/networks/fabric/${id}/map`);
           return m.nodes.every((n: Json) => n.height === 3) ? m : undefined;
         },
         30_000,
       );
       expect(same.nodes.map((n: Json) => n.role).sort()).toEqual(["orderer", "orderer", "orderer", "peer", "peer"]);
-      const info = await ok("GET", `/networks/fabric/${id}/info`);
+      const info = await h.ok("GET", `/networks/fabric/${id}/info`);
       expect(info).toMatchObject({ height: 3, currentBlockHash: blocks.blocks[0].hash });
       t.sameHeight = Date.now() - tCreate;
 
       // A second org: added by an update signed by org1's admin; its peer joins.
       const tOrg2 = Date.now();
-      const org2 = await ok("POST", "/organizations", { mspId: "NetOrg2MSP", name: "Net Org 2" });
-      const [peer2] = await createNodes(org2, 1, 0, "o2-");
-      const add = await ok("POST", `/networks/fabric/${id}/update-config`, {
+      const org2 = await h.ok("POST", "/organizations", { mspId: "NetOrg2MSP", name: "Net Org 2" });
+      const [peer2] = await h.createNodes(org2, 1, 0, "o2-");
+      const add = await h.ok("POST", `/networks/fabric/${id}/update-config`, {
         operations: [
           {
             type: "add_org",
@@ -253,45 +138,44 @@ describe("Fabric networks through the API", () => {
         signing_org_ids: [org1.id],
       });
       expect(add.configBlockNumber).toBe(3);
-      await ok("POST", `/networks/fabric/${id}/nodes`, { nodeId: peer2.id, role: "peer" });
-      await ok("POST", `/networks/fabric/${id}/peers/${peer2.id}/join`);
+      await h.ok("POST", `/networks/fabric/${id}/nodes`, { nodeId: peer2.id, role: "peer" });
+      await h.ok("POST", `/networks/fabric/${id}/peers/${peer2.id}/join`);
       await waitFor(
         "org2's peer at height 4 like everyone",
         async () => {
-          const m = await ok("GET", `/networks/fabric/${id}/map`);
+          const m = await h.ok("GET", `/networks/fabric/${id}/map`);
           return m.nodes.length === 6 && m.nodes.every((n: Json) => n.height === 4) ? m : undefined;
         },
         30_000,
       );
       t.org2Joined = Date.now() - tOrg2;
-      const cur2 = (await ok("GET", `/networks/fabric/${id}/current-channel-config`)).config;
+      const cur2 = (await h.ok("GET", `/networks/fabric/${id}/current-channel-config`)).config;
       expect(Object.keys(cur2.channel_group.groups.Application.groups).sort()).toEqual(["NetOrg1MSP", "NetOrg2MSP"]);
 
       // Unjoin one orderer through osnadmin.
-      await ok("POST", `/networks/fabric/${id}/orderers/${orderers[2].id}/unjoin`);
+      await h.ok("POST", `/networks/fabric/${id}/orderers/${orderers[2].id}/unjoin`);
       expect(
-        (await ok("GET", `/networks/fabric/${id}/nodes`)).nodes.find((m: Json) => m.nodeId === orderers[2].id).status,
+        (await h.ok("GET", `/networks/fabric/${id}/nodes`)).nodes.find((m: Json) => m.nodeId === orderers[2].id).status,
       ).toBe("unjoined");
 
       // Each node reports the channel itself: CSCC on peers, the participation API on orderers.
       for (const n of [...peers, orderers[0]]) {
-        const ch = await ok("GET", `/nodes/${n.id}/channels`);
+        const ch = await h.ok("GET", `/nodes/${n.id}/channels`);
         expect(ch.channels.map((c: Json) => c.name)).toContain("netchannel");
-        const h = await ok("GET", `/nodes/${n.id}/channels/netchannel/height`);
-        expect(h).toMatchObject({ channelId: "netchannel", nodeType: n.nodeType });
-        expect(h.height).toBeGreaterThanOrEqual(4);
+        const height = await h.ok("GET", `/nodes/${n.id}/channels/netchannel/height`);
+        expect(height).toMatchObject({ channelId: "netchannel", nodeType: n.nodeType });
+        expect(height.height).toBeGreaterThanOrEqual(4);
       }
-      expect((await call("GET", `/nodes/${peers[0].id}/channels/nochannel/height`)).status).toBe(404);
+      expect((await h.call("GET", `/nodes/${peers[0].id}/channels/nochannel/height`)).status).toBe(404);
 
       // A node joined to the channel cannot be deleted.
-      const blocked = await call("DELETE", `/nodes/${peers[0].id}`);
+      const blocked = await h.call("DELETE", `/nodes/${peers[0].id}`);
       expect(blocked.status).toBe(409);
       expect(blocked.body.message).toMatch(/is still part of network/);
 
       console.warn(`fabric networks e2e timings (ms): ${JSON.stringify(t)}`);
 
-      for (const n of [...nodes, peer2]) await ok("POST", `/nodes/${n.id}/stop`);
-      await waitFor("no node process left", async () => (nodeProcesses().length === 0 ? true : undefined), 30_000);
+      await h.stopNodes([...nodes, peer2]);
     },
   );
 });

@@ -1,6 +1,6 @@
 import { common } from "@hyperledger/fabric-protos";
 import { afterAll, describe, expect, it } from "vitest";
-import { fabricApiHarness, haveFabricBinaries, waitFor, type Json } from "../../test-support/fabric-api.js";
+import { fabricApi, haveFabricBinaries, waitFor, type FabricApi, type Json } from "../../test-support/fabric-api.js";
 
 /**
  * Importing existing channels on real Fabric nodes: a channel made on this console is "forgotten"
@@ -9,23 +9,22 @@ import { fabricApiHarness, haveFabricBinaries, waitFor, type Json } from "../../
  * peer that was not in the channel yet joins it and catches up. Skipped without binaries.
  */
 const bins = await haveFabricBinaries("fabric import e2e");
-const h = fabricApiHarness({ name: "fabimport-e2e", ports: 36000 + (process.pid % 20) * 60 });
+let harness: FabricApi | undefined;
 
-afterAll(() => h.close());
+afterAll(() => harness?.close());
 
 const blockNumber = (b64: string): number =>
   common.Block.deserializeBinary(Buffer.from(b64, "base64")).getHeader()?.getNumber() ?? -1;
-
-async function heights(id: number): Promise<Json[]> {
-  return (await h.ok("GET", `/networks/fabric/${id}/map`)).nodes;
-}
 
 describe("Fabric network import", () => {
   it.skipIf(!bins)(
     "imports a channel from its orderer and from a config block; new peers join",
     { timeout: 240_000 },
     async () => {
-      await h.start();
+      // Away from the other Fabric tests' ports (see docs/testing.md): 36000-37199.
+      const h = await fabricApi({ ports: 36000 + (process.pid % 20) * 60 });
+      harness = h;
+      const heights = async (id: number): Promise<Json[]> => (await h.ok("GET", `/networks/fabric/${id}/map`)).nodes;
       const t: Record<string, number> = {};
       const t0 = Date.now();
       const org = await h.ok("POST", "/organizations", { mspId: "ImpOrg1MSP", name: "Import Org 1" });
