@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
+import { fabricProcesses, waitNodeStatus } from "../support/fabric.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -32,32 +31,6 @@ type Defaults = {
   }[];
 };
 
-/** peer/orderer processes whose config (FABRIC_CFG_PATH's core.yaml/orderer.yaml) names one of these ports. */
-function fabricProcesses(ports: readonly string[]): number[] {
-  const out: number[] = [];
-  const read = (f: string): string => {
-    try {
-      return readFileSync(f, "latin1");
-    } catch {
-      return "";
-    }
-  };
-  for (const p of readdirSync("/proc")) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      const exe = basename(readlinkSync(`/proc/${p}/exe`));
-      if (exe !== "peer" && exe !== "orderer") continue;
-      const env = read(`/proc/${p}/environ`);
-      const cfg = /(?:^|\0)FABRIC_CFG_PATH=([^\0]*)/.exec(env)?.[1] ?? "";
-      const text = [env, read(`/proc/${p}/cmdline`), read(`${cfg}/core.yaml`), read(`${cfg}/orderer.yaml`)].join("\n");
-      if (ports.some((port) => new RegExp(`(^|\\D)${port}(\\D|$)`).test(text))) out.push(Number(p));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return out;
-}
-
 /** Issue 6: a channel created from the UI on a real orderer and peer, joined, inspected and changed. */
 describe("fabric network", () => {
   let s: Session;
@@ -68,14 +41,7 @@ describe("fabric network", () => {
   const admin = adminUser;
 
   const waitRunning = async (id: number, want = "RUNNING"): Promise<void> => {
-    const until = Date.now() + 120_000;
-    for (;;) {
-      const n = await apiCall<Node>(s.baseUrl, admin(), "GET", `/nodes/${id}`);
-      if (n.data.status === want) return;
-      if (n.data.status === "ERROR") throw new Error(`${n.data.name}: ${n.data.errorMessage}`);
-      if (Date.now() > until) throw new Error(`${n.data.name} not ${want}: ${n.data.status}`);
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+    await waitNodeStatus(s.baseUrl, admin(), id, want);
   };
 
   beforeAll(async () => {

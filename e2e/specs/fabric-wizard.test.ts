@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
+import { fabricProcesses } from "../support/fabric.js";
 import { adminUser, openSession, screenshot, type Session } from "../support/browser.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -10,32 +9,6 @@ const CHANNEL = `wiz-${SUFFIX}`;
 // The wizard names nodes after the org: "Wiz<suffix>MSP" → orderer0-wiz<suffix>, peer0-wiz<suffix>.
 const ORDERER = `orderer0-wiz${SUFFIX}`;
 const PEER = `peer0-wiz${SUFFIX}`;
-
-/** peer/orderer processes whose config names one of these ports (same check as fabric-network.test.ts). */
-function fabricProcesses(ports: readonly string[]): number[] {
-  const out: number[] = [];
-  const read = (f: string): string => {
-    try {
-      return readFileSync(f, "latin1");
-    } catch {
-      return "";
-    }
-  };
-  for (const p of readdirSync("/proc")) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      const exe = basename(readlinkSync(`/proc/${p}/exe`));
-      if (exe !== "peer" && exe !== "orderer") continue;
-      const env = read(`/proc/${p}/environ`);
-      const cfg = /(?:^|\0)FABRIC_CFG_PATH=([^\0]*)/.exec(env)?.[1] ?? "";
-      const text = [env, read(`/proc/${p}/cmdline`), read(`${cfg}/core.yaml`), read(`${cfg}/orderer.yaml`)].join("\n");
-      if (ports.some((port) => new RegExp(`(^|\\D)${port}(\\D|$)`).test(text))) out.push(Number(p));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return out;
-}
 
 /** Issue 6's wizard: from the login page to a running channel with every node joined, all in the browser. */
 describe("fabric wizard", () => {

@@ -49,6 +49,7 @@ const fabricNetwork: PageLoader = () =>
   import("@/pages/networks/FabricNetworkDetailPage").then((m) => m.FabricNetworkDetailPage);
 const fabricBlocks: PageLoader = () => import("@/pages/networks/FabricBlocksPage").then((m) => m.FabricBlocksPage);
 const fabricBlock: PageLoader = () => import("@/pages/networks/FabricBlockPage").then((m) => m.FabricBlockPage);
+const fabricJoin: PageLoader = () => import("@/pages/fabric-join/FabricJoinPage").then((m) => m.FabricJoinPage);
 const fabricWizard: PageLoader = () => import("@/pages/fabric-wizard/FabricWizardPage").then((m) => m.FabricWizardPage);
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
@@ -71,7 +72,7 @@ const besuNodeEdit: PageLoader = () => import("@/pages/nodes/BesuNodeFormPage").
 export const ROUTES: readonly AppRoute[] = [
   { path: "dashboard", title: "Dashboard", load: dashboard },
   { path: "fabric-wizard", title: "Fabric Network Wizard", load: fabricWizard },
-  { path: "fabric-join", title: "Join Fabric Network" },
+  { path: "fabric-join", title: "Join Fabric Network", load: fabricJoin },
   { path: "account", title: "Account", load: account },
   { path: "nodes", title: "Nodes", load: nodes },
   { path: "nodes/create", title: "Create Node", load: nodeCreate },

@@ -96,7 +96,8 @@ function deliverFailure(err: unknown, channelId: string, where: string, mspId: s
       );
     }
   }
-  const text = reason(err);
+  // grpc-js wraps the TLS cause: "14 UNAVAILABLE: No connection established. Last error: Error: <cause>. Resolution note: …"
+  const text = /Last error: (?:Error: )?(.+?)\.? Resolution note/.exec(reason(err))?.[1] ?? reason(err);
   if (/certificate|self.signed|issuer|handshake|SSL/i.test(text)) {
     return new InputError(
       `ordererTlsCert: the TLS handshake with ${where} failed (${text}); give the TLS CA certificate that issued the orderer's TLS certificate`,

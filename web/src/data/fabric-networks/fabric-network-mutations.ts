@@ -60,14 +60,20 @@ export function useFabricJoinMutation(
   });
 }
 
+/** Adds a node to the channel's member list: pending until joined, joined if it already has the channel. */
+export function addNetworkNode(networkId: number, nodeId: number, role: JoinRole): Promise<FabricNetwork> {
+  return unwrap(
+    api.POST("/networks/fabric/{id}/nodes", { params: { path: { id: networkId } }, body: { nodeId, role } }),
+  );
+}
+
 /** Adds a node to the channel's member list (pending until joined). */
 export function useFabricAddNodeMutation(
   networkId: number,
 ): UseMutationResult<FabricNetwork, Error, { nodeId: number; role: JoinRole }> {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body) =>
-      unwrap(api.POST("/networks/fabric/{id}/nodes", { params: { path: { id: networkId } }, body })),
+    mutationFn: ({ nodeId, role }) => addNetworkNode(networkId, nodeId, role),
     onSettled: () => qc.invalidateQueries({ queryKey: fabricNetworkKeys.all }),
   });
 }

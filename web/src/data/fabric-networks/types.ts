@@ -20,3 +20,6 @@ export type CreateFabricNetworkBody = Body<"/networks/fabric">;
 export type FabricUpdateConfigBody = Body<"/networks/fabric/{id}/update-config">;
 export type FabricConfigOperation = FabricUpdateConfigBody["operations"][number];
 export type FabricAnchorPeersBody = Body<"/networks/fabric/{id}/anchor-peers">;
+export type ImportFabricNetworkBody = Body<"/networks/fabric/import">;
+export type ImportFabricNetworkWithOrgBody = Body<"/networks/fabric/import-with-org">;
+export type ImportNetworkResult = ResponseOf<"/networks/fabric/import", "post">;

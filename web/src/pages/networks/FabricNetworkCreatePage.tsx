@@ -1,20 +1,20 @@
-import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, RotateCcwIcon, XCircleIcon } from "lucide-react";
+import { Loader2Icon } from "lucide-react";
 import { FormSection } from "@/components/FormSection";
 import { useMemo, useReducer, useState, type ReactElement } from "react";
 import { useForm } from "react-hook-form";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import type { NodeInfo, Organization } from "@/api/client";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
 import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardFooter } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { joinNode, useFabricNetworkCreateMutation } from "@/data/fabric-networks/fabric-network-mutations";
+import { JoinProgress } from "@/pages/networks/JoinProgress";
 import type { FabricNetwork } from "@/data/fabric-networks/types";
 import { useNodesQuery } from "@/data/nodes/nodes-query";
 import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
@@ -27,19 +27,10 @@ import {
   FABRIC_NETWORK_FORM_DEFAULTS,
   FABRIC_NETWORK_FORM_FIELDS,
   joinReducer,
-  joinSummary,
   toCreateFabricNetworkBody,
   type FabricNetworkFormValues,
   type JoinRow,
-  type JoinRowState,
 } from "@/pages/networks/fabric-network";
-
-const ICON: Record<JoinRowState, ReactElement> = {
-  pending: <CircleDashedIcon className="size-4 text-muted-foreground" />,
-  joining: <Loader2Icon className="size-4 animate-spin text-primary" />,
-  joined: <CheckCircle2Icon className="size-4 text-success" />,
-  failed: <XCircleIcon className="size-4 text-destructive" />,
-};
 
 type Role = "peer" | "orderer";
 /** org id → chosen node ids, per role. */
@@ -124,82 +115,6 @@ function OrgNodePicker({
 
 function toChoices(c: Choice): { orgId: number; nodeIds: number[] }[] {
   return Object.entries(c).map(([orgId, nodeIds]) => ({ orgId: Number(orgId), nodeIds }));
-}
-
-/** Live join rows: one per chosen node, with Retry on the failed ones only. */
-function JoinProgress({
-  network,
-  rows,
-  running,
-  onRetry,
-}: {
-  network: FabricNetwork;
-  rows: JoinRow[];
-  running: boolean;
-  onRetry: (r: JoinRow) => void;
-}): ReactElement {
-  const sum = joinSummary(rows);
-  const done = sum.pending + sum.joining === 0;
-  return (
-    <Card className="gap-0 pb-0" data-testid="join-progress" data-done={done ? "true" : "false"}>
-      <CardHeader className="flex flex-row items-center justify-between gap-2 pb-4">
-        <div>
-          <CardTitle className="text-base">Joining {network.name}</CardTitle>
-          <CardDescription>
-            {sum.joined} joined · {sum.failed} failed · {sum.pending + sum.joining} to go
-          </CardDescription>
-        </div>
-        {done && (
-          <Button asChild>
-            <Link to={`/networks/${network.id}/fabric`}>Open network {network.name}</Link>
-          </Button>
-        )}
-      </CardHeader>
-      <div className="border-t">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead className="w-8">
-                <span className="sr-only">State</span>
-              </TableHead>
-              <TableHead>Node</TableHead>
-              <TableHead className="hidden sm:table-cell">Role</TableHead>
-              <TableHead>Status</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((r) => (
-              <TableRow key={r.nodeId} data-testid={`join-row-${r.name}`} data-state={r.state}>
-                <TableCell>{ICON[r.state]}</TableCell>
-                <TableCell className="font-medium">{r.name}</TableCell>
-                <TableCell className="hidden capitalize sm:table-cell">{r.role}</TableCell>
-                <TableCell>
-                  {r.state === "pending" && <Badge variant="secondary">Pending</Badge>}
-                  {r.state === "joining" && <Badge variant="warning">Joining…</Badge>}
-                  {r.state === "joined" && <Badge variant="success">Joined</Badge>}
-                  {r.state === "failed" && (
-                    <div className="flex flex-wrap items-center gap-2">
-                      <Badge variant="destructive">Failed</Badge>
-                      <span className="text-sm text-destructive">{r.error}</span>
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        disabled={running}
-                        onClick={() => onRetry(r)}
-                        aria-label={`Retry ${r.name}`}
-                      >
-                        <RotateCcwIcon /> Retry
-                      </Button>
-                    </div>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
-    </Card>
-  );
 }
 
 function CreateContent(): ReactElement {

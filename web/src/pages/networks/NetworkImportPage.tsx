@@ -2,15 +2,17 @@ import { FileUpIcon, Loader2Icon, NetworkIcon } from "lucide-react";
 import type { ReactElement } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
-import { EmptyState, PageHeader } from "@/components/states";
-import { Badge } from "@/components/ui/badge";
+import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter } from "@/components/ui/card";
 import { Input, Textarea } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
+import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { useBesuNetworkImportMutation } from "@/data/besu-networks/besu-network-import-mutation";
+import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
+import { BlockImportForm, OrdererImportForm } from "@/pages/networks/FabricImportForms";
 import { formErrorsFrom } from "@/lib/field-errors";
 import { showToast } from "@/lib/toast";
 
@@ -136,7 +138,51 @@ function BesuImportForm(): ReactElement {
   );
 }
 
-/** Import an existing network: Besu from its genesis file now; Fabric later. */
+function FabricImport(): ReactElement {
+  const navigate = useNavigate();
+  const orgs = useOrganizationsQuery(ORGANIZATION_LIST_LIMIT);
+  const done = (r: { message: string; networkId: number }): void => {
+    showToast("success", "Fabric network imported", { description: r.message });
+    void navigate(`/networks/${r.networkId}/fabric`);
+  };
+  const cancel = (
+    <Button type="button" variant="outline" onClick={() => void navigate("/networks")}>
+      Cancel
+    </Button>
+  );
+  return (
+    <Card>
+      <CardContent>
+        <Tabs defaultValue="orderer">
+          <TabsList>
+            <TabsTrigger value="orderer">From an orderer</TabsTrigger>
+            <TabsTrigger value="block">From a block file</TabsTrigger>
+          </TabsList>
+          <TabsContent value="orderer" className="mt-4">
+            <QueryState query={orgs}>
+              {(page) =>
+                page.items.length === 0 ? (
+                  <EmptyState
+                    icon={NetworkIcon}
+                    title="No organizations yet"
+                    description="Reading a channel from its orderer takes an organization of this console that is a member of it."
+                  />
+                ) : (
+                  <OrdererImportForm orgs={page.items} submitLabel="Import network" footer={cancel} onImported={done} />
+                )
+              }
+            </QueryState>
+          </TabsContent>
+          <TabsContent value="block" className="mt-4">
+            <BlockImportForm footer={cancel} onImported={done} />
+          </TabsContent>
+        </Tabs>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Import an existing network: Besu from its genesis file; Fabric from an orderer or a block. */
 function NetworkImportPageContent(): ReactElement {
   return (
     <div className="max-w-3xl">
@@ -144,21 +190,13 @@ function NetworkImportPageContent(): ReactElement {
       <Tabs defaultValue="besu">
         <TabsList>
           <TabsTrigger value="besu">Besu</TabsTrigger>
-          <TabsTrigger value="fabric">
-            Fabric <Badge variant="secondary">Coming soon</Badge>
-          </TabsTrigger>
+          <TabsTrigger value="fabric">Fabric</TabsTrigger>
         </TabsList>
         <TabsContent value="besu" className="mt-4">
           <BesuImportForm />
         </TabsContent>
         <TabsContent value="fabric" className="mt-4">
-          <Card>
-            <EmptyState
-              icon={NetworkIcon}
-              title="Fabric import is coming soon"
-              description="Importing a Fabric channel from its genesis block or config arrives with the Fabric network screens."
-            />
-          </Card>
+          <FabricImport />
         </TabsContent>
       </Tabs>
     </div>

@@ -1,0 +1,165 @@
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { basename } from "node:path";
+import { apiCall } from "./api.js";
+
+type Credentials = { username: string; password: string };
+
+export interface FabricNode {
+  id: number;
+  name: string;
+  status: string;
+  errorMessage?: string;
+  nodeType?: string;
+  fabricPeer?: { externalEndpoint: string };
+  fabricOrderer?: { externalEndpoint: string };
+}
+
+type Defaults = {
+  peers: {
+    listenAddress: string;
+    chaincodeAddress: string;
+    operationsListenAddress: string;
+    externalEndpoint: string;
+  }[];
+  orderers: {
+    listenAddress: string;
+    adminAddress: string;
+    operationsListenAddress: string;
+    externalEndpoint: string;
+  }[];
+};
+
+/** peer/orderer processes whose config (FABRIC_CFG_PATH's core.yaml/orderer.yaml) names one of these ports. */
+export function fabricProcesses(ports: readonly string[]): number[] {
+  const out: number[] = [];
+  const read = (f: string): string => {
+    try {
+      return readFileSync(f, "latin1");
+    } catch {
+      return "";
+    }
+  };
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const exe = basename(readlinkSync(`/proc/${p}/exe`));
+      if (exe !== "peer" && exe !== "orderer") continue;
+      const env = read(`/proc/${p}/environ`);
+      const cfg = /(?:^|\0)FABRIC_CFG_PATH=([^\0]*)/.exec(env)?.[1] ?? "";
+      const text = [env, read(`/proc/${p}/cmdline`), read(`${cfg}/core.yaml`), read(`${cfg}/orderer.yaml`)].join("\n");
+      if (ports.some((port) => new RegExp(`(^|\\D)${port}(\\D|$)`).test(text))) out.push(Number(p));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Polls a node until it has status `want` (fails fast on ERROR). */
+export async function waitNodeStatus(
+  baseUrl: string,
+  user: Credentials,
+  id: number,
+  want = "RUNNING",
+): Promise<FabricNode> {
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const n = await apiCall<FabricNode>(baseUrl, user, "GET", `/nodes/${id}`);
+    if (n.data.status === want) return n.data;
+    if (n.data.status === "ERROR") throw new Error(`${n.data.name}: ${n.data.errorMessage}`);
+    if (Date.now() > until) throw new Error(`${n.data.name} not ${want}: ${n.data.status}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/**
+ * Creates peers and orderers of an org through the API (one at a time: each proposal sees the
+ * ports before it), waits until all run, and records their ports for the process check.
+ */
+export async function createFabricNodes(
+  baseUrl: string,
+  user: Credentials,
+  org: { id: number; mspId: string },
+  names: { peers: string[]; orderers: string[] },
+  ports: string[],
+): Promise<FabricNode[]> {
+  const d = await apiCall<Defaults>(
+    baseUrl,
+    user,
+    "GET",
+    `/nodes/defaults/fabric?peerCount=${names.peers.length}&ordererCount=${names.orderers.length}`,
+  );
+  if (d.status !== 200) throw new Error(`defaults: ${d.status}`);
+  const bodies = [
+    ...names.orderers.map((name, i) => {
+      const o = d.data.orderers[i]!;
+      ports.push(...[o.listenAddress, o.adminAddress].map((a) => a.split(":").at(-1)!));
+      return {
+        name,
+        blockchainPlatform: "FABRIC",
+        fabricOrderer: {
+          organizationId: org.id,
+          mspId: org.mspId,
+          listenAddress: o.listenAddress,
+          adminAddress: o.adminAddress,
+          operationsListenAddress: o.operationsListenAddress,
+          externalEndpoint: o.externalEndpoint,
+        },
+      };
+    }),
+    ...names.peers.map((name, i) => {
+      const p = d.data.peers[i]!;
+      ports.push(...[p.listenAddress, p.chaincodeAddress].map((a) => a.split(":").at(-1)!));
+      return {
+        name,
+        blockchainPlatform: "FABRIC",
+        fabricPeer: {
+          organizationId: org.id,
+          mspId: org.mspId,
+          listenAddress: p.listenAddress,
+          chaincodeAddress: p.chaincodeAddress,
+          operationsListenAddress: p.operationsListenAddress,
+          externalEndpoint: p.externalEndpoint,
+        },
+      };
+    }),
+  ];
+  const ids: number[] = [];
+  for (const body of bodies) {
+    const r = await apiCall<FabricNode>(baseUrl, user, "POST", "/nodes", body);
+    if (r.status !== 201) throw new Error(`create ${body.name}: ${r.status} ${JSON.stringify(r.data)}`);
+    ids.push(r.data.id);
+  }
+  const out: FabricNode[] = [];
+  for (const id of ids) out.push(await waitNodeStatus(baseUrl, user, id));
+  return out;
+}
+
+/** Deletes the named networks and every node of the org, then waits until none of their processes is left. */
+export async function removeFabricFixtures(
+  baseUrl: string,
+  user: Credentials,
+  opts: { channels: string[]; orgId: number; nodeIds: number[]; ports: string[] },
+): Promise<number[]> {
+  const nets = await apiCall<{ networks?: { id: number; name: string }[] }>(
+    baseUrl,
+    user,
+    "GET",
+    "/networks/fabric?limit=1000",
+  );
+  for (const n of (nets.data.networks ?? []).filter((x) => opts.channels.includes(x.name))) {
+    await apiCall(baseUrl, user, "DELETE", `/networks/fabric/${n.id}`);
+  }
+  const left = await apiCall<{ items?: FabricNode[] }>(
+    baseUrl,
+    user,
+    "GET",
+    `/nodes?limit=1000&organizationId=${opts.orgId}`,
+  );
+  for (const id of new Set([...opts.nodeIds, ...(left.data.items ?? []).map((n) => n.id)])) {
+    await apiCall(baseUrl, user, "DELETE", `/nodes/${id}`);
+  }
+  const until = Date.now() + 30_000;
+  while (fabricProcesses(opts.ports).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
+  return fabricProcesses(opts.ports);
+}

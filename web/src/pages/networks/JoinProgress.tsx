@@ -1,0 +1,92 @@
+import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, RotateCcwIcon, XCircleIcon } from "lucide-react";
+import type { ReactElement } from "react";
+import { Link } from "react-router";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import type { FabricNetwork } from "@/data/fabric-networks/types";
+import { joinSummary, type JoinRow, type JoinRowState } from "@/pages/networks/fabric-network";
+
+const ICON: Record<JoinRowState, ReactElement> = {
+  pending: <CircleDashedIcon className="size-4 text-muted-foreground" />,
+  joining: <Loader2Icon className="size-4 animate-spin text-primary" />,
+  joined: <CheckCircle2Icon className="size-4 text-success" />,
+  failed: <XCircleIcon className="size-4 text-destructive" />,
+};
+
+/** Live join rows: one per chosen node, with Retry on the failed ones only. */
+export function JoinProgress({
+  network,
+  rows,
+  running,
+  onRetry,
+}: {
+  network: Pick<FabricNetwork, "id" | "name">;
+  rows: JoinRow[];
+  running: boolean;
+  onRetry: (r: JoinRow) => void;
+}): ReactElement {
+  const sum = joinSummary(rows);
+  const done = sum.pending + sum.joining === 0;
+  return (
+    <Card className="gap-0 pb-0" data-testid="join-progress" data-done={done ? "true" : "false"}>
+      <CardHeader className="flex flex-row items-center justify-between gap-2 pb-4">
+        <div>
+          <CardTitle className="text-base">Joining {network.name}</CardTitle>
+          <CardDescription>
+            {sum.joined} joined · {sum.failed} failed · {sum.pending + sum.joining} to go
+          </CardDescription>
+        </div>
+        {done && (
+          <Button asChild>
+            <Link to={`/networks/${network.id}/fabric`}>Open network {network.name}</Link>
+          </Button>
+        )}
+      </CardHeader>
+      <div className="border-t">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead className="w-8">
+                <span className="sr-only">State</span>
+              </TableHead>
+              <TableHead>Node</TableHead>
+              <TableHead className="hidden sm:table-cell">Role</TableHead>
+              <TableHead>Status</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((r) => (
+              <TableRow key={r.nodeId} data-testid={`join-row-${r.name}`} data-state={r.state}>
+                <TableCell>{ICON[r.state]}</TableCell>
+                <TableCell className="font-medium">{r.name}</TableCell>
+                <TableCell className="hidden capitalize sm:table-cell">{r.role}</TableCell>
+                <TableCell>
+                  {r.state === "pending" && <Badge variant="secondary">Pending</Badge>}
+                  {r.state === "joining" && <Badge variant="warning">Joining…</Badge>}
+                  {r.state === "joined" && <Badge variant="success">Joined</Badge>}
+                  {r.state === "failed" && (
+                    <div className="flex flex-wrap items-center gap-2">
+                      <Badge variant="destructive">Failed</Badge>
+                      <span className="text-sm text-destructive">{r.error}</span>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        disabled={running}
+                        onClick={() => onRetry(r)}
+                        aria-label={`Retry ${r.name}`}
+                      >
+                        <RotateCcwIcon /> Retry
+                      </Button>
+                    </div>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </Card>
+  );
+}
