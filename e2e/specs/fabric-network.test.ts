@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
-import { fabricProcesses, waitNodeStatus } from "../support/fabric.js";
+import { createFabricNodes, fabricProcesses, removeFabricFixtures, waitNodeStatus } from "../support/fabric.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -9,27 +9,6 @@ const CHANNEL = `ch-${SUFFIX}`;
 const CHANNEL2 = `ch2-${SUFFIX}`;
 const PEER = `peer0-ch-${SUFFIX}`;
 const ORDERER = `orderer0-ch-${SUFFIX}`;
-
-interface Node {
-  id: number;
-  name: string;
-  status: string;
-  errorMessage?: string;
-}
-type Defaults = {
-  peers: {
-    listenAddress: string;
-    chaincodeAddress: string;
-    operationsListenAddress: string;
-    externalEndpoint: string;
-  }[];
-  orderers: {
-    listenAddress: string;
-    adminAddress: string;
-    operationsListenAddress: string;
-    externalEndpoint: string;
-  }[];
-};
 
 /** Issue 6: a channel created from the UI on a real orderer and peer, joined, inspected and changed. */
 describe("fabric network", () => {
@@ -52,73 +31,24 @@ describe("fabric network", () => {
     });
     expect(org.status).toBe(201);
     orgId = org.data.id;
-    const d = await apiCall<Defaults>(s.baseUrl, admin(), "GET", "/nodes/defaults/fabric?peerCount=1&ordererCount=1");
-    expect(d.status).toBe(200);
-    const o = d.data.orderers[0]!;
-    const p = d.data.peers[0]!;
-    const bodies = [
-      {
-        name: ORDERER,
-        blockchainPlatform: "FABRIC",
-        fabricOrderer: {
-          organizationId: orgId,
-          mspId: MSP,
-          listenAddress: o.listenAddress,
-          adminAddress: o.adminAddress,
-          operationsListenAddress: o.operationsListenAddress,
-          externalEndpoint: o.externalEndpoint,
-        },
-      },
-      {
-        name: PEER,
-        blockchainPlatform: "FABRIC",
-        fabricPeer: {
-          organizationId: orgId,
-          mspId: MSP,
-          listenAddress: p.listenAddress,
-          chaincodeAddress: p.chaincodeAddress,
-          operationsListenAddress: p.operationsListenAddress,
-          externalEndpoint: p.externalEndpoint,
-        },
-      },
-    ];
-    for (const addr of [o.listenAddress, o.adminAddress, p.listenAddress, p.chaincodeAddress]) {
-      ports.push(addr.split(":").at(-1)!);
-    }
-    // One at a time: each proposal was checked against the nodes before it.
-    for (const body of bodies) {
-      const r = await apiCall<Node>(s.baseUrl, admin(), "POST", "/nodes", body);
-      expect(r.status, JSON.stringify(r.data)).toBe(201);
-      nodeIds.push(r.data.id);
-    }
-    for (const id of nodeIds) await waitRunning(id);
+    const created = await createFabricNodes(
+      s.baseUrl,
+      admin(),
+      { id: orgId, mspId: MSP },
+      { orderers: [ORDERER], peers: [PEER] },
+      ports,
+    );
+    nodeIds.push(...created.map((n) => n.id));
   }, 240_000);
 
   afterAll(async () => {
     // The network first, then every node (delete stops it): no peer or orderer may outlive the run.
-    const nets = await apiCall<{ networks: { id: number; name: string }[] }>(
-      s.baseUrl,
-      admin(),
-      "GET",
-      `/networks/fabric?limit=1000`,
-    );
-    const ids = new Set([
-      ...(networkId ? [networkId] : []),
-      ...(nets.data.networks ?? []).filter((n) => n.name === CHANNEL || n.name === CHANNEL2).map((n) => n.id),
-    ]);
-    for (const id of ids) await apiCall(s.baseUrl, admin(), "DELETE", `/networks/fabric/${id}`);
-    const left = await apiCall<{ items: Node[] }>(
-      s.baseUrl,
-      admin(),
-      "GET",
-      `/nodes?limit=1000&organizationId=${orgId}`,
-    );
-    for (const id of new Set([...nodeIds, ...(left.data.items ?? []).map((n) => n.id)])) {
-      await apiCall(s.baseUrl, admin(), "DELETE", `/nodes/${id}`);
-    }
-    const until = Date.now() + 30_000;
-    while (fabricProcesses(ports).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
-    const survivors = fabricProcesses(ports);
+    const survivors = await removeFabricFixtures(s.baseUrl, admin(), {
+      channels: [CHANNEL, CHANNEL2],
+      orgId,
+      nodeIds,
+      ports,
+    });
     await s.close();
     expect(survivors).toEqual([]);
   }, 120_000);

@@ -13,6 +13,7 @@ import { createPeerClient } from "./peer-client.js";
 import { findTestBinaries, TEST_FABRIC_VERSION } from "./test-support/fabric-bins.js";
 import { startLocalNetwork, type LocalNetwork } from "./test-support/local-network.js";
 import { createTestOrg } from "./test-support/org-fixtures.js";
+import { waitFor } from "../test-support/wait.js";
 
 /** A BFT channel (Fabric 3.x only): 4 orderers, f = 1, one peer, one config update. */
 const bins = TEST_FABRIC_VERSION.startsWith("2.")
@@ -25,21 +26,6 @@ afterAll(async () => {
   await net?.stop();
   rmSync(root, { recursive: true, force: true });
 });
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe.skipIf(!bins)(`a BFT channel on real Fabric ${TEST_FABRIC_VERSION} nodes`, () => {
   it(

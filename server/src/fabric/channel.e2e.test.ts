@@ -28,6 +28,7 @@ import { createPeerClient, ProposalError } from "./peer-client.js";
 import { findTestBinaries, TEST_FABRIC_VERSION } from "./test-support/fabric-bins.js";
 import { startLocalNetwork, type LocalNetwork } from "./test-support/local-network.js";
 import { createTestOrg } from "./test-support/org-fixtures.js";
+import { waitFor } from "../test-support/wait.js";
 
 /**
  * A channel on real nodes: 1 org, 3 raft orderers and 2 peers under the supervisor; genesis
@@ -45,21 +46,6 @@ afterAll(async () => {
   if (process.env.CHAINLAUNCH_E2E_KEEP) console.warn(`channel e2e: kept ${root}`);
   else rmSync(root, { recursive: true, force: true });
 });
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.skipIf(!bins)(`a channel on real Fabric ${TEST_FABRIC_VERSION} nodes`, () => {
   it(

@@ -2,6 +2,9 @@ import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createFabricBinaryResolver } from "../runtime/index.js";
 import { createTestApp, type TestDialect } from "./test-app.js";
+import { Fatal, waitFor } from "./wait.js";
+
+export { Fatal, waitFor };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
@@ -23,25 +26,6 @@ export async function haveFabricBinaries(what: string): Promise<boolean> {
   }
   return Boolean(bins);
 }
-
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const until = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      if (e instanceof Fatal) throw e;
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Thrown inside a waitFor condition to stop waiting at once (a state that can't recover). */
-export class Fatal extends Error {}
 
 /** One node spec from GET /nodes/defaults/fabric (`d` is one of its peers or orderers). */
 export function fabricNodeSpec(

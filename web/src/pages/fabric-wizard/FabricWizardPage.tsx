@@ -1,15 +1,8 @@
-import {
-  CheckCircle2Icon,
-  ChevronDownIcon,
-  ChevronRightIcon,
-  CircleDashedIcon,
-  Loader2Icon,
-  RotateCcwIcon,
-  XCircleIcon,
-} from "lucide-react";
+import { ChevronDownIcon, ChevronRightIcon } from "lucide-react";
 import { useMemo, useReducer, useState, type ReactElement, type ReactNode } from "react";
 import { Link } from "react-router";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
+import { FailedRetry, StepIcon } from "@/components/progress";
 import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
@@ -48,7 +41,6 @@ import {
   type OrgChoice,
   type ProgressAction,
   type ProgressRow,
-  type RowState,
   type WizardContext,
   type WizardForm,
   type WizardState,
@@ -59,13 +51,6 @@ const STEPS = ["Organization", "Nodes", "Channel", "Review"] as const;
 /** How long a new node may take to reach RUNNING before its row fails (Retry waits again). */
 const RUNNING_TIMEOUT_MS = 180_000;
 const POLL_MS = 2000;
-
-const ICON: Record<RowState, ReactElement> = {
-  pending: <CircleDashedIcon className="size-4 text-muted-foreground" />,
-  running: <Loader2Icon className="size-4 animate-spin text-primary" />,
-  done: <CheckCircle2Icon className="size-4 text-success" />,
-  failed: <XCircleIcon className="size-4 text-destructive" />,
-};
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -170,7 +155,9 @@ function Progress({
           <TableBody>
             {state.rows.map((r) => (
               <TableRow key={r.key} data-testid={`wizard-row-${r.key}`} data-state={r.state}>
-                <TableCell>{ICON[r.state]}</TableCell>
+                <TableCell>
+                  <StepIcon state={r.state} />
+                </TableCell>
                 <TableCell className="font-medium whitespace-normal">{r.label}</TableCell>
                 <TableCell className="whitespace-normal">
                   {r.state === "pending" && <Badge variant="secondary">Pending</Badge>}
@@ -182,19 +169,7 @@ function Progress({
                   )}
                   {r.state === "done" && <Badge variant="success">Done</Badge>}
                   {r.state === "failed" && (
-                    <div className="flex flex-wrap items-center gap-2">
-                      <Badge variant="destructive">Failed</Badge>
-                      <span className="text-sm text-destructive">{r.message}</span>
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        disabled={running}
-                        onClick={() => onRetry(r)}
-                        aria-label={`Retry ${r.label}`}
-                      >
-                        <RotateCcwIcon /> Retry
-                      </Button>
-                    </div>
+                    <FailedRetry name={r.label} message={r.message} disabled={running} onRetry={() => onRetry(r)} />
                   )}
                 </TableCell>
               </TableRow>

@@ -1,5 +1,6 @@
-import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, XCircleIcon } from "lucide-react";
+import { Loader2Icon } from "lucide-react";
 import { FormSection } from "@/components/FormSection";
+import { StepIcon } from "@/components/progress";
 import { useEffect, useReducer, useRef, useState, type ReactElement } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
@@ -24,18 +25,10 @@ import {
   bulkSteps,
   toBulkCreateBody,
   type BulkFormValues,
-  type StepState,
 } from "@/pages/networks/besu-bulk";
 import { QUANTITY_PATTERN, wholeNumber } from "@/pages/networks/besu-form";
 import { PrefundedAccountsSection } from "@/pages/networks/PrefundedAccountsSection";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
-
-const ICON: Record<StepState, ReactElement> = {
-  pending: <CircleDashedIcon className="size-4 text-muted-foreground" />,
-  running: <Loader2Icon className="size-4 animate-spin text-primary" />,
-  done: <CheckCircle2Icon className="size-4 text-success" />,
-  failed: <XCircleIcon className="size-4 text-destructive" />,
-};
 
 function Result({ result }: { result: BulkCreateBesuResult }): ReactElement {
   return (
@@ -243,7 +236,7 @@ function BesuBulkCreateContent(): ReactElement {
                     data-testid={`bulk-step-${s.key}`}
                     data-state={s.state}
                   >
-                    {ICON[s.state]}
+                    <StepIcon state={s.state} />
                     <span className={s.state === "pending" ? "text-muted-foreground" : undefined}>{s.label}</span>
                   </li>
                 ))}

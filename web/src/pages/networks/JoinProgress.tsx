@@ -1,19 +1,12 @@
-import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, RotateCcwIcon, XCircleIcon } from "lucide-react";
 import type { ReactElement } from "react";
+import { FailedRetry, StepIcon } from "@/components/progress";
 import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { FabricNetwork } from "@/data/fabric-networks/types";
-import { joinSummary, type JoinRow, type JoinRowState } from "@/pages/networks/fabric-network";
-
-const ICON: Record<JoinRowState, ReactElement> = {
-  pending: <CircleDashedIcon className="size-4 text-muted-foreground" />,
-  joining: <Loader2Icon className="size-4 animate-spin text-primary" />,
-  joined: <CheckCircle2Icon className="size-4 text-success" />,
-  failed: <XCircleIcon className="size-4 text-destructive" />,
-};
+import { joinSummary, type JoinRow } from "@/pages/networks/fabric-network";
 
 /** Live join rows: one per chosen node, with Retry on the failed ones only. */
 export function JoinProgress({
@@ -59,7 +52,9 @@ export function JoinProgress({
           <TableBody>
             {rows.map((r) => (
               <TableRow key={r.nodeId} data-testid={`join-row-${r.name}`} data-state={r.state}>
-                <TableCell>{ICON[r.state]}</TableCell>
+                <TableCell>
+                  <StepIcon state={r.state === "joining" ? "running" : r.state === "joined" ? "done" : r.state} />
+                </TableCell>
                 <TableCell className="font-medium">{r.name}</TableCell>
                 <TableCell className="hidden capitalize sm:table-cell">{r.role}</TableCell>
                 <TableCell>
@@ -67,19 +62,7 @@ export function JoinProgress({
                   {r.state === "joining" && <Badge variant="warning">Joining…</Badge>}
                   {r.state === "joined" && <Badge variant="success">Joined</Badge>}
                   {r.state === "failed" && (
-                    <div className="flex flex-wrap items-center gap-2">
-                      <Badge variant="destructive">Failed</Badge>
-                      <span className="text-sm text-destructive">{r.error}</span>
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        disabled={running}
-                        onClick={() => onRetry(r)}
-                        aria-label={`Retry ${r.name}`}
-                      >
-                        <RotateCcwIcon /> Retry
-                      </Button>
-                    </div>
+                    <FailedRetry name={r.name} message={r.error} disabled={running} onRetry={() => onRetry(r)} />
                   )}
                 </TableCell>
               </TableRow>

@@ -1,8 +1,9 @@
-import { CheckCircle2Icon, CircleDashedIcon, Loader2Icon, RotateCcwIcon, XCircleIcon } from "lucide-react";
+import { Loader2Icon } from "lucide-react";
 import { useReducer, useState, type ReactElement } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "@/api/client";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
+import { FailedRetry, StepIcon } from "@/components/progress";
 import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { Mono } from "@/components/DetailField";
 import { PageHeader, QueryState } from "@/components/states";
@@ -15,15 +16,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNodeCreateMutation } from "@/data/nodes/node-mutations";
 import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
-import { bulkReducer, bulkSummary, pendingRows, type BulkRow, type RowState } from "@/pages/nodes/bulk-progress";
+import { bulkReducer, bulkSummary, pendingRows, type BulkRow } from "@/pages/nodes/bulk-progress";
 import { FABRIC_FORM_EMPTY, suggestName, toCreateFabricBody, withDefaults } from "@/pages/nodes/fabric-form";
-
-const ICON: Record<RowState, ReactElement> = {
-  pending: <CircleDashedIcon className="size-4 text-muted-foreground" />,
-  creating: <Loader2Icon className="size-4 animate-spin text-primary" />,
-  done: <CheckCircle2Icon className="size-4 text-success" />,
-  failed: <XCircleIcon className="size-4 text-destructive" />,
-};
 
 function countOk(v: string): boolean {
   return /^\d+$/.test(v) && Number(v) >= 0 && Number(v) <= 20;
@@ -188,7 +182,9 @@ function BulkContent(): ReactElement {
                   const f = r.body.fabricPeer ?? r.body.fabricOrderer;
                   return (
                     <TableRow key={r.key} data-testid={`bulk-row-${r.name}`} data-state={r.state}>
-                      <TableCell>{ICON[r.state]}</TableCell>
+                      <TableCell>
+                        <StepIcon state={r.state === "creating" ? "running" : r.state} />
+                      </TableCell>
                       <TableCell className="font-medium">{r.name}</TableCell>
                       <TableCell className="hidden capitalize sm:table-cell">{r.kind}</TableCell>
                       <TableCell className="hidden md:table-cell">
@@ -203,18 +199,13 @@ function BulkContent(): ReactElement {
                         {r.state === "pending" && <Badge variant="secondary">Pending</Badge>}
                         {r.state === "creating" && <Badge variant="warning">Creating…</Badge>}
                         {r.state === "failed" && (
-                          <div className="flex flex-wrap items-center gap-2">
-                            <span className="text-sm text-destructive">{r.error}</span>
-                            <Button
-                              size="sm"
-                              variant="outline"
-                              disabled={running}
-                              onClick={() => void createOne(r)}
-                              aria-label={`Retry ${r.name}`}
-                            >
-                              <RotateCcwIcon /> Retry
-                            </Button>
-                          </div>
+                          <FailedRetry
+                            name={r.name}
+                            message={r.error}
+                            disabled={running}
+                            onRetry={() => void createOne(r)}
+                            badge={false}
+                          />
                         )}
                       </TableCell>
                     </TableRow>
