@@ -3,6 +3,7 @@ import { InputError, RateLimitError, UnauthorizedError } from "../../http/errors
 import { parseRole } from "../../http/permissions.js";
 import type { Principal } from "../../http/principal.js";
 import type { UserRow, UsersRepo } from "../users/users.repo.js";
+import { createCredentialCache } from "./credential-cache.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.js";
 import type { FailureLimiter } from "./rate-limiter.js";
 import type { SessionsRepo } from "./sessions.repo.js";
@@ -24,6 +25,7 @@ export function createAuthService(deps: {
   sessionTtlMs: number;
 }) {
   const { users, sessions, limiter, sessionTtlMs } = deps;
+  const verifiedBasic = createCredentialCache();
 
   /** Checks a username and password, with per-IP and per-username failure limits. */
   async function checkCredentials(username: string, password: string, ip: string): Promise<UserRow> {
@@ -84,8 +86,16 @@ export function createAuthService(deps: {
       return principalOf(user, "session", { sessionId: session.id });
     },
 
+    /** HTTP Basic: a full check, or a recent successful one for the same user, password and hash. */
     async fromBasic(username: string, password: string, ip: string): Promise<Principal> {
-      return principalOf(await checkCredentials(username, password, ip), "basic");
+      const known = await users.byUsername(username);
+      if (known && verifiedBasic.has(username, password, known.password_hash)) {
+        const wait = Math.max(limiter.blockedFor(`ip:${ip}`), limiter.blockedFor(`user:${username.toLowerCase()}`));
+        if (wait === 0) return principalOf(known, "basic");
+      }
+      const user = await checkCredentials(username, password, ip);
+      verifiedBasic.add(username, password, user.password_hash);
+      return principalOf(user, "basic");
     },
 
     async logout(sessionId: number | undefined): Promise<void> {

@@ -91,6 +91,32 @@ describe.each(dialects())("auth on %s", (dialect) => {
     expect(bad.statusCode).toBe(401);
   });
 
+  it("HTTP Basic remembers a verified password only while it is the user's password", async () => {
+    await createUser(t, "dave", "viewer", "dave-pass-1");
+    const asDave = (password: string) =>
+      t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: t.basic("dave", password) });
+    expect((await asDave("dave-pass-1")).statusCode).toBe(200);
+    expect((await asDave("dave-pass-1")).statusCode).toBe(200); // remembered
+    const changed = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/change-password",
+      headers: t.basic("dave", "dave-pass-1"),
+      payload: { current_password: "dave-pass-1", new_password: "dave-pass-2" },
+    });
+    expect(changed.statusCode, changed.body).toBeLessThan(300);
+    expect((await asDave("dave-pass-1")).statusCode).toBe(401);
+    expect((await asDave("dave-pass-2")).statusCode).toBe(200);
+    // A deleted user is refused at once.
+    const users = (await t.app.inject({ method: "GET", url: "/api/v1/users", headers: t.admin })).json() as {
+      id: number;
+      username: string;
+    }[];
+    const dave = users.find((u) => u.username === "dave")!;
+    const del = await t.app.inject({ method: "DELETE", url: `/api/v1/users/${dave.id}`, headers: t.admin });
+    expect(del.statusCode, del.body).toBeLessThan(300);
+    expect((await asDave("dave-pass-2")).statusCode).toBe(401);
+  });
+
   it("change-password needs 8 characters and revokes the user's other sessions", async () => {
     const carol = await createUser(t, "carol", "viewer", "carol-pass-1");
     void carol;
