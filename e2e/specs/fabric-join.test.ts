@@ -160,6 +160,15 @@ describe("fabric join and import", () => {
       if (Date.now() > until) throw new Error(`peer1 height: ${JSON.stringify(h)}`);
       await new Promise((r) => setTimeout(r, 500));
     }
+    // Unjoin restarts the peer around `peer node unjoin`; the dialog says so first.
+    await s.page.getByRole("button", { name: `Unjoin ${PEER1}` }).click();
+    const dialog = s.page.getByRole("alertdialog");
+    await dialog.getByText(/is stopped, .* is removed from its ledger \(peer node unjoin\)/).waitFor();
+    await dialog.getByRole("button", { name: "Unjoin" }).click();
+    await s.page.locator(`[data-testid="member-row-${PEER1}"][data-status="unjoined"]`).waitFor({ timeout: 90_000 });
+    expect((await apiCall<{ status: string }>(s.baseUrl, admin(), "GET", `/nodes/${peer1.id}`)).data.status).toBe(
+      "RUNNING",
+    );
     await s.page.getByRole("tab", { name: "Organizations" }).click();
     await s.page.getByTestId("network-orgs").getByRole("link", { name: MSP }).waitFor({ timeout: 30_000 });
     await screenshot(s.page, "fabric-join-network");

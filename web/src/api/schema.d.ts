@@ -2012,7 +2012,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Mark a peer unjoined (Fabric has no online peer unjoin; run `peer node unjoin` on the stopped peer to drop its ledger) */
+    /** Remove the channel from a peer: the peer is stopped, `peer node unjoin` drops the channel's ledger, and the peer is started again */
     post: operations["unjoinFabricPeer"];
     delete?: never;
     options?: never;

@@ -14,7 +14,7 @@ import type { FabricNetworksRepo, NetworkRow } from "./fabric-networks.repo.js";
 /** What the Fabric networks services need from the rest of the console. */
 export interface FabricNetworksDeps {
   repo: FabricNetworksRepo;
-  nodes: Pick<NodesService, "get">;
+  nodes: Pick<NodesService, "get" | "peerOffline">;
   orgs: Pick<OrganizationsRepo, "byId" | "byMspId">;
   keys: Pick<KeysService, "row" | "exportPrivateKeyPem">;
   pki: Pick<OrgKeys, "crl">;

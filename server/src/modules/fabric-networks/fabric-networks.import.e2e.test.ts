@@ -157,6 +157,31 @@ describe("Fabric network import", () => {
       );
       expect(ch.channelId).toBe("impchannel");
 
+      // Unjoin: the peer is stopped, `peer node unjoin` removes the channel from its ledger, and it runs again.
+      const tUnjoin = Date.now();
+      await h.ok("POST", `/networks/fabric/${imp2.networkId}/peers/${peers[2].id}/unjoin`);
+      t.peerUnjoin = Date.now() - tUnjoin;
+      const after = (await h.ok("GET", `/networks/fabric/${imp2.networkId}/nodes`)).nodes;
+      expect(after.find((m: Json) => m.nodeId === peers[2].id).status).toBe("unjoined");
+      expect((await h.ok("GET", `/nodes/${peers[2].id}`)).status).toBe("RUNNING");
+      const left = await waitFor(
+        "the unjoined peer answers without the channel",
+        async () => (await h.ok("GET", `/nodes/${peers[2].id}/channels`)).channels,
+        30_000,
+      );
+      expect(left.map((c: Json) => c.name)).not.toContain("impchannel");
+      expect((await h.call("POST", `/networks/fabric/${imp2.networkId}/peers/${peers[2].id}/unjoin`)).status).toBe(400);
+      // It can join again (from block 0) and catches up.
+      await h.ok("POST", `/networks/fabric/${imp2.networkId}/peers/${peers[2].id}/join`);
+      await waitFor(
+        "the re-joined peer at height 2",
+        async () => {
+          const r = await h.ok("GET", `/nodes/${peers[2].id}/channels/impchannel/height`);
+          return r.height === 2 ? r : undefined;
+        },
+        30_000,
+      );
+
       console.warn(`fabric import e2e timings (ms): ${JSON.stringify(t)}`);
       await h.stopNodes(nodes);
     },

@@ -211,7 +211,7 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
       "unjoin",
       "unjoinFabricPeer",
       "fabric_network.unjoin_peer",
-      "Mark a peer unjoined (Fabric has no online peer unjoin; run `peer node unjoin` on the stopped peer to drop its ledger)",
+      "Remove the channel from a peer: the peer is stopped, `peer node unjoin` drops the channel's ledger, and the peer is started again",
     ],
   ] as const;
   for (const [kind, param, verb, operationId, audit, summary] of membership) {

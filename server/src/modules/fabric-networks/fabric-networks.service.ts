@@ -411,16 +411,23 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
       return network;
     },
     /**
-     * Fabric (2.5 and 3.x) has no online API to leave a channel: `peer node unjoin` works only
-     * on a stopped peer's ledger. So this records the peer as unjoined; its ledger keeps the
-     * channel until the operator runs `peer node unjoin` with the peer stopped.
+     * Fabric (2.5 and 3.x) has no online API to leave a channel: `peer node unjoin` works only on
+     * a stopped peer's ledger. So the peer is stopped, unjoined with its own config, and started
+     * again (a peer that was stopped stays stopped).
      */
     async unjoinPeer(networkId: number, peerId: number): Promise<NetworkRow> {
       const { network, n, m } = await joinable(networkId, peerId, "peer");
       if (m?.status !== "joined" && m?.status !== "failed") {
         throw new InputError(`peer '${n.name}' has not joined channel '${network.name}'`, { field: "peerId" });
       }
-      await track(network, n, "unjoined", async () => undefined);
+      await track(network, n, "unjoined", async () => {
+        try {
+          await deps.nodes.peerOffline(n.id, ["node", "unjoin", "--channelID", network.name]);
+        } catch (err) {
+          // Never joined on the node itself (e.g. a failed join): nothing to remove.
+          if (!/does not exist|not found|cannot find/i.test(message(err))) throw err;
+        }
+      });
       return network;
     },
     /** Name of a network a node has joined, if any (nodes in a channel can't be deleted). */

@@ -15,7 +15,7 @@ import { createNodeChannels, registerNodeChannelRoutes } from "./node-channels.j
 /** Wires the Fabric networks module (channels on this console's peers and orderers). */
 export function registerFabricNetworksModule(
   api: FastifyInstance,
-  deps: { db: DB; keys: KeysService; nodes: Pick<NodesService, "get"> },
+  deps: { db: DB; keys: KeysService; nodes: Pick<NodesService, "get" | "peerOffline"> },
 ): FabricNetworksService {
   const orgs = createOrganizationsRepo(deps.db);
   const svc = createFabricNetworksService({

@@ -1,7 +1,8 @@
+import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { nowIso } from "../../db/db.js";
-import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
+import { ConflictError, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
 import { proposeFabricNodePorts, type FabricBinaryResolver, type ProcessSpec } from "../../runtime/index.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -496,6 +497,44 @@ export function createNodesService(deps: NodesServiceDeps) {
       await restartRow(await mustGet(id));
       await runtime.settle(id);
       return toNodeResponse(await mustGet(id));
+    },
+    /**
+     * Runs the peer binary of a Fabric peer on its own config and ledger, for commands Fabric
+     * allows only while the peer is stopped (`peer node unjoin`): a running peer is stopped
+     * first and started again afterwards, also when the command fails.
+     */
+    async peerOffline(id: number, args: string[]): Promise<{ output: string }> {
+      const row = await mustGet(id);
+      const d = deploymentOf(row);
+      if (d.kind !== "fabric" || d.role !== "peer") {
+        throw new InputError(`id: node '${row.name}' is not a Fabric peer`, { field: "id" });
+      }
+      const spec = fabricProcessSpec(row.slug, d);
+      const wasRunning = toNodeResponse(row).status === "RUNNING";
+      if (wasRunning) {
+        await stopRow(row);
+        await runtime.settle(id);
+      }
+      try {
+        return await new Promise((resolve, reject) => {
+          execFile(
+            spec.command,
+            args,
+            { env: spec.env, cwd: spec.cwd, timeout: 60_000, maxBuffer: 1024 * 1024 },
+            (err, stdout, stderr) => {
+              const output = `${stdout}${stderr}`.trim();
+              if (err)
+                reject(new UpstreamError(`peer ${args.join(" ")} on '${row.name}' failed: ${output || err.message}`));
+              else resolve({ output });
+            },
+          );
+        });
+      } finally {
+        if (wasRunning) {
+          await startRow(await mustGet(id));
+          await runtime.settle(id);
+        }
+      }
     },
     /** Stops the node, removes its files and rows, frees its ports and the keys it owns. */
     /** Lets another module (Fabric networks) block deletion of nodes it uses. */

@@ -5,7 +5,7 @@ import { Link, useParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
 import { CopyButton } from "@/components/CopyButton";
 import { DetailField, Mono } from "@/components/DetailField";
-import { DeleteResourceButton } from "@/components/ConfirmDialog";
+import { ConfirmDialog, DeleteResourceButton } from "@/components/ConfirmDialog";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -94,8 +94,29 @@ function AddNode({ networkId, members }: { networkId: number; members: FabricNet
 function NodesTab({ n }: { n: FabricNetwork }): ReactElement {
   const members = useFabricNetworkNodesQuery(n.id);
   const join = useFabricJoinMutation(n.id);
+  const [leaving, setLeaving] = useState<FabricNetworkNode>();
+  const leavingName = leaving?.node?.name ?? `node ${leaving?.nodeId}`;
   return (
     <Card className="gap-0 py-0">
+      <ConfirmDialog
+        open={Boolean(leaving)}
+        onOpenChange={(o) => !o && setLeaving(undefined)}
+        title={`Unjoin ${leavingName}?`}
+        description={
+          leaving?.role === "peer"
+            ? `Fabric removes a channel only from a stopped peer: ${leavingName} is stopped, ${n.name} is removed from its ledger (peer node unjoin), and it is started again.`
+            : `${leavingName} leaves ${n.name} through its channel participation API and removes its copy of the ledger.`
+        }
+        confirmLabel="Unjoin"
+        pending={join.isPending}
+        onConfirm={() =>
+          leaving &&
+          join.mutate(
+            { role: leaving.role, nodeId: leaving.nodeId, unjoin: true },
+            { onSettled: () => setLeaving(undefined) },
+          )
+        }
+      />
       <QueryState
         query={members}
         isEmpty={(d) => d.length === 0}
@@ -149,7 +170,7 @@ function NodesTab({ n }: { n: FabricNetwork }): ReactElement {
                             size="sm"
                             variant="outline"
                             disabled={busy || !m.node}
-                            onClick={() => join.mutate({ role: m.role, nodeId: m.nodeId, unjoin: true })}
+                            onClick={() => setLeaving(m)}
                             aria-label={`Unjoin ${name}`}
                           >
                             {busy && <Loader2Icon className="animate-spin" />} Unjoin
