@@ -2,6 +2,7 @@ import type * as grpc from "@grpc/grpc-js";
 import { common, peer } from "@hyperledger/fabric-protos";
 import { openGrpcClient, unaryCall, type GrpcEndpoint } from "./grpc-connection.js";
 import type { SigningIdentity } from "./identity.js";
+import { signaturePolicyToDsl } from "./configtx/policies.js";
 import { createSignedProposal } from "./proposal.js";
 
 /** A peer answered a proposal with a non-200 status (e.g. 500 "cannot create ledger ... already exists"). */
@@ -23,6 +24,27 @@ export interface ChainInfo {
   previousBlockHash: string;
 }
 
+/** A chaincode definition committed on a channel, as `peer lifecycle chaincode querycommitted` lists it. */
+export interface CommittedChaincode {
+  name: string;
+  version: string;
+  sequence: number;
+  endorsementPlugin: string;
+  validationPlugin: string;
+  initRequired: boolean;
+  /** The endorsement policy: a DSL rule (`AND('Org1MSP.member', …)`) or a channel policy path. */
+  endorsementPolicy: string;
+}
+
+/** The endorsement policy of a definition's validation parameter (an ApplicationPolicy). */
+export function endorsementPolicyOf(validationParameter: Uint8Array): string {
+  if (validationParameter.length === 0) return "";
+  const p = peer.ApplicationPolicy.deserializeBinary(validationParameter);
+  const sig = p.getSignaturePolicy();
+  if (sig) return signaturePolicyToDsl(sig);
+  return p.getChannelConfigPolicyReference();
+}
+
 export interface PeerClient {
   /** Sends a signed proposal to Endorser.ProcessProposal; returns the response payload on status 200. */
   invokeSystemChaincode(p: {
@@ -38,6 +60,8 @@ export interface PeerClient {
   getChainInfo(channelId: string): Promise<ChainInfo>;
   /** QSCC GetBlockByNumber. */
   getBlockByNumber(channelId: string, blockNumber: number): Promise<common.Block>;
+  /** _lifecycle QueryChaincodeDefinitions: the chaincode definitions committed on a channel. */
+  queryChaincodeDefinitions(channelId: string): Promise<CommittedChaincode[]>;
   close(): void;
 }
 
@@ -97,6 +121,24 @@ export function createPeerClient(endpoint: GrpcEndpoint, signer: SigningIdentity
         args: ["GetBlockByNumber", channelId, String(blockNumber)],
       });
       return common.Block.deserializeBinary(payload);
+    },
+    async queryChaincodeDefinitions(channelId) {
+      const payload = await invoke({
+        chaincode: "_lifecycle",
+        channelId,
+        args: ["QueryChaincodeDefinitions", new peer.lifecycle.QueryChaincodeDefinitionsArgs().serializeBinary()],
+      });
+      return peer.lifecycle.QueryChaincodeDefinitionsResult.deserializeBinary(payload)
+        .getChaincodeDefinitionsList()
+        .map((d) => ({
+          name: d.getName(),
+          version: d.getVersion(),
+          sequence: d.getSequence(),
+          endorsementPlugin: d.getEndorsementPlugin(),
+          validationPlugin: d.getValidationPlugin(),
+          initRequired: d.getInitRequired(),
+          endorsementPolicy: endorsementPolicyOf(d.getValidationParameter_asU8()),
+        }));
     },
     close: () => client.close(),
   };

@@ -2207,6 +2207,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/nodes/{id}/channels/{channelID}/chaincodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Chaincode definitions committed on a channel, asked of a running peer (_lifecycle) */
+    get: operations["getNodeChaincodes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -8419,6 +8436,46 @@ export interface operations {
             /** @description FABRIC_PEER or FABRIC_ORDERER */
             nodeType: string;
           };
+        };
+      };
+    };
+  };
+  getNodeChaincodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+        /** @description Channel name */
+        channelID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Committed definitions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Chaincode name */
+            name: string;
+            /** @description Version label */
+            version: string;
+            /** @description Definition sequence */
+            sequence: number;
+            /** @description Endorsement plugin (escc) */
+            endorsementPlugin: string;
+            /** @description Validation plugin (vscc) */
+            validationPlugin: string;
+            /** @description Whether Init must be invoked first */
+            initRequired: boolean;
+            /** @description Signature policy in DSL form, or the channel policy it references */
+            endorsementPolicy: string;
+          }[];
         };
       };
     };

@@ -36,6 +36,7 @@ export {
   encodePolicy,
   implicitMetaFromString,
   signaturePolicyFromDsl,
+  signaturePolicyToDsl,
 } from "./policies.js";
 export type * from "./types.js";
 export { assertValidChannelId, validateChannelConfigInput } from "./validate.js";

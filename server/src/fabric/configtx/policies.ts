@@ -97,6 +97,31 @@ export function signaturePolicyFromDsl(rule: string, field = "rule"): common.Sig
   return env;
 }
 
+/**
+ * The DSL form of a signature policy (the reverse of signaturePolicyFromDsl): `OR`/`AND` when
+ * the rule needs one or all of its parts, `OutOf(n, …)` otherwise. Non-role principals show as
+ * `<principal N>`.
+ */
+export function signaturePolicyToDsl(env: common.SignaturePolicyEnvelope): string {
+  const names = Object.fromEntries(Object.entries(ROLES).map(([k, v]) => [v, k]));
+  const principal = (i: number): string => {
+    const p = env.getIdentitiesList()[i];
+    if (!p || p.getPrincipalClassification() !== msp.MSPPrincipal.Classification.ROLE) return `<principal ${i}>`;
+    const role = msp.MSPRole.deserializeBinary(p.getPrincipal_asU8());
+    return `'${role.getMspIdentifier()}.${names[role.getRole()] ?? role.getRole()}'`;
+  };
+  const render = (sp: common.SignaturePolicy): string => {
+    if (!sp.hasNOutOf()) return principal(sp.getSignedBy());
+    const n = sp.getNOutOf() as common.SignaturePolicy.NOutOf;
+    const parts = n.getRulesList().map(render);
+    if (n.getN() === 1) return `OR(${parts.join(", ")})`;
+    if (n.getN() === parts.length) return `AND(${parts.join(", ")})`;
+    return `OutOf(${n.getN()}, ${parts.join(", ")})`;
+  };
+  const rule = env.getRule();
+  return rule ? render(rule) : "";
+}
+
 /** Parses `ANY Readers` / `MAJORITY Admins` / `ALL Writers`. */
 export function implicitMetaFromString(rule: string, field = "rule"): common.ImplicitMetaPolicy {
   const m = /^\s*(ANY|ALL|MAJORITY)\s+(\S+)\s*$/.exec(rule);

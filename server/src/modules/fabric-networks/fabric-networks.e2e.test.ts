@@ -167,6 +167,10 @@ describe("Fabric networks through the API", () => {
         expect(height.height).toBeGreaterThanOrEqual(4);
       }
       expect((await h.call("GET", `/nodes/${peers[0].id}/channels/nochannel/height`)).status).toBe(404);
+      // No chaincode is committed yet: the peer's _lifecycle answers an empty list.
+      expect(await h.ok("GET", `/nodes/${peers[0].id}/channels/netchannel/chaincodes`)).toEqual([]);
+      expect((await h.call("GET", `/nodes/${peers[0].id}/channels/nochannel/chaincodes`)).status).toBe(404);
+      expect((await h.call("GET", `/nodes/${orderers[0].id}/channels/netchannel/chaincodes`)).status).toBe(400);
 
       // A node joined to the channel cannot be deleted.
       const blocked = await h.call("DELETE", `/nodes/${peers[0].id}`);

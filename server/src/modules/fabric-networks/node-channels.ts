@@ -91,6 +91,20 @@ export function createNodeChannels(ctx: Pick<FabricContext, "node" | "org" | "gr
       });
       return { channelId, height, nodeType: n.role === "orderer" ? "FABRIC_ORDERER" : "FABRIC_PEER" };
     },
+    /** The chaincode definitions committed on a channel, asked of a peer (_lifecycle). */
+    async chaincodes(id: number, channelId: string) {
+      const n = await running(id);
+      if (n.role !== "peer") {
+        throw new InputError(`id: node '${n.name}' is an orderer; chaincodes are committed on peers`, { field: "id" });
+      }
+      return upstream(n, () =>
+        peerCall(n, async (client) => {
+          if (!(await client.getChannels()).includes(channelId))
+            throw new NotFoundError(`node '${n.name}' is not in channel '${channelId}'`);
+          return client.queryChaincodeDefinitions(channelId);
+        }),
+      );
+    },
   };
 }
 
@@ -143,5 +157,35 @@ export function registerNodeChannelRoutes(app: FastifyInstance, svc: ReturnType<
       },
     },
     async (req) => svc.height(req.params.id, req.params.channelID),
+  );
+  r.get(
+    "/nodes/:id/channels/:channelID/chaincodes",
+    {
+      config: { access: "NODE_READ" },
+      schema: {
+        operationId: "getNodeChaincodes",
+        tags,
+        summary: "Chaincode definitions committed on a channel, asked of a running peer (_lifecycle)",
+        params: channelParams,
+        response: {
+          200: z
+            .array(
+              z.object({
+                name: z.string().describe("Chaincode name"),
+                version: z.string().describe("Version label"),
+                sequence: z.number().int().describe("Definition sequence"),
+                endorsementPlugin: z.string().describe("Endorsement plugin (escc)"),
+                validationPlugin: z.string().describe("Validation plugin (vscc)"),
+                initRequired: z.boolean().describe("Whether Init must be invoked first"),
+                endorsementPolicy: z
+                  .string()
+                  .describe("Signature policy in DSL form, or the channel policy it references"),
+              }),
+            )
+            .describe("Committed definitions"),
+        },
+      },
+    },
+    async (req) => svc.chaincodes(req.params.id, req.params.channelID),
   );
 }
