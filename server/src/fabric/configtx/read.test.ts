@@ -38,5 +38,6 @@ describe("reading a channel config back", () => {
     expect(s.orderer[0]?.endpoints).toEqual(["orderer0.ord.example.com:7050", "o1:7051"]);
     expect(s.orderer[0]?.tlsCaCerts.map((c) => c.trim())).toEqual([ord.tlsCa.certificatePem.trim()]);
     expect(s.globalOrdererAddresses).toEqual([]);
+    expect(s.consensusType).toBe("etcdraft");
   });
 });

@@ -1,4 +1,4 @@
-import { common, msp } from "@hyperledger/fabric-protos";
+import { common, msp, orderer } from "@hyperledger/fabric-protos";
 import { VALUE_KEYS } from "./values.js";
 
 /** An org of a channel as read back from its config: MSP id, TLS roots and (orderers) endpoints. */
@@ -15,6 +15,8 @@ export interface ChannelSummary {
   orderer: ChannelOrgSummary[];
   /** The channel-level OrdererAddresses (deprecated in Fabric 2.x, still honoured by clients). */
   globalOrdererAddresses: string[];
+  /** The orderer's consensus type: etcdraft, BFT (or solo/kafka on old channels). */
+  consensusType: string;
 }
 
 const pem = (b: Uint8Array): string => Buffer.from(b).toString("utf8");
@@ -48,12 +50,14 @@ export function channelSummary(config: common.Config): ChannelSummary {
     return out.sort((a, b) => a.mspId.localeCompare(b.mspId));
   };
   const global = root?.getValuesMap().get(VALUE_KEYS.ordererAddresses);
+  const consensus = root?.getGroupsMap().get("Orderer")?.getValuesMap().get(VALUE_KEYS.consensusType);
   return {
     application: orgs("Application"),
     orderer: orgs("Orderer"),
     globalOrdererAddresses: global
       ? common.OrdererAddresses.deserializeBinary(global.getValue_asU8()).getAddressesList()
       : [],
+    consensusType: consensus ? orderer.ConsensusType.deserializeBinary(consensus.getValue_asU8()).getType() : "",
   };
 }
 

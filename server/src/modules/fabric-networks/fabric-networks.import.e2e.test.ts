@@ -97,6 +97,7 @@ describe("Fabric network import", () => {
       expect(rec).toMatchObject({ name: "impchannel", status: "imported", description: "from the orderer" });
       expect(blockNumber(rec.genesisBlock)).toBe(0);
       const stored = JSON.parse(Buffer.from(rec.config, "base64").toString());
+      expect(stored.consensusType).toBe("etcdraft");
       expect(stored.peerOrganizations).toEqual([{ id: org.id, nodeIds: [] }]);
       expect(stored.ordererOrganizations).toEqual([{ id: org.id, nodeIds: [] }]);
       expect((await h.call("POST", "/networks/fabric/import-with-org", importBody)).status).toBe(409);

@@ -26,6 +26,8 @@ export interface ImportedNetworkConfig {
     ordererUrl?: string;
     organizationId?: number;
   };
+  /** From the channel config (etcdraft or BFT), as a created network's request names it. */
+  consensusType: string;
   peerOrganizations: { id: number; nodeIds: number[] }[];
   ordererOrganizations: { id: number; nodeIds: number[] }[];
 }
@@ -213,6 +215,7 @@ export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetwo
       }
       const row = await insert(channelId, body.description, genesis, {
         imported: { source: "block", blockNumber: blockChannel(genesis).number },
+        consensusType: summary.consensusType,
         ...orgs,
       });
       return { row, response: { message: `Imported channel '${channelId}'${note}`, networkId: row.id } };
@@ -268,6 +271,7 @@ export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetwo
           ordererUrl: address,
           organizationId: org.row.id,
         },
+        consensusType: summary.consensusType,
         ...(await heldOrgIds(summary)),
       });
       return { row, response: { message: `Imported channel '${body.channelId}' from ${address}`, networkId: row.id } };
