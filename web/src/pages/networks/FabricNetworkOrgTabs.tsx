@@ -132,7 +132,7 @@ export function OrganizationsTab({ n }: { n: FabricNetwork }): ReactElement {
                       {row.peer && <Badge variant="outline">Peer</Badge>}
                     </TableCell>
                     <TableCell className="tabular-nums">
-                      {(members.data ?? []).filter((m) => mspOf(m) === row.mspId).length}
+                      {(members.data ?? []).filter((m) => m.status === "joined" && mspOf(m) === row.mspId).length}
                     </TableCell>
                   </TableRow>
                 ))}
