@@ -31,9 +31,9 @@ export const MOBILE = { width: 390, height: 844 };
 
 /** A fresh Chromium profile (its own --user-data-dir) and one page. */
 export async function openSession(
-  opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark" } = {},
+  opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark"; baseUrl?: string } = {},
 ): Promise<Session> {
-  const baseUrl = inject("baseUrl");
+  const baseUrl = opts.baseUrl ?? inject("baseUrl");
   const dir = await mkdtemp(join(tmpdir(), "chainlaunch-chromium-"));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

@@ -42,7 +42,7 @@ async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number)
 }
 
 /** Starts the real server (`node server/dist/main.js serve`) on a free port with a throwaway data dir. */
-export async function startServer(): Promise<RunningServer> {
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), "chainlaunch-e2e-"));
   const adminPassword = "e2e-admin-password";
@@ -58,6 +58,7 @@ export async function startServer(): Promise<RunningServer> {
       CHAINLAUNCH_WEB_DIST: join(REPO_ROOT, "web/dist"),
       CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: "1000",
       LOG_LEVEL: "warn",
+      ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
