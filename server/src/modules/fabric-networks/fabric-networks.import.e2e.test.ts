@@ -73,6 +73,15 @@ describe("Fabric network import", () => {
       });
       expect(badCa.status, JSON.stringify(badCa.body)).toBe(400);
       expect(badCa.body.message).toMatch(/^ordererTlsCert: /);
+      const port = (orderer.fabricOrderer.externalEndpoint as string).split(":")[1];
+      const wrongHost = await h.call("POST", "/networks/fabric/import-with-org", {
+        ...importBody,
+        ordererUrl: `127.0.0.2:${port}`,
+      });
+      expect(wrongHost.status, JSON.stringify(wrongHost.body)).toBe(400);
+      expect(wrongHost.body.message).toMatch(
+        /^ordererUrl: the orderer's TLS certificate is not issued for this address/,
+      );
       const noChannel = await h.call("POST", "/networks/fabric/import-with-org", {
         ...importBody,
         channelId: "nochan",

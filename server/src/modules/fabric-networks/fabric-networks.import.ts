@@ -100,6 +100,12 @@ function deliverFailure(err: unknown, channelId: string, where: string, mspId: s
   }
   // grpc-js wraps the TLS cause: "14 UNAVAILABLE: No connection established. Last error: Error: <cause>. Resolution note: …"
   const text = /Last error: (?:Error: )?(.+?)\.? Resolution note/.exec(reason(err))?.[1] ?? reason(err);
+  if (/does not match certificate's altnames/i.test(text)) {
+    return new InputError(
+      `ordererUrl: the orderer's TLS certificate is not issued for this address (${text}); use a host name or IP it names`,
+      { field: "ordererUrl" },
+    );
+  }
   if (/certificate|self.signed|issuer|handshake|SSL/i.test(text)) {
     return new InputError(
       `ordererTlsCert: the TLS handshake with ${where} failed (${text}); give the TLS CA certificate that issued the orderer's TLS certificate`,
@@ -243,7 +249,13 @@ export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetwo
         });
       }
       const signer = await org.admin();
-      const endpoint: GrpcEndpoint = { address: dialAddress(address), tlsRootCert: cert.toString() };
+      // Orderers that require client certificates (mutual TLS) get the org admin's TLS identity.
+      const clientTls = await org.adminTls().catch(() => undefined);
+      const endpoint: GrpcEndpoint = {
+        address: dialAddress(address),
+        tlsRootCert: cert.toString(),
+        ...(clientTls ? { clientCert: clientTls.certPem, clientKey: clientTls.keyPem } : {}),
+      };
       const where = `orderer ${address}`;
       const params = {
         endpoint,
