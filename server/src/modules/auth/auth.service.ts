@@ -3,7 +3,7 @@ import { InputError, RateLimitError, UnauthorizedError } from "../../http/errors
 import { parseRole } from "../../http/permissions.js";
 import type { Principal } from "../../http/principal.js";
 import type { UserRow, UsersRepo } from "../users/users.repo.js";
-import { createCredentialCache } from "./credential-cache.js";
+import { createCredentialCache, type CredentialCache } from "./credential-cache.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.js";
 import type { FailureLimiter } from "./rate-limiter.js";
 import type { SessionsRepo } from "./sessions.repo.js";
@@ -27,13 +27,22 @@ export function createAuthService(deps: {
   const { users, sessions, limiter, sessionTtlMs } = deps;
   const verifiedBasic = createCredentialCache();
 
-  /** Checks a username and password, with per-IP and per-username failure limits. */
-  async function checkCredentials(username: string, password: string, ip: string): Promise<UserRow> {
+  /**
+   * Checks a username and password, with per-IP and per-username failure limits. With
+   * `remembered`, a password verified there recently (for the same stored hash) skips scrypt.
+   */
+  async function checkCredentials(
+    username: string,
+    password: string,
+    ip: string,
+    remembered?: CredentialCache,
+  ): Promise<UserRow> {
     const ipKey = `ip:${ip}`;
     const userKey = `user:${username.toLowerCase()}`;
     const wait = Math.max(limiter.blockedFor(ipKey), limiter.blockedFor(userKey));
     if (wait > 0) throw new RateLimitError(`too many failed sign-in attempts; try again in ${wait} s`, wait);
     const user = await users.byUsername(username);
+    if (user && remembered?.has(username, password, user.password_hash)) return user;
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !ok) {
       limiter.fail(ipKey);
@@ -41,6 +50,7 @@ export function createAuthService(deps: {
       throw new UnauthorizedError("invalid credentials");
     }
     limiter.reset(userKey);
+    remembered?.add(username, password, user.password_hash);
     return user;
   }
 
@@ -86,16 +96,9 @@ export function createAuthService(deps: {
       return principalOf(user, "session", { sessionId: session.id });
     },
 
-    /** HTTP Basic: a full check, or a recent successful one for the same user, password and hash. */
+    /** HTTP Basic: checked on every request, with recently verified passwords remembered. */
     async fromBasic(username: string, password: string, ip: string): Promise<Principal> {
-      const known = await users.byUsername(username);
-      if (known && verifiedBasic.has(username, password, known.password_hash)) {
-        const wait = Math.max(limiter.blockedFor(`ip:${ip}`), limiter.blockedFor(`user:${username.toLowerCase()}`));
-        if (wait === 0) return principalOf(known, "basic");
-      }
-      const user = await checkCredentials(username, password, ip);
-      verifiedBasic.add(username, password, user.password_hash);
-      return principalOf(user, "basic");
+      return principalOf(await checkCredentials(username, password, ip, verifiedBasic), "basic");
     },
 
     async logout(sessionId: number | undefined): Promise<void> {
