@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { writeFileSync } from "node:fs";
+import { errorMessage } from "./http/errors.js";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { renderPermissionsDoc } from "./http/permissions-doc.js";
@@ -87,6 +88,6 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`chainlaunch: ${err.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`chainlaunch: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`chainlaunch: ${errorMessage(err)}\n`);
   process.exit(1);
 });

@@ -2,6 +2,7 @@ import { common, ledger, msp, peer } from "@hyperledger/fabric-protos";
 import { configToJson, configUpdateToJson, type Json } from "./configtx/config-json.js";
 import { blockHeaderHash } from "./configtx/genesis.js";
 import { lastConfigIndex } from "./deliver.js";
+import { envelopeHeader } from "./envelope.js";
 
 /** A key read in a transaction, with the version (block, tx) it read. */
 export interface DecodedRead {
@@ -127,9 +128,7 @@ function endorserActions(data: Uint8Array): DecodedAction[] {
 }
 
 function decodeTransaction(envBytes: Uint8Array, index: number, filter: Uint8Array | undefined): DecodedTransaction {
-  const env = common.Envelope.deserializeBinary(envBytes);
-  const payload = common.Payload.deserializeBinary(env.getPayload_asU8());
-  const ch = common.ChannelHeader.deserializeBinary(payload.getHeader()?.getChannelHeader_asU8() ?? new Uint8Array());
+  const { payload, channelHeader: ch } = envelopeHeader(envBytes);
   const sh = common.SignatureHeader.deserializeBinary(
     payload.getHeader()?.getSignatureHeader_asU8() ?? new Uint8Array(),
   );

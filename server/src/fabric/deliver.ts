@@ -1,5 +1,6 @@
 import { common, orderer, peer } from "@hyperledger/fabric-protos";
 import { blockHeaderHash, channelHeader, signatureHeader } from "./configtx/genesis.js";
+import { firstEnvelopeHeader } from "./envelope.js";
 import { bidiStream, openGrpcClient, type GrpcEndpoint } from "./grpc-connection.js";
 import type { SigningIdentity } from "./identity.js";
 
@@ -161,10 +162,7 @@ export async function fetchNewestConfigBlock(
 
 /** The channel config inside a config block (its single CONFIG envelope). */
 export function configFromBlock(block: common.Block): common.Config {
-  const data = block.getData()?.getDataList_asU8()[0];
-  if (!data) throw new Error("the block has no transactions");
-  const payload = common.Payload.deserializeBinary(common.Envelope.deserializeBinary(data).getPayload_asU8());
-  const ch = common.ChannelHeader.deserializeBinary(payload.getHeader()?.getChannelHeader_asU8() ?? new Uint8Array());
+  const { payload, channelHeader: ch } = firstEnvelopeHeader(block);
   if (ch.getType() !== common.HeaderType.CONFIG)
     throw new Error(`block ${block.getHeader()?.getNumber()} is not a config block`);
   const config = common.ConfigEnvelope.deserializeBinary(payload.getData_asU8()).getConfig();

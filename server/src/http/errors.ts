@@ -59,3 +59,8 @@ export class UpstreamError extends AppError {
     super(message, 502, "UPSTREAM_ERROR", details);
   }
 }
+
+/** The message of anything thrown (an Error's message, else its string form). */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

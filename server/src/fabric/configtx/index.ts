@@ -66,4 +66,4 @@ export {
   createConfigUpdateEnvelope,
   signConfigUpdate,
 } from "./update.js";
-export { blockChannel, channelSummary, type ChannelOrgSummary, type ChannelSummary } from "./read.js";
+export { blockChannel, channelMspIds, channelSummary, type ChannelOrgSummary, type ChannelSummary } from "./read.js";

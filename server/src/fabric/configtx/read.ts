@@ -1,4 +1,5 @@
 import { common, msp, orderer } from "@hyperledger/fabric-protos";
+import { firstEnvelopeHeader } from "../envelope.js";
 import { VALUE_KEYS } from "./values.js";
 
 /** An org of a channel as read back from its config: MSP id, TLS roots and (orderers) endpoints. */
@@ -61,11 +62,22 @@ export function channelSummary(config: common.Config): ChannelSummary {
   };
 }
 
+/** MSP ids of every org of the channel (application and orderer orgs). */
+export function channelMspIds(config: common.Config): Set<string> {
+  const out = new Set<string>();
+  for (const key of ["Application", "Orderer"]) {
+    config
+      .getChannelGroup()
+      ?.getGroupsMap()
+      .get(key)
+      ?.getGroupsMap()
+      .forEach((_g: unknown, mspId: string) => out.add(mspId));
+  }
+  return out;
+}
+
 /** The channel id and block number of a block, from its first transaction's channel header. */
 export function blockChannel(block: common.Block): { channelId: string; number: number } {
-  const data = block.getData()?.getDataList_asU8()[0];
-  if (!data) throw new Error("the block has no transactions");
-  const payload = common.Payload.deserializeBinary(common.Envelope.deserializeBinary(data).getPayload_asU8());
-  const ch = common.ChannelHeader.deserializeBinary(payload.getHeader()?.getChannelHeader_asU8() ?? new Uint8Array());
-  return { channelId: ch.getChannelId(), number: block.getHeader()?.getNumber() ?? 0 };
+  const { channelHeader } = firstEnvelopeHeader(block);
+  return { channelId: channelHeader.getChannelId(), number: block.getHeader()?.getNumber() ?? 0 };
 }

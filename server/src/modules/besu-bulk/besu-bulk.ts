@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { errorMessage } from "../../http/errors.js";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { EventBus } from "../../events/bus.js";
@@ -108,7 +109,7 @@ export function createBesuBulk(deps: {
       progress("done", body.nodeCount, body.nodeCount, "created");
       return { network, nodes, keyIds: created.keys };
     } catch (err) {
-      progress("failed", 0, body.nodeCount, err instanceof Error ? err.message : String(err));
+      progress("failed", 0, body.nodeCount, errorMessage(err));
       for (const id of [...created.nodes].reverse()) await deps.nodes.remove(id).catch(() => undefined);
       if (created.network !== undefined) await deps.networks.remove(created.network).catch(() => undefined);
       for (const id of [...created.keys].reverse()) await deps.keys.remove(id).catch(() => undefined);

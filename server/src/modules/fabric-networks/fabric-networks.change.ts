@@ -5,6 +5,7 @@ import {
   addConfigSignatures,
   addOrdererOrg,
   addRaftConsenter,
+  channelMspIds,
   cloneConfig,
   computeConfigUpdate,
   configUpdateToJson,
@@ -24,11 +25,12 @@ import {
   type PolicyInput,
 } from "../../fabric/configtx/index.js";
 import { configFromBlock, DeliverError, fetchNewestConfigBlock } from "../../fabric/deliver.js";
+import { envelopeHeader } from "../../fabric/envelope.js";
 import type { SigningIdentity } from "../../fabric/identity.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
-import { InputError, UpstreamError } from "../../http/errors.js";
+import { errorMessage, InputError, UpstreamError } from "../../http/errors.js";
 import { libraryInput, type FabricContext, type OrgMaterial } from "./fabric-networks.context.js";
-import type { FabricInspect } from "./fabric-networks.inspect.js";
+import type { FabricInspect, Reader } from "./fabric-networks.inspect.js";
 import type { FabricNetworksRepo, NetworkRow } from "./fabric-networks.repo.js";
 import type { ConfigOperation } from "./fabric-networks.change.schema.js";
 
@@ -125,23 +127,8 @@ export function applyOperation(config: common.Config, o: ConfigOperation, i: num
   });
 }
 
-function mspIdsOf(config: common.Config): Set<string> {
-  const out = new Set<string>();
-  for (const key of ["Application", "Orderer"]) {
-    config
-      .getChannelGroup()
-      ?.getGroupsMap()
-      .get(key)
-      ?.getGroupsMap()
-      .forEach((_g: unknown, k: string) => out.add(k));
-  }
-  return out;
-}
-
 function txIdOf(env: common.Envelope): string {
-  const payload = common.Payload.deserializeBinary(env.getPayload_asU8());
-  const ch = common.ChannelHeader.deserializeBinary(payload.getHeader()?.getChannelHeader_asU8() ?? new Uint8Array());
-  return ch.getTxId();
+  return envelopeHeader(env).channelHeader.getTxId();
 }
 
 /**
@@ -162,8 +149,9 @@ export function createFabricChange(deps: {
     edit: (c: common.Config) => common.Config,
     signerOrgs: (current: common.Config) => Promise<OrgMaterial[]>,
   ) {
-    const r = await inspect.reader(network, "orderer");
-    if (r.service !== "orderer") {
+    const readers = await inspect.readers(network);
+    const r = readers.find((x) => x.service === "orderer");
+    if (!r) {
       throw new InputError(`network '${network.name}' has no joined, running orderer to submit the update to`);
     }
     const read = () =>
@@ -177,7 +165,7 @@ export function createFabricChange(deps: {
           await sleep(300);
           return undefined;
         }
-        throw new UpstreamError(`reading the config from '${r.node.name}': ${String((err as Error).message ?? err)}`);
+        throw new UpstreamError(`reading the config from '${r.node.name}': ${errorMessage(err)}`);
       });
     }
     const current = configFromBlock(block);
@@ -200,14 +188,18 @@ export function createFabricChange(deps: {
         if (err instanceof BroadcastError && ["BAD_REQUEST", "FORBIDDEN"].includes(err.statusName)) {
           throw new InputError(`the orderer refused the config update: ${err.info || err.statusName}`);
         }
-        throw new UpstreamError(`submitting to '${r.node.name}': ${(err as Error).message}`);
+        throw new UpstreamError(`submitting to '${r.node.name}': ${errorMessage(err)}`);
       }
     }
     const before = current.getSequence();
     for (;;) {
       const b = await read().catch(() => undefined);
       if (b && configFromBlock(b).getSequence() > before) {
-        await peersCaughtUp(network, before);
+        await peersCaughtUp(
+          network,
+          readers.filter((x) => x.service === "peer"),
+          before,
+        );
         return {
           txId: txIdOf(tx),
           update: configUpdateToJson(update),
@@ -225,8 +217,7 @@ export function createFabricChange(deps: {
    * committed it too, so reads that go through a peer right after the update see the change.
    * A peer that lags longer is not an error: the update is on the chain either way.
    */
-  async function peersCaughtUp(network: NetworkRow, before: number) {
-    const peers = (await inspect.readers(network)).filter((p) => p.service === "peer");
+  async function peersCaughtUp(network: NetworkRow, peers: Reader[], before: number) {
     const until = Date.now() + PEER_CATCH_UP_MS;
     for (const p of peers) {
       for (;;) {
@@ -245,7 +236,7 @@ export function createFabricChange(deps: {
   /** Every org of the channel that this console holds. */
   async function heldOrgs(current: common.Config): Promise<OrgMaterial[]> {
     const out: OrgMaterial[] = [];
-    for (const mspId of mspIdsOf(current)) {
+    for (const mspId of channelMspIds(current)) {
       const m = await ctx.orgByMspId(mspId);
       if (m) out.push(m);
     }

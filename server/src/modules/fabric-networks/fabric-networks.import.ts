@@ -3,6 +3,7 @@ import { common } from "@hyperledger/fabric-protos";
 import {
   assertValidChannelId,
   blockChannel,
+  channelMspIds,
   channelSummary,
   type ChannelSummary,
 } from "../../fabric/configtx/index.js";
@@ -10,7 +11,7 @@ import { configFromBlock, DeliverError, fetchBlock, fetchNewestConfigBlock } fro
 import type { GrpcEndpoint } from "../../fabric/grpc-connection.js";
 import type { SigningIdentity } from "../../fabric/identity.js";
 import { nowIso } from "../../db/db.js";
-import { ConflictError, InputError, UpstreamError } from "../../http/errors.js";
+import { ConflictError, errorMessage, InputError, UpstreamError } from "../../http/errors.js";
 import { dialAddress, type FabricContext } from "./fabric-networks.context.js";
 import type { FabricNetworksRepo, NetworkRow } from "./fabric-networks.repo.js";
 
@@ -32,7 +33,7 @@ export interface ImportedNetworkConfig {
   ordererOrganizations: { id: number; nodeIds: number[] }[];
 }
 
-const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+const reason = (err: unknown): string => errorMessage(err).slice(0, 500);
 
 /** host:port from "grpcs://host:port", "host:port" (TLS only: Fabric nodes here always use TLS). */
 export function parseOrdererUrl(url: string): string {
@@ -270,8 +271,9 @@ export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetwo
       const newest = await fetchNewestConfigBlock(params).catch((err: unknown) => {
         throw deliverFailure(err, body.channelId, where, org.mspId);
       });
-      const summary = channelSummary(configFromBlock(newest));
-      if (![...summary.application, ...summary.orderer].some((o) => o.mspId === org.mspId)) {
+      const current = configFromBlock(newest);
+      const summary = channelSummary(current);
+      if (!channelMspIds(current).has(org.mspId)) {
         throw new InputError(`organizationId: ${org.mspId} is not a member of channel '${body.channelId}'`, {
           field: "organizationId",
         });

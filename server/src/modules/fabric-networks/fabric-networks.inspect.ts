@@ -12,7 +12,7 @@ import type { GrpcEndpoint } from "../../fabric/grpc-connection.js";
 import type { SigningIdentity } from "../../fabric/identity.js";
 import { osnGetChannel } from "../../fabric/osnadmin.js";
 import { createPeerClient, type ChainInfo } from "../../fabric/peer-client.js";
-import { AppError, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import { AppError, errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
 import { dialAddress, splitHostPort, type FabricContext, type FabricNodeInfo } from "./fabric-networks.context.js";
 import type { FabricNetworksRepo, NetworkRow } from "./fabric-networks.repo.js";
 import type { BlockDto, TransactionDto } from "./fabric-networks.inspect.schema.js";
@@ -30,7 +30,7 @@ const upstream = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     return await fn();
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new UpstreamError(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new UpstreamError(`${what}: ${errorMessage(err)}`);
   }
 };
 
@@ -224,7 +224,7 @@ export function createFabricInspect(deps: { ctx: FabricContext; repo: FabricNetw
               height: 0,
               latency: "",
               latencyNs: 0,
-              error: err instanceof Error ? err.message : String(err),
+              error: errorMessage(err),
             };
           }
         }),

@@ -13,7 +13,7 @@ import { buildChannelMsp } from "../../fabric/msp/index.js";
 import { OsnAdminError, osnGetChannel, osnJoinChannel, osnRemoveChannel } from "../../fabric/osnadmin.js";
 import { createPeerClient, ProposalError } from "../../fabric/peer-client.js";
 import { nowIso } from "../../db/db.js";
-import { AppError, ConflictError, InputError, UpstreamError } from "../../http/errors.js";
+import { AppError, ConflictError, errorMessage, InputError, UpstreamError } from "../../http/errors.js";
 import {
   createFabricContext,
   libraryInput,
@@ -52,7 +52,7 @@ function bftOptions(o: NonNullable<CreateFabricNetworkBody["config"]["smartBFTOp
 }
 
 const isV3 = (v: string): boolean => /^v?3\./.test(v);
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+const message = (err: unknown): string => errorMessage(err).slice(0, 2000);
 
 /**
  * Fabric channels: validated parameters in, a genesis block built by our configtx library out;

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { OsnAdminError, osnGetChannel, osnListChannels } from "../../fabric/osnadmin.js";
 import { createPeerClient } from "../../fabric/peer-client.js";
-import { InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import { errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
 import type { FabricContext, FabricNodeInfo } from "./fabric-networks.context.js";
 
 const tags = ["Nodes"];
@@ -40,7 +40,7 @@ export function createNodeChannels(ctx: Pick<FabricContext, "node" | "org" | "gr
       if (err instanceof OsnAdminError && err.status === 404)
         throw new NotFoundError(`node '${n.name}' is not in that channel`);
       if (err instanceof InputError || err instanceof NotFoundError) throw err;
-      throw new UpstreamError(`node '${n.name}' did not answer: ${err instanceof Error ? err.message : String(err)}`);
+      throw new UpstreamError(`node '${n.name}' did not answer: ${errorMessage(err)}`);
     }
   }
   async function peerCall<T>(

@@ -1,4 +1,5 @@
 import { execFile, spawn } from "node:child_process";
+import { errorMessage } from "../../http/errors.js";
 import { access, constants, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
@@ -165,7 +166,7 @@ export function createBesuBinaryResolver(
           } catch (err) {
             throw new BesuBinaryError(
               `besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN, and downloading Besu ${version} failed ` +
-                `(${err instanceof Error ? err.message : String(err)}); ${BESU_INSTALL_HINT}`,
+                `(${errorMessage(err)}); ${BESU_INSTALL_HINT}`,
             );
           }
           if (await isExecutable(cached)) {
@@ -185,7 +186,7 @@ export function createBesuBinaryResolver(
           await opts.javaDownloader({ destDir: home }).catch((err: unknown) => {
             throw new BesuBinaryError(
               `besu found at ${path} but no Java runtime, and downloading Java ${BESU_MIN_JAVA} failed ` +
-                `(${err instanceof Error ? err.message : String(err)}); ${BESU_INSTALL_HINT}`,
+                `(${errorMessage(err)}); ${BESU_INSTALL_HINT}`,
             );
           });
         }
