@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { writeFileSync } from "node:fs";
-import { errorMessage } from "./http/errors.js";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
+import { errorMessage } from "./http/errors.js";
 import { renderPermissionsDoc } from "./http/permissions-doc.js";
 
 const USAGE = `usage: chainlaunch <command>

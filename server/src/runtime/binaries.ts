@@ -87,19 +87,32 @@ async function isExecutable(path: string): Promise<boolean> {
   }
 }
 
-function run(file: string, args: string[], timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
+/**
+ * Runs a program to completion (argv only, no shell) and collects its output; on failure the
+ * error carries `stdout` and `stderr` too.
+ */
+export function runFile(
+  file: string,
+  args: string[],
+  opts: { timeoutMs: number; env?: Record<string, string>; cwd?: string },
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(Object.assign(err, { stderr }));
-      else resolve({ stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      { timeout: opts.timeoutMs, maxBuffer: 1024 * 1024, env: opts.env, cwd: opts.cwd },
+      (err, stdout, stderr) => {
+        if (err) reject(Object.assign(err, { stdout, stderr }));
+        else resolve({ stdout, stderr });
+      },
+    );
   });
 }
 
 /** Runs `<binary> version` and reads its "Version: x.y.z" line. */
 export const execVersionProbe: FabricVersionProbe = async (binaryPath) => {
   try {
-    const { stdout } = await run(binaryPath, ["version"], 10_000);
+    const { stdout } = await runFile(binaryPath, ["version"], { timeoutMs: 10_000 });
     return /^\s*Version:\s*v?(\S+)\s*$/m.exec(stdout)?.[1] ?? null;
   } catch {
     return null;
@@ -138,7 +151,7 @@ export async function downloadFabricRelease(
     const unpacked = join(scratch, "unpacked");
     await mkdir(unpacked);
     try {
-      await run("tar", ["-xzf", archive, "-C", unpacked, "bin"], 120_000);
+      await runFile("tar", ["-xzf", archive, "-C", unpacked, "bin"], { timeoutMs: 120_000 });
     } catch (err) {
       const stderr = (err as { stderr?: string }).stderr?.trim();
       throw new Error(`tar could not unpack ${url}${stderr ? `: ${stderr}` : ""}`);

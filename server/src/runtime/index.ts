@@ -8,6 +8,7 @@ export {
   execVersionProbe,
   FABRIC_BINARIES,
   fabricReleaseUrl,
+  runFile,
   type FabricBinary,
   type FabricBinaryResolver,
   type FabricBinaryResolverOptions,

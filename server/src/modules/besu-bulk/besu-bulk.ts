@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { errorMessage } from "../../http/errors.js";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { EventBus } from "../../events/bus.js";
+import { errorMessage } from "../../http/errors.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
 import { besuNetworkConfig, besuNetworkResponse } from "../besu-networks/besu-networks.schema.js";
 import type { KeysService } from "../keys/keys.service.js";

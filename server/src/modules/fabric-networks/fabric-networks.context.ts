@@ -3,7 +3,7 @@ import { CryptoInputError } from "../../crypto/errors.js";
 import type { GrpcEndpoint } from "../../fabric/grpc-connection.js";
 import { createSigningIdentity, type SigningIdentity } from "../../fabric/identity.js";
 import type { OsnAdminEndpoint } from "../../fabric/osnadmin.js";
-import { InputError, NotFoundError } from "../../http/errors.js";
+import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { NodeResponse } from "../nodes/nodes.schema.js";
 import type { NodesService } from "../nodes/nodes.service.js";
@@ -169,13 +169,20 @@ export function createFabricContext(deps: FabricNetworksDeps) {
     };
   }
 
+  /** 409 naming `field` when a network (of either platform) already has this name. */
+  async function assertNameFree(name: string, field: string): Promise<void> {
+    if (await repo.byName(name)) {
+      throw new ConflictError(`${field}: a network named '${name}' already exists`, { field });
+    }
+  }
+
   /** The genesis block of a network, as bytes. */
   function genesisOf(row: NetworkRow): Uint8Array {
     if (!row.genesis) throw new InputError(`network '${row.name}' has no genesis block`);
     return Buffer.from(row.genesis, "base64");
   }
 
-  return { network, node, tryNode, toInfo, org, orgByMspId, grpcEndpoint, osnEndpoint, genesisOf };
+  return { network, node, tryNode, toInfo, org, orgByMspId, grpcEndpoint, osnEndpoint, genesisOf, assertNameFree };
 }
 
 export type FabricContext = ReturnType<typeof createFabricContext>;

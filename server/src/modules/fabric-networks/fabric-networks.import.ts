@@ -11,7 +11,7 @@ import { configFromBlock, DeliverError, fetchBlock, fetchNewestConfigBlock } fro
 import type { GrpcEndpoint } from "../../fabric/grpc-connection.js";
 import type { SigningIdentity } from "../../fabric/identity.js";
 import { nowIso } from "../../db/db.js";
-import { ConflictError, errorMessage, InputError, UpstreamError } from "../../http/errors.js";
+import { errorMessage, InputError, UpstreamError } from "../../http/errors.js";
 import { dialAddress, type FabricContext } from "./fabric-networks.context.js";
 import type { FabricNetworksRepo, NetworkRow } from "./fabric-networks.repo.js";
 
@@ -175,9 +175,7 @@ export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetwo
     genesis: common.Block,
     config: ImportedNetworkConfig,
   ): Promise<NetworkRow> {
-    if (await repo.byName(channelId)) {
-      throw new ConflictError(`channelId: a network named '${channelId}' already exists`, { field: "channelId" });
-    }
+    await ctx.assertNameFree(channelId, "channelId");
     const now = nowIso();
     return repo.insert(
       {
@@ -244,11 +242,7 @@ export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetwo
       const address = parseOrdererUrl(body.ordererUrl);
       const cert = parseCert(body.ordererTlsCert, "ordererTlsCert");
       const org = await ctx.org(body.organizationId, "organizationId");
-      if (await repo.byName(body.channelId)) {
-        throw new ConflictError(`channelId: a network named '${body.channelId}' already exists`, {
-          field: "channelId",
-        });
-      }
+      await ctx.assertNameFree(body.channelId, "channelId");
       const signer = await org.admin();
       // Orderers that require client certificates (mutual TLS) get the org admin's TLS identity.
       const clientTls = await org.adminTls().catch(() => undefined);

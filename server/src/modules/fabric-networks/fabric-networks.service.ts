@@ -10,10 +10,10 @@ import {
   type SmartBftOptions,
 } from "../../fabric/configtx/index.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
-import { OsnAdminError, osnGetChannel, osnJoinChannel, osnRemoveChannel } from "../../fabric/osnadmin.js";
+import { OsnAdminError, osnJoinChannel, osnRemoveChannel } from "../../fabric/osnadmin.js";
 import { createPeerClient, ProposalError } from "../../fabric/peer-client.js";
 import { nowIso } from "../../db/db.js";
-import { AppError, ConflictError, errorMessage, InputError, UpstreamError } from "../../http/errors.js";
+import { AppError, errorMessage, InputError, UpstreamError } from "../../http/errors.js";
 import {
   createFabricContext,
   libraryInput,
@@ -23,6 +23,7 @@ import {
 } from "./fabric-networks.context.js";
 import { createFabricImport, genesisForPeer } from "./fabric-networks.import.js";
 import type { NetworkNodeRow, NetworkRow } from "./fabric-networks.repo.js";
+import { createNodeChannels } from "./node-channels.js";
 import type { CreateFabricNetworkBody, FabricNetworkResponse, NetworkNodeResponse } from "./fabric-networks.schema.js";
 
 export function toNetworkResponse(row: NetworkRow): FabricNetworkResponse {
@@ -63,6 +64,7 @@ const message = (err: unknown): string => errorMessage(err).slice(0, 2000);
 export function createFabricNetworksService(deps: FabricNetworksDeps) {
   const { repo } = deps;
   const ctx = createFabricContext(deps);
+  const nodeChannels = createNodeChannels(ctx);
 
   type Resolved = { org: Awaited<ReturnType<typeof ctx.org>>; nodes: FabricNodeInfo[] };
 
@@ -228,21 +230,10 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
 
   /** Whether a running node reports the channel itself (best effort: false when it can't say). */
   async function inChannel(n: FabricNodeInfo, channel: string): Promise<boolean> {
-    if (n.status !== "RUNNING") return false;
-    try {
-      if (n.role === "orderer") {
-        await osnGetChannel(await ctx.osnEndpoint(n), channel);
-        return true;
-      }
-      const client = createPeerClient(ctx.grpcEndpoint(n), await (await ctx.org(n.organizationId, "id")).admin());
-      try {
-        return (await client.getChannels()).includes(channel);
-      } finally {
-        client.close();
-      }
-    } catch {
-      return false;
-    }
+    return nodeChannels.height(n.id, channel).then(
+      () => true,
+      () => false,
+    );
   }
 
   async function joinable(networkId: number, nodeId: number, role: "peer" | "orderer") {
@@ -317,6 +308,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
 
   return {
     ctx,
+    nodeChannels,
     ...createFabricImport({ ctx, repo }),
     async create(body: CreateFabricNetworkBody): Promise<FabricNetworkResponse> {
       libraryInput("", () => {
@@ -326,7 +318,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
           throw new InputError(`name: ${message(err)}`, { field: "name" });
         }
       });
-      if (await repo.byName(body.name)) throw new ConflictError(`name: a network named '${body.name}' already exists`);
+      await ctx.assertNameFree(body.name, "name");
       const orderers = await resolveOrgs(
         body.config.ordererOrganizations,
         "orderer",

@@ -10,7 +10,7 @@ import { createFabricInspect } from "./fabric-networks.inspect.js";
 import { createFabricNetworksRepo } from "./fabric-networks.repo.js";
 import { registerFabricNetworksRoutes } from "./fabric-networks.routes.js";
 import { createFabricNetworksService, type FabricNetworksService } from "./fabric-networks.service.js";
-import { createNodeChannels, registerNodeChannelRoutes } from "./node-channels.js";
+import { registerNodeChannelRoutes } from "./node-channels.js";
 
 /** Wires the Fabric networks module (channels on this console's peers and orderers). */
 export function registerFabricNetworksModule(
@@ -33,6 +33,6 @@ export function registerFabricNetworksModule(
     inspect,
     createFabricChange({ ctx: svc.ctx, repo, inspect, pki: createOrganizationPki({ repo: orgs, keys: deps.keys }) }),
   );
-  registerNodeChannelRoutes(api, createNodeChannels(svc.ctx));
+  registerNodeChannelRoutes(api, svc.nodeChannels);
   return svc;
 }

@@ -1,8 +1,9 @@
-import { execFile, spawn } from "node:child_process";
-import { errorMessage } from "../../http/errors.js";
+import { spawn } from "node:child_process";
 import { access, constants, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { errorMessage } from "../../http/errors.js";
+import { runFile } from "../../runtime/index.js";
 
 /** The Java major version current Besu releases need (Besu docs, system requirements). */
 export const BESU_MIN_JAVA = 21;
@@ -107,11 +108,10 @@ export function parseJavaMajor(output: string): number | null {
 }
 
 function javaVersion(javaPath: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(javaPath, ["-version"], { timeout: 10_000 }, (err, stdout, stderr) =>
-      resolve(err ? null : `${stdout}\n${stderr}`),
-    );
-  });
+  return runFile(javaPath, ["-version"], { timeoutMs: 10_000 }).then(
+    ({ stdout, stderr }) => `${stdout}\n${stderr}`,
+    () => null,
+  );
 }
 
 /**

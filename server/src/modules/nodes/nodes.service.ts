@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { nowIso } from "../../db/db.js";
 import { ConflictError, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
-import { proposeFabricNodePorts, type FabricBinaryResolver, type ProcessSpec } from "../../runtime/index.js";
+import { proposeFabricNodePorts, runFile, type FabricBinaryResolver, type ProcessSpec } from "../../runtime/index.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { OrganizationsRepo } from "../organizations/organizations.repo.js";
@@ -516,19 +515,15 @@ export function createNodesService(deps: NodesServiceDeps) {
         await runtime.settle(id);
       }
       try {
-        return await new Promise((resolve, reject) => {
-          execFile(
-            spec.command,
-            args,
-            { env: spec.env, cwd: spec.cwd, timeout: 60_000, maxBuffer: 1024 * 1024 },
-            (err, stdout, stderr) => {
-              const output = `${stdout}${stderr}`.trim();
-              if (err)
-                reject(new UpstreamError(`peer ${args.join(" ")} on '${row.name}' failed: ${output || err.message}`));
-              else resolve({ output });
-            },
-          );
+        const { stdout, stderr } = await runFile(spec.command, args, {
+          timeoutMs: 60_000,
+          env: spec.env,
+          cwd: spec.cwd,
+        }).catch((err: Error & { stdout?: string; stderr?: string }) => {
+          const output = `${err.stdout ?? ""}${err.stderr ?? ""}`.trim();
+          throw new UpstreamError(`peer ${args.join(" ")} on '${row.name}' failed: ${output || err.message}`);
         });
+        return { output: `${stdout}${stderr}`.trim() };
       } finally {
         if (wasRunning) {
           await startRow(await mustGet(id));
@@ -536,11 +531,11 @@ export function createNodesService(deps: NodesServiceDeps) {
         }
       }
     },
-    /** Stops the node, removes its files and rows, frees its ports and the keys it owns. */
     /** Lets another module (Fabric networks) block deletion of nodes it uses. */
     addUsageChecker(check: (nodeId: number) => Promise<string | null>): void {
       usageCheckers.push(check);
     },
+    /** Stops the node, removes its files and rows, frees its ports and the keys it owns. */
     async remove(id: number): Promise<NodeRow> {
       const row = await mustGet(id);
       for (const check of usageCheckers) {
