@@ -33,3 +33,8 @@ export function formatRelative(value: string, now: number = Date.now()): string 
   if (abs < 86400) return rtf.format(-Math.round(sec / 3600), "hour");
   return rtf.format(-Math.round(sec / 86400), "day");
 }
+
+/** The message of anything thrown (an Error's message, else its string form). */
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

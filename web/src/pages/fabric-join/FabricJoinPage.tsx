@@ -1,5 +1,5 @@
 import { Loader2Icon } from "lucide-react";
-import { useMemo, useReducer, useState, type ReactElement } from "react";
+import { useMemo, useState, type ReactElement } from "react";
 import { Link, useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import type { NodeInfo } from "@/api/client";
@@ -16,17 +16,15 @@ import { useNodesQuery } from "@/data/nodes/nodes-query";
 import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
 import { showToast } from "@/lib/toast";
 import { isAlreadyJoined } from "@/pages/networks/fabric-import";
-import { joinReducer, type JoinRow } from "@/pages/networks/fabric-network";
 import { OrdererImportForm } from "@/pages/networks/FabricImportForms";
-import { JoinProgress } from "@/pages/networks/JoinProgress";
+import { JoinProgress, useJoinRunner } from "@/pages/networks/JoinProgress";
+import { errorMessage } from "@/lib/utils";
 
 interface Joined {
   network: Pick<FabricNetwork, "id" | "name">;
   orgId: number;
   mspId: string;
 }
-
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Step 2: this org's peers, RUNNING ones pre-selected; each is added to the network and joined. */
 function PeerJoinStep({ joined }: { joined: Joined }): ReactElement {
@@ -41,51 +39,28 @@ function PeerJoinStep({ joined }: { joined: Joined }): ReactElement {
   );
   const [chosen, setChosen] = useState<number[] | undefined>(undefined);
   const selected = chosen ?? peers.filter((p) => p.status === "RUNNING").map((p) => p.id);
-  const [rows, dispatch] = useReducer(joinReducer, []);
-  const [running, setRunning] = useState(false);
-
-  const joinOne = async (r: Pick<JoinRow, "nodeId" | "role">): Promise<void> => {
-    dispatch({ type: "joining", nodeId: r.nodeId });
+  // Each peer is added to the network (recorded as joined if it already has the channel), then joined.
+  const join = useJoinRunner(async (r) => {
     try {
       await addNetworkNode(joined.network.id, r.nodeId, r.role).catch((e: unknown) => {
         // Added on an earlier attempt: go on to the join.
-        if (!/already in network/i.test(message(e))) throw e;
+        if (!/already in network/i.test(errorMessage(e))) throw e;
       });
       await joinNode(joined.network.id, r.role, r.nodeId).catch((e: unknown) => {
-        if (!isAlreadyJoined(message(e))) throw e;
+        if (!isAlreadyJoined(errorMessage(e))) throw e;
       });
-      dispatch({ type: "joined", nodeId: r.nodeId });
-    } catch (e) {
-      dispatch({ type: "failed", nodeId: r.nodeId, error: message(e) });
     } finally {
       void qc.invalidateQueries({ queryKey: fabricNetworkKeys.all });
     }
-  };
+  });
 
-  const start = (): void => {
-    const planned = peers
-      .filter((p) => selected.includes(p.id))
-      .map((p) => ({ nodeId: p.id, role: "peer" as const, name: p.name }));
-    dispatch({ type: "plan", rows: planned });
-    setRunning(true);
-    void (async () => {
-      for (const r of planned) await joinOne(r);
-      setRunning(false);
-    })();
-  };
-
-  if (rows.length > 0) {
-    return (
-      <JoinProgress
-        network={joined.network}
-        rows={rows}
-        running={running}
-        onRetry={(r) => {
-          setRunning(true);
-          void joinOne(r).finally(() => setRunning(false));
-        }}
-      />
+  const start = (): void =>
+    join.start(
+      peers.filter((p) => selected.includes(p.id)).map((p) => ({ nodeId: p.id, role: "peer" as const, name: p.name })),
     );
+
+  if (join.rows.length > 0) {
+    return <JoinProgress network={joined.network} rows={join.rows} running={join.running} onRetry={join.retry} />;
   }
 
   return (
@@ -135,7 +110,7 @@ function PeerJoinStep({ joined }: { joined: Joined }): ReactElement {
           <Link to={`/networks/${joined.network.id}/fabric`}>Skip, open the network</Link>
         </Button>
         <Button disabled={selected.length === 0 || nodesQ.isPending} onClick={start}>
-          {running && <Loader2Icon className="animate-spin" />}
+          {join.running && <Loader2Icon className="animate-spin" />}
           Join selected peers
         </Button>
       </CardFooter>

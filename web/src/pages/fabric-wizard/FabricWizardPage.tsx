@@ -46,15 +46,12 @@ import {
   type WizardState,
 } from "@/pages/fabric-wizard/wizard-plan";
 import { MSP_ID_RULE } from "@/pages/organizations/organization-form";
+import { errorMessage } from "@/lib/utils";
 
 const STEPS = ["Organization", "Nodes", "Channel", "Review"] as const;
 /** How long a new node may take to reach RUNNING before its row fails (Retry waits again). */
 const RUNNING_TIMEOUT_MS = 180_000;
 const POLL_MS = 2000;
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 function Stepper({ step }: { step: number }): ReactElement {
   return (
@@ -300,7 +297,7 @@ function WizardContent(): ReactElement {
           const patch = await execute(r, s.ctx, f, r.key === retryKey);
           act({ type: "done", key: r.key, patch });
         } catch (e) {
-          act({ type: "failed", key: r.key, error: message(e) });
+          act({ type: "failed", key: r.key, error: errorMessage(e) });
           break;
         }
       }
@@ -472,7 +469,7 @@ function WizardContent(): ReactElement {
                       />
                     </Field>
                   </div>
-                  {defaults.isError && <FieldError message={message(defaults.error)} />}
+                  {defaults.isError && <FieldError message={errorMessage(defaults.error)} />}
                   {countsOk && defaults.isPending && (
                     <p className="text-sm text-muted-foreground">Finding free ports…</p>
                   )}

@@ -12,7 +12,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { useBesuNetworkQuery } from "@/data/besu-networks/besu-network-query";
 import { decodeInput, useBesuBlockQuery, useBesuChainQuery, type DecodedInput } from "@/data/nodes/besu-rpc";
 import { useNodeQuery } from "@/data/nodes/node-query";
-import { formatDateTime } from "@/lib/utils";
+import { errorMessage, formatDateTime } from "@/lib/utils";
 import {
   blockHeader,
   formatArg,
@@ -52,7 +52,7 @@ export function InputDecoder({
     try {
       setResult({ decoded: await decodeInput(nodeId, input, abiText) });
     } catch (e) {
-      setResult({ error: e instanceof Error ? e.message : String(e) });
+      setResult({ error: errorMessage(e) });
     } finally {
       setBusy(false);
     }

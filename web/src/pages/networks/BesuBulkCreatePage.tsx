@@ -26,7 +26,7 @@ import {
   toBulkCreateBody,
   type BulkFormValues,
 } from "@/pages/networks/besu-bulk";
-import { QUANTITY_PATTERN, wholeNumber } from "@/pages/networks/besu-form";
+import { QbftConsensusSection, WholeNumberField } from "@/pages/networks/QbftFields";
 import { PrefundedAccountsSection } from "@/pages/networks/PrefundedAccountsSection";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
 
@@ -110,26 +110,6 @@ function BesuBulkCreateContent(): ReactElement {
 
   const locked = progress.status === "running" || progress.status === "done";
 
-  const field = (
-    name: "chainId" | "blockPeriod" | "epochLength" | "requestTimeout" | "nodeCount",
-    label: string,
-    min: number,
-    hint?: string,
-    max?: number,
-  ): ReactElement => (
-    <div className="grid content-start gap-2">
-      <Label htmlFor={`bulk-${name}`}>{label}</Label>
-      <Input
-        id={`bulk-${name}`}
-        inputMode="numeric"
-        aria-invalid={Boolean(errors[name])}
-        {...register(name, { required: `${label} is required`, validate: wholeNumber(min, max) })}
-      />
-      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
-      <FieldError message={errors[name]?.message} />
-    </div>
-  );
-
   return (
     <div className="max-w-3xl">
       <PageHeader
@@ -153,7 +133,15 @@ function BesuBulkCreateContent(): ReactElement {
                 />
                 <FieldError message={errors.networkName?.message} />
               </div>
-              {field("chainId", "Chain ID", 1, "EIP-155 chain id, e.g. 1337")}
+              <WholeNumberField
+                register={register}
+                errors={errors}
+                name="chainId"
+                id="bulk-chainId"
+                label="Chain ID"
+                min={1}
+                hint="EIP-155 chain id, e.g. 1337"
+              />
             </div>
             <div className="grid content-start gap-2">
               <Label htmlFor="bulk-description">Description</Label>
@@ -166,13 +154,16 @@ function BesuBulkCreateContent(): ReactElement {
             description="Each validator gets a new secp256k1 key and a node with free ports proposed by the server."
           >
             <div className="grid gap-4 sm:grid-cols-2">
-              {field(
-                "nodeCount",
-                "Number of validator nodes",
-                1,
-                "QBFT tolerates floor((n − 1) / 3) faulty",
-                MAX_BULK_NODES,
-              )}
+              <WholeNumberField
+                register={register}
+                errors={errors}
+                name="nodeCount"
+                id="bulk-nodeCount"
+                label="Number of validator nodes"
+                min={1}
+                max={MAX_BULK_NODES}
+                hint="QBFT tolerates floor((n − 1) / 3) faulty"
+              />
               <div className="grid content-start gap-2">
                 <Label htmlFor="bulk-externalIp">External IP</Label>
                 <Input
@@ -195,25 +186,7 @@ function BesuBulkCreateContent(): ReactElement {
               </span>
             </label>
           </FormSection>
-          <FormSection title="Consensus" description="QBFT parameters; Besu's defaults suit most networks.">
-            <div className="grid gap-4 sm:grid-cols-2">
-              {field("blockPeriod", "Block period (seconds)", 1)}
-              {field("epochLength", "Epoch length (blocks)", 1, "Votes reset every epoch")}
-              {field("requestTimeout", "Request timeout (seconds)", 1)}
-              <div className="grid content-start gap-2">
-                <Label htmlFor="bulk-gasLimit">Gas limit</Label>
-                <Input
-                  id="bulk-gasLimit"
-                  className="font-mono"
-                  aria-invalid={Boolean(errors.gasLimit)}
-                  {...register("gasLimit", {
-                    validate: (v) => !v.trim() || QUANTITY_PATTERN.test(v.trim()) || "0x-hex or decimal",
-                  })}
-                />
-                <FieldError message={errors.gasLimit?.message} />
-              </div>
-            </div>
-          </FormSection>
+          <QbftConsensusSection register={register} errors={errors} idPrefix="bulk" />
           <PrefundedAccountsSection control={control} register={register} errors={errors} idPrefix="bulk-alloc" />
         </fieldset>
         {progress.status !== "idle" && (

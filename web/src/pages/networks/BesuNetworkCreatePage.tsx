@@ -16,11 +16,10 @@ import {
   ADDRESS_PATTERN,
   BESU_FORM_DEFAULTS,
   BESU_FORM_FIELDS,
-  QUANTITY_PATTERN,
   toCreateBesuNetworkBody,
   type BesuFormValues,
-  wholeNumber,
 } from "@/pages/networks/besu-form";
+import { QbftConsensusSection, WholeNumberField } from "@/pages/networks/QbftFields";
 import { PrefundedAccountsSection } from "@/pages/networks/PrefundedAccountsSection";
 import { ValidatorPicker } from "@/pages/networks/ValidatorPicker";
 
@@ -57,25 +56,6 @@ function BesuNetworkCreatePageContent(): ReactElement {
     });
   });
 
-  const num = (
-    name: "chainId" | "blockPeriod" | "epochLength" | "requestTimeout",
-    label: string,
-    min: number,
-    hint?: string,
-  ): ReactElement => (
-    <div className="grid content-start gap-2">
-      <Label htmlFor={`besu-${name}`}>{label}</Label>
-      <Input
-        id={`besu-${name}`}
-        inputMode="numeric"
-        aria-invalid={Boolean(errors[name])}
-        {...register(name, { required: `${label} is required`, validate: wholeNumber(min) })}
-      />
-      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
-      <FieldError message={errors[name]?.message} />
-    </div>
-  );
-
   return (
     <div className="max-w-3xl">
       <PageHeader
@@ -95,32 +75,22 @@ function BesuNetworkCreatePageContent(): ReactElement {
               />
               <FieldError message={errors.name?.message} />
             </div>
-            {num("chainId", "Chain ID", 1, "EIP-155 chain id, e.g. 1337")}
+            <WholeNumberField
+              register={register}
+              errors={errors}
+              name="chainId"
+              id="besu-chainId"
+              label="Chain ID"
+              min={1}
+              hint="EIP-155 chain id, e.g. 1337"
+            />
           </div>
           <div className="grid content-start gap-2">
             <Label htmlFor="besu-description">Description</Label>
             <Input id="besu-description" placeholder="Optional" {...register("description")} />
           </div>
         </FormSection>
-        <FormSection title="Consensus" description="QBFT parameters; Besu's defaults suit most networks.">
-          <div className="grid gap-4 sm:grid-cols-2">
-            {num("blockPeriod", "Block period (seconds)", 1)}
-            {num("epochLength", "Epoch length (blocks)", 1, "Votes reset every epoch")}
-            {num("requestTimeout", "Request timeout (seconds)", 1)}
-            <div className="grid content-start gap-2">
-              <Label htmlFor="besu-gasLimit">Gas limit</Label>
-              <Input
-                id="besu-gasLimit"
-                className="font-mono"
-                aria-invalid={Boolean(errors.gasLimit)}
-                {...register("gasLimit", {
-                  validate: (v) => !v.trim() || QUANTITY_PATTERN.test(v.trim()) || "0x-hex or decimal",
-                })}
-              />
-              <FieldError message={errors.gasLimit?.message} />
-            </div>
-          </div>
-        </FormSection>
+        <QbftConsensusSection register={register} errors={errors} idPrefix="besu" />
         <FormSection title="Validators" description="Initial validators sign blocks from the genesis on.">
           <Controller
             control={control}

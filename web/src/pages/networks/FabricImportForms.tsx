@@ -1,7 +1,8 @@
-import { FileUpIcon, Loader2Icon } from "lucide-react";
+import { Loader2Icon } from "lucide-react";
 import type { ReactElement, ReactNode } from "react";
 import { Controller, useForm } from "react-hook-form";
 import type { Organization } from "@/api/client";
+import { FileButton } from "@/components/FileButton";
 import { Button } from "@/components/ui/button";
 import { Input, Textarea } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
@@ -20,27 +21,6 @@ import {
   ordererUrlError,
   pemCertificateError,
 } from "@/pages/networks/fabric-import";
-
-/** A "Choose file" button that hands the file to `onFile`. */
-function FileButton({ accept, onFile }: { accept: string; onFile: (f: File) => void }): ReactElement {
-  return (
-    <Button variant="outline" size="sm" asChild>
-      <label className="cursor-pointer">
-        <FileUpIcon /> Choose file
-        <input
-          type="file"
-          accept={accept}
-          className="sr-only"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            if (file) onFile(file);
-            e.target.value = "";
-          }}
-        />
-      </label>
-    </Button>
-  );
-}
 
 export interface OrdererSourceValues {
   organizationId: string;

@@ -1,6 +1,6 @@
 import { Loader2Icon } from "lucide-react";
 import { FormSection } from "@/components/FormSection";
-import { useMemo, useReducer, useState, type ReactElement } from "react";
+import { useMemo, useRef, useState, type ReactElement } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import type { NodeInfo, Organization } from "@/api/client";
@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { joinNode, useFabricNetworkCreateMutation } from "@/data/fabric-networks/fabric-network-mutations";
-import { JoinProgress } from "@/pages/networks/JoinProgress";
+import { JoinProgress, useJoinRunner } from "@/pages/networks/JoinProgress";
 import type { FabricNetwork } from "@/data/fabric-networks/types";
 import { useNodesQuery } from "@/data/nodes/nodes-query";
 import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
@@ -26,10 +26,8 @@ import {
   DURATION,
   FABRIC_NETWORK_FORM_DEFAULTS,
   FABRIC_NETWORK_FORM_FIELDS,
-  joinReducer,
   toCreateFabricNetworkBody,
   type FabricNetworkFormValues,
-  type JoinRow,
 } from "@/pages/networks/fabric-network";
 
 type Role = "peer" | "orderer";
@@ -125,8 +123,9 @@ function CreateContent(): ReactElement {
   const [peerChoice, setPeerChoice] = useState<Choice>({});
   const [ordererChoice, setOrdererChoice] = useState<Choice>({});
   const [network, setNetwork] = useState<FabricNetwork>();
-  const [rows, dispatch] = useReducer(joinReducer, []);
-  const [running, setRunning] = useState(false);
+  // The created network's id, read by join steps that start before the state update renders.
+  const networkId = useRef(0);
+  const join = useJoinRunner((r) => joinNode(networkId.current, r.role, r.nodeId));
   const {
     register,
     handleSubmit,
@@ -146,16 +145,6 @@ function CreateContent(): ReactElement {
   // BFT falls back to Raft as soon as a chosen orderer isn't on Fabric 3.x.
   const consensus = canBft ? watch("consensusType") : "etcdraft";
 
-  const joinOne = async (networkId: number, r: Pick<JoinRow, "nodeId" | "role">): Promise<void> => {
-    dispatch({ type: "joining", nodeId: r.nodeId });
-    try {
-      await joinNode(networkId, r.role, r.nodeId);
-      dispatch({ type: "joined", nodeId: r.nodeId });
-    } catch (e) {
-      dispatch({ type: "failed", nodeId: r.nodeId, error: e instanceof Error ? e.message : String(e) });
-    }
-  };
-
   const onSubmit = handleSubmit((v) => {
     const values: FabricNetworkFormValues = {
       ...v,
@@ -170,18 +159,12 @@ function CreateContent(): ReactElement {
     create.mutate(toCreateFabricNetworkBody(values), {
       onSuccess: (n) => {
         setNetwork(n);
+        networkId.current = n.id;
         const planned = [
           ...values.ordererOrgs.flatMap((o) => o.nodeIds.map((id) => ({ nodeId: id, role: "orderer" as const }))),
           ...values.peerOrgs.flatMap((o) => o.nodeIds.map((id) => ({ nodeId: id, role: "peer" as const }))),
         ].map((r) => ({ ...r, name: byId.get(r.nodeId)?.name ?? `node ${r.nodeId}` }));
-        dispatch({ type: "plan", rows: planned });
-        // One after another, orderers first: a peer's join is checked against a running orderer.
-        void (async () => {
-          setRunning(true);
-          const ordered = [...planned.filter((r) => r.role === "orderer"), ...planned.filter((r) => r.role === "peer")];
-          for (const r of ordered) await joinOne(n.id, r);
-          setRunning(false);
-        })();
+        join.start(planned);
       },
       onError: (e) => {
         for (const [field, message] of Object.entries(formErrorsFrom(e, FABRIC_NETWORK_FORM_FIELDS))) {
@@ -191,12 +174,6 @@ function CreateContent(): ReactElement {
     });
   });
 
-  const retry = (r: JoinRow): void => {
-    if (!network) return;
-    setRunning(true);
-    void joinOne(network.id, r).finally(() => setRunning(false));
-  };
-
   if (network) {
     return (
       <div className="max-w-4xl space-y-6">
@@ -204,7 +181,7 @@ function CreateContent(): ReactElement {
           title="Create Fabric Network"
           description={`Channel ${network.name} has its genesis block; each chosen node now joins it.`}
         />
-        <JoinProgress network={network} rows={rows} running={running} onRetry={retry} />
+        <JoinProgress network={network} rows={join.rows} running={join.running} onRetry={join.retry} />
       </div>
     );
   }

@@ -1,4 +1,4 @@
-import type { ReactElement } from "react";
+import { useReducer, useState, type ReactElement } from "react";
 import { FailedRetry, StepIcon } from "@/components/progress";
 import { Link } from "react-router";
 import { Badge } from "@/components/ui/badge";
@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { FabricNetwork } from "@/data/fabric-networks/types";
-import { joinSummary, type JoinRow } from "@/pages/networks/fabric-network";
+import { joinOrder, joinReducer, joinSummary, type JoinRow } from "@/pages/networks/fabric-network";
+import { errorMessage } from "@/lib/utils";
 
 /** Live join rows: one per chosen node, with Retry on the failed ones only. */
 export function JoinProgress({
@@ -72,4 +73,43 @@ export function JoinProgress({
       </div>
     </Card>
   );
+}
+
+/**
+ * Runs one join step per row, one after another with orderers first (a peer's join is checked
+ * against a running orderer), tracking each row's state; `retry` reruns one failed row alone.
+ */
+export function useJoinRunner(step: (r: Pick<JoinRow, "nodeId" | "role">) => Promise<unknown>): {
+  rows: JoinRow[];
+  running: boolean;
+  start: (planned: Omit<JoinRow, "state">[]) => void;
+  retry: (r: JoinRow) => void;
+} {
+  const [rows, dispatch] = useReducer(joinReducer, []);
+  const [running, setRunning] = useState(false);
+  const runOne = async (r: Pick<JoinRow, "nodeId" | "role">): Promise<void> => {
+    dispatch({ type: "joining", nodeId: r.nodeId });
+    try {
+      await step(r);
+      dispatch({ type: "joined", nodeId: r.nodeId });
+    } catch (e) {
+      dispatch({ type: "failed", nodeId: r.nodeId, error: errorMessage(e) });
+    }
+  };
+  return {
+    rows,
+    running,
+    start: (planned) => {
+      dispatch({ type: "plan", rows: planned });
+      setRunning(true);
+      void (async () => {
+        for (const r of joinOrder(planned)) await runOne(r);
+        setRunning(false);
+      })();
+    },
+    retry: (r) => {
+      setRunning(true);
+      void runOne(r).finally(() => setRunning(false));
+    },
+  };
 }

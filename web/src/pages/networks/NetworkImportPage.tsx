@@ -1,7 +1,8 @@
-import { FileUpIcon, Loader2Icon, NetworkIcon } from "lucide-react";
+import { Loader2Icon, NetworkIcon } from "lucide-react";
 import type { ReactElement } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
+import { FileButton } from "@/components/FileButton";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter } from "@/components/ui/card";
@@ -89,20 +90,10 @@ function BesuImportForm(): ReactElement {
           <div className="grid content-start gap-2">
             <div className="flex items-center justify-between gap-2">
               <Label htmlFor="import-genesis">Genesis file</Label>
-              <Button variant="outline" size="sm" asChild>
-                <label className="cursor-pointer">
-                  <FileUpIcon /> Choose file
-                  <input
-                    type="file"
-                    accept=".json,application/json"
-                    className="sr-only"
-                    onChange={(e) => {
-                      const file = e.target.files?.[0];
-                      if (file) void file.text().then((t) => setValue("genesisFile", t, { shouldValidate: true }));
-                    }}
-                  />
-                </label>
-              </Button>
+              <FileButton
+                accept=".json,application/json"
+                onFile={(f) => void f.text().then((t) => setValue("genesisFile", t, { shouldValidate: true }))}
+              />
             </div>
             <Textarea
               id="import-genesis"

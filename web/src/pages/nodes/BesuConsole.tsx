@@ -15,7 +15,7 @@ import {
   useBesuPendingVotesQuery,
   useBesuValidatorsQuery,
 } from "@/data/nodes/besu-rpc";
-import { formatDateTime } from "@/lib/utils";
+import { errorMessage, formatDateTime } from "@/lib/utils";
 import { formatEther, hexToNumber, latestBlockNumbers, toBigInt } from "@/pages/nodes/besu-rpc";
 
 function BlockRow({ nodeId, networkId, number }: { nodeId: number; networkId: number; number: number }): ReactElement {
@@ -49,7 +49,7 @@ function Balance({ nodeId }: { nodeId: number }): ReactElement {
     try {
       setResult({ wei: await fetchBalance(nodeId, address.trim()) });
     } catch (e) {
-      setResult({ error: e instanceof Error ? e.message : String(e) });
+      setResult({ error: errorMessage(e) });
     } finally {
       setBusy(false);
     }

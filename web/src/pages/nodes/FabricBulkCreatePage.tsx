@@ -18,6 +18,7 @@ import { useNodeCreateMutation } from "@/data/nodes/node-mutations";
 import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
 import { bulkReducer, bulkSummary, pendingRows, type BulkRow } from "@/pages/nodes/bulk-progress";
 import { FABRIC_FORM_EMPTY, suggestName, toCreateFabricBody, withDefaults } from "@/pages/nodes/fabric-form";
+import { errorMessage } from "@/lib/utils";
 
 function countOk(v: string): boolean {
   return /^\d+$/.test(v) && Number(v) >= 0 && Number(v) <= 20;
@@ -58,7 +59,7 @@ function BulkContent(): ReactElement {
       d.orderers.forEach((o, i) => add("orderer", i, o));
       dispatch({ type: "plan", rows: planned });
     } catch (e) {
-      setPlanError(e instanceof Error ? e.message : String(e));
+      setPlanError(errorMessage(e));
     } finally {
       setPlanning(false);
     }
@@ -70,7 +71,7 @@ function BulkContent(): ReactElement {
       const n = await create.mutateAsync({ body: r.body });
       dispatch({ type: "done", key: r.key, nodeId: n.id });
     } catch (e) {
-      dispatch({ type: "failed", key: r.key, error: e instanceof Error ? e.message : String(e) });
+      dispatch({ type: "failed", key: r.key, error: errorMessage(e) });
     }
   };
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { API_BASE } from "@/api/client";
 import { appendChunk, EMPTY_LOG, type LogBuffer } from "@/pages/nodes/log-buffer";
+import { errorMessage } from "@/lib/utils";
 
 export type StreamState = "connecting" | "streaming" | "ended" | "error";
 
@@ -66,7 +67,7 @@ export function useLogStream(
         setState("ended");
       } catch (e) {
         if (ctrl.signal.aborted) return;
-        setError(e instanceof Error ? e.message : String(e));
+        setError(errorMessage(e));
         setState("error");
       }
     })();

@@ -25,10 +25,7 @@ import { ADDRESS_PATTERN } from "@/pages/networks/besu-form";
 import { formatEther, toBigInt } from "@/pages/nodes/besu-rpc";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
 import { DeployContract, InteractContract } from "@/pages/smart-contracts/ContractActions";
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
+import { errorMessage } from "@/lib/utils";
 
 /** Code and balance at an address (eth_getCode, eth_getBalance). */
 function CodeAt({ nodeId, address }: { nodeId: number; address: string }): ReactElement {
@@ -40,7 +37,7 @@ function CodeAt({ nodeId, address }: { nodeId: number; address: string }): React
       const [code, balance] = await Promise.all([fetchCode(nodeId, address), fetchBalance(nodeId, address)]);
       setRes({ code, balance });
     } catch (e) {
-      setRes({ error: errorText(e) });
+      setRes({ error: errorMessage(e) });
     } finally {
       setBusy(false);
     }
@@ -98,7 +95,7 @@ function StorageReader({ nodeId, address }: { nodeId: number; address: string })
     try {
       setRes({ word: await fetchStorage(nodeId, address, position), slot: position });
     } catch (e) {
-      setRes({ error: errorText(e) });
+      setRes({ error: errorMessage(e) });
     } finally {
       setBusy(false);
     }
