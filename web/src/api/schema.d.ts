@@ -2509,7 +2509,8 @@ export interface components {
        * @description Process status
        * @enum {string}
        */
-      status: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
       /** @description Why the node is in ERROR (with its last log lines) */
       errorMessage?: string;
       /** @description External endpoint */
@@ -3067,7 +3068,8 @@ export interface components {
        * @description Process status
        * @enum {string}
        */
-      status: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
       /** @description Why the node is in ERROR (with its last log lines) */
       errorMessage?: string;
       /** @description External endpoint */
@@ -5810,7 +5812,8 @@ export interface operations {
         /** @description Exact slug */
         slug?: string;
         /** @description Status */
-        status?: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+        status?:
+          "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
         /** @description Platform */
         platform?: "FABRIC" | "BESU";
         /** @description Node type */
@@ -6019,7 +6022,8 @@ export interface operations {
              * @description JWT algorithm
              * @enum {string}
              */
-            jwtAuthenticationAlgorithm?: "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            jwtAuthenticationAlgorithm?:
+              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
             /** @description Extra environment variables for the process */
             env?: {
               [key: string]: string;
@@ -6227,7 +6231,8 @@ export interface operations {
              * @description JWT algorithm
              * @enum {string}
              */
-            jwtAuthenticationAlgorithm?: "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            jwtAuthenticationAlgorithm?:
+              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
             /** @description Extra environment variables for the process */
             env?: {
               [key: string]: string;
@@ -7139,7 +7144,13 @@ export interface operations {
                * @description Leader rotation
                * @enum {string}
                */
-              leaderRotation?: "ROTATION_UNSPECIFIED" | "ROTATION_OFF" | "ROTATION_ON" | "unspecified" | "off" | "on";
+              leaderRotation?:
+                | "ROTATION_UNSPECIFIED"
+                | "ROTATION_OFF"
+                | "ROTATION_ON"
+                | "unspecified"
+                | "off"
+                | "on";
               /** @description Decisions per leader */
               decisionsPerLeader?: number;
             };
