@@ -1,0 +1,70 @@
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
+
+/**
+ * Counts the statements the app sends to the database by watching the drivers Kysely calls
+ * (better-sqlite3 prepares every statement; pg sends every one through Client#query).
+ */
+function countQueries(): { count(): number; restore(): void } {
+  let n = 0;
+  const prepare = SQLite.prototype.prepare;
+  const query = pg.Client.prototype.query;
+  const p = vi.spyOn(SQLite.prototype, "prepare").mockImplementation(function (this: SQLite.Database, ...a) {
+    n++;
+    return prepare.apply(this, a);
+  });
+  const q = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...a: unknown[]) {
+    n++;
+    return (query as (...x: unknown[]) => unknown).apply(this, a);
+  } as typeof query);
+  return {
+    count: () => n,
+    restore: () => {
+      p.mockRestore();
+      q.mockRestore();
+    },
+  };
+}
+
+describe.each(dialects())("GET /organizations query count on %s", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t.close());
+
+  const create = async (i: number): Promise<void> => {
+    const r = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/organizations",
+      headers: t.admin,
+      payload: { mspId: `Count${i}MSP`, name: `Count ${i}` },
+    });
+    expect(r.statusCode).toBe(201);
+  };
+  const queriesForPage = async (): Promise<{ queries: number; items: number }> => {
+    const c = countQueries();
+    try {
+      const r = await t.app.inject({ method: "GET", url: "/api/v1/organizations?limit=1000", headers: t.admin });
+      expect(r.statusCode).toBe(200);
+      return { queries: c.count(), items: (r.json() as { items: unknown[] }).items.length };
+    } finally {
+      c.restore();
+    }
+  };
+
+  it("is constant in the number of organizations on the page", async () => {
+    await create(0);
+    await queriesForPage(); // warms the Basic credential cache
+    const one = await queriesForPage();
+    for (let i = 1; i < 6; i++) await create(i);
+    const six = await queriesForPage();
+    expect([one.items, six.items]).toEqual([1, 6]);
+    expect(one.queries).toBeGreaterThan(0);
+    // Before batching, each extra organization cost two key queries (+10 here). PostgreSQL may add
+    // one statement when the pool's concurrent page/count queries land on a fresh connection.
+    expect(six.queries - one.queries).toBeLessThanOrEqual(1);
+  });
+});
