@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { backoffSchedule } from "./backoff.js";
 import { RuntimeError } from "./errors.js";
 import {
   closeFd,
@@ -325,13 +326,16 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     if (!e.record || e.status !== "STARTING" || generation !== e.generation) return stateOf(e);
     if (e.probeAbort) {
       // Another caller is already probing this process: wait for its verdict.
-      while (e.status === "STARTING" && e.probeAbort) await sleep(probeIntervalMs);
+      const wait = backoffSchedule({ capMs: probeIntervalMs });
+      while (e.status === "STARTING" && e.probeAbort) await sleep(wait());
       return stateOf(e);
     }
     const abort = new AbortController();
     e.probeAbort = abort;
     const timeoutMs = e.spec.startTimeoutMs ?? opts.startTimeoutMs ?? 60_000;
     const deadline = Date.now() + timeoutMs;
+    // Short first checks, backing off to probeIntervalMs: most nodes answer within a few hundred ms.
+    const nextDelay = backoffSchedule({ capMs: probeIntervalMs });
     const pid = e.record.pid;
     const minUptime = opts.minUptimeMs ?? 300;
     while (!abort.signal.aborted && generation === e.generation) {
@@ -355,7 +359,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         setStatus(e, "ERROR", `not ready within ${timeoutMs / 1000} s; last log lines:\n${lines.join("\n")}`);
         break;
       }
-      await sleep(probeIntervalMs);
+      await sleep(nextDelay());
     }
     if (e.probeAbort === abort) e.probeAbort = undefined;
     return stateOf(e);

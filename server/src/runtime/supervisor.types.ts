@@ -72,6 +72,7 @@ export interface SupervisorOptions {
   startTimeoutMs?: number;
   /** How often adopted processes are checked in /proc. Default 1 s. */
   pollIntervalMs?: number;
+  /** Cap of the readiness-probe backoff (first check after 25 ms, doubling). Default 500 ms. */
   probeIntervalMs?: number;
   /** Without a probe, a process alive this long counts as ready. Default 300 ms. */
   minUptimeMs?: number;
