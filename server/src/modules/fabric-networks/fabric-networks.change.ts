@@ -29,6 +29,7 @@ import { envelopeHeader } from "../../fabric/envelope.js";
 import type { SigningIdentity } from "../../fabric/identity.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
 import { errorMessage, InputError, UpstreamError } from "../../http/errors.js";
+import { backoffSchedule } from "../../runtime/backoff.js";
 import { libraryInput, type FabricContext, type OrgMaterial } from "./fabric-networks.context.js";
 import type { FabricInspect, Reader } from "./fabric-networks.inspect.js";
 import type { FabricNetworksRepo, NetworkRow } from "./fabric-networks.repo.js";
@@ -158,11 +159,13 @@ export function createFabricChange(deps: {
       fetchNewestConfigBlock({ endpoint: r.endpoint, service: "orderer", signer: r.signer, channelId: network.name });
     const until = Date.now() + SUBMIT_TIMEOUT_MS;
     let block: common.Block | undefined;
+    // Polls start at 25 ms and back off: leader election usually settles well inside one old 300 ms sleep.
+    const leaderWait = backoffSchedule({ capMs: 300 });
     while (!block) {
       // Right after the joins the orderers answer SERVICE_UNAVAILABLE until raft has a leader.
       block = await read().catch(async (err: unknown) => {
         if (err instanceof DeliverError && err.status === common.Status.SERVICE_UNAVAILABLE && Date.now() < until) {
-          await sleep(300);
+          await sleep(leaderWait());
           return undefined;
         }
         throw new UpstreamError(`reading the config from '${r.node.name}': ${errorMessage(err)}`);
@@ -176,13 +179,14 @@ export function createFabricChange(deps: {
     const signers: SigningIdentity[] = await Promise.all(orgs.map((o) => o.admin()));
     const envelope = addConfigSignatures(createConfigUpdateEnvelope(update), signers);
     const tx = configUpdateTransaction(network.name, envelope, signers[0] as SigningIdentity);
+    const broadcastWait = backoffSchedule({ capMs: 300 });
     for (;;) {
       try {
         await broadcastEnvelope(r.endpoint, tx);
         break;
       } catch (err) {
         if (err instanceof BroadcastError && err.statusName === "SERVICE_UNAVAILABLE" && Date.now() < until) {
-          await sleep(300);
+          await sleep(broadcastWait());
           continue;
         }
         if (err instanceof BroadcastError && ["BAD_REQUEST", "FORBIDDEN"].includes(err.statusName)) {
@@ -192,6 +196,7 @@ export function createFabricChange(deps: {
       }
     }
     const before = current.getSequence();
+    const blockWait = backoffSchedule({ capMs: 200 });
     for (;;) {
       const b = await read().catch(() => undefined);
       if (b && configFromBlock(b).getSequence() > before) {
@@ -208,7 +213,7 @@ export function createFabricChange(deps: {
       }
       if (Date.now() > until)
         throw new UpstreamError("the config update was accepted but no new config block appeared");
-      await sleep(200);
+      await sleep(blockWait());
     }
   }
 
@@ -220,6 +225,7 @@ export function createFabricChange(deps: {
   async function peersCaughtUp(network: NetworkRow, peers: Reader[], before: number) {
     const until = Date.now() + PEER_CATCH_UP_MS;
     for (const p of peers) {
+      const wait = backoffSchedule({ capMs: 200 });
       for (;;) {
         const b = await fetchNewestConfigBlock({
           endpoint: p.endpoint,
@@ -228,7 +234,7 @@ export function createFabricChange(deps: {
           channelId: network.name,
         }).catch(() => undefined);
         if ((b && configFromBlock(b).getSequence() > before) || Date.now() > until) break;
-        await sleep(200);
+        await sleep(wait());
       }
     }
   }
