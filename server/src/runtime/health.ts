@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 
 /** Decides whether a started process is ready. `signal` aborts when the supervisor gives up. */
 export type ReadinessProbe = (ctx: { pid: number; signal: AbortSignal }) => Promise<boolean>;
@@ -44,4 +45,27 @@ export function getHealthz(url: string, timeoutMs = 2000, signal?: AbortSignal):
 /** A readiness probe that passes when `url` (an operations /healthz) answers 200 {"status":"OK"}. */
 export function httpHealthProbe(url: string, timeoutMs = 2000): ReadinessProbe {
   return async ({ signal }) => (await getHealthz(url, timeoutMs, signal)).ok;
+}
+
+/** A readiness probe that passes when a TCP connection to host:port is accepted (the listener is bound). */
+export function tcpProbe(host: string, port: number, timeoutMs = 2000): ReadinessProbe {
+  return ({ signal }) =>
+    new Promise((resolve) => {
+      const socket = connect({ host, port, signal });
+      const done = (ok: boolean): void => {
+        socket.destroy();
+        resolve(ok);
+      };
+      socket.setTimeout(timeoutMs, () => done(false));
+      socket.once("connect", () => done(true));
+      socket.once("error", () => done(false));
+    });
+}
+
+/** A probe that passes when every probe passes, checked in order (stops at the first that fails). */
+export function allProbes(...probes: ReadinessProbe[]): ReadinessProbe {
+  return async (ctx) => {
+    for (const probe of probes) if (!(await probe(ctx))) return false;
+    return true;
+  };
 }

@@ -18,7 +18,7 @@ export {
   type ResolvedFabricBinaries,
 } from "./binaries.js";
 export { RuntimeError, type RuntimeErrorCode } from "./errors.js";
-export { getHealthz, httpHealthProbe, type HealthzResult, type ReadinessProbe } from "./health.js";
+export { allProbes, getHealthz, httpHealthProbe, tcpProbe, type HealthzResult, type ReadinessProbe } from "./health.js";
 export {
   DEFAULT_LOG_ROTATION,
   followLog,

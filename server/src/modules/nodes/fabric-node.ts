@@ -4,13 +4,14 @@ import { join } from "node:path";
 import {
   CCAAS_BUILDER_NAME,
   fabricNodeEnv,
+  splitHostPort,
   writeCcaasBuilder,
   writeCoreYaml,
   writeOrdererYaml,
   type TlsFiles,
 } from "../../fabric/config/index.js";
 import { writeLocalMsp } from "../../fabric/msp/index.js";
-import { httpHealthProbe, type ProcessSpec } from "../../runtime/index.js";
+import { allProbes, httpHealthProbe, tcpProbe, type ProcessSpec, type ReadinessProbe } from "../../runtime/index.js";
 import type { CertificateSpec, KeysService } from "../keys/keys.service.js";
 
 export type FabricRole = "peer" | "orderer";
@@ -224,7 +225,26 @@ export async function writeFabricFiles(keys: Keys, d: FabricDeployment, slug: st
   }
 }
 
-/** How the supervisor runs the node: argv and env only, ready when its operations /healthz says OK. */
+/**
+ * When a Fabric node is ready: its operations /healthz says OK and its gRPC listener (and an orderer's
+ * channel-participation listener) accepts connections. Both binaries start the operations server
+ * before they bind those ports, so /healthz alone can pass while a join would still be refused.
+ */
+export function fabricReadinessProbe(
+  d: Pick<FabricDeployment, "role" | "healthUrl" | "listenAddress" | "adminAddress">,
+): ReadinessProbe {
+  const listening = (address: string): ReadinessProbe => {
+    const { host, port } = splitHostPort(address);
+    return tcpProbe(dialHost(host), port);
+  };
+  return allProbes(
+    httpHealthProbe(d.healthUrl),
+    listening(d.listenAddress),
+    ...(d.role === "orderer" && d.adminAddress ? [listening(d.adminAddress)] : []),
+  );
+}
+
+/** How the supervisor runs the node: argv and env only, ready when fabricReadinessProbe passes. */
 export function fabricProcessSpec(slug: string, d: FabricDeployment): ProcessSpec {
   return {
     id: slug,
@@ -233,7 +253,7 @@ export function fabricProcessSpec(slug: string, d: FabricDeployment): ProcessSpe
     env: fabricNodeEnv({ configDir: paths(d.dir).config, extra: d.env }),
     cwd: d.dir,
     logFile: d.logFile,
-    probe: httpHealthProbe(d.healthUrl),
+    probe: fabricReadinessProbe(d),
     startTimeoutMs: 60_000,
   };
 }
