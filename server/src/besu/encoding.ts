@@ -2,7 +2,8 @@
  * Small, strict parsers for the hex and number shapes that appear in genesis files and node
  * settings. Every parser takes the field name so a failure names what the operator sent.
  */
-import { getAddress, type Address, type Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { getAddress } from "viem/utils";
 import { BesuInputError } from "./errors.js";
 
 const HEX_BODY = /^[0-9a-fA-F]*$/;

@@ -19,3 +19,15 @@ export class BesuInputError extends Error {
     this.name = "BesuInputError";
   }
 }
+
+/** A JSON-RPC call failed: the node was unreachable, timed out or answered with an error. */
+export class BesuRpcError extends Error {
+  constructor(
+    readonly method: string,
+    message: string,
+    readonly rpcCode?: number,
+  ) {
+    super(`${method}: ${message}`);
+    this.name = "BesuRpcError";
+  }
+}

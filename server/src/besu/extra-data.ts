@@ -10,7 +10,8 @@
  * extraData ends in `c080c0`. IBFT 2.0 differs: an empty-string vote (0x80) and a 4-byte
  * round (0x8400000000); the decoder names that case instead of misreading it.
  */
-import { fromRlp, getAddress, hexToBytes, toRlp, type Address, type Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { fromRlp, getAddress, hexToBytes, toRlp } from "viem/utils";
 import { BesuInputError } from "./errors.js";
 import { parseAddress, parseHexData } from "./encoding.js";
 

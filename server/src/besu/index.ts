@@ -56,15 +56,6 @@ export {
   type BesuOption,
   type BesuRpcApi,
 } from "./command.js";
-export {
-  BesuRpcError,
-  assessValidatorChange,
-  blockParam,
-  createBesuRpc,
-  decodeInput,
-  jsonSafe,
-  parseAbi,
-  type BesuRpc,
-  type QbftSignerMetric,
-} from "./rpc.js";
-export { createContractClient } from "./contracts.js";
+// The JSON-RPC client (rpc.ts) and the contract client (contracts.ts) load viem's client code; callers
+// import them on first use so the server does not pay for them at start-up.
+export { BesuRpcError } from "./errors.js";

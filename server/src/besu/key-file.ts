@@ -7,7 +7,8 @@
  * Source: hyperledger/besu crypto/algorithms/src/main/java/org/hyperledger/besu/crypto/KeyPairUtil.java
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { bytesToHex, hexToBytes, type Hex } from "viem";
+import type { Hex } from "viem";
+import { bytesToHex, hexToBytes } from "viem/utils";
 import { BesuInputError } from "./errors.js";
 
 const KEY_LINE = /^(?:0x)?([0-9a-fA-F]{64})$/;

@@ -11,7 +11,8 @@ import { createPublicKey } from "node:crypto";
 import { isIP } from "node:net";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { bytesToHex, getAddress, hexToBytes, type Address, type Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { bytesToHex, getAddress, hexToBytes } from "viem/utils";
 import { BesuInputError } from "./errors.js";
 import { parseInteger, strip0x } from "./encoding.js";
 

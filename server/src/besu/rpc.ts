@@ -1,18 +1,8 @@
 import { createClient, decodeFunctionData, http, type Abi, type Hex } from "viem";
 import { parseAddress, parseFixedHex, parseHexData, parseQuantity, toQuantity } from "./encoding.js";
-import { BesuInputError } from "./errors.js";
+import { BesuInputError, BesuRpcError } from "./errors.js";
 
-/** A JSON-RPC call failed: the node was unreachable, timed out or answered with an error. */
-export class BesuRpcError extends Error {
-  constructor(
-    readonly method: string,
-    message: string,
-    readonly rpcCode?: number,
-  ) {
-    super(`${method}: ${message}`);
-    this.name = "BesuRpcError";
-  }
-}
+export { BesuRpcError };
 
 const BLOCK_TAGS = ["latest", "earliest", "pending", "safe", "finalized"] as const;
 

@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
-import pg from "pg";
 import type { Dialect } from "./migrations/helpers.js";
 import { migrationProvider } from "./migrations/index.js";
 import type { Database } from "./types.js";
@@ -31,7 +30,9 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const connectionString = opts.databaseUrl;
+    // The pg driver is loaded with the first query, so SQLite installs never load it.
+    const pool = async () => new (await import("pg")).default.Pool({ connectionString, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", close: () => db.destroy() };
   }

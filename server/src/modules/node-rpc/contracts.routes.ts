@@ -1,13 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { createContractClient } from "../../besu/contracts.js";
 import { InputError, NotFoundError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { besuKeyFileFromPem } from "../nodes/besu-node.js";
 import { runRpc, type RpcEndpointResolver } from "./node-rpc.routes.js";
 
 const tags = ["Smart Contracts"];
+/** Loaded on first use: the contract client pulls in viem's client and account code. */
+const contractLibrary = () => import("../../besu/contracts.js");
 const idParams = z
   .object({
     id: z.coerce
@@ -76,8 +77,8 @@ export function registerContractRoutes(
       req.auditInfo.details = { keyId: req.body.keyId };
       const url = await nodes.rpcUrl(req.params.id);
       const privateKey = await signer(req.body.keyId);
-      const res = await runRpc(() =>
-        createContractClient(url).deploy({
+      const res = await runRpc(async () =>
+        (await contractLibrary()).createContractClient(url).deploy({
           privateKey,
           bytecode: req.body.bytecode,
           abi: req.body.abi,
@@ -123,7 +124,7 @@ export function registerContractRoutes(
       req.auditInfo.resource = `node:${req.params.id}`;
       req.auditInfo.details = { address: req.body.address, functionName: req.body.functionName };
       const url = await nodes.rpcUrl(req.params.id);
-      return runRpc(() => createContractClient(url).call(req.body));
+      return runRpc(async () => (await contractLibrary()).createContractClient(url).call(req.body));
     },
   );
 
@@ -158,7 +159,7 @@ export function registerContractRoutes(
       req.auditInfo.details = { keyId: req.body.keyId, address: req.body.address, functionName: req.body.functionName };
       const url = await nodes.rpcUrl(req.params.id);
       const privateKey = await signer(req.body.keyId);
-      return runRpc(() => createContractClient(url).send({ privateKey, ...req.body }));
+      return runRpc(async () => (await contractLibrary()).createContractClient(url).send({ privateKey, ...req.body }));
     },
   );
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifySchema } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { BesuInputError } from "../../besu/errors.js";
-import { BesuRpcError, assessValidatorChange, createBesuRpc, decodeInput, type BesuRpc } from "../../besu/rpc.js";
+import { BesuInputError, BesuRpcError } from "../../besu/errors.js";
+import type { BesuRpc } from "../../besu/rpc.js";
 import { InputError, UpstreamError } from "../../http/errors.js";
 
 const tags = ["Nodes"];
@@ -26,6 +26,9 @@ export interface RpcEndpointResolver {
   rpcUrl(nodeId: number): Promise<string>;
 }
 
+/** The JSON-RPC client pulls in viem's client code (~100 ms to load): loaded on the first RPC call, not at start-up. */
+export const rpcLibrary = () => import("../../besu/rpc.js");
+
 /** Runs a Besu library call, mapping its named input errors to 400 and node failures to 502. */
 export async function runRpc<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -43,7 +46,8 @@ export async function runRpc<T>(fn: () => Promise<T>): Promise<T> {
  */
 export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointResolver): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const rpcOf = async (id: number): Promise<BesuRpc> => createBesuRpc(await nodes.rpcUrl(id), { timeoutMs: 10_000 });
+  const rpcOf = async (id: number): Promise<BesuRpc> =>
+    (await rpcLibrary()).createBesuRpc(await nodes.rpcUrl(id), { timeoutMs: 10_000 });
 
   function get<Q extends z.ZodRawShape, R extends z.ZodTypeAny>(
     path: string,
@@ -187,7 +191,7 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
     },
     async (req) => {
       await nodes.rpcUrl(req.params.id);
-      return runRpc(async () => decodeInput(req.query.input, req.query.abi));
+      return runRpc(async () => (await rpcLibrary()).decodeInput(req.query.input, req.query.abi));
     },
   );
 
@@ -223,7 +227,9 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
         if (!req.body.vote) {
           const validators = await rpc.qbftValidatorsByBlockNumber("latest");
           const isValidator = validators.some((v) => v.toLowerCase() === req.body.validatorAddress.toLowerCase());
-          const risk = isValidator ? assessValidatorChange(validators.length, "remove") : undefined;
+          const risk = isValidator
+            ? (await rpcLibrary()).assessValidatorChange(validators.length, "remove")
+            : undefined;
           if (risk?.warning && !req.body.force) {
             throw new InputError(`vote: ${risk.warning}; send force: true to cast it anyway`, { ...risk });
           }

@@ -1,0 +1,54 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+
+/**
+ * Start-up cost (issue 10, item 23): the server loads what every request needs, and nothing that
+ * only some routes use. viem's client/account code (the Besu JSON-RPC and contract clients) and the
+ * PostgreSQL driver load on first use. A module-resolve hook lists what importing the app loads.
+ */
+const HOOKS = `export async function resolve(s, c, next) {
+  const r = await next(s, c);
+  if (r.url.includes("/node_modules/")) process.stdout.write("LOADED " + r.url + "\\n");
+  return r;
+}`;
+const REGISTER = `import { register } from "node:module";
+register("data:text/javascript,${encodeURIComponent(HOOKS)}");`;
+
+function modulesLoadedByApp(): Promise<string[]> {
+  const app = fileURLToPath(new URL("./app.ts", import.meta.url));
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--import",
+        `data:text/javascript,${encodeURIComponent(REGISTER)}`,
+        "-e",
+        `await import(${JSON.stringify(app)})`,
+      ],
+      { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`${err.message}\n${stderr}`));
+        resolve(
+          stdout
+            .split("\n")
+            .filter((l) => l.startsWith("LOADED "))
+            .map((l) => l.slice(7)),
+        );
+      },
+    );
+  });
+}
+
+it("importing the app does not load viem's clients or accounts, nor the pg driver", { timeout: 90_000 }, async () => {
+  const loaded = await modulesLoadedByApp();
+  expect(loaded.some((u) => u.includes("/node_modules/kysely/"))).toBe(true); // the hook sees dependencies
+  expect(
+    loaded.filter((u) =>
+      /\/node_modules\/viem\/_esm\/(index\.js|clients\/|accounts\/(index|privateKeyToAccount)\.js)/.test(u),
+    ),
+  ).toEqual([]);
+  expect(loaded.filter((u) => /\/node_modules\/pg\//.test(u))).toEqual([]);
+});
