@@ -18,6 +18,7 @@ import type { Config } from "./config/config.js";
 import { migrateToLatest, nowIso, openDatabase, type DatabaseHandle } from "./db/db.js";
 import { createEventBus, type EventBus } from "./events/bus.js";
 import { registerAuthHooks } from "./http/auth-hooks.js";
+import { registerCompression } from "./http/compression.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import "./http/fastify-types.js";
 import type { RouteAccess } from "./http/permissions.js";
@@ -127,6 +128,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const ctx: AppContext = { config, db, dialect, log: app.log, bus, audit, auth, apiKeys, usersRepo };
 
   await app.register(cookie);
+  await registerCompression(app);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(swagger, {
     openapi: {
@@ -184,7 +186,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   );
 
   if (spa) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    // preCompressed: the build writes .br and .gz beside each asset; those are sent as they are.
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, preCompressed: true });
     app.get("/", { schema: { hide: true } }, (_req, reply) => reply.type("text/html").sendFile("index.html"));
   } else {
     app.log.warn({ webDist }, "web app not built; serving the API only");

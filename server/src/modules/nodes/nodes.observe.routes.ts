@@ -50,6 +50,8 @@ export function registerNodeObserveRoutes(
   r.get(
     "/nodes/:id/logs",
     {
+      // Followed logs stream line by line; a compressor would hold them back.
+      compress: false,
       config: { access: "NODE_READ" },
       schema: {
         operationId: "tailNodesLogs",
