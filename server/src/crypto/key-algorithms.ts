@@ -143,8 +143,21 @@ export function publicKeyToPem(key: KeyObject): string {
 
 /** SubjectPublicKeyInfo DER. */
 export function publicKeyToDer(key: KeyObject): Buffer {
-  return loadPublicKey(key).export({ type: "spki", format: "der" });
+  let der = spkiOf.get(key);
+  if (!der) {
+    der = loadPublicKey(key).export({ type: "spki", format: "der" });
+    spkiOf.set(key, der);
+  }
+  return Buffer.from(der);
 }
+
+/**
+ * KeyObjects are immutable, so what is exported from one can be remembered for as long as the object
+ * lives. Creating an organization fingerprints, checks and certifies the same few keys several times,
+ * and each export is a trip through OpenSSL's encoder on the event loop.
+ */
+const spkiOf = new WeakMap<KeyObject, Buffer>();
+const scalarOf = new WeakMap<KeyObject, Buffer>();
 
 /** Lower-case hex SHA-256 of the SubjectPublicKeyInfo DER. */
 export function sha256Fingerprint(key: KeyObject): string {
@@ -224,7 +237,11 @@ export function signLowS(
   const spec = keySpecOf(privateKey);
   if (spec.algorithm !== "EC") throw new CryptoInputError("algorithm", "low-S signing needs an EC key");
   if (privateKey.type !== "private") throw new CryptoInputError("privateKey", "signing needs a private key");
-  const d = leftPad(Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
+  let d = scalarOf.get(privateKey);
+  if (!d) {
+    d = leftPad(Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
+    scalarOf.set(privateKey, d);
+  }
   const digest = options.prehashed
     ? input
     : createHash(spec.curve === "P-384" ? "sha384" : "sha256")

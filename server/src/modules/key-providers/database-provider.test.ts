@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifyMessage } from "../../crypto/key-algorithms.js";
+import { migrateToLatest, openDatabase } from "../../db/db.js";
 import { createDatabaseProvider } from "./database-provider.js";
+import { createKeyProvidersRepo } from "./key-providers.repo.js";
+import { createKeyProvidersService } from "./key-providers.service.js";
 
 /** A provider whose master key is read through a counter: each read is one envelope decryption or encryption. */
 function provider(): { driver: ReturnType<typeof createDatabaseProvider>; reads: () => number } {
@@ -41,5 +47,34 @@ describe("database key provider", () => {
     const pem2 = await driver.exportPrivateKeyPem!(stored);
     expect(pem1).toBe(pem2);
     expect(reads()).toBe(before);
+  });
+});
+
+describe("key providers service", () => {
+  it("hands out one driver per provider, so a key generated in one call is not decrypted again in the next", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cl-kp-"));
+    const database = openDatabase({ dataDir: dir, databaseUrl: undefined });
+    try {
+      await migrateToLatest(database);
+      const master = randomBytes(32);
+      let reads = 0;
+      const service = createKeyProvidersService({
+        repo: createKeyProvidersRepo(database.db),
+        masterKey: () => (reads++, master),
+      });
+      await service.ensureBuiltIn();
+      const { row, driver } = await service.resolve(undefined);
+      const stored = await driver.generate({ algorithm: "EC", curve: "P-256" });
+      const afterGenerate = reads;
+      // A later request looks the provider up again (as keys.service does for every signature).
+      const again = await service.driverFor(row.id);
+      const data = new TextEncoder().encode("org CA");
+      const sig = await again.driver.sign(stored, data);
+      expect(verifyMessage(stored.publicKey, data, sig)).toBe(true);
+      expect(reads).toBe(afterGenerate);
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -47,8 +47,20 @@ export function createKeyProvidersService(deps: { repo: KeyProvidersRepo; master
     return row;
   }
 
+  /**
+   * One driver per provider for the life of the service, so what a driver remembers (the database
+   * provider's recently used parsed keys) outlives the call that created it. A deleted provider's
+   * id is never reused (ids only grow), and a driver holds no state that its row could contradict.
+   */
+  const drivers = new Map<number, KeyProviderDriver>();
   function driverOf(row: KeyProviderRow): KeyProviderDriver {
-    if (row.type === "DATABASE") return createDatabaseProvider({ providerId: row.id, masterKey: deps.masterKey });
+    const known = drivers.get(row.id);
+    if (known) return known;
+    if (row.type === "DATABASE") {
+      const driver = createDatabaseProvider({ providerId: row.id, masterKey: deps.masterKey });
+      drivers.set(row.id, driver);
+      return driver;
+    }
     throw new InputError(`providerId: provider "${row.name}" is of type ${row.type}, which this release can't use yet`);
   }
 
@@ -117,6 +129,7 @@ export function createKeyProvidersService(deps: { repo: KeyProvidersRepo; master
             `id: key provider "${row.name}" is the default; make another provider the default first`,
           );
         await repo.delete(id, trx);
+        drivers.delete(id);
         return row;
       });
     },
