@@ -20,6 +20,7 @@ import { createEventBus, type EventBus } from "./events/bus.js";
 import { registerAuthHooks } from "./http/auth-hooks.js";
 import { registerCompression } from "./http/compression.js";
 import { registerErrorHandler } from "./http/error-handler.js";
+import { registerJsonBodyParser } from "./http/json-body.js";
 import "./http/fastify-types.js";
 import type { RouteAccess } from "./http/permissions.js";
 import { createApiKeysRepo } from "./modules/api-keys/api-keys.repo.js";
@@ -158,6 +159,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const webDist = config.webDist ?? defaultWebDist();
   const spa = existsSync(join(webDist, "index.html"));
   registerErrorHandler(app, { spa });
+  registerJsonBodyParser(app);
   registerAuthHooks(app, { auth, apiKeys, audit, demoMode: config.demoMode });
   const routes: RouteEntry[] = [];
   app.addHook("onRoute", (route) => {

@@ -13,7 +13,8 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 function parseBasic(header: string): { username: string; password: string } | null {
   const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
   const i = decoded.indexOf(":");
-  if (i < 0) return null;
+  // A NUL can't be in a username (and PostgreSQL text can't hold one): malformed, not a lookup.
+  if (i < 0 || decoded.includes("\u0000")) return null;
   return { username: decoded.slice(0, i), password: decoded.slice(i + 1) };
 }
 
