@@ -46,6 +46,12 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spa: boolean 
       if (err.details !== undefined) body.details = err.details;
       return reply.status(err.status).send(body);
     }
+    const dbInput = databaseInputProblem(err);
+    if (dbInput) {
+      // Schemas bound what they can; this is the backstop when a value still reaches the database.
+      req.log.warn({ err }, "database refused an input value");
+      return reply.status(400).send({ error: "INVALID_INPUT", message: dbInput, requestId });
+    }
     if (isResponseSerializationError(err)) {
       req.log.error({ err, url: req.url }, "response failed its schema");
       return reply.status(500).send({ error: "INTERNAL", message: "internal server error", requestId });
@@ -70,6 +76,22 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spa: boolean 
       .status(404)
       .send({ error: "NOT_FOUND", message: `route ${req.method} ${path} not found`, requestId: String(req.id) });
   });
+}
+
+/** PostgreSQL data errors caused by the caller's input (SQLSTATE class 22), as a 400 message. */
+function databaseInputProblem(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  switch (code) {
+    case "22003":
+      return "input: a number is out of range for the field it was given for";
+    case "22021":
+    case "22P05":
+      return "input: a string holds a character the database cannot store (NUL)";
+    case "22001":
+      return "input: a string is longer than its field allows";
+    default:
+      return undefined;
+  }
 }
 
 function clientMessage(err: FastifyError): string {

@@ -35,7 +35,7 @@ const compat = {
 };
 
 const fabricCommon = {
-  organizationId: z.number().int().min(1).describe("Organization that owns the node"),
+  organizationId: z.number().int().min(1).max(2 ** 31 - 1).describe("Organization that owns the node"),
   mspId: z.string().trim().min(1).max(249).describe("MSP id; must be the organization's"),
   listenAddress: address.optional().describe("gRPC listen address, e.g. 0.0.0.0:7051 (proposed when absent)"),
   externalEndpoint: address.optional().describe("Endpoint other nodes and clients dial, host:port"),
@@ -74,8 +74,8 @@ export type FabricOrdererConfig = z.infer<typeof fabricOrdererConfig>;
 const port = z.number().int().min(1).max(65535);
 export const besuNodeConfig = z
   .object({
-    networkId: z.number().int().min(1).describe("Besu network (its genesis) the node runs"),
-    keyId: z.number().int().min(1).describe("secp256k1 node key"),
+    networkId: z.number().int().min(1).max(2 ** 31 - 1).describe("Besu network (its genesis) the node runs"),
+    keyId: z.number().int().min(1).max(2 ** 31 - 1).describe("secp256k1 node key"),
     externalIp: z.string().trim().min(1).max(253).describe("Advertised IP (enode host)"),
     internalIp: z.string().trim().min(1).max(253).describe("Internal IP"),
     p2pHost: z.string().trim().min(1).max(253).describe("P2P listen interface"),
@@ -185,7 +185,7 @@ export const updateNodeBody = z
           .optional()
           .describe("JWT algorithm"),
         env: env.optional(),
-        networkId: z.number().int().min(1).optional().describe("Network; must stay the same"),
+        networkId: z.number().int().min(1).max(2 ** 31 - 1).optional().describe("Network; must stay the same"),
         version: z.string().max(32).optional().describe("Besu version"),
         mode: mode.optional(),
       })
@@ -300,8 +300,8 @@ export const listNodesQuery = z
     status: z.enum(NODE_STATUSES).optional().describe("Status"),
     platform: z.enum(PLATFORMS).optional().describe("Platform"),
     nodeType: z.enum(NODE_TYPES).optional().describe("Node type"),
-    networkId: z.coerce.number().int().min(1).optional().describe("Besu network"),
-    organizationId: z.coerce.number().int().min(1).optional().describe("Organization (Fabric)"),
+    networkId: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional().describe("Besu network"),
+    organizationId: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional().describe("Organization (Fabric)"),
   })
   .strict();
 export const pageQuery = z.object(pageParams).strict();
