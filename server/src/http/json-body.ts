@@ -82,7 +82,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     }
     for (const [name, value] of new URLSearchParams(req.url.slice(q + 1))) {
       if (name.includes("\u0000") || value.includes("\u0000")) {
-        throw new InputError(`querystring.${name.replace(/\u0000/g, "")}: must not contain the NUL character (%00)`);
+        throw new InputError(`querystring.${name.split("\u0000").join("")}: must not contain the NUL character (%00)`);
       }
     }
   });
