@@ -115,7 +115,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   }
   const { db, dialect } = database;
 
-  const usersRepo = createUsersRepo(db);
+  const usersRepo = createUsersRepo(db, dialect);
   const generatedAdminPassword = await ensureFirstAdmin(usersRepo, config.adminPassword);
   const bus = createEventBus((err, event) => app.log.error({ err, eventType: event.type }, "event listener failed"));
   const audit = createAuditService({ repo: createAuditRepo(db), log: app.log });

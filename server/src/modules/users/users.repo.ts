@@ -1,11 +1,12 @@
 import type { Insertable, Selectable, Transaction, Updateable } from "kysely";
 import type { DB } from "../../db/db.js";
+import type { Dialect } from "../../db/migrations/helpers.js";
 import type { Database, UsersTable } from "../../db/types.js";
 
 export type UserRow = Selectable<UsersTable>;
 
 /** SQL for users. */
-export function createUsersRepo(db: DB) {
+export function createUsersRepo(db: DB, dialect: Dialect = "sqlite") {
   const q = (trx?: Transaction<Database>) => trx ?? db;
   return {
     async list(): Promise<UserRow[]> {
@@ -33,13 +34,15 @@ export function createUsersRepo(db: DB) {
     async delete(id: number, trx?: Transaction<Database>): Promise<void> {
       await q(trx).deleteFrom("users").where("id", "=", id).execute();
     },
-    async countAdmins(trx?: Transaction<Database>): Promise<number> {
-      const r = await q(trx)
-        .selectFrom("users")
-        .select((eb) => eb.fn.countAll<string | number>().as("n"))
-        .where("role", "=", "admin")
-        .executeTakeFirstOrThrow();
-      return Number(r.n);
+    /**
+     * The admins' ids, locked until the transaction ends (PostgreSQL `FOR UPDATE`, in id order so two
+     * callers never deadlock). A concurrent demotion or deletion of an admin waits for this transaction,
+     * then sees its outcome. SQLite transactions on the one connection already run one at a time.
+     */
+    async lockAdminIds(trx: Transaction<Database>): Promise<number[]> {
+      const query = trx.selectFrom("users").select("id").where("role", "=", "admin").orderBy("id");
+      const rows = await (dialect === "postgres" ? query.forUpdate() : query).execute();
+      return rows.map((r) => r.id);
     },
     transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
       return db.transaction().execute(fn);

@@ -59,9 +59,11 @@ export function createUsersService(deps: { users: UsersRepo; revokeSessions: (us
     async update(id: number, patch: { username?: string | undefined; role?: Role | undefined }): Promise<UserResponse> {
       try {
         const row = await users.transaction(async (trx) => {
+          // Lock the admins first, then read the user: a concurrent demotion has finished by then.
+          const admins = patch.role && patch.role !== "admin" ? await users.lockAdminIds(trx) : [];
           const current = await users.byId(id, trx);
           if (!current) throw new NotFoundError(`user ${id} not found`);
-          if (patch.role && patch.role !== "admin" && current.role === "admin" && (await users.countAdmins(trx)) <= 1) {
+          if (patch.role && patch.role !== "admin" && current.role === "admin" && admins.length <= 1) {
             throw new ConflictError("role: the last admin cannot be demoted");
           }
           const updated = await users.update(
@@ -90,9 +92,10 @@ export function createUsersService(deps: { users: UsersRepo; revokeSessions: (us
     async remove(id: number, actingUserId: number): Promise<UserRow> {
       if (id === actingUserId) throw new ConflictError("id: you cannot delete your own account");
       return users.transaction(async (trx) => {
+        const admins = await users.lockAdminIds(trx);
         const row = await users.byId(id, trx);
         if (!row) throw new NotFoundError(`user ${id} not found`);
-        if (row.role === "admin" && (await users.countAdmins(trx)) <= 1) {
+        if (row.role === "admin" && admins.length <= 1) {
           throw new ConflictError("id: the last admin cannot be deleted");
         }
         await users.delete(id, trx);
