@@ -35,6 +35,33 @@ export function isAllowed(access: RouteAccess, principal: Principal | null, meth
 }
 
 /**
+ * Cross-site request forgery guard for cookie-authenticated changes: a browser sends the session
+ * cookie with any request to us, even one a foreign page makes, but it also says where the request
+ * comes from. A change is let through only when `Sec-Fetch-Site` says same-origin (or none: typed by
+ * the user) or, from browsers without it, `Origin` names this host. With neither header there is no
+ * proof, so it is refused too. Basic and API-key callers are not affected: a foreign page can't make
+ * a browser send those.
+ */
+export function crossSiteProblem(req: FastifyRequest): string | undefined {
+  const site = req.headers["sec-fetch-site"];
+  if (typeof site === "string" && site) {
+    return site === "same-origin" || site === "none" ? undefined : `Sec-Fetch-Site is ${site}`;
+  }
+  const origin = req.headers.origin;
+  if (typeof origin !== "string" || !origin) return "the request has neither an Origin nor a Sec-Fetch-Site header";
+  let from: URL;
+  let self: URL;
+  try {
+    from = new URL(origin);
+    // Our own host in the Origin's scheme, so default ports compare equal (localhost:80 = localhost).
+    self = new URL(`${from.protocol}//${req.host}`);
+  } catch {
+    return `Origin ${origin} is not a URL`;
+  }
+  return from.host === self.host ? undefined : `Origin ${origin} is not this console (${req.host})`;
+}
+
+/**
  * Resolves the caller (API key, HTTP Basic, session cookie, or the demo visitor) and enforces the
  * route's declared access before validation or the handler run. Denials are audited.
  */
@@ -79,6 +106,14 @@ export function registerAuthHooks(
     const access = req.routeOptions.config?.access;
     if (!access) return;
     req.principal = access === "public" ? await resolve(req).catch(() => null) : await resolve(req);
+    if (req.principal?.via === "session" && !READ_METHODS.has(req.method)) {
+      const problem = crossSiteProblem(req);
+      if (problem) {
+        throw new ForbiddenError(
+          `cross-site request refused: ${problem}; changes made with the session cookie must come from the console itself (or use HTTP Basic or an API key)`,
+        );
+      }
+    }
     if (isAllowed(access, req.principal, req.method)) return;
     if (!req.principal) throw new UnauthorizedError();
     req.auditDone = true;

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** What a browser sends from the console itself (inject's default host is localhost:80). */
+const origin = "http://localhost:80";
 import { ADMIN_PASSWORD, createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 
 function sessionCookie(setCookie: string | string[] | undefined): string {
@@ -73,7 +76,7 @@ describe.each(dialects())("auth on %s", (dialect) => {
 
   it("logout revokes the session server-side", async () => {
     const cookie = sessionCookie((await login("admin", ADMIN_PASSWORD)).headers["set-cookie"]);
-    const out = await t.app.inject({ method: "POST", url: "/api/v1/auth/logout", headers: { cookie } });
+    const out = await t.app.inject({ method: "POST", url: "/api/v1/auth/logout", headers: { cookie, origin } });
     expect(out.statusCode).toBe(200);
     const me = await t.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { cookie } });
     expect(me.statusCode).toBe(401);
@@ -125,7 +128,7 @@ describe.each(dialects())("auth on %s", (dialect) => {
     const short = await t.app.inject({
       method: "POST",
       url: "/api/v1/auth/change-password",
-      headers: { cookie: s1 },
+      headers: { cookie: s1, origin },
       payload: { current_password: "carol-pass-1", new_password: "short" },
     });
     expect(short.statusCode).toBe(400);
@@ -133,7 +136,7 @@ describe.each(dialects())("auth on %s", (dialect) => {
     const wrong = await t.app.inject({
       method: "POST",
       url: "/api/v1/auth/change-password",
-      headers: { cookie: s1 },
+      headers: { cookie: s1, origin },
       payload: { current_password: "not-it-at-all", new_password: "carol-pass-2" },
     });
     expect(wrong.statusCode).toBe(400);
@@ -141,7 +144,7 @@ describe.each(dialects())("auth on %s", (dialect) => {
     const ok = await t.app.inject({
       method: "POST",
       url: "/api/v1/auth/change-password",
-      headers: { cookie: s1 },
+      headers: { cookie: s1, origin },
       payload: { current_password: "carol-pass-1", new_password: "carol-pass-2" },
     });
     expect(ok.statusCode).toBe(200);
