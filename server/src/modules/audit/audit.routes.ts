@@ -36,7 +36,13 @@ const listQuery = z
     start: rfc3339.optional().describe("From this time, RFC 3339"),
     end: rfc3339.optional().describe("Up to this time, RFC 3339"),
     event_type: z.string().max(64).optional().describe("Event type"),
-    user_id: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional().describe("Acting user id"),
+    user_id: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe("Acting user id"),
     event_source: z.string().max(32).optional().describe("Event source"),
     event_outcome: z.enum(["success", "failure", "SUCCESS", "FAILURE"]).optional().describe("Outcome"),
     severity: z.string().max(16).optional().describe("Severity"),

@@ -37,7 +37,13 @@ export const besuNetworkConfig = z
       .optional()
       .describe("Pre-funded accounts"),
     initialValidatorsKeyIds: z
-      .array(z.number().int().min(1).max(2 ** 31 - 1))
+      .array(
+        z
+          .number()
+          .int()
+          .min(1)
+          .max(2 ** 31 - 1),
+      )
       .max(100)
       .default([])
       .describe("secp256k1 key ids of the initial validators"),
@@ -95,7 +101,13 @@ export type BesuNetworkResponse = z.infer<typeof besuNetworkResponse>;
 export const listQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).default(10).describe("Page size"),
-    offset: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0).describe("Offset"),
+    offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(0)
+      .describe("Offset"),
     name: z.string().max(100).optional().describe("Part of the name"),
   })
   .strict();

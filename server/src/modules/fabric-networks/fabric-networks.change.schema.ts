@@ -111,7 +111,13 @@ export const updateConfigBody = z
   .object({
     operations: z.array(configOperation).min(1).max(50).describe("Applied in order to the current config"),
     signing_org_ids: z
-      .array(z.number().int().min(1).max(2 ** 31 - 1))
+      .array(
+        z
+          .number()
+          .int()
+          .min(1)
+          .max(2 ** 31 - 1),
+      )
       .max(50)
       .optional()
       .describe("Orgs whose admins sign; default: every org of the channel this console holds"),
@@ -132,7 +138,12 @@ export const updateConfigResponse = z.object({
 
 export const anchorPeersBody = z
   .object({
-    organizationId: z.number().int().min(1).max(2 ** 31 - 1).describe("Organization (this console) whose anchor peers to set"),
+    organizationId: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Organization (this console) whose anchor peers to set"),
     anchorPeers: z
       .array(z.object({ host: host.describe("Host"), port: port.describe("Port") }).strict())
       .max(20)
@@ -141,7 +152,14 @@ export const anchorPeersBody = z
   .strict();
 
 export const orgCrlBody = z
-  .object({ organizationId: z.number().int().min(1).max(2 ** 31 - 1).describe("Organization whose CRL to publish") })
+  .object({
+    organizationId: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Organization whose CRL to publish"),
+  })
   .strict();
 
 export const transactionIdResponse = z.object({ transactionId: z.string().describe("Config update tx id") });

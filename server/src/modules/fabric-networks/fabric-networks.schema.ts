@@ -204,7 +204,13 @@ export const addNodeBody = z
 export const listQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).default(10).describe("Page size"),
-    offset: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0).describe("Offset"),
+    offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(0)
+      .describe("Offset"),
     name: z.string().max(100).optional().describe("Part of the name"),
   })
   .strict();

@@ -72,7 +72,13 @@ export const createKeyBody = z
       .max(16384)
       .optional()
       .describe(`RSA modulus size: ${RSA_KEY_SIZES.join(" or ")} (default 2048)`),
-    providerId: z.number().int().min(1).max(2 ** 31 - 1).optional().describe("Key provider; the default provider when omitted"),
+    providerId: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe("Key provider; the default provider when omitted"),
     isCA: z.number().int().min(0).max(1).optional().describe("1 makes the certificate a CA (same as certificate.isCA)"),
     certificate: certificateRequest
       .optional()
@@ -84,7 +90,12 @@ export type CreateKeyBody = z.infer<typeof createKeyBody>;
 
 export const signKeyBody = z
   .object({
-    caKeyId: z.number().int().min(1).max(2 ** 31 - 1).describe("The CA key that signs"),
+    caKeyId: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("The CA key that signs"),
     certificate: certificateRequest.omit({ isCA: true }).describe("Subject, SANs and validity of the new certificate"),
   })
   .strict()
@@ -133,13 +144,28 @@ const paging = {
 };
 
 export const listKeysQuery = z
-  .object({ ...paging, provider_id: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional().describe("Filter by provider ID") })
+  .object({
+    ...paging,
+    provider_id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe("Filter by provider ID"),
+  })
   .strict();
 
 export const filterKeysQuery = z
   .object({
     ...paging,
-    provider_id: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional().describe("Filter by provider ID"),
+    provider_id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe("Filter by provider ID"),
     algorithm: z.string().max(16).optional().describe("Filter by algorithm (EC, ED25519, RSA)"),
     curve: z.string().max(16).optional().describe("Filter by curve (P-256, P-384, secp256k1)"),
   })

@@ -22,7 +22,12 @@ const idParams = z
 const abi = z.string().min(2).max(500_000).describe("Contract ABI as JSON");
 const args = z.array(z.unknown()).max(64).optional().describe("Arguments, in ABI order (big integers as strings)");
 const address = z.string().max(64).describe("Contract address");
-const keyId = z.number().int().min(1).max(2 ** 31 - 1).describe("secp256k1 key that signs (its address pays the gas)");
+const keyId = z
+  .number()
+  .int()
+  .min(1)
+  .max(2 ** 31 - 1)
+  .describe("secp256k1 key that signs (its address pays the gas)");
 const txResult = z.object({
   from: z.string().describe("Sender address"),
   transactionHash: z.string().describe("Transaction hash"),

@@ -63,7 +63,13 @@ export const createOrganizationBody = z
     mspId: z.string().trim().min(1).max(249).describe("MSP ID: letters, digits, dots and hyphens"),
     name: z.string().trim().min(1).max(255).describe("Display name"),
     description: z.string().max(1000).optional().describe("Free text"),
-    providerId: z.number().int().min(1).max(2 ** 31 - 1).optional().describe("Key provider; the default when omitted"),
+    providerId: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe("Key provider; the default when omitted"),
     caCertValidFor: duration("CA validity (default 87600h)"),
     certValidFor: duration("Identity certificate validity (default 8760h)"),
     country: names("Subject C of the CA certificates"),
@@ -111,7 +117,12 @@ export const createOrganizationKeyBody = z
 
 export const renewCertificateBody = z
   .object({
-    keyId: z.number().int().min(1).max(2 ** 31 - 1).describe("Key whose certificate to reissue"),
+    keyId: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Key whose certificate to reissue"),
     caType: z.enum(CA_TYPES).optional().describe("Which CA issues it (defaults to the one that issued it)"),
     role: z.enum(IDENTITY_ROLES).optional().describe("Change the NodeOU"),
     validFor: duration("Validity (default 8760h; 87600h for CAs)"),
