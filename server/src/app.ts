@@ -20,7 +20,9 @@ import { createEventBus, type EventBus } from "./events/bus.js";
 import { registerAuthHooks } from "./http/auth-hooks.js";
 import { registerCompression } from "./http/compression.js";
 import { registerErrorHandler } from "./http/error-handler.js";
+import { registerFieldValidation } from "./http/field-validation.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
+import { completeOperation, ERROR_RESPONSE_SCHEMA } from "./http/openapi-responses.js";
 import "./http/fastify-types.js";
 import type { RouteAccess } from "./http/permissions.js";
 import { createApiKeysRepo } from "./modules/api-keys/api-keys.repo.js";
@@ -150,16 +152,31 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       },
       security: [{ cookieAuth: [] }, { basicAuth: [] }, { bearerAuth: [] }, { apiKeyAuth: [] }],
     },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (args) => {
+      const doc = jsonSchemaTransformObject(args) as { components?: { schemas?: Record<string, unknown> } };
+      doc.components = {
+        ...doc.components,
+        schemas: { ...doc.components?.schemas, ErrorResponse: ERROR_RESPONSE_SCHEMA },
+      };
+      return doc as ReturnType<typeof jsonSchemaTransformObject>;
+    },
     transform: (args) => {
       const out = jsonSchemaTransform(args);
-      return { ...out, url: out.url.startsWith(API_PREFIX) ? out.url.slice(API_PREFIX.length) || "/" : out.url };
+      const method = [args.route.method].flat()[0] ?? "GET";
+      const access = (args.route.config as { access?: string } | undefined)?.access;
+      const schema = completeOperation(method, out.url, out.schema as Record<string, unknown>, access);
+      return {
+        ...out,
+        schema: schema as typeof out.schema,
+        url: out.url.startsWith(API_PREFIX) ? out.url.slice(API_PREFIX.length) || "/" : out.url,
+      };
     },
   });
   const webDist = config.webDist ?? defaultWebDist();
   const spa = existsSync(join(webDist, "index.html"));
   registerErrorHandler(app, { spa });
   registerJsonBodyParser(app);
+  registerFieldValidation(app);
   registerAuthHooks(app, { auth, apiKeys, audit, demoMode: config.demoMode });
   const routes: RouteEntry[] = [];
   app.addHook("onRoute", (route) => {

@@ -23,8 +23,8 @@ describe.each(dialects())("Besu networks on %s", (dialect) => {
   });
   afterAll(async () => t.close());
 
-  const create = (payload: object) =>
-    t.app.inject({ method: "POST", url: "/api/v1/networks/besu", headers: t.admin, payload });
+  const create = (payload: object, query = "") =>
+    t.app.inject({ method: "POST", url: `/api/v1/networks/besu${query}`, headers: t.admin, payload });
 
   it("builds a QBFT genesis whose extraData an independent decoder reads back as the validators", async () => {
     const external = generateKeyPairSync("ec", { namedCurve: "secp256k1" });
@@ -101,10 +101,11 @@ describe.each(dialects())("Besu networks on %s", (dialect) => {
     ["a bad gas limit", { chainId: 2005, gasLimit: "lots" }, "body.config.gasLimit"],
   ])("rejects %s with a named 400 and creates nothing", async (_l, override, field) => {
     const before = (await t.app.inject({ method: "GET", url: "/api/v1/networks/besu", headers: t.admin })).json().total;
-    const res = await create({
-      name: `bad-${field}`,
-      config: { initialValidatorsKeyIds: [secpKeys[3]!.id], ...override },
-    });
+    // Strict: an unknown field is refused rather than dropped with a warning.
+    const res = await create(
+      { name: `bad-${field}`, config: { initialValidatorsKeyIds: [secpKeys[3]!.id], ...override } },
+      "?fieldValidation=Strict",
+    );
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().message.startsWith(field), res.json().message).toBe(true);
     expect((await t.app.inject({ method: "GET", url: "/api/v1/networks/besu", headers: t.admin })).json().total).toBe(

@@ -31,7 +31,13 @@ describe.each(dialects())("users on %s", (dialect) => {
     ["an unknown role", { username: "user3", password: "password-1", role: "root" }, "body.role"],
     ["a short password", { username: "user4", password: "short", role: "viewer" }, "body.password"],
   ])("rejects %s with a 400 that names the field", async (_label, payload, field) => {
-    const res = await post(payload);
+    // Strict: an unknown field is refused rather than dropped with a warning.
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/users?fieldValidation=Strict",
+      headers: t.admin,
+      payload: payload as object,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: "INVALID_INPUT" });
     expect(res.json().message.startsWith(field)).toBe(true);
