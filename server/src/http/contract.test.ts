@@ -20,11 +20,37 @@ const viaAllOf = (op: string, field: string, props: string[]): Record<string, st
     ]),
   );
 
+/** Read-shape fields clients echo into updates (the upstream server ignores unknown fields; we accept these by name). */
+const echoed = (op: string, field: string, props: string[]): Record<string, string> =>
+  Object.fromEntries(
+    props.map((p) => [
+      `${op} request:${field}.${p}`,
+      `field of the node's read shape (types.${field === "fabricPeer" ? "FabricPeerConfig" : "FabricOrdererConfig"}) that clients echo back; accepted when unchanged`,
+    ]),
+  );
+const ECHO = [
+  "autoRenewalDays",
+  "autoRenewalEnabled",
+  "certificateExpiration",
+  "mspId",
+  "name",
+  "organizationId",
+  "type",
+];
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
  */
 const ALLOWED: Record<string, string> = {
+  ...echoed("PUT /nodes/{id}", "fabricPeer", [
+    ...ECHO,
+    "ordererAddressOverrides",
+    "ordererAddressOverrides[].from",
+    "ordererAddressOverrides[].tlsCACert",
+    "ordererAddressOverrides[].to",
+  ]),
+  ...echoed("PUT /nodes/{id}", "fabricOrderer", ECHO),
   "POST /user-notifications/test": "product addition: lets an operator check live delivery end to end",
   "POST /nodes/{id}/contracts/deploy":
     "product addition (issue 7, smart-contracts/besu): deploy signed with a managed key",

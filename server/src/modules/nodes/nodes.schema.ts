@@ -35,7 +35,12 @@ const compat = {
 };
 
 const fabricCommon = {
-  organizationId: z.number().int().min(1).max(2 ** 31 - 1).describe("Organization that owns the node"),
+  organizationId: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .describe("Organization that owns the node"),
   mspId: z.string().trim().min(1).max(249).describe("MSP id; must be the organization's"),
   listenAddress: address.optional().describe("gRPC listen address, e.g. 0.0.0.0:7051 (proposed when absent)"),
   externalEndpoint: address.optional().describe("Endpoint other nodes and clients dial, host:port"),
@@ -74,8 +79,18 @@ export type FabricOrdererConfig = z.infer<typeof fabricOrdererConfig>;
 const port = z.number().int().min(1).max(65535);
 export const besuNodeConfig = z
   .object({
-    networkId: z.number().int().min(1).max(2 ** 31 - 1).describe("Besu network (its genesis) the node runs"),
-    keyId: z.number().int().min(1).max(2 ** 31 - 1).describe("secp256k1 node key"),
+    networkId: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("Besu network (its genesis) the node runs"),
+    keyId: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .describe("secp256k1 node key"),
     externalIp: z.string().trim().min(1).max(253).describe("Advertised IP (enode host)"),
     internalIp: z.string().trim().min(1).max(253).describe("Internal IP"),
     p2pHost: z.string().trim().min(1).max(253).describe("P2P listen interface"),
@@ -135,7 +150,34 @@ export const createNodeQuery = z
   })
   .strict();
 
+/**
+ * Fields of the node's read shape (types.FabricPeerConfig / FabricOrdererConfig) that clients echo
+ * back into an update, as the upstream server accepts them. They can't change a node: a value that
+ * differs from the node's own is refused naming the field; an equal one is accepted.
+ */
+const updateEcho = {
+  organizationId: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .optional()
+    .describe("The node's organization (read shape; cannot change)"),
+  mspId: z.string().max(249).optional().describe("The node's MSP id (read shape; cannot change)"),
+  name: z.string().max(100).optional().describe("The node's name (read shape; rename with the top-level name)"),
+  type: z.string().max(32).optional().describe("The node's type (read shape; cannot change)"),
+  certificateExpiration: z
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .optional()
+    .describe("Certificate validity in days, used when certificates are next issued"),
+  autoRenewalEnabled: z.boolean().optional().describe("Accepted for compatibility; not used yet"),
+  autoRenewalDays: z.number().int().min(1).max(3650).optional().describe("Accepted for compatibility; not used yet"),
+};
 const updateFabricCommon = {
+  ...updateEcho,
   listenAddress: address.optional().describe("gRPC listen address"),
   externalEndpoint: address.optional().describe("External endpoint"),
   operationsListenAddress: address.optional().describe("Operations listen address"),
@@ -154,6 +196,11 @@ export const updateNodeBody = z
         chaincodeAddress: address.optional().describe("Chaincode listen address"),
         eventsAddress: address.optional().describe("Ignored (no event hub in Fabric 2+)"),
         addressOverrides: z.array(addressOverride).max(50).optional().describe("Address overrides"),
+        ordererAddressOverrides: z
+          .array(addressOverride)
+          .max(50)
+          .optional()
+          .describe("Orderer endpoints the peer dials elsewhere"),
       })
       .strict()
       .optional()
@@ -185,7 +232,13 @@ export const updateNodeBody = z
           .optional()
           .describe("JWT algorithm"),
         env: env.optional(),
-        networkId: z.number().int().min(1).max(2 ** 31 - 1).optional().describe("Network; must stay the same"),
+        networkId: z
+          .number()
+          .int()
+          .min(1)
+          .max(2 ** 31 - 1)
+          .optional()
+          .describe("Network; must stay the same"),
         version: z.string().max(32).optional().describe("Besu version"),
         mode: mode.optional(),
       })
@@ -300,8 +353,20 @@ export const listNodesQuery = z
     status: z.enum(NODE_STATUSES).optional().describe("Status"),
     platform: z.enum(PLATFORMS).optional().describe("Platform"),
     nodeType: z.enum(NODE_TYPES).optional().describe("Node type"),
-    networkId: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional().describe("Besu network"),
-    organizationId: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional().describe("Organization (Fabric)"),
+    networkId: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe("Besu network"),
+    organizationId: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe("Organization (Fabric)"),
   })
   .strict();
 export const pageQuery = z.object(pageParams).strict();

@@ -390,8 +390,17 @@ export function createNodesService(deps: NodesServiceDeps) {
         throw new InputError(`${prefix}: node ${id} is a ${d.role}; send only ${prefix}`);
       }
       const patch = (body.fabricPeer ?? body.fabricOrderer ?? {}) as Partial<FabricPeerConfig & FabricOrdererConfig>;
+      // The read shape echoed back: equal values pass, changes are refused by name.
+      const same = (field: string, given: unknown, actual: unknown, why: string): void => {
+        if (given !== undefined && given !== actual) throw new InputError(`${prefix}.${field}: ${why}`);
+      };
+      same("organizationId", patch.organizationId, d.organizationId, "a node cannot move to another organization");
+      same("mspId", patch.mspId, d.mspId, `the node's MSP id is ${d.mspId} and cannot change`);
+      same("type", patch.type, `fabric-${d.role}`, `node ${id} is a fabric-${d.role}`);
+      same("name", patch.name, name, "rename a node with the top-level name");
+      const current = JSON.parse(row.config) as FabricConfig & { ordererAddressOverrides?: unknown };
       const merged = {
-        ...(JSON.parse(row.config) as FabricConfig),
+        ...current,
         listenAddress: patch.listenAddress ?? d.listenAddress,
         externalEndpoint: patch.externalEndpoint ?? d.externalEndpoint,
         operationsListenAddress: patch.operationsListenAddress ?? d.operationsAddress,
@@ -401,6 +410,10 @@ export function createNodesService(deps: NodesServiceDeps) {
         domainNames: patch.domainNames ?? d.domainNames,
         env: patch.env ?? d.env,
         addressOverrides: patch.addressOverrides ?? d.addressOverrides,
+        ...(patch.ordererAddressOverrides ? { ordererAddressOverrides: patch.ordererAddressOverrides } : {}),
+        ...(patch.certificateExpiration ? { certificateExpiration: patch.certificateExpiration } : {}),
+        ...(patch.autoRenewalEnabled !== undefined ? { autoRenewalEnabled: patch.autoRenewalEnabled } : {}),
+        ...(patch.autoRenewalDays ? { autoRenewalDays: patch.autoRenewalDays } : {}),
       };
       const plan = await planFabric(d.role, merged, prefix, rows, id);
       const cas = await orgCas(d.organizationId, undefined, prefix);
@@ -410,6 +423,8 @@ export function createNodesService(deps: NodesServiceDeps) {
         domainNames: merged.domainNames,
         env: merged.env,
         addressOverrides: merged.addressOverrides,
+        ordererAddressOverrides:
+          d.role === "peer" ? (patch.ordererAddressOverrides ?? d.ordererAddressOverrides) : d.ordererAddressOverrides,
         signCaCert: cas.signCaCert,
         tlsCaCert: cas.tlsCaCert,
       };

@@ -247,6 +247,53 @@ describe.each(dialects())("nodes on %s", (dialect) => {
       expect(updated.statusCode, updated.body).toBe(200);
       expect(new X509Certificate(updated.json().fabricPeer.tlsCert).subjectAltName).toContain("DNS:renamed.internal");
 
+      // A client that echoes the read shape back (the Terraform provider does): the fields the
+      // reference knows are accepted without warnings; the rest of the read shape is dropped with one.
+      const read = (await inject("GET", `/nodes/${node.id}`)).json();
+      const echo = {
+        ...read.fabricPeer,
+        organizationId: read.fabricPeer.organizationId ?? node.nodeConfig?.organizationId,
+        mspId: read.fabricPeer.mspId,
+        name: read.name,
+        type: "fabric-peer",
+        certificateExpiration: 365,
+        autoRenewalEnabled: true,
+        autoRenewalDays: 30,
+      };
+      const echoed = await inject("PUT", `/nodes/${node.id}`, { name: read.name, fabricPeer: echo });
+      expect(echoed.statusCode, echoed.body).toBe(200);
+      const warnings = [echoed.headers.warning ?? []].flat().join("\n");
+      for (const f of [
+        "organizationId",
+        "mspId",
+        "name",
+        "type",
+        "certificateExpiration",
+        "autoRenewalEnabled",
+        "autoRenewalDays",
+      ]) {
+        expect(warnings).not.toContain(`body.fabricPeer.${f}\\"`);
+      }
+      const strict = await t.app.inject({
+        method: "PUT",
+        url: `/api/v1/nodes/${node.id}?fieldValidation=Strict`,
+        headers: t.admin,
+        payload: {
+          fabricPeer: {
+            organizationId: echo.organizationId,
+            mspId: echo.mspId,
+            type: "fabric-peer",
+            autoRenewalDays: 30,
+          },
+        },
+      });
+      expect(strict.statusCode, strict.body).toBe(200);
+      const moved = await inject("PUT", `/nodes/${node.id}`, {
+        fabricPeer: { organizationId: echo.organizationId + 1000 },
+      });
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json().message).toMatch(/^fabricPeer\.organizationId: /);
+
       expect((await inject("DELETE", `/nodes/${node.id}`)).statusCode).toBe(204);
       expect(existsSync(dir)).toBe(false);
       expect(await counts()).toEqual(before);
