@@ -178,6 +178,7 @@ describe("issued identities", () => {
 
   it.each<[string, KeySpec]>([
     ["P-384", { algorithm: "EC", curve: "P-384" }],
+    ["P-521", { algorithm: "EC", curve: "P-521" }],
     ["secp256k1", { algorithm: "EC", curve: "secp256k1" }],
     ["Ed25519", { algorithm: "ED25519" }],
     ["RSA 2048", { algorithm: "RSA", keySize: 2048 }],

@@ -34,6 +34,7 @@ function openssl(args: string[]): string {
 const SPECS: KeySpec[] = [
   { algorithm: "EC", curve: "P-256" },
   { algorithm: "EC", curve: "P-384" },
+  { algorithm: "EC", curve: "P-521" },
   { algorithm: "EC", curve: "secp256k1" },
   { algorithm: "ED25519" },
   { algorithm: "RSA", keySize: 2048 },
@@ -81,7 +82,7 @@ describe("parseKeySpec", () => {
   it.each([
     [{ algorithm: "DSA" }, "algorithm"],
     [{ algorithm: "" }, "algorithm"],
-    [{ algorithm: "EC", curve: "P-521" }, "curve"],
+    [{ algorithm: "EC", curve: "P-192" }, "curve"],
     [{ algorithm: "RSA", keySize: 1024 }, "keySize"],
   ])("rejects %j naming %s", (input, field) => {
     try {
@@ -119,12 +120,12 @@ describe("ethereumAddress", () => {
 });
 
 describe("signLowS", () => {
-  for (const curve of ["P-256", "P-384"] as const) {
+  for (const curve of ["P-256", "P-384", "P-521"] as const) {
     it(`${curve}: always low-S, and openssl verifies the DER signature`, async () => {
       const kp = await generateKeyPair({ algorithm: "EC", curve });
       const pubFile = join(dir, `pub-${curve}.pem`);
       writeFileSync(pubFile, publicKeyToPem(kp.publicKey));
-      const digestName = curve === "P-384" ? "-sha384" : "-sha256";
+      const digestName = curve === "P-384" ? "-sha384" : curve === "P-521" ? "-sha512" : "-sha256";
       for (let i = 0; i < 12; i++) {
         const data = randomBytes(64);
         const sig = signLowS(kp.privateKey, data);

@@ -8,7 +8,7 @@ import {
   type KeyObject,
 } from "node:crypto";
 import { promisify } from "node:util";
-import { p256, p384 } from "@noble/curves/nist.js";
+import { p256, p384, p521 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { CryptoInputError } from "./errors.js";
@@ -19,7 +19,7 @@ const generateKeyPairAsync = promisify(generateKeyPairCb);
 export const KEY_ALGORITHMS = ["EC", "ED25519", "RSA"] as const;
 export type KeyAlgorithm = (typeof KEY_ALGORITHMS)[number];
 /** Elliptic curves we generate. P-256 is the Fabric norm; secp256k1 is for Besu/Ethereum. */
-export const EC_CURVES = ["P-256", "P-384", "secp256k1"] as const;
+export const EC_CURVES = ["P-256", "P-384", "P-521", "secp256k1"] as const;
 export type EcCurve = (typeof EC_CURVES)[number];
 export const RSA_KEY_SIZES = [2048, 4096] as const;
 export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
@@ -34,11 +34,21 @@ export interface KeyPair {
   publicKey: KeyObject;
 }
 
-const NODE_CURVE: Record<EcCurve, string> = { "P-256": "prime256v1", "P-384": "secp384r1", secp256k1: "secp256k1" };
-const CURVE_FROM_NODE: Record<string, EcCurve> = { prime256v1: "P-256", secp384r1: "P-384", secp256k1: "secp256k1" };
-const NOBLE = { "P-256": p256, "P-384": p384, secp256k1 } as const;
+const NODE_CURVE: Record<EcCurve, string> = {
+  "P-256": "prime256v1",
+  "P-384": "secp384r1",
+  "P-521": "secp521r1",
+  secp256k1: "secp256k1",
+};
+const CURVE_FROM_NODE: Record<string, EcCurve> = {
+  prime256v1: "P-256",
+  secp384r1: "P-384",
+  secp521r1: "P-521",
+  secp256k1: "secp256k1",
+};
+const NOBLE = { "P-256": p256, "P-384": p384, "P-521": p521, secp256k1 } as const;
 /** Field size in bytes, used to pad raw r||s (IEEE P1363) signatures. */
-const CURVE_BYTES: Record<EcCurve, number> = { "P-256": 32, "P-384": 48, secp256k1: 32 };
+const CURVE_BYTES: Record<EcCurve, number> = { "P-256": 32, "P-384": 48, "P-521": 66, secp256k1: 32 };
 
 /**
  * Validates caller input into a KeySpec. Defaults: EC curve P-256, RSA 2048.
@@ -75,8 +85,14 @@ function normaliseCurve(curve: string): EcCurve | undefined {
   const c = curve.trim().toLowerCase().replace(/[-_]/g, "");
   if (c === "p256" || c === "prime256v1" || c === "secp256r1") return "P-256";
   if (c === "p384" || c === "secp384r1") return "P-384";
+  if (c === "p521" || c === "secp521r1") return "P-521";
   if (c === "secp256k1" || c === "k256") return "secp256k1";
   return undefined;
+}
+
+/** The hash ECDSA uses with a curve, as Go's x509 pairs them: SHA-384 for P-384, SHA-512 for P-521. */
+function ecHash(curve: EcCurve): "sha256" | "sha384" | "sha512" {
+  return curve === "P-384" ? "sha384" : curve === "P-521" ? "sha512" : "sha256";
 }
 
 /** Generates a key pair off the event loop (RSA 4096 takes seconds). */
@@ -99,7 +115,7 @@ export async function generateKeyPair(spec: KeySpec): Promise<KeyPair> {
 
 /**
  * Infers the KeySpec of a private or public key.
- * @throws CryptoInputError(`algorithm`) for keys we don't support (DSA, P-521, RSA 3072, ...).
+ * @throws CryptoInputError(`algorithm`) for keys we don't support (DSA, P-192, RSA 3072, ...).
  */
 export function keySpecOf(key: KeyObject): KeySpec {
   const type = key.asymmetricKeyType;
@@ -211,9 +227,10 @@ export function ethereumAddress(key: KeyObject): string {
 }
 
 /** The hash an ECDSA/RSA signature with this key uses; null for Ed25519 (pure EdDSA). */
-export function signatureHashOf(spec: KeySpec): "SHA-256" | "SHA-384" | null {
+export function signatureHashOf(spec: KeySpec): "SHA-256" | "SHA-384" | "SHA-512" | null {
   if (spec.algorithm === "ED25519") return null;
   if (spec.algorithm === "EC" && spec.curve === "P-384") return "SHA-384";
+  if (spec.algorithm === "EC" && spec.curve === "P-521") return "SHA-512";
   return "SHA-256";
 }
 
@@ -242,11 +259,7 @@ export function signLowS(
     d = leftPad(Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
     scalarOf.set(privateKey, d);
   }
-  const digest = options.prehashed
-    ? input
-    : createHash(spec.curve === "P-384" ? "sha384" : "sha256")
-        .update(input)
-        .digest();
+  const digest = options.prehashed ? input : createHash(ecHash(spec.curve)).update(input).digest();
   const sig = NOBLE[spec.curve].sign(digest, d, { lowS: true, prehash: false });
   return options.encoding === "p1363" ? sig.toCompactRawBytes() : sig.toDERRawBytes();
 }
@@ -284,7 +297,7 @@ export function verifyMessage(
   const spec = keySpecOf(pub);
   if (spec.algorithm === "ED25519") return nodeVerify(null, data, pub, signature);
   if (spec.algorithm === "RSA") return nodeVerify("sha256", data, pub, signature);
-  const hash = spec.curve === "P-384" ? "sha384" : "sha256";
+  const hash = ecHash(spec.curve);
   return nodeVerify(
     hash,
     data,

@@ -6419,7 +6419,7 @@ export interface operations {
                * @description Curve of EC keys
                * @enum {string|null}
                */
-              curve: "P-256" | "P-384" | "secp256k1" | null;
+              curve: "P-256" | "P-384" | "P-521" | "secp256k1" | null;
               /** @description RSA modulus size */
               keySize: number | null;
               /** @description Encoding of publicKey and certificate (PEM) */
@@ -6540,7 +6540,7 @@ export interface operations {
           description?: string;
           /** @description Key algorithm: EC, ED25519, RSA */
           algorithm: string;
-          /** @description Curve for EC keys: P-256, P-384, secp256k1 (default P-256) */
+          /** @description Curve for EC keys: P-256, P-384, P-521, secp256k1 (default P-256) */
           curve?: string;
           /** @description RSA modulus size: 2048 or 4096 (default 2048) */
           keySize?: number;
@@ -6601,7 +6601,7 @@ export interface operations {
              * @description Curve of EC keys
              * @enum {string|null}
              */
-            curve: "P-256" | "P-384" | "secp256k1" | null;
+            curve: "P-256" | "P-384" | "P-521" | "secp256k1" | null;
             /** @description RSA modulus size */
             keySize: number | null;
             /** @description Encoding of publicKey and certificate (PEM) */
@@ -6748,7 +6748,7 @@ export interface operations {
                * @description Curve of EC keys
                * @enum {string|null}
                */
-              curve: "P-256" | "P-384" | "secp256k1" | null;
+              curve: "P-256" | "P-384" | "P-521" | "secp256k1" | null;
               /** @description RSA modulus size */
               keySize: number | null;
               /** @description Encoding of publicKey and certificate (PEM) */
@@ -6883,7 +6883,7 @@ export interface operations {
              * @description Curve of EC keys
              * @enum {string|null}
              */
-            curve: "P-256" | "P-384" | "secp256k1" | null;
+            curve: "P-256" | "P-384" | "P-521" | "secp256k1" | null;
             /** @description RSA modulus size */
             keySize: number | null;
             /** @description Encoding of publicKey and certificate (PEM) */
@@ -7131,7 +7131,7 @@ export interface operations {
              * @description Curve of EC keys
              * @enum {string|null}
              */
-            curve: "P-256" | "P-384" | "secp256k1" | null;
+            curve: "P-256" | "P-384" | "P-521" | "secp256k1" | null;
             /** @description RSA modulus size */
             keySize: number | null;
             /** @description Encoding of publicKey and certificate (PEM) */
@@ -9311,11 +9311,8 @@ export interface operations {
             metricsEnabled?: boolean;
             /** @description Metrics port (default 9545) */
             metricsPort?: number;
-            /**
-             * @description Metrics protocol
-             * @enum {string}
-             */
-            metricsProtocol?: "PROMETHEUS" | "OPENTELEMETRY";
+            /** @description Metrics protocol: PROMETHEUS or OPENTELEMETRY, in any case */
+            metricsProtocol?: string;
             /** @description Bootnode enode URLs */
             bootNodes?: string[];
             /** @description Minimum gas price, wei */
@@ -11485,9 +11482,9 @@ export interface operations {
             batchSize?: {
               /** @description Messages per block */
               maxMessageCount?: number;
-              /** @description Hard block size limit */
+              /** @description Hard block size limit in bytes (uint32, as Fabric's BatchSize has it) */
               absoluteMaxBytes?: number;
-              /** @description Preferred block size */
+              /** @description Preferred block size in bytes (uint32) */
               preferredMaxBytes?: number;
             };
             /** @description Batch timeout, e.g. 2s */

@@ -166,6 +166,16 @@ describe("channel config content", () => {
     expect([bs.getMaxMessageCount(), bs.getAbsoluteMaxBytes()]).toEqual([10, 10485760]);
   });
 
+  it("encodes batch sizes as Fabric's uint32, up to 2^32-1 (the Terraform provider's default is 103809024)", () => {
+    const config = buildChannelConfig({
+      ...base(),
+      batchSize: { absoluteMaxBytes: 2 ** 32 - 1, preferredMaxBytes: 103809024 },
+    });
+    const ord = config.getChannelGroup()?.getGroupsMap().get("Orderer") as common.ConfigGroup;
+    const bs = orderer.BatchSize.deserializeBinary(ord.getValuesMap().get("BatchSize")?.getValue_asU8() as Uint8Array);
+    expect([bs.getAbsoluteMaxBytes(), bs.getPreferredMaxBytes()]).toEqual([4294967295, 103809024]);
+  });
+
   it("encodes the policy DSL as policydsl does (one identity per occurrence, in order)", () => {
     const env = signaturePolicyFromDsl("OutOf(2, 'A.member', AND('B.admin', 'C.peer'), 'A.member')");
     expect(env.getIdentitiesList()).toHaveLength(4);

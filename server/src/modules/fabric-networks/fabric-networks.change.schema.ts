@@ -95,8 +95,20 @@ export const configOperation = z.discriminatedUnion("type", [
     z
       .object({
         max_message_count: z.number().int().min(1).max(100_000).optional().describe("Messages per block"),
-        absolute_max_bytes: z.number().int().min(1).max(100_000_000).optional().describe("Absolute max bytes"),
-        preferred_max_bytes: z.number().int().min(1).max(100_000_000).optional().describe("Preferred max bytes"),
+        absolute_max_bytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(2 ** 32 - 1)
+          .optional()
+          .describe("Absolute max bytes"),
+        preferred_max_bytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(2 ** 32 - 1)
+          .optional()
+          .describe("Preferred max bytes"),
       })
       .strict(),
   ),

@@ -68,8 +68,20 @@ const etcdRaftOptions = z
 const batchSize = z
   .object({
     maxMessageCount: z.number().int().min(1).max(100_000).optional().describe("Messages per block"),
-    absoluteMaxBytes: z.number().int().min(1).max(100_000_000).optional().describe("Hard block size limit"),
-    preferredMaxBytes: z.number().int().min(1).max(100_000_000).optional().describe("Preferred block size"),
+    absoluteMaxBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 32 - 1)
+      .optional()
+      .describe("Hard block size limit in bytes (uint32, as Fabric's BatchSize has it)"),
+    preferredMaxBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 32 - 1)
+      .optional()
+      .describe("Preferred block size in bytes (uint32)"),
   })
   .strict();
 

@@ -99,7 +99,12 @@ export const besuNodeConfig = z
     rpcPort: port.describe("JSON-RPC HTTP port"),
     metricsEnabled: z.boolean().optional().describe("Prometheus metrics (default true)"),
     metricsPort: port.optional().describe("Metrics port (default 9545)"),
-    metricsProtocol: z.enum(["PROMETHEUS", "OPENTELEMETRY"]).optional().describe("Metrics protocol"),
+    metricsProtocol: z
+      .string()
+      .regex(/^(prometheus|opentelemetry)$/i, "must be PROMETHEUS or OPENTELEMETRY (any case)")
+      .transform((v) => v.toUpperCase() as "PROMETHEUS" | "OPENTELEMETRY")
+      .optional()
+      .describe("Metrics protocol: PROMETHEUS or OPENTELEMETRY, in any case"),
     bootNodes: z.array(z.string().max(400)).max(100).optional().describe("Bootnode enode URLs"),
     minGasPrice: z.number().int().min(0).optional().describe("Minimum gas price, wei"),
     hostAllowList: z.string().max(1000).optional().describe("Comma-separated host allow-list (default *)"),

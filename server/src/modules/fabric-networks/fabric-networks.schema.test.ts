@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { createFabricNetworkBody } from "./fabric-networks.schema.js";
+import { createNodeBody } from "../nodes/nodes.schema.js";
+
+/** Enums and limits as the upstream API (and so its Terraform provider) has them. */
+describe("upstream enums and limits", () => {
+  const network = (batchSize: Record<string, number>) =>
+    createFabricNetworkBody.safeParse({
+      name: "ch1",
+      config: { peerOrganizations: [], ordererOrganizations: [], batchSize },
+    });
+
+  it("accepts batch sizes up to 2^32-1, including the provider's default 103809024", () => {
+    const ok = network({ absoluteMaxBytes: 103809024, preferredMaxBytes: 103809024 });
+    expect(ok.error?.issues.filter((i) => i.path.includes("batchSize")) ?? []).toEqual([]);
+    expect(network({ absoluteMaxBytes: 2 ** 32 - 1 }).error?.issues.some((i) => i.path.includes("batchSize"))).not.toBe(
+      true,
+    );
+    const tooBig = network({ absoluteMaxBytes: 2 ** 32 });
+    expect(tooBig.error?.issues.some((i) => i.path.join(".") === "config.batchSize.absoluteMaxBytes")).toBe(true);
+  });
+
+  it("reads metricsProtocol in any case and stores the canonical spelling", () => {
+    for (const spelling of ["prometheus", "Prometheus", "PROMETHEUS"]) {
+      const r = createNodeBody.safeParse({
+        name: "besu-1",
+        blockchainPlatform: "BESU",
+        besuNode: { networkId: 1, keyId: 1, p2pPort: 30303, rpcPort: 8545, metricsProtocol: spelling },
+      });
+      const issues = r.error?.issues.filter((i) => i.path.includes("metricsProtocol")) ?? [];
+      expect(issues, spelling).toEqual([]);
+      if (r.success)
+        expect((r.data as { besuNode?: { metricsProtocol?: string } }).besuNode?.metricsProtocol).toBe("PROMETHEUS");
+    }
+    const bad = createNodeBody.safeParse({
+      name: "b",
+      blockchainPlatform: "BESU",
+      besuNode: { metricsProtocol: "statsd" },
+    });
+    expect(bad.error?.issues.some((i) => i.path.includes("metricsProtocol"))).toBe(true);
+  });
+});
