@@ -30,8 +30,10 @@ async function rpcStep<T>(method: string, fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof BesuInputError) throw err;
-    const e = err as { shortMessage?: string; message?: string };
-    throw new BesuRpcError(method, e.shortMessage ?? e.message ?? "request failed");
+    const e = err as { shortMessage?: string; message?: string; code?: unknown };
+    // A JSON-RPC error code means the node answered; without one it could not be reached.
+    const code = typeof e.code === "number" ? e.code : undefined;
+    throw new BesuRpcError(method, e.shortMessage ?? e.message ?? "request failed", code);
   }
 }
 

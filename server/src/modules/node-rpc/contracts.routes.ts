@@ -82,13 +82,15 @@ export function registerContractRoutes(
       req.auditInfo.details = { keyId: req.body.keyId };
       const url = await nodes.rpcUrl(req.params.id);
       const privateKey = await signer(req.body.keyId);
-      const res = await runRpc(async () =>
-        (await contractLibrary()).createContractClient(url).deploy({
-          privateKey,
-          bytecode: req.body.bytecode,
-          abi: req.body.abi,
-          args: req.body.args,
-        }),
+      const res = await runRpc(
+        async () =>
+          (await contractLibrary()).createContractClient(url).deploy({
+            privateKey,
+            bytecode: req.body.bytecode,
+            abi: req.body.abi,
+            args: req.body.args,
+          }),
+        { nodeId: req.params.id, nodes },
       );
       req.auditInfo.details = {
         keyId: req.body.keyId,
@@ -129,7 +131,10 @@ export function registerContractRoutes(
       req.auditInfo.resource = `node:${req.params.id}`;
       req.auditInfo.details = { address: req.body.address, functionName: req.body.functionName };
       const url = await nodes.rpcUrl(req.params.id);
-      return runRpc(async () => (await contractLibrary()).createContractClient(url).call(req.body));
+      return runRpc(async () => (await contractLibrary()).createContractClient(url).call(req.body), {
+        nodeId: req.params.id,
+        nodes,
+      });
     },
   );
 
@@ -164,7 +169,10 @@ export function registerContractRoutes(
       req.auditInfo.details = { keyId: req.body.keyId, address: req.body.address, functionName: req.body.functionName };
       const url = await nodes.rpcUrl(req.params.id);
       const privateKey = await signer(req.body.keyId);
-      return runRpc(async () => (await contractLibrary()).createContractClient(url).send({ privateKey, ...req.body }));
+      return runRpc(async () => (await contractLibrary()).createContractClient(url).send({ privateKey, ...req.body }), {
+        nodeId: req.params.id,
+        nodes,
+      });
     },
   );
 }

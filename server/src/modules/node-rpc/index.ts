@@ -20,6 +20,12 @@ export function registerNodeRpcModule(
       const host = besu.rpcHost === "0.0.0.0" || besu.rpcHost === "::" ? "127.0.0.1" : besu.rpcHost;
       return `http://${host.includes(":") ? `[${host}]` : host}:${besu.rpcPort}`;
     },
+    async notRunning(nodeId) {
+      const node = await nodes.get(nodeId);
+      return node.status === "RUNNING"
+        ? undefined
+        : `id: node "${node.name}" is not running (${node.status}); start it to reach its JSON-RPC`;
+    },
   };
   registerNodeRpcRoutes(api, resolver);
   registerContractRoutes(api, resolver, keys);

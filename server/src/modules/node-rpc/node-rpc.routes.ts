@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { BesuInputError, BesuRpcError } from "../../besu/errors.js";
 import type { BesuRpc } from "../../besu/rpc.js";
-import { InputError, UpstreamError } from "../../http/errors.js";
+import { ConflictError, InputError, UpstreamError } from "../../http/errors.js";
 
 const tags = ["Nodes"];
 const idParams = z
@@ -24,18 +24,33 @@ const anyObject = z.record(z.string(), z.unknown()).nullable().describe("The nod
 export interface RpcEndpointResolver {
   /** The HTTP JSON-RPC URL of a Besu node; throws NotFound/Input errors for unknown or non-Besu nodes. */
   rpcUrl(nodeId: number): Promise<string>;
+  /** Why the node is not running (naming it and its status), or undefined when it runs. */
+  notRunning(nodeId: number): Promise<string | undefined>;
 }
 
 /** The JSON-RPC client pulls in viem's client code (~100 ms to load): loaded on the first RPC call, not at start-up. */
 export const rpcLibrary = () => import("../../besu/rpc.js");
 
-/** Runs a Besu library call, mapping its named input errors to 400 and node failures to 502. */
-export async function runRpc<T>(fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs a Besu library call, mapping its named input errors to 400 and node failures to 502, except
+ * when the node could not be reached and is not running: that is a 409 naming the node (start it first).
+ */
+export async function runRpc<T>(
+  fn: () => Promise<T>,
+  target?: { nodeId: number; nodes: RpcEndpointResolver },
+): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (err instanceof BesuInputError) throw new InputError(err.message);
-    if (err instanceof BesuRpcError) throw new UpstreamError(`the node's JSON-RPC call failed: ${err.message}`);
+    if (err instanceof BesuRpcError) {
+      // No JSON-RPC error code: the node did not answer at all. If it is not running, say so.
+      const unreachable = err.rpcCode === undefined;
+      const why =
+        unreachable && target ? await target.nodes.notRunning(target.nodeId).catch(() => undefined) : undefined;
+      if (why) throw new ConflictError(why);
+      throw new UpstreamError(`the node's JSON-RPC call failed: ${err.message}`);
+    }
     throw err;
   }
 }
@@ -67,7 +82,10 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
     };
     app.get(`/nodes/:id/rpc/${path}`, { config: { access: "NODE_READ" }, schema }, async (req, reply) => {
       const { id } = req.params as z.infer<typeof idParams>;
-      const result = await runRpc(async () => handler(await rpcOf(id), req.query as z.infer<z.ZodObject<Q>>));
+      const result = await runRpc(async () => handler(await rpcOf(id), req.query as z.infer<z.ZodObject<Q>>), {
+        nodeId: id,
+        nodes,
+      });
       // Fastify sends a string reply verbatim; the API returns JSON strings (quoted), as upstream does.
       if (typeof result === "string")
         return reply.type("application/json").send(JSON.stringify(response.parse(result)));
@@ -223,19 +241,22 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
         force: req.body.force ?? false,
       };
       const rpc = await rpcOf(req.params.id);
-      return runRpc(async () => {
-        if (!req.body.vote) {
-          const validators = await rpc.qbftValidatorsByBlockNumber("latest");
-          const isValidator = validators.some((v) => v.toLowerCase() === req.body.validatorAddress.toLowerCase());
-          const risk = isValidator
-            ? (await rpcLibrary()).assessValidatorChange(validators.length, "remove")
-            : undefined;
-          if (risk?.warning && !req.body.force) {
-            throw new InputError(`vote: ${risk.warning}; send force: true to cast it anyway`, { ...risk });
+      return runRpc(
+        async () => {
+          if (!req.body.vote) {
+            const validators = await rpc.qbftValidatorsByBlockNumber("latest");
+            const isValidator = validators.some((v) => v.toLowerCase() === req.body.validatorAddress.toLowerCase());
+            const risk = isValidator
+              ? (await rpcLibrary()).assessValidatorChange(validators.length, "remove")
+              : undefined;
+            if (risk?.warning && !req.body.force) {
+              throw new InputError(`vote: ${risk.warning}; send force: true to cast it anyway`, { ...risk });
+            }
           }
-        }
-        return rpc.qbftProposeValidatorVote(req.body.validatorAddress, req.body.vote);
-      });
+          return rpc.qbftProposeValidatorVote(req.body.validatorAddress, req.body.vote);
+        },
+        { nodeId: req.params.id, nodes },
+      );
     },
   );
 
@@ -255,7 +276,7 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
       req.auditInfo.resource = `node:${req.params.id}`;
       req.auditInfo.details = { validatorAddress: req.body.validatorAddress };
       const rpc = await rpcOf(req.params.id);
-      return runRpc(() => rpc.qbftDiscardValidatorVote(req.body.validatorAddress));
+      return runRpc(() => rpc.qbftDiscardValidatorVote(req.body.validatorAddress), { nodeId: req.params.id, nodes });
     },
   );
 }

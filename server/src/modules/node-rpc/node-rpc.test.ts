@@ -120,6 +120,47 @@ describe.skipIf(!bin)("RPC explorer routes against anvil", () => {
     expect(qbft.json().message).toMatch(/qbft_getPendingVotes/);
   });
 
+  it("answers a call to a node that is not running and can't be reached with a 409 naming the node", async () => {
+    const [rpcPort, p2pPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+    const key = (
+      await t.app.inject({
+        method: "POST",
+        url: "/api/v1/keys",
+        headers: t.admin,
+        payload: { name: "v-stopped", algorithm: "EC", curve: "secp256k1" },
+      })
+    ).json();
+    const net = (await t.app.inject({ method: "GET", url: "/api/v1/networks/besu", headers: t.admin })).json();
+    const stopped = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/nodes?start=false",
+      headers: t.admin,
+      payload: {
+        name: "besu-stopped",
+        blockchainPlatform: "BESU",
+        besuNode: {
+          networkId: net.networks[0].id,
+          keyId: key.id,
+          externalIp: "127.0.0.1",
+          internalIp: "127.0.0.1",
+          p2pHost: "127.0.0.1",
+          p2pPort,
+          rpcHost: "127.0.0.1",
+          rpcPort,
+          metricsPort,
+        },
+      },
+    });
+    expect(stopped.statusCode, stopped.body).toBe(201);
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/api/v1/nodes/${stopped.json().id}/rpc/block-number`,
+      headers: t.admin,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/node "besu-stopped" is not running/);
+  });
+
   it("lets a viewer read but not vote", async () => {
     const viewer = await createUser(t, "rpc-viewer", "viewer");
     expect((await get("chain-id", viewer)).statusCode).toBe(200);
