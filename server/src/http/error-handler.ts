@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { uniqueViolationColumn } from "../db/unique-violation.js";
 import { AppError, RateLimitError } from "./errors.js";
 
 /** The JSON body of every error response. */
@@ -45,6 +46,14 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spa: boolean 
       const body: ErrorBody = { error: err.code, message: err.message, requestId };
       if (err.details !== undefined) body.details = err.details;
       return reply.status(err.status).send(body);
+    }
+    // Two requests raced past a service's "is it taken?" check: the database's unique index decides.
+    const column = uniqueViolationColumn(err);
+    if (column !== undefined) {
+      const message = column
+        ? `${column}: another record already has this ${column} (created concurrently)`
+        : "a record with the same unique value already exists";
+      return reply.status(409).send({ error: "CONFLICT", message, requestId });
     }
     const dbInput = databaseInputProblem(err);
     if (dbInput) {

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { addressFromPublicKey, buildQbftGenesis, parseGenesis } from "../../besu/index.js";
 import { BesuInputError } from "../../besu/errors.js";
 import { nowIso } from "../../db/db.js";
+import { uniqueViolationColumn } from "../../db/unique-violation.js";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { NetworkRow, BesuNetworksRepo } from "./besu-networks.repo.js";
@@ -41,6 +42,24 @@ export function createBesuNetworksService(deps: { repo: BesuNetworksRepo; keys: 
   const { repo, keys } = deps;
   /** Other modules (nodes) that name what still uses a network. */
   const usageCheckers: Array<(networkId: number) => Promise<string | null>> = [];
+
+  /**
+   * Inserts the network; when a concurrent create took the name or chain id after assertFree passed,
+   * the unique index refuses the second insert, answered like assertFree would.
+   */
+  async function insertUnique(...args: Parameters<BesuNetworksRepo["insert"]>) {
+    try {
+      return await repo.insert(...args);
+    } catch (err) {
+      const column = uniqueViolationColumn(err);
+      if (column === undefined) throw err;
+      const row = args[0];
+      if (column.includes("chain_id")) {
+        throw new ConflictError(`config.chainId: chain id ${String(row.chain_id)} is already used by another network`);
+      }
+      throw new ConflictError(`name: a network named '${row.name}' already exists`);
+    }
+  }
 
   async function assertFree(name: string, chainId: number): Promise<void> {
     if (await repo.byName(name)) throw new ConflictError(`name: a network named '${name}' already exists`);
@@ -114,7 +133,7 @@ export function createBesuNetworksService(deps: { repo: BesuNetworksRepo; keys: 
         }),
       );
       const now = nowIso();
-      const row = await repo.insert(
+      const row = await insertUnique(
         {
           name: body.name,
           platform: "BESU",
@@ -144,7 +163,7 @@ export function createBesuNetworksService(deps: { repo: BesuNetworksRepo; keys: 
       }
       await assertFree(body.name, parsed.chainId);
       const now = nowIso();
-      const row = await repo.insert(
+      const row = await insertUnique(
         {
           name: body.name,
           platform: "BESU",

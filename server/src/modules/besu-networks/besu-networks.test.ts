@@ -23,6 +23,28 @@ describe.each(dialects())("Besu networks on %s", (dialect) => {
   });
   afterAll(async () => t.close());
 
+  it("parallel creates of the same network give one success and 409s, never a 500", async () => {
+    const results = await Promise.all(
+      [0, 1, 2, 3, 4].map((i) =>
+        create({ name: "raced", config: { chainId: 7100 + i, initialValidatorsKeyIds: [secpKeys[0]!.id] } }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 409, 409, 409, 409]);
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json().message).toMatch(/^name: /);
+    const sameChain = await Promise.all(
+      ["chain-a", "chain-b", "chain-c"].map((name) =>
+        create({ name, config: { chainId: 7200, initialValidatorsKeyIds: [secpKeys[0]!.id] } }),
+      ),
+    );
+    const statuses = sameChain.map((r) => r.statusCode).sort();
+    expect(statuses[0]).toBe(200);
+    // The loser is told by the pre-check (400) or, having raced past it, by the unique index (409).
+    for (const st of statuses.slice(1)) expect([400, 409]).toContain(st);
+    for (const r of sameChain.filter((x) => x.statusCode !== 200))
+      expect(r.json().message).toMatch(/^config\.chainId: /);
+  });
+
   const create = (payload: object, query = "") =>
     t.app.inject({ method: "POST", url: `/api/v1/networks/besu${query}`, headers: t.admin, payload });
 
