@@ -26,7 +26,7 @@ describe.each(dialects())("Besu networks on %s", (dialect) => {
   it("parallel creates of the same network give one success and 409s, never a 500", async () => {
     const results = await Promise.all(
       [0, 1, 2, 3, 4].map((i) =>
-        create({ name: "raced", config: { chainId: 7100 + i, initialValidatorsKeyIds: [secpKeys[0]!.id] } }),
+        create({ name: "raced", config: { chainId: 7100 + i, initialValidatorsKeyIds: [secpKeys[3]!.id] } }),
       ),
     );
     const codes = results.map((r) => r.statusCode).sort();
@@ -34,7 +34,7 @@ describe.each(dialects())("Besu networks on %s", (dialect) => {
     for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json().message).toMatch(/^name: /);
     const sameChain = await Promise.all(
       ["chain-a", "chain-b", "chain-c"].map((name) =>
-        create({ name, config: { chainId: 7200, initialValidatorsKeyIds: [secpKeys[0]!.id] } }),
+        create({ name, config: { chainId: 7200, initialValidatorsKeyIds: [secpKeys[3]!.id] } }),
       ),
     );
     const statuses = sameChain.map((r) => r.statusCode).sort();
