@@ -23,6 +23,7 @@ import { registerErrorHandler } from "./http/error-handler.js";
 import { registerFieldValidation } from "./http/field-validation.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { completeOperation, ERROR_RESPONSE_SCHEMA } from "./http/openapi-responses.js";
+import { registerSecurityHeaders } from "./http/security-headers.js";
 import "./http/fastify-types.js";
 import type { RouteAccess } from "./http/permissions.js";
 import { createApiKeysRepo } from "./modules/api-keys/api-keys.repo.js";
@@ -107,6 +108,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   app.addHook("onSend", async (req, reply) => {
     reply.header("x-request-id", String(req.id));
   });
+  registerSecurityHeaders(app);
 
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {

@@ -9,6 +9,8 @@ import { DEMO_PRINCIPAL, type Principal } from "./principal.js";
 export const SESSION_COOKIE = "session_id";
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Reads the demo visitor may not make although viewers may: the user list and the audit log. */
+const DEMO_HIDDEN = new Set<RouteAccess>(["USER_READ", "AUDIT_READ"]);
 
 function parseBasic(header: string): { username: string; password: string } | null {
   const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
@@ -31,6 +33,8 @@ export function isAllowed(access: RouteAccess, principal: Principal | null, meth
   if (access === "public") return true;
   if (!principal) return false;
   if (access === "self") return !(principal.demo && !READ_METHODS.has(method));
+  // The demo visitor is anyone on the internet: it may look at the console, not at who uses it.
+  if (principal.demo && DEMO_HIDDEN.has(access)) return false;
   return roleHas(principal.role, access) && roleHas(principal.ownerRole, access);
 }
 

@@ -10361,7 +10361,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A node's latest health */
+      /** @description A node's latest health; without credentials only its status and timing */
       200: {
         headers: {
           [name: string]: unknown;
@@ -10370,12 +10370,12 @@ export interface operations {
           "application/json": {
             /** @description Node id */
             nodeId: number;
-            /** @description Node name */
-            nodeName: string;
-            /** @description Platform */
-            platform: string;
-            /** @description The URL checked */
-            endpoint: string;
+            /** @description Node name (signed-in callers only) */
+            nodeName?: string;
+            /** @description Platform (signed-in callers only) */
+            platform?: string;
+            /** @description The URL checked (signed-in callers only) */
+            endpoint?: string;
             /**
              * @description healthy, unhealthy or unreachable
              * @enum {string}
@@ -10383,12 +10383,12 @@ export interface operations {
             status: "healthy" | "unhealthy" | "unreachable";
             /** @description Time to answer */
             responseTimeMs: number;
-            /** @description Why it is not healthy */
+            /** @description Why it is not healthy (signed-in callers only) */
             errorMessage?: string;
             /** @description When it was checked */
             lastChecked: string;
-            /** @description The health body and HTTP status */
-            metadata: {
+            /** @description The health body and HTTP status (signed-in callers only) */
+            metadata?: {
               [key: string]: unknown;
             };
           };
@@ -10451,10 +10451,10 @@ export interface operations {
           "application/json": {
             /** @description Node id */
             nodeId: number;
-            /** @description Node name */
-            nodeName: string;
-            /** @description Platform */
-            platform: string;
+            /** @description Node name (signed-in callers only) */
+            nodeName?: string;
+            /** @description Platform (signed-in callers only) */
+            platform?: string;
             /** @description Polling interval */
             interval: string;
             timeRange: {
@@ -10473,10 +10473,10 @@ export interface operations {
               status: "healthy" | "unhealthy" | "unreachable";
               /** @description Time to answer */
               responseTimeMs: number;
-              /** @description Why not healthy */
+              /** @description Why not healthy (signed-in callers only) */
               errorMessage?: string;
-              /** @description Details */
-              metadata: {
+              /** @description Details (signed-in callers only) */
+              metadata?: {
                 [key: string]: unknown;
               };
             }[];

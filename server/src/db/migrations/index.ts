@@ -4,6 +4,7 @@ import { keysOrganizations } from "./0002-keys-organizations.js";
 import { networks } from "./0003-networks.js";
 import { nodes } from "./0004-nodes.js";
 import { fabricNetworks } from "./0005-fabric-networks.js";
+import { usernamesCaseInsensitive } from "./0006-usernames-case-insensitive.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -19,6 +20,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0003-networks": networks(dialect),
         "0004-nodes": nodes(dialect),
         "0005-fabric-networks": fabricNetworks(dialect),
+        "0006-usernames-case-insensitive": usernamesCaseInsensitive(dialect),
       };
     },
   };

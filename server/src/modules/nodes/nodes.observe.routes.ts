@@ -90,7 +90,17 @@ export function registerNodeObserveRoutes(
         response: { 200: healthStatus },
       },
     },
-    async (req) => health.status(req.params.id),
+    async (req) => {
+      const full = await health.status(req.params.id);
+      if (req.principal && !req.principal.demo) return full;
+      // Anyone may ask whether a node is up; only signed-in callers learn its name and addresses.
+      return {
+        nodeId: full.nodeId,
+        status: full.status,
+        responseTimeMs: full.responseTimeMs,
+        lastChecked: full.lastChecked,
+      };
+    },
   );
 
   r.get(
@@ -106,7 +116,19 @@ export function registerNodeObserveRoutes(
         response: { 200: healthHistory },
       },
     },
-    async (req) => health.history(req.params.id, req.query),
+    async (req) => {
+      const full = await health.history(req.params.id, req.query);
+      if (req.principal && !req.principal.demo) return full;
+      const { nodeName: _name, platform: _platform, ...rest } = full;
+      return {
+        ...rest,
+        healthchecks: full.healthchecks.map((c) => ({
+          checkedAt: c.checkedAt,
+          status: c.status,
+          responseTimeMs: c.responseTimeMs,
+        })),
+      };
+    },
   );
 
   for (const kind of ["peer", "orderer"] as const) {

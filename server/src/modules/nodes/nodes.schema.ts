@@ -417,16 +417,19 @@ export const HEALTH_STATUSES = ["healthy", "unhealthy", "unreachable"] as const;
 export const healthStatus = z
   .object({
     nodeId: z.number().int().describe("Node id"),
-    nodeName: z.string().describe("Node name"),
-    platform: z.string().describe("Platform"),
-    endpoint: z.string().describe("The URL checked"),
+    nodeName: z.string().optional().describe("Node name (signed-in callers only)"),
+    platform: z.string().optional().describe("Platform (signed-in callers only)"),
+    endpoint: z.string().optional().describe("The URL checked (signed-in callers only)"),
     status: z.enum(HEALTH_STATUSES).describe("healthy, unhealthy or unreachable"),
     responseTimeMs: z.number().int().describe("Time to answer"),
-    errorMessage: z.string().optional().describe("Why it is not healthy"),
+    errorMessage: z.string().optional().describe("Why it is not healthy (signed-in callers only)"),
     lastChecked: z.string().describe("When it was checked"),
-    metadata: z.record(z.string(), z.unknown()).describe("The health body and HTTP status"),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("The health body and HTTP status (signed-in callers only)"),
   })
-  .describe("A node's latest health");
+  .describe("A node's latest health; without credentials only its status and timing");
 export const healthHistoryQuery = z
   .object({
     start_time: z.string().datetime({ offset: true }).optional().describe("Start (RFC 3339)"),
@@ -443,8 +446,8 @@ export const healthHistoryQuery = z
 export const healthHistory = z
   .object({
     nodeId: z.number().int().describe("Node id"),
-    nodeName: z.string().describe("Node name"),
-    platform: z.string().describe("Platform"),
+    nodeName: z.string().optional().describe("Node name (signed-in callers only)"),
+    platform: z.string().optional().describe("Platform (signed-in callers only)"),
     interval: z.string().describe("Polling interval"),
     timeRange: z.object({ startTime: z.string().describe("Start"), endTime: z.string().describe("End") }),
     healthchecks: z.array(
@@ -452,8 +455,8 @@ export const healthHistory = z
         checkedAt: z.string().describe("When"),
         status: z.enum(HEALTH_STATUSES).describe("Result"),
         responseTimeMs: z.number().int().describe("Time to answer"),
-        errorMessage: z.string().optional().describe("Why not healthy"),
-        metadata: z.record(z.string(), z.unknown()).describe("Details"),
+        errorMessage: z.string().optional().describe("Why not healthy (signed-in callers only)"),
+        metadata: z.record(z.string(), z.unknown()).optional().describe("Details (signed-in callers only)"),
       }),
     ),
     summary: z.object({

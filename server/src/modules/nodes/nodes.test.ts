@@ -240,6 +240,14 @@ describe.each(dialects())("nodes on %s", (dialect) => {
       const health = await t.app.inject({ method: "GET", url: `/api/v1/nodes/${node.id}/health` });
       expect(health.statusCode).toBe(200);
       expect(health.json()).toMatchObject({ nodeId: node.id, status: "unreachable" });
+      // Without credentials: status only, no name, platform, URL or error text.
+      expect(Object.keys(health.json()).sort()).toEqual(["lastChecked", "nodeId", "responseTimeMs", "status"]);
+      const signedIn = await inject("GET", `/nodes/${node.id}/health`);
+      expect(signedIn.json()).toMatchObject({ nodeName: node.name, platform: "FABRIC" });
+      expect(signedIn.json().endpoint).toBeTruthy();
+      const history = await t.app.inject({ method: "GET", url: `/api/v1/nodes/${node.id}/health/history` });
+      expect(history.statusCode).toBe(200);
+      expect(history.json().nodeName).toBeUndefined();
 
       const renewed = (await inject("POST", `/nodes/${node.id}/certificates/renew`)).json();
       expect(renewed.fabricPeer.tlsCert).not.toBe(node.fabricPeer.tlsCert);

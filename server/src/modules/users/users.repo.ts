@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Transaction, Updateable } from "kysely";
+import { sql, type Insertable, type Selectable, type Transaction, type Updateable } from "kysely";
 import type { DB } from "../../db/db.js";
 import type { Dialect } from "../../db/migrations/helpers.js";
 import type { Database, UsersTable } from "../../db/types.js";
@@ -22,8 +22,13 @@ export function createUsersRepo(db: DB, dialect: Dialect = "sqlite") {
     async byId(id: number, trx?: Transaction<Database>): Promise<UserRow | undefined> {
       return q(trx).selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
     },
+    /** By username in any case (usernames are unique regardless of case). */
     async byUsername(username: string): Promise<UserRow | undefined> {
-      return db.selectFrom("users").selectAll().where("username", "=", username).executeTakeFirst();
+      return db
+        .selectFrom("users")
+        .selectAll()
+        .where(sql`lower(username)`, "=", username.toLowerCase())
+        .executeTakeFirst();
     },
     async insert(row: Insertable<UsersTable>, trx?: Transaction<Database>): Promise<UserRow> {
       return q(trx).insertInto("users").values(row).returningAll().executeTakeFirstOrThrow();
