@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { nowIso } from "../../db/db.js";
 import { InputError, RateLimitError, UnauthorizedError } from "../../http/errors.js";
 import { parseRole } from "../../http/permissions.js";
@@ -5,12 +6,16 @@ import type { Principal } from "../../http/principal.js";
 import type { UserRow, UsersRepo } from "../users/users.repo.js";
 import { createCredentialCache, type CredentialCache } from "./credential-cache.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.js";
-import type { FailureLimiter } from "./rate-limiter.js";
+import { createFailureLimiter, type FailureLimiter } from "./rate-limiter.js";
 import type { SessionsRepo } from "./sessions.repo.js";
 import { hashToken, newToken } from "./tokens.js";
 
 /** How often a used session has its expiry pushed forward (sliding renewal). */
 const TOUCH_EVERY_MS = 60_000;
+/** An IP may fail this many times the per-pair limit before it is refused outright. */
+const IP_ALLOWANCE = 4;
+/** Longest delay the per-username backoff adds to a failed attempt. */
+const MAX_BACKOFF_MS = 2000;
 
 export function principalOf(user: UserRow, via: Principal["via"], extra: Partial<Principal> = {}): Principal {
   const role = parseRole(user.role) ?? "viewer";
@@ -27,9 +32,20 @@ export function createAuthService(deps: {
   const { users, sessions, limiter, sessionTtlMs } = deps;
   const verifiedBasic = createCredentialCache();
 
+  /** Failures per IP: several users behind one address may mistype, so it allows more than the pair limit. */
+  const perIp = createFailureLimiter({ max: limiter.max * IP_ALLOWANCE, windowMs: limiter.windowMs });
+  /** Failures per username from any IP: slows guessing, never refuses (see checkCredentials). */
+  const perUser = createFailureLimiter({ max: 1, windowMs: limiter.windowMs });
+
   /**
-   * Checks a username and password, with per-IP and per-username failure limits. With
-   * `remembered`, a password verified there recently (for the same stored hash) skips scrypt.
+   * Checks a username and password. Login limiting (issue 10, item 17) must not let anyone lock out
+   * `admin` by failing on purpose:
+   * - an IP+username pair that failed `max` times in the window is refused (429) until the window moves;
+   * - an IP that failed `max × 4` times, over any usernames, is refused likewise;
+   * - per username (from any IP) there is only a backoff: each failed attempt is answered after a delay
+   *   that doubles with the username's recent failures (up to 2 s). A correct password from an IP that
+   *   has not failed passes at once, however many failures others caused.
+   * With `remembered`, a password verified there recently (for the same stored hash) skips scrypt.
    */
   async function checkCredentials(
     username: string,
@@ -37,19 +53,24 @@ export function createAuthService(deps: {
     ip: string,
     remembered?: CredentialCache,
   ): Promise<UserRow> {
+    const name = username.toLowerCase();
     const ipKey = `ip:${ip}`;
-    const userKey = `user:${username.toLowerCase()}`;
-    const wait = Math.max(limiter.blockedFor(ipKey), limiter.blockedFor(userKey));
+    const pairKey = `ip:${ip}|user:${name}`;
+    const wait = Math.max(perIp.blockedFor(ipKey), limiter.blockedFor(pairKey));
     if (wait > 0) throw new RateLimitError(`too many failed sign-in attempts; try again in ${wait} s`, wait);
     const user = await users.byUsername(username);
     if (user && remembered?.has(username, password, user.password_hash)) return user;
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !ok) {
-      limiter.fail(ipKey);
-      limiter.fail(userKey);
+      perIp.fail(ipKey);
+      limiter.fail(pairKey);
+      perUser.fail(name);
+      const recent = perUser.count(name);
+      if (recent > limiter.max) await sleep(Math.min(MAX_BACKOFF_MS, 50 * 2 ** Math.min(recent - limiter.max, 6)));
       throw new UnauthorizedError("invalid credentials");
     }
-    limiter.reset(userKey);
+    limiter.reset(pairKey);
+    perUser.reset(name);
     remembered?.add(username, password, user.password_hash);
     return user;
   }

@@ -157,17 +157,43 @@ describe.each(dialects())("auth on %s", (dialect) => {
     expect((await login("carol", "carol-pass-2")).statusCode).toBe(200);
   });
 
-  it("rate-limits failed logins per IP and per username with a clear 429", async () => {
+  it("rate-limits failed logins per IP+username with a clear 429", async () => {
     for (let i = 0; i < 5; i++) expect((await login("ratelimited", "bad-password", "10.0.0.7")).statusCode).toBe(401);
     const blocked = await login("ratelimited", "bad-password", "10.0.0.7");
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers["retry-after"]).toBeDefined();
     expect(blocked.json()).toMatchObject({ error: "RATE_LIMITED" });
     expect(blocked.json().message).toMatch(/too many failed sign-in attempts/);
-    // Same username from another IP is blocked too (per-username limit).
-    expect((await login("ratelimited", "bad-password", "10.0.0.8")).statusCode).toBe(429);
+    // The same username from another IP is checked (slowly: the per-username backoff), not refused.
+    expect((await login("ratelimited", "bad-password", "10.0.0.8")).statusCode).toBe(401);
     // Another user from a fresh IP is not affected.
     expect((await login("admin", ADMIN_PASSWORD, "10.0.0.9")).statusCode).toBe(200);
+  });
+
+  it("can't be used to lock admin out: failures from one IP don't stop a correct password from another", async () => {
+    const attacker = "203.0.113.66";
+    for (let i = 0; i < 5; i++) expect((await login("admin", "guess-" + i, attacker)).statusCode).toBe(401);
+    expect((await login("admin", "guess-5", attacker)).statusCode).toBe(429);
+    // The attacker is refused even with the right password from its address (it has used up its tries)...
+    expect((await login("admin", ADMIN_PASSWORD, attacker)).statusCode).toBe(429);
+    // ...while admin, from any other address, signs in at once.
+    const t0 = Date.now();
+    expect((await login("admin", ADMIN_PASSWORD, "198.51.100.7")).statusCode).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(1500);
+  });
+
+  it("limits one IP across many usernames, and slows failures for a username tried from many IPs", async () => {
+    const ip = "203.0.113.77";
+    let refused = 0;
+    for (let i = 0; i < 21; i++) if ((await login(`nobody-${i}`, "x-password", ip)).statusCode === 429) refused++;
+    // 5 per pair × 4 = 20 failures per IP in the window, then 429 whatever the username.
+    expect(refused).toBe(1);
+    expect((await login("someone-else", "x-password", ip)).statusCode).toBe(429);
+    // A username failing from many IPs: each further failure waits longer (per-username backoff).
+    for (let i = 0; i < 6; i++) await login("spread", "bad", `192.0.2.${i}`);
+    const t0 = Date.now();
+    expect((await login("spread", "bad", "192.0.2.200")).statusCode).toBe(401);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(150);
   });
 
   it("stores sessions hashed, never the cookie value", async () => {

@@ -15,6 +15,12 @@ export function createFailureLimiter(opts: { max: number; windowMs: number; now?
   }
 
   return {
+    max: opts.max,
+    windowMs: opts.windowMs,
+    /** Failures of the key within the window. */
+    count(key: string): number {
+      return recent(key).length;
+    },
     /** Seconds until the key may try again, or 0 when it is not blocked. */
     blockedFor(key: string): number {
       const list = recent(key);
