@@ -35,7 +35,10 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerSystemRoutes(api);
   registerAuthRoutes(api, ctx);
 
-  const users = createUsersService({ users: ctx.usersRepo, revokeSessions: (id) => ctx.auth.revokeAll(id) });
+  const users = createUsersService({
+    users: ctx.usersRepo,
+    revokeSessions: (id, reason) => ctx.auth.revokeAll(id, undefined, reason),
+  });
   registerUsersRoutes(api, users);
 
   registerApiKeysRoutes(api, ctx.apiKeys);
@@ -69,6 +72,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   });
 
   const hub = createWsHub();
+  ctx.auth.onSignedOut((e) => hub.close(e));
   const notifications = createNotificationsService({ repo: createNotificationsRepo(ctx.db), bus: ctx.bus, hub });
   const unsubscribe = notifications.start();
   registerNotificationsRoutes(api, notifications);

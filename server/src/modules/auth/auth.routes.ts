@@ -61,7 +61,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: Pick<AppContext, "
       },
     },
     async (req, reply) => {
-      await auth.logout(req.principal?.sessionId);
+      await auth.logout(req.principal);
       reply.clearCookie(SESSION_COOKIE, { path: "/" });
       return { message: "Logout successful" };
     },

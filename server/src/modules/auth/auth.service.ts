@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { nowIso } from "../../db/db.js";
+import type { SocketsEnded } from "../../events/ws-hub.js";
 import { InputError, RateLimitError, UnauthorizedError } from "../../http/errors.js";
 import { parseRole } from "../../http/permissions.js";
 import type { Principal } from "../../http/principal.js";
@@ -33,6 +34,10 @@ export function createAuthService(deps: {
   const verifiedBasic = createCredentialCache();
 
   /** Failures per IP: several users behind one address may mistype, so it allows more than the pair limit. */
+  const signedOut: Array<(e: SocketsEnded) => void> = [];
+  const ended = (e: SocketsEnded): void => {
+    for (const l of signedOut) l(e);
+  };
   const perIp = createFailureLimiter({ max: limiter.max * IP_ALLOWANCE, windowMs: limiter.windowMs });
   /** Failures per username from any IP: slows guessing, never refuses (see checkCredentials). */
   const perUser = createFailureLimiter({ max: 1, windowMs: limiter.windowMs });
@@ -122,12 +127,20 @@ export function createAuthService(deps: {
       return principalOf(await checkCredentials(username, password, ip, verifiedBasic), "basic");
     },
 
-    async logout(sessionId: number | undefined): Promise<void> {
-      if (sessionId !== undefined) await sessions.delete(sessionId);
+    /** Listens for ended credentials (the websocket hub closes the sockets they opened). */
+    onSignedOut(listener: (e: SocketsEnded) => void): void {
+      signedOut.push(listener);
     },
 
-    async revokeAll(userId: number, exceptSessionId?: number): Promise<void> {
+    async logout(principal: Principal | null): Promise<void> {
+      if (principal?.sessionId === undefined) return;
+      await sessions.delete(principal.sessionId);
+      ended({ userId: principal.userId, sessionId: principal.sessionId, reason: "signed out" });
+    },
+
+    async revokeAll(userId: number, exceptSessionId?: number, reason = "sessions revoked"): Promise<void> {
       await sessions.deleteForUser(userId, exceptSessionId);
+      ended({ userId, exceptSessionId, reason });
     },
 
     async changePassword(principal: Principal, current: string, next: string): Promise<void> {
@@ -139,6 +152,7 @@ export function createAuthService(deps: {
       if (current === next) throw new InputError("new_password: must differ from the current password");
       await users.update(user.id, { password_hash: await hashPassword(next), updated_at: nowIso() });
       await sessions.deleteForUser(user.id, principal.sessionId);
+      ended({ userId: user.id, exceptSessionId: principal.sessionId, reason: "password changed" });
     },
   };
 }

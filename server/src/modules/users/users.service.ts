@@ -22,7 +22,11 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /** User management with its guard rails: unique names, never delete yourself or the last admin. */
-export function createUsersService(deps: { users: UsersRepo; revokeSessions: (userId: number) => Promise<void> }) {
+export function createUsersService(deps: {
+  users: UsersRepo;
+  /** Ends the user's sessions and closes their websockets, saying why. */
+  revokeSessions: (userId: number, reason: string) => Promise<void>;
+}) {
   const { users } = deps;
 
   async function mustGet(id: number): Promise<UserRow> {
@@ -77,7 +81,7 @@ export function createUsersService(deps: { users: UsersRepo; revokeSessions: (us
           );
           return updated!;
         });
-        if (patch.role) await deps.revokeSessions(id);
+        if (patch.role) await deps.revokeSessions(id, "role changed");
         return toUserResponse(row);
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError(`username: '${patch.username}' is already taken`);
@@ -87,20 +91,25 @@ export function createUsersService(deps: { users: UsersRepo; revokeSessions: (us
     async setPassword(id: number, password: string): Promise<void> {
       await mustGet(id);
       await users.update(id, { password_hash: await hashPassword(password), updated_at: nowIso() });
-      await deps.revokeSessions(id);
+      await deps.revokeSessions(id, "password reset");
     },
     async remove(id: number, actingUserId: number): Promise<UserRow> {
       if (id === actingUserId) throw new ConflictError("id: you cannot delete your own account");
-      return users.transaction(async (trx) => {
-        const admins = await users.lockAdminIds(trx);
-        const row = await users.byId(id, trx);
-        if (!row) throw new NotFoundError(`user ${id} not found`);
-        if (row.role === "admin" && admins.length <= 1) {
-          throw new ConflictError("id: the last admin cannot be deleted");
-        }
-        await users.delete(id, trx);
-        return row;
-      });
+      return users
+        .transaction(async (trx) => {
+          const admins = await users.lockAdminIds(trx);
+          const row = await users.byId(id, trx);
+          if (!row) throw new NotFoundError(`user ${id} not found`);
+          if (row.role === "admin" && admins.length <= 1) {
+            throw new ConflictError("id: the last admin cannot be deleted");
+          }
+          await users.delete(id, trx);
+          return row;
+        })
+        .then(async (row) => {
+          await deps.revokeSessions(id, "account deleted");
+          return row;
+        });
     },
   };
 }
