@@ -36,6 +36,7 @@ import { createFailureLimiter } from "./modules/auth/rate-limiter.js";
 import { createSessionsRepo } from "./modules/auth/sessions.repo.js";
 import type { AppContext } from "./modules/context.js";
 import { registerModules } from "./modules/index.js";
+import { deletePendingKeys } from "./modules/keys/keys.repo.js";
 import { createUsersRepo, type UsersRepo } from "./modules/users/users.repo.js";
 
 export const API_PREFIX = "/api/v1";
@@ -118,6 +119,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     throw err;
   }
   const { db, dialect } = database;
+  const orphans = await deletePendingKeys(db);
+  if (orphans) app.log.warn({ keys: orphans }, "removed keys left pending by an interrupted creation");
 
   const usersRepo = createUsersRepo(db, dialect);
   const generatedAdminPassword = await ensureFirstAdmin(usersRepo, config.adminPassword);

@@ -50,6 +50,15 @@ export function createKeysRepo(db: DB) {
     async update(id: number, patch: Updateable<KeysTable>, trx?: Transaction<Database>): Promise<void> {
       await q(trx).updateTable("keys").set(patch).where("id", "=", id).execute();
     },
+    async activate(ids: number[], trx?: Transaction<Database>): Promise<void> {
+      if (ids.length === 0) return;
+      await q(trx)
+        .updateTable("keys")
+        .set({ status: "active" })
+        .where("id", "in", ids)
+        .where("status", "=", "pending")
+        .execute();
+    },
     async delete(ids: number[], trx?: Transaction<Database>): Promise<void> {
       if (ids.length === 0) return;
       await q(trx).deleteFrom("keys").where("id", "in", ids).execute();
@@ -61,3 +70,14 @@ export function createKeysRepo(db: DB) {
 }
 
 export type KeysRepo = ReturnType<typeof createKeysRepo>;
+
+/**
+ * Keys a multi-key creation (an organization's five) made but whose owner never committed: the process
+ * died in between. They are created with status "pending" and activated in the owner's transaction,
+ * so at boot, before any request, every pending key is an orphan. One statement, so keys that
+ * reference each other (a leaf signed by its pending CA) go together. Returns how many were removed.
+ */
+export async function deletePendingKeys(db: DB): Promise<number> {
+  const r = await db.deleteFrom("keys").where("status", "=", "pending").executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -51,6 +51,11 @@ export interface CreateKeyParams {
   spec: KeySpec;
   providerId?: number | null;
   certificate?: CertificateSpec;
+  /**
+   * Created as "pending": part of a larger creation (an organization) that activates it in its own
+   * transaction. A pending key left by a crash is removed at the next boot.
+   */
+  pending?: boolean;
 }
 
 /** Something that may hold on to a key (an organization, a node). Returns who, or null. */
@@ -229,7 +234,7 @@ export function createKeysService(deps: {
       sha1_fingerprint: subjectKeyIdentifier(generated.publicKey),
       ethereum_address:
         spec.algorithm === "EC" && spec.curve === "secp256k1" ? ethereumAddress(generated.publicKey) : null,
-      status: "active",
+      status: params.pending ? "pending" : "active",
       expires_at: cert ? cert.notAfter.toISOString() : null,
       last_rotated_at: null,
       created_at: ts,
@@ -331,6 +336,11 @@ export function createKeysService(deps: {
       const { driver } = await providers.driverFor(row.provider_id);
       if (!driver.exportPrivateKeyPem) throw new InputError(`keyId: key ${keyId}'s provider can't export private keys`);
       return driver.exportPrivateKeyPem(material(row));
+    },
+
+    /** Marks pending keys active, in the transaction that gives them their owner. */
+    async activate(ids: number[], trx?: Transaction<Database>): Promise<void> {
+      await repo.activate(ids, trx);
     },
 
     /** Deletes keys without usage checks; the caller owns them (e.g. an organization being deleted). */

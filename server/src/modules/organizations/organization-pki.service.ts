@@ -77,7 +77,8 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
       onCreated: (keyId: number) => void;
     }) {
       const make = async (name: string, certificate: CertificateSpec): Promise<KeyWithProviderRow> => {
-        const row = await keys.createKey({ name, spec: P256, providerId: p.providerId, certificate });
+        // Pending until the organization row commits (a crash in between leaves nothing at the next boot).
+        const row = await keys.createKey({ name, spec: P256, providerId: p.providerId, certificate, pending: true });
         p.onCreated(row.id);
         return row;
       };

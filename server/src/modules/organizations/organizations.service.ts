@@ -131,6 +131,10 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
           for (const [key, role, purpose] of links) {
             await repo.insertKey({ organization_id: orgId, key_id: key.id, role, purpose, created_at: ts }, trx);
           }
+          await keys.activate(
+            links.map(([key]) => key.id),
+            trx,
+          );
           return orgId;
         });
         return respond(await mustGet(id));
