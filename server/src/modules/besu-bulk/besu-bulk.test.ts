@@ -19,6 +19,14 @@ describe.each(dialects())("Besu bulk create on %s", (dialect) => {
   const bulk = (payload: object) =>
     t.app.inject({ method: "POST", url: "/api/v1/networks/besu/bulk-create", headers: t.admin, payload });
 
+  it("refuses to create nodes that are to start when no besu can be found, before any key or network", async () => {
+    const before = await counts();
+    const res = await bulk({ networkName: `nobesu-${dialect}`, nodeCount: 2, config: { chainId: 9050 }, start: true });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().message).toMatch(/^start: the node can't start: besu binary not found/);
+    expect(await counts()).toEqual(before);
+  });
+
   it("creates N validator keys, the network and N nodes wired to the first as bootnode, reporting progress", async () => {
     const events: BusEvent[] = [];
     const off = t.bus.subscribe((e) => void (e.type === "besu.bulk_create.progress" && events.push(e)));

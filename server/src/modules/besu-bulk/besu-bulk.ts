@@ -46,7 +46,7 @@ type Phase = "keys" | "network" | "nodes" | "done" | "failed" | "rolled_back";
 export function createBesuBulk(deps: {
   keys: Pick<KeysService, "create" | "remove">;
   networks: Pick<BesuNetworksService, "create" | "remove">;
-  nodes: Pick<NodesService, "create" | "remove">;
+  nodes: Pick<NodesService, "create" | "remove" | "assertBesuRunnable">;
   defaults: Pick<NodeDefaultsService, "besu">;
   bus: Pick<EventBus, "publish">;
 }) {
@@ -58,6 +58,8 @@ export function createBesuBulk(deps: {
         { networkName: body.networkName, requestId: requestId ?? null, phase, done, total, message },
         userId ? { userId } : {},
       );
+    // Nodes that are to start need a besu: say so before any key or network exists.
+    if (body.start) await deps.nodes.assertBesuRunnable(undefined);
     try {
       for (let i = 0; i < body.nodeCount; i++) {
         const key = await deps.keys.create({

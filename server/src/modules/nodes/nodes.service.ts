@@ -211,6 +211,22 @@ export function createNodesService(deps: NodesServiceDeps) {
     throw new ConflictError(`node ${row.id} has no deployment (its creation did not finish)`);
   }
 
+  /**
+   * Refuses to create a Besu node that is to start when no `besu` can be found (nor downloaded), before
+   * anything is written: a node that could only ever be in ERROR helps no one. With start=false the
+   * node is set up and can be started once Besu is installed.
+   */
+  async function assertBesuRunnable(version: string | undefined): Promise<void> {
+    try {
+      await deps.besuBins.resolve(version && /^\d+\.\d+\.\d+/.test(version) ? version : undefined);
+    } catch (err) {
+      if (!(err instanceof BesuBinaryError)) throw err;
+      throw new ConflictError(
+        `start: the node can't start: ${err.message}. Nothing was created; create it with start=false to set it up now`,
+      );
+    }
+  }
+
   async function startRow(row: NodeRow): Promise<void> {
     const { spec, problem } = await specOf(row);
     if (problem) {
@@ -262,6 +278,8 @@ export function createNodesService(deps: NodesServiceDeps) {
       fabric = { role, cfg, cas, plan: await planFabric(role, cfg, prefix, rows) };
     } else {
       besu = await planBesu(body.besuNode as BesuNodeConfig, dir, rows);
+      // Valid, but is there a besu to run it? Said before anything is written.
+      if (start) await assertBesuRunnable(body.besuNode?.version);
     }
     const ports = fabric?.plan.ports ?? besu?.d.ports ?? [];
     for (const p of ports) inFlight.add(p);
@@ -488,6 +506,7 @@ export function createNodesService(deps: NodesServiceDeps) {
   return {
     mustGet,
     create,
+    assertBesuRunnable,
     update,
     async list(filter: NodeFilter, page: number, limit: number) {
       const { rows, total } = await repo.page(filter, limit, (page - 1) * limit);

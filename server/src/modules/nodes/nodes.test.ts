@@ -364,9 +364,20 @@ describe.each(dialects())("nodes on %s", (dialect) => {
       expect({ ...after, keys: before.keys }).toEqual(before);
     });
 
-    it("writes the genesis and node key, and ends in ERROR naming the missing besu binary", async () => {
+    it("refuses to create a node that is to start when no besu can be found, before creating anything", async () => {
+      const before = await counts();
       const res = await inject("POST", "/nodes", besuBody());
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().message).toMatch(/^start: the node can't start: besu binary not found/);
+      expect(res.json().message).toMatch(/Nothing was created; create it with start=false/);
+      expect(await counts()).toEqual(before);
+      expect(existsSync(join(t.config.dataDir, "nodes", "besu-1"))).toBe(false);
+    });
+
+    it("sets a node up with start=false, and a start then ends in ERROR naming the missing besu binary", async () => {
+      const res = await inject("POST", "/nodes?start=false", besuBody());
       expect(res.statusCode, res.body).toBe(201);
+      expect((await inject("POST", `/nodes/${res.json().id}/start`)).statusCode).toBeLessThan(300);
       const node = res.json();
       expect(node.besuNode).toMatchObject({
         networkId: net.id,

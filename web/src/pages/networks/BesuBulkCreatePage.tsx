@@ -4,7 +4,8 @@ import { StepIcon } from "@/components/progress";
 import { useEffect, useReducer, useRef, useState, type ReactElement } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
-import type { BulkCreateBesuResult } from "@/api/client";
+import { useQueries } from "@tanstack/react-query";
+import { api, unwrap, type BulkCreateBesuResult } from "@/api/client";
 import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
 import { PageHeader } from "@/components/states";
@@ -13,6 +14,8 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { useBesuBulkCreateMutation } from "@/data/besu-networks/besu-network-bulk-create-mutation";
+import { nodeKeys } from "@/data/nodes/keys";
+import { isTransientStatus, NODE_POLL_MS } from "@/data/nodes/node-status";
 import { formErrorsFrom } from "@/lib/field-errors";
 import { showToast } from "@/lib/toast";
 import {
@@ -22,6 +25,7 @@ import {
   BULK_PROGRESS_EVENT,
   MAX_BULK_NODES,
   bulkProgressReducer,
+  bulkOutcome,
   bulkSteps,
   toBulkCreateBody,
   type BulkFormValues,
@@ -30,7 +34,27 @@ import { QbftConsensusSection, WholeNumberField } from "@/pages/networks/QbftFie
 import { PrefundedAccountsSection } from "@/pages/networks/PrefundedAccountsSection";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
 
-function Result({ result }: { result: BulkCreateBesuResult }): ReactElement {
+/** The created nodes as they are now (polled while any is starting), so "ready" means running. */
+function useLiveNodes(result: BulkCreateBesuResult | undefined): BulkCreateBesuResult["nodes"] {
+  const live = useQueries({
+    queries: (result?.nodes ?? []).map((n) => ({
+      queryKey: nodeKeys.detail(n.id),
+      queryFn: () => unwrap(api.GET("/nodes/{id}", { params: { path: { id: n.id } } })),
+      initialData: n,
+      refetchInterval: (q: { state: { data?: { status: string } } }) =>
+        q.state.data && isTransientStatus(q.state.data.status) ? NODE_POLL_MS : false,
+    })),
+  });
+  return (result?.nodes ?? []).map((n, i) => live[i]?.data ?? n);
+}
+
+function Result({
+  result,
+  nodes,
+}: {
+  result: BulkCreateBesuResult;
+  nodes: BulkCreateBesuResult["nodes"];
+}): ReactElement {
   return (
     <div className="grid gap-3" data-testid="bulk-result">
       <p className="text-sm">
@@ -40,7 +64,7 @@ function Result({ result }: { result: BulkCreateBesuResult }): ReactElement {
         <span className="text-muted-foreground">(chain {result.network.chainId})</span>
       </p>
       <ul className="grid gap-1 text-sm">
-        {result.nodes.map((n) => (
+        {nodes.map((n) => (
           <li key={n.id} className="flex flex-wrap items-center gap-2">
             <Link to={`/nodes/${n.id}`} className="hover:underline">
               {n.name}
@@ -70,6 +94,9 @@ function BesuBulkCreateContent(): ReactElement {
   const create = useBesuBulkCreateMutation();
   const [progress, dispatch] = useReducer(bulkProgressReducer, BULK_IDLE);
   const [result, setResult] = useState<BulkCreateBesuResult>();
+  const [started, setStarted] = useState(true);
+  const liveNodes = useLiveNodes(result);
+  const outcome = result ? bulkOutcome(result.network.name, liveNodes, started) : undefined;
   const {
     register,
     control,
@@ -90,6 +117,7 @@ function BesuBulkCreateContent(): ReactElement {
   const onSubmit = handleSubmit((v) => {
     const body = toBulkCreateBody(v);
     setResult(undefined);
+    setStarted(body.start !== false);
     dispatch({ type: "start", networkName: body.networkName, total: body.nodeCount });
     create.mutate(body, {
       onSuccess: (r) => {
@@ -195,7 +223,16 @@ function BesuBulkCreateContent(): ReactElement {
               <CardTitle className="text-base">Progress</CardTitle>
               <CardDescription>
                 {progress.status === "running" && `Creating ${progress.networkName}…`}
-                {progress.status === "done" && `${progress.networkName} is ready.`}
+                {progress.status === "done" && (
+                  <span
+                    data-testid="bulk-outcome"
+                    data-tone={outcome?.tone ?? "starting"}
+                    role={outcome?.tone === "error" ? "alert" : undefined}
+                    className={outcome?.tone === "error" ? "text-destructive" : undefined}
+                  >
+                    {outcome?.text ?? `${progress.networkName} was created.`}
+                  </span>
+                )}
                 {progress.status === "failed" &&
                   "The creation failed. The server rolls back everything this request created: keys, network and nodes."}
               </CardDescription>
@@ -234,7 +271,7 @@ function BesuBulkCreateContent(): ReactElement {
                   </p>
                 </div>
               )}
-              {result && <Result result={result} />}
+              {result && <Result result={result} nodes={liveNodes} />}
             </CardContent>
           </Card>
         )}

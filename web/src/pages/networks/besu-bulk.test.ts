@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  bulkOutcome,
   BULK_FORM_DEFAULTS,
   BULK_IDLE,
   bulkProgressReducer,
@@ -121,5 +122,24 @@ describe("bulk progress from events", () => {
     const s = run({ type: "start", networkName: "net", total: 3 }, { type: "failed", error: "nodeCount: too big" });
     expect(states(s)).toEqual(["keys:failed", "network:pending", "nodes:pending"]);
     expect(run({ type: "start", networkName: "n", total: 1 }, { type: "reset" })).toEqual(BULK_IDLE);
+  });
+});
+
+describe("bulkOutcome", () => {
+  const n = (name: string, status: string, errorMessage?: string) => ({ name, status, errorMessage });
+  it("is ready only when every node runs", () => {
+    expect(bulkOutcome("net", [n("a", "RUNNING"), n("b", "RUNNING")], true)).toEqual({
+      tone: "ready",
+      text: "net is ready.",
+    });
+    expect(bulkOutcome("net", [n("a", "RUNNING"), n("b", "STARTING")], true).tone).toBe("starting");
+  });
+  it("never says ready while a node is in ERROR, and names it with its message", () => {
+    const o = bulkOutcome("net", [n("a", "RUNNING"), n("b", "ERROR", "besu binary not found")], true);
+    expect(o.tone).toBe("error");
+    expect(o.text).toBe("net was created, but 1 of 2 nodes is in ERROR (b: besu binary not found).");
+  });
+  it("says nodes created with start off are not started", () => {
+    expect(bulkOutcome("net", [n("a", "STOPPED")], false).tone).toBe("not-started");
   });
 });

@@ -187,3 +187,39 @@ export function bulkSteps(s: BulkProgress): BulkStep[] {
     { key: "nodes", label: `Nodes ${s.nodes}/${s.total}`, state: stateOf(2) },
   ];
 }
+
+/** What the finished bulk creation amounts to, from its nodes' current statuses. */
+export interface BulkOutcome {
+  tone: "ready" | "starting" | "not-started" | "error";
+  text: string;
+}
+
+/**
+ * "Ready" only when every node runs. A node in ERROR is said first, with its message; nodes still
+ * starting say so; nodes created with start off are "not started".
+ */
+export function bulkOutcome(
+  networkName: string,
+  nodes: readonly { name: string; status: string; errorMessage?: string | null }[],
+  started: boolean,
+): BulkOutcome {
+  const failed = nodes.filter((n) => n.status.toUpperCase() === "ERROR");
+  if (failed.length) {
+    const first = failed[0]!;
+    const why = first.errorMessage ? `: ${first.errorMessage}` : "";
+    return {
+      tone: "error",
+      text: `${networkName} was created, but ${failed.length} of ${nodes.length} nodes ${failed.length === 1 ? "is" : "are"} in ERROR (${first.name}${why}).`,
+    };
+  }
+  if (nodes.length && nodes.every((n) => n.status.toUpperCase() === "RUNNING")) {
+    return { tone: "ready", text: `${networkName} is ready.` };
+  }
+  if (!started) {
+    return {
+      tone: "not-started",
+      text: `${networkName} was created. Its nodes are not started; start them from their pages.`,
+    };
+  }
+  return { tone: "starting", text: `${networkName} was created; its nodes are starting…` };
+}
