@@ -37,6 +37,7 @@ const envSchema = z.object({
     .default(24 * 7),
   CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10_000).default(10),
   CHAINLAUNCH_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  CHAINLAUNCH_DOWNTIME_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   CHAINLAUNCH_TRUST_PROXY: bool,
   CHAINLAUNCH_MASTER_KEY: z
     .string()
@@ -60,6 +61,8 @@ export interface Config {
   sessionTtlMs: number;
   loginMaxAttempts: number;
   loginWindowMs: number;
+  /** A node down longer than this is reported as node.downtime (a crash restarted sooner is not). */
+  downtimeGraceMs: number;
   trustProxy: boolean;
   /** 32-byte key (hex or base64) that encrypts private keys; a key file in dataDir is used when unset. */
   masterKey: string | undefined;
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: e.CHAINLAUNCH_SESSION_TTL_HOURS * 3600_000,
     loginMaxAttempts: e.CHAINLAUNCH_LOGIN_MAX_ATTEMPTS,
     loginWindowMs: e.CHAINLAUNCH_LOGIN_WINDOW_SECONDS * 1000,
+    downtimeGraceMs: Math.round(e.CHAINLAUNCH_DOWNTIME_GRACE_SECONDS * 1000),
     trustProxy: e.CHAINLAUNCH_TRUST_PROXY,
     masterKey: e.CHAINLAUNCH_MASTER_KEY,
     logLevel: e.LOG_LEVEL,

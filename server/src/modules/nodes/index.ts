@@ -41,6 +41,7 @@ export function registerNodesModule(
     bus: ctx.bus,
     log: ctx.log,
     stateDir: join(ctx.config.dataDir, "runtime"),
+    downtimeGraceMs: ctx.config.downtimeGraceMs,
   });
   const service = createNodesService({
     repo,

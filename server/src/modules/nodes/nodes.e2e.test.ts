@@ -24,6 +24,8 @@ const config: Config = {
     CHAINLAUNCH_ADMIN_PASSWORD: "admin-password-1",
     LOG_LEVEL: "silent",
     CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
+    // Report the kill -9 below although the supervisor brings the peer back within seconds.
+    CHAINLAUNCH_DOWNTIME_GRACE_SECONDS: "0.2",
   }),
   dataDir,
   databaseUrl: undefined,

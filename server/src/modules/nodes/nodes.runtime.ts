@@ -24,6 +24,11 @@ async function withReason(logFile: string, message: string): Promise<string> {
   return reasons.length ? `${reasons.join("\n")}\n${message}` : message;
 }
 
+/** A node that stays down longer than this is reported (`node.downtime`). */
+export const DOWNTIME_GRACE_MS = 60_000;
+
+export type PlannedChange = "stop" | "restart";
+
 /**
  * The app's one supervisor, and what its events mean for the rest of the console: each status
  * change is persisted on the node row, every supervisor event becomes a node event, and a crash
@@ -36,10 +41,16 @@ export function createNodeRuntime(deps: {
   log: Pick<FastifyBaseLogger, "warn">;
   stateDir: string;
   supervisor?: Partial<Omit<SupervisorOptions, "stateDir" | "onEvent">>;
+  /** How long a node must stay down before it is reported (a crash the supervisor restarts at once is not). */
+  downtimeGraceMs?: number;
 }) {
   const { repo, bus, log } = deps;
+  const graceMs = deps.downtimeGraceMs ?? DOWNTIME_GRACE_MS;
   const nodes = new Map<string, { id: number; name: string; logFile?: string }>();
-  const downSince = new Map<number, number>();
+  /** Nodes that are down: since when, why, and whether the alert went out. */
+  const down = new Map<number, { since: number; reason: string; alerted: boolean; timer: NodeJS.Timeout }>();
+  /** Stops and restarts the console itself is making: not downtime. */
+  const planned = new Map<number, PlannedChange>();
   const queues = new Map<number, Promise<void>>();
   let closed = false;
 
@@ -51,10 +62,45 @@ export function createNodeRuntime(deps: {
     queues.set(nodeId, next);
   }
 
+  const minutesSince = (t: number): number => Math.round(((Date.now() - t) / 60_000) * 1000) / 1000;
+
+  /**
+   * A node went down (crash or ERROR). Reported as `node.downtime` only if it is still down after the
+   * grace period, with the real minutes it has been down and why; its return is then `node.recovery`.
+   */
   function downtime(node: { id: number; name: string }, reason: string): void {
-    if (downSince.has(node.id)) return;
-    downSince.set(node.id, Date.now());
-    bus.publish("node.downtime", { node_id: node.id, node_name: node.name, downtime_mins: 0, reason });
+    if (down.has(node.id) || closed) return;
+    const since = Date.now();
+    const timer = setTimeout(() => {
+      const d = down.get(node.id);
+      if (!d || closed) return;
+      d.alerted = true;
+      bus.publish("node.downtime", {
+        node_id: node.id,
+        node_name: node.name,
+        downtime_mins: minutesSince(d.since),
+        reason: d.reason,
+        down_since: new Date(d.since).toISOString(),
+      });
+    }, graceMs);
+    timer.unref();
+    down.set(node.id, { since, reason, alerted: false, timer });
+  }
+
+  /** The node is up again (or deliberately stopped): a reported downtime ends with `node.recovery`. */
+  function upAgain(node: { id: number; name: string }, recovered: boolean): void {
+    const d = down.get(node.id);
+    if (!d) return;
+    clearTimeout(d.timer);
+    down.delete(node.id);
+    if (d.alerted && recovered) {
+      bus.publish("node.recovery", {
+        node_id: node.id,
+        node_name: node.name,
+        downtime_mins: minutesSince(d.since),
+        reason: d.reason,
+      });
+    }
   }
 
   function onEvent(e: SupervisorEvent): void {
@@ -63,17 +109,20 @@ export function createNodeRuntime(deps: {
     const at = nowIso();
     const { type, id: _slug, ...data } = e;
     if (e.type === "status") {
-      if (e.status === "ERROR") downtime(node, e.errorMessage ?? "ERROR");
-      if (e.status === "RUNNING" && downSince.has(node.id)) {
-        const mins = (Date.now() - (downSince.get(node.id) ?? Date.now())) / 60_000;
-        downSince.delete(node.id);
-        bus.publish("node.recovery", {
-          node_id: node.id,
-          node_name: node.name,
-          downtime_mins: Math.round(mins * 100) / 100,
-        });
+      // A node failing to come back is a problem even during a restart the console made.
+      if (e.status === "ERROR") {
+        planned.delete(node.id);
+        downtime(node, e.errorMessage ?? "ERROR");
       }
-      if (e.status === "STOPPED") downSince.delete(node.id);
+      if (e.status === "RUNNING") {
+        planned.delete(node.id);
+        upAgain(node, true);
+      }
+      if (e.status === "STOPPED") {
+        // Stopped on purpose: not down, and nothing to recover from.
+        if (planned.get(node.id) === "stop") planned.delete(node.id);
+        upAgain(node, false);
+      }
       bus.publish("node.status", {
         node_id: node.id,
         node_name: node.name,
@@ -82,8 +131,11 @@ export function createNodeRuntime(deps: {
         ...(e.errorMessage ? { error_message: e.errorMessage } : {}),
       });
     }
-    if (e.type === "crash") {
-      downtime(node, `${e.signal ? `signal ${e.signal}` : `exit code ${e.exitCode ?? "unknown"}`}`);
+    if (e.type === "crash" && !planned.has(node.id)) {
+      downtime(
+        node,
+        `the process exited (${e.signal ? `signal ${e.signal}` : `exit code ${e.exitCode ?? "unknown"}`})`,
+      );
     }
     enqueue(node.id, async () => {
       if (e.type === "status") {
@@ -106,8 +158,19 @@ export function createNodeRuntime(deps: {
     },
     untrack(slug: string): void {
       const n = nodes.get(slug);
-      if (n) downSince.delete(n.id);
+      if (n) {
+        upAgain(n, false);
+        planned.delete(n.id);
+      }
       nodes.delete(slug);
+    },
+    /**
+     * The console is about to stop or restart the node itself (a stop, restart, config change or
+     * certificate renewal): its exit is not downtime. Cleared when it is stopped or running again.
+     */
+    plan(slug: string, change: PlannedChange): void {
+      const n = nodes.get(slug);
+      if (n) planned.set(n.id, change);
     },
     /** Records a status the console decided itself (e.g. no besu binary), with the same effects. */
     async setStatus(slug: string, status: "ERROR" | "STOPPED", errorMessage?: string): Promise<void> {
@@ -130,6 +193,7 @@ export function createNodeRuntime(deps: {
     /** Detaches from every node without stopping it (console shutdown). */
     close(): void {
       closed = true;
+      for (const d of down.values()) clearTimeout(d.timer);
       supervisor.close();
     },
   };

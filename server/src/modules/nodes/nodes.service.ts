@@ -492,11 +492,13 @@ export function createNodesService(deps: NodesServiceDeps) {
       await runtime.setStatus(row.slug, "ERROR", problem);
       return;
     }
+    runtime.plan(row.slug, "restart");
     await sup.restart(spec);
   }
 
   async function stopRow(row: NodeRow): Promise<void> {
     await attach(row);
+    runtime.plan(row.slug, "stop");
     await sup.stop(row.slug);
   }
 

@@ -82,6 +82,12 @@ describe("mapNotification", () => {
   it("puts the reason into failure messages and the downtime into node messages", () => {
     expect(mapNotification(n("backup.failure", data)).message).toContain("disk full");
     expect(mapNotification(n("node.downtime", data)).message).toContain("15 minutes");
+    // The reason the server gives is shown, and short downtimes in seconds.
+    expect(
+      mapNotification(
+        n("node.downtime", { node_name: "peer0", downtime_mins: 0.5, reason: "the process exited (signal SIGKILL)" }),
+      ).message,
+    ).toBe("Node peer0 has been down for 30 seconds: the process exited (signal SIGKILL)");
     expect(mapNotification(n("s3.connection.issue", data)).message).toContain("backups");
   });
 

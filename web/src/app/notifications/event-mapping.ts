@@ -37,6 +37,18 @@ export const EVENT_TYPES = [
 
 type Mapped = Pick<DisplayNotification, "type" | "title" | "message" | "link" | "linkText">;
 
+/** Minutes as people say them: "15 minutes", "1 minute", "40 seconds". */
+export function downtimeText(mins: unknown): string {
+  const m = typeof mins === "number" ? mins : Number(mins);
+  if (!Number.isFinite(m) || m < 0) return "an unknown time";
+  if (m < 1) {
+    const s = Math.max(1, Math.round(m * 60));
+    return `${s} second${s === 1 ? "" : "s"}`;
+  }
+  const whole = Math.round(m);
+  return `${whole} minute${whole === 1 ? "" : "s"}`;
+}
+
 function str(d: Record<string, unknown>, key: string, fallback = "unknown"): string {
   const v = d[key];
   if (typeof v === "string" && v !== "") return v;
@@ -134,7 +146,9 @@ const MAPPERS: Record<(typeof EVENT_TYPES)[number], (d: Record<string, unknown>)
   "node.downtime": (d) => ({
     type: "error",
     title: "Node Down",
-    message: `Node ${str(d, "node_name")} has been down for ${str(d, "downtime_mins", "0")} minutes`,
+    message: `Node ${str(d, "node_name")} has been down for ${downtimeText(d.downtime_mins)}${
+      typeof d.reason === "string" && d.reason ? `: ${d.reason}` : ""
+    }`,
     link: `/nodes/${str(d, "node_id")}`,
     linkText: "View Node",
   }),
