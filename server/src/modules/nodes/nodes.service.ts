@@ -31,6 +31,7 @@ import type {
 } from "./nodes.schema.js";
 import {
   assertPortsFree,
+  ownPorts,
   besuInput,
   defaultFabricVersion,
   hostPort,
@@ -135,7 +136,7 @@ export function createNodesService(deps: NodesServiceDeps) {
       adminAddress = cfg.adminAddress || `0.0.0.0:${proposed?.admin}`;
       wanted.push({ field: `${prefix}.adminAddress`, port: hostPort(adminAddress, `${prefix}.adminAddress`).port });
     }
-    await assertPortsFree(wanted, owners, inFlight);
+    await assertPortsFree(wanted, owners, inFlight, ownPorts(rows, exceptId));
     const version = cfg.version || (await defaultFabricVersion(deps.fabricBins, role));
     const bins = await resolveFabricBinary(deps.fabricBins, version, role, `${prefix}.version`);
     const opsHost = ops.host === "0.0.0.0" || ops.host === "::" ? "127.0.0.1" : ops.host;
@@ -189,6 +190,7 @@ export function createNodesService(deps: NodesServiceDeps) {
       d.ports.map((port, i) => ({ field: fields[i] ?? "besuNode", port })),
       portOwners(rows, exceptId),
       inFlight,
+      ownPorts(rows, exceptId),
     );
     return { d, genesis: net.genesisConfig };
   }

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
@@ -254,6 +255,21 @@ describe.each(dialects())("nodes on %s", (dialect) => {
       const updated = await inject("PUT", `/nodes/${node.id}`, { fabricPeer: { domainNames: ["renamed.internal"] } });
       expect(updated.statusCode, updated.body).toBe(200);
       expect(new X509Certificate(updated.json().fabricPeer.tlsCert).subjectAltName).toContain("DNS:renamed.internal");
+
+      // Editing a running node: its own ports are busy because it runs (held here by listeners, as the
+      // peer process would), which is not a clash; another process's port still is.
+      const own = [base, base + 1, base + 2].map((port) => {
+        const srv = createServer();
+        srv.listen(port, "127.0.0.1");
+        return srv;
+      });
+      try {
+        await Promise.all(own.map((srv) => once(srv, "listening")));
+        const edited = await inject("PUT", `/nodes/${node.id}`, { fabricPeer: { env: { CORE_X: "1" } } });
+        expect(edited.statusCode, edited.body).toBe(200);
+      } finally {
+        own.forEach((srv) => srv.close());
+      }
 
       // A client that echoes the read shape back (the Terraform provider does): the fields the
       // reference knows are accepted without warnings; the rest of the read shape is dropped with one.

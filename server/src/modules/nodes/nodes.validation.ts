@@ -63,14 +63,22 @@ export function portOwners(rows: NodeRow[], exceptId?: number): Map<number, stri
   return owners;
 }
 
+/** The ports node `id` binds now (an edited node may keep them: they are busy because it runs). */
+export function ownPorts(rows: NodeRow[], id: number | undefined): Set<number> {
+  const row = id === undefined ? undefined : rows.find((r) => r.id === id);
+  return new Set(row ? ((deploymentOf(row) as { ports?: number[] }).ports ?? []) : []);
+}
+
 /**
  * Checks the ports a node will bind against other nodes (running or not), ports claimed by
- * creations in flight, and the OS. The first clash is a named 400.
+ * creations in flight, and the OS. The first clash is a named 400. `own` are the edited node's
+ * current ports: held by the node itself, so not a clash (it is restarted to apply the change).
  */
 export async function assertPortsFree(
   wanted: { field: string; port: number }[],
   owners: Map<number, string>,
   inFlight: Set<number>,
+  own: Set<number> = new Set(),
 ): Promise<void> {
   const seen = new Map<number, string>();
   for (const w of wanted) {
@@ -83,7 +91,7 @@ export async function assertPortsFree(
     if (inFlight.has(w.port))
       throw new InputError(`${w.field}: port ${w.port} is being claimed by a node being created`, { field: w.field });
   }
-  const conflicts = await checkPorts(wanted.map((w) => w.port));
+  const conflicts = await checkPorts(wanted.map((w) => w.port).filter((p) => !own.has(p)));
   const first = conflicts[0];
   if (first) {
     const field = wanted.find((w) => w.port === first.port)?.field ?? "port";

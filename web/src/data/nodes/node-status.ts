@@ -39,3 +39,14 @@ export const NODE_TYPE_LABELS: Record<string, string> = {
   FABRIC_ORDERER: "Fabric orderer",
   BESU_FULLNODE: "Besu node",
 };
+
+/**
+ * What saving a node's configuration does, for the toast: the server regenerates its files and
+ * restarts it when it is running (or starting); a stopped node takes the change at its next start.
+ */
+export function updateOutcomeText(name: string, statusBefore: string | null | undefined): string {
+  const s = (statusBefore ?? "").toUpperCase();
+  if (s === "RUNNING" || s === "STARTING" || s === "ERROR")
+    return `${name} is restarting to apply the new configuration.`;
+  return `${name} is not running; the new configuration applies when it next starts.`;
+}

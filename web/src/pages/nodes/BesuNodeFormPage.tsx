@@ -15,6 +15,7 @@ import { useKeysQuery } from "@/data/keys/keys-query";
 import { useNodeCreateMutation, useNodeUpdateMutation } from "@/data/nodes/node-mutations";
 import { useBesuDefaultsQuery, useNodeQuery } from "@/data/nodes/node-query";
 import { formErrorsFrom } from "@/lib/field-errors";
+import { updateOutcomeText } from "@/data/nodes/node-status";
 import { showToast } from "@/lib/toast";
 import { NODE_NAME, splitList } from "@/pages/nodes/fabric-form";
 
@@ -170,7 +171,7 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
         },
         {
           onSuccess: (n) => {
-            showToast("success", "Node updated", { description: `${n.name} restarts with the new configuration.` });
+            showToast("success", "Node updated", { description: updateOutcomeText(n.name, node.data?.status) });
             void navigate(`/nodes/${n.id}`);
           },
           onError,

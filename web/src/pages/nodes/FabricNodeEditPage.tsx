@@ -8,6 +8,7 @@ import { useNodeUpdateMutation } from "@/data/nodes/node-mutations";
 import { useNodeQuery } from "@/data/nodes/node-query";
 import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
 import { formErrorsFrom } from "@/lib/field-errors";
+import { updateOutcomeText } from "@/data/nodes/node-status";
 import { showToast } from "@/lib/toast";
 import {
   FABRIC_FORM_EMPTY,
@@ -36,7 +37,7 @@ function FabricNodeEditContent(): ReactElement {
       { id, body: toUpdateFabricBody(v) },
       {
         onSuccess: (n) => {
-          showToast("success", "Node updated", { description: `${n.name} restarts with the new configuration.` });
+          showToast("success", "Node updated", { description: updateOutcomeText(n.name, node.data?.status) });
           void navigate(`/nodes/${n.id}`);
         },
         onError: (e) => {
