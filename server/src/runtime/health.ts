@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { readdir, readFile, readlink } from "node:fs/promises";
 import { request } from "node:http";
 import { connect } from "node:net";
 
@@ -47,19 +49,61 @@ export function httpHealthProbe(url: string, timeoutMs = 2000): ReadinessProbe {
   return async ({ signal }) => (await getHealthz(url, timeoutMs, signal)).ok;
 }
 
-/** A readiness probe that passes when a TCP connection to host:port is accepted (the listener is bound). */
+/**
+ * Whether process `pid` itself has a TCP socket listening on `port` (Linux: its socket fds matched
+ * against /proc/net/tcp{,6} LISTEN entries). Undefined when /proc can't tell (another OS).
+ */
+export async function processListensOn(pid: number, port: number): Promise<boolean | undefined> {
+  let fds: string[];
+  try {
+    fds = await readdir(`/proc/${pid}/fd`);
+  } catch {
+    return existsSync("/proc/net/tcp") ? false : undefined;
+  }
+  const inodes = new Set<string>();
+  await Promise.all(
+    fds.map(async (fd) => {
+      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
+      const m = /^socket:\[(\d+)\]$/.exec(target);
+      if (m) inodes.add(m[1] as string);
+    }),
+  );
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const text = await readFile(table, "utf8").catch(() => "");
+    for (const line of text.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // sl local_address rem_address st ... inode (column 9); 0A is LISTEN.
+      if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === "0A" && inodes.has(cols[9] ?? "")) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A readiness probe that passes when the started process itself listens on host:port. Where /proc
+ * can't say, a TCP connection being accepted is taken as the answer. (A connection alone is not
+ * enough on Linux: another process may hold the port while ours fails to bind it.)
+ */
 export function tcpProbe(host: string, port: number, timeoutMs = 2000): ReadinessProbe {
-  return ({ signal }) =>
-    new Promise((resolve) => {
-      const socket = connect({ host, port, signal });
-      const done = (ok: boolean): void => {
-        socket.destroy();
-        resolve(ok);
-      };
-      socket.setTimeout(timeoutMs, () => done(false));
-      socket.once("connect", () => done(true));
-      socket.once("error", () => done(false));
-    });
+  return async (ctx) => {
+    const own = await processListensOn(ctx.pid, port);
+    if (own !== undefined) return own;
+    return tcpConnects(host, port, timeoutMs, ctx.signal);
+  };
+}
+
+function tcpConnects(host: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, signal });
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
 }
 
 /** A probe that passes when every probe passes, checked in order (stops at the first that fails). */

@@ -176,6 +176,8 @@ describe("Fabric nodes through the API", () => {
           const res = await (built as BuiltApp).app.inject({
             method: "GET",
             url: `/api/v1/nodes/${nodes[0]!.id}/health`,
+            // Signed in: anonymous callers get the status only.
+            headers: admin,
           });
           return res.json().status === "healthy" ? res.json() : undefined;
         },
