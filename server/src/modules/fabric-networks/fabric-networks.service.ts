@@ -1,4 +1,4 @@
-import type { common } from "@hyperledger/fabric-protos";
+import { common } from "@hyperledger/fabric-protos";
 import {
   assertValidChannelId,
   buildGenesisBlock,
@@ -12,8 +12,9 @@ import {
 import { buildChannelMsp } from "../../fabric/msp/index.js";
 import { OsnAdminError, osnJoinChannel, osnRemoveChannel } from "../../fabric/osnadmin.js";
 import { createPeerClient, ProposalError } from "../../fabric/peer-client.js";
+import { configFromBlock, fetchNewestConfigBlock } from "../../fabric/deliver.js";
 import { nowIso } from "../../db/db.js";
-import { AppError, errorMessage, InputError, UpstreamError } from "../../http/errors.js";
+import { AppError, ConflictError, errorMessage, InputError, UpstreamError } from "../../http/errors.js";
 import {
   createFabricContext,
   libraryInput,
@@ -266,12 +267,43 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     return network;
   }
 
+  /**
+   * The application orgs of the channel as it is now: from the newest config block of a joined,
+   * running orderer (read with that orderer's org admin), else from the stored genesis block.
+   */
+  async function applicationOrgs(network: NetworkRow): Promise<Set<string>> {
+    let config: common.Config | undefined;
+    for (const m of (await repo.members(network.id)).filter((x) => x.role === "orderer" && x.status === "joined")) {
+      const o = await ctx.tryNode(m.node_id);
+      const info = o && ctx.toInfo(o);
+      if (!info || info.status !== "RUNNING") continue;
+      const signer = await (await ctx.org(info.organizationId, "organizationId")).admin();
+      config = await fetchNewestConfigBlock({
+        endpoint: ctx.grpcEndpoint(info),
+        service: "orderer",
+        signer,
+        channelId: network.name,
+      }).then(configFromBlock, () => undefined);
+      if (config) break;
+    }
+    config ??= configFromBlock(common.Block.deserializeBinary(ctx.genesisOf(network)));
+    const app = config.getChannelGroup()?.getGroupsMap().get("Application");
+    return new Set(app ? [...app.getGroupsMap().keys()] : []);
+  }
+
   async function joinPeer(networkId: number, peerId: number): Promise<NetworkRow> {
     const { network, n, m } = await joinable(networkId, peerId, "peer");
     if (m?.status === "joined") {
       throw new InputError(`peer '${n.name}' has already joined channel '${network.name}'`, { field: "peerId" });
     }
     if (n.status !== "RUNNING") throw new InputError(`peer '${n.name}' is ${n.status}; start it before joining`);
+    // A peer of an org outside the channel would "join" and then be refused every block (FORBIDDEN).
+    if (!(await applicationOrgs(network)).has(n.mspId)) {
+      throw new ConflictError(
+        `peerId: organization ${n.mspId} of peer '${n.name}' is not a member of channel '${network.name}'; add the organization to the channel first`,
+        { field: "peerId" },
+      );
+    }
     await track(network, n, "joined", async () => {
       const admin = await (await ctx.org(n.organizationId, "organizationId")).admin();
       const genesis = await genesisForPeer({ ctx, repo }, network, admin);
