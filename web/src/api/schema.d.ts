@@ -3746,7 +3746,7 @@ export interface components {
        * @constant
        */
       platform: "FABRIC";
-      /** @description genesis_block_created, or imported */
+      /** @description From the nodes: genesis_block_created or imported (none joined yet), join_failed, partially_joined, running, degraded (a joined node is not running), stopped (no joined orderer runs) */
       status: string;
       /** @description The creation parameters, base64 of their JSON */
       config: string;
@@ -4305,7 +4305,7 @@ export interface components {
        * @constant
        */
       platform: "FABRIC";
-      /** @description genesis_block_created, or imported */
+      /** @description From the nodes: genesis_block_created or imported (none joined yet), join_failed, partially_joined, running, degraded (a joined node is not running), stopped (no joined orderer runs) */
       status: string;
       /** @description The creation parameters, base64 of their JSON */
       config: string;

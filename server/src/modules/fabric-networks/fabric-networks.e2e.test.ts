@@ -116,6 +116,8 @@ describe("Fabric networks through the API", () => {
         30_000,
       );
       expect(same.nodes.map((n: Json) => n.role).sort()).toEqual(["orderer", "orderer", "orderer", "peer", "peer"]);
+      // Every member joined and running: the channel says so (it used to stay "genesis_block_created").
+      expect((await h.ok("GET", `/networks/fabric/${id}`)).status).toBe("running");
       const info = await h.ok("GET", `/networks/fabric/${id}/info`);
       expect(info).toMatchObject({ height: 3, currentBlockHash: blocks.blocks[0].hash });
       t.sameHeight = Date.now() - tCreate;
@@ -184,6 +186,7 @@ describe("Fabric networks through the API", () => {
       console.warn(`fabric networks e2e timings (ms): ${JSON.stringify(t)}`);
 
       await h.stopNodes([...nodes, peer2]);
+      expect((await h.ok("GET", `/networks/fabric/${id}`)).status).toBe("stopped");
     },
   );
 });

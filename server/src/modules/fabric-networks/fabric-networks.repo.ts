@@ -55,6 +55,23 @@ export function createFabricNetworksRepo(db: DB) {
         await trx.deleteFrom("networks").where("id", "=", id).execute();
       });
     },
+    /** Every member of these networks with its join status and its node's process status (one query). */
+    async memberStates(
+      networkIds: number[],
+    ): Promise<{ network_id: number; role: string; status: string; node_status: string | null }[]> {
+      if (networkIds.length === 0) return [];
+      return db
+        .selectFrom("network_nodes")
+        .leftJoin("nodes", "nodes.id", "network_nodes.node_id")
+        .select([
+          "network_nodes.network_id as network_id",
+          "network_nodes.role as role",
+          "network_nodes.status as status",
+          "nodes.status as node_status",
+        ])
+        .where("network_nodes.network_id", "in", networkIds)
+        .execute();
+    },
     async members(networkId: number): Promise<NetworkNodeRow[]> {
       return db.selectFrom("network_nodes").selectAll().where("network_id", "=", networkId).orderBy("id").execute();
     },

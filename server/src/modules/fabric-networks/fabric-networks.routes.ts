@@ -11,7 +11,7 @@ import {
   listQuery,
   networkNodeResponse,
 } from "./fabric-networks.schema.js";
-import { toNetworkResponse, type FabricNetworksService } from "./fabric-networks.service.js";
+import type { FabricNetworksService } from "./fabric-networks.service.js";
 
 export const tags = ["Fabric Networks"];
 const id = z.coerce
@@ -240,7 +240,7 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
             : verb === "join"
               ? svc.joinPeer
               : svc.unjoinPeer;
-        return toNetworkResponse(await fn(p.id, nodeId));
+        return svc.respond(await fn(p.id, nodeId));
       },
     );
   }

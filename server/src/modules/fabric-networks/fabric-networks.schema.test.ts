@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createFabricNetworkBody } from "./fabric-networks.schema.js";
 import { createNodeBody } from "../nodes/nodes.schema.js";
+import { channelStatus } from "./fabric-networks.service.js";
 
 /** Enums and limits as the upstream API (and so its Terraform provider) has them. */
 describe("upstream enums and limits", () => {
@@ -38,5 +39,28 @@ describe("upstream enums and limits", () => {
       besuNode: { metricsProtocol: "statsd" },
     });
     expect(bad.error?.issues.some((i) => i.path.includes("metricsProtocol"))).toBe(true);
+  });
+});
+
+describe("a channel's status comes from its members", () => {
+  const m = (role: string, status: string, node_status: string | null = "RUNNING") => ({ role, status, node_status });
+  it("moves on from genesis_block_created as nodes join, stop and fail", () => {
+    expect(channelStatus("genesis_block_created", [])).toBe("genesis_block_created");
+    expect(channelStatus("genesis_block_created", [m("orderer", "pending"), m("peer", "pending")])).toBe(
+      "genesis_block_created",
+    );
+    expect(channelStatus("genesis_block_created", [m("orderer", "failed"), m("peer", "pending")])).toBe("join_failed");
+    expect(channelStatus("genesis_block_created", [m("orderer", "joined"), m("peer", "failed")])).toBe(
+      "partially_joined",
+    );
+    expect(channelStatus("genesis_block_created", [m("orderer", "joined"), m("peer", "joined")])).toBe("running");
+    expect(channelStatus("genesis_block_created", [m("orderer", "joined"), m("peer", "joined", "STOPPED")])).toBe(
+      "degraded",
+    );
+    expect(
+      channelStatus("genesis_block_created", [m("orderer", "joined", "STOPPED"), m("peer", "joined", "RUNNING")]),
+    ).toBe("stopped");
+    // An imported channel whose orderers are elsewhere: its joined, running peers make it run.
+    expect(channelStatus("imported", [m("peer", "joined")])).toBe("running");
   });
 });

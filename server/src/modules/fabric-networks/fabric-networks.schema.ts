@@ -174,7 +174,11 @@ export const fabricNetworkResponse = z
     name: z.string().describe("Channel name"),
     description: z.string().describe("Free text"),
     platform: z.literal("FABRIC").describe("Platform"),
-    status: z.string().describe("genesis_block_created, or imported"),
+    status: z
+      .string()
+      .describe(
+        "From the nodes: genesis_block_created or imported (none joined yet), join_failed, partially_joined, running, degraded (a joined node is not running), stopped (no joined orderer runs)",
+      ),
     config: z.string().describe("The creation parameters, base64 of their JSON"),
     deploymentConfig: z.string().describe("Unused (empty)"),
     domain: z.string().describe("Unused (empty)"),

@@ -27,13 +27,34 @@ import type { NetworkNodeRow, NetworkRow } from "./fabric-networks.repo.js";
 import { createNodeChannels } from "./node-channels.js";
 import type { CreateFabricNetworkBody, FabricNetworkResponse, NetworkNodeResponse } from "./fabric-networks.schema.js";
 
-export function toNetworkResponse(row: NetworkRow): FabricNetworkResponse {
+/**
+ * A channel's status from what its nodes report, not only what happened at creation:
+ * - `genesis_block_created` (or `imported`): no node has joined yet; `join_failed` when every try failed;
+ * - `stopped`: nodes joined, but none of its joined orderers is running;
+ * - `partially_joined`: some members joined, others are pending or failed;
+ * - `degraded`: every member joined, but some joined node is not running;
+ * - `running`: every member joined and running.
+ */
+export function channelStatus(
+  stored: string,
+  members: readonly { role: string; status: string; node_status: string | null }[],
+): string {
+  const joined = members.filter((m) => m.status === "joined");
+  if (joined.length === 0) return members.some((m) => m.status === "failed") ? "join_failed" : stored;
+  const joinedOrderers = joined.filter((m) => m.role === "orderer");
+  if (joinedOrderers.length > 0 && !joinedOrderers.some((m) => m.node_status === "RUNNING")) return "stopped";
+  if (members.some((m) => m.status === "pending" || m.status === "failed")) return "partially_joined";
+  if (joined.some((m) => m.node_status !== "RUNNING")) return "degraded";
+  return "running";
+}
+
+export function toNetworkResponse(row: NetworkRow, status?: string): FabricNetworkResponse {
   return {
     id: row.id,
     name: row.name,
     description: row.description ?? "",
     platform: "FABRIC",
-    status: row.status,
+    status: status ?? row.status,
     config: Buffer.from(row.config).toString("base64"),
     deploymentConfig: "",
     domain: "",
@@ -237,6 +258,23 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     );
   }
 
+  /** Responses with each channel's status derived from its members (one query for a whole page). */
+  async function respondAll(rows: NetworkRow[]): Promise<FabricNetworkResponse[]> {
+    const states = await repo.memberStates(rows.map((r) => r.id));
+    return rows.map((r) =>
+      toNetworkResponse(
+        r,
+        channelStatus(
+          r.status,
+          states.filter((m) => m.network_id === r.id),
+        ),
+      ),
+    );
+  }
+  async function respond(row: NetworkRow): Promise<FabricNetworkResponse> {
+    return (await respondAll([row]))[0] as FabricNetworkResponse;
+  }
+
   async function joinable(networkId: number, nodeId: number, role: "peer" | "orderer") {
     const network = await ctx.network(networkId);
     const n = await ctx.node(nodeId, role === "peer" ? "peerId" : "ordererId");
@@ -391,11 +429,12 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     },
     async list(limit: number, offset: number, name?: string) {
       const { rows, total } = await repo.list(limit, offset, name);
-      return { networks: rows.map(toNetworkResponse), total };
+      return { networks: await respondAll(rows), total };
     },
     async get(id: number): Promise<FabricNetworkResponse> {
-      return toNetworkResponse(await ctx.network(id));
+      return respond(await ctx.network(id));
     },
+    respond,
     /** Deletes the record; nodes keep the channel (unjoin them first to leave it). */
     async remove(id: number): Promise<NetworkRow> {
       const row = await ctx.network(id);
@@ -416,7 +455,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
       await repo.addMember(id, nodeId, role);
       // A node that already has the channel (e.g. of an imported network) is recorded as joined.
       if (await inChannel(n, network.name)) await repo.setStatus(id, nodeId, "joined", null);
-      return toNetworkResponse(network);
+      return respond(network);
     },
     joinOrderer,
     joinPeer,

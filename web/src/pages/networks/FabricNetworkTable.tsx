@@ -20,6 +20,14 @@ export function statusLabel(status: string): string {
   return status.replace(/_/g, " ");
 }
 
+/** Green when the channel runs, red when it failed or stopped, amber while joining or degraded. */
+export function statusVariant(status: string): "success" | "destructive" | "warning" | "secondary" {
+  if (status === "running") return "success";
+  if (status === "stopped" || status === "join_failed") return "destructive";
+  if (status === "partially_joined" || status === "degraded") return "warning";
+  return "secondary";
+}
+
 /** Fabric channels as a table; rows open the network. */
 export function FabricNetworkTable({ networks }: { networks: FabricNetwork[] }): ReactElement {
   const navigate = useNavigate();
@@ -46,7 +54,7 @@ export function FabricNetworkTable({ networks }: { networks: FabricNetwork[] }):
               <Badge variant="outline">{consensusOf(n)}</Badge>
             </TableCell>
             <TableCell>
-              <Badge variant={n.status === "imported" ? "secondary" : "success"} className="capitalize">
+              <Badge variant={statusVariant(n.status)} className="capitalize" data-testid={`network-status-${n.name}`}>
                 {statusLabel(n.status)}
               </Badge>
             </TableCell>
