@@ -52,6 +52,8 @@ interface Entry {
   pollTimer?: NodeJS.Timeout;
   probeAbort?: AbortController;
   exited?: () => void;
+  /** The running onExit of the latest exit: a start that saw the process go waits for its verdict. */
+  exitHandling?: Promise<void>;
   lock: Promise<unknown>;
 }
 
@@ -250,7 +252,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
 
   /** onExit from a timer or event callback: a failure there must not become an unhandled rejection. */
   function onExitSafe(e: Entry, generation: number, code: number | null, signal: string | null): void {
-    onExit(e, generation, code, signal).catch((err: unknown) =>
+    e.exitHandling = onExit(e, generation, code, signal).catch((err: unknown) =>
       setStatus(e, "ERROR", `supervision failed after exit: ${(err as Error).message}`),
     );
   }
@@ -362,6 +364,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       await sleep(nextDelay());
     }
     if (e.probeAbort === abort) e.probeAbort = undefined;
+    // The process went away while we probed: onExit decides (ERROR or a restart); wait for its verdict
+    // rather than report the STARTING it is about to replace.
+    if (generation !== e.generation && e.exitHandling) await e.exitHandling;
     return stateOf(e);
   }
 

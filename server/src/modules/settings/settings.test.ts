@@ -55,7 +55,13 @@ describe.each(dialects())("settings on %s", (dialect) => {
     [{}, "body.config"],
   ])("rejects %j naming %s, and changes nothing", async (payload, field) => {
     const before = (await t.app.inject({ method: "GET", url: "/api/v1/settings", headers: t.admin })).json();
-    const res = await t.app.inject({ method: "POST", url: "/api/v1/settings", headers: t.admin, payload });
+    // Strict: an unknown field is refused rather than dropped with a warning.
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/settings?fieldValidation=Strict",
+      headers: t.admin,
+      payload,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message.startsWith(field)).toBe(true);
     expect((await t.app.inject({ method: "GET", url: "/api/v1/settings", headers: t.admin })).json()).toEqual(before);
