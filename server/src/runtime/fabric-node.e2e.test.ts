@@ -16,7 +16,7 @@ import {
 } from "../fabric/config/index.js";
 import { writeLocalMsp } from "../fabric/msp/index.js";
 import { createFabricBinaryResolver, type ResolvedFabricBinaries } from "./binaries.js";
-import { getHealthz, httpHealthProbe } from "./health.js";
+import { allProbes, getHealthz, httpHealthProbe, tcpProbe } from "./health.js";
 import { proposeFreePorts } from "./ports.js";
 import { isAlive } from "./proc.js";
 import { createSupervisor, type ProcessSpec, type Supervisor, type SupervisorEvent } from "./supervisor.js";
@@ -224,7 +224,7 @@ describe("a real Fabric peer and orderer under the supervisor", () => {
         env: fabricNodeEnv({ configDir: join(peer.dir, "config") }),
         cwd: peer.dir,
         logFile: join(peer.dir, "logs", "peer.log"),
-        probe: httpHealthProbe(`http://127.0.0.1:${peerOps}/healthz`),
+        probe: allProbes(httpHealthProbe(`http://127.0.0.1:${peerOps}/healthz`), tcpProbe("127.0.0.1", peerPort)),
         startTimeoutMs: 60_000,
       };
       const ordererSpec: ProcessSpec = {
@@ -234,7 +234,11 @@ describe("a real Fabric peer and orderer under the supervisor", () => {
         env: fabricNodeEnv({ configDir: join(orderer.dir, "config") }),
         cwd: orderer.dir,
         logFile: join(orderer.dir, "logs", "orderer.log"),
-        probe: httpHealthProbe(`http://127.0.0.1:${ordOps}/healthz`),
+        probe: allProbes(
+          httpHealthProbe(`http://127.0.0.1:${ordOps}/healthz`),
+          tcpProbe("127.0.0.1", ordPort),
+          tcpProbe("127.0.0.1", adminPort),
+        ),
         startTimeoutMs: 60_000,
       };
 
@@ -244,7 +248,12 @@ describe("a real Fabric peer and orderer under the supervisor", () => {
         env: fabricNodeEnv({ configDir: join(orderer1.dir, "config") }),
         cwd: orderer1.dir,
         logFile: join(orderer1.dir, "logs", "orderer.log"),
-        probe: httpHealthProbe(`http://127.0.0.1:${ord1Ops}/healthz`),
+        probe: allProbes(
+          httpHealthProbe(`http://127.0.0.1:${ord1Ops}/healthz`),
+          tcpProbe("127.0.0.1", ord1Port),
+          tcpProbe("127.0.0.1", ord1Admin),
+          tcpProbe("127.0.0.1", ord1Cluster),
+        ),
       };
 
       const t0 = Date.now();

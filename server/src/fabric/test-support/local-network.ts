@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { httpHealthProbe } from "../../runtime/health.js";
+import { allProbes, httpHealthProbe, tcpProbe } from "../../runtime/health.js";
 import { proposeFreePorts } from "../../runtime/ports.js";
 import { createSupervisor, type ProcessSpec, type ProcessState, type Supervisor } from "../../runtime/supervisor.js";
 import {
@@ -110,7 +110,12 @@ export async function startLocalNetwork(params: {
       env: fabricNodeEnv({ configDir: join(m.dir, "config") }),
       cwd: m.dir,
       logFile,
-      probe: httpHealthProbe(`http://127.0.0.1:${ops}/healthz`),
+      // Ready as the console judges nodes: /healthz, and its own gRPC and admin listeners bound.
+      probe: allProbes(
+        httpHealthProbe(`http://127.0.0.1:${ops}/healthz`),
+        tcpProbe("127.0.0.1", port),
+        tcpProbe("127.0.0.1", admin),
+      ),
       startTimeoutMs: 60_000,
     });
     orderers.push({
@@ -150,7 +155,7 @@ export async function startLocalNetwork(params: {
       env: fabricNodeEnv({ configDir: join(m.dir, "config") }),
       cwd: m.dir,
       logFile,
-      probe: httpHealthProbe(`http://127.0.0.1:${ops}/healthz`),
+      probe: allProbes(httpHealthProbe(`http://127.0.0.1:${ops}/healthz`), tcpProbe("127.0.0.1", port)),
       startTimeoutMs: 60_000,
     });
     peers.push({ name, address: `127.0.0.1:${port}`, tls: m.pair, identityCertPem: m.identityCertPem, logFile });
