@@ -81,6 +81,13 @@ describe("organizations", () => {
     await dialog.getByRole("combobox", { name: "Reason" }).click();
     await s.page.getByRole("option", { name: "Key compromise" }).click();
     await dialog.getByRole("button", { name: "Revoke certificate" }).click();
+    // The revocation offers to publish the CRL to channels, and says it reaches them only that way.
+    const offer = s.page.getByRole("dialog", { name: "Publish the CRL to channels?" });
+    await offer
+      .getByText("A revocation reaches a channel only when the organization's CRL is published to it.")
+      .waitFor();
+    await offer.getByRole("button", { name: "Not now" }).click();
+    await offer.waitFor({ state: "detached" });
     const list = s.page.getByTestId("revoked-list");
     await list.getByText(serial).waitFor();
     await list.getByText("Key compromise").waitFor();

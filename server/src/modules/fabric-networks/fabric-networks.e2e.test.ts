@@ -1,3 +1,6 @@
+import { X509Certificate } from "node:crypto";
+import "reflect-metadata";
+import { X509Crl } from "@peculiar/x509";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   E2E_FABRIC_VERSION as VERSION,
@@ -157,6 +160,21 @@ describe("Fabric networks through the API", () => {
       t.org2Joined = Date.now() - tOrg2;
       const cur2 = (await h.ok("GET", `/networks/fabric/${id}/current-channel-config`)).config;
       expect(Object.keys(cur2.channel_group.groups.Application.groups).sort()).toEqual(["NetOrg1MSP", "NetOrg2MSP"]);
+
+      // A revoked certificate reaches the channel when the org's CRL is published there (issue 10, item 9).
+      const ident = await h.ok("POST", `/organizations/${org1.id}/keys`, { name: "to-revoke", role: "client" });
+      const serial = new X509Certificate(ident.certificate).serialNumber.toLowerCase();
+      await h.ok("POST", `/organizations/${org1.id}/crl/revoke/serial`, { serialNumber: serial, revocationReason: 1 });
+      const before = (await h.ok("GET", `/networks/fabric/${id}/current-channel-config`)).config;
+      expect(before.channel_group.groups.Application.groups.NetOrg1MSP.values.MSP.value.config.revocation_list).toEqual(
+        [],
+      );
+      await h.ok("POST", `/networks/fabric/${id}/organization-crl`, { organizationId: org1.id });
+      const after = (await h.ok("GET", `/networks/fabric/${id}/current-channel-config`)).config;
+      const crls = after.channel_group.groups.Application.groups.NetOrg1MSP.values.MSP.value.config.revocation_list;
+      expect(crls).toHaveLength(1);
+      const crlPem = Buffer.from(crls[0], "base64").toString("utf8");
+      expect(new X509Crl(crlPem).entries.map((e) => e.serialNumber.toLowerCase())).toContain(serial);
 
       // Unjoin one orderer through osnadmin.
       await h.ok("POST", `/networks/fabric/${id}/orderers/${orderers[2].id}/unjoin`);

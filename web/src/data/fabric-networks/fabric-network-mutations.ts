@@ -100,3 +100,13 @@ export function useFabricUpdateConfigMutation(
     onSettled: () => qc.invalidateQueries({ queryKey: fabricNetworkKeys.all }),
   });
 }
+
+/** Publishes an organization's current CRL into one channel's MSP (a config update). */
+export function publishOrganizationCrl(networkId: number, organizationId: number): Promise<unknown> {
+  return unwrap(
+    api.POST("/networks/fabric/{id}/organization-crl", {
+      params: { path: { id: networkId } },
+      body: { organizationId },
+    }),
+  );
+}

@@ -17,6 +17,7 @@ import { useCertificateRevokeMutation } from "@/data/organizations/certificate-r
 import { fieldErrorsOf } from "@/lib/field-errors";
 import { showToast } from "@/lib/toast";
 import { normalizeSerial, REVOCATION_REASONS } from "@/pages/organizations/organization-form";
+import { PublishCrlPanel } from "@/pages/organizations/PublishCrlPanel";
 
 /**
  * Revokes a certificate issued by the organization, by hex serial or by pasting its PEM. Opened
@@ -39,6 +40,8 @@ export function RevokeDialog({
   const [pem, setPem] = useState("");
   const [reason, setReason] = useState("0");
   const [error, setError] = useState<string | undefined>();
+  // After a revocation the dialog offers to publish the CRL: it does not reach channels by itself.
+  const [revoked, setRevoked] = useState<string | undefined>();
 
   const submit = (): void => {
     setError(undefined);
@@ -50,8 +53,8 @@ export function RevokeDialog({
         { organizationId, serialNumber: s, revocationReason },
         {
           onSuccess: () => {
-            showToast("success", "Certificate revoked", { description: `Serial ${s} is on the CRL.` });
-            onClose();
+            showToast("success", "Certificate revoked", { description: `Serial ${s} is on the organization's CRL.` });
+            setRevoked(`Serial ${s} is on the organization's CRL.`);
           },
           onError: (e) => setError(fieldErrorsOf(e).serialNumber),
         },
@@ -63,13 +66,27 @@ export function RevokeDialog({
         {
           onSuccess: (r) => {
             showToast("success", "Certificate revoked", { description: r.message });
-            onClose();
+            setRevoked(r.message);
           },
           onError: (e) => setError(fieldErrorsOf(e).certificate),
         },
       );
     }
   };
+
+  if (revoked) {
+    return (
+      <Dialog open onOpenChange={(v) => !v && onClose()}>
+        <DialogContent className="sm:max-w-lg">
+          <DialogHeader>
+            <DialogTitle>Publish the CRL to channels?</DialogTitle>
+            <DialogDescription>{revoked}</DialogDescription>
+          </DialogHeader>
+          <PublishCrlPanel organizationId={organizationId} onDone={onClose} doneLabel="Not now" />
+        </DialogContent>
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog open onOpenChange={(v) => !v && !revoke.isPending && onClose()}>
@@ -86,8 +103,8 @@ export function RevokeDialog({
             <DialogTitle>Revoke certificate</DialogTitle>
             <DialogDescription>
               {subject
-                ? `${subject} goes on the organization's CRL. Nodes that load the CRL reject it.`
-                : "The certificate goes on the organization's CRL. Nodes that load the CRL reject it."}
+                ? `${subject} goes on the organization's CRL. Channels reject it once that CRL is published to them.`
+                : "The certificate goes on the organization's CRL. Channels reject it once that CRL is published to them."}
             </DialogDescription>
           </DialogHeader>
           <Tabs value={mode} onValueChange={(v) => setMode(v as "serial" | "pem")}>
