@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { offsetQuery } from "../../http/schema-helpers.js";
 
 const hexQuantity = z
   .string()
@@ -101,13 +102,7 @@ export type BesuNetworkResponse = z.infer<typeof besuNetworkResponse>;
 export const listQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).default(10).describe("Page size"),
-    offset: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(0)
-      .describe("Offset"),
+    offset: offsetQuery().describe("Offset"),
     name: z.string().max(100).optional().describe("Part of the name"),
   })
   .strict();

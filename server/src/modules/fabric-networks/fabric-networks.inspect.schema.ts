@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { offsetQuery } from "../../http/schema-helpers.js";
 
 export const transactionDto = z
   .object({
@@ -62,13 +63,7 @@ export const chainInfoResponse = z.object({
 export const blocksQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(10).describe("Blocks per page"),
-    offset: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(0)
-      .describe("Blocks to skip"),
+    offset: offsetQuery().describe("Blocks to skip"),
     reverse: z
       .enum(["true", "false"])
       .default("true")

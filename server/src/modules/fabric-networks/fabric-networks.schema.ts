@@ -1,5 +1,6 @@
 import { nodeResponse } from "../nodes/nodes.schema.js";
 import { z } from "zod";
+import { offsetQuery } from "../../http/schema-helpers.js";
 
 const int32 = z
   .number()
@@ -220,13 +221,7 @@ export const addNodeBody = z
 export const listQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).default(10).describe("Page size"),
-    offset: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(0)
-      .describe("Offset"),
+    offset: offsetQuery().describe("Offset"),
     name: z.string().max(100).optional().describe("Part of the name"),
   })
   .strict();

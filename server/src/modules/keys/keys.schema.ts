@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dbId, dbIdQuery } from "../../http/schema-helpers.js";
 import { EC_CURVES, KEY_ALGORITHMS, RSA_KEY_SIZES } from "../../crypto/key-algorithms.js";
 import { PROVIDER_TYPES } from "../key-providers/provider.js";
 
@@ -72,13 +73,7 @@ export const createKeyBody = z
       .max(16384)
       .optional()
       .describe(`RSA modulus size: ${RSA_KEY_SIZES.join(" or ")} (default 2048)`),
-    providerId: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .optional()
-      .describe("Key provider; the default provider when omitted"),
+    providerId: dbId().optional().describe("Key provider; the default provider when omitted"),
     isCA: z.number().int().min(0).max(1).optional().describe("1 makes the certificate a CA (same as certificate.isCA)"),
     certificate: certificateRequest
       .optional()
@@ -146,26 +141,14 @@ const paging = {
 export const listKeysQuery = z
   .object({
     ...paging,
-    provider_id: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .optional()
-      .describe("Filter by provider ID"),
+    provider_id: dbIdQuery().optional().describe("Filter by provider ID"),
   })
   .strict();
 
 export const filterKeysQuery = z
   .object({
     ...paging,
-    provider_id: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .optional()
-      .describe("Filter by provider ID"),
+    provider_id: dbIdQuery().optional().describe("Filter by provider ID"),
     algorithm: z.string().max(16).optional().describe("Filter by algorithm (EC, ED25519, RSA)"),
     curve: z.string().max(16).optional().describe("Filter by curve (P-256, P-384, secp256k1)"),
   })

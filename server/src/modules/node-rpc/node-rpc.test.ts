@@ -18,6 +18,33 @@ describe.skipIf(!bin)("RPC explorer routes against anvil", () => {
   let txHash: Hex;
   const recipient = "0x000000000000000000000000000000000000c0de";
 
+  /** A Besu node record (not started) whose JSON-RPC port is `rpcPort`. */
+  const besuNodeRecord = async (name: string, networkId: number, keyId: number, rpcPort: number) => {
+    const [p2pPort, metricsPort] = [await freePort(), await freePort()];
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/nodes?start=false",
+      headers: t.admin,
+      payload: {
+        name,
+        blockchainPlatform: "BESU",
+        besuNode: {
+          networkId,
+          keyId,
+          externalIp: "127.0.0.1",
+          internalIp: "127.0.0.1",
+          p2pHost: "127.0.0.1",
+          p2pPort,
+          rpcHost: "127.0.0.1",
+          rpcPort,
+          metricsPort,
+        },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: number };
+  };
+
   beforeAll(async () => {
     t = await createTestApp("sqlite");
     const key = (
@@ -34,29 +61,8 @@ describe.skipIf(!bin)("RPC explorer routes against anvil", () => {
       headers: t.admin,
       payload: { name: "rpc-net", config: { chainId: 31337, initialValidatorsKeyIds: [key.id] } },
     });
-    const [rpcPort, p2pPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
-    const node = await t.app.inject({
-      method: "POST",
-      url: "/api/v1/nodes?start=false",
-      headers: t.admin,
-      payload: {
-        name: "besu-rpc",
-        blockchainPlatform: "BESU",
-        besuNode: {
-          networkId: net.json().id,
-          keyId: key.id,
-          externalIp: "127.0.0.1",
-          internalIp: "127.0.0.1",
-          p2pHost: "127.0.0.1",
-          p2pPort,
-          rpcHost: "127.0.0.1",
-          rpcPort,
-          metricsPort,
-        },
-      },
-    });
-    expect(node.statusCode, node.body).toBe(201);
-    nodeId = node.json().id;
+    const rpcPort = await freePort();
+    nodeId = (await besuNodeRecord("besu-rpc", net.json().id, key.id, rpcPort)).id;
     anvil = spawn(bin!, ["--host", "127.0.0.1", "--port", String(rpcPort), "--chain-id", "31337", "--silent"], {
       stdio: "ignore",
     });
@@ -121,7 +127,6 @@ describe.skipIf(!bin)("RPC explorer routes against anvil", () => {
   });
 
   it("answers a call to a node that is not running and can't be reached with a 409 naming the node", async () => {
-    const [rpcPort, p2pPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
     const key = (
       await t.app.inject({
         method: "POST",
@@ -131,30 +136,10 @@ describe.skipIf(!bin)("RPC explorer routes against anvil", () => {
       })
     ).json();
     const net = (await t.app.inject({ method: "GET", url: "/api/v1/networks/besu", headers: t.admin })).json();
-    const stopped = await t.app.inject({
-      method: "POST",
-      url: "/api/v1/nodes?start=false",
-      headers: t.admin,
-      payload: {
-        name: "besu-stopped",
-        blockchainPlatform: "BESU",
-        besuNode: {
-          networkId: net.networks[0].id,
-          keyId: key.id,
-          externalIp: "127.0.0.1",
-          internalIp: "127.0.0.1",
-          p2pHost: "127.0.0.1",
-          p2pPort,
-          rpcHost: "127.0.0.1",
-          rpcPort,
-          metricsPort,
-        },
-      },
-    });
-    expect(stopped.statusCode, stopped.body).toBe(201);
+    const stopped = await besuNodeRecord("besu-stopped", net.networks[0].id, key.id, await freePort());
     const res = await t.app.inject({
       method: "GET",
-      url: `/api/v1/nodes/${stopped.json().id}/rpc/block-number`,
+      url: `/api/v1/nodes/${stopped.id}/rpc/block-number`,
       headers: t.admin,
     });
     expect(res.statusCode).toBe(409);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dbId } from "../../http/schema-helpers.js";
 import { REVOCATION_REASONS } from "../../crypto/crl.js";
 
 const id = (what: string) =>
@@ -63,13 +64,7 @@ export const createOrganizationBody = z
     mspId: z.string().trim().min(1).max(249).describe("MSP ID: letters, digits, dots and hyphens"),
     name: z.string().trim().min(1).max(255).describe("Display name"),
     description: z.string().max(1000).optional().describe("Free text"),
-    providerId: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .optional()
-      .describe("Key provider; the default when omitted"),
+    providerId: dbId().optional().describe("Key provider; the default when omitted"),
     caCertValidFor: duration("CA validity (default 87600h)"),
     certValidFor: duration("Identity certificate validity (default 8760h)"),
     country: names("Subject C of the CA certificates"),

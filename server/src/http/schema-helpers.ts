@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+/** Largest id the integer id columns hold (PostgreSQL `integer`/`serial`). */
+export const MAX_DB_ID = 2 ** 31 - 1;
+
+/** A row id in a body: a whole number 1..2^31-1, like the columns. */
+export const dbId = () => z.number().int().min(1).max(MAX_DB_ID);
+
+/** A row id in a query string (text coerced to a number), bounded like the columns. */
+export const dbIdQuery = () => z.coerce.number().int().min(1).max(MAX_DB_ID);
+
+/** A paging offset in a query string, bounded so the database never sees an out-of-range number. */
+export const offsetQuery = () => z.coerce.number().int().min(0).max(MAX_DB_ID).default(0);
