@@ -182,7 +182,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   registerErrorHandler(app, { spa });
   registerJsonBodyParser(app);
   registerFieldValidation(app);
-  registerAuthHooks(app, { auth, apiKeys, audit, demoMode: config.demoMode });
+  registerAuthHooks(app, { auth, apiKeys, audit, demoMode: config.demoMode, allowedOrigins: config.allowedOrigins });
   const routes: RouteEntry[] = [];
   app.addHook("onRoute", (route) => {
     if (!route.url.startsWith(API_PREFIX) || !route.config?.access) return;

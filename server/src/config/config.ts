@@ -39,6 +39,18 @@ const envSchema = z.object({
   CHAINLAUNCH_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   CHAINLAUNCH_DOWNTIME_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   CHAINLAUNCH_TRUST_PROXY: bool,
+  CHAINLAUNCH_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .refine(
+      (v) =>
+        v
+          .split(",")
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => /^https?:\/\/[^/]+$/.test(o)),
+      "must be a comma-separated list of origins like https://console.example.com",
+    ),
   CHAINLAUNCH_MASTER_KEY: z
     .string()
     .refine(isMasterKey, "must be 32 bytes encoded as 64 hex characters or base64 (openssl rand -base64 32)")
@@ -64,6 +76,8 @@ export interface Config {
   /** A node down longer than this is reported as node.downtime (a crash restarted sooner is not). */
   downtimeGraceMs: number;
   trustProxy: boolean;
+  /** Origins (scheme://host[:port]) besides this server's own from which cookie changes and websockets are accepted. */
+  allowedOrigins: string[];
   /** 32-byte key (hex or base64) that encrypts private keys; a key file in dataDir is used when unset. */
   masterKey: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
@@ -104,6 +118,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginWindowMs: e.CHAINLAUNCH_LOGIN_WINDOW_SECONDS * 1000,
     downtimeGraceMs: Math.round(e.CHAINLAUNCH_DOWNTIME_GRACE_SECONDS * 1000),
     trustProxy: e.CHAINLAUNCH_TRUST_PROXY,
+    allowedOrigins: e.CHAINLAUNCH_ALLOWED_ORIGINS.split(",")
+      .map((o) => o.trim().toLowerCase())
+      .filter(Boolean),
     masterKey: e.CHAINLAUNCH_MASTER_KEY,
     logLevel: e.LOG_LEVEL,
     fabricBinDir: e.CHAINLAUNCH_FABRIC_BIN_DIR,

@@ -46,13 +46,20 @@ export function isAllowed(access: RouteAccess, principal: Principal | null, meth
  * proof, so it is refused too. Basic and API-key callers are not affected: a foreign page can't make
  * a browser send those.
  */
-export function crossSiteProblem(req: FastifyRequest): string | undefined {
+export function crossSiteProblem(
+  req: FastifyRequest,
+  allowedOrigins: readonly string[] = [],
+  opts: { requireProof?: boolean } = {},
+): string | undefined {
   const site = req.headers["sec-fetch-site"];
   if (typeof site === "string" && site) {
     return site === "same-origin" || site === "none" ? undefined : `Sec-Fetch-Site is ${site}`;
   }
   const origin = req.headers.origin;
-  if (typeof origin !== "string" || !origin) return "the request has neither an Origin nor a Sec-Fetch-Site header";
+  if (typeof origin !== "string" || !origin) {
+    return opts.requireProof === false ? undefined : "the request has neither an Origin nor a Sec-Fetch-Site header";
+  }
+  if (allowedOrigins.includes(origin.toLowerCase())) return undefined;
   let from: URL;
   let self: URL;
   try {
@@ -62,7 +69,9 @@ export function crossSiteProblem(req: FastifyRequest): string | undefined {
   } catch {
     return `Origin ${origin} is not a URL`;
   }
-  return from.host === self.host ? undefined : `Origin ${origin} is not this console (${req.host})`;
+  return from.host === self.host
+    ? undefined
+    : `Origin ${origin} is not this console (${req.host}; CHAINLAUNCH_ALLOWED_ORIGINS adds others)`;
 }
 
 /**
@@ -71,7 +80,13 @@ export function crossSiteProblem(req: FastifyRequest): string | undefined {
  */
 export function registerAuthHooks(
   app: FastifyInstance,
-  deps: { auth: AuthService; apiKeys: ApiKeysService; audit: AuditService; demoMode: boolean },
+  deps: {
+    auth: AuthService;
+    apiKeys: ApiKeysService;
+    audit: AuditService;
+    demoMode: boolean;
+    allowedOrigins?: readonly string[];
+  },
 ): void {
   app.decorateRequest("principal", null);
   // Initialised per request in onRequest (Fastify forbids shared object decorators).
@@ -111,7 +126,7 @@ export function registerAuthHooks(
     if (!access) return;
     req.principal = access === "public" ? await resolve(req).catch(() => null) : await resolve(req);
     if (req.principal?.via === "session" && !READ_METHODS.has(req.method)) {
-      const problem = crossSiteProblem(req);
+      const problem = crossSiteProblem(req, deps.allowedOrigins);
       if (problem) {
         throw new ForbiddenError(
           `cross-site request refused: ${problem}; changes made with the session cookie must come from the console itself (or use HTTP Basic or an API key)`,

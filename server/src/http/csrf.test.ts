@@ -69,4 +69,27 @@ describe.each(dialects())("cross-site request forgery on %s", (dialect) => {
     });
     expect(basic.statusCode).toBe(201);
   });
+
+  it("accepts origins listed in CHAINLAUNCH_ALLOWED_ORIGINS (a proxy that rewrites Host)", async () => {
+    const proxied = await createTestApp(dialect, { CHAINLAUNCH_ALLOWED_ORIGINS: "https://console.example.com" });
+    try {
+      const login = await proxied.app.inject({
+        method: "POST",
+        url: "/api/v1/auth/login",
+        payload: { username: "admin", password: ADMIN_PASSWORD },
+      });
+      const c = /session_id=[^;]+/.exec([login.headers["set-cookie"]].flat().join(";"))![0];
+      const create = (origin: string) =>
+        proxied.app.inject({
+          method: "POST",
+          url: "/api/v1/users",
+          headers: { cookie: c, origin, host: "127.0.0.1:8100" },
+          payload: { username: `via-${origin.length}`, password: "password-123", role: "viewer" },
+        });
+      expect((await create("https://console.example.com")).statusCode).toBe(201);
+      expect((await create("https://other.example.com")).statusCode).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+  });
 });

@@ -76,7 +76,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   const notifications = createNotificationsService({ repo: createNotificationsRepo(ctx.db), bus: ctx.bus, hub });
   const unsubscribe = notifications.start();
   registerNotificationsRoutes(api, notifications);
-  registerWsRoute(api, hub);
+  registerWsRoute(api, hub, ctx.config.allowedOrigins);
 
   return {
     stop() {

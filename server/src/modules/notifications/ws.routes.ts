@@ -1,39 +1,32 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { WsHub } from "../../events/ws-hub.js";
+import { crossSiteProblem } from "../../http/auth-hooks.js";
 import { ForbiddenError } from "../../http/errors.js";
 
 const MAX_MESSAGE_BYTES = 4096;
 
 /**
- * A browser always sends `Origin` with a websocket upgrade, and the cookie along with it: a page on
- * another site could otherwise read a signed-in user's live events. Clients without Origin
- * (the CLI, scripts) authenticate with Basic or an API key and are let through.
+ * A browser always sends `Origin` (and `Sec-Fetch-Site`) with a websocket upgrade, and the cookie along
+ * with it: a page on another site could otherwise read a signed-in user's live events. Clients that
+ * send neither (the CLI, scripts) authenticate with Basic or an API key and are let through.
  */
-function assertSameOriginUpgrade(req: FastifyRequest): void {
-  const origin = req.headers.origin;
-  if (!origin) return;
-  let same = false;
-  try {
-    const from = new URL(origin);
-    same = from.host === new URL(`${from.protocol}//${req.host}`).host;
-  } catch {
-    same = false;
-  }
-  if (!same) throw new ForbiddenError(`websocket from ${origin} refused: it is not this console (${req.host})`);
+function assertSameOriginUpgrade(req: FastifyRequest, allowedOrigins: readonly string[]): void {
+  const problem = crossSiteProblem(req, allowedOrigins, { requireProof: false });
+  if (problem) throw new ForbiddenError(`websocket refused: ${problem}`);
 }
 
 /**
  * The live channel. Authenticated like every API route (the auth hook runs before the upgrade).
  * Clients send `{"type":"ping"}` and get `{"type":"pong"}`; the server pushes notifications and events.
  */
-export function registerWsRoute(app: FastifyInstance, hub: WsHub): void {
+export function registerWsRoute(app: FastifyInstance, hub: WsHub, allowedOrigins: readonly string[] = []): void {
   app.get(
     "/ws",
     {
       websocket: true,
       config: { access: "self" },
       schema: { hide: true },
-      preValidation: async (req) => assertSameOriginUpgrade(req),
+      preValidation: async (req) => assertSameOriginUpgrade(req, allowedOrigins),
     },
     (socket, req) => {
       const userId = req.principal!.userId;
