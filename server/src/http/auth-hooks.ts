@@ -3,7 +3,7 @@ import type { ApiKeysService } from "../modules/api-keys/api-keys.service.js";
 import type { AuditService } from "../modules/audit/audit.service.js";
 import type { AuthService } from "../modules/auth/auth.service.js";
 import { ForbiddenError, UnauthorizedError } from "./errors.js";
-import { roleHas, type RouteAccess } from "./permissions.js";
+import { PERMISSIONS, roleHas, type RouteAccess } from "./permissions.js";
 import { DEMO_PRINCIPAL, type Principal } from "./principal.js";
 
 export const SESSION_COOKIE = "session_id";
@@ -36,6 +36,28 @@ export function isAllowed(access: RouteAccess, principal: Principal | null, meth
   // The demo visitor is anyone on the internet: it may look at the console, not at who uses it.
   if (principal.demo && DEMO_HIDDEN.has(access)) return false;
   return roleHas(principal.role, access) && roleHas(principal.ownerRole, access);
+}
+
+/**
+ * The 403 for a denied route. Its message and `details` say what was needed, so a client can show
+ * "this needs the admin role" instead of a bare refusal: `permission` (the table entry),
+ * `requiredRoles` (the roles holding it, empty for "self"), `role` (the caller's effective role) and
+ * `demo` (true for the read-only demo visitor, who has to log in whatever the table says).
+ */
+function forbidden(access: RouteAccess, principal: Principal, method: string): ForbiddenError {
+  const perm = access === "self" || access === "public" ? undefined : access;
+  const requiredRoles: string[] = perm ? [...PERMISSIONS[perm].roles] : [];
+  // An API key acts with the narrower of its own role and its owner's: name the one that lacks it.
+  const role = !perm || roleHas(principal.role, perm) ? principal.ownerRole : principal.role;
+  const details = { permission: access, requiredRoles, role, demo: principal.demo };
+  if (principal.demo) {
+    const message = READ_METHODS.has(method)
+      ? "the demo visitor can't see this; log in to see it"
+      : "the demo visitor is read-only; log in to make changes";
+    return new ForbiddenError(message, details);
+  }
+  const needed = requiredRoles.length ? `the ${requiredRoles.join(" or ")} role` : "a signed-in user";
+  return new ForbiddenError(`this needs ${needed}; your role is ${role}`, details);
 }
 
 /**
@@ -148,7 +170,7 @@ export function registerAuthHooks(
       resource: req.routeOptions.url ?? req.url,
       details: { method: req.method, path: req.url.split("?")[0], required: access, role: req.principal.role },
     });
-    throw new ForbiddenError(req.principal.demo ? "the demo visitor is read-only; log in to make changes" : undefined);
+    throw forbidden(access, req.principal, req.method);
   });
 
   app.addHook("onResponse", async (req, reply) => {

@@ -27,8 +27,8 @@ export class UnauthorizedError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor(message = "you do not have permission to perform this action") {
-    super(message, 403, "FORBIDDEN");
+  constructor(message = "you do not have permission to perform this action", details?: unknown) {
+    super(message, 403, "FORBIDDEN", details);
   }
 }
 

@@ -11,7 +11,10 @@ export const ERROR_RESPONSE_SCHEMA = {
         "Stable code: INVALID_INPUT, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, ...",
     },
     message: { type: "string", description: "What went wrong, starting with the field it concerns" },
-    details: { description: "Per-field problems for validation errors" },
+    details: {
+      description:
+        "Per-field problems for validation errors; for 403, the permission, the roles that hold it (requiredRoles), the caller's role and whether it is the demo visitor",
+    },
     requestId: { type: "string", description: "The request id (also in the X-Request-Id header)" },
   },
 } as const;

@@ -1,9 +1,13 @@
 import { AlertTriangleIcon, RotateCcwIcon } from "lucide-react";
 import { Component, Suspense, type ErrorInfo, type ReactElement, type ReactNode } from "react";
+import { useLocation, useParams } from "react-router";
+import { ApiError } from "@/api/errors";
+import { breadcrumbsFor } from "@/app/breadcrumbs";
 import { lazyPage } from "@/app/lazy-page";
 import type { AppRoute } from "@/app/routes";
+import { DASHBOARD_BACK, RouteInfoContext, type BackLink } from "@/components/route-info";
+import { ErrorState, PageSkeleton } from "@/components/states";
 import { PendingPage } from "@/pages/system/PendingPage";
-import { PageSkeleton } from "@/components/states";
 import { Button } from "@/components/ui/button";
 
 interface BoundaryState {
@@ -40,19 +44,50 @@ export class ChunkErrorBoundary extends Component<{ children: ReactNode }, Bound
 
 const cache = new Map<string, ReturnType<typeof lazyPage>>();
 
-/** Renders a route's screen (code-split) or, while the screen is pending, the placeholder. */
+/** Path parameters that are numeric ids on every screen that has them. */
+const ID_PARAMS = new Set(["id", "networkId", "nodeId"]);
+
+/** The parameter of a path that can't name anything (not a positive integer id), if any. */
+export function invalidIdParam(params: Readonly<Record<string, string | undefined>>): string | undefined {
+  return Object.entries(params).find(([k, v]) => ID_PARAMS.has(k) && v !== undefined && !/^[1-9]\d*$/.test(v))?.[1];
+}
+
+/** Where a screen's "Back to …" goes: the nearest parent screen in the breadcrumbs, else its list. */
+export function backLinkFor(pathname: string): BackLink {
+  const crumbs = breadcrumbsFor(pathname);
+  const parent = crumbs.length > 1 ? crumbs[crumbs.length - 2] : undefined;
+  if (parent) return { label: parent.label, href: parent.href };
+  if (pathname.startsWith("/organizations/")) return { label: "Organizations", href: "/fabric/organizations" };
+  return DASHBOARD_BACK;
+}
+
+/**
+ * Renders a route's screen (code-split) or, while the screen is pending, the placeholder. The screen
+ * gets its title and back link (RouteInfoContext) for the shared states; an id in the path that is
+ * not a number shows the not-found state without asking the server.
+ */
 export function RouteScreen({ route }: { route: AppRoute }): ReactElement {
+  const { pathname } = useLocation();
+  const params = useParams();
   if (!route.load) return <PendingPage title={route.title} />;
   let Page = cache.get(route.path);
   if (!Page) {
     Page = lazyPage(route.load);
     cache.set(route.path, Page);
   }
+  const bad = invalidIdParam(params);
+  const info = { title: route.title, back: backLinkFor(pathname) };
   return (
-    <ChunkErrorBoundary>
-      <Suspense fallback={<PageSkeleton />}>
-        <Page />
-      </Suspense>
-    </ChunkErrorBoundary>
+    <RouteInfoContext value={info}>
+      <ChunkErrorBoundary>
+        {bad !== undefined ? (
+          <ErrorState error={new ApiError(404, "NOT_FOUND", `"${bad}" is not an id`)} />
+        ) : (
+          <Suspense fallback={<PageSkeleton />}>
+            <Page />
+          </Suspense>
+        )}
+      </ChunkErrorBoundary>
+    </RouteInfoContext>
   );
 }

@@ -1,6 +1,17 @@
 import type { UseQueryResult } from "@tanstack/react-query";
-import { AlertCircleIcon, InboxIcon, RotateCcwIcon, type LucideIcon } from "lucide-react";
+import {
+  AlertCircleIcon,
+  ArrowLeftIcon,
+  InboxIcon,
+  LockIcon,
+  RotateCcwIcon,
+  SearchXIcon,
+  type LucideIcon,
+} from "lucide-react";
 import type { ReactElement, ReactNode } from "react";
+import { Link } from "react-router";
+import { describeError } from "@/components/error-view";
+import { DASHBOARD_BACK, useRouteInfo } from "@/components/route-info";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 
@@ -47,14 +58,48 @@ export function LoadingRows({ rows = 5 }: { rows?: number }): ReactElement {
   );
 }
 
-export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }): ReactElement {
-  const message = error instanceof Error && error.message ? error.message : "An unknown error occurred";
+/**
+ * A failed query's state, by what went wrong (see describeError): "<Kind> not found" or "You don't have
+ * access" with a link back, or the generic error with the server's message and a retry. `what` names
+ * the thing shown; it defaults to the screen's title.
+ */
+export function ErrorState({
+  error,
+  onRetry,
+  what,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  what?: string;
+}): ReactElement {
+  const info = useRouteInfo();
+  const view = describeError(error, what ?? info?.title);
+  if (view.kind !== "error") {
+    const back = info?.back ?? DASHBOARD_BACK;
+    const Icon = view.kind === "not-found" ? SearchXIcon : LockIcon;
+    return (
+      <div role="alert" data-state={view.kind} className="flex flex-col items-center gap-3 px-4 py-10 text-center">
+        <span className="flex size-12 items-center justify-center rounded-full bg-muted">
+          <Icon className="size-6 text-muted-foreground" />
+        </span>
+        <div>
+          <h2 className="text-lg font-semibold">{view.title}</h2>
+          <p className="mt-1 max-w-md text-sm text-muted-foreground">{view.description}</p>
+        </div>
+        <Button asChild variant="outline" size="sm">
+          <Link to={back.href}>
+            <ArrowLeftIcon /> Back to {back.label}
+          </Link>
+        </Button>
+      </div>
+    );
+  }
   return (
-    <div role="alert" className="flex flex-col items-center gap-3 px-4 py-10 text-center">
+    <div role="alert" data-state="error" className="flex flex-col items-center gap-3 px-4 py-10 text-center">
       <AlertCircleIcon className="size-8 text-destructive" />
       <div>
-        <p className="font-medium">Something went wrong</p>
-        <p className="mt-1 text-sm text-muted-foreground">{message}</p>
+        <p className="font-medium">{view.title}</p>
+        <p className="mt-1 text-sm text-muted-foreground">{view.description}</p>
       </div>
       {onRetry && (
         <Button variant="outline" size="sm" onClick={onRetry}>

@@ -133,7 +133,8 @@ export function DashboardPage(): ReactElement {
         </div>
       </RoleGate>
       <NodeCountsCard query={nodeCounts} />
-      <div className="grid gap-4 lg:grid-cols-2">
+      {/* Explicit columns (minmax(0, 1fr)): a truncated line must not widen the grid past a phone's screen. */}
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         {canAudit && <RecentAuditCard query={audit} />}
         <UnreadCard />
       </div>

@@ -73,7 +73,8 @@ function OrgNodePicker({
                   onChange(next);
                 }}
               />
-              {o.mspId}
+              {/* An MSP ID has no spaces: let a long one wrap instead of widening a phone's page. */}
+              <span className="min-w-0 break-all">{o.mspId}</span>
             </label>
             {chosen && (
               <div className="mt-2 grid gap-1.5 pl-6">

@@ -53,7 +53,8 @@ export function AccessPage(): ReactElement {
     <div>
       <PageHeader title="Settings" description="Configure your ChainLaunch installation." />
       <SettingsNav />
-      <div className="grid gap-6">
+      {/* One column that never grows past the screen: the matrix scrolls inside its card on a phone. */}
+      <div className="grid grid-cols-1 gap-6">
         <Card>
           <CardHeader>
             <CardTitle>Roles and permissions</CardTitle>

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { backLinkFor, invalidIdParam } from "@/app/RouteScreen";
+
+describe("route screen helpers", () => {
+  it("finds an id in the path that can't name anything", () => {
+    expect(invalidIdParam({ id: "12" })).toBeUndefined();
+    expect(invalidIdParam({ id: "xyz" })).toBe("xyz");
+    expect(invalidIdParam({ id: "0" })).toBe("0");
+    expect(invalidIdParam({ networkId: "3", nodeId: "-1", blockNumber: "0x10" })).toBe("-1");
+    // Only id parameters: block numbers and plugin names are the screens' own business.
+    expect(invalidIdParam({ blockNumber: "latest", name: "my-plugin" })).toBeUndefined();
+  });
+
+  it("links a detail screen back to its list", () => {
+    expect(backLinkFor("/nodes/999999")).toEqual({ label: "Nodes", href: "/nodes" });
+    expect(backLinkFor("/networks/999999/fabric")).toEqual({ label: "Networks", href: "/networks" });
+    expect(backLinkFor("/organizations/999999")).toEqual({ label: "Organizations", href: "/fabric/organizations" });
+    expect(backLinkFor("/settings/keys/5")).toEqual({ label: "Key Management", href: "/settings/keys" });
+    expect(backLinkFor("/users")).toEqual({ label: "Dashboard", href: "/dashboard" });
+  });
+});
