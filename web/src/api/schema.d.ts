@@ -4501,7 +4501,7 @@ export interface components {
       error: string;
       /** @description What went wrong, starting with the field it concerns */
       message: string;
-      /** @description Per-field problems for validation errors */
+      /** @description Per-field problems for validation errors; for 403, the permission, the roles that hold it (requiredRoles), the caller's role and whether it is the demo visitor */
       details?: unknown;
       /** @description The request id (also in the X-Request-Id header) */
       requestId: string;
