@@ -43,6 +43,28 @@ const ECHO = [
  * "METHOD /path" or "METHOD /path request|response:<property path>".
  */
 const ALLOWED: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      "keys",
+      ...[
+        "certificate",
+        "createdAt",
+        "id",
+        "identityType",
+        "keyAlgorithm",
+        "keyExpiresAt",
+        "keyId",
+        "keyName",
+        "keyPurpose",
+        "keyStatus",
+        "organizationId",
+        "publicKey",
+      ].map((p) => `[].${p}`),
+    ].map((p) => [
+      `GET /organizations/{id}/keys response:${p}`,
+      "the upstream server answers {keys: {<keyId>: key}} (what its Terraform provider reads), not the array its swagger annotation states",
+    ]),
+  ),
   ...echoed("PUT /nodes/{id}", "fabricPeer", [
     ...ECHO,
     "ordererAddressOverrides",

@@ -443,6 +443,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/organizations/{id}/keys/{keyId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete an identity issued for the organization (not its CAs, admin or client identity) */
+    delete: operations["deleteOrganizationKey"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/organizations/{id}/keys/renew": {
     parameters: {
       query?: never;
@@ -2943,6 +2960,57 @@ export interface paths {
     post?: never;
     /** Delete a Fabric network record (nodes keep their ledgers; unjoin orderers first to free them) */
     delete: operations["deleteFabricNetwork"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/by-name/{name}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a Fabric network by its channel name */
+    get: operations["getFabricNetworkByName"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/peers/{peerId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Take a peer out of the network (it leaves the channel first when it has joined) */
+    delete: operations["removePeerFromFabricNetwork"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/orderers/{ordererId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Take an orderer out of the network (it leaves the channel through osnadmin first when it has joined; the consenter set is not changed) */
+    delete: operations["removeOrdererFromFabricNetwork"];
     options?: never;
     head?: never;
     patch?: never;
@@ -7867,38 +7935,59 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description An organization's keys */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            /** @description Organization key link ID */
-            id: number;
-            /** @description Organization ID */
-            organizationId: number;
-            /** @description Key ID */
-            keyId: number;
-            /** @description Key name */
-            keyName: string;
-            /** @description Role: admin, client, peer, orderer, or ca for the organization's CAs */
-            identityType: string;
-            /** @description sign, tls, ca or tlsca */
-            keyPurpose: string;
-            /** @description Key algorithm */
-            keyAlgorithm: string;
-            /** @description Key status */
-            keyStatus: string;
-            /** @description Certificate notAfter, RFC 3339 */
-            keyExpiresAt: string | null;
-            /** @description Certificate PEM */
-            certificate: string | null;
-            /** @description Public key PEM */
-            publicKey: string;
-            /** @description Creation time, RFC 3339 */
-            createdAt: string;
-          }[];
+            /** @description The organization's keys, keyed by key id */
+            keys: {
+              [key: string]: {
+                /** @description Key ID (the map key) */
+                id: number;
+                /** @description Organization ID */
+                organizationId: number;
+                /** @description Key ID */
+                keyId: number;
+                /** @description Key name */
+                keyName: string;
+                /** @description Role: admin, client, peer, orderer, or ca for the organization's CAs */
+                identityType: string;
+                /** @description sign, tls, ca or tlsca */
+                keyPurpose: string;
+                /** @description Key algorithm */
+                keyAlgorithm: string;
+                /** @description Key status */
+                keyStatus: string;
+                /** @description Certificate notAfter, RFC 3339 */
+                keyExpiresAt: string | null;
+                /** @description Certificate PEM */
+                certificate: string | null;
+                /** @description Public key PEM */
+                publicKey: string;
+                /** @description Creation time, RFC 3339 */
+                createdAt: string;
+                /** @description Key name */
+                name: string;
+                /** @description Key algorithm */
+                algorithm: string;
+                /** @description Key status */
+                status: string;
+                /** @description Certificate notAfter */
+                expiresAt: string | null;
+                /** @description Last renewal */
+                lastRotatedAt: string | null;
+                /** @description SHA-256 of the public key, hex */
+                sha256Fingerprint: string;
+                /** @description Subject Key Identifier, hex */
+                sha1Fingerprint: string;
+                /** @description Ethereum address (secp256k1 keys only) */
+                ethereumAddress: string | null;
+              };
+            };
+          };
         };
       };
       /** @description Invalid input: the message names the field */
@@ -8026,6 +8115,83 @@ export interface operations {
             };
           };
         };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteOrganizationKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+        /** @description Key ID */
+        keyId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input: the message names the field */
       400: {
@@ -11843,6 +12009,232 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getFabricNetworkByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Channel name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  removePeerFromFabricNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Peer node id */
+        peerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  removeOrdererFromFabricNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Orderer node id */
+        ordererId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricNetwork"];
+        };
       };
       /** @description Invalid input: the message names the field */
       400: {

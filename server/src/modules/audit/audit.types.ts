@@ -51,6 +51,8 @@ export const AUDIT_EVENT_TYPES = [
   "fabric_network.add_node",
   "fabric_network.join_peer",
   "fabric_network.unjoin_peer",
+  "fabric_network.remove_peer",
+  "fabric_network.remove_orderer",
   "fabric_network.join_orderer",
   "fabric_network.unjoin_orderer",
   "fabric_network.anchor_peers",

@@ -196,6 +196,21 @@ describe("Fabric networks through the API", () => {
       expect((await h.call("GET", `/nodes/${peers[0].id}/channels/nochannel/chaincodes`)).status).toBe(404);
       expect((await h.call("GET", `/nodes/${orderers[0].id}/channels/netchannel/chaincodes`)).status).toBe(400);
 
+      // Lookup by channel name, and taking nodes out of the network (issue 10, item 4).
+      expect((await h.ok("GET", "/networks/fabric/by-name/netchannel")).id).toBe(id);
+      expect((await h.call("GET", "/networks/fabric/by-name/nochannel")).status).toBe(404);
+      // org2's peer has joined: it leaves the channel (stop, peer node unjoin, start) and the record.
+      const removed = await h.call("DELETE", `/networks/fabric/${id}/peers/${peer2.id}`);
+      expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+      const left = await h.ok("GET", `/nodes/${peer2.id}/channels`);
+      expect(left.channels.map((c: Json) => c.name)).not.toContain("netchannel");
+      // The unjoined orderer is only taken out of the record.
+      await h.ok("DELETE", `/networks/fabric/${id}/orderers/${orderers[2].id}`);
+      const remaining = (await h.ok("GET", `/networks/fabric/${id}/nodes`)).nodes.map((m: Json) => m.nodeId);
+      expect(remaining).not.toContain(peer2.id);
+      expect(remaining).not.toContain(orderers[2].id);
+      expect((await h.call("DELETE", `/networks/fabric/${id}/peers/${peer2.id}`)).status).toBe(404);
+
       // A node joined to the channel cannot be deleted.
       const blocked = await h.call("DELETE", `/nodes/${peers[0].id}`);
       expect(blocked.status).toBe(409);

@@ -72,6 +72,9 @@ export function createFabricNetworksRepo(db: DB) {
         .where("network_nodes.network_id", "in", networkIds)
         .execute();
     },
+    async removeMember(networkId: number, nodeId: number): Promise<void> {
+      await db.deleteFrom("network_nodes").where("network_id", "=", networkId).where("node_id", "=", nodeId).execute();
+    },
     async members(networkId: number): Promise<NetworkNodeRow[]> {
       return db.selectFrom("network_nodes").selectAll().where("network_id", "=", networkId).orderBy("id").execute();
     },

@@ -153,6 +153,60 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
   );
 
   r.get(
+    "/networks/fabric/by-name/:name",
+    {
+      config: { access: "NETWORK_READ" },
+      schema: {
+        operationId: "getFabricNetworkByName",
+        tags,
+        summary: "Get a Fabric network by its channel name",
+        params: z.object({ name: z.string().min(1).max(249).describe("Channel name") }).strict(),
+        response: { 200: fabricNetworkResponse },
+      },
+    },
+    async (req) => svc.getByName(req.params.name),
+  );
+
+  const removeNode =
+    (role: "peer" | "orderer") =>
+    async (req: { params: unknown; auditInfo: { resource?: string; details?: Record<string, unknown> } }) => {
+      const p = req.params as { id: number; peerId?: number; ordererId?: number };
+      const nodeId = (p.peerId ?? p.ordererId) as number;
+      req.auditInfo.resource = `network:${p.id}`;
+      req.auditInfo.details = { nodeId };
+      return svc.respond(await svc.removeNode(p.id, nodeId, role));
+    };
+  r.delete(
+    "/networks/fabric/:id/peers/:peerId",
+    {
+      config: { access: "NETWORK_UPDATE", audit: "fabric_network.remove_peer" },
+      schema: {
+        operationId: "removePeerFromFabricNetwork",
+        tags,
+        summary: "Take a peer out of the network (it leaves the channel first when it has joined)",
+        params: z.object({ id: idParams.shape.id, peerId: idParams.shape.id.describe("Peer node id") }).strict(),
+        response: { 200: fabricNetworkResponse },
+      },
+    },
+    removeNode("peer"),
+  );
+  r.delete(
+    "/networks/fabric/:id/orderers/:ordererId",
+    {
+      config: { access: "NETWORK_UPDATE", audit: "fabric_network.remove_orderer" },
+      schema: {
+        operationId: "removeOrdererFromFabricNetwork",
+        tags,
+        summary:
+          "Take an orderer out of the network (it leaves the channel through osnadmin first when it has joined; the consenter set is not changed)",
+        params: z.object({ id: idParams.shape.id, ordererId: idParams.shape.id.describe("Orderer node id") }).strict(),
+        response: { 200: fabricNetworkResponse },
+      },
+    },
+    removeNode("orderer"),
+  );
+
+  r.get(
     "/networks/fabric/:id/nodes",
     {
       config: { access: "NETWORK_READ" },

@@ -14,7 +14,7 @@ import { OsnAdminError, osnJoinChannel, osnRemoveChannel } from "../../fabric/os
 import { createPeerClient, ProposalError } from "../../fabric/peer-client.js";
 import { configFromBlock, fetchNewestConfigBlock } from "../../fabric/deliver.js";
 import { nowIso } from "../../db/db.js";
-import { AppError, ConflictError, errorMessage, InputError, UpstreamError } from "../../http/errors.js";
+import { AppError, ConflictError, errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
 import {
   createFabricContext,
   libraryInput,
@@ -376,7 +376,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     await run("peer", joinPeer);
   }
 
-  return {
+  const service = {
     ctx,
     nodeChannels,
     ...createFabricImport({ ctx, repo }),
@@ -493,12 +493,37 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
       });
       return network;
     },
+    /**
+     * DELETE /networks/fabric/{id}/peers/{peerId} and /orderers/{ordererId}: takes the node out of the
+     * network record, unjoining it first when it has joined (a peer drops the channel's ledger, an
+     * orderer leaves through osnadmin). An orderer stays in the channel's consenter set: removing it
+     * there is a config update of its own.
+     */
+    async removeNode(networkId: number, nodeId: number, role: "peer" | "orderer"): Promise<NetworkRow> {
+      const { network, n, m } = await joinable(networkId, nodeId, role);
+      if (!m) {
+        throw new NotFoundError(`${role}Id: ${role} '${n.name}' is not in network '${network.name}'`);
+      }
+      if (m.status === "joined") {
+        if (role === "peer") await service.unjoinPeer(networkId, nodeId);
+        else await service.unjoinOrderer(networkId, nodeId);
+      }
+      await repo.removeMember(networkId, nodeId);
+      await repo.touch(networkId);
+      return network;
+    },
+    async getByName(name: string): Promise<FabricNetworkResponse> {
+      const row = await repo.byName(name);
+      if (!row) throw new NotFoundError(`name: no Fabric network named '${name}'`);
+      return respond(row);
+    },
     /** Name of a network a node has joined, if any (nodes in a channel can't be deleted). */
     async nodeUsage(nodeId: number): Promise<string | null> {
       const name = await repo.networkOfNode(nodeId);
       return name ? `network '${name}'` : null;
     },
   };
+  return service;
 }
 
 export type FabricNetworksService = ReturnType<typeof createFabricNetworksService>;

@@ -10,7 +10,8 @@ import {
   listOrganizationsQuery,
   messageResponse,
   mspIdParams,
-  organizationKeyDto,
+  organizationKeysResponse,
+  orgKeyParams,
   organizationResponse,
   orgIdParams,
   orgKeyResponse,
@@ -163,7 +164,7 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
         tags,
         summary: "List an organization's keys and identities",
         params: orgIdParams,
-        response: { 200: z.array(organizationKeyDto) },
+        response: { 200: organizationKeysResponse },
       },
     },
     async (req) => orgs.listKeys(req.params.id),
@@ -189,6 +190,26 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
       const key = await pki.issueIdentity(org, req.body);
       req.auditInfo.details.keyId = key.id;
       return reply.status(201).send(toOrgKeyResponse(key));
+    },
+  );
+
+  r.delete(
+    "/organizations/:id/keys/:keyId",
+    {
+      config: { access: "ORGANIZATION_UPDATE", audit: "organization.key_delete" },
+      schema: {
+        operationId: "deleteOrganizationKey",
+        tags,
+        summary: "Delete an identity issued for the organization (not its CAs, admin or client identity)",
+        params: orgKeyParams,
+        response: { 204: z.null().describe("Deleted") },
+      },
+    },
+    async (req, reply) => {
+      req.auditInfo.resource = `organization:${req.params.id}`;
+      req.auditInfo.details = { keyId: req.params.keyId };
+      await orgs.removeKey(req.params.id, req.params.keyId);
+      return reply.status(204).send(null);
     },
   );
 

@@ -20,6 +20,7 @@ export const IDENTITY_ROLES = ["admin", "client", "peer", "orderer"] as const;
 export const CA_TYPES = ["sign", "tls"] as const;
 
 export const orgIdParams = z.object({ id: id("Organization ID") }).strict();
+export const orgKeyParams = z.object({ id: id("Organization ID"), keyId: id("Key ID") }).strict();
 export const mspIdParams = z.object({ mspid: z.string().min(1).max(249).describe("MSP ID") }).strict();
 
 export const organizationResponse = z
@@ -84,7 +85,7 @@ export const updateOrganizationBody = z
 
 export const organizationKeyDto = z
   .object({
-    id: z.number().int().describe("Organization key link ID"),
+    id: z.number().int().describe("Key ID (the map key)"),
     organizationId: z.number().int().describe("Organization ID"),
     keyId: z.number().int().describe("Key ID"),
     keyName: z.string().describe("Key name"),
@@ -96,9 +97,25 @@ export const organizationKeyDto = z
     certificate: z.string().nullable().describe("Certificate PEM"),
     publicKey: z.string().describe("Public key PEM"),
     createdAt: z.string().describe("Creation time, RFC 3339"),
+    // The key's own fields, as GET /keys/{id} names them (what the Terraform provider reads).
+    name: z.string().describe("Key name"),
+    algorithm: z.string().describe("Key algorithm"),
+    status: z.string().describe("Key status"),
+    expiresAt: z.string().nullable().describe("Certificate notAfter"),
+    lastRotatedAt: z.string().nullable().describe("Last renewal"),
+    sha256Fingerprint: z.string().describe("SHA-256 of the public key, hex"),
+    sha1Fingerprint: z.string().describe("Subject Key Identifier, hex"),
+    ethereumAddress: z.string().nullable().describe("Ethereum address (secp256k1 keys only)"),
   })
   .describe("A key of an organization");
 export type OrganizationKeyDto = z.infer<typeof organizationKeyDto>;
+
+/** GET /organizations/{id}/keys: the organization's keys by key id, as the upstream server answers. */
+export const organizationKeysResponse = z
+  .object({
+    keys: z.record(z.string(), organizationKeyDto).describe("The organization's keys, keyed by key id"),
+  })
+  .describe("An organization's keys");
 
 export const createOrganizationKeyBody = z
   .object({

@@ -174,16 +174,17 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
       return row;
     },
 
-    async listKeys(id: number): Promise<OrganizationKeyDto[]> {
+    /** The organization's keys by key id (the upstream shape: `{keys: {"<keyId>": {...}}}`). */
+    async listKeys(id: number): Promise<{ keys: Record<string, OrganizationKeyDto> }> {
       await mustGet(id);
       const links = await repo.keys(id);
       const rows = new Map((await keys.rows(links.map((l) => l.key_id))).map((r) => [r.id, r]));
-      return links.flatMap((l) => {
+      const list = links.flatMap((l) => {
         const k = rows.get(l.key_id);
         if (!k) return [];
         return [
           {
-            id: l.id,
+            id: k.id,
             organizationId: id,
             keyId: k.id,
             keyName: k.name,
@@ -195,12 +196,53 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
             certificate: k.certificate,
             publicKey: k.public_key,
             createdAt: l.created_at,
+            name: k.name,
+            algorithm: k.algorithm,
+            status: k.status,
+            expiresAt: k.expires_at,
+            lastRotatedAt: k.last_rotated_at,
+            sha256Fingerprint: k.sha256_fingerprint,
+            sha1Fingerprint: k.sha1_fingerprint,
+            ethereumAddress: k.ethereum_address,
           },
         ];
       });
+      return { keys: Object.fromEntries(list.map((k) => [String(k.keyId), k])) };
     },
 
     /** For the keys service: names the organization using a key. */
+    /**
+     * DELETE /organizations/{id}/keys/{keyId}: removes an identity issued for the organization. Its CAs
+     * and the admin and client identities made with it go with the organization; a key a node still
+     * uses is refused by name, and the organization keeps it.
+     */
+    async removeKey(orgId: number, keyId: number): Promise<void> {
+      const org = await mustGet(orgId);
+      const link = (await repo.keys(orgId)).find((l) => l.key_id === keyId);
+      if (!link) throw new NotFoundError(`keyId: key ${keyId} is not a key of organization '${org.msp_id}'`);
+      const own = [
+        org.sign_key_id,
+        org.tls_root_key_id,
+        org.admin_sign_key_id,
+        org.admin_tls_key_id,
+        org.client_sign_key_id,
+      ];
+      if (own.includes(keyId)) {
+        throw new ConflictError(
+          `keyId: key ${keyId} is organization '${org.msp_id}'s ${link.role} ${link.purpose} key; it is deleted with the organization`,
+        );
+      }
+      await repo.deleteKeyLink(orgId, keyId);
+      try {
+        await keys.remove(keyId);
+      } catch (err) {
+        // Still used (a node): the organization keeps the key as it was.
+        const { id: _id, ...row } = link;
+        await repo.insertKey(row).catch(() => undefined);
+        throw err;
+      }
+    },
+
     async userOfKey(keyId: number): Promise<string | null> {
       const mspId = await repo.userOfKey(keyId);
       return mspId ? `organization "${mspId}"` : null;

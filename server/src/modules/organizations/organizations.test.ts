@@ -22,7 +22,9 @@ function openssl(args: string[]): { status: number | null; out: string } {
 }
 
 interface OrgKey {
+  id: number;
   keyId: number;
+  sha1Fingerprint: string;
   identityType: string;
   keyPurpose: string;
   certificate: string;
@@ -59,7 +61,13 @@ describe.each(dialects())("organizations on %s", (dialect) => {
     org = res.json();
     expect(org).toMatchObject({ mspId: "Org1MSP", description: "first", providerId: 1, providerName: "Database" });
     expect(res.body).not.toMatch(/PRIVATE KEY/);
-    keys = (await api("GET", `/organizations/${org.id}/keys`)).json();
+    // The upstream shape the Terraform provider reads: {keys: {"<keyId>": key}}.
+    const listed = (await api("GET", `/organizations/${org.id}/keys`)).json() as { keys: Record<string, OrgKey> };
+    keys = Object.values(listed.keys);
+    for (const [id, k] of Object.entries(listed.keys)) {
+      expect(k).toMatchObject({ id: Number(id), keyId: Number(id), algorithm: "EC" });
+      expect(k.sha1Fingerprint).toMatch(/^[0-9a-f]{40}$/);
+    }
     expect(keys.map((k) => `${k.identityType}/${k.keyPurpose}`)).toEqual([
       "ca/ca",
       "ca/tlsca",
@@ -105,6 +113,26 @@ describe.each(dialects())("organizations on %s", (dialect) => {
     expect((await api("GET", "/organizations/by-mspid/Org1MSP")).json().id).toBe(org.id);
     const upd = await api("PUT", `/organizations/${org.id}`, { description: "changed" });
     expect(upd.json().description).toBe("changed");
+  });
+
+  it("deletes an identity issued for the organization, but not its CAs, admin or client keys", async () => {
+    const issued = (await api("POST", `/organizations/${org.id}/keys`, { name: "temp-client", role: "client" })).json();
+    const listed = async () =>
+      Object.keys((await api("GET", `/organizations/${org.id}/keys`)).json().keys as Record<string, unknown>);
+    expect(await listed()).toContain(String(issued.id));
+    // Go clients send Content-Type: application/json with no body on DELETE.
+    const del = await t.app.inject({
+      method: "DELETE",
+      url: `/api/v1/organizations/${org.id}/keys/${issued.id}`,
+      headers: { ...t.admin, "content-type": "application/json" },
+    });
+    expect(del.statusCode, del.body).toBe(204);
+    expect(await listed()).not.toContain(String(issued.id));
+    expect((await api("GET", `/keys/${issued.id}`)).statusCode).toBe(404);
+    const ca = await api("DELETE", `/organizations/${org.id}/keys/${keys[0]!.keyId}`);
+    expect(ca.statusCode).toBe(409);
+    expect(ca.json().message).toMatch(/^keyId: key \d+ is organization 'Org1MSP's ca ca key/);
+    expect((await api("DELETE", `/organizations/${org.id}/keys/999999`)).statusCode).toBe(404);
   });
 
   it("issues a peer identity with SANs, renews it, revokes it, and openssl sees it in the CRL", async () => {
@@ -234,7 +262,9 @@ describe.each(dialects())("organizations on %s", (dialect) => {
     expect(
       (await api("POST", `/organizations/${org.id}/keys`, { name: "c", role: "client" }, manager)).statusCode,
     ).toBe(201);
-    const keyIds = (await api("GET", `/organizations/${org.id}/keys`)).json().map((k: OrgKey) => k.keyId);
+    const keyIds = Object.values(
+      (await api("GET", `/organizations/${org.id}/keys`)).json().keys as Record<string, OrgKey>,
+    ).map((k) => k.keyId);
     expect((await api("DELETE", `/organizations/${org.id}`, undefined, manager)).statusCode).toBe(204);
     expect((await api("GET", `/organizations/${org.id}`)).statusCode).toBe(404);
     for (const id of keyIds) expect((await api("GET", `/keys/${id}`)).statusCode).toBe(404);

@@ -14,7 +14,9 @@ export function useOrganizationQuery(id: number): UseQueryResult<Organization> {
 export function useOrganizationIdentitiesQuery(id: number): UseQueryResult<OrganizationKey[]> {
   return useQuery({
     queryKey: organizationKeys.identities(id),
-    queryFn: () => unwrap(api.GET("/organizations/{id}/keys", { params: { path: { id } } })),
+    // The API answers {keys: {"<keyId>": key}} (the upstream shape); the screens want a list, in key order.
+    queryFn: async () =>
+      Object.values((await unwrap(api.GET("/organizations/{id}/keys", { params: { path: { id } } }))).keys),
     enabled: Number.isFinite(id),
   });
 }
