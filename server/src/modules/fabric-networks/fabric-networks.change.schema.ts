@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dbId } from "../../http/schema-helpers.js";
 
 const pem = z.string().min(20).max(20_000);
 const mspId = z.string().min(1).max(100).describe("MSP id");
@@ -150,12 +151,7 @@ export const updateConfigResponse = z.object({
 
 export const anchorPeersBody = z
   .object({
-    organizationId: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .describe("Organization (this console) whose anchor peers to set"),
+    organizationId: dbId().describe("Organization (this console) whose anchor peers to set"),
     anchorPeers: z
       .array(z.object({ host: host.describe("Host"), port: port.describe("Port") }).strict())
       .max(20)
@@ -165,12 +161,7 @@ export const anchorPeersBody = z
 
 export const orgCrlBody = z
   .object({
-    organizationId: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .describe("Organization whose CRL to publish"),
+    organizationId: dbId().describe("Organization whose CRL to publish"),
   })
   .strict();
 
