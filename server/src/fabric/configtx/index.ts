@@ -66,4 +66,11 @@ export {
   createConfigUpdateEnvelope,
   signConfigUpdate,
 } from "./update.js";
-export { blockChannel, channelMspIds, channelSummary, type ChannelOrgSummary, type ChannelSummary } from "./read.js";
+export {
+  blockChannel,
+  channelMspIds,
+  channelSummary,
+  consenterAddresses,
+  type ChannelOrgSummary,
+  type ChannelSummary,
+} from "./read.js";

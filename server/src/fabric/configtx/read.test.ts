@@ -3,7 +3,7 @@ import { buildChannelMsp } from "../msp/index.js";
 import { createTestOrg, type TestOrg } from "../test-support/org-fixtures.js";
 import { buildGenesisBlock } from "./genesis.js";
 import { configFromBlock } from "../deliver.js";
-import { blockChannel, channelSummary } from "./read.js";
+import { blockChannel, channelSummary, consenterAddresses } from "./read.js";
 
 let ord: TestOrg;
 let peerOrg: TestOrg;
@@ -39,5 +39,41 @@ describe("reading a channel config back", () => {
     expect(s.orderer[0]?.tlsCaCerts.map((c) => c.trim())).toEqual([ord.tlsCa.certificatePem.trim()]);
     expect(s.globalOrdererAddresses).toEqual([]);
     expect(s.consensusType).toBe("etcdraft");
+  });
+
+  it("lists the consenters as host:port, for etcdraft and for BFT", async () => {
+    const msp = buildChannelMsp({
+      mspId: "OrdMSP",
+      caCertPem: ord.ca.certificatePem,
+      tlsCaCertPem: ord.tlsCa.certificatePem,
+    });
+    const base = {
+      channelId: "consenters",
+      fabricVersion: "3.1.0",
+      peerOrgs: [],
+      ordererOrgs: [{ msp, ordererEndpoints: ["o0:7050"] }],
+    };
+    const raft = buildGenesisBlock({
+      ...base,
+      consensus: {
+        type: "etcdraft",
+        consenters: [
+          { host: "o0", port: 7050, clientTlsCert: tls, serverTlsCert: tls },
+          { host: "o1", port: 7060, clientTlsCert: tls, serverTlsCert: tls },
+        ],
+      },
+    });
+    expect(consenterAddresses(configFromBlock(raft))).toEqual(["o0:7050", "o1:7060"]);
+    const identity = (await ord.identity("orderer0", "orderer")).certPem;
+    const bft = buildGenesisBlock({
+      ...base,
+      consensus: {
+        type: "BFT",
+        consenters: [
+          { id: 1, host: "o0", port: 7050, mspId: "OrdMSP", identity, clientTlsCert: tls, serverTlsCert: tls },
+        ],
+      },
+    });
+    expect(consenterAddresses(configFromBlock(bft))).toEqual(["o0:7050"]);
   });
 });

@@ -76,6 +76,29 @@ export function channelMspIds(config: common.Config): Set<string> {
   return out;
 }
 
+/**
+ * The consenters of a channel config as host:port: the etcdraft metadata's consenters, or the
+ * BFT consenter mapping (the Orderers value). Empty for other consensus types.
+ */
+export function consenterAddresses(config: common.Config): string[] {
+  const ord = config.getChannelGroup()?.getGroupsMap().get("Orderer");
+  const ct = ord?.getValuesMap().get(VALUE_KEYS.consensusType);
+  if (!ord || !ct) return [];
+  const consensus = orderer.ConsensusType.deserializeBinary(ct.getValue_asU8());
+  if (consensus.getType() === "etcdraft") {
+    return orderer.etcdraft.ConfigMetadata.deserializeBinary(consensus.getMetadata_asU8())
+      .getConsentersList()
+      .map((k) => `${k.getHost()}:${k.getPort()}`);
+  }
+  const mapping = ord.getValuesMap().get(VALUE_KEYS.orderers);
+  if (consensus.getType() === "BFT" && mapping) {
+    return common.Orderers.deserializeBinary(mapping.getValue_asU8())
+      .getConsenterMappingList()
+      .map((k) => `${k.getHost()}:${k.getPort()}`);
+  }
+  return [];
+}
+
 /** The channel id and block number of a block, from its first transaction's channel header. */
 export function blockChannel(block: common.Block): { channelId: string; number: number } {
   const { channelHeader } = firstEnvelopeHeader(block);
