@@ -204,6 +204,15 @@ describe("Fabric networks through the API", () => {
       expect(removed.status, JSON.stringify(removed.body)).toBe(200);
       const left = await h.ok("GET", `/nodes/${peer2.id}/channels`);
       expect(left.channels.map((c: Json) => c.name)).not.toContain("netchannel");
+      // A joined orderer still in the consenter set is refused by name, and stays joined.
+      const consenter = await h.call("DELETE", `/networks/fabric/${id}/orderers/${orderers[0].id}`);
+      expect(consenter.status).toBe(409);
+      expect(consenter.body.message).toMatch(
+        /^ordererId: orderer 'o1-orderer0' .* is a consenter of channel 'netchannel'/,
+      );
+      expect(
+        (await h.ok("GET", `/networks/fabric/${id}/nodes`)).nodes.find((m: Json) => m.nodeId === orderers[0].id).status,
+      ).toBe("joined");
       // The unjoined orderer is only taken out of the record.
       await h.ok("DELETE", `/networks/fabric/${id}/orderers/${orderers[2].id}`);
       const remaining = (await h.ok("GET", `/networks/fabric/${id}/nodes`)).nodes.map((m: Json) => m.nodeId);

@@ -46,6 +46,9 @@ export function createFabricNetworksRepo(db: DB) {
     async byId(id: number): Promise<NetworkRow | undefined> {
       return fabric().selectAll().where("id", "=", id).executeTakeFirst();
     },
+    async fabricByName(name: string): Promise<NetworkRow | undefined> {
+      return fabric().selectAll().where("name", "=", name).executeTakeFirst();
+    },
     async byName(name: string): Promise<NetworkRow | undefined> {
       return db.selectFrom("networks").selectAll().where("name", "=", name).executeTakeFirst();
     },

@@ -181,7 +181,7 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
     {
       config: { access: "NETWORK_UPDATE", audit: "fabric_network.remove_peer" },
       schema: {
-        operationId: "removePeerFromFabricNetwork",
+        operationId: "removeFabricPeer",
         tags,
         summary: "Take a peer out of the network (it leaves the channel first when it has joined)",
         params: z.object({ id: idParams.shape.id, peerId: idParams.shape.id.describe("Peer node id") }).strict(),
@@ -195,10 +195,11 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
     {
       config: { access: "NETWORK_UPDATE", audit: "fabric_network.remove_orderer" },
       schema: {
-        operationId: "removeOrdererFromFabricNetwork",
+        operationId: "removeFabricOrderer",
         tags,
-        summary:
-          "Take an orderer out of the network (it leaves the channel through osnadmin first when it has joined; the consenter set is not changed)",
+        summary: "Take an orderer out of the network (it leaves the channel through osnadmin first when it has joined)",
+        description:
+          "An orderer that is still one of the channel's consenters is refused (409): remove it from the consenter set first (update-config, remove_consenter). A joined orderer that is not running is refused too (start it so it can leave).",
         params: z.object({ id: idParams.shape.id, ordererId: idParams.shape.id.describe("Orderer node id") }).strict(),
         response: { 200: fabricNetworkResponse },
       },

@@ -25,6 +25,7 @@ import {
 import { createFabricImport, genesisForPeer } from "./fabric-networks.import.js";
 import type { NetworkNodeRow, NetworkRow } from "./fabric-networks.repo.js";
 import { createNodeChannels } from "./node-channels.js";
+import { createRemoveNode } from "./fabric-networks.remove-node.js";
 import type { CreateFabricNetworkBody, FabricNetworkResponse, NetworkNodeResponse } from "./fabric-networks.schema.js";
 
 /**
@@ -306,26 +307,29 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
   }
 
   /**
-   * The application orgs of the channel as it is now: from the newest config block of a joined,
-   * running orderer (read with that orderer's org admin), else from the stored genesis block.
+   * The channel's config as it is now: from the newest config block of a joined, running orderer
+   * (read with that orderer's org admin), else from the stored genesis block.
    */
-  async function applicationOrgs(network: NetworkRow): Promise<Set<string>> {
-    let config: common.Config | undefined;
+  async function currentConfig(network: NetworkRow): Promise<common.Config> {
     for (const m of (await repo.members(network.id)).filter((x) => x.role === "orderer" && x.status === "joined")) {
       const o = await ctx.tryNode(m.node_id);
       const info = o && ctx.toInfo(o);
       if (!info || info.status !== "RUNNING") continue;
       const signer = await (await ctx.org(info.organizationId, "organizationId")).admin();
-      config = await fetchNewestConfigBlock({
+      const config = await fetchNewestConfigBlock({
         endpoint: ctx.grpcEndpoint(info),
         service: "orderer",
         signer,
         channelId: network.name,
       }).then(configFromBlock, () => undefined);
-      if (config) break;
+      if (config) return config;
     }
-    config ??= configFromBlock(common.Block.deserializeBinary(ctx.genesisOf(network)));
-    const app = config.getChannelGroup()?.getGroupsMap().get("Application");
+    return configFromBlock(common.Block.deserializeBinary(ctx.genesisOf(network)));
+  }
+
+  /** The application orgs of the channel as it is now. */
+  async function applicationOrgs(network: NetworkRow): Promise<Set<string>> {
+    const app = (await currentConfig(network)).getChannelGroup()?.getGroupsMap().get("Application");
     return new Set(app ? [...app.getGroupsMap().keys()] : []);
   }
 
@@ -375,6 +379,14 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     await run("orderer", joinOrderer);
     await run("peer", joinPeer);
   }
+
+  const removeNode = createRemoveNode({
+    ctx,
+    repo,
+    currentConfig,
+    unjoinPeer: (networkId, peerId) => service.unjoinPeer(networkId, peerId),
+    unjoinOrderer: (networkId, ordererId) => service.unjoinOrderer(networkId, ordererId),
+  });
 
   const service = {
     ctx,
@@ -493,27 +505,15 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
       });
       return network;
     },
-    /**
-     * DELETE /networks/fabric/{id}/peers/{peerId} and /orderers/{ordererId}: takes the node out of the
-     * network record, unjoining it first when it has joined (a peer drops the channel's ledger, an
-     * orderer leaves through osnadmin). An orderer stays in the channel's consenter set: removing it
-     * there is a config update of its own.
-     */
+    /** DELETE /networks/fabric/{id}/peers|orderers/{nodeId} (see fabric-networks.remove-node.ts). */
     async removeNode(networkId: number, nodeId: number, role: "peer" | "orderer"): Promise<NetworkRow> {
-      const { network, n, m } = await joinable(networkId, nodeId, role);
-      if (!m) {
-        throw new NotFoundError(`${role}Id: ${role} '${n.name}' is not in network '${network.name}'`);
-      }
-      if (m.status === "joined") {
-        if (role === "peer") await service.unjoinPeer(networkId, nodeId);
-        else await service.unjoinOrderer(networkId, nodeId);
-      }
-      await repo.removeMember(networkId, nodeId);
+      const network = await removeNode(networkId, nodeId, role);
       await repo.touch(networkId);
       return network;
     },
     async getByName(name: string): Promise<FabricNetworkResponse> {
-      const row = await repo.byName(name);
+      // Names are unique across platforms: a Besu network's name is not a Fabric network.
+      const row = await repo.fabricByName(name);
       if (!row) throw new NotFoundError(`name: no Fabric network named '${name}'`);
       return respond(row);
     },
