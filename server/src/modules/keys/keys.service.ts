@@ -243,8 +243,10 @@ export function createKeysService(deps: {
     return mustGet(inserted.id);
   }
 
-  async function assertUnused(keyId: number): Promise<void> {
+  /** 409 naming the first module that still uses the key; `except` is the caller's own check. */
+  async function assertUnused(keyId: number, except?: KeyUsageChecker): Promise<void> {
     for (const check of usageCheckers) {
+      if (check === except) continue;
       const user = await check(keyId);
       if (user) throw new ConflictError(`id: key ${keyId} is used by ${user}; remove that first`, { usedBy: user });
     }
@@ -296,6 +298,28 @@ export function createKeysService(deps: {
     },
 
     // ---- internal API for other modules ----
+
+    /**
+     * Deletes a key that the caller links to (e.g. an identity an organization issued): every
+     * other module's usage check runs first (`owner` is the caller's own, skipped), and `unlink`
+     * drops the caller's link in the transaction that deletes the key, so a refusal or a crash
+     * leaves both as they were.
+     */
+    async removeLinked(
+      id: number,
+      owner: KeyUsageChecker,
+      unlink: (trx: Transaction<Database>) => Promise<void>,
+    ): Promise<KeyWithProviderRow> {
+      const row = await mustGet(id);
+      await assertUnused(id, owner);
+      const { driver } = await providers.driverFor(row.provider_id);
+      await repo.transaction(async (trx) => {
+        await unlink(trx);
+        await repo.delete([id], trx);
+      });
+      await driver.delete(material(row));
+      return row;
+    },
 
     createKey,
     row: mustGet,

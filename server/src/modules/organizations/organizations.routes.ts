@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { KeyWithProviderRow } from "../keys/keys.repo.js";
 import type { OrgKeys } from "./organization-pki.service.js";
 import {
   createOrganizationBody,
@@ -21,31 +20,10 @@ import {
   revokeBySerialBody,
   revokedCertificateResponse,
   updateOrganizationBody,
-  type OrgKeyResponse,
 } from "./organizations.schema.js";
-import type { OrganizationsService } from "./organizations.service.js";
+import { toOrgKeyResponse, type OrganizationsService } from "./organizations.service.js";
 
 const tags = ["Organizations"];
-
-function toOrgKeyResponse(k: KeyWithProviderRow): OrgKeyResponse {
-  return {
-    id: k.id,
-    name: k.name,
-    description: k.description,
-    algorithm: k.algorithm,
-    publicKey: k.public_key,
-    certificate: k.certificate,
-    status: k.status,
-    createdAt: k.created_at,
-    expiresAt: k.expires_at,
-    lastRotatedAt: k.last_rotated_at,
-    sha256Fingerprint: k.sha256_fingerprint,
-    sha1Fingerprint: k.sha1_fingerprint,
-    ethereumAddress: k.ethereum_address,
-    signingKeyId: k.signing_key_id,
-    provider: { id: k.provider_id, name: k.provider_name },
-  };
-}
 
 /** Fabric organizations, their identities and revocation. */
 export function registerOrganizationsRoutes(app: FastifyInstance, orgs: OrganizationsService, pki: OrgKeys): void {
@@ -193,6 +171,21 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     },
   );
 
+  r.get(
+    "/organizations/:id/keys/:keyId",
+    {
+      config: { access: "ORGANIZATION_READ" },
+      schema: {
+        operationId: "getOrganizationKey",
+        tags,
+        summary: "One key of an organization",
+        params: orgKeyParams,
+        response: { 200: orgKeyResponse },
+      },
+    },
+    async (req) => toOrgKeyResponse(await orgs.getKey(req.params.id, req.params.keyId)),
+  );
+
   r.delete(
     "/organizations/:id/keys/:keyId",
     {
@@ -208,7 +201,8 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
     async (req, reply) => {
       req.auditInfo.resource = `organization:${req.params.id}`;
       req.auditInfo.details = { keyId: req.params.keyId };
-      await orgs.removeKey(req.params.id, req.params.keyId);
+      const removed = await orgs.removeKey(req.params.id, req.params.keyId);
+      req.auditInfo.details.name = removed.name;
       return reply.status(204).send(null);
     },
   );

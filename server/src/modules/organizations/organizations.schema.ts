@@ -83,40 +83,6 @@ export const updateOrganizationBody = z
   .strict()
   .describe("Fields to change");
 
-export const organizationKeyDto = z
-  .object({
-    id: z.number().int().describe("Key ID (the map key)"),
-    organizationId: z.number().int().describe("Organization ID"),
-    keyId: z.number().int().describe("Key ID"),
-    keyName: z.string().describe("Key name"),
-    identityType: z.string().describe("Role: admin, client, peer, orderer, or ca for the organization's CAs"),
-    keyPurpose: z.string().describe("sign, tls, ca or tlsca"),
-    keyAlgorithm: z.string().describe("Key algorithm"),
-    keyStatus: z.string().describe("Key status"),
-    keyExpiresAt: z.string().nullable().describe("Certificate notAfter, RFC 3339"),
-    certificate: z.string().nullable().describe("Certificate PEM"),
-    publicKey: z.string().describe("Public key PEM"),
-    createdAt: z.string().describe("Creation time, RFC 3339"),
-    // The key's own fields, as GET /keys/{id} names them (what the Terraform provider reads).
-    name: z.string().describe("Key name"),
-    algorithm: z.string().describe("Key algorithm"),
-    status: z.string().describe("Key status"),
-    expiresAt: z.string().nullable().describe("Certificate notAfter"),
-    lastRotatedAt: z.string().nullable().describe("Last renewal"),
-    sha256Fingerprint: z.string().describe("SHA-256 of the public key, hex"),
-    sha1Fingerprint: z.string().describe("Subject Key Identifier, hex"),
-    ethereumAddress: z.string().nullable().describe("Ethereum address (secp256k1 keys only)"),
-  })
-  .describe("A key of an organization");
-export type OrganizationKeyDto = z.infer<typeof organizationKeyDto>;
-
-/** GET /organizations/{id}/keys: the organization's keys by key id, as the upstream server answers. */
-export const organizationKeysResponse = z
-  .object({
-    keys: z.record(z.string(), organizationKeyDto).describe("The organization's keys, keyed by key id"),
-  })
-  .describe("An organization's keys");
-
 export const createOrganizationKeyBody = z
   .object({
     name: z.string().trim().min(1).max(255).describe("Key name; also the certificate's common name"),
@@ -165,6 +131,32 @@ export const orgKeyResponse = z
   })
   .describe("An organization key");
 export type OrgKeyResponse = z.infer<typeof orgKeyResponse>;
+
+/**
+ * A key in GET /organizations/{id}/keys: the key as GET /keys/{id} and upstream's
+ * handler.KeyResponse have it (what the Terraform provider reads), plus upstream's
+ * OrganizationKeyDTO fields, its place in the organization.
+ */
+export const organizationKeyDto = orgKeyResponse
+  .extend({
+    organizationId: z.number().int().describe("Organization ID"),
+    keyId: z.number().int().describe("Key ID (the same as id and the map key)"),
+    keyName: z.string().describe("Key name"),
+    identityType: z.string().describe("Role: admin, client, peer, orderer, or ca for the organization's CAs"),
+    keyPurpose: z.string().describe("sign, tls, ca or tlsca"),
+    keyAlgorithm: z.string().describe("Key algorithm"),
+    keyStatus: z.string().describe("Key status"),
+    keyExpiresAt: z.string().nullable().describe("Certificate notAfter, RFC 3339"),
+  })
+  .describe("A key of an organization");
+export type OrganizationKeyDto = z.infer<typeof organizationKeyDto>;
+
+/** GET /organizations/{id}/keys: the organization's keys by key id, as the upstream server answers. */
+export const organizationKeysResponse = z
+  .object({
+    keys: z.record(z.string(), organizationKeyDto).describe("The organization's keys, keyed by key id"),
+  })
+  .describe("An organization's keys");
 
 const reason = z
   .number()

@@ -4,7 +4,12 @@ import { ConflictError, NotFoundError } from "../../http/errors.js";
 import { withNamedInput } from "../keys/crypto-errors.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { KeyWithProviderRow } from "../keys/keys.repo.js";
-import type { CreateOrganizationBody, OrganizationKeyDto, OrganizationResponse } from "./organizations.schema.js";
+import type {
+  CreateOrganizationBody,
+  OrganizationKeyDto,
+  OrganizationResponse,
+  OrgKeyResponse,
+} from "./organizations.schema.js";
 import type { OrganizationRow, OrganizationsRepo } from "./organizations.repo.js";
 import { parseValidFor, type OrgKeys } from "./organization-pki.service.js";
 
@@ -36,6 +41,27 @@ export function toOrganizationResponse(
   };
 }
 
+/** A key as GET /keys/{id} and upstream's handler.KeyResponse have it (public material only). */
+export function toOrgKeyResponse(k: KeyWithProviderRow): OrgKeyResponse {
+  return {
+    id: k.id,
+    name: k.name,
+    description: k.description,
+    algorithm: k.algorithm,
+    publicKey: k.public_key,
+    certificate: k.certificate,
+    status: k.status,
+    createdAt: k.created_at,
+    expiresAt: k.expires_at,
+    lastRotatedAt: k.last_rotated_at,
+    sha256Fingerprint: k.sha256_fingerprint,
+    sha1Fingerprint: k.sha1_fingerprint,
+    ethereumAddress: k.ethereum_address,
+    signingKeyId: k.signing_key_id,
+    provider: { id: k.provider_id, name: k.provider_name },
+  };
+}
+
 /**
  * Fabric organizations: each is a signing CA and a TLS CA (EC P-256 with SKI), plus an admin
  * (OU admin, sign and TLS) and a client (OU client) identity, all keys of one provider.
@@ -49,6 +75,12 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
     const row = await repo.byId(id);
     if (!row) throw new NotFoundError(`organization ${id} not found`);
     return row;
+  }
+
+  /** For the keys service: names the organization using a key (its own keys and issued identities). */
+  async function userOfKey(keyId: number): Promise<string | null> {
+    const mspId = await repo.userOfKey(keyId);
+    return mspId ? `organization "${mspId}"` : null;
   }
 
   async function respond(row: OrganizationRow): Promise<OrganizationResponse> {
@@ -179,12 +211,12 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
       await mustGet(id);
       const links = await repo.keys(id);
       const rows = new Map((await keys.rows(links.map((l) => l.key_id))).map((r) => [r.id, r]));
-      const list = links.flatMap((l) => {
+      const list = links.flatMap((l): OrganizationKeyDto[] => {
         const k = rows.get(l.key_id);
         if (!k) return [];
         return [
           {
-            id: k.id,
+            ...toOrgKeyResponse(k),
             organizationId: id,
             keyId: k.id,
             keyName: k.name,
@@ -193,32 +225,30 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
             keyAlgorithm: k.algorithm,
             keyStatus: k.status,
             keyExpiresAt: k.expires_at,
-            certificate: k.certificate,
-            publicKey: k.public_key,
-            createdAt: l.created_at,
-            name: k.name,
-            algorithm: k.algorithm,
-            status: k.status,
-            expiresAt: k.expires_at,
-            lastRotatedAt: k.last_rotated_at,
-            sha256Fingerprint: k.sha256_fingerprint,
-            sha1Fingerprint: k.sha1_fingerprint,
-            ethereumAddress: k.ethereum_address,
           },
         ];
       });
       return { keys: Object.fromEntries(list.map((k) => [String(k.keyId), k])) };
     },
 
-    /** For the keys service: names the organization using a key. */
+    /** One key of the organization; 404 naming keyId when the key is not the organization's. */
+    async getKey(orgId: number, keyId: number): Promise<KeyWithProviderRow> {
+      const org = await mustGet(orgId);
+      if (!(await repo.keyLink(orgId, keyId))) {
+        throw new NotFoundError(`keyId: key ${keyId} is not a key of organization '${org.msp_id}'`);
+      }
+      return keys.row(keyId);
+    },
+
     /**
      * DELETE /organizations/{id}/keys/{keyId}: removes an identity issued for the organization. Its CAs
-     * and the admin and client identities made with it go with the organization; a key a node still
-     * uses is refused by name, and the organization keeps it.
+     * and the admin and client identities made with it go with the organization; a key another module
+     * uses (a node) is refused by name before anything changes, and the link and the key go in one
+     * transaction. The certificate is not revoked.
      */
-    async removeKey(orgId: number, keyId: number): Promise<void> {
+    async removeKey(orgId: number, keyId: number): Promise<KeyWithProviderRow> {
       const org = await mustGet(orgId);
-      const link = (await repo.keys(orgId)).find((l) => l.key_id === keyId);
+      const link = await repo.keyLink(orgId, keyId);
       if (!link) throw new NotFoundError(`keyId: key ${keyId} is not a key of organization '${org.msp_id}'`);
       const own = [
         org.sign_key_id,
@@ -227,26 +257,16 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
         org.admin_tls_key_id,
         org.client_sign_key_id,
       ];
-      if (own.includes(keyId)) {
+      if (own.includes(keyId) || link.role === "ca") {
         throw new ConflictError(
           `keyId: key ${keyId} is organization '${org.msp_id}'s ${link.role} ${link.purpose} key; it is deleted with the organization`,
+          { field: "keyId", usedBy: `organization "${org.msp_id}"` },
         );
       }
-      await repo.deleteKeyLink(orgId, keyId);
-      try {
-        await keys.remove(keyId);
-      } catch (err) {
-        // Still used (a node): the organization keeps the key as it was.
-        const { id: _id, ...row } = link;
-        await repo.insertKey(row).catch(() => undefined);
-        throw err;
-      }
+      return keys.removeLinked(keyId, userOfKey, (trx) => repo.deleteKeyLink(orgId, keyId, trx));
     },
 
-    async userOfKey(keyId: number): Promise<string | null> {
-      const mspId = await repo.userOfKey(keyId);
-      return mspId ? `organization "${mspId}"` : null;
-    },
+    userOfKey,
 
     mustGet,
   };
