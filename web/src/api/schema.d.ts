@@ -450,7 +450,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** One key of an organization */
+    get: operations["getOrganizationKey"];
     put?: never;
     post?: never;
     /** Delete an identity issued for the organization (not its CAs, admin or client identity) */
@@ -2993,7 +2994,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Take a peer out of the network (it leaves the channel first when it has joined) */
-    delete: operations["removePeerFromFabricNetwork"];
+    delete: operations["removeFabricPeer"];
     options?: never;
     head?: never;
     patch?: never;
@@ -3009,8 +3010,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Take an orderer out of the network (it leaves the channel through osnadmin first when it has joined; the consenter set is not changed) */
-    delete: operations["removeOrdererFromFabricNetwork"];
+    /**
+     * Take an orderer out of the network (it leaves the channel through osnadmin first when it has joined)
+     * @description An orderer that is still one of the channel's consenters is refused (409): remove it from the consenter set first (update-config, remove_consenter). A joined orderer that is not running is refused too (start it so it can leave).
+     */
+    delete: operations["removeFabricOrderer"];
     options?: never;
     head?: never;
     patch?: never;
@@ -7945,11 +7949,44 @@ export interface operations {
             /** @description The organization's keys, keyed by key id */
             keys: {
               [key: string]: {
-                /** @description Key ID (the map key) */
+                /** @description Key ID */
                 id: number;
+                /** @description Key name */
+                name: string;
+                /** @description Free text */
+                description: string | null;
+                /** @description Key algorithm */
+                algorithm: string;
+                /** @description Public key PEM */
+                publicKey: string;
+                /** @description Certificate PEM */
+                certificate: string | null;
+                /** @description Key status */
+                status: string;
+                /** @description Creation time */
+                createdAt: string;
+                /** @description Certificate notAfter */
+                expiresAt: string | null;
+                /** @description Last renewal */
+                lastRotatedAt: string | null;
+                /** @description SHA-256 of the public key, hex */
+                sha256Fingerprint: string;
+                /** @description Subject Key Identifier, hex */
+                sha1Fingerprint: string;
+                /** @description Ethereum address (secp256k1 keys only) */
+                ethereumAddress: string | null;
+                /** @description CA key that signed the certificate */
+                signingKeyId: number | null;
+                /** @description Key provider */
+                provider: {
+                  /** @description Provider ID */
+                  id: number;
+                  /** @description Provider name */
+                  name: string;
+                };
                 /** @description Organization ID */
                 organizationId: number;
-                /** @description Key ID */
+                /** @description Key ID (the same as id and the map key) */
                 keyId: number;
                 /** @description Key name */
                 keyName: string;
@@ -7963,28 +8000,6 @@ export interface operations {
                 keyStatus: string;
                 /** @description Certificate notAfter, RFC 3339 */
                 keyExpiresAt: string | null;
-                /** @description Certificate PEM */
-                certificate: string | null;
-                /** @description Public key PEM */
-                publicKey: string;
-                /** @description Creation time, RFC 3339 */
-                createdAt: string;
-                /** @description Key name */
-                name: string;
-                /** @description Key algorithm */
-                algorithm: string;
-                /** @description Key status */
-                status: string;
-                /** @description Certificate notAfter */
-                expiresAt: string | null;
-                /** @description Last renewal */
-                lastRotatedAt: string | null;
-                /** @description SHA-256 of the public key, hex */
-                sha256Fingerprint: string;
-                /** @description Subject Key Identifier, hex */
-                sha1Fingerprint: string;
-                /** @description Ethereum address (secp256k1 keys only) */
-                ethereumAddress: string | null;
               };
             };
           };
@@ -8154,6 +8169,112 @@ export interface operations {
       };
       /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getOrganizationKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+        /** @description Key ID */
+        keyId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An organization key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Key ID */
+            id: number;
+            /** @description Key name */
+            name: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key algorithm */
+            algorithm: string;
+            /** @description Public key PEM */
+            publicKey: string;
+            /** @description Certificate PEM */
+            certificate: string | null;
+            /** @description Key status */
+            status: string;
+            /** @description Creation time */
+            createdAt: string;
+            /** @description Certificate notAfter */
+            expiresAt: string | null;
+            /** @description Last renewal */
+            lastRotatedAt: string | null;
+            /** @description SHA-256 of the public key, hex */
+            sha256Fingerprint: string;
+            /** @description Subject Key Identifier, hex */
+            sha1Fingerprint: string;
+            /** @description Ethereum address (secp256k1 keys only) */
+            ethereumAddress: string | null;
+            /** @description CA key that signed the certificate */
+            signingKeyId: number | null;
+            /** @description Key provider */
+            provider: {
+              /** @description Provider ID */
+              id: number;
+              /** @description Provider name */
+              name: string;
+            };
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -12134,7 +12255,7 @@ export interface operations {
       };
     };
   };
-  removePeerFromFabricNetwork: {
+  removeFabricPeer: {
     parameters: {
       query?: never;
       header?: never;
@@ -12213,7 +12334,7 @@ export interface operations {
       };
     };
   };
-  removeOrdererFromFabricNetwork: {
+  removeFabricOrderer: {
     parameters: {
       query?: never;
       header?: never;
