@@ -28,13 +28,22 @@ const auth = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString
 const pct = (sorted: number[], p: number): number =>
   Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(1));
 
-async function timeGets(base: string, path: string, count: number): Promise<Record<string, unknown>> {
+/**
+ * Times `count` sequential GETs. fetch asks for gzip/deflate/br like a browser; `encoding: "identity"`
+ * measures the same list uncompressed (what compression costs the server and the client).
+ */
+async function timeGets(
+  base: string,
+  path: string,
+  count: number,
+  encoding?: "identity",
+): Promise<Record<string, unknown>> {
   const ms: number[] = [];
   let bytes = 0;
   const t0 = performance.now();
   for (let i = 0; i < count; i++) {
     const s = performance.now();
-    const r = await fetch(base + path, { headers: auth });
+    const r = await fetch(base + path, { headers: { ...auth, ...(encoding ? { "accept-encoding": encoding } : {}) } });
     const body = await r.arrayBuffer();
     if (r.status !== 200) throw new Error(`${path}: ${r.status} ${Buffer.from(body).toString()}`);
     bytes = body.byteLength;
@@ -128,6 +137,10 @@ async function main(): Promise<void> {
       lists.push(await timeGets(base, `/api/v1/organizations?limit=${n}`, REQUESTS));
       lists.push(await timeGets(base, `/api/v1/keys?pageSize=${n}`, REQUESTS));
     }
+    lists.push({
+      ...(await timeGets(base, `/api/v1/organizations?limit=1000`, REQUESTS, "identity")),
+      encoding: "identity",
+    });
     lists.push(await timeGets(base, `/api/v1/users`, REQUESTS));
     lists.push(await timeGets(base, `/api/v1/audit/logs?page_size=500`, REQUESTS));
     const cold = await coldStart();
