@@ -239,7 +239,8 @@ export type SignatureEncoding = "der" | "p1363";
 /**
  * ECDSA signature with S normalised to the lower half of the curve order.
  * Fabric peers and orderers reject high-S signatures (and Ethereum does too), and OpenSSL does
- * not normalise, so all our ECDSA signing goes through here. The nonce is RFC 6979.
+ * not normalise, so all our ECDSA signing goes through here. Whole messages are signed by OpenSSL
+ * (random nonce) and normalised; prehashed digests by noble (RFC 6979 nonce).
  *
  * @param input the message, hashed here with the curve's hash (SHA-256, SHA-384 for P-384),
  *   or with `prehashed: true` a digest that is signed as is (Fabric signs SHA-256 digests).
@@ -254,13 +255,22 @@ export function signLowS(
   const spec = keySpecOf(privateKey);
   if (spec.algorithm !== "EC") throw new CryptoInputError("algorithm", "low-S signing needs an EC key");
   if (privateKey.type !== "private") throw new CryptoInputError("privateKey", "signing needs a private key");
-  let d = scalarOf.get(privateKey);
-  if (!d) {
-    d = leftPad(Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
-    scalarOf.set(privateKey, d);
+  const curve = NOBLE[spec.curve];
+  let sig;
+  if (!options.prehashed) {
+    // A whole message: OpenSSL signs it (hashing included) in a fraction of the pure-JS time; only
+    // its S is then moved to the lower half when needed (n - s is the same signature, low-S).
+    const raw = nodeSign(ecHash(spec.curve), input, { key: privateKey, dsaEncoding: "ieee-p1363" });
+    sig = curve.Signature.fromCompact(raw).normalizeS();
+  } else {
+    // A digest to sign as is (Fabric signs SHA-256 digests): OpenSSL offers no such call, noble does.
+    let d = scalarOf.get(privateKey);
+    if (!d) {
+      d = leftPad(Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
+      scalarOf.set(privateKey, d);
+    }
+    sig = curve.sign(input, d, { lowS: true, prehash: false });
   }
-  const digest = options.prehashed ? input : createHash(ecHash(spec.curve)).update(input).digest();
-  const sig = NOBLE[spec.curve].sign(digest, d, { lowS: true, prehash: false });
   return options.encoding === "p1363" ? sig.toCompactRawBytes() : sig.toDERRawBytes();
 }
 
