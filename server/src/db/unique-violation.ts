@@ -14,7 +14,7 @@ export function uniqueViolationColumn(err: unknown): string | undefined {
   if (
     e.code === "SQLITE_CONSTRAINT_UNIQUE" ||
     e.code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
-    /UNIQUE constraint failed/.test(message)
+    /UNIQUE constraint/i.test(message)
   ) {
     const m = /UNIQUE constraint failed: ([\w.]+(?:, [\w.]+)*)/.exec(message);
     return m
@@ -25,4 +25,9 @@ export function uniqueViolationColumn(err: unknown): string | undefined {
       : "";
   }
   return undefined;
+}
+
+/** Whether `err` is a unique-constraint violation from either database. */
+export function isUniqueViolation(err: unknown): boolean {
+  return uniqueViolationColumn(err) !== undefined;
 }

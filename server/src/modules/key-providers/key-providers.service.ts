@@ -4,14 +4,10 @@ import { createDatabaseProvider } from "./database-provider.js";
 import type { CreateProviderBody, ProviderResponse } from "./key-providers.schema.js";
 import type { KeyProviderRow, KeyProvidersRepo } from "./key-providers.repo.js";
 import { PROVIDER_TYPES, type KeyProviderDriver, type ProviderType } from "./provider.js";
+import { isUniqueViolation } from "../../db/unique-violation.js";
 
 /** Name of the provider created on first boot. */
 export const BUILT_IN_PROVIDER_NAME = "Database";
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint/i.test(e?.message ?? "");
-}
 
 function parseConfig(text: string): Record<string, unknown> {
   try {

@@ -39,6 +39,7 @@ import {
   resolveFabricBinary,
   slugify,
 } from "./nodes.validation.js";
+import { isUniqueViolation } from "../../db/unique-violation.js";
 
 type FabricConfig = FabricPeerConfig | FabricOrdererConfig;
 
@@ -52,11 +53,6 @@ export interface NodesServiceDeps {
   fabricBins: FabricBinaryResolver;
   besuBins: BesuBinaryResolver;
   dataDir: string;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === "23505" || /UNIQUE constraint/i.test(e?.message ?? "");
 }
 
 /**

@@ -12,11 +12,7 @@ import type {
 } from "./organizations.schema.js";
 import type { OrganizationRow, OrganizationsRepo } from "./organizations.repo.js";
 import { parseValidFor, type OrgKeys } from "./organization-pki.service.js";
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint/i.test(e?.message ?? "");
-}
+import { isUniqueViolation } from "../../db/unique-violation.js";
 
 export function toOrganizationResponse(
   row: OrganizationRow,

@@ -4,6 +4,7 @@ import { parseRole, type Role } from "../../http/permissions.js";
 import { hashPassword } from "../auth/password.js";
 import type { UserResponse } from "./users.schema.js";
 import type { UserRow, UsersRepo } from "./users.repo.js";
+import { isUniqueViolation } from "../../db/unique-violation.js";
 
 export function toUserResponse(row: UserRow): UserResponse {
   return {
@@ -14,11 +15,6 @@ export function toUserResponse(row: UserRow): UserResponse {
     last_login_at: row.last_login_at,
     demo_mode: false,
   };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint/i.test(e?.message ?? "");
 }
 
 /** User management with its guard rails: unique names, never delete yourself or the last admin. */
