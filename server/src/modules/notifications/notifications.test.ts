@@ -1,41 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { ADMIN_PASSWORD, createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
-
-interface Msg {
-  type: string;
-  [k: string]: unknown;
-}
-
-/** Opens a websocket and collects its messages; `next(type)` waits for the next one of that type. */
-function openSocket(url: string, headers: Record<string, string>) {
-  const ws = new WebSocket(url, { headers });
-  const seen: Msg[] = [];
-  const waiters: Array<{ type: string; resolve: (m: Msg) => void }> = [];
-  ws.on("message", (raw) => {
-    const msg = JSON.parse(raw.toString()) as Msg;
-    const i = waiters.findIndex((w) => w.type === msg.type);
-    if (i >= 0) waiters.splice(i, 1)[0]!.resolve(msg);
-    else seen.push(msg);
-  });
-  const opened = new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("unexpected-response", (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-    ws.once("error", reject);
-  });
-  return {
-    ws,
-    opened,
-    next(type: string, timeoutMs = 5000): Promise<Msg> {
-      const i = seen.findIndex((m) => m.type === type);
-      if (i >= 0) return Promise.resolve(seen.splice(i, 1)[0]!);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no '${type}' message within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({ type, resolve: (m) => (clearTimeout(timer), resolve(m)) });
-      });
-    },
-  };
-}
+import { openSocket } from "../../test-support/ws.js";
 
 describe.each(dialects())("notifications and the live channel on %s", (dialect) => {
   let t: TestApp;

@@ -2,20 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { WS_CLOSE_SIGNED_OUT } from "../../events/ws-hub.js";
 import { ADMIN_PASSWORD, createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
-
-/** Opens a socket; resolves once open (or rejects with the refused status), and records how it closes. */
-function connect(url: string, headers: Record<string, string>) {
-  const ws = new WebSocket(url, { headers });
-  const opened = new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("unexpected-response", (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-    ws.once("error", reject);
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })),
-  );
-  return { ws, opened, closed };
-}
+import { openSocket as connect } from "../../test-support/ws.js";
 
 const within = <T>(p: Promise<T>, ms = 5000): Promise<T> =>
   Promise.race([p, new Promise<T>((_r, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
