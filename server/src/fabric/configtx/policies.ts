@@ -18,44 +18,64 @@ const IMPLICIT_RULES: Record<string, number> = {
 
 type Node = { principal: string } | { n: number; of: Node[] };
 
-/** Tokenises and parses the policy DSL of `policydsl.FromString`. */
+/** Tokens of the policy DSL with their 0-based offsets in the rule. */
+function tokenize(rule: string, field: string): { t: string; at: number }[] {
+  const tokens: { t: string; at: number }[] = [];
+  const re = /'[^']*'|"[^"]*"|[A-Za-z]+|\d+|[(),]|\s+|./gy;
+  for (let m = re.exec(rule); m; m = re.exec(rule)) {
+    const t = m[0];
+    if (/^\s+$/.test(t)) continue;
+    if (!/^('[^']*'|"[^"]*"|[A-Za-z]+|\d+|[(),])$/.test(t)) {
+      const what = t === "'" || t === '"' ? "an unterminated quote" : `unexpected "${t}"`;
+      throw new ConfigtxInputError(field, `invalid policy "${rule}" at position ${m.index + 1}: ${what}`);
+    }
+    tokens.push({ t, at: m.index });
+  }
+  return tokens;
+}
+
+/** Tokenises and parses the policy DSL of `policydsl.FromString`; errors name the 1-based position. */
 function parseDsl(rule: string, field: string): Node {
-  const tokens = rule.match(/'[^']*'|"[^"]*"|[A-Za-z]+|\d+|[(),]/g) ?? [];
-  const rest = rule.replace(/'[^']*'|"[^"]*"|[A-Za-z]+|\d+|[(),]|\s+/g, "");
-  if (rest !== "") throw new ConfigtxInputError(field, `unexpected "${rest}" in policy rule "${rule}"`);
+  const tokens = tokenize(rule, field);
   let i = 0;
-  const fail = (why: string): never => {
-    throw new ConfigtxInputError(field, `invalid signature policy rule "${rule}": ${why}`);
+  const fail = (why: string, at = tokens[i]?.at ?? rule.length): never => {
+    throw new ConfigtxInputError(field, `invalid policy "${rule}" at position ${at + 1}: ${why}`);
   };
   const expect = (t: string): void => {
-    if (tokens[i++] !== t) fail(`expected "${t}"`);
+    const tok = tokens[i];
+    if (tok?.t !== t) fail(tok ? `expected "${t}", found "${tok.t}"` : `expected "${t}", found the end`);
+    i++;
   };
   const expr = (): Node => {
-    const t = tokens[i++];
-    if (t === undefined) return fail("unexpected end");
+    const tok = tokens[i];
+    if (tok === undefined) return fail("expected a principal or AND/OR/OutOf, found the end");
+    i++;
+    const t = tok.t;
     if (/^['"]/.test(t)) return { principal: t.slice(1, -1) };
     const fn = t.toLowerCase();
-    if (fn !== "and" && fn !== "or" && fn !== "outof") return fail(`unknown function "${t}"`);
+    if (fn !== "and" && fn !== "or" && fn !== "outof") return fail(`unknown function "${t}"`, tok.at);
     expect("(");
     let n = 0;
     if (fn === "outof") {
-      n = Number(tokens[i++]);
-      if (!Number.isInteger(n)) fail("OutOf needs a number first");
+      const num = tokens[i];
+      n = Number(num?.t);
+      if (!num || !Number.isInteger(n)) fail("OutOf needs a number first");
+      i++;
       expect(",");
     }
     const of: Node[] = [expr()];
-    while (tokens[i] === ",") {
+    while (tokens[i]?.t === ",") {
       i++;
       of.push(expr());
     }
     expect(")");
     if (fn === "and") n = of.length;
     if (fn === "or") n = 1;
-    if (n < 1 || n > of.length) fail(`cannot require ${n} of ${of.length}`);
+    if (n < 1 || n > of.length) fail(`cannot require ${n} of ${of.length}`, tok.at);
     return { n, of };
   };
   const node = expr();
-  if (i !== tokens.length) fail("trailing input");
+  if (i !== tokens.length) fail(`unexpected "${tokens[i]?.t}" after the end of the rule`);
   return node;
 }
 
