@@ -1,0 +1,131 @@
+import type * as grpc from "@grpc/grpc-js";
+import type * as FabricGateway from "@hyperledger/fabric-gateway";
+import { openGrpcClient, type GrpcEndpoint } from "../grpc-connection.js";
+
+/** How a call to a chaincode is signed: an MSP identity and a signer of SHA-256 digests (low-S ECDSA). */
+export interface GatewayIdentity {
+  mspId: string;
+  certPem: string;
+  signDigest(digest: Uint8Array): Promise<Uint8Array>;
+}
+
+export interface ChaincodeCall {
+  channel: string;
+  chaincode: string;
+  fn: string;
+  args: string[];
+  transient?: Record<string, Uint8Array>;
+  /** Ask these orgs' peers to endorse (default: what the Gateway plans from the endorsement policy). */
+  endorsingOrganizations?: string[];
+}
+
+/** The chaincode or the peers refused a call; `details` carries each peer's own message. */
+export class ChaincodeCallError extends Error {
+  constructor(
+    message: string,
+    public readonly kind: "endorse" | "submit" | "commit" | "evaluate" | "connect",
+    public readonly details: { address: string; mspId: string; message: string }[] = [],
+    public readonly txId?: string,
+  ) {
+    super(message);
+    this.name = "ChaincodeCallError";
+  }
+}
+
+type GatewayModule = typeof FabricGateway;
+let gatewayModule: Promise<GatewayModule> | undefined;
+/** fabric-gateway loads with the first chaincode call, not at start-up. */
+const loadGateway = (): Promise<GatewayModule> => (gatewayModule ??= import("@hyperledger/fabric-gateway"));
+
+/** A result's bytes as the API returns them: parsed JSON when they are JSON, else UTF-8 text (or base64 for binary). */
+export function decodeResult(bytes: Uint8Array): unknown {
+  if (bytes.length === 0) return "";
+  const text = Buffer.from(bytes).toString("utf8");
+  if (!Buffer.from(text, "utf8").equals(Buffer.from(bytes))) return Buffer.from(bytes).toString("base64");
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The peers' own words from a fabric-gateway error (EndorseError, SubmitError, CommitError, GatewayError). */
+function explain(err: unknown, kind: ChaincodeCallError["kind"], txId?: string): ChaincodeCallError {
+  const e = err as { message?: string; details?: { address: string; mspId: string; message: string }[]; code?: number };
+  const details = Array.isArray(e.details) ? e.details : [];
+  const peerWords = details.map((d) => `${d.mspId}@${d.address}: ${d.message}`).join("; ");
+  const base = (e.message ?? String(err)).replace(/^\d+ [A-Z_]+: /, "");
+  return new ChaincodeCallError(peerWords ? `${base} (${peerWords})` : base, kind, details, txId);
+}
+
+/**
+ * One connection to a peer's Gateway service for calling chaincode. Keep it for many calls; the
+ * gRPC channel is reused.
+ */
+export async function openGateway(endpoint: GrpcEndpoint, identity: GatewayIdentity) {
+  const { connect, hash, CommitError } = await loadGateway();
+  const client: grpc.Client = openGrpcClient(endpoint);
+  const gateway = connect({
+    client,
+    identity: { mspId: identity.mspId, credentials: Buffer.from(identity.certPem) },
+    signer: (digest: Uint8Array) => identity.signDigest(digest),
+    hash: hash.sha256,
+    evaluateOptions: () => ({ deadline: Date.now() + 30_000 }),
+    endorseOptions: () => ({ deadline: Date.now() + 60_000 }),
+    submitOptions: () => ({ deadline: Date.now() + 30_000 }),
+    commitStatusOptions: () => ({ deadline: Date.now() + 120_000 }),
+  });
+  const contract = (c: ChaincodeCall) => gateway.getNetwork(c.channel).getContract(c.chaincode);
+  const options = (c: ChaincodeCall) => ({
+    arguments: c.args,
+    ...(c.transient ? { transientData: c.transient } : {}),
+    ...(c.endorsingOrganizations?.length ? { endorsingOrganizations: c.endorsingOrganizations } : {}),
+  });
+
+  return {
+    /** Evaluates on one peer (no ordering): a query. */
+    async evaluate(c: ChaincodeCall): Promise<{ result: Uint8Array; txId: string }> {
+      const proposal = contract(c).newProposal(c.fn, options(c));
+      try {
+        return { result: await proposal.evaluate(), txId: proposal.getTransactionId() };
+      } catch (err) {
+        throw explain(err, "evaluate", proposal.getTransactionId());
+      }
+    },
+    /** Endorses on enough peers, orders, and waits until the peer committed it as valid. */
+    async submit(c: ChaincodeCall): Promise<{ result: Uint8Array; txId: string; blockNumber: number }> {
+      const proposal = contract(c).newProposal(c.fn, options(c));
+      const txId = proposal.getTransactionId();
+      let stage: ChaincodeCallError["kind"] = "endorse";
+      try {
+        const tx = await proposal.endorse();
+        stage = "submit";
+        const submitted = await tx.submit();
+        stage = "commit";
+        const status = await submitted.getStatus();
+        if (!status.successful) {
+          const codeName = Object.entries((await import("@hyperledger/fabric-protos")).peer.TxValidationCode).find(
+            ([, v]) => v === status.code,
+          )?.[0];
+          throw new ChaincodeCallError(
+            `transaction ${txId} was committed as invalid: ${codeName ?? status.code}`,
+            "commit",
+            [],
+            txId,
+          );
+        }
+        return { result: submitted.getResult(), txId, blockNumber: Number(status.blockNumber) };
+      } catch (err) {
+        if (err instanceof ChaincodeCallError) throw err;
+        if (err instanceof CommitError) throw explain(err, "commit", txId);
+        throw explain(err, stage, txId);
+      }
+    },
+    close(): void {
+      gateway.close();
+      client.close();
+    },
+  };
+}
+
+export type GatewayConnection = Awaited<ReturnType<typeof openGateway>>;

@@ -1,0 +1,68 @@
+// Placeholder until the cc-build branch lands (same API).
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import { ConfigtxInputError } from "../configtx/errors.js";
+
+export interface CcaasConnection {
+  address: string;
+  dial_timeout?: string;
+  tls_required: boolean;
+  client_auth_required?: boolean;
+  client_key?: string;
+  client_cert?: string;
+  root_cert?: string;
+}
+
+export function validateLabel(label: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.+-]*$/.test(label)) throw new ConfigtxInputError("label", `invalid label "${label}"`);
+}
+
+function tar(files: [string, Buffer][]): Buffer {
+  const blocks: Buffer[] = [];
+  for (const [name, data] of files) {
+    const h = Buffer.alloc(512);
+    h.write(name, 0, 100, "utf8");
+    h.write("0000644\0", 100);
+    h.write("0000000\0", 108);
+    h.write("0000000\0", 116);
+    h.write(`${data.length.toString(8).padStart(11, "0")}\0`, 124);
+    h.write("00000000000\0", 136);
+    h.write("        ", 148);
+    h.write("0", 156);
+    h.write("ustar\0", 257);
+    h.write("00", 263);
+    let sum = 0;
+    for (const b of h) sum += b;
+    h.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
+    blocks.push(h, data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return Buffer.concat(blocks);
+}
+
+export function buildCcaasPackage(p: {
+  label: string;
+  connection: CcaasConnection;
+  indexes?: Record<string, string>;
+}): {
+  bytes: Buffer;
+  packageId: string;
+  label: string;
+} {
+  validateLabel(p.label);
+  const code = gzipSync(
+    tar([
+      ["connection.json", Buffer.from(JSON.stringify(p.connection))],
+      ...Object.entries(p.indexes ?? {}).map(
+        ([n, v]) => [`META-INF/statedb/couchdb/indexes/${n}.json`, Buffer.from(v)] as [string, Buffer],
+      ),
+    ]),
+  );
+  const bytes = gzipSync(
+    tar([
+      ["metadata.json", Buffer.from(JSON.stringify({ type: "ccaas", label: p.label, path: "" }))],
+      ["code.tar.gz", code],
+    ]),
+  );
+  return { bytes, packageId: `${p.label}:${createHash("sha256").update(bytes).digest("hex")}`, label: p.label };
+}
