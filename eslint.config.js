@@ -5,7 +5,17 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "web/src/api/schema.d.ts", "e2e/artifacts/**", "**/*.config.js"] },
   js.configs.recommended,
+
   ...tseslint.configs.recommended,
+  {
+    // Test chaincodes are CommonJS Node.js projects of their own (fabric-shim loads them with require).
+    files: ["server/src/fabric/test-support/chaincode/**/*.js"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", Buffer: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
   {
     rules: {
       "@typescript-eslint/no-explicit-any": "error",

@@ -1,0 +1,271 @@
+import { execFile, spawn } from "node:child_process";
+import { constants } from "node:fs";
+import { access, appendFile, cp, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { readLastLines } from "./log-files.js";
+
+const execFileP = promisify(execFile);
+
+/** Languages the console builds and runs itself (Java comes later behind the same interface). */
+export type ChaincodeSourceType = "node" | "go" | "executable";
+
+/** Building the chaincode failed; `log` holds the end of the build output. */
+export class ChaincodeBuildError extends Error {
+  constructor(
+    message: string,
+    public readonly log: string,
+  ) {
+    super(message);
+    this.name = "ChaincodeBuildError";
+  }
+}
+
+/** How to start the built chaincode server (the caller adds address/id flags for node and the env). */
+export interface ChaincodeCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+}
+
+const exists = (p: string): Promise<boolean> =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
+const isExecutable = (p: string): Promise<boolean> =>
+  access(p, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+
+/** package.json → node, go.mod → go, a folder holding one executable file → executable. */
+export async function detectSourceType(dir: string): Promise<ChaincodeSourceType | undefined> {
+  if (await exists(join(dir, "package.json"))) return "node";
+  if (await exists(join(dir, "go.mod"))) return "go";
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const files = entries.filter((e) => e.isFile());
+  if (entries.length === 1 && files.length === 1 && (await isExecutable(join(dir, files[0]!.name)))) {
+    return "executable";
+  }
+  return undefined;
+}
+
+/** Finds a tool on PATH (plus well-known places); undefined when missing. */
+async function which(tool: string, extra: string[] = []): Promise<string | undefined> {
+  const dirs = [...(process.env.PATH ?? "").split(":").filter(Boolean), ...extra];
+  for (const d of dirs) {
+    const p = join(d, tool);
+    if (await isExecutable(p)) return p;
+  }
+  return undefined;
+}
+
+/**
+ * Unpacks a chaincode archive into `destDir`: gzip tar / tar through the system `tar`, zip through
+ * `unzip`. Entries that are absolute, climb out with `..`, or are links or devices are refused
+ * before anything is written. A single top-level folder is stripped.
+ */
+export async function extractArchive(bytes: Buffer, destDir: string): Promise<void> {
+  await mkdir(destDir, { recursive: true });
+  const tmp = join(dirname(destDir), `.upload-${process.pid}-${Date.now()}`);
+  const { writeFile } = await import("node:fs/promises");
+  const isZip = bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  const isGzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const isTar = bytes.length > 262 && bytes.subarray(257, 262).toString("latin1") === "ustar";
+  try {
+    await writeFile(tmp, bytes, { mode: 0o600 });
+    if (isZip) {
+      const unzip = await which("unzip");
+      if (!unzip) throw new Error("a zip archive needs the `unzip` program, which is not installed; send a tar.gz");
+      const { stdout } = await execFileP(unzip, ["-Z1", tmp], { maxBuffer: 64 * 1024 * 1024 });
+      assertSafeNames(stdout.split("\n").filter(Boolean));
+      await execFileP(unzip, ["-q", "-o", tmp, "-d", destDir]);
+    } else if (isGzip || isTar) {
+      const tar = await which("tar");
+      if (!tar) throw new Error("the `tar` program is not installed");
+      const flag = isGzip ? "-tvzf" : "-tvf";
+      const { stdout } = await execFileP(tar, [flag, tmp], { maxBuffer: 64 * 1024 * 1024 });
+      const lines = stdout.split("\n").filter(Boolean);
+      for (const l of lines) {
+        if (!/^[-d]/.test(l)) throw new Error(`the archive holds a link or special file: ${l.trim()}`);
+      }
+      const names = (await execFileP(tar, [isGzip ? "-tzf" : "-tf", tmp], { maxBuffer: 64 * 1024 * 1024 })).stdout
+        .split("\n")
+        .filter(Boolean);
+      assertSafeNames(names);
+      await execFileP(tar, [isGzip ? "-xzf" : "-xf", tmp, "-C", destDir, "--no-same-owner", "--no-same-permissions"]);
+    } else {
+      throw new Error("the upload is not a tar.gz, tar or zip archive");
+    }
+    // One top-level folder (what `tar czf x.tgz project/` gives): use its content.
+    const top = await readdir(destDir, { withFileTypes: true });
+    if (top.length === 1 && top[0]!.isDirectory()) {
+      const inner = join(destDir, top[0]!.name);
+      for (const e of await readdir(inner)) await rename(join(inner, e), join(destDir, e));
+      await rm(inner, { recursive: true, force: true });
+    }
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+function assertSafeNames(names: string[]): void {
+  for (const n of names) {
+    if (n.startsWith("/") || n.split("/").includes("..")) throw new Error(`unsafe path in the archive: ${n}`);
+  }
+}
+
+/** Copies a source folder (or one executable) from this host, without node_modules and .git. */
+export async function copySourceDir(src: string, dest: string): Promise<void> {
+  const st = await stat(src);
+  if (st.isFile()) {
+    await mkdir(dirname(dest), { recursive: true });
+    await cp(src, dest);
+    return;
+  }
+  await cp(src, dest, {
+    recursive: true,
+    filter: (p) => !/(^|\/)(node_modules|\.git)(\/|$)/.test(p.slice(src.length)),
+  });
+}
+
+/** Runs one build step, appending its output to the log; throws ChaincodeBuildError with the log's end on failure. */
+async function step(
+  what: string,
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; timeoutMs: number },
+): Promise<void> {
+  await appendFile(opts.logFile, `\n$ ${[command, ...args].join(" ")}\n`);
+  const code = await new Promise<number | string>((resolve) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs);
+    const write = (b: Buffer): void => void appendFile(opts.logFile, b).catch(() => undefined);
+    child.stdout.on("data", write);
+    child.stderr.on("data", write);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      resolve(e.message);
+    });
+    child.on("close", (c, signal) => {
+      clearTimeout(timer);
+      resolve(c ?? `signal ${signal}`);
+    });
+  });
+  if (code !== 0) {
+    // Let the pipes' last writes land before reading the log back.
+    await new Promise((r) => setTimeout(r, 50));
+    const log = (await readLastLines(opts.logFile, 100).catch(() => [] as string[])).join("\n");
+    throw new ChaincodeBuildError(`${what} failed (${typeof code === "number" ? `exit ${code}` : code})`, log);
+  }
+}
+
+/**
+ * Prepares a chaincode source to run as a chaincode-as-a-service server, logging every step:
+ * - node: `npm install` (production dependencies; all of them plus `npm run build` when the
+ *   package has a build script), then fabric-shim's `fabric-chaincode-node server` (the caller adds
+ *   `--chaincode-address` and `--chaincode-id`);
+ * - go: `go build` (needs the Go toolchain) to `<src>/../bin/chaincode`;
+ * - executable: the file itself.
+ * @throws ChaincodeBuildError naming the failed step (or what is missing) with the build log
+ */
+export async function buildChaincode(p: {
+  type: ChaincodeSourceType;
+  srcDir: string;
+  logFile: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<ChaincodeCommand> {
+  await mkdir(dirname(p.logFile), { recursive: true });
+  await appendFile(p.logFile, `--- build ${p.type} ${new Date().toISOString()} ---\n`);
+  const env = { ...process.env, ...(p.env ?? {}) };
+  const opts = { cwd: p.srcDir, env, logFile: p.logFile, timeoutMs: p.timeoutMs ?? 600_000 };
+  if (p.type === "executable") {
+    const st = await stat(p.srcDir).catch(() => undefined);
+    const file = st?.isDirectory() ? join(p.srcDir, (await readdir(p.srcDir))[0] ?? "") : p.srcDir;
+    if (!(await isExecutable(file))) {
+      throw new ChaincodeBuildError(`${file} is not an executable file`, "");
+    }
+    return { command: file, args: [], cwd: dirname(file) };
+  }
+  if (p.type === "go") {
+    const go = await which("go", ["/usr/local/go/bin", "/usr/lib/go/bin"]);
+    if (!go) {
+      throw new ChaincodeBuildError(
+        "Go toolchain not found: install Go 1.22+ (the `go` command on PATH) or upload a prebuilt executable",
+        "",
+      );
+    }
+    const out = join(p.srcDir, "..", "bin", "chaincode");
+    await mkdir(dirname(out), { recursive: true });
+    await step("go build", go, ["build", "-o", out, "."], {
+      ...opts,
+      env: { ...env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" },
+    });
+    return { command: out, args: [], cwd: p.srcDir };
+  }
+  // node
+  const npm = await which("npm", [dirname(process.execPath)]);
+  if (!npm)
+    throw new ChaincodeBuildError("npm not found beside node; it is needed to install the chaincode's packages", "");
+  const pkg = JSON.parse(await readFile(join(p.srcDir, "package.json"), "utf8").catch(() => "{}")) as {
+    scripts?: Record<string, string>;
+  };
+  const hasBuild = Boolean(pkg.scripts?.build);
+  if (!(await exists(join(p.srcDir, "node_modules"))) || hasBuild) {
+    await step(
+      "npm install",
+      npm,
+      ["install", ...(hasBuild ? [] : ["--omit=dev"]), "--no-audit", "--no-fund", "--prefer-offline"],
+      opts,
+    );
+  }
+  if (hasBuild) await step("npm run build", npm, ["run", "build"], opts);
+  const bin = join(p.srcDir, "node_modules", ".bin", "fabric-chaincode-node");
+  if (!(await exists(bin))) {
+    throw new ChaincodeBuildError(
+      "node_modules/.bin/fabric-chaincode-node not found: package.json must depend on fabric-shim (and fabric-contract-api)",
+      "",
+    );
+  }
+  return { command: process.execPath, args: [bin, "server"], cwd: p.srcDir };
+}
+
+/** TLS files of a chaincode server (PEM files on disk). */
+export interface ChaincodeTlsFiles {
+  keyFile: string;
+  certFile: string;
+  /** CA of the peers' client certificates, when the server requires client auth. */
+  clientCaFile?: string;
+}
+
+/**
+ * The environment every chaincode server gets: fabric-samples' conventions (CHAINCODE_ID,
+ * CHAINCODE_SERVER_ADDRESS, CHAINCODE_TLS_*), which Go and other servers read, and fabric-shim's
+ * CORE_-prefixed options (its CLI reads CORE_CHAINCODE_* through yargs' env prefix).
+ */
+export function chaincodeServerEnv(p: {
+  ccid: string;
+  address: string;
+  tls?: ChaincodeTlsFiles;
+}): Record<string, string> {
+  const env: Record<string, string> = {
+    CHAINCODE_ID: p.ccid,
+    CHAINCODE_SERVER_ADDRESS: p.address,
+    CORE_CHAINCODE_ID: p.ccid,
+    CORE_CHAINCODE_ADDRESS: p.address,
+    CHAINCODE_TLS_DISABLED: p.tls ? "false" : "true",
+  };
+  if (p.tls) {
+    env.CHAINCODE_TLS_KEY = p.tls.keyFile;
+    env.CHAINCODE_TLS_CERT = p.tls.certFile;
+    env.CORE_CHAINCODE_TLS_KEY_FILE = p.tls.keyFile;
+    env.CORE_CHAINCODE_TLS_CERT_FILE = p.tls.certFile;
+    if (p.tls.clientCaFile) {
+      env.CHAINCODE_CLIENT_CA_CERT = p.tls.clientCaFile;
+      env.CORE_CHAINCODE_TLS_CLIENT_CACERT_FILE = p.tls.clientCaFile;
+    }
+  }
+  return env;
+}
