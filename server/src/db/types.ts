@@ -252,7 +252,58 @@ export interface NodeHealthChecksTable {
   checked_at: string;
 }
 
+export interface FabricChaincodesTable {
+  id: Generated<number>;
+  name: string;
+  /** The channel (a FABRIC row of `networks`). */
+  network_id: number;
+  created_at: string;
+}
+
+export interface FabricChaincodeDefinitionsTable {
+  id: Generated<number>;
+  chaincode_id: number;
+  version: string;
+  sequence: number;
+  /** Signature-policy DSL, a channel policy path, or "" (the channel's /Channel/Application/Endorsement). */
+  endorsement_policy: string;
+  init_required: number;
+  /** Private data collections, JSON array. */
+  collections: string;
+  docker_image: string;
+  /** host:port the peers dial (connection.json) and the chaincode server listens on. */
+  chaincode_address: string;
+  /** docker, node, go, executable or none. */
+  source_type: string;
+  /** The source folder in the data directory (uploaded or copied), or the executable. */
+  source_path: string | null;
+  /** TLS between peer and chaincode server (certificates from the org's TLS CA). */
+  tls: number;
+  /** The ccaas package id installed on peers (label:sha256), once packaged. */
+  package_id: string | null;
+  /** Extra environment of the chaincode server, JSON object. */
+  environment: string;
+  /** none, building, running, stopped or error. */
+  deploy_status: string;
+  deploy_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FabricChaincodeEventsTable {
+  id: Generated<number>;
+  definition_id: number;
+  /** install, approve, commit, deploy, undeploy, build, crash… */
+  event_type: string;
+  /** JSON: status (started, success, failed), user, peer/org, error and step details. */
+  event_data: string;
+  created_at: string;
+}
+
 export interface Database {
+  fabric_chaincodes: FabricChaincodesTable;
+  fabric_chaincode_definitions: FabricChaincodeDefinitionsTable;
+  fabric_chaincode_events: FabricChaincodeEventsTable;
   nodes: NodesTable;
   node_events: NodeEventsTable;
   node_health_checks: NodeHealthChecksTable;

@@ -38,11 +38,140 @@ const ECHO = [
   "type",
 ];
 
+/** Product additions of the chaincode lifecycle (issue 11) to the reference's chaincodeploy shapes. */
+const COLLECTION = [
+  "",
+  "[].blockToLive",
+  "[].endorsementPolicy",
+  "[].maxPeerCount",
+  "[].memberOnlyRead",
+  "[].memberOnlyWrite",
+  "[].name",
+  "[].policy",
+  "[].requiredPeerCount",
+].map((p) => `collections${p}`);
+const DEFINITION_WRITE = [
+  ...COLLECTION,
+  "collections[].endorsementPolicy.channelConfigPolicy",
+  "collections[].endorsementPolicy.signaturePolicy",
+  "environment_variables",
+  "init_required",
+  "source_path",
+  "source_type",
+  "tls",
+];
+const DEFINITION_READ = [
+  ...COLLECTION,
+  "deploy_error",
+  "deploy_status",
+  "environment_variables",
+  "init_required",
+  "package_id",
+  "source_path",
+  "source_type",
+  "tls",
+  "updated_at",
+];
+const chaincodeAdditions = (
+  op: string,
+  kind: "request" | "response",
+  prefix: string,
+  props: string[],
+  reason: string,
+): Record<string, string> =>
+  Object.fromEntries(props.map((p) => [`${op} ${kind}:${prefix}${p}`, `product addition (issue 11): ${reason}`]));
+const DEF_REASON =
+  "what _lifecycle needs (init_required, private data collections), where the code comes from and how its server runs";
+const CHAINCODE_ALLOWED: Record<string, string> = {
+  ...chaincodeAdditions(
+    "GET /sc/fabric/chaincodes",
+    "response",
+    "chaincodes[].",
+    ["definitions_count", "latest_definition"],
+    "the list shows each chaincode's latest definition",
+  ),
+  ...chaincodeAdditions(
+    "POST /sc/fabric/chaincodes",
+    "response",
+    "chaincode.",
+    ["definitions_count", "latest_definition"],
+    "same shape as the list",
+  ),
+  ...chaincodeAdditions(
+    "GET /sc/fabric/chaincodes/{id}",
+    "response",
+    "",
+    ["definitions_count", "latest_definition"],
+    "same shape as the list",
+  ),
+  ...chaincodeAdditions(
+    "GET /sc/fabric/chaincodes/{chaincodeId}/definitions",
+    "response",
+    "definitions[].",
+    DEFINITION_READ.filter((p) => !p.startsWith("collections[")),
+    DEF_REASON,
+  ),
+  ...chaincodeAdditions(
+    "POST /sc/fabric/chaincodes/{chaincodeId}/definitions",
+    "request",
+    "",
+    DEFINITION_WRITE,
+    DEF_REASON,
+  ),
+  ...chaincodeAdditions(
+    "POST /sc/fabric/chaincodes/{chaincodeId}/definitions",
+    "response",
+    "definition.",
+    DEFINITION_READ,
+    DEF_REASON,
+  ),
+  ...chaincodeAdditions(
+    "GET /sc/fabric/chaincodes/{chaincodeId}/definitions/{definitionId}",
+    "response",
+    "definition.",
+    DEFINITION_READ,
+    DEF_REASON,
+  ),
+  ...chaincodeAdditions("PUT /sc/fabric/definitions/{definitionId}", "request", "", DEFINITION_WRITE, DEF_REASON),
+  ...chaincodeAdditions(
+    "PUT /sc/fabric/definitions/{definitionId}",
+    "response",
+    "",
+    [
+      ...DEFINITION_READ,
+      "collections[].endorsementPolicy.channelConfigPolicy",
+      "collections[].endorsementPolicy.signaturePolicy",
+    ],
+    DEF_REASON,
+  ),
+  ...chaincodeAdditions(
+    "POST /sc/fabric/chaincodes/{chaincodeId}/invoke",
+    "response",
+    "",
+    ["transaction_id"],
+    "the transaction id of the call",
+  ),
+  ...chaincodeAdditions(
+    "POST /sc/fabric/chaincodes/{chaincodeId}/query",
+    "response",
+    "",
+    ["transaction_id"],
+    "the transaction id of the call",
+  ),
+  "GET /sc/fabric/definitions/{definitionId}/status":
+    "product addition (issue 11): installed per peer, approved per org and committed, read from the peers for the lifecycle screen",
+  "POST /organizations/{id}/msp/export":
+    "product addition (issue 11): writes an org identity's MSP folder on the console host for Fabric's own CLI (the key never leaves the host)",
+  "POST /sc/fabric/definitions/{definitionId}/source":
+    "product addition (issue 11): upload the chaincode's code (archive or executable) to run it without Docker",
+};
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
  */
 const ALLOWED: Record<string, string> = {
+  ...CHAINCODE_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

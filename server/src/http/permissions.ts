@@ -74,6 +74,36 @@ export const PERMISSIONS = {
     description: "Start, stop and restart nodes",
     roles: OPERATORS,
   },
+  CHAINCODE_READ: {
+    name: "Read chaincodes",
+    category: "Chaincodes",
+    description: "List chaincodes, their definitions, timelines, logs and metadata, and query them",
+    roles: ALL,
+  },
+  CHAINCODE_CREATE: {
+    name: "Create chaincodes",
+    category: "Chaincodes",
+    description: "Create chaincodes and definitions, upload their source",
+    roles: OPERATORS,
+  },
+  CHAINCODE_UPDATE: {
+    name: "Update chaincodes",
+    category: "Chaincodes",
+    description: "Change definitions; install, approve and commit them",
+    roles: OPERATORS,
+  },
+  CHAINCODE_DELETE: {
+    name: "Delete chaincodes",
+    category: "Chaincodes",
+    description: "Delete chaincodes and definitions",
+    roles: OPERATORS,
+  },
+  CHAINCODE_EXECUTE: {
+    name: "Run chaincodes",
+    category: "Chaincodes",
+    description: "Deploy and undeploy chaincode servers, invoke transactions",
+    roles: OPERATORS,
+  },
   KEY_READ: { name: "Read keys", category: "Keys", description: "List keys and read public material", roles: ALL },
   KEY_CREATE: {
     name: "Create keys",

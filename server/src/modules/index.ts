@@ -5,6 +5,7 @@ import { registerKeysModule } from "./keys/index.js";
 import { registerBesuNetworksModule } from "./besu-networks/index.js";
 import { registerNodesModule } from "./nodes/index.js";
 import { registerFabricNetworksModule } from "./fabric-networks/index.js";
+import { registerChaincodesModule } from "./fabric-chaincodes/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
@@ -58,6 +59,11 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerNodeRpcModule(api, nodes.service, keys);
   const fabricNetworks = registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
   nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));
+  const chaincodes = registerChaincodesModule(api, ctx, {
+    fabric: fabricNetworks.ctx,
+    keys,
+    defaults: nodes.defaults,
+  });
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),
@@ -82,6 +88,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     stop() {
       unsubscribe();
       nodes.close();
+      chaincodes.close();
     },
   };
 }

@@ -86,12 +86,12 @@ export async function fabricApi(opts: {
   }
 
   /** Processes whose working directory is a node folder of this console's data dir (only ours). */
-  function nodeProcesses(): number[] {
+  function nodeProcesses(folder = "nodes"): number[] {
     const out: number[] = [];
     for (const p of readdirSync("/proc")) {
       if (!/^\d+$/.test(p)) continue;
       try {
-        if (readlinkSync(`/proc/${p}/cwd`).startsWith(join(t.config.dataDir, "nodes"))) out.push(Number(p));
+        if (readlinkSync(`/proc/${p}/cwd`).startsWith(join(t.config.dataDir, folder))) out.push(Number(p));
       } catch {
         // gone or not ours
       }
@@ -132,7 +132,9 @@ export async function fabricApi(opts: {
     t,
     call,
     ok,
-    nodeProcesses,
+    nodeProcesses: () => nodeProcesses(),
+    /** Chaincode server processes of this console (their folders are under <data>/chaincodes). */
+    chaincodeProcesses: () => nodeProcesses("chaincodes"),
     createNodes,
     /** Stops the given nodes through the API and waits until none of this console's processes is left. */
     async stopNodes(nodes: Json[]): Promise<void> {
@@ -141,7 +143,7 @@ export async function fabricApi(opts: {
     },
     /** Kills leftovers, closes the app and removes its data dir. */
     async close(): Promise<void> {
-      for (const pid of nodeProcesses()) process.kill(pid, "SIGKILL");
+      for (const pid of [...nodeProcesses(), ...nodeProcesses("chaincodes")]) process.kill(pid, "SIGKILL");
       await t.close();
     },
   };

@@ -36,6 +36,8 @@ export interface TestApp extends BuiltApp {
   config: Config;
   basic(username: string, password: string): { authorization: string };
   admin: { authorization: string };
+  /** Closes the app (node and chaincode processes keep running) and boots a new one on the same data. */
+  restart(): Promise<void>;
 }
 
 /** Builds a real app on a fresh SQLite file or a fresh PostgreSQL database. */
@@ -58,18 +60,24 @@ export async function createTestApp(
     databaseUrl,
     webDist: join(dataDir, "no-web"),
   };
-  const built = await buildApp(config);
+  let built = await buildApp(config);
   const basic = (u: string, p: string) => ({ authorization: `Basic ${Buffer.from(`${u}:${p}`).toString("base64")}` });
-  return {
+  const t: TestApp = {
     ...built,
     config,
     basic,
     admin: basic("admin", ADMIN_PASSWORD),
+    async restart() {
+      await built.close();
+      built = await buildApp(config);
+      Object.assign(t, { app: built.app, database: built.database, bus: built.bus, routes: built.routes });
+    },
     async close() {
       await built.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return t;
 }
 
 /** Creates a user through the API and returns its Basic auth header. */

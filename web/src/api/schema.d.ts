@@ -3310,6 +3310,333 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sc/fabric/chaincodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List Fabric chaincodes */
+    get: operations["listFabricChaincodes"];
+    put?: never;
+    /** Create a chaincode (a name on one Fabric channel) */
+    post: operations["createChaincode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/chaincodes/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a chaincode */
+    get: operations["getFabricChaincodeDetail"];
+    put?: never;
+    post?: never;
+    /** Delete a chaincode and its definitions (stops their chaincode servers) */
+    delete: operations["deleteChaincode"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/chaincodes/{chaincodeId}/definitions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List a chaincode's definitions */
+    get: operations["listChaincodeDefinitions"];
+    put?: never;
+    /** Create a definition: version, next sequence, endorsement policy, collections, source */
+    post: operations["createChaincodeDefinition"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/chaincodes/{chaincodeId}/definitions/{definitionId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A definition with its timeline */
+    get: operations["getChaincodeDefinitionDetail"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Change a definition that is not committed yet */
+    put: operations["updateChaincodeDefinition"];
+    post?: never;
+    /** Delete a definition (stops its chaincode server) */
+    delete: operations["deleteChaincodeDefinition"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/install": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Install the definition's ccaas package on peers */
+    post: operations["installChaincodeByDefinition"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/approve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Approve the definition for the org of a peer (signed by that org's admin) */
+    post: operations["approveChaincodeByDefinition"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/commit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Commit the definition on the channel once enough orgs approved */
+    post: operations["commitChaincodeByDefinition"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/deploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Build the source and run the chaincode server as a supervised process */
+    post: operations["deployChaincodeByDefinition"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/undeploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop the chaincode server */
+    post: operations["removeChaincodeDeployment"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/docker-info": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The chaincode server process (Docker's container-info shape: id = pid) */
+    get: operations["getChaincodeDefinitionDockerInfo"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/timeline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every lifecycle step of a definition: who, when, outcome and error */
+    get: operations["getChaincodeDefinitionTimeline"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Where a definition stands, read from the peers: installed per peer, approved per org, committed */
+    get: operations["getChaincodeDefinitionStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/definitions/{definitionId}/logs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The chaincode server's log: the last `tail` lines, then new lines while `follow` is on (SSE) */
+    get: operations["getChaincodeDefinitionLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/peer/{peerId}/chaincode/sequence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The committed sequence of a chaincode on a channel, read from a peer */
+    get: operations["getFabricChaincodeSequence"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/chaincodes/{chaincodeId}/invoke": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Submit a transaction through a peer's Gateway and wait until it is committed */
+    post: operations["invokeChaincode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/chaincodes/{chaincodeId}/query": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Evaluate a transaction on a peer (nothing is ordered) */
+    post: operations["queryChaincode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/chaincodes/{chaincodeId}/metadata": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The contract metadata (org.hyperledger.fabric:GetMetadata) */
+    get: operations["getChaincodeMetadata"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/{id}/msp/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Write an org identity's MSP folder on the console host, for the peer CLI and other Fabric tools */
+    post: operations["exportOrganizationMsp"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -3446,6 +3773,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sc/fabric/definitions/{definitionId}/source": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload the chaincode's code: an archive (tar.gz, tar, zip) of a Node.js or Go project, or an executable
+     * @description Send the file as the request body (Content-Type application/octet-stream or application/gzip), or JSON {"source_path": "/dir"} to copy a directory or executable of this host. type=auto detects package.json (node), go.mod (go) or a single executable.
+     */
+    post: operations["uploadChaincodeDefinitionSource"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3495,6 +3842,11 @@ export interface components {
         | "NODE_UPDATE"
         | "NODE_DELETE"
         | "NODE_EXECUTE"
+        | "CHAINCODE_READ"
+        | "CHAINCODE_CREATE"
+        | "CHAINCODE_UPDATE"
+        | "CHAINCODE_DELETE"
+        | "CHAINCODE_EXECUTE"
         | "KEY_READ"
         | "KEY_CREATE"
         | "KEY_DELETE"
@@ -3871,6 +4223,105 @@ export interface components {
       /** @description The new network's id */
       networkId: number;
     };
+    FabricChaincodeInput: {
+      /** @description Chaincode id */
+      id: number;
+      /** @description Chaincode name on the channel */
+      name: string;
+      /** @description The Fabric network (channel) */
+      network_id: number;
+      /** @description Channel name */
+      network_name: string;
+      /** @description FABRIC */
+      network_platform: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description Number of definitions */
+      definitions_count: number;
+      /** @description The definition with the highest sequence */
+      latest_definition: {
+        id: number;
+        version: string;
+        sequence: number;
+        /** @enum {string} */
+        deploy_status: "none" | "building" | "running" | "stopped" | "error";
+      } | null;
+    };
+    FabricChaincodeDefinitionInput: {
+      /** @description Definition id */
+      id: number;
+      /** @description Chaincode id */
+      chaincode_id: number;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence on the channel */
+      sequence: number;
+      /** @description Signature-policy DSL, channel policy path, or empty (channel default) */
+      endorsement_policy: string;
+      /** @description Image to run (needs a Docker engine) */
+      docker_image: string;
+      /** @description host:port of the chaincode server the peers dial */
+      chaincode_address: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description The chaincode's Init must be invoked first */
+      init_required: boolean;
+      /** @description Private data collections */
+      collections: {
+        /** @description Collection name */
+        name: string;
+        /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
+        policy: string;
+        /** @description Peers the data must reach at endorsement */
+        requiredPeerCount?: number;
+        /** @description Peers the data is sent to at most */
+        maxPeerCount?: number;
+        /** @description Blocks before purge; 0 = never */
+        blockToLive?: number;
+        /** @description Only member orgs' clients may read (default true) */
+        memberOnlyRead?: boolean;
+        /** @description Only member orgs' clients may write (default true) */
+        memberOnlyWrite?: boolean;
+        /** @description Collection-level endorsement policy */
+        endorsementPolicy?: {
+          signaturePolicy?: string;
+          channelConfigPolicy?: string;
+        };
+      }[];
+      /**
+       * @description Where the code comes from
+       * @enum {string}
+       */
+      source_type: "docker" | "node" | "go" | "executable" | "none";
+      /** @description Source folder or executable in the data directory */
+      source_path: string | null;
+      /** @description TLS between peer and chaincode server */
+      tls: boolean;
+      /** @description ccaas package id (label:sha256) once packaged */
+      package_id: string | null;
+      /** @description Extra environment of the chaincode server */
+      environment_variables: {
+        [key: string]: string;
+      };
+      /**
+       * @description The chaincode server's state
+       * @enum {string}
+       */
+      deploy_status: "none" | "building" | "running" | "stopped" | "error";
+      /** @description Why the last build or start failed */
+      deploy_error: string | null;
+      /** @description Last change */
+      updated_at: string;
+    };
+    FabricChaincodeEventInput: {
+      id: number;
+      definition_id: number;
+      /** @description install, approve, commit, deploy, undeploy, build, crash */
+      event_type: string;
+      /** @description status, user, peer/org, error and details */
+      event_data: unknown;
+      created_at: string;
+    };
     /** @description An audit event */
     AuditEventInput: {
       /** @description Event id */
@@ -4054,6 +4505,11 @@ export interface components {
         | "NODE_UPDATE"
         | "NODE_DELETE"
         | "NODE_EXECUTE"
+        | "CHAINCODE_READ"
+        | "CHAINCODE_CREATE"
+        | "CHAINCODE_UPDATE"
+        | "CHAINCODE_DELETE"
+        | "CHAINCODE_EXECUTE"
         | "KEY_READ"
         | "KEY_CREATE"
         | "KEY_DELETE"
@@ -4429,6 +4885,105 @@ export interface components {
       message: string;
       /** @description The new network's id */
       networkId: number;
+    };
+    FabricChaincode: {
+      /** @description Chaincode id */
+      id: number;
+      /** @description Chaincode name on the channel */
+      name: string;
+      /** @description The Fabric network (channel) */
+      network_id: number;
+      /** @description Channel name */
+      network_name: string;
+      /** @description FABRIC */
+      network_platform: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description Number of definitions */
+      definitions_count: number;
+      /** @description The definition with the highest sequence */
+      latest_definition: {
+        id: number;
+        version: string;
+        sequence: number;
+        /** @enum {string} */
+        deploy_status: "none" | "building" | "running" | "stopped" | "error";
+      } | null;
+    };
+    FabricChaincodeDefinition: {
+      /** @description Definition id */
+      id: number;
+      /** @description Chaincode id */
+      chaincode_id: number;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence on the channel */
+      sequence: number;
+      /** @description Signature-policy DSL, channel policy path, or empty (channel default) */
+      endorsement_policy: string;
+      /** @description Image to run (needs a Docker engine) */
+      docker_image: string;
+      /** @description host:port of the chaincode server the peers dial */
+      chaincode_address: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description The chaincode's Init must be invoked first */
+      init_required: boolean;
+      /** @description Private data collections */
+      collections: {
+        /** @description Collection name */
+        name: string;
+        /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
+        policy: string;
+        /** @description Peers the data must reach at endorsement */
+        requiredPeerCount?: number;
+        /** @description Peers the data is sent to at most */
+        maxPeerCount?: number;
+        /** @description Blocks before purge; 0 = never */
+        blockToLive?: number;
+        /** @description Only member orgs' clients may read (default true) */
+        memberOnlyRead?: boolean;
+        /** @description Only member orgs' clients may write (default true) */
+        memberOnlyWrite?: boolean;
+        /** @description Collection-level endorsement policy */
+        endorsementPolicy?: {
+          signaturePolicy?: string;
+          channelConfigPolicy?: string;
+        };
+      }[];
+      /**
+       * @description Where the code comes from
+       * @enum {string}
+       */
+      source_type: "docker" | "node" | "go" | "executable" | "none";
+      /** @description Source folder or executable in the data directory */
+      source_path: string | null;
+      /** @description TLS between peer and chaincode server */
+      tls: boolean;
+      /** @description ccaas package id (label:sha256) once packaged */
+      package_id: string | null;
+      /** @description Extra environment of the chaincode server */
+      environment_variables: {
+        [key: string]: string;
+      };
+      /**
+       * @description The chaincode server's state
+       * @enum {string}
+       */
+      deploy_status: "none" | "building" | "running" | "stopped" | "error";
+      /** @description Why the last build or start failed */
+      deploy_error: string | null;
+      /** @description Last change */
+      updated_at: string;
+    };
+    FabricChaincodeEvent: {
+      id: number;
+      definition_id: number;
+      /** @description install, approve, commit, deploy, undeploy, build, crash */
+      event_type: string;
+      /** @description status, user, peer/org, error and details */
+      event_data: unknown;
+      created_at: string;
     };
     /** @description An audit event */
     AuditEvent: {
@@ -5467,6 +6022,11 @@ export interface operations {
             | "NODE_UPDATE"
             | "NODE_DELETE"
             | "NODE_EXECUTE"
+            | "CHAINCODE_READ"
+            | "CHAINCODE_CREATE"
+            | "CHAINCODE_UPDATE"
+            | "CHAINCODE_DELETE"
+            | "CHAINCODE_EXECUTE"
             | "KEY_READ"
             | "KEY_CREATE"
             | "KEY_DELETE"
@@ -14429,6 +14989,2019 @@ export interface operations {
       };
     };
   };
+  listFabricChaincodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            chaincodes: components["schemas"]["FabricChaincode"][];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createChaincode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Chaincode name */
+          name: string;
+          /** @description Fabric network (channel) id */
+          network_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            chaincode: components["schemas"]["FabricChaincode"];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getFabricChaincodeDetail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricChaincode"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteChaincode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listChaincodeDefinitions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode id */
+        chaincodeId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            definitions: components["schemas"]["FabricChaincodeDefinition"][];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createChaincodeDefinition: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode id */
+        chaincodeId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Chaincode id (the path's) */
+          chaincode_id?: number;
+          /** @description Version label, [A-Za-z0-9_.+-] */
+          version: string;
+          /** @description Must be the channel's committed sequence + 1 */
+          sequence: number;
+          /** @description e.g. AND('Org1MSP.peer','Org2MSP.peer'); empty = channel default */
+          endorsement_policy?: string;
+          /** @description Image to run; needs a Docker engine */
+          docker_image?: string;
+          /** @description host:port the peers dial; a free port is chosen when empty */
+          chaincode_address?: string;
+          /** @description Require Init before other calls */
+          init_required?: boolean;
+          /** @description Private data collections */
+          collections?: {
+            /** @description Collection name */
+            name: string;
+            /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
+            policy: string;
+            /** @description Peers the data must reach at endorsement */
+            requiredPeerCount?: number;
+            /** @description Peers the data is sent to at most */
+            maxPeerCount?: number;
+            /** @description Blocks before purge; 0 = never */
+            blockToLive?: number;
+            /** @description Only member orgs' clients may read (default true) */
+            memberOnlyRead?: boolean;
+            /** @description Only member orgs' clients may write (default true) */
+            memberOnlyWrite?: boolean;
+            /** @description Collection-level endorsement policy */
+            endorsementPolicy?: {
+              signaturePolicy?: string;
+              channelConfigPolicy?: string;
+            };
+          }[];
+          /**
+           * @description docker, node, go, executable or none (upload later)
+           * @enum {string}
+           */
+          source_type?: "docker" | "node" | "go" | "executable" | "none";
+          /** @description A directory (node/go) or executable on this host to copy */
+          source_path?: string;
+          /** @description TLS between peer and chaincode server */
+          tls?: boolean;
+          /** @description Extra environment of the chaincode server */
+          environment_variables?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            definition: components["schemas"]["FabricChaincodeDefinition"];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getChaincodeDefinitionDetail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode id */
+        chaincodeId: number;
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            definition: components["schemas"]["FabricChaincodeDefinition"];
+            events: components["schemas"]["FabricChaincodeEvent"][];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  updateChaincodeDefinition: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Version label, [A-Za-z0-9_.+-] */
+          version: string;
+          /** @description Must be the channel's committed sequence + 1 */
+          sequence: number;
+          /** @description e.g. AND('Org1MSP.peer','Org2MSP.peer'); empty = channel default */
+          endorsement_policy?: string;
+          /** @description Image to run; needs a Docker engine */
+          docker_image?: string;
+          /** @description host:port the peers dial; a free port is chosen when empty */
+          chaincode_address?: string;
+          /** @description Require Init before other calls */
+          init_required?: boolean;
+          /** @description Private data collections */
+          collections?: {
+            /** @description Collection name */
+            name: string;
+            /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
+            policy: string;
+            /** @description Peers the data must reach at endorsement */
+            requiredPeerCount?: number;
+            /** @description Peers the data is sent to at most */
+            maxPeerCount?: number;
+            /** @description Blocks before purge; 0 = never */
+            blockToLive?: number;
+            /** @description Only member orgs' clients may read (default true) */
+            memberOnlyRead?: boolean;
+            /** @description Only member orgs' clients may write (default true) */
+            memberOnlyWrite?: boolean;
+            /** @description Collection-level endorsement policy */
+            endorsementPolicy?: {
+              signaturePolicy?: string;
+              channelConfigPolicy?: string;
+            };
+          }[];
+          /**
+           * @description docker, node, go, executable or none (upload later)
+           * @enum {string}
+           */
+          source_type?: "docker" | "node" | "go" | "executable" | "none";
+          /** @description A directory (node/go) or executable on this host to copy */
+          source_path?: string;
+          /** @description TLS between peer and chaincode server */
+          tls?: boolean;
+          /** @description Extra environment of the chaincode server */
+          environment_variables?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricChaincodeDefinition"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteChaincodeDefinition: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  installChaincodeByDefinition: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Peers to install on */
+          peer_ids: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  approveChaincodeByDefinition: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A peer of the org that acts */
+          peer_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  commitChaincodeByDefinition: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A peer of the org that acts */
+          peer_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deployChaincodeByDefinition: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Extra environment of the chaincode server */
+          environment_variables?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  removeChaincodeDeployment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getChaincodeDefinitionDockerInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Process id */
+            id: string;
+            /** @description Supervised process name */
+            name: string;
+            /** @description The command run */
+            image: string;
+            /** @description running, exited, ... */
+            state: string;
+            /** @description Human readable status */
+            status: string;
+            /** @description Process status */
+            docker_status: string;
+            /** @description Start time (unix seconds) */
+            created: number;
+            /** @description Listen address */
+            ports: string[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getChaincodeDefinitionTimeline: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricChaincodeEvent"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getChaincodeDefinitionStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            definition_id: number;
+            channel: string;
+            /** @description The package this definition installs */
+            package_id: string | null;
+            peers: {
+              peer_id: number;
+              peer_name: string;
+              msp_id: string;
+              /** @description The peer process status */
+              status: string;
+              /** @description This definition's package is installed */
+              installed: boolean;
+              /** @description Packages of this chaincode's label installed there */
+              package_ids: string[];
+              /** @description Why the peer could not be asked */
+              error?: string;
+            }[];
+            orgs: {
+              msp_id: string;
+              /** @description Approved this definition (CheckCommitReadiness); null if unknown */
+              approved: boolean | null;
+            }[];
+            /** @description What the channel has committed under this name */
+            committed: {
+              sequence: number;
+              version: string;
+              endorsement_policy: string;
+            } | null;
+            /** @description The sequence a new definition must use */
+            next_sequence: number;
+            readiness_error?: string;
+            deploy: {
+              /** @enum {string} */
+              status: "none" | "building" | "running" | "stopped" | "error";
+              pid: number | null;
+              restarts: number;
+              error: string | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getChaincodeDefinitionLogs: {
+    parameters: {
+      query?: {
+        /** @description Stream with Server-Sent Events */
+        follow?: "true" | "false";
+        /** @description Lines from the end */
+        tail?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Log lines (text/plain) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": string;
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getFabricChaincodeSequence: {
+    parameters: {
+      query: {
+        /** @description Chaincode name */
+        chaincodeName: string;
+        /** @description Channel name */
+        channelName: string;
+      };
+      header?: never;
+      path: {
+        /** @description Peer node id */
+        peerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            chaincode_name: string;
+            channel_name: string;
+            /** @description Committed sequence; 0 when none */
+            sequence: number;
+            status: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  invokeChaincode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode id */
+        chaincodeId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Function name, e.g. CreateAsset or MyContract:CreateAsset */
+          function: string;
+          /**
+           * @description Arguments
+           * @default []
+           */
+          args?: string[];
+          /** @description Channel (must be the chaincode's) */
+          channel?: string;
+          /** @description Key (with a certificate of a channel org) to sign with */
+          key_id?: string;
+          /** @description Transient data: name → bytes */
+          transient?: {
+            [key: string]: number[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description What happened */
+            message: string;
+            /** @description Decoded result: JSON when it parses, else text */
+            result: unknown;
+            /** @description Transaction id */
+            transaction_id: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  queryChaincode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode id */
+        chaincodeId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Function name, e.g. CreateAsset or MyContract:CreateAsset */
+          function: string;
+          /**
+           * @description Arguments
+           * @default []
+           */
+          args?: string[];
+          /** @description Channel (must be the chaincode's) */
+          channel?: string;
+          /** @description Key (with a certificate of a channel org) to sign with */
+          key_id?: string;
+          /** @description Transient data: name → bytes */
+          transient?: {
+            [key: string]: number[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description What happened */
+            message: string;
+            /** @description Decoded result: JSON when it parses, else text */
+            result: unknown;
+            /** @description Transaction id */
+            transaction_id: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getChaincodeMetadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode id */
+        chaincodeId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            status: string;
+            message: string;
+            result: unknown;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportOrganizationMsp: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Organization id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description Which identity of the org to export
+           * @default admin
+           * @enum {string}
+           */
+          identity?: "admin";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The MSP folder on the console host (CORE_PEER_MSPCONFIGPATH) */
+            path: string;
+            /** @description CORE_PEER_LOCALMSPID */
+            mspId: string;
+            /** @description The org's TLS CA (CORE_PEER_TLS_ROOTCERT_FILE for its peers) */
+            tlsRootCertFile: string;
+            files: string[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   bulkCreateBesuNetwork: {
     parameters: {
       query?: {
@@ -15090,6 +17663,86 @@ export interface operations {
       };
       /** @description The caller's role does not allow this (or a cross-site change was refused) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  uploadChaincodeDefinitionSource: {
+    parameters: {
+      query?: {
+        /** @description Source type; auto detects it */
+        type?: "auto" | "node" | "go" | "executable";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode definition id */
+        definitionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FabricChaincodeDefinition"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
         headers: {
           [name: string]: unknown;
         };

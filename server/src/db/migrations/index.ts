@@ -5,6 +5,7 @@ import { networks } from "./0003-networks.js";
 import { nodes } from "./0004-nodes.js";
 import { fabricNetworks } from "./0005-fabric-networks.js";
 import { usernamesCaseInsensitive } from "./0006-usernames-case-insensitive.js";
+import { fabricChaincodes } from "./0007-fabric-chaincodes.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -21,6 +22,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0004-nodes": nodes(dialect),
         "0005-fabric-networks": fabricNetworks(dialect),
         "0006-usernames-case-insensitive": usernamesCaseInsensitive(dialect),
+        "0007-fabric-chaincodes": fabricChaincodes(dialect),
       };
     },
   };

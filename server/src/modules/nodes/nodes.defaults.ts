@@ -1,3 +1,4 @@
+import { ConflictError } from "../../http/errors.js";
 import { networkInterfaces } from "node:os";
 import { z } from "zod";
 import { proposeFabricNodePorts, proposeFreePorts, searchRange, type PortRange } from "../../runtime/index.js";
@@ -100,6 +101,24 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
     };
   }
   return {
+    /**
+     * A free port for another service (a chaincode server): in the settings' port range, not used by
+     * any node nor in `alsoReserved`, and not busy now.
+     */
+    async freePort(preferred: number, alsoReserved: Iterable<number> = []): Promise<number> {
+      const { reserved, range } = await context();
+      for (const p of alsoReserved) reserved.add(p);
+      try {
+        const [port] = (await proposeFreePorts(1, { ...searchRange(preferred, range), reserved })) as [number];
+        return port;
+      } catch {
+        // Past the preferred port the range is full: look from its start.
+        const [port] = (await proposeFreePorts(1, { ...range, reserved }).catch(() => {
+          throw new ConflictError(`no free port left in the port range ${range.from}-${range.to} (settings)`);
+        })) as [number];
+        return port;
+      }
+    },
     async fabricNode(kind: "peer" | "orderer"): Promise<Defaults> {
       const { host, reserved, range } = await context();
       return fabric(kind, host, reserved, range);

@@ -1,0 +1,166 @@
+import type { DB } from "../../db/db.js";
+import {
+  ChaincodeCallError,
+  decodeResult,
+  openGateway,
+  type GatewayConnection,
+} from "../../fabric/chaincode/gateway.js";
+import { ConflictError, InputError, UpstreamError } from "../../http/errors.js";
+import type { KeysService } from "../keys/keys.service.js";
+import type { FabricContext, FabricNodeInfo } from "../fabric-networks/fabric-networks.context.js";
+import type { CallBody } from "./chaincodes.schema.js";
+import type { ChaincodesService } from "./chaincodes.service.js";
+
+/** The org (id and MSP id) a key belongs to, through organization_keys or the org's own columns. */
+async function orgOfKey(db: DB, keyId: number): Promise<number | undefined> {
+  const link = await db
+    .selectFrom("organization_keys")
+    .select("organization_id")
+    .where("key_id", "=", keyId)
+    .executeTakeFirst();
+  if (link) return link.organization_id;
+  const org = await db
+    .selectFrom("fabric_organizations")
+    .select("id")
+    .where((eb) => eb.or([eb("admin_sign_key_id", "=", keyId), eb("sign_key_id", "=", keyId)]))
+    .executeTakeFirst();
+  return org?.id;
+}
+
+/**
+ * Invoking and querying chaincode through a peer's Gateway service (fabric-gateway), signed by a
+ * key of a channel org. Gateway connections are kept per peer and identity, so repeated calls reuse
+ * one gRPC channel.
+ */
+export function createChaincodeCalls(deps: {
+  db: DB;
+  ctx: FabricContext;
+  keys: Pick<KeysService, "row" | "sign">;
+  chaincodes: Pick<ChaincodesService, "chaincode" | "channelNodes">;
+}) {
+  const connections = new Map<string, Promise<GatewayConnection>>();
+
+  async function identity(cc: { network_id: number; network_name: string }, keyIdText: string | undefined) {
+    const { peers } = await deps.chaincodes.channelNodes(cc.network_id);
+    const running = peers.filter((p) => p.status === "RUNNING");
+    if (running.length === 0) {
+      throw new ConflictError(`channel '${cc.network_name}' has no running peer on this console to call through`);
+    }
+    if (keyIdText === undefined || keyIdText === "") {
+      // The admin of the first org with a running peer on the channel.
+      const peer = running[0] as FabricNodeInfo;
+      const org = await deps.ctx.org(peer.organizationId, "organizationId");
+      const keyId = org.row.admin_sign_key_id;
+      if (!keyId) throw new InputError(`key_id: organization ${org.mspId} has no admin identity; give key_id`);
+      return { keyId, mspId: org.mspId, peer };
+    }
+    const keyId = Number(keyIdText);
+    if (!Number.isInteger(keyId) || keyId < 1 || keyId > 2 ** 31 - 1) {
+      throw new InputError(`key_id: "${keyIdText}" is not a key id`, { field: "key_id" });
+    }
+    const orgId = await orgOfKey(deps.db, keyId);
+    if (!orgId) {
+      throw new InputError(`key_id: key ${keyId} belongs to no organization of this console`, { field: "key_id" });
+    }
+    const org = await deps.ctx.org(orgId, "key_id");
+    const peer = running.find((p) => p.mspId === org.mspId) ?? running[0];
+    if (!running.some((p) => p.mspId === org.mspId) && !peers.some((p) => p.mspId === org.mspId)) {
+      // Signing as an org outside the channel would be refused by every peer.
+      const inChannel = new Set(peers.map((p) => p.mspId));
+      if (!inChannel.has(org.mspId)) {
+        throw new InputError(
+          `key_id: key ${keyId} belongs to ${org.mspId}, which has no peer in channel '${cc.network_name}'`,
+          {
+            field: "key_id",
+          },
+        );
+      }
+    }
+    return { keyId, mspId: org.mspId, peer: peer as FabricNodeInfo };
+  }
+
+  async function gateway(peer: FabricNodeInfo, keyId: number, mspId: string): Promise<GatewayConnection> {
+    const k = `${peer.id}:${keyId}`;
+    let c = connections.get(k);
+    if (!c) {
+      c = (async () => {
+        const row = await deps.keys.row(keyId);
+        if (!row.certificate) throw new InputError(`key_id: key ${keyId} has no certificate`, { field: "key_id" });
+        return openGateway(deps.ctx.grpcEndpoint(peer), {
+          mspId,
+          certPem: row.certificate,
+          signDigest: (digest) => deps.keys.sign(keyId, digest, { prehashed: true, encoding: "der" }),
+        });
+      })();
+      connections.set(k, c);
+      c.catch(() => connections.delete(k));
+    }
+    return c;
+  }
+
+  async function call(chaincodeId: number, body: CallBody, kind: "invoke" | "query") {
+    const cc = await deps.chaincodes.chaincode(chaincodeId);
+    if (body.channel && body.channel !== cc.network_name) {
+      throw new InputError(
+        `channel: chaincode '${cc.name}' is on channel '${cc.network_name}', not '${body.channel}'`,
+        {
+          field: "channel",
+        },
+      );
+    }
+    const who = await identity(cc, body.key_id);
+    const gw = await gateway(who.peer, who.keyId, who.mspId);
+    const transient = body.transient
+      ? Object.fromEntries(Object.entries(body.transient).map(([k, v]) => [k, Uint8Array.from(v)]))
+      : undefined;
+    const request = {
+      channel: cc.network_name,
+      chaincode: cc.name,
+      fn: body.function,
+      args: body.args,
+      ...(transient ? { transient } : {}),
+    };
+    try {
+      if (kind === "query") {
+        const r = await gw.evaluate(request);
+        return {
+          status: "success",
+          message: "query evaluated",
+          result: decodeResult(r.result),
+          transaction_id: r.txId,
+        };
+      }
+      const r = await gw.submit(request);
+      return {
+        status: "success",
+        message: `transaction committed in block ${r.blockNumber}`,
+        result: decodeResult(r.result),
+        transaction_id: r.txId,
+      };
+    } catch (err) {
+      if (err instanceof ChaincodeCallError) {
+        const details = { stage: err.kind, transactionId: err.txId, peers: err.details };
+        if (err.kind === "connect" || /UNAVAILABLE|ECONNREFUSED|failed to connect/i.test(err.message)) {
+          throw new UpstreamError(`${kind}: ${err.message}`, details);
+        }
+        throw new InputError(`${kind} ${body.function}: ${err.message}`, details);
+      }
+      throw err;
+    }
+  }
+
+  return {
+    invoke: (chaincodeId: number, body: CallBody) => call(chaincodeId, body, "invoke"),
+    query: (chaincodeId: number, body: CallBody) => call(chaincodeId, body, "query"),
+    async metadata(chaincodeId: number) {
+      const r = await call(chaincodeId, { function: "org.hyperledger.fabric:GetMetadata", args: [] }, "query");
+      return { status: r.status, message: "contract metadata", result: r.result };
+    },
+    close(): void {
+      for (const c of connections.values()) void c.then((g) => g.close()).catch(() => undefined);
+      connections.clear();
+    },
+  };
+}
+
+export type ChaincodeCalls = ReturnType<typeof createChaincodeCalls>;

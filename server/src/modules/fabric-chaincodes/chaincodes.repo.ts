@@ -1,0 +1,91 @@
+import type { Insertable, Selectable, Updateable } from "kysely";
+import type { DB } from "../../db/db.js";
+import type {
+  FabricChaincodeDefinitionsTable,
+  FabricChaincodeEventsTable,
+  FabricChaincodesTable,
+} from "../../db/types.js";
+
+export type ChaincodeRow = Selectable<FabricChaincodesTable> & { network_name: string; network_platform: string };
+export type DefinitionRow = Selectable<FabricChaincodeDefinitionsTable>;
+export type EventRow = Selectable<FabricChaincodeEventsTable>;
+
+/** SQL for Fabric chaincodes, their definitions and timelines. */
+export function createChaincodesRepo(db: DB) {
+  const chaincodes = () =>
+    db
+      .selectFrom("fabric_chaincodes as c")
+      .innerJoin("networks as n", "n.id", "c.network_id")
+      .select([
+        "c.id",
+        "c.name",
+        "c.network_id",
+        "c.created_at",
+        "n.name as network_name",
+        "n.platform as network_platform",
+      ]);
+  return {
+    async list(networkId?: number): Promise<ChaincodeRow[]> {
+      let q = chaincodes();
+      if (networkId) q = q.where("c.network_id", "=", networkId);
+      return q.orderBy("c.id").execute();
+    },
+    async byId(id: number): Promise<ChaincodeRow | undefined> {
+      return chaincodes().where("c.id", "=", id).executeTakeFirst();
+    },
+    async insert(row: Insertable<FabricChaincodesTable>): Promise<number> {
+      const r = await db.insertInto("fabric_chaincodes").values(row).returning("id").executeTakeFirstOrThrow();
+      return r.id;
+    },
+    async delete(id: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const defs = trx.selectFrom("fabric_chaincode_definitions").select("id").where("chaincode_id", "=", id);
+        await trx.deleteFrom("fabric_chaincode_events").where("definition_id", "in", defs).execute();
+        await trx.deleteFrom("fabric_chaincode_definitions").where("chaincode_id", "=", id).execute();
+        await trx.deleteFrom("fabric_chaincodes").where("id", "=", id).execute();
+      });
+    },
+    /** Definitions of these chaincodes (one query), ordered by sequence. */
+    async definitionsOf(chaincodeIds: number[]): Promise<DefinitionRow[]> {
+      if (chaincodeIds.length === 0) return [];
+      return db
+        .selectFrom("fabric_chaincode_definitions")
+        .selectAll()
+        .where("chaincode_id", "in", chaincodeIds)
+        .orderBy("chaincode_id")
+        .orderBy("sequence")
+        .execute();
+    },
+    async allDefinitions(): Promise<DefinitionRow[]> {
+      return db.selectFrom("fabric_chaincode_definitions").selectAll().orderBy("id").execute();
+    },
+    async definition(id: number): Promise<DefinitionRow | undefined> {
+      return db.selectFrom("fabric_chaincode_definitions").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+    async insertDefinition(row: Insertable<FabricChaincodeDefinitionsTable>): Promise<DefinitionRow> {
+      return db.insertInto("fabric_chaincode_definitions").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async updateDefinition(id: number, set: Updateable<FabricChaincodeDefinitionsTable>): Promise<void> {
+      await db.updateTable("fabric_chaincode_definitions").set(set).where("id", "=", id).execute();
+    },
+    async deleteDefinition(id: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("fabric_chaincode_events").where("definition_id", "=", id).execute();
+        await trx.deleteFrom("fabric_chaincode_definitions").where("id", "=", id).execute();
+      });
+    },
+    async insertEvent(row: Insertable<FabricChaincodeEventsTable>): Promise<EventRow> {
+      return db.insertInto("fabric_chaincode_events").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async events(definitionId: number): Promise<EventRow[]> {
+      return db
+        .selectFrom("fabric_chaincode_events")
+        .selectAll()
+        .where("definition_id", "=", definitionId)
+        .orderBy("id")
+        .execute();
+    },
+  };
+}
+
+export type ChaincodesRepo = ReturnType<typeof createChaincodesRepo>;

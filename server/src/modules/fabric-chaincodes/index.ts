@@ -1,0 +1,60 @@
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../context.js";
+import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
+import { createFabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
+import type { KeysService } from "../keys/keys.service.js";
+import type { NodeDefaultsService } from "../nodes/nodes.defaults.js";
+import { createChaincodeCalls } from "./chaincodes.calls.js";
+import { createChaincodesRepo } from "./chaincodes.repo.js";
+import { registerChaincodesRoutes } from "./chaincodes.routes.js";
+import { createChaincodeRuntime } from "./chaincodes.runtime.js";
+import { createChaincodesService, type ChaincodesService } from "./chaincodes.service.js";
+import { registerMspExportRoute } from "./msp-export.js";
+
+export interface ChaincodesModule {
+  service: ChaincodesService;
+  /** Detaches from the chaincode servers (they keep running) and closes Gateway connections. */
+  close(): void;
+}
+
+/**
+ * Wires the Fabric chaincode module: chaincodes and definitions, the _lifecycle actions on this
+ * console's peers, chaincode servers supervised under `<dataDir>/chaincodes` (adopted again after
+ * a restart), and calls through the peers' Gateway.
+ */
+export function registerChaincodesModule(
+  api: FastifyInstance,
+  ctx: Pick<AppContext, "db" | "bus" | "log" | "config">,
+  deps: { fabric: FabricContext; keys: KeysService; defaults: Pick<NodeDefaultsService, "freePort"> },
+): ChaincodesModule {
+  const repo = createChaincodesRepo(ctx.db);
+  const dir = join(ctx.config.dataDir, "chaincodes");
+  const runtime = createChaincodeRuntime({
+    repo,
+    bus: ctx.bus,
+    log: ctx.log,
+    stateDir: join(dir, "runtime"),
+    definitionDir: (id) => join(dir, String(id)),
+  });
+  const service = createChaincodesService({
+    repo,
+    ctx: deps.fabric,
+    networks: createFabricNetworksRepo(ctx.db),
+    runtime,
+    bus: ctx.bus,
+    freePort: (preferred, reserved) => deps.defaults.freePort(preferred, reserved),
+    dir,
+  });
+  const calls = createChaincodeCalls({ db: ctx.db, ctx: deps.fabric, keys: deps.keys, chaincodes: service });
+  registerChaincodesRoutes(api, service, calls);
+  registerMspExportRoute(api, { fabric: deps.fabric, keys: deps.keys, dataDir: ctx.config.dataDir });
+  void runtime.resume().catch((err: unknown) => ctx.log.warn({ err }, "resuming chaincode servers failed"));
+  return {
+    service,
+    close() {
+      calls.close();
+      service.close();
+    },
+  };
+}
