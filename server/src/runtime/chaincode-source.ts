@@ -176,7 +176,15 @@ export async function buildChaincode(p: {
   logFile: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Finds `go` and `npm` (default: PATH and their usual install folders). */
+  findTool?: (tool: "go" | "npm") => Promise<string | undefined>;
 }): Promise<ChaincodeCommand> {
+  const find =
+    p.findTool ??
+    ((tool: "go" | "npm") =>
+      tool === "go"
+        ? which("go", ["/usr/local/go/bin", "/usr/lib/go/bin"])
+        : which("npm", [dirname(process.execPath)]));
   await mkdir(dirname(p.logFile), { recursive: true });
   await appendFile(p.logFile, `--- build ${p.type} ${new Date().toISOString()} ---\n`);
   const env = { ...process.env, ...(p.env ?? {}) };
@@ -190,7 +198,7 @@ export async function buildChaincode(p: {
     return { command: file, args: [], cwd: dirname(file) };
   }
   if (p.type === "go") {
-    const go = await which("go", ["/usr/local/go/bin", "/usr/lib/go/bin"]);
+    const go = await find("go");
     if (!go) {
       throw new ChaincodeBuildError(
         "Go toolchain not found: install Go 1.22+ (the `go` command on PATH) or upload a prebuilt executable",
@@ -206,7 +214,7 @@ export async function buildChaincode(p: {
     return { command: out, args: [], cwd: p.srcDir };
   }
   // node
-  const npm = await which("npm", [dirname(process.execPath)]);
+  const npm = await find("npm");
   if (!npm)
     throw new ChaincodeBuildError("npm not found beside node; it is needed to install the chaincode's packages", "");
   const pkg = JSON.parse(await readFile(join(p.srcDir, "package.json"), "utf8").catch(() => "{}")) as {

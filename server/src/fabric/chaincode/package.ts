@@ -1,8 +1,11 @@
-// Placeholder until the cc-build branch lands (same API).
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { ConfigtxInputError } from "../configtx/errors.js";
 
+/**
+ * `connection.json` of a chaincode-as-a-service package: where the peer dials the chaincode server
+ * (field names as the peer's external builder reads them).
+ */
 export interface CcaasConnection {
   address: string;
   dial_timeout?: string;
@@ -13,10 +16,15 @@ export interface CcaasConnection {
   root_cert?: string;
 }
 
+/** Package labels as the peer accepts them. @throws ConfigtxInputError("label") */
 export function validateLabel(label: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9_.+-]*$/.test(label)) throw new ConfigtxInputError("label", `invalid label "${label}"`);
 }
 
+/**
+ * A ustar archive of regular files only (the peer rejects directory entries at the top level),
+ * with fixed mode 0644, owner 0 and mtime 0 so the same input always gives the same bytes.
+ */
 function tar(files: [string, Buffer][]): Buffer {
   const blocks: Buffer[] = [];
   for (const [name, data] of files) {
@@ -40,6 +48,11 @@ function tar(files: [string, Buffer][]): Buffer {
   return Buffer.concat(blocks);
 }
 
+/**
+ * A ccaas install package: a gzip tar of `metadata.json` ({type: "ccaas", label}) and
+ * `code.tar.gz` (connection.json plus optional CouchDB index files). Deterministic, so one
+ * definition always installs as the same package id (`label:sha256(package)`).
+ */
 export function buildCcaasPackage(p: {
   label: string;
   connection: CcaasConnection;
