@@ -279,6 +279,8 @@ export interface FabricChaincodeDefinitionsTable {
   source_path: string | null;
   /** TLS between peer and chaincode server (certificates from the org's TLS CA). */
   tls: number;
+  /** The chaincode server's TLS key and certificate (issued by a channel org's TLS CA), once made. */
+  tls_key_id: number | null;
   /** The ccaas package id installed on peers (label:sha256), once packaged. */
   package_id: string | null;
   /** Extra environment of the chaincode server, JSON object. */

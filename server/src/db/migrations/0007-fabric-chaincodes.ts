@@ -31,6 +31,7 @@ export function fabricChaincodes(dialect: Dialect) {
         .addColumn("source_type", "varchar(16)", (c) => c.notNull())
         .addColumn("source_path", "text")
         .addColumn("tls", "integer", (c) => c.notNull())
+        .addColumn("tls_key_id", "integer")
         .addColumn("package_id", "text")
         .addColumn("environment", "text", (c) => c.notNull())
         .addColumn("deploy_status", "varchar(16)", (c) => c.notNull())

@@ -36,7 +36,7 @@ export function createChaincodeCalls(deps: {
   db: DB;
   ctx: FabricContext;
   keys: Pick<KeysService, "row" | "sign">;
-  chaincodes: Pick<ChaincodesService, "chaincode" | "channelNodes">;
+  chaincodes: Pick<ChaincodesService, "chaincode" | "channelNodes" | "policyOrgs">;
 }) {
   const connections = new Map<string, Promise<GatewayConnection>>();
 
@@ -140,10 +140,21 @@ export function createChaincodeCalls(deps: {
     } catch (err) {
       if (err instanceof ChaincodeCallError) {
         const details = { stage: err.kind, transactionId: err.txId, peers: err.details };
-        if (err.kind === "connect" || /UNAVAILABLE|ECONNREFUSED|failed to connect/i.test(err.message)) {
-          throw new UpstreamError(`${kind}: ${err.message}`, details);
+        let hint = "";
+        if (err.kind === "endorse" || err.kind === "evaluate") {
+          // Name the policy's orgs that have no running peer on the channel here (the usual cause
+          // of an unmet endorsement policy).
+          const { peers } = await deps.chaincodes.channelNodes(cc.network_id);
+          const up = new Set(peers.filter((p) => p.status === "RUNNING").map((p) => p.mspId));
+          const missing = (await deps.chaincodes.policyOrgs(chaincodeId)).filter((m) => !up.has(m));
+          if (missing.length) {
+            hint = `; the endorsement policy needs ${missing.join(", ")}, which has no running peer on channel '${cc.network_name}' here`;
+          }
         }
-        throw new InputError(`${kind} ${body.function}: ${err.message}`, details);
+        if (err.kind === "connect" || /UNAVAILABLE|ECONNREFUSED|failed to connect/i.test(err.message)) {
+          throw new UpstreamError(`${kind}: ${err.message}${hint}`, details);
+        }
+        throw new InputError(`${kind} ${body.function}: ${err.message}${hint}`, details);
       }
       throw err;
     }

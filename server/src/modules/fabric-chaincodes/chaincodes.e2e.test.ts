@@ -109,7 +109,14 @@ describe("Fabric chaincode lifecycle through the API", () => {
       mark("channel");
 
       /** One chaincode from nothing to its first invoke; returns its ids. */
-      const lifecycle = async (name: string, source: string, version: string, sequence: number, ccId?: number) => {
+      const lifecycle = async (
+        name: string,
+        source: string,
+        version: string,
+        sequence: number,
+        ccId?: number,
+        opts: { tls?: boolean } = {},
+      ) => {
         const chaincodeId =
           ccId ?? (await h.ok("POST", "/sc/fabric/chaincodes", { name, network_id: net.id })).chaincode.id;
         const def = (
@@ -118,6 +125,7 @@ describe("Fabric chaincode lifecycle through the API", () => {
             sequence,
             endorsement_policy: "AND('CcOrg1MSP.peer','CcOrg2MSP.peer')",
             source_path: source,
+            tls: opts.tls ?? false,
           })
         ).definition;
         expect(def.source_type).toBe(name.includes("go") ? "go" : "node");
@@ -181,6 +189,23 @@ describe("Fabric chaincode lifecycle through the API", () => {
       });
       expect(dup.status).toBe(400);
       expect(dup.body.message).toMatch(/a1/);
+      // Signed by a client identity of org 2 (key_id), with transient data the chaincode ignores.
+      const client = await h.ok("POST", `/organizations/${org2.id}/keys`, { name: "cc-client", role: "client" });
+      const clientKeyId = String(client.id);
+      const asClient = await h.ok("POST", `/sc/fabric/chaincodes/${node.chaincodeId}/invoke`, {
+        function: "UpdateAsset",
+        args: ["a1", "blue"],
+        key_id: clientKeyId,
+        transient: { note: [104, 105] },
+      });
+      expect(asClient.transaction_id).toMatch(/^[0-9a-f]{64}$/);
+      const outsider = await h.call("POST", `/sc/fabric/chaincodes/${node.chaincodeId}/query`, {
+        function: "ReadAsset",
+        args: ["a1"],
+        key_id: "999999",
+      });
+      expect(outsider.status).toBe(400);
+      expect(outsider.body.message).toMatch(/^key_id: key 999999 belongs to no organization/);
       const meta = await h.ok("GET", `/sc/fabric/chaincodes/${node.chaincodeId}/metadata`);
       expect(JSON.stringify(meta.result)).toMatch(/CreateAsset/);
 
@@ -265,7 +290,8 @@ describe("Fabric chaincode lifecycle through the API", () => {
       // Go chaincode.
       let goCc: { chaincodeId: number; def: Json } | undefined;
       if (goOk) {
-        goCc = await lifecycle("assetgo", chaincodeCopy("asset-go", "1"), "1.0", 1);
+        // The Go server speaks TLS to the peers (certificate from an org's TLS CA).
+        goCc = await lifecycle("assetgo", chaincodeCopy("asset-go", "1"), "1.0", 1, undefined, { tls: true });
         await h.ok("POST", `/sc/fabric/chaincodes/${goCc.chaincodeId}/invoke`, {
           function: "CreateAsset",
           args: ["g1", "gold"],
@@ -276,6 +302,30 @@ describe("Fabric chaincode lifecycle through the API", () => {
         });
         expect(g.result).toEqual({ id: "g1", value: "gold", version: "1" });
         mark("goDeployed");
+
+        // Source that does not build: a named 400 with the compiler's words, and the old server keeps serving.
+        const broken = chaincodeCopy("asset-go", "3");
+        writeFileSync(join(broken, "broken.go"), "package main\n\nfunc broken() { undefinedThing() }\n");
+        const bad = (
+          await h.ok("POST", `/sc/fabric/chaincodes/${goCc.chaincodeId}/definitions`, {
+            version: "3.0",
+            sequence: 2,
+            source_path: broken,
+          })
+        ).definition;
+        await h.ok("POST", `/sc/fabric/definitions/${bad.id}/install`, { peer_ids: [peer1.id] });
+        const failed = await h.call("POST", `/sc/fabric/definitions/${bad.id}/deploy`, {});
+        expect(failed.status).toBe(400);
+        expect(failed.body.message).toMatch(/^source: go build failed \(exit 1\)/);
+        expect(failed.body.details.buildLog).toMatch(/undefined: undefinedThing/);
+        const badDef = await h.ok("GET", `/sc/fabric/chaincodes/${goCc.chaincodeId}/definitions/${bad.id}`);
+        expect(badDef.definition.deploy_status).toBe("error");
+        await h.ok("DELETE", `/sc/fabric/definitions/${bad.id}`);
+        const stillGold = await h.ok("POST", `/sc/fabric/chaincodes/${goCc.chaincodeId}/query`, {
+          function: "ReadAsset",
+          args: ["g1"],
+        });
+        expect(stillGold.result.value).toBe("gold");
       }
 
       // A console restart: the servers keep running under the same pids, supervised, not duplicated.
@@ -301,6 +351,17 @@ describe("Fabric chaincode lifecycle through the API", () => {
         60_000,
       );
       mark("restarted");
+
+      // With org 2's peer down the AND policy can't be met: the error names the missing org.
+      await h.ok("POST", `/nodes/${peer2.id}/stop`);
+      const unmet = await h.call("POST", `/sc/fabric/chaincodes/${node.chaincodeId}/invoke`, {
+        function: "CreateAsset",
+        args: ["a3", "gray"],
+      });
+      expect([400, 502], JSON.stringify(unmet.body)).toContain(unmet.status);
+      expect(unmet.body.message).toMatch(/the endorsement policy needs CcOrg2MSP, which has no running peer/);
+      console.log(`unmet policy: ${unmet.status} ${unmet.body.message}`);
+      await h.ok("POST", `/nodes/${peer2.id}/start`);
       console.log(`chaincode e2e phases (ms since start): ${JSON.stringify(phase)}`);
     },
   );

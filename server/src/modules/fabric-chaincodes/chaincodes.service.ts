@@ -33,6 +33,7 @@ import {
 } from "../../runtime/chaincode-source.js";
 import { libraryInput, type FabricContext, type FabricNodeInfo } from "../fabric-networks/fabric-networks.context.js";
 import type { FabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
+import type { KeysService } from "../keys/keys.service.js";
 import type { ChaincodeRow, ChaincodesRepo, DefinitionRow } from "./chaincodes.repo.js";
 import type { ChaincodeRuntime } from "./chaincodes.runtime.js";
 import type {
@@ -45,6 +46,7 @@ import type {
 
 export interface ChaincodesDeps {
   repo: ChaincodesRepo;
+  keys: Pick<KeysService, "createKey" | "row" | "exportPrivateKeyPem" | "removeOwned">;
   ctx: FabricContext;
   networks: Pick<FabricNetworksRepo, "members">;
   runtime: ChaincodeRuntime;
@@ -211,12 +213,59 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     throw new UpstreamError(`${what}: ${errorMessage(err)}`);
   }
 
+  /**
+   * The chaincode server's TLS key, issued once by the TLS CA of the first org of this console
+   * with a peer on the channel (server auth, the address's host as SAN).
+   */
+  async function tlsIdentity(cc: ChaincodeRow, d: DefinitionRow): Promise<{ keyId: number; caCert: string }> {
+    let keyId = d.tls_key_id;
+    if (!keyId) {
+      const { peers } = await channelNodes(cc.network_id);
+      const first = peers[0];
+      if (!first)
+        throw new ConflictError(
+          `tls: channel '${cc.network_name}' has no peer of this console to issue the chaincode's TLS certificate`,
+        );
+      const org = await ctx.org(first.organizationId, "organizationId");
+      const host = d.chaincode_address.slice(0, d.chaincode_address.lastIndexOf(":"));
+      const isIp = /^[\d.]+$|:/.test(host);
+      const key = await deps.keys.createKey({
+        name: `chaincode-${cc.name}-${d.id}-tls`,
+        description: `TLS of the chaincode server of ${cc.name} ${d.version} (definition ${d.id})`,
+        spec: { algorithm: "EC", curve: "P-256" },
+        providerId: org.row.provider_id,
+        certificate: {
+          subject: { commonName: `${cc.name}.chaincode`, organization: [org.mspId] },
+          sans: {
+            dnsNames: [...new Set(["localhost", ...(isIp ? [] : [host])])],
+            ipAddresses: [...new Set(["127.0.0.1", ...(isIp ? [host] : [])])],
+          },
+          validForMs: 365 * 86_400_000,
+          extKeyUsage: ["serverAuth"],
+          signingKeyId: org.row.tls_root_key_id,
+        },
+      });
+      keyId = key.id;
+      await repo.updateDefinition(d.id, { tls_key_id: keyId, updated_at: nowIso() });
+      d.tls_key_id = keyId;
+    }
+    const key = await deps.keys.row(keyId);
+    const ca = key.signing_key_id ? await deps.keys.row(key.signing_key_id) : undefined;
+    return { keyId, caCert: ca?.certificate ?? "" };
+  }
+
   /** Builds (deterministically) the ccaas package of a definition and records its id. */
   async function packageOf(cc: ChaincodeRow, d: DefinitionRow): Promise<{ bytes: Buffer; packageId: string }> {
     const label = `${cc.name}_${d.version}`.replace(/[^A-Za-z0-9_.+-]/g, "_");
+    const tls = d.tls === 1 ? await tlsIdentity(cc, d) : undefined;
     const pkg = buildCcaasPackage({
       label,
-      connection: { address: d.chaincode_address, dial_timeout: "10s", tls_required: false },
+      connection: {
+        address: d.chaincode_address,
+        dial_timeout: "10s",
+        tls_required: Boolean(tls),
+        ...(tls ? { client_auth_required: false, root_cert: tls.caCert } : {}),
+      },
     });
     if (d.package_id !== pkg.packageId) {
       await repo.updateDefinition(d.id, { package_id: pkg.packageId, updated_at: nowIso() });
@@ -225,6 +274,19 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     await mkdir(defDir(d.id), { recursive: true });
     await writeFile(join(defDir(d.id), "package.tar.gz"), pkg.bytes);
     return { bytes: pkg.bytes, packageId: pkg.packageId };
+  }
+
+  /** Writes the server's TLS key and certificate (0600) for the process to read. */
+  async function tlsFiles(d: DefinitionRow): Promise<{ keyFile: string; certFile: string } | undefined> {
+    if (d.tls !== 1 || !d.tls_key_id) return undefined;
+    const dir = join(defDir(d.id), "tls");
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const key = await deps.keys.row(d.tls_key_id);
+    const keyFile = join(dir, "server.key");
+    const certFile = join(dir, "server.crt");
+    await writeFile(keyFile, await deps.keys.exportPrivateKeyPem(d.tls_key_id), { mode: 0o600 });
+    await writeFile(certFile, key.certificate ?? "", { mode: 0o644 });
+    return { keyFile, certFile };
   }
 
   /** Copies a source directory or executable from this host into the definition's folder. */
@@ -320,6 +382,8 @@ export function createChaincodesService(deps: ChaincodesDeps) {
       const defs = await repo.definitionsOf([id]);
       for (const d of defs) await runtime.stop(d.id);
       await repo.delete(id);
+      const tlsKeys = defs.flatMap((d) => (d.tls_key_id ? [d.tls_key_id] : []));
+      if (tlsKeys.length) await deps.keys.removeOwned(tlsKeys);
       for (const d of defs) await rm(defDir(d.id), { recursive: true, force: true });
       return { message: `chaincode '${cc.name}' deleted` };
     },
@@ -372,6 +436,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
           source_type: body.source_type ?? (body.source_path ? "none" : body.docker_image ? "docker" : "none"),
           source_path: null,
           tls: body.tls ? 1 : 0,
+          tls_key_id: null,
           package_id: null,
           environment: JSON.stringify(body.environment_variables ?? {}),
           deploy_status: "none",
@@ -463,6 +528,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
       const { def } = await definition(definitionId);
       await runtime.stop(def.id);
       await repo.deleteDefinition(def.id);
+      if (def.tls_key_id) await deps.keys.removeOwned([def.tls_key_id]);
       await rm(defDir(def.id), { recursive: true, force: true });
       return { message: `definition ${definitionId} deleted` };
     },
@@ -724,6 +790,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
         def.source_type === "node"
           ? [...run.args, "--chaincode-address", def.chaincode_address, "--chaincode-id", pkg.packageId]
           : run.args;
+      const tls = await tlsFiles(def);
       const base: Record<string, string> = {};
       for (const k of ["PATH", "HOME", "TMPDIR", "LANG", "TZ"]) {
         const v = process.env[k];
@@ -732,7 +799,11 @@ export function createChaincodesService(deps: ChaincodesDeps) {
       const childEnv = {
         ...base,
         ...environment,
-        ...chaincodeServerEnv({ ccid: pkg.packageId, address: def.chaincode_address }),
+        ...chaincodeServerEnv({
+          ccid: pkg.packageId,
+          address: def.chaincode_address,
+          ...(tls ? { tls } : {}),
+        }),
       };
       await runtime.stop(def.id);
       const state = await runtime
@@ -907,6 +978,18 @@ export function createChaincodesService(deps: ChaincodesDeps) {
       }
     },
 
+    /** MSP ids named by the endorsement policy of the chaincode's newest definition (for error messages). */
+    async policyOrgs(chaincodeId: number): Promise<string[]> {
+      const defs = await repo.definitionsOf([chaincodeId]);
+      const policy = defs.at(-1)?.endorsement_policy ?? "";
+      return [
+        ...new Set(
+          [...policy.matchAll(/['"]([A-Za-z0-9.-]+)\.(?:member|peer|admin|client|orderer)['"]/g)].map(
+            (m) => m[1] as string,
+          ),
+        ),
+      ];
+    },
     // Used by the calls service.
     chaincode,
     readPeer,

@@ -39,6 +39,7 @@ export function registerChaincodesModule(
   });
   const service = createChaincodesService({
     repo,
+    keys: deps.keys,
     ctx: deps.fabric,
     networks: createFabricNetworksRepo(ctx.db),
     runtime,
