@@ -1,3 +1,5 @@
+import { createPrivateKey, type KeyObject } from "node:crypto";
+import { signLowS } from "../../crypto/key-algorithms.js";
 import type { DB } from "../../db/db.js";
 import {
   ChaincodeCallError,
@@ -35,10 +37,31 @@ async function orgOfKey(db: DB, keyId: number): Promise<number | undefined> {
 export function createChaincodeCalls(deps: {
   db: DB;
   ctx: FabricContext;
-  keys: Pick<KeysService, "row" | "sign">;
+  keys: Pick<KeysService, "row" | "sign" | "exportPrivateKeyPem">;
   chaincodes: Pick<ChaincodesService, "chaincode" | "channelNodes" | "policyOrgs">;
 }) {
   const connections = new Map<string, Promise<GatewayConnection>>();
+  /**
+   * Who calls and through which peer, per chaincode and key, for a moment: a burst of calls does
+   * not read the channel's members, nodes and keys again for each one. Short enough that a peer
+   * going down or a new member is seen within a second.
+   */
+  const contexts = new Map<string, { until: number; value: Promise<Awaited<ReturnType<typeof resolve>>> }>();
+  const CONTEXT_TTL_MS = 1000;
+
+  async function resolve(chaincodeId: number, keyId: string | undefined) {
+    const cc = await deps.chaincodes.chaincode(chaincodeId);
+    return { cc, who: await identity(cc, keyId) };
+  }
+  function context(chaincodeId: number, keyId: string | undefined) {
+    const k = `${chaincodeId}:${keyId ?? ""}`;
+    const hit = contexts.get(k);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const value = resolve(chaincodeId, keyId);
+    contexts.set(k, { until: Date.now() + CONTEXT_TTL_MS, value });
+    value.catch(() => contexts.delete(k));
+    return value;
+  }
 
   async function identity(cc: { network_id: number; network_name: string }, keyIdText: string | undefined) {
     const { peers } = await deps.chaincodes.channelNodes(cc.network_id);
@@ -86,10 +109,20 @@ export function createChaincodeCalls(deps: {
       c = (async () => {
         const row = await deps.keys.row(keyId);
         if (!row.certificate) throw new InputError(`key_id: key ${keyId} has no certificate`, { field: "key_id" });
+        // Keys the provider can export sign in process (no database read per call); others (KMS,
+        // Vault transit) sign through their provider.
+        let local: KeyObject | undefined;
+        try {
+          local = createPrivateKey(await deps.keys.exportPrivateKeyPem(keyId));
+        } catch {
+          local = undefined;
+        }
         return openGateway(deps.ctx.grpcEndpoint(peer), {
           mspId,
           certPem: row.certificate,
-          signDigest: (digest) => deps.keys.sign(keyId, digest, { prehashed: true, encoding: "der" }),
+          signDigest: local
+            ? async (digest) => signLowS(local, digest, { prehashed: true, encoding: "der" })
+            : (digest) => deps.keys.sign(keyId, digest, { prehashed: true, encoding: "der" }),
         });
       })();
       connections.set(k, c);
@@ -99,7 +132,7 @@ export function createChaincodeCalls(deps: {
   }
 
   async function call(chaincodeId: number, body: CallBody, kind: "invoke" | "query") {
-    const cc = await deps.chaincodes.chaincode(chaincodeId);
+    const { cc, who } = await context(chaincodeId, body.key_id);
     if (body.channel && body.channel !== cc.network_name) {
       throw new InputError(
         `channel: chaincode '${cc.name}' is on channel '${cc.network_name}', not '${body.channel}'`,
@@ -108,7 +141,6 @@ export function createChaincodeCalls(deps: {
         },
       );
     }
-    const who = await identity(cc, body.key_id);
     const gw = await gateway(who.peer, who.keyId, who.mspId);
     const transient = body.transient
       ? Object.fromEntries(Object.entries(body.transient).map(([k, v]) => [k, Uint8Array.from(v)]))
@@ -168,6 +200,7 @@ export function createChaincodeCalls(deps: {
       return { status: r.status, message: "contract metadata", result: r.result };
     },
     close(): void {
+      contexts.clear();
       for (const c of connections.values()) void c.then((g) => g.close()).catch(() => undefined);
       connections.clear();
     },
