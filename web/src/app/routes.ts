@@ -43,6 +43,18 @@ const fabricNetworks: PageLoader = () =>
   import("@/pages/networks/FabricNetworksPage").then((m) => m.FabricNetworksPage);
 const besuContracts: PageLoader = () =>
   import("@/pages/smart-contracts/BesuContractsPage").then((m) => m.BesuContractsPage);
+const smartContracts: PageLoader = () =>
+  import("@/pages/smart-contracts/SmartContractsPage").then((m) => m.SmartContractsPage);
+const fabricChaincodes: PageLoader = () =>
+  import("@/pages/smart-contracts/FabricChaincodesPage").then((m) => m.FabricChaincodesPage);
+const chaincode: PageLoader = () =>
+  import("@/pages/smart-contracts/ChaincodeDetailPage").then((m) => m.ChaincodeDetailPage);
+const chaincodeDefinitionForm: PageLoader = () =>
+  import("@/pages/smart-contracts/ChaincodeDefinitionFormPage").then((m) => m.ChaincodeDefinitionFormPage);
+const chaincodePlayground: PageLoader = () =>
+  import("@/pages/smart-contracts/ChaincodePlaygroundPage").then((m) => m.ChaincodePlaygroundPage);
+const networkChaincode: PageLoader = () =>
+  import("@/pages/smart-contracts/NetworkChaincodePage").then((m) => m.NetworkChaincodePage);
 const fabricCreate: PageLoader = () =>
   import("@/pages/networks/FabricNetworkCreatePage").then((m) => m.FabricNetworkCreatePage);
 const fabricNetwork: PageLoader = () =>
@@ -83,13 +95,17 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "nodes/fabric/bulk", title: "Bulk Create Fabric Nodes", load: fabricBulk },
   { path: "nodes/besu/create", title: "Create Besu Node", load: besuNodeCreate },
   { path: "nodes/besu/edit/:id", title: "Edit Besu Node", load: besuNodeEdit },
-  { path: "smart-contracts", title: "Smart Contracts" },
-  { path: "smart-contracts/fabric", title: "Fabric Chaincodes" },
+  { path: "smart-contracts", title: "Smart Contracts", load: smartContracts },
+  { path: "smart-contracts/fabric", title: "Fabric Chaincodes", load: fabricChaincodes },
   { path: "smart-contracts/besu", title: "Besu Contracts", load: besuContracts },
-  { path: "smart-contracts/fabric/:id/playground", title: "Chaincode Playground" },
-  { path: "sc/fabric/chaincodes/:id", title: "Chaincode" },
-  { path: "sc/fabric/chaincodes/:id/add-definition", title: "Add Chaincode Definition" },
-  { path: "sc/fabric/chaincodes/:id/definitions/:definitionId/edit", title: "Edit Chaincode Definition" },
+  { path: "smart-contracts/fabric/:id/playground", title: "Chaincode Playground", load: chaincodePlayground },
+  { path: "sc/fabric/chaincodes/:id", title: "Chaincode", load: chaincode },
+  { path: "sc/fabric/chaincodes/:id/add-definition", title: "Add Chaincode Definition", load: chaincodeDefinitionForm },
+  {
+    path: "sc/fabric/chaincodes/:id/definitions/:definitionId/edit",
+    title: "Edit Chaincode Definition",
+    load: chaincodeDefinitionForm,
+  },
   { path: "sc/fabric/projects/chaincodes/:id", title: "Chaincode Project" },
   { path: "sc/fabric/projects/chaincodes/:id/editor", title: "Chaincode Editor" },
   { path: "monitoring", title: "Monitoring" },
@@ -113,7 +129,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "networks/:id/fabric/proposals/create", title: "Create Proposal" },
   { path: "networks/fabric/proposals/:proposalId/sign", title: "Sign Proposal" },
   { path: "networks/:networkId/fabric/chaincodes/propose", title: "Propose Chaincode" },
-  { path: "networks/fabric/chaincodes/:id", title: "Chaincode" },
+  { path: "networks/fabric/chaincodes/:id", title: "Chaincode", load: networkChaincode },
   { path: "organizations/:id", title: "Organization", load: organization },
   { path: "fabric/organizations", title: "Organizations", load: organizations },
   { path: "settings/access", title: "Access Control", load: access },

@@ -18,7 +18,7 @@ export interface DynamicSource {
   fetch: () => Promise<PaletteItem[]>;
 }
 
-/** Sources whose APIs exist now; plugins and chaincodes join as their APIs land. */
+/** Sources whose APIs exist now; plugins join when their API lands. */
 export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
   {
     key: "organizations",
@@ -74,6 +74,20 @@ export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
         category: "Besu Networks",
         keywords: ["besu", "network", "qbft"],
         href: `/networks/${n.id}/besu`,
+      }));
+    },
+  },
+  {
+    key: "chaincodes",
+    group: "Chaincodes",
+    fetch: async () => {
+      const res = await unwrap(api.GET("/sc/fabric/chaincodes"));
+      return res.chaincodes.map((c) => ({
+        id: `chaincode:${c.id}`,
+        label: c.name,
+        category: "Chaincodes",
+        keywords: ["chaincode", "fabric", "smart contract", c.network_name],
+        href: `/sc/fabric/chaincodes/${c.id}`,
       }));
     },
   },

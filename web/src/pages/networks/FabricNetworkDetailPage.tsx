@@ -43,6 +43,7 @@ import {
   type SettingChange,
 } from "@/pages/networks/fabric-network";
 import { AnchorPeersTab, mspOf, OrganizationsTab } from "@/pages/networks/FabricNetworkOrgTabs";
+import { NetworkChaincodesTab } from "@/pages/smart-contracts/NetworkChaincodesTab";
 import { consensusOf, statusLabel } from "@/pages/networks/FabricNetworkTable";
 
 function AddNode({ networkId, members }: { networkId: number; members: FabricNetworkNode[] }): ReactElement {
@@ -501,6 +502,7 @@ export function FabricNetworkDetailPage(): ReactElement {
                 <TabsTrigger value="anchor-peers">Anchor peers</TabsTrigger>
                 <TabsTrigger value="config">Channel config</TabsTrigger>
                 <TabsTrigger value="blocks">Blocks</TabsTrigger>
+                <TabsTrigger value="chaincodes">Chaincodes</TabsTrigger>
               </TabsList>
             </div>
             <TabsContent value="nodes" className="mt-4">
@@ -517,6 +519,9 @@ export function FabricNetworkDetailPage(): ReactElement {
             </TabsContent>
             <TabsContent value="blocks" className="mt-4">
               <BlocksTab n={n} />
+            </TabsContent>
+            <TabsContent value="chaincodes" className="mt-4">
+              <NetworkChaincodesTab networkId={n.id} />
             </TabsContent>
           </Tabs>
         </div>
