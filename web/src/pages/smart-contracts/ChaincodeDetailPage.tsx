@@ -54,7 +54,7 @@ export function ChaincodeDetailPage(): ReactElement {
   const current = list.find((d) => d.id === selected) ?? list.at(-1);
   const canInvoke = me.data?.role === "admin" || me.data?.role === "manager";
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <PageHeader
         title={cc.data.name}
         description={

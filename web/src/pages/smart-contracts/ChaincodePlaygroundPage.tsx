@@ -4,7 +4,7 @@ import { Link, useParams } from "react-router";
 import { ErrorState, LoadingRows, PageHeader } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
+import { Input, Textarea } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useMeQuery } from "@/data/auth/me-query";
@@ -13,6 +13,7 @@ import { errorMessage, formatDateTime } from "@/lib/utils";
 import { CallOutcome, ChaincodeCallPanel, runCall } from "@/pages/smart-contracts/ChaincodeCallPanel";
 import {
   addToHistory,
+  argsFromLines,
   contractFunctions,
   type CallRecord,
   type ContractFunction,
@@ -40,12 +41,14 @@ function FunctionForm({
   onCall: (r: CallRecord) => void;
 }): ReactElement {
   const [values, setValues] = useState<string[]>(fn.params.map(() => ""));
+  const [freeArgs, setFreeArgs] = useState("");
   const [keyId, setKeyId] = useState("");
   const [busy, setBusy] = useState<"invoke" | "query">();
   const [last, setLast] = useState<CallRecord>();
   const go = async (kind: "invoke" | "query"): Promise<void> => {
     setBusy(kind);
-    const rec = await runCall(chaincodeId, kind, fn.call, values, keyId.trim() || undefined);
+    const args = fn.paramsDeclared ? values : argsFromLines(freeArgs);
+    const rec = await runCall(chaincodeId, kind, fn.call, args, keyId.trim() || undefined);
     setBusy(undefined);
     setLast(rec);
     onCall(rec);
@@ -53,7 +56,7 @@ function FunctionForm({
   const submit = fn.kind !== "evaluate" && canInvoke;
   const evaluate = fn.kind !== "submit";
   return (
-    <div className="grid gap-3" data-testid={`fn-${fn.call}`}>
+    <div className="grid grid-cols-1 gap-3" data-testid={`fn-${fn.call}`}>
       <div className="grid gap-3 sm:grid-cols-2">
         {fn.params.map((p, i) => (
           <div key={p.name} className="grid gap-1">
@@ -67,6 +70,15 @@ function FunctionForm({
             />
           </div>
         ))}
+        {!fn.paramsDeclared && (
+          <div className="grid gap-1 sm:col-span-2">
+            <Label htmlFor={`${fn.call}-args`}>Arguments (one per line)</Label>
+            <Textarea id={`${fn.call}-args`} rows={3} value={freeArgs} onChange={(e) => setFreeArgs(e.target.value)} />
+            <p className="text-xs text-muted-foreground">
+              The contract's metadata does not declare this function's parameters.
+            </p>
+          </div>
+        )}
         <div className="grid gap-1">
           <Label htmlFor={`${fn.call}-key`}>Key id (optional)</Label>
           <Input id={`${fn.call}-key`} value={keyId} onChange={(e) => setKeyId(e.target.value)} />
@@ -109,7 +121,7 @@ export function ChaincodePlaygroundPage(): ReactElement {
   const fns = contractFunctions(meta.data);
   const fn = fns.find((f) => f.call === chosen) ?? fns[0];
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <PageHeader
         title={`${cc.data.name} playground`}
         description={
@@ -122,7 +134,7 @@ export function ChaincodePlaygroundPage(): ReactElement {
           </>
         }
       />
-      <div className="grid gap-4 lg:grid-cols-[16rem_1fr]">
+      <div className="grid gap-4 lg:grid-cols-[16rem_minmax(0,1fr)]">
         <Card>
           <CardHeader>
             <CardTitle className="text-base">Functions</CardTitle>

@@ -97,7 +97,7 @@ export function DefinitionLifecycle({ def }: { def: ChaincodeDefinition }): Reac
   const spin = (label: string) => (running === label ? <Loader2Icon className="animate-spin" /> : null);
 
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <ol className="flex flex-wrap gap-4" aria-label="Lifecycle">
         {(["install", "approve", "commit", "deploy"] as const).map((k, i) => (
           <li key={k} className="flex items-center gap-2 text-sm" data-step={k} data-state={steps?.[k] ?? "todo"}>
@@ -151,7 +151,7 @@ export function DefinitionLifecycle({ def }: { def: ChaincodeDefinition }): Reac
                     <TableCell>
                       {p.installed ? <Badge variant="success">Installed</Badge> : <Badge variant="secondary">No</Badge>}
                     </TableCell>
-                    <TableCell>
+                    <TableCell className="whitespace-normal">
                       <Mono>{p.error ?? (p.package_ids.join(", ") || "—")}</Mono>
                     </TableCell>
                   </TableRow>
@@ -325,8 +325,8 @@ export function DefinitionLifecycle({ def }: { def: ChaincodeDefinition }): Reac
                       </Badge>
                     </TableCell>
                     <TableCell>{who || "—"}</TableCell>
-                    <TableCell className="max-w-md">
-                      <span className="text-xs break-words">{String(d.error ?? d.tx_id ?? d.package_id ?? "")}</span>
+                    <TableCell className="max-w-md whitespace-normal">
+                      <span className="text-xs break-all">{String(d.error ?? d.tx_id ?? d.package_id ?? "")}</span>
                     </TableCell>
                   </TableRow>
                 );

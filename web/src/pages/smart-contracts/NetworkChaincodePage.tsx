@@ -19,7 +19,7 @@ export function NetworkChaincodePage(): ReactElement {
   if (cc.isError) return <ErrorState error={cc.error} what="Chaincode" />;
   const s = status.data;
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <PageHeader
         title={cc.data.name}
         description={

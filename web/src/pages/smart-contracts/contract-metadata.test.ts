@@ -36,11 +36,12 @@ const metadata = {
 describe("contract metadata", () => {
   it("lists callable functions with their kind and parameters", () => {
     const fns = contractFunctions(metadata);
-    expect(fns.map((f) => [f.call, f.kind, f.params.map((p) => p.name)])).toEqual([
-      ["CreateAsset", "submit", ["id", "value"]],
-      ["ReadAsset", "evaluate", ["id"]],
-      ["Other", "unknown", []],
-      ["Extra:Ping", "submit", []],
+    expect(fns.map((f) => [f.call, f.kind, f.params.map((p) => p.name), f.paramsDeclared])).toEqual([
+      ["CreateAsset", "submit", ["id", "value"], true],
+      ["ReadAsset", "evaluate", ["id"], true],
+      ["Other", "unknown", [], true],
+      // A plain JavaScript contract names its transactions but not their parameters.
+      ["Extra:Ping", "submit", [], false],
     ]);
     expect(contractFunctions("not metadata")).toEqual([]);
   });

@@ -5,6 +5,11 @@ export interface ContractFunction {
   contract: string;
   name: string;
   params: { name: string; type: string }[];
+  /**
+   * Whether the metadata declares the parameters. Plain JavaScript contracts (no decorators) list
+   * their transactions without `parameters`, so their arguments are typed free-form.
+   */
+  paramsDeclared: boolean;
   /** submit (invoke), evaluate (query), or unknown (offer both). */
   kind: "submit" | "evaluate" | "unknown";
 }
@@ -38,7 +43,14 @@ export function contractFunctions(metadata: unknown): ContractFunction[] {
             type: isObj(p.schema) ? String(p.schema.type ?? p.schema.$ref ?? "string") : "string",
           }))
         : [];
-      out.push({ call: i === 0 ? tx.name : `${contract}:${tx.name}`, contract, name: tx.name, params, kind });
+      out.push({
+        call: i === 0 ? tx.name : `${contract}:${tx.name}`,
+        contract,
+        name: tx.name,
+        params,
+        paramsDeclared: Array.isArray(tx.parameters),
+        kind,
+      });
     }
   });
   return out;

@@ -1,0 +1,148 @@
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "../support/api.js";
+import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+import { createFabricNodes, removeFabricFixtures } from "../support/fabric.js";
+
+const SUFFIX = Date.now().toString(36);
+const MSP = `CcE2e${SUFFIX}MSP`;
+const CHANNEL = `cc-${SUFFIX}`;
+const CHAINCODE = `asset-${SUFFIX}`;
+/** The Node.js test chaincode, copied by the console from this host path. */
+const SOURCE = resolve(
+  import.meta.dirname,
+  "..",
+  "..",
+  "server",
+  "src",
+  "fabric",
+  "test-support",
+  "chaincode",
+  "asset-node",
+);
+
+/**
+ * Issue 11: a user goes from an empty chaincode list to a successful invoke on the playground, on a
+ * real peer and orderer: create the chaincode, add a definition from a source folder, install,
+ * approve, commit and deploy from the lifecycle screen, then submit and evaluate in the playground.
+ */
+describe("fabric chaincode", () => {
+  let s: Session;
+  let orgId = 0;
+  let networkId = 0;
+  const nodeIds: number[] = [];
+  const ports: string[] = [];
+  const admin = adminUser;
+
+  beforeAll(async () => {
+    s = await openSession();
+    const org = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/organizations", {
+      mspId: MSP,
+      name: `cc-e2e-${SUFFIX}`,
+    });
+    expect(org.status).toBe(201);
+    orgId = org.data.id;
+    const nodes = await createFabricNodes(
+      s.baseUrl,
+      admin(),
+      { id: orgId, mspId: MSP },
+      { orderers: [`orderer0-cc-${SUFFIX}`], peers: [`peer0-cc-${SUFFIX}`] },
+      ports,
+    );
+    nodeIds.push(...nodes.map((n) => n.id));
+    const [orderer, peer] = nodes;
+    const net = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/networks/fabric", {
+      name: CHANNEL,
+      config: {
+        peerOrganizations: [{ id: orgId, nodeIds: [peer!.id] }],
+        ordererOrganizations: [{ id: orgId, nodeIds: [orderer!.id] }],
+        batchTimeout: "500ms",
+      },
+    });
+    expect(net.status, JSON.stringify(net.data)).toBe(201);
+    networkId = net.data.id;
+    for (const [role, id] of [
+      ["orderers", orderer!.id],
+      ["peers", peer!.id],
+    ] as const) {
+      const j = await apiCall(s.baseUrl, admin(), "POST", `/networks/fabric/${networkId}/${role}/${id}/join`);
+      expect(j.status, JSON.stringify(j.data)).toBe(200);
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    const list = await apiCall<{ chaincodes: { id: number; name: string }[] }>(
+      s.baseUrl,
+      admin(),
+      "GET",
+      "/sc/fabric/chaincodes",
+    );
+    for (const c of list.data.chaincodes.filter((x) => x.name === CHAINCODE)) {
+      await apiCall(s.baseUrl, admin(), "DELETE", `/sc/fabric/chaincodes/${c.id}`);
+    }
+    const survivors = await removeFabricFixtures(s.baseUrl, admin(), { channels: [CHANNEL], orgId, nodeIds, ports });
+    await s.close();
+    expect(survivors).toEqual([]);
+  }, 120_000);
+
+  it("goes from an empty list to a successful invoke in the playground", { timeout: 300_000 }, async () => {
+    const page = s.page;
+    await openAs(s, admin(), "/smart-contracts/fabric");
+    await page.getByRole("heading", { name: "Fabric Chaincodes" }).waitFor();
+    await page.getByText("No chaincodes yet").waitFor();
+    await page.getByRole("button", { name: "Create chaincode" }).first().click();
+    await page.getByLabel("Name").fill(CHAINCODE);
+    await page.getByLabel("Network").selectOption({ label: CHANNEL });
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.waitForURL(/\/sc\/fabric\/chaincodes\/\d+$/);
+    await page.getByRole("heading", { name: CHAINCODE }).waitFor();
+
+    // A definition whose code comes from a folder on the console host.
+    await page.getByRole("link", { name: "Add definition" }).first().click();
+    await page.waitForURL(/add-definition$/);
+    await page.getByLabel("Version").fill("1.0");
+    await page.getByLabel("Sequence").fill("1");
+    // The policy builder writes the DSL.
+    await page.getByLabel("Policy builder").getByLabel(MSP).check();
+    await page.getByRole("button", { name: "Use this policy" }).click();
+    expect(await page.getByLabel("Endorsement policy").inputValue()).toBe(`AND('${MSP}.peer')`);
+    await page.getByLabel("Source path").fill(SOURCE);
+    await page.getByRole("button", { name: "Create definition" }).click();
+    await page.waitForURL(/\/sc\/fabric\/chaincodes\/\d+$/);
+
+    // The lifecycle, step by step, with the state read back from the peer.
+    await page.getByRole("button", { name: "Install", exact: true }).click();
+    await page.locator('[data-step="install"][data-state="done"]').waitFor({ timeout: 60_000 });
+    await page.getByRole("button", { name: `Approve for ${MSP}` }).click();
+    await page.locator('[data-step="approve"][data-state="done"]').waitFor({ timeout: 60_000 });
+    await page.getByRole("button", { name: "Commit", exact: true }).click();
+    await page.locator('[data-step="commit"][data-state="done"]').waitFor({ timeout: 60_000 });
+    await page.getByRole("button", { name: "Deploy", exact: true }).click();
+    await page.locator('[data-step="deploy"][data-state="done"]').waitFor({ timeout: 180_000 });
+    await screenshot(page, "chaincode-lifecycle-done");
+
+    // The playground lists the contract's functions from its metadata.
+    await page.getByRole("link", { name: "Playground" }).click();
+    await page.waitForURL(/\/playground$/);
+    await page.getByRole("button", { name: /^CreateAsset/ }).click();
+    const create = page.getByTestId("fn-CreateAsset");
+    // A plain JavaScript contract's metadata numbers its parameters (arg0, arg1…).
+    await create.getByLabel(/^arg0/).fill("e2e-1");
+    await create.getByLabel(/^arg1/).fill("violet");
+    await create.getByRole("button", { name: "Submit" }).click();
+    await create.getByText(/^Committed in \d+ ms/).waitFor({ timeout: 60_000 });
+
+    await page.getByRole("button", { name: /^ReadAsset/ }).click();
+    const read = page.getByTestId("fn-ReadAsset");
+    await read.getByLabel(/^arg0/).fill("e2e-1");
+    await read.getByRole("button", { name: "Evaluate" }).click();
+    await read.getByText(/^Evaluated in \d+ ms/).waitFor({ timeout: 30_000 });
+    const result = await read.getByTestId("call-result").locator("pre").textContent();
+    expect(JSON.parse(result ?? "{}")).toEqual({ id: "e2e-1", value: "violet", version: "1" });
+    // Both calls are in the history, newest first.
+    const history = page.getByRole("table", { name: "Call history" });
+    await history.getByText("query ReadAsset(e2e-1)").waitFor();
+    await history.getByText("invoke CreateAsset(e2e-1, violet)").waitFor();
+    await screenshot(page, "chaincode-playground");
+  });
+});
