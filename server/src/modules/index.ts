@@ -64,6 +64,8 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     keys,
     defaults: nodes.defaults,
   });
+  fabricNetworks.addUsageChecker((networkId) => chaincodes.service.networkUsage(networkId));
+  keys.addUsageChecker((keyId) => chaincodes.service.keyUsage(keyId));
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

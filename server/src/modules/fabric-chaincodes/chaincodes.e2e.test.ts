@@ -301,6 +301,16 @@ describe("Fabric chaincode lifecycle through the API", () => {
           args: ["g1"],
         });
         expect(g.result).toEqual({ id: "g1", value: "gold", version: "1" });
+        // The server's TLS key belongs to the definition: deleting it through /keys is refused.
+        const tlsKey = await h.t.database.db
+          .selectFrom("fabric_chaincode_definitions")
+          .select("tls_key_id")
+          .where("id", "=", Number(goCc.def.id))
+          .executeTakeFirstOrThrow();
+        expect(tlsKey.tls_key_id).toBeTruthy();
+        const keyDel = await h.call("DELETE", `/keys/${tlsKey.tls_key_id}`);
+        expect(keyDel.status, JSON.stringify(keyDel.body)).toBe(409);
+        expect(keyDel.body.message).toMatch(/chaincode 'assetgo' version 1.0 \(TLS key of its server\)/);
         mark("goDeployed");
 
         // Source that does not build: a named 400 with the compiler's words, and the old server keeps serving.

@@ -994,6 +994,18 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     chaincode,
     readPeer,
     channelNodes,
+    /** For the networks module: names a chaincode that still runs on this network. */
+    async networkUsage(networkId: number): Promise<string | null> {
+      const [cc] = await repo.list(networkId);
+      return cc ? `chaincode '${cc.name}'` : null;
+    },
+    /** For the keys module: names the definition whose chaincode server uses this TLS key. */
+    async keyUsage(keyId: number): Promise<string | null> {
+      const d = (await repo.allDefinitions()).find((x) => x.tls_key_id === keyId);
+      if (!d) return null;
+      const cc = await repo.byId(d.chaincode_id);
+      return `chaincode '${cc?.name ?? d.chaincode_id}' version ${d.version} (TLS key of its server)`;
+    },
     close(): void {
       runtime.close();
     },

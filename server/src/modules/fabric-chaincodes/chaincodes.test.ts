@@ -217,4 +217,34 @@ describe.each(dialects())("Fabric chaincodes on %s", (dialect) => {
     expect((await inject("GET", `/sc/fabric/chaincodes/${cc.id}`)).statusCode).toBe(404);
     expect((await inject("GET", `/sc/fabric/definitions/${d.id}/timeline`)).statusCode).toBe(404);
   });
+
+  it("refuses to delete a network that still has chaincodes, naming one", async () => {
+    const now = nowIso();
+    const net = await t.database.db
+      .insertInto("networks")
+      .values({
+        name: "busychannel",
+        platform: "FABRIC",
+        description: null,
+        status: "genesis_block_created",
+        chain_id: null,
+        config: "{}",
+        genesis: null,
+        validators: "[]",
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const cc = (await inject("POST", "/sc/fabric/chaincodes", { name: "tenant", network_id: net.id })).json().chaincode;
+    const refused = await inject("DELETE", `/networks/fabric/${net.id}`);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().message).toBe(
+      "id: network 'busychannel' is still used by chaincode 'tenant'; delete that first",
+    );
+    expect((await inject("GET", `/sc/fabric/chaincodes/${cc.id}`)).statusCode).toBe(200);
+    expect((await inject("DELETE", `/sc/fabric/chaincodes/${cc.id}`)).statusCode).toBe(200);
+    const del = await inject("DELETE", `/networks/fabric/${net.id}`);
+    expect(del.statusCode, del.body).toBe(204);
+  });
 });

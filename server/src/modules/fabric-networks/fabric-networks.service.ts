@@ -88,6 +88,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
   const { repo } = deps;
   const ctx = createFabricContext(deps);
   const nodeChannels = createNodeChannels(ctx);
+  const usageCheckers: Array<(networkId: number) => Promise<string | null>> = [];
 
   type Resolved = { org: Awaited<ReturnType<typeof ctx.org>>; nodes: FabricNodeInfo[] };
 
@@ -447,9 +448,20 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
       return respond(await ctx.network(id));
     },
     respond,
-    /** Deletes the record; nodes keep the channel (unjoin them first to leave it). */
+    /** Lets another module block deletion of networks it uses (chaincodes run on the channel). */
+    addUsageChecker(check: (networkId: number) => Promise<string | null>): void {
+      usageCheckers.push(check);
+    },
+    /**
+     * Deletes the record; nodes keep the channel (unjoin them first to leave it). A network that
+     * still has chaincodes is refused: their servers serve a channel that goes on existing.
+     */
     async remove(id: number): Promise<NetworkRow> {
       const row = await ctx.network(id);
+      for (const check of usageCheckers) {
+        const user = await check(id);
+        if (user) throw new ConflictError(`id: network '${row.name}' is still used by ${user}; delete that first`);
+      }
       await repo.delete(id);
       return row;
     },
