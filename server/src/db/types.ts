@@ -227,6 +227,11 @@ export interface NodesTable {
   config: string;
   /** What creation resolved: addresses, ports, certificates, paths, binary, version. JSON. */
   deployment: string;
+  /** While the node is down (crash or ERROR, not a planned stop): since when, ISO-8601 UTC. */
+  down_since: string | null;
+  down_reason: string | null;
+  /** 1 once `node.downtime` went out for the current outage. */
+  down_alerted: Generated<number>;
   created_at: string;
   updated_at: string;
 }

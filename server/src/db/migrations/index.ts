@@ -6,6 +6,7 @@ import { nodes } from "./0004-nodes.js";
 import { fabricNetworks } from "./0005-fabric-networks.js";
 import { usernamesCaseInsensitive } from "./0006-usernames-case-insensitive.js";
 import { fabricChaincodes } from "./0007-fabric-chaincodes.js";
+import { nodeDowntime } from "./0008-node-downtime.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0005-fabric-networks": fabricNetworks(dialect),
         "0006-usernames-case-insensitive": usernamesCaseInsensitive(dialect),
         "0007-fabric-chaincodes": fabricChaincodes(dialect),
+        "0008-node-downtime": nodeDowntime(dialect),
       };
     },
   };

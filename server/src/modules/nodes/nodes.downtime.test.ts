@@ -73,3 +73,53 @@ it("reports a kill -9 as downtime with real minutes and its reason, and planned 
     runtime.close();
   }
 });
+
+it("keeps the outage on the node's row, and a restored one ends with a recovery counting from its start", async () => {
+  const bus = createEventBus(() => undefined);
+  const events: BusEvent[] = [];
+  bus.subscribe((e) => void (e.type.startsWith("node.") && e.type !== "node.status" && events.push(e)));
+  const writes: Array<Record<string, unknown>> = [];
+  const runtime = createNodeRuntime({
+    repo: { update: async (_id, patch) => void writes.push({ ...patch }), insertEvent: async () => undefined },
+    bus,
+    log: { warn: () => undefined },
+    stateDir: join(root, "state2"),
+    downtimeGraceMs: 150,
+    supervisor: { probeIntervalMs: 100, restart: { baseDelayMs: 600, maxDelayMs: 600, maxAttempts: 5 } },
+  });
+  const spec: ProcessSpec = {
+    id: "peer-y",
+    command: process.execPath,
+    args: ["-e", "process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);"],
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    cwd: root,
+    probe: async () => true,
+    startTimeoutMs: 10_000,
+  };
+  runtime.track("peer-y", { id: 8, name: "peer-y" });
+  const sup = runtime.supervisor;
+  try {
+    // An outage the previous console saw begin 2 minutes ago and already reported.
+    const began = new Date(Date.now() - 120_000).toISOString();
+    runtime.restoreDown({ id: 8, name: "peer-y" }, { since: began, reason: "signal SIGKILL", alerted: true });
+    expect((await sup.start(spec)).status).toBe("RUNNING");
+    const upEv = await waitFor("node.recovery", () => events.find((e) => e.type === "node.recovery"));
+    expect(upEv.data).toMatchObject({ node_id: 8, reason: "signal SIGKILL" });
+    expect(upEv.data.downtime_mins as number).toBeGreaterThanOrEqual(2);
+    expect(events.filter((e) => e.type === "node.downtime")).toEqual([]);
+    await runtime.settle(8);
+    expect(writes).toContainEqual({ down_since: null, down_reason: null, down_alerted: 0 });
+
+    // A new crash is written to the row when it begins, and again when its alert goes out.
+    writes.length = 0;
+    process.kill(sup.get("peer-y")?.pid as number, "SIGKILL");
+    await waitFor("node.downtime", () => events.find((e) => e.type === "node.downtime"));
+    await runtime.settle(8);
+    const begin = writes.find((w) => typeof w.down_since === "string");
+    expect(begin).toMatchObject({ down_reason: expect.stringMatching(/SIGKILL/), down_alerted: 0 });
+    expect(writes).toContainEqual({ down_alerted: 1 });
+  } finally {
+    await sup.stop("peer-y").catch(() => undefined);
+    runtime.close();
+  }
+});

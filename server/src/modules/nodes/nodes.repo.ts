@@ -50,6 +50,10 @@ export function createNodesRepo(db: DB) {
     async all(): Promise<NodeRow[]> {
       return db.selectFrom("nodes").selectAll().orderBy("id").execute();
     },
+    /** Nodes with an outage going on (see nodes.runtime.ts). */
+    async down(): Promise<NodeRow[]> {
+      return db.selectFrom("nodes").selectAll().where("down_since", "is not", null).orderBy("id").execute();
+    },
     async withStatus(statuses: string[]): Promise<NodeRow[]> {
       return db.selectFrom("nodes").selectAll().where("status", "in", statuses).orderBy("id").execute();
     },

@@ -29,6 +29,13 @@ export const DOWNTIME_GRACE_MS = 60_000;
 
 export type PlannedChange = "stop" | "restart";
 
+interface DownEntry {
+  since: number;
+  reason: string;
+  alerted: boolean;
+  timer?: NodeJS.Timeout;
+}
+
 /**
  * The app's one supervisor, and what its events mean for the rest of the console: each status
  * change is persisted on the node row, every supervisor event becomes a node event, and a crash
@@ -48,7 +55,7 @@ export function createNodeRuntime(deps: {
   const graceMs = deps.downtimeGraceMs ?? DOWNTIME_GRACE_MS;
   const nodes = new Map<string, { id: number; name: string; logFile?: string }>();
   /** Nodes that are down: since when, why, and whether the alert went out. */
-  const down = new Map<number, { since: number; reason: string; alerted: boolean; timer: NodeJS.Timeout }>();
+  const down = new Map<number, DownEntry>();
   /** Stops and restarts the console itself is making: not downtime. */
   const planned = new Map<number, PlannedChange>();
   const queues = new Map<number, Promise<void>>();
@@ -67,24 +74,40 @@ export function createNodeRuntime(deps: {
   /**
    * A node went down (crash or ERROR). Reported as `node.downtime` only if it is still down after the
    * grace period, with the real minutes it has been down and why; its return is then `node.recovery`.
+   * The outage is kept on the node's row, so a console restart picks it up (`restoreDown`).
    */
-  function downtime(node: { id: number; name: string }, reason: string): void {
+  function downtime(
+    node: { id: number; name: string },
+    reason: string,
+    restored?: { since: number; alerted: boolean },
+  ): void {
     if (down.has(node.id) || closed) return;
-    const since = Date.now();
-    const timer = setTimeout(() => {
-      const d = down.get(node.id);
-      if (!d || closed) return;
-      d.alerted = true;
-      bus.publish("node.downtime", {
-        node_id: node.id,
-        node_name: node.name,
-        downtime_mins: minutesSince(d.since),
-        reason: d.reason,
-        down_since: new Date(d.since).toISOString(),
-      });
-    }, graceMs);
-    timer.unref();
-    down.set(node.id, { since, reason, alerted: false, timer });
+    const since = restored?.since ?? Date.now();
+    const d: DownEntry = { since, reason, alerted: restored?.alerted ?? false };
+    if (!d.alerted) {
+      d.timer = setTimeout(
+        () => {
+          if (down.get(node.id) !== d || closed) return;
+          d.alerted = true;
+          bus.publish("node.downtime", {
+            node_id: node.id,
+            node_name: node.name,
+            downtime_mins: minutesSince(d.since),
+            reason: d.reason,
+            down_since: new Date(d.since).toISOString(),
+          });
+          enqueue(node.id, () => repo.update(node.id, { down_alerted: 1 }));
+        },
+        Math.max(0, graceMs - (Date.now() - since)),
+      );
+      d.timer.unref();
+    }
+    down.set(node.id, d);
+    if (!restored) {
+      enqueue(node.id, () =>
+        repo.update(node.id, { down_since: new Date(since).toISOString(), down_reason: reason, down_alerted: 0 }),
+      );
+    }
   }
 
   /** The node is up again (or deliberately stopped): a reported downtime ends with `node.recovery`. */
@@ -93,6 +116,7 @@ export function createNodeRuntime(deps: {
     if (!d) return;
     clearTimeout(d.timer);
     down.delete(node.id);
+    enqueue(node.id, () => repo.update(node.id, { down_since: null, down_reason: null, down_alerted: 0 }));
     if (d.alerted && recovered) {
       bus.publish("node.recovery", {
         node_id: node.id,
@@ -171,6 +195,19 @@ export function createNodeRuntime(deps: {
     plan(slug: string, change: PlannedChange): void {
       const n = nodes.get(slug);
       if (n) planned.set(n.id, change);
+    },
+    /**
+     * At boot: an outage recorded on the node's row goes on from where it was (same start, alert sent
+     * or still due after what is left of the grace period), so a restart of the console neither
+     * forgets it nor reports it twice.
+     */
+    restoreDown(
+      node: { id: number; name: string },
+      persisted: { since: string; reason: string | null; alerted: boolean },
+    ): void {
+      const since = Date.parse(persisted.since);
+      if (Number.isNaN(since)) return;
+      downtime(node, persisted.reason ?? "down", { since, alerted: persisted.alerted });
     },
     /** Records a status the console decided itself (e.g. no besu binary), with the same effects. */
     async setStatus(slug: string, status: "ERROR" | "STOPPED", errorMessage?: string): Promise<void> {

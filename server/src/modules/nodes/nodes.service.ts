@@ -607,6 +607,13 @@ export function createNodesService(deps: NodesServiceDeps) {
      * gone (a reboot) is started again; none is ever spawned twice (pid file + /proc check).
      */
     async adoptAll(): Promise<void> {
+      // Outages that were going on when the console stopped carry on (before adoption reports RUNNING).
+      for (const row of await repo.down()) {
+        runtime.restoreDown(
+          { id: row.id, name: row.name },
+          { since: row.down_since as string, reason: row.down_reason, alerted: row.down_alerted === 1 },
+        );
+      }
       const rows = await repo.withStatus(["RUNNING", "STARTING"]);
       await Promise.all(
         rows.map(async (row) => {
