@@ -71,7 +71,7 @@ async function coldStart(): Promise<number | null> {
       ...process.env,
       CHAINLAUNCH_ADMIN_PASSWORD: PASSWORD,
       LOG_LEVEL: "silent",
-      CHAINLAUNCH_DATA_DIR: dataDir,
+      CHAINLAUNCH_DATA: dataDir,
       PORT: String(port),
       CHAINLAUNCH_PORT: String(port),
     },

@@ -1,6 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { constants } from "node:fs";
-import { access, appendFile, cp, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { access, appendFile, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { readLastLines } from "./log-files.js";
@@ -69,7 +69,6 @@ async function which(tool: string, extra: string[] = []): Promise<string | undef
 export async function extractArchive(bytes: Buffer, destDir: string): Promise<void> {
   await mkdir(destDir, { recursive: true });
   const tmp = join(dirname(destDir), `.upload-${process.pid}-${Date.now()}`);
-  const { writeFile } = await import("node:fs/promises");
   const isZip = bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   const isGzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
   const isTar = bytes.length > 262 && bytes.subarray(257, 262).toString("latin1") === "ustar";

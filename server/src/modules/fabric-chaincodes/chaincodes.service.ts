@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { nowIso } from "../../db/db.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
@@ -580,7 +580,6 @@ export function createChaincodesService(deps: ChaincodesDeps) {
         }
         const dest = join(defDir(def.id), "src");
         await rm(dest, { recursive: true, force: true });
-        const { rename } = await import("node:fs/promises");
         await rename(staging, dest);
         const path = found === "executable" && type === "executable" ? join(dest, "chaincode") : dest;
         await repo.updateDefinition(def.id, { source_type: found, source_path: path, updated_at: nowIso() });

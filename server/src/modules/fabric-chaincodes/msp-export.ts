@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { nowIso } from "../../db/db.js";
 import { writeLocalMsp } from "../../fabric/msp/local-msp.js";
+import { InputError } from "../../http/errors.js";
 import { MAX_DB_ID } from "../../http/schema-helpers.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
@@ -47,7 +48,6 @@ export function registerMspExportRoute(
       const org = await deps.fabric.org(req.params.id, "id");
       const keyId = org.row.admin_sign_key_id;
       if (!keyId) {
-        const { InputError } = await import("../../http/errors.js");
         throw new InputError(`identity: organization ${org.mspId} has no admin identity`, { field: "identity" });
       }
       const key = await deps.keys.row(keyId);
