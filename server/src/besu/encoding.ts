@@ -3,7 +3,7 @@
  * settings. Every parser takes the field name so a failure names what the operator sent.
  */
 import type { Address, Hex } from "viem";
-import { getAddress } from "viem/utils";
+import { getAddress } from "./hex.js";
 import { BesuInputError } from "./errors.js";
 
 const HEX_BODY = /^[0-9a-fA-F]*$/;

@@ -11,7 +11,7 @@
  * round (0x8400000000); the decoder names that case instead of misreading it.
  */
 import type { Address, Hex } from "viem";
-import { fromRlp, getAddress, hexToBytes, toRlp } from "viem/utils";
+import { fromRlp, getAddress, hexToBytes, toRlp } from "./hex.js";
 import { BesuInputError } from "./errors.js";
 import { parseAddress, parseHexData } from "./encoding.js";
 
@@ -147,14 +147,14 @@ function decodeRound(item: RlpItem | undefined, field: string): number {
 }
 
 /**
- * Decodes QBFT extraData with viem's RLP decoder and checks its shape: a 5-item list with a
+ * Decodes QBFT extraData (strict RLP: no trailing or non-canonical bytes) and checks its shape: a 5-item list with a
  * 32-byte vanity, 20-byte validators, a vote list, a scalar round and a list of seals.
  */
 export function decodeQbftExtraData(extraData: string, field = "extraData"): QbftExtraData {
   const hex = parseHexData(extraData, field);
   let decoded: RlpItem;
   try {
-    decoded = fromRlp(hex, "hex") as RlpItem;
+    decoded = fromRlp(hex);
   } catch (err) {
     throw new BesuInputError(
       field,

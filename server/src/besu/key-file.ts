@@ -8,7 +8,7 @@
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import type { Hex } from "viem";
-import { bytesToHex, hexToBytes } from "viem/utils";
+import { bytesToHex, hexToBytes } from "./hex.js";
 import { BesuInputError } from "./errors.js";
 
 const KEY_LINE = /^(?:0x)?([0-9a-fA-F]{64})$/;

@@ -12,7 +12,7 @@ import { isIP } from "node:net";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { Address, Hex } from "viem";
-import { bytesToHex, getAddress, hexToBytes } from "viem/utils";
+import { bytesToHex, getAddress, hexToBytes } from "./hex.js";
 import { BesuInputError } from "./errors.js";
 import { parseInteger, strip0x } from "./encoding.js";
 

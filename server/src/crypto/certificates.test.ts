@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomBytes, X509Certificate } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -125,6 +125,28 @@ describe("issued identities", () => {
     const serialText = /Serial Number:\s*\n?\s*([0-9a-f:]+)/.exec(text)?.[1]?.replace(/:/g, "");
     expect(serialText).toBe(leaf.serialNumber);
     expect(parseInt(leaf.serialNumber.slice(0, 2), 16)).toBeLessThan(0x80);
+    expect(decoded.sans.ipAddresses).toEqual(["127.0.0.1", "::1"]);
+    expect(decoded.sans.uris).toEqual(["spiffe://org1/peer0"]);
+    expect(decoded.sans.emailAddresses).toEqual(["ops@org1.example.com"]);
+    expect(decoded.signatureAlgorithm).toBe("SHA-256 with ECDSA");
+    expect(decoded.extensions.map((e) => [e.oid, e.critical])).toEqual([
+      ["2.5.29.19", true],
+      ["2.5.29.15", true],
+      ["2.5.29.14", false],
+      ["2.5.29.35", false],
+      ["2.5.29.37", false],
+      ["2.5.29.17", false],
+    ]);
+    // Our DER reader agrees with OpenSSL's parse (node's X509Certificate) on names, dates and digest.
+    const node = new X509Certificate(leaf.pem);
+    expect(decoded.subject.text).toBe(node.subject.split("\n").join(", "));
+    expect(decoded.issuer.text).toBe(node.issuer.split("\n").join(", "));
+    expect(decoded.selfSigned).toBe(false);
+    expect(new Date(decoded.notAfter).getTime()).toBe(new Date(node.validTo).getTime());
+    expect(decoded.sha256Fingerprint).toBe(node.fingerprint256.replace(/:/g, "").toLowerCase());
+    expect(decodeCertificate(ca.pem).selfSigned).toBe(true);
+    expect(leaf.pem).toMatch(/^-----BEGIN CERTIFICATE-----\n([A-Za-z0-9+/=]{1,64}\n)+-----END CERTIFICATE-----\n$/);
+    expect(decodeCertificate(ca.pem).keyUsages).toEqual(["digitalSignature", "keyCertSign", "cRLSign"]);
   });
 
   it("signs certificates with low-S ECDSA (Fabric rejects high S)", async () => {

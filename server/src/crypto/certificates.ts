@@ -1,10 +1,17 @@
-import "reflect-metadata";
 import { randomBytes, type KeyObject } from "node:crypto";
 import { isIP } from "node:net";
-import * as x509 from "@peculiar/x509";
+import { parseCertificate, type ParsedCertificate } from "./certificate-decoder.js";
+import * as der from "./der.js";
 import { CryptoInputError } from "./errors.js";
-import { keySpecOf, loadPublicKey, publicKeyToDer, subjectKeyIdentifier } from "./key-algorithms.js";
-import { peculiarSigningParams, type CertificateSigner } from "./signer.js";
+import {
+  keySpecOf,
+  loadPublicKey,
+  publicKeyToDer,
+  signatureHashOf,
+  subjectKeyIdentifier,
+  type KeySpec,
+} from "./key-algorithms.js";
+import type { CertificateSigner } from "./signer.js";
 
 /** Subject distinguished name. Attribute order follows Go's pkix.Name (C, ST, L, street, postalCode, O, OU, CN). */
 export interface SubjectName {
@@ -50,8 +57,6 @@ export interface IssuedCertificate {
 }
 
 const SKEW_MS = 5 * 60 * 1000;
-const OID_STREET = "2.5.4.9";
-const OID_POSTAL_CODE = "2.5.4.17";
 
 /** A random positive 128-bit serial (RFC 5280 allows up to 20 octets; the top bit is kept clear). */
 export function randomSerialNumber(): string {
@@ -82,7 +87,27 @@ export function parseDuration(value: string, field = "validFor"): number {
   return total;
 }
 
-function toName(subject: SubjectName): x509.JsonNameParams {
+const OID = {
+  C: "2.5.4.6",
+  ST: "2.5.4.8",
+  L: "2.5.4.7",
+  street: "2.5.4.9",
+  postalCode: "2.5.4.17",
+  O: "2.5.4.10",
+  OU: "2.5.4.11",
+  CN: "2.5.4.3",
+  basicConstraints: "2.5.29.19",
+  keyUsage: "2.5.29.15",
+  subjectKeyId: "2.5.29.14",
+  authorityKeyId: "2.5.29.35",
+  extKeyUsage: "2.5.29.37",
+  subjectAltName: "2.5.29.17",
+  serverAuth: "1.3.6.1.5.5.7.3.1",
+  clientAuth: "1.3.6.1.5.5.7.3.2",
+} as const;
+
+/** The subject as a DER Name: one attribute per RDN, in Go's pkix.Name order. */
+export function encodeName(subject: SubjectName): Buffer {
   const cn = subject.commonName?.trim() ?? "";
   if (cn.length === 0 || cn.length > 64) {
     throw new CryptoInputError("commonName", "commonName must be 1 to 64 characters");
@@ -90,41 +115,62 @@ function toName(subject: SubjectName): x509.JsonNameParams {
   for (const c of subject.country ?? []) {
     if (!/^[A-Za-z]{2}$/.test(c)) throw new CryptoInputError("country", `country "${c}" must be a two-letter ISO code`);
   }
-  const rdns: x509.JsonNameParams = [];
-  const add = (key: string, values: string[] | undefined): void => {
-    for (const v of values ?? []) if (v.trim() !== "") rdns.push({ [key]: [v] });
+  const rdns: Buffer[] = [];
+  const add = (type: string, values: string[] | undefined): void => {
+    for (const v of values ?? [])
+      if (v.trim() !== "") rdns.push(der.set(der.sequence(der.oid(type), der.directoryString(v))));
   };
-  add("C", subject.country);
-  add("ST", subject.province);
-  add("L", subject.locality);
-  add(OID_STREET, subject.streetAddress);
-  add(OID_POSTAL_CODE, subject.postalCode);
-  add("O", subject.organization);
-  add("OU", subject.organizationalUnit);
-  add("CN", [cn]);
-  return rdns;
+  add(OID.C, subject.country);
+  add(OID.ST, subject.province);
+  add(OID.L, subject.locality);
+  add(OID.street, subject.streetAddress);
+  add(OID.postalCode, subject.postalCode);
+  add(OID.O, subject.organization);
+  add(OID.OU, subject.organizationalUnit);
+  add(OID.CN, [cn]);
+  return der.sequence(...rdns);
 }
 
-function toGeneralNames(sans: SubjectAltNames): x509.JsonGeneralNames {
-  const out: x509.JsonGeneralNames = [];
+/** An IPv4 or IPv6 address as its 4 or 16 bytes. */
+function ipBytes(ip: string): Buffer {
+  if (isIP(ip) === 4) return Buffer.from(ip.split(".").map(Number));
+  let text = ip.replace(/%.*$/, "");
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const b = ipBytes(v4[1] as string);
+    text =
+      text.slice(0, -(v4[1] as string).length) + `${b.readUInt16BE(0).toString(16)}:${b.readUInt16BE(2).toString(16)}`;
+  }
+  const [head, tail] = text.includes("::") ? (text.split("::") as [string, string]) : [text, undefined];
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill("0"), ...t];
+  const out = Buffer.alloc(16);
+  groups.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2));
+  return out;
+}
+
+/** GeneralNames entries: dNSName [2], iPAddress [7], URI [6], rfc822Name [1]. */
+function encodeGeneralNames(sans: SubjectAltNames): Buffer[] {
+  const out: Buffer[] = [];
   for (const d of sans.dnsNames ?? []) {
     if (!/^(\*\.)?[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_-]{1,63})*\.?$/.test(d) || d.length > 253) {
       throw new CryptoInputError("dnsNames", `"${d}" is not a valid DNS name`);
     }
-    out.push({ type: "dns", value: d });
+    out.push(der.implicitPrimitive(2, Buffer.from(d, "latin1")));
   }
   for (const ip of sans.ipAddresses ?? []) {
     if (isIP(ip) === 0) throw new CryptoInputError("ipAddresses", `"${ip}" is not an IP address`);
-    out.push({ type: "ip", value: ip });
+    out.push(der.implicitPrimitive(7, ipBytes(ip)));
   }
   for (const uri of sans.uris ?? []) {
-    if (!URL.canParse(uri)) throw new CryptoInputError("uris", `"${uri}" is not a URI`);
-    out.push({ type: "url", value: uri });
+    if (!URL.canParse(uri) || !/^[\x21-\x7e]+$/.test(uri)) throw new CryptoInputError("uris", `"${uri}" is not a URI`);
+    out.push(der.implicitPrimitive(6, Buffer.from(uri, "latin1")));
   }
   for (const email of sans.emailAddresses ?? []) {
-    if (!/^[^\s@]+@[^\s@]+$/.test(email))
+    if (!/^[\x21-\x3f\x41-\x7e]+@[\x21-\x3f\x41-\x7e]+$/.test(email))
       throw new CryptoInputError("emailAddresses", `"${email}" is not an email address`);
-    out.push({ type: "email", value: email });
+    out.push(der.implicitPrimitive(1, Buffer.from(email, "latin1")));
   }
   return out;
 }
@@ -144,21 +190,82 @@ function checkValidity(validity: Validity, now: Date): { notBefore: Date; notAft
   return { notBefore, notAfter };
 }
 
-function keyUsageFor(publicKey: KeyObject, isCA: boolean): x509.KeyUsageFlags {
-  let flags = x509.KeyUsageFlags.digitalSignature;
-  if (isCA) flags |= x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign;
-  if (keySpecOf(publicKey).algorithm === "RSA") flags |= x509.KeyUsageFlags.keyEncipherment;
-  return flags;
+const KU = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5, cRLSign: 6 } as const;
+
+function keyUsageBits(publicKey: KeyObject, isCA: boolean): number[] {
+  const bits: number[] = [KU.digitalSignature];
+  if (keySpecOf(publicKey).algorithm === "RSA") bits.push(KU.keyEncipherment);
+  if (isCA) bits.push(KU.keyCertSign, KU.cRLSign);
+  return bits;
 }
 
-function finish(cert: x509.X509Certificate, ski: string): IssuedCertificate {
-  return {
-    pem: cert.toString("pem") + "\n",
-    serialNumber: cert.serialNumber.toLowerCase(),
-    notBefore: cert.notBefore,
-    notAfter: cert.notAfter,
-    subjectKeyId: ski,
-  };
+const extension = (type: string, critical: boolean, value: Buffer): Buffer =>
+  der.sequence(der.oid(type), ...(critical ? [der.booleanTrue()] : []), der.octetString(value));
+
+/** The signature AlgorithmIdentifier for a signer's key (RFC 5758, RFC 4055, RFC 8410). */
+export function signatureAlgorithm(spec: KeySpec): Buffer {
+  switch (spec.algorithm) {
+    case "EC": {
+      const hash = signatureHashOf(spec);
+      const arc = hash === "SHA-384" ? 3 : hash === "SHA-512" ? 4 : 2;
+      return der.sequence(der.oid(`1.2.840.10045.4.3.${arc}`));
+    }
+    case "RSA":
+      return der.sequence(der.oid("1.2.840.113549.1.1.11"), der.nullValue());
+    case "ED25519":
+      return der.sequence(der.oid("1.3.101.112"));
+  }
+}
+
+/**
+ * Signs a DER to-be-signed structure and wraps it as Certificate/CertificateList:
+ * SEQUENCE { tbs, algorithm, BIT STRING signature }. ECDSA signatures (P1363 r‖s from the signer,
+ * low S) become the DER Ecdsa-Sig-Value X.509 carries.
+ */
+export async function signTbs(tbs: Buffer, algorithm: Buffer, signer: CertificateSigner): Promise<Buffer> {
+  const raw = Buffer.from(await signer.sign(tbs));
+  let signature: Buffer = raw;
+  if (signer.spec.algorithm === "EC") {
+    const half = raw.length / 2;
+    signature = der.sequence(der.unsignedInteger(raw.subarray(0, half)), der.unsignedInteger(raw.subarray(half)));
+  }
+  return der.sequence(tbs, algorithm, der.bitString(signature));
+}
+
+export function toPem(derBytes: Buffer, label: string): string {
+  const b64 = derBytes.toString("base64").replace(/.{64}/g, "$&\n").replace(/\n$/, "");
+  return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
+}
+
+/** Whole seconds: what UTCTime/GeneralizedTime carry. */
+const toSecond = (d: Date): Date => new Date(Math.floor(d.getTime() / 1000) * 1000);
+
+async function buildCertificate(p: {
+  issuerName: Buffer;
+  subjectName: Buffer;
+  notBefore: Date;
+  notAfter: Date;
+  publicKey: KeyObject;
+  extensions: Buffer[];
+  signer: CertificateSigner;
+  ski: string;
+}): Promise<IssuedCertificate> {
+  const serialNumber = randomSerialNumber();
+  const algorithm = signatureAlgorithm(p.signer.spec);
+  const notBefore = toSecond(p.notBefore);
+  const notAfter = toSecond(p.notAfter);
+  const tbs = der.sequence(
+    der.explicit(0, der.integer(2)),
+    der.unsignedInteger(Buffer.from(serialNumber, "hex")),
+    algorithm,
+    p.issuerName,
+    der.sequence(der.time(notBefore), der.time(notAfter)),
+    p.subjectName,
+    publicKeyToDer(p.publicKey),
+    der.explicit(3, der.sequence(...p.extensions)),
+  );
+  const cert = await signTbs(tbs, algorithm, p.signer);
+  return { pem: toPem(cert, "CERTIFICATE"), serialNumber, notBefore, notAfter, subjectKeyId: p.ski };
 }
 
 /**
@@ -178,31 +285,34 @@ export async function createSelfSignedCertificate(params: {
   const isCA = params.isCA ?? true;
   const now = params.now ?? new Date();
   const { notBefore, notAfter } = checkValidity(params.validity, now);
-  const name = new x509.Name(toName(params.subject));
-  const ski = subjectKeyIdentifier(params.signer.publicKey);
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(isCA, isCA ? params.pathLength : undefined, true),
-    new x509.KeyUsagesExtension(keyUsageFor(params.signer.publicKey, isCA), true),
-    new x509.SubjectKeyIdentifierExtension(ski),
+  const name = encodeName(params.subject);
+  const publicKey = params.signer.publicKey;
+  const ski = subjectKeyIdentifier(publicKey);
+  const extensions = [
+    extension(
+      OID.basicConstraints,
+      true,
+      der.sequence(
+        ...(isCA
+          ? [der.booleanTrue(), ...(params.pathLength !== undefined ? [der.integer(params.pathLength)] : [])]
+          : []),
+      ),
+    ),
+    extension(OID.keyUsage, true, der.namedBits(keyUsageBits(publicKey, isCA))),
+    extension(OID.subjectKeyId, false, der.octetString(Buffer.from(ski, "hex"))),
   ];
-  const generalNames = toGeneralNames(params.sans ?? {});
-  if (generalNames.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(generalNames));
-  const { signingKey, signingAlgorithm, crypto } = peculiarSigningParams(params.signer);
-  const cert = await x509.X509CertificateGenerator.create(
-    {
-      serialNumber: randomSerialNumber(),
-      subject: name,
-      issuer: name,
-      notBefore,
-      notAfter,
-      publicKey: publicKeyToDer(params.signer.publicKey),
-      signingKey,
-      signingAlgorithm,
-      extensions,
-    },
-    crypto,
-  );
-  return finish(cert, ski);
+  const generalNames = encodeGeneralNames(params.sans ?? {});
+  if (generalNames.length > 0) extensions.push(extension(OID.subjectAltName, false, der.sequence(...generalNames)));
+  return buildCertificate({
+    issuerName: name,
+    subjectName: name,
+    notBefore,
+    notAfter,
+    publicKey,
+    extensions,
+    signer: params.signer,
+    ski,
+  });
 }
 
 /**
@@ -210,29 +320,29 @@ export async function createSelfSignedCertificate(params: {
  * belongs to the signer's key. Returns the parsed certificate and the key id for the AKI.
  * @throws CryptoInputError("issuer")
  */
-export function checkIssuer(issuer: Issuer, now: Date = new Date()): { cert: x509.X509Certificate; keyId: string } {
-  let cert: x509.X509Certificate;
+export function checkIssuer(issuer: Issuer, now: Date = new Date()): { cert: ParsedCertificate; keyId: string } {
+  let cert: ParsedCertificate;
   try {
-    cert = new x509.X509Certificate(issuer.certificatePem);
+    cert = parseCertificate(issuer.certificatePem);
   } catch {
     throw new CryptoInputError("issuer", "the issuer certificate is not a valid PEM certificate");
   }
-  const bc = cert.getExtension(x509.BasicConstraintsExtension);
-  if (!bc?.ca) throw new CryptoInputError("issuer", `the issuer "${cert.subject}" is not a CA`);
-  const ku = cert.getExtension(x509.KeyUsagesExtension);
-  if (ku && (ku.usages & x509.KeyUsageFlags.keyCertSign) === 0) {
-    throw new CryptoInputError("issuer", `the issuer "${cert.subject}" may not sign certificates (no keyCertSign)`);
+  const name = cert.subject.text;
+  if (!cert.basicConstraints?.ca) throw new CryptoInputError("issuer", `the issuer "${name}" is not a CA`);
+  if (cert.keyUsage && !cert.keyUsage.includes(KU.keyCertSign)) {
+    throw new CryptoInputError("issuer", `the issuer "${name}" may not sign certificates (no keyCertSign)`);
   }
   if (cert.notAfter.getTime() <= now.getTime()) {
-    throw new CryptoInputError("issuer", `the issuer "${cert.subject}" expired on ${cert.notAfter.toISOString()}`);
+    throw new CryptoInputError("issuer", `the issuer "${name}" expired on ${cert.notAfter.toISOString()}`);
   }
-  const certSpki = Buffer.from(cert.publicKey.rawData);
-  if (!certSpki.equals(publicKeyToDer(issuer.signer.publicKey))) {
+  if (!cert.spki.equals(publicKeyToDer(issuer.signer.publicKey))) {
     throw new CryptoInputError("issuer", "the issuer certificate does not belong to the signing key");
   }
-  const ski = cert.getExtension(x509.SubjectKeyIdentifierExtension);
-  return { cert, keyId: ski?.keyId.toLowerCase() ?? subjectKeyIdentifier(issuer.signer.publicKey) };
+  return { cert, keyId: cert.subjectKeyId ?? subjectKeyIdentifier(issuer.signer.publicKey) };
 }
+
+/** May this CA sign CRLs (keyUsage cRLSign, or no keyUsage at all)? */
+export const maySignCrls = (cert: ParsedCertificate): boolean => !cert.keyUsage || cert.keyUsage.includes(KU.cRLSign);
 
 /**
  * Issues a certificate for `publicKey` signed by a CA: subject (with OU for Fabric NodeOUs),
@@ -253,35 +363,29 @@ export async function issueCertificate(params: {
   const now = params.now ?? new Date();
   const isCA = params.isCA ?? false;
   const { notBefore, notAfter } = checkValidity(params.validity, now);
-  const subject = new x509.Name(toName(params.subject));
-  const generalNames = toGeneralNames(params.sans ?? {});
+  const subject = encodeName(params.subject);
+  const generalNames = encodeGeneralNames(params.sans ?? {});
   const { cert: issuerCert, keyId } = checkIssuer(params.issuer, now);
   const publicKey = loadPublicKey(params.publicKey);
   const ski = subjectKeyIdentifier(publicKey);
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(isCA, undefined, true),
-    new x509.KeyUsagesExtension(keyUsageFor(publicKey, isCA), true),
-    new x509.SubjectKeyIdentifierExtension(ski),
-    new x509.AuthorityKeyIdentifierExtension(keyId),
+  const extensions = [
+    extension(OID.basicConstraints, true, der.sequence(...(isCA ? [der.booleanTrue()] : []))),
+    extension(OID.keyUsage, true, der.namedBits(keyUsageBits(publicKey, isCA))),
+    extension(OID.subjectKeyId, false, der.octetString(Buffer.from(ski, "hex"))),
+    extension(OID.authorityKeyId, false, der.sequence(der.implicitPrimitive(0, Buffer.from(keyId, "hex")))),
   ];
   if (params.extKeyUsage && params.extKeyUsage.length > 0) {
-    extensions.push(new x509.ExtendedKeyUsageExtension(params.extKeyUsage.map((u) => x509.ExtendedKeyUsage[u])));
+    extensions.push(extension(OID.extKeyUsage, false, der.sequence(...params.extKeyUsage.map((u) => der.oid(OID[u])))));
   }
-  if (generalNames.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(generalNames));
-  const { signingKey, signingAlgorithm, crypto } = peculiarSigningParams(params.issuer.signer);
-  const cert = await x509.X509CertificateGenerator.create(
-    {
-      serialNumber: randomSerialNumber(),
-      subject,
-      issuer: issuerCert.subjectName,
-      notBefore,
-      notAfter,
-      publicKey: publicKeyToDer(publicKey),
-      signingKey,
-      signingAlgorithm,
-      extensions,
-    },
-    crypto,
-  );
-  return finish(cert, ski);
+  if (generalNames.length > 0) extensions.push(extension(OID.subjectAltName, false, der.sequence(...generalNames)));
+  return buildCertificate({
+    issuerName: issuerCert.subjectDer,
+    subjectName: subject,
+    notBefore,
+    notAfter,
+    publicKey,
+    extensions,
+    signer: params.issuer.signer,
+    ski,
+  });
 }

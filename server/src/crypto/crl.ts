@@ -1,8 +1,6 @@
-import "reflect-metadata";
-import * as x509 from "@peculiar/x509";
-import { checkIssuer, type Issuer } from "./certificates.js";
+import { checkIssuer, maySignCrls, signatureAlgorithm, signTbs, toPem, type Issuer } from "./certificates.js";
+import * as der from "./der.js";
 import { CryptoInputError } from "./errors.js";
-import { peculiarSigningParams } from "./signer.js";
 
 /** RFC 5280 §5.3.1 reason codes (7 is unused). */
 export const REVOCATION_REASONS = [0, 1, 2, 3, 4, 5, 6, 8, 9, 10] as const;
@@ -23,6 +21,8 @@ export interface SignedCrl {
 }
 
 const OID_CRL_NUMBER = "2.5.29.20";
+const OID_REASON_CODE = "2.5.29.21";
+const OID_AUTHORITY_KEY_ID = "2.5.29.35";
 
 /**
  * Canonical serial form: lower-case hex, even length, no redundant leading zero bytes, with a
@@ -42,14 +42,11 @@ export function normaliseSerialNumber(input: string): string {
   return hex;
 }
 
-function derPositiveInteger(value: bigint): Uint8Array {
+function crlNumberInteger(value: bigint): Buffer {
   if (value < 0n) throw new CryptoInputError("crlNumber", "the CRL number must not be negative");
-  let hex = value.toString(16);
-  if (hex.length % 2 === 1) hex = "0" + hex;
-  if (parseInt(hex[0] as string, 16) >= 8) hex = "00" + hex;
-  const content = Buffer.from(hex, "hex");
-  if (content.length > 20) throw new CryptoInputError("crlNumber", "the CRL number must fit in 20 octets");
-  return Uint8Array.from([0x02, content.length, ...content]);
+  const encoded = der.integer(value);
+  if (encoded.length - 2 > 20) throw new CryptoInputError("crlNumber", "the CRL number must fit in 20 octets");
+  return encoded;
 }
 
 /**
@@ -70,38 +67,45 @@ export async function createCrl(params: {
     throw new CryptoInputError("nextUpdate", "nextUpdate must be after thisUpdate");
   }
   const { cert, keyId } = checkIssuer(params.issuer, thisUpdate);
-  const ku = cert.getExtension(x509.KeyUsagesExtension);
-  if (ku && (ku.usages & x509.KeyUsageFlags.cRLSign) === 0) {
-    throw new CryptoInputError("issuer", `the issuer "${cert.subject}" may not sign CRLs (no cRLSign)`);
+  if (!maySignCrls(cert)) {
+    throw new CryptoInputError("issuer", `the issuer "${cert.subject.text}" may not sign CRLs (no cRLSign)`);
   }
+  const crlNumber = BigInt(params.crlNumber);
+  const crlNumberValue = crlNumberInteger(crlNumber);
   const seen = new Set<string>();
-  const entries: x509.X509CrlEntryParams[] = [];
+  const entries: Buffer[] = [];
   for (const r of params.revoked) {
     const serialNumber = normaliseSerialNumber(r.serialNumber);
     if (seen.has(serialNumber)) continue;
     seen.add(serialNumber);
-    const entry: x509.X509CrlEntryParams = { serialNumber, revocationDate: r.revocationDate };
-    if (r.reason) entry.reason = r.reason as x509.X509CrlReason;
-    entries.push(entry);
+    const reason = r.reason
+      ? [der.sequence(der.sequence(der.oid(OID_REASON_CODE), der.octetString(der.tlv(0x0a, Buffer.from([r.reason])))))]
+      : [];
+    entries.push(
+      der.sequence(der.unsignedInteger(Buffer.from(serialNumber, "hex")), der.time(r.revocationDate), ...reason),
+    );
   }
-  const crlNumber = BigInt(params.crlNumber);
-  const { signingKey, signingAlgorithm, crypto } = peculiarSigningParams(params.issuer.signer);
-  const crl = await x509.X509CrlGenerator.create(
-    {
-      issuer: cert.subjectName,
-      thisUpdate,
-      nextUpdate: params.nextUpdate,
-      entries,
-      extensions: [
-        new x509.AuthorityKeyIdentifierExtension(keyId),
-        new x509.Extension(OID_CRL_NUMBER, false, derPositiveInteger(crlNumber)),
-      ],
-      signingKey,
-      signingAlgorithm,
-    },
-    crypto,
+  const algorithm = signatureAlgorithm(params.issuer.signer.spec);
+  // TBSCertList (RFC 5280 §5.1): v2, signature, issuer, thisUpdate, nextUpdate, revoked (omitted when empty), [0] extensions.
+  const tbs = der.sequence(
+    der.integer(1),
+    algorithm,
+    cert.subjectDer,
+    der.time(thisUpdate),
+    der.time(params.nextUpdate),
+    ...(entries.length > 0 ? [der.sequence(...entries)] : []),
+    der.explicit(
+      0,
+      der.sequence(
+        der.sequence(
+          der.oid(OID_AUTHORITY_KEY_ID),
+          der.octetString(der.sequence(der.implicitPrimitive(0, Buffer.from(keyId, "hex")))),
+        ),
+        der.sequence(der.oid(OID_CRL_NUMBER), der.octetString(crlNumberValue)),
+      ),
+    ),
   );
-  // RFC 7468 label; @peculiar/x509 writes "BEGIN CRL", which some tools don't accept.
-  const pem = x509.PemConverter.encode(crl.rawData, "X509 CRL") + "\n";
-  return { pem, thisUpdate, nextUpdate: params.nextUpdate, crlNumber };
+  const crl = await signTbs(tbs, algorithm, params.issuer.signer);
+  // RFC 7468 label "X509 CRL".
+  return { pem: toPem(crl, "X509 CRL"), thisUpdate, nextUpdate: params.nextUpdate, crlNumber };
 }

@@ -118,6 +118,18 @@ export async function generateKeyPair(spec: KeySpec): Promise<KeyPair> {
  * @throws CryptoInputError(`algorithm`) for keys we don't support (DSA, P-192, RSA 3072, ...).
  */
 export function keySpecOf(key: KeyObject): KeySpec {
+  let spec = specOf.get(key);
+  if (!spec) {
+    spec = readKeySpec(key);
+    specOf.set(key, spec);
+  }
+  return spec;
+}
+
+/** Key details come from OpenSSL on every read; a KeyObject's spec never changes. */
+const specOf = new WeakMap<KeyObject, KeySpec>();
+
+function readKeySpec(key: KeyObject): KeySpec {
   const type = key.asymmetricKeyType;
   if (type === "ec") {
     const curve = CURVE_FROM_NODE[key.asymmetricKeyDetails?.namedCurve ?? ""];
@@ -144,7 +156,13 @@ export function loadPrivateKey(input: string | Uint8Array): KeyObject {
 export function loadPublicKey(input: string | Uint8Array | KeyObject): KeyObject {
   if (typeof input === "string") return createPublicKey(input);
   if (input instanceof Uint8Array) return createPublicKey({ key: Buffer.from(input), format: "der", type: "spki" });
-  return input.type === "public" ? input : createPublicKey(input);
+  if (input.type === "public") return input;
+  let pub = publicOf.get(input);
+  if (!pub) {
+    pub = createPublicKey(input);
+    publicOf.set(input, pub);
+  }
+  return pub;
 }
 
 /** PKCS#8 PEM. Only for encryption at rest and keystore files; never for API responses. */
@@ -154,15 +172,17 @@ export function privateKeyToPem(key: KeyObject): string {
 
 /** SubjectPublicKeyInfo PEM ("-----BEGIN PUBLIC KEY-----"). */
 export function publicKeyToPem(key: KeyObject): string {
-  return loadPublicKey(key).export({ type: "spki", format: "pem" }) as string;
+  const b64 = publicKeyToDer(key).toString("base64").replace(/.{64}/g, "$&\n").replace(/\n$/, "");
+  return `-----BEGIN PUBLIC KEY-----\n${b64}\n-----END PUBLIC KEY-----\n`;
 }
 
 /** SubjectPublicKeyInfo DER. */
 export function publicKeyToDer(key: KeyObject): Buffer {
-  let der = spkiOf.get(key);
+  const pub = loadPublicKey(key);
+  let der = spkiOf.get(pub);
   if (!der) {
-    der = loadPublicKey(key).export({ type: "spki", format: "der" });
-    spkiOf.set(key, der);
+    der = pub.export({ type: "spki", format: "der" });
+    spkiOf.set(pub, der);
   }
   return Buffer.from(der);
 }
@@ -173,6 +193,8 @@ export function publicKeyToDer(key: KeyObject): Buffer {
  * and each export is a trip through OpenSSL's encoder on the event loop.
  */
 const spkiOf = new WeakMap<KeyObject, Buffer>();
+/** The public half of a private KeyObject, derived once. */
+const publicOf = new WeakMap<KeyObject, KeyObject>();
 const scalarOf = new WeakMap<KeyObject, Buffer>();
 
 /** Lower-case hex SHA-256 of the SubjectPublicKeyInfo DER. */

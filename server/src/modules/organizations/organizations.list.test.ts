@@ -5,15 +5,25 @@ import { createTestApp, dialects, type TestApp } from "../../test-support/test-a
 
 /**
  * Counts the statements the app sends to the database by watching the drivers Kysely calls
- * (better-sqlite3 prepares every statement; pg sends every one through Client#query).
+ * (better-sqlite3 runs every statement through Statement#all or #run, prepared or cached;
+ * pg sends every one through Client#query).
  */
+const statementProto = Object.getPrototypeOf(new SQLite(":memory:").prepare("select 1")) as {
+  all: (...a: unknown[]) => unknown;
+  run: (...a: unknown[]) => unknown;
+};
+
 function countQueries(): { count(): number; restore(): void } {
   let n = 0;
-  const prepare = SQLite.prototype.prepare;
+  const { all, run } = statementProto;
   const query = pg.Client.prototype.query;
-  const p = vi.spyOn(SQLite.prototype, "prepare").mockImplementation(function (this: SQLite.Database, ...a) {
+  const p = vi.spyOn(statementProto, "all").mockImplementation(function (this: unknown, ...a: unknown[]) {
     n++;
-    return prepare.apply(this, a);
+    return all.apply(this, a);
+  });
+  const r = vi.spyOn(statementProto, "run").mockImplementation(function (this: unknown, ...a: unknown[]) {
+    n++;
+    return run.apply(this, a);
   });
   const q = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...a: unknown[]) {
     n++;
@@ -23,6 +33,7 @@ function countQueries(): { count(): number; restore(): void } {
     count: () => n,
     restore: () => {
       p.mockRestore();
+      r.mockRestore();
       q.mockRestore();
     },
   };
