@@ -18,7 +18,7 @@ build: deps
 	npm run build -w web
 
 start: build
-	node server/dist/main.js serve
+	node server/bundle/main.js serve
 
 lint:
 	npx eslint --max-warnings 0 .

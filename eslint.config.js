@@ -3,7 +3,16 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "web/src/api/schema.d.ts", "e2e/artifacts/**", "**/*.config.js"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "server/bundle/**",
+      "**/node_modules/**",
+      "web/src/api/schema.d.ts",
+      "e2e/artifacts/**",
+      "**/*.config.js",
+    ],
+  },
   js.configs.recommended,
 
   ...tseslint.configs.recommended,

@@ -33,5 +33,6 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  if (process.env.E2E_DUMP_LOGS) console.log("SERVER LOGS\n" + server?.logs());
   await server?.stop();
 }

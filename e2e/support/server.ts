@@ -41,13 +41,13 @@ async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number)
   throw new Error(`server at ${url} did not become healthy within ${timeoutMs} ms`);
 }
 
-/** Starts the real server (`node server/dist/main.js serve`) on a free port with a throwaway data dir. */
+/** Starts the real server as `make start` runs it (`node server/bundle/main.js serve`) on a free port with a throwaway data dir. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), "chainlaunch-e2e-"));
   const adminPassword = "e2e-admin-password";
   let output = "";
-  const proc = spawn(process.execPath, [join(REPO_ROOT, "server/dist/main.js"), "serve"], {
+  const proc = spawn(process.execPath, [join(REPO_ROOT, "server/bundle/main.js"), "serve"], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -1,5 +1,6 @@
 import type * as grpc from "@grpc/grpc-js";
 import type * as FabricGateway from "@hyperledger/fabric-gateway";
+import { peer } from "@hyperledger/fabric-protos";
 import { openGrpcClient, type GrpcEndpoint } from "../grpc-connection.js";
 
 /** How a call to a chaincode is signed: an MSP identity and a signer of SHA-256 digests (low-S ECDSA). */
@@ -34,8 +35,14 @@ export class ChaincodeCallError extends Error {
 
 type GatewayModule = typeof FabricGateway;
 let gatewayModule: Promise<GatewayModule> | undefined;
-/** fabric-gateway loads with the first chaincode call, not at start-up. */
-const loadGateway = (): Promise<GatewayModule> => (gatewayModule ??= import("@hyperledger/fabric-gateway"));
+/**
+ * fabric-gateway loads with the first chaincode call, not at start-up. It is CommonJS: Node gives its
+ * exports as named exports, while the bundled server gets them as the default export only.
+ */
+const loadGateway = (): Promise<GatewayModule> =>
+  (gatewayModule ??= import("@hyperledger/fabric-gateway").then((m) =>
+    "connect" in m ? m : (m as unknown as { default: GatewayModule }).default,
+  ));
 
 /** A result's bytes as the API returns them: parsed JSON when they are JSON, else UTF-8 text (or base64 for binary). */
 export function decodeResult(bytes: Uint8Array): unknown {
@@ -104,9 +111,7 @@ export async function openGateway(endpoint: GrpcEndpoint, identity: GatewayIdent
         stage = "commit";
         const status = await submitted.getStatus();
         if (!status.successful) {
-          const codeName = Object.entries((await import("@hyperledger/fabric-protos")).peer.TxValidationCode).find(
-            ([, v]) => v === status.code,
-          )?.[0];
+          const codeName = Object.entries(peer.TxValidationCode).find(([, v]) => v === status.code)?.[0];
           throw new ChaincodeCallError(
             `transaction ${txId} was committed as invalid: ${codeName ?? status.code}`,
             "commit",
