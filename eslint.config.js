@@ -17,8 +17,9 @@ export default tseslint.config(
 
   ...tseslint.configs.recommended,
   {
-    // Test chaincodes are CommonJS Node.js projects of their own (fabric-shim loads them with require).
-    files: ["server/src/fabric/test-support/chaincode/**/*.js"],
+    // Test chaincodes and the JavaScript boilerplate are CommonJS Node.js projects of their own
+    // (fabric-shim loads them with require).
+    files: ["server/src/fabric/test-support/chaincode/**/*.js", "server/boilerplates/chaincode-javascript/**/*.js"],
     languageOptions: {
       sourceType: "commonjs",
       globals: { require: "readonly", module: "writable", Buffer: "readonly" },
@@ -31,6 +32,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
     },
+  },
+  {
+    // The TypeScript boilerplate's decorators read emitted type metadata, which needs value imports.
+    files: ["server/boilerplates/chaincode-typescript/**/*.ts"],
+    rules: { "@typescript-eslint/consistent-type-imports": "off" },
   },
   {
     files: ["web/src/**/*.{ts,tsx}"],

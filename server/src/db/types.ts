@@ -307,7 +307,26 @@ export interface FabricChaincodeEventsTable {
   created_at: string;
 }
 
+export interface ChaincodeProjectsTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  description: string;
+  boilerplate: string;
+  network_id: number;
+  endorsement_policy: string;
+  /** stopped | building | running | error */
+  status: string;
+  chaincode_id: number | null;
+  last_error: string | null;
+  last_started_at: string | null;
+  last_stopped_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  chaincode_projects: ChaincodeProjectsTable;
   fabric_chaincodes: FabricChaincodesTable;
   fabric_chaincode_definitions: FabricChaincodeDefinitionsTable;
   fabric_chaincode_events: FabricChaincodeEventsTable;

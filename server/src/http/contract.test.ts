@@ -166,12 +166,38 @@ const CHAINCODE_ALLOWED: Record<string, string> = {
     "product addition (issue 11): upload the chaincode's code (archive or executable) to run it without Docker",
 };
 
+/** Product additions of chaincode projects (issue 12). */
+const PROJECT_READ = ["chaincodeId", "createdAt", "lastError"];
+const PROJECT_REASON =
+  "the chaincode a project's runs deploy, when it was made, and what failed in its last build or run (the status screen shows them)";
+const PROJECT_ALLOWED: Record<string, string> = {
+  ...chaincodeAdditions("GET /chaincode-projects", "response", "projects[].", PROJECT_READ, PROJECT_REASON),
+  ...chaincodeAdditions("GET /chaincode-projects/{id}", "response", "", PROJECT_READ, PROJECT_REASON),
+  ...chaincodeAdditions(
+    "PUT /chaincode-projects/{id}/endorsement-policy",
+    "response",
+    "",
+    PROJECT_READ,
+    PROJECT_REASON,
+  ),
+  ...chaincodeAdditions(
+    "POST /chaincode-projects",
+    "response",
+    "",
+    [...PROJECT_READ, "lastStartedAt", "lastStoppedAt", "networkName", "networkPlatform", "status"],
+    "create answers with the whole project, as GET does, so a client needs no second call",
+  ),
+  "GET /ai/boilerplates response:[].language":
+    "product addition (issue 12): the language (typescript, javascript, go) the editor highlights",
+};
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
  */
 const ALLOWED: Record<string, string> = {
   ...CHAINCODE_ALLOWED,
+  ...PROJECT_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

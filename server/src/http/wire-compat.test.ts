@@ -43,7 +43,10 @@ describe.each(dialects())("wire compatibility with Go clients on %s", (dialect) 
         url: concrete(op.path),
         headers: { ...t.admin, "content-type": "application/json", "content-length": "0" },
       });
-      if (res.statusCode === 400 || res.statusCode >= 500)
+      // A 400 about a required query parameter (files/delete?path=) is not about the body.
+      const aboutQuery =
+        res.statusCode === 400 && /^querystring\./.test((res.json() as { message?: string }).message ?? "");
+      if ((res.statusCode === 400 && !aboutQuery) || res.statusCode >= 500)
         refused.push(`${op.method} ${op.path}: ${res.statusCode} ${res.body}`);
     }
     expect(refused).toEqual([]);

@@ -6,6 +6,7 @@ import { registerBesuNetworksModule } from "./besu-networks/index.js";
 import { registerNodesModule } from "./nodes/index.js";
 import { registerFabricNetworksModule } from "./fabric-networks/index.js";
 import { registerChaincodesModule } from "./fabric-chaincodes/index.js";
+import { registerProjectsModule } from "./chaincode-projects/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
@@ -64,6 +65,8 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     keys,
     defaults: nodes.defaults,
   });
+  const projects = registerProjectsModule(api, ctx);
+  fabricNetworks.addUsageChecker((networkId) => projects.networkUsage(networkId));
   fabricNetworks.addUsageChecker((networkId) => chaincodes.service.networkUsage(networkId));
   keys.addUsageChecker((keyId) => chaincodes.service.keyUsage(keyId));
   registerBesuBulkRoutes(

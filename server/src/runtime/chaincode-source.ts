@@ -52,7 +52,7 @@ export async function detectSourceType(dir: string): Promise<ChaincodeSourceType
 }
 
 /** Finds a tool on PATH (plus well-known places); undefined when missing. */
-async function which(tool: string, extra: string[] = []): Promise<string | undefined> {
+export async function which(tool: string, extra: string[] = []): Promise<string | undefined> {
   const dirs = [...(process.env.PATH ?? "").split(":").filter(Boolean), ...extra];
   for (const d of dirs) {
     const p = join(d, tool);

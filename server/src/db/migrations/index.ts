@@ -7,6 +7,7 @@ import { fabricNetworks } from "./0005-fabric-networks.js";
 import { usernamesCaseInsensitive } from "./0006-usernames-case-insensitive.js";
 import { fabricChaincodes } from "./0007-fabric-chaincodes.js";
 import { nodeDowntime } from "./0008-node-downtime.js";
+import { chaincodeProjects } from "./0009-chaincode-projects.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -25,6 +26,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0006-usernames-case-insensitive": usernamesCaseInsensitive(dialect),
         "0007-fabric-chaincodes": fabricChaincodes(dialect),
         "0008-node-downtime": nodeDowntime(dialect),
+        "0009-chaincode-projects": chaincodeProjects(dialect),
       };
     },
   };

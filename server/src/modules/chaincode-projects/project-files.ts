@@ -1,0 +1,176 @@
+import { randomBytes } from "node:crypto";
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
+
+/** Largest file the editor reads or writes. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Folders the tree leaves out: installed packages, build output, VCS data. */
+export const IGNORED_DIRS = new Set(["node_modules", ".git", "dist", "bin"]);
+const MAX_DEPTH = 32;
+
+export interface TreeNode {
+  name: string;
+  /** Relative to the project root, with `/`; "" for the root. */
+  path: string;
+  isDir: boolean;
+  children?: TreeNode[];
+}
+
+const refuse = (field: string, path: string, why: string): InputError =>
+  new InputError(`${field}: '${path}' ${why}`, { field, path });
+
+/**
+ * A project's files, confined to its root: every path is relative, has no `..` segment, no NUL,
+ * and resolves (through symlinks) to a place inside the root. Writes go to a temporary file in the
+ * same folder and are renamed over the target, so a reader sees the old or the new content, never
+ * half of it.
+ */
+export function projectFiles(root: string) {
+  let realRoot: string | undefined;
+  const rootReal = async (): Promise<string> => (realRoot ??= await realpath(root));
+
+  /** Checks the text of a path; returns its absolute location (not yet resolved through symlinks). */
+  function locate(path: unknown, field: string, allowRoot = false): { abs: string; rel: string } {
+    if (typeof path !== "string") throw new InputError(`${field}: a path is required`, { field });
+    const text = path.trim();
+    if (text.includes("\0")) throw refuse(field, path.replace(/\0/g, "\\0"), "contains a NUL byte");
+    if (text === "" || text === "." || text === "/") {
+      if (allowRoot) return { abs: root, rel: "" };
+      throw new InputError(`${field}: a path inside the project is required`, { field });
+    }
+    if (isAbsolute(text) || /^[A-Za-z]:[\\/]/.test(text) || text.startsWith("\\")) {
+      throw refuse(field, path, "is absolute; give a path relative to the project");
+    }
+    const parts = text.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
+    if (parts.some((p) => p === "..")) throw refuse(field, path, "leaves the project (`..`)");
+    if (parts.length > MAX_DEPTH) throw refuse(field, path, `is deeper than ${MAX_DEPTH} folders`);
+    if (parts.some((p) => p.length > 255)) throw refuse(field, path, "has a name longer than 255 characters");
+    return { abs: join(root, ...parts), rel: parts.join("/") };
+  }
+
+  const inside = (realRootPath: string, candidate: string): boolean =>
+    candidate === realRootPath || candidate.startsWith(realRootPath + sep);
+
+  /** The real location of `abs`, or of its deepest existing ancestor; refused when outside the root. */
+  async function confine(abs: string, path: string, field: string): Promise<void> {
+    const top = await rootReal();
+    let probe = abs;
+    for (;;) {
+      try {
+        const real = await realpath(probe);
+        if (!inside(top, real)) throw refuse(field, path, "resolves outside the project (through a symlink)");
+        return;
+      } catch (err) {
+        if (err instanceof InputError) throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
+        // A dangling symlink is an escape we can't judge: refuse it.
+        const link = await lstat(probe).catch(() => undefined);
+        if (link?.isSymbolicLink()) throw refuse(field, path, "is a symlink to nothing inside the project");
+        const parent = dirname(probe);
+        if (parent === probe) throw refuse(field, path, "is not inside the project");
+        probe = parent;
+      }
+    }
+  }
+
+  async function tree(dirAbs: string, rel: string, depth: number): Promise<TreeNode[]> {
+    if (depth > MAX_DEPTH) return [];
+    const entries = await readdir(dirAbs, { withFileTypes: true });
+    const out: TreeNode[] = [];
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (IGNORED_DIRS.has(e.name)) continue;
+        out.push({
+          name: e.name,
+          path: childRel,
+          isDir: true,
+          children: await tree(join(dirAbs, e.name), childRel, depth + 1),
+        });
+      } else if (e.isFile()) {
+        out.push({ name: e.name, path: childRel, isDir: false });
+      }
+      // Symlinks and special files are not shown: the editor neither follows nor edits them.
+    }
+    // Folders first, as file trees show them.
+    return out.sort((a, b) => Number(b.isDir) - Number(a.isDir));
+  }
+
+  return {
+    locate,
+
+    /** The whole tree (without ignored folders), rooted at the project. */
+    async entries(name: string): Promise<TreeNode> {
+      return { name, path: "", isDir: true, children: await tree(root, "", 0) };
+    },
+
+    async read(path: unknown): Promise<string> {
+      const { abs, rel } = locate(path, "path");
+      await confine(abs, rel, "path");
+      const st = await stat(abs).catch(() => undefined);
+      if (!st) throw new NotFoundError(`path: '${rel}' does not exist`);
+      if (!st.isFile()) throw refuse("path", rel, "is not a file");
+      if (st.size > MAX_FILE_BYTES) throw refuse("path", rel, `is larger than ${MAX_FILE_BYTES} bytes`);
+      const bytes = await readFile(abs);
+      return bytes.toString("utf8");
+    },
+
+    async write(path: unknown, content: unknown): Promise<void> {
+      const { abs, rel } = locate(path, "path");
+      if (typeof content !== "string") throw new InputError("content: text is required", { field: "content" });
+      if (Buffer.byteLength(content, "utf8") > MAX_FILE_BYTES) {
+        throw refuse("content", rel, `is larger than ${MAX_FILE_BYTES} bytes`);
+      }
+      await confine(abs, rel, "path");
+      const existing = await lstat(abs).catch(() => undefined);
+      if (existing?.isSymbolicLink())
+        throw refuse("path", rel, "is a symlink; the editor does not write through links");
+      if (existing?.isDirectory()) throw refuse("path", rel, "is a folder");
+      await mkdir(dirname(abs), { recursive: true });
+      await confine(dirname(abs), rel, "path");
+      const tmp = join(dirname(abs), `.${randomBytes(6).toString("hex")}.tmp`);
+      try {
+        await writeFile(tmp, content, { mode: existing ? existing.mode & 0o777 : 0o644, flag: "wx" });
+        await rename(tmp, abs);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    },
+
+    async deleteFile(path: unknown): Promise<void> {
+      const { abs, rel } = locate(path, "path");
+      await confine(dirname(abs), rel, "path");
+      const st = await lstat(abs).catch(() => undefined);
+      if (!st) throw new NotFoundError(`path: '${rel}' does not exist`);
+      if (st.isDirectory()) throw refuse("path", rel, "is a folder; delete it with dirs/delete");
+      // A symlink inside the project is removed itself; its target is not touched.
+      await unlink(abs);
+    },
+
+    async createDir(dir: unknown): Promise<void> {
+      const { abs, rel } = locate(dir, "dir");
+      await confine(abs, rel, "dir");
+      const st = await lstat(abs).catch(() => undefined);
+      if (st) throw new ConflictError(`dir: '${rel}' already exists`, { field: "dir" });
+      await mkdir(abs, { recursive: true });
+      await confine(abs, rel, "dir");
+    },
+
+    async deleteDir(dir: unknown): Promise<void> {
+      const { abs, rel } = locate(dir, "dir");
+      await confine(dirname(abs), rel, "dir");
+      const st = await lstat(abs).catch(() => undefined);
+      if (!st) throw new NotFoundError(`dir: '${rel}' does not exist`);
+      if (!st.isDirectory()) throw refuse("dir", rel, "is not a folder");
+      await rm(abs, { recursive: true });
+    },
+
+    /** Relative path of an absolute one under the root (for messages). */
+    relative: (abs: string): string => relative(root, abs).split(sep).join("/"),
+  };
+}
+
+export type ProjectFiles = ReturnType<typeof projectFiles>;

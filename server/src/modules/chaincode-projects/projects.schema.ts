@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { dbId, MAX_DB_ID } from "../../http/schema-helpers.js";
+import { MAX_FILE_BYTES } from "./project-files.js";
+
+const id = z.coerce.number().int().min(1).max(MAX_DB_ID);
+export const projectIdParams = z.object({ id: id.describe("Project id") }).strict();
+export const projectFilesParams = z.object({ projectId: id.describe("Project id") }).strict();
+
+export const PROJECT_STATUSES = ["stopped", "building", "running", "error"] as const;
+
+export const projectResponse = z
+  .object({
+    id: z.number().int().describe("Project id"),
+    name: z.string().describe("Project name"),
+    slug: z.string().describe("Folder and chaincode name: the name, lower-cased, with a random suffix"),
+    description: z.string(),
+    boilerplate: z.string().describe("The boilerplate it started from, e.g. chaincode-typescript"),
+    endorsementPolicy: z
+      .string()
+      .describe("Signature policy, e.g. OR('Org1MSP.member'); empty for the channel default"),
+    networkId: z.number().int().describe("The Fabric network (channel) it runs on"),
+    networkName: z.string(),
+    networkPlatform: z.string(),
+    status: z.enum(PROJECT_STATUSES).describe("stopped, building, running or error"),
+    lastError: z.string().nullable().describe("What failed in the last build or run"),
+    lastStartedAt: z.string().nullable(),
+    lastStoppedAt: z.string().nullable(),
+    chaincodeId: z.number().int().nullable().describe("The chaincode its runs deploy (after the first start)"),
+    containerPort: z.number().int().nullable().describe("Port of the running chaincode server; null when stopped"),
+    createdAt: z.string(),
+  })
+  .meta({ id: "ChaincodeProject" });
+
+export const createProjectBody = z.object({
+  name: z.string().trim().min(1).max(100).describe("Project name"),
+  networkId: dbId().describe("Fabric network (channel) to run it on"),
+  boilerplate: z
+    .string()
+    .max(64)
+    .optional()
+    .describe("Boilerplate id (GET /ai/boilerplates); chaincode-typescript by default"),
+  description: z.string().max(2000).optional(),
+  endorsementPolicy: z.string().max(4000).optional().describe("Signature policy; empty for the channel default"),
+});
+
+export const createProjectResponse = projectResponse.meta({ id: "CreateChaincodeProjectResponse" });
+
+export const updatePolicyBody = z.object({
+  endorsementPolicy: z.string().max(4000).describe("Signature policy, or empty for the channel default"),
+});
+
+export const boilerplateResponse = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    platform: z.string(),
+    language: z.string(),
+    command: z.string(),
+    args: z.array(z.string()),
+    validateCommand: z.string(),
+    image: z.string().describe("Empty: boilerplates run as processes, not images"),
+    repoOwner: z.string(),
+    repoName: z.string(),
+    repoPath: z.string(),
+    systemPrompt: z.string(),
+  })
+  .meta({ id: "BoilerplateConfig" });
+export const boilerplatesQuery = z.object({ network_id: id.describe("Network id; boilerplates fit its platform") });
+
+export type TreeNodeShape = {
+  name: string;
+  path: string;
+  isDir: boolean;
+  children?: TreeNodeShape[];
+};
+export const treeNode: z.ZodType<TreeNodeShape> = z
+  .object({
+    name: z.string(),
+    path: z.string().describe("Relative to the project root; empty for the root"),
+    isDir: z.boolean(),
+    get children() {
+      return z.array(treeNode).optional();
+    },
+  })
+  .meta({ id: "DirectoryTreeNode" });
+
+const pathText = z.string().max(4096);
+export const pathQuery = z.object({ path: pathText.describe("File path relative to the project root") });
+export const dirQuery = z.object({
+  dir: pathText.describe("Folder path relative to the project root"),
+  project: z.string().max(255).optional().describe("Project slug (accepted for compatibility; the id decides)"),
+});
+export const writeFileBody = z.object({
+  path: pathText.describe("File path relative to the project root"),
+  content: z
+    .string()
+    .max(MAX_FILE_BYTES * 4)
+    .describe(`File text, at most ${MAX_FILE_BYTES} bytes as UTF-8`),
+  project: z.string().max(255).optional().describe("Project slug (accepted for compatibility; the id decides)"),
+});
+export const createDirBody = z.object({
+  dir: pathText.describe("Folder path relative to the project root"),
+  project: z.string().max(255).optional().describe("Project slug (accepted for compatibility; the id decides)"),
+});
+export const statusResponse = z.object({ status: z.string() });
