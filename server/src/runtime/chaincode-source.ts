@@ -177,7 +177,17 @@ export async function buildChaincode(p: {
   timeoutMs?: number;
   /** Finds `go` and `npm` (default: PATH and their usual install folders). */
   findTool?: (tool: "go" | "npm") => Promise<string | undefined>;
+  /** The source was built already (by an earlier call): only say how to run it. */
+  built?: boolean;
 }): Promise<ChaincodeCommand> {
+  if (p.built && p.type === "go") {
+    const out = join(p.srcDir, "..", "bin", "chaincode");
+    if (await isExecutable(out)) return { command: out, args: [], cwd: p.srcDir };
+  }
+  if (p.built && p.type === "node") {
+    const bin = join(p.srcDir, "node_modules", ".bin", "fabric-chaincode-node");
+    if (await exists(bin)) return { command: process.execPath, args: [bin, "server"], cwd: p.srcDir };
+  }
   const find =
     p.findTool ??
     ((tool: "go" | "npm") =>

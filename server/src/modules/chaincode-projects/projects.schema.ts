@@ -104,3 +104,40 @@ export const createDirBody = z.object({
   project: z.string().max(255).optional().describe("Project slug (accepted for compatibility; the id decides)"),
 });
 export const statusResponse = z.object({ status: z.string() });
+
+export const startResponse = z.object({
+  status: z.string(),
+  message: z.string(),
+  definitionId: z.number().int().describe("The chaincode definition this start committed"),
+  sequence: z.number().int().describe("The committed sequence"),
+  packageId: z.string().describe("The installed ccaas package"),
+  phases: z.record(z.string(), z.number()).describe("Milliseconds per phase: build, install, run, approve, commit"),
+});
+
+export const handlerRequest = z.object({
+  function: z.string().min(1).max(500).describe("Function name, e.g. CreateAsset"),
+  args: z.array(z.string().max(1_000_000)).max(100).default([]).describe("Arguments"),
+  keyId: dbId().optional().describe("Key (with a certificate of a channel org) to sign with"),
+  orgId: dbId().optional().describe("Organization whose client identity signs (when keyId is not given)"),
+});
+export const handlerResponse = z.object({
+  status: z.string(),
+  message: z.string(),
+  result: z.unknown().describe("Decoded result: JSON when it parses, else text"),
+  transactionId: z.string(),
+  function: z.string(),
+  args: z.array(z.string()),
+  chaincode: z.string(),
+  channel: z.string(),
+  project: z.string(),
+  code: z.number().int().describe("200 on success"),
+  blockNumber: z.number().int().optional(),
+});
+export const projectLogsQuery = z.object({
+  follow: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true")
+    .describe("Keep streaming new lines"),
+  tail: z.coerce.number().int().min(1).max(10_000).default(500).describe("Lines from the end"),
+});

@@ -8,7 +8,10 @@ import { applicationPolicyBytes } from "../../fabric/chaincode/definition.js";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import { libraryInput } from "../fabric-networks/fabric-networks.context.js";
 import { BOILERPLATES, scaffold, type Boilerplate } from "./boilerplates.js";
+import type { ChaincodeCalls } from "../fabric-chaincodes/chaincodes.calls.js";
+import type { ChaincodesService } from "../fabric-chaincodes/chaincodes.service.js";
 import { projectFiles, type ProjectFiles } from "./project-files.js";
+import { createProjectRunner, type ProjectRunner, type StartResult } from "./projects.run.js";
 import { createProjectsRepo, type ProjectRow } from "./projects.repo.js";
 
 /** Lower-case letters, digits and single dashes: a valid Fabric chaincode name and folder name. */
@@ -54,11 +57,30 @@ const checkPolicy = (policy: string): string =>
  * a Fabric network with an endorsement policy. Files are edited through `files(id)`, which keeps
  * every path inside the project.
  */
-export function createProjectsService(deps: { db: DB; dir: string }) {
+export function createProjectsService(deps: {
+  db: DB;
+  dir: string;
+  chaincodes?: { service: ChaincodesService; calls: ChaincodeCalls };
+}) {
   const repo = createProjectsRepo(deps.db);
+  const logFile = (row: Pick<ProjectRow, "id">): string => join(deps.dir, ".runs", `${row.id}.log`);
   const networkById = (id: number) =>
     deps.db.selectFrom("networks").select(["id", "name", "platform"]).where("id", "=", id).executeTakeFirst();
   const folder = (row: Pick<ProjectRow, "slug">): string => join(deps.dir, row.slug);
+  const runner = deps.chaincodes
+    ? createProjectRunner({
+        db: deps.db,
+        repo,
+        chaincodes: deps.chaincodes.service,
+        calls: deps.chaincodes.calls,
+        folder,
+        logFile,
+      })
+    : undefined;
+  const run = (): ProjectRunner => {
+    if (!runner) throw new Error("chaincode projects were set up without the chaincode module");
+    return runner;
+  };
 
   async function project(id: number): Promise<ProjectRow> {
     const row = await repo.byId(id);
@@ -105,7 +127,46 @@ export function createProjectsService(deps: { db: DB; dir: string }) {
     },
 
     async get(id: number): Promise<ProjectResponse> {
-      return respond(await project(id));
+      const row = await project(id);
+      return { ...respond(row), containerPort: runner ? await runner.port(row).catch(() => null) : null };
+    },
+
+    /** Builds the code and runs it on the channel as the next sequence (see projects.run.ts). */
+    async start(id: number, user: string): Promise<StartResult> {
+      return run().start(await project(id), user);
+    },
+
+    async stop(id: number, user: string) {
+      return run().stop(await project(id), user);
+    },
+
+    /** The project's run log (steps, build output, errors). */
+    async logPath(id: number): Promise<string> {
+      return logFile(await project(id));
+    },
+
+    /** The chaincode its runs deploy (409 before the first start). */
+    async chaincodeId(id: number): Promise<{ row: ProjectRow; chaincodeId: number }> {
+      const row = await project(id);
+      return { row, chaincodeId: run().chaincodeOf(row) };
+    },
+
+    /** An organization's client identity (the key calls sign with when only orgId is given). */
+    async clientKeyOf(orgId: number): Promise<number> {
+      const org = await deps.db
+        .selectFrom("fabric_organizations")
+        .select(["client_sign_key_id", "admin_sign_key_id"])
+        .where("id", "=", orgId)
+        .executeTakeFirst();
+      if (!org) throw new NotFoundError(`orgId: organization ${orgId} not found`);
+      const key = org.client_sign_key_id ?? org.admin_sign_key_id;
+      if (!key) throw new ConflictError(`orgId: organization ${orgId} has no client or admin identity to sign with`);
+      return key;
+    },
+
+    calls: () => {
+      if (!deps.chaincodes) throw new Error("chaincode projects were set up without the chaincode module");
+      return deps.chaincodes.calls;
     },
 
     async create(body: {
@@ -168,13 +229,14 @@ export function createProjectsService(deps: { db: DB; dir: string }) {
       return respond(await project(id));
     },
 
-    async remove(id: number): Promise<{ message: string }> {
+    async remove(id: number, user = ""): Promise<{ message: string }> {
       const row = await project(id);
-      if (row.status === "running" || row.status === "building") {
-        throw new ConflictError(`id: project '${row.name}' is ${row.status}; stop it first`);
-      }
+      if (row.status === "building") throw new ConflictError(`id: project '${row.name}' is building; wait for it`);
+      // Its chaincode server stops; the chaincode and its definitions stay (they are on the channel).
+      if (runner && row.status === "running") await runner.stop(row, user);
       await repo.delete(id);
       await rm(folder(row), { recursive: true, force: true });
+      await rm(logFile(row), { force: true });
       return { message: `project '${row.name}' deleted` };
     },
 

@@ -180,6 +180,9 @@ describe.each(dialects())("chaincode projects on %s", (dialect) => {
       ["DELETE", `${base}/dirs/delete?dir=src`, undefined],
       ["PUT", `/chaincode-projects/${p.id}/endorsement-policy`, { endorsementPolicy: "" }],
       ["DELETE", `/chaincode-projects/${p.id}`, undefined],
+      ["POST", `/chaincode-projects/${p.id}/start`, undefined],
+      ["POST", `/chaincode-projects/${p.id}/stop`, undefined],
+      ["POST", `/chaincode-projects/${p.id}/invoke`, { function: "CreateAsset", args: [] }],
     ];
     for (const [method, url, body] of denied) {
       expect((await call(method as "GET", url, body, viewer)).statusCode, `${method} ${url}`).toBe(403);
@@ -194,6 +197,20 @@ describe.each(dialects())("chaincode projects on %s", (dialect) => {
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json().endorsementPolicy).toBe("OR('Org2MSP.peer')");
     expect((await call("POST", `${base}/files/write`, { path: "a.ts", content: "x" }, manager)).statusCode).toBe(201);
+  });
+
+  it("answers calls before the first start with a 409, and a start on a channel without peers with a 409", async () => {
+    const p = (await call("POST", "/chaincode-projects", { name: "early", networkId })).json();
+    const q = await call("POST", `/chaincode-projects/${p.id}/query`, { function: "ReadAsset", args: ["a"] });
+    expect(q.statusCode).toBe(409);
+    expect(q.json().message).toMatch(/has not been started yet/);
+    const s = await call("POST", `/chaincode-projects/${p.id}/start`);
+    expect(s.statusCode, s.body).toBe(409);
+    expect(s.json().message).toMatch(/no running peer/);
+    const after = (await call("GET", `/chaincode-projects/${p.id}`)).json();
+    expect(after).toMatchObject({ status: "error", lastError: expect.stringMatching(/no running peer/) });
+    const log = await call("GET", `/chaincode-projects/${p.id}/logs`);
+    expect(log.body).toMatch(/failed: .*no running peer/);
   });
 
   it("keeps a network with projects from being deleted, naming the project", async () => {

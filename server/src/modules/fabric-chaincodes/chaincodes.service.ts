@@ -342,6 +342,47 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     return `127.0.0.1:${await deps.freePort(9100, used)}`;
   }
 
+  /** Builds (or, when `built`, only locates) a definition's runnable; records the build on its timeline. */
+  async function buildDefinition(
+    def: DefinitionRow,
+    user: string,
+    opts: { built: boolean; logFile?: string },
+  ): Promise<{ command: string; args: string[]; cwd: string }> {
+    if (def.source_type === "none" || !def.source_path) {
+      throw new InputError("source_type: this definition has no source yet; upload an archive or give source_path", {
+        field: "source_type",
+      });
+    }
+    const kind = def.source_type as "node" | "go" | "executable";
+    if (opts.built) {
+      const found = await buildChaincode({
+        type: kind,
+        srcDir: def.source_path,
+        logFile: join(defDir(def.id), "build.log"),
+        built: true,
+      }).catch(() => undefined);
+      if (found) return found;
+    }
+    await repo.updateDefinition(def.id, { deploy_status: "building", deploy_error: null, updated_at: nowIso() });
+    await event(def.id, "build", { status: "started", user, source_type: def.source_type });
+    const buildLog = opts.logFile ?? join(defDir(def.id), "build.log");
+    try {
+      const run = await buildChaincode({ type: kind, srcDir: def.source_path, logFile: buildLog });
+      await event(def.id, "build", { status: "success", user });
+      await repo.updateDefinition(def.id, { deploy_status: "none", updated_at: nowIso() });
+      return run;
+    } catch (err) {
+      const log = err instanceof ChaincodeBuildError ? err.log : "";
+      await repo.updateDefinition(def.id, {
+        deploy_status: "error",
+        deploy_error: errorMessage(err),
+        updated_at: nowIso(),
+      });
+      await event(def.id, "build", { status: "failed", user, error: errorMessage(err), log });
+      throw new InputError(`source: ${errorMessage(err)}`, { field: "source", buildLog: log });
+    }
+  }
+
   return {
     async list(): Promise<{ chaincodes: ChaincodeResponse[] }> {
       const rows = await repo.list();
@@ -740,7 +781,21 @@ export function createChaincodesService(deps: ChaincodesDeps) {
       }
     },
 
-    async deploy(definitionId: number, env: Record<string, string> | undefined, user: string) {
+    /**
+     * Builds a definition's source (npm install + build, go build) without running it, so a caller can
+     * learn of a compile error before anything reaches the channel. `logFile` also receives the output.
+     */
+    async build(definitionId: number, user: string, opts: { logFile?: string } = {}): Promise<void> {
+      const { def } = await definition(definitionId);
+      await buildDefinition(def, user, { built: false, ...(opts.logFile ? { logFile: opts.logFile } : {}) });
+    },
+
+    async deploy(
+      definitionId: number,
+      env: Record<string, string> | undefined,
+      user: string,
+      opts: { built?: boolean } = {},
+    ) {
       const { def, cc } = await definition(definitionId);
       if (def.source_type === "docker" || (def.source_type === "none" && def.docker_image)) {
         const message = (deps.dockerAvailable ?? dockerEngineAvailable)()
@@ -764,27 +819,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
       }
       const environment = { ...json<Record<string, string>>(def.environment, {}), ...(env ?? {}) };
       if (env) await repo.updateDefinition(def.id, { environment: JSON.stringify(environment) });
-      await repo.updateDefinition(def.id, { deploy_status: "building", deploy_error: null, updated_at: nowIso() });
-      await event(def.id, "build", { status: "started", user, source_type: def.source_type });
-      const buildLog = join(defDir(def.id), "build.log");
-      let run: { command: string; args: string[]; cwd: string };
-      try {
-        run = await buildChaincode({
-          type: def.source_type as "node" | "go" | "executable",
-          srcDir: def.source_path,
-          logFile: buildLog,
-        });
-      } catch (err) {
-        const log = err instanceof ChaincodeBuildError ? err.log : "";
-        await repo.updateDefinition(def.id, {
-          deploy_status: "error",
-          deploy_error: errorMessage(err),
-          updated_at: nowIso(),
-        });
-        await event(def.id, "build", { status: "failed", user, error: errorMessage(err), log });
-        throw new InputError(`source: ${errorMessage(err)}`, { field: "source", buildLog: log });
-      }
-      await event(def.id, "build", { status: "success", user });
+      const run = await buildDefinition(def, user, { built: opts.built === true });
       const args =
         def.source_type === "node"
           ? [...run.args, "--chaincode-address", def.chaincode_address, "--chaincode-id", pkg.packageId]
@@ -991,6 +1026,15 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     },
     // Used by the calls service.
     chaincode,
+
+    /** The sequence committed on the channel for a chaincode (0: none yet). @throws when no peer can be asked */
+    async committedSequence(chaincodeId: number): Promise<number> {
+      const cc = await chaincode(chaincodeId);
+      if (!(await readPeer(cc))) {
+        throw new ConflictError(`channel '${cc.network_name}' has no running joined peer on this console to ask`);
+      }
+      return (await committed(cc))?.sequence ?? 0;
+    },
     readPeer,
     channelNodes,
     /** For the networks module: names a chaincode that still runs on this network. */

@@ -5,7 +5,7 @@ import type { FabricContext } from "../fabric-networks/fabric-networks.context.j
 import { createFabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { NodeDefaultsService } from "../nodes/nodes.defaults.js";
-import { createChaincodeCalls } from "./chaincodes.calls.js";
+import { createChaincodeCalls, type ChaincodeCalls } from "./chaincodes.calls.js";
 import { createChaincodesRepo } from "./chaincodes.repo.js";
 import { registerChaincodesRoutes } from "./chaincodes.routes.js";
 import { createChaincodeRuntime } from "./chaincodes.runtime.js";
@@ -14,6 +14,7 @@ import { registerMspExportRoute } from "./msp-export.js";
 
 export interface ChaincodesModule {
   service: ChaincodesService;
+  calls: ChaincodeCalls;
   /** Detaches from the chaincode servers (they keep running) and closes Gateway connections. */
   close(): void;
 }
@@ -53,6 +54,7 @@ export function registerChaincodesModule(
   void runtime.resume().catch((err: unknown) => ctx.log.warn({ err }, "resuming chaincode servers failed"));
   return {
     service,
+    calls,
     close() {
       calls.close();
       service.close();

@@ -1,0 +1,142 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  E2E_FABRIC_VERSION as VERSION,
+  fabricApi,
+  haveFabricBinaries,
+  type FabricApi,
+} from "../../test-support/fabric-api.js";
+
+const run = promisify(execFile);
+
+/**
+ * Chaincode projects on real binaries (a 1-org channel: one peer, one orderer): a TypeScript project
+ * from the boilerplate starts (sequence 1), answers an invoke and a query, is edited through the files
+ * API and started again (sequence 2, new behaviour, state kept); a compile error is reported with file
+ * and line while sequence 2 keeps answering; a Go project goes through the same API.
+ */
+const bins = await haveFabricBinaries("chaincode projects e2e");
+let goOk = true;
+try {
+  await run("go", ["version"]);
+} catch {
+  goOk = false;
+  console.warn("chaincode projects e2e: Go part skipped: no `go` on PATH");
+}
+let harness: FabricApi | undefined;
+afterAll(async () => harness?.close());
+
+describe("chaincode projects on a real channel", () => {
+  it.skipIf(!bins)(
+    `runs a TypeScript and a Go project, edits and restarts one, and survives a build error (Fabric ${VERSION})`,
+    { timeout: 900_000 },
+    async () => {
+      // Away from the other Fabric tests' ports (see docs/testing.md): 38400-39599.
+      const h = await fabricApi({ ports: 38400 + (process.pid % 20) * 60 });
+      harness = h;
+      const org = await h.ok("POST", "/organizations", { mspId: "PrOrg1MSP", name: "Projects Org 1" });
+      const ord = await h.ok("POST", "/organizations", { mspId: "PrOrdMSP", name: "Projects Orderers" });
+      const [peer] = await h.createNodes(org, 1, 0, "pr-");
+      const [orderer] = await h.createNodes(ord, 0, 1, "pro-");
+      const net = await h.ok("POST", "/networks/fabric", {
+        name: "projchannel",
+        config: {
+          peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
+          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
+        },
+      });
+      await h.ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
+      await h.ok("POST", `/networks/fabric/${net.id}/peers/${peer.id}/join`);
+
+      // --- TypeScript ---
+      const ts = await h.ok("POST", "/chaincode-projects", {
+        name: "Assets TS",
+        networkId: net.id,
+        boilerplate: "chaincode-typescript",
+        endorsementPolicy: "OR('PrOrg1MSP.member')",
+      });
+      const first = await h.ok("POST", `/chaincode-projects/${ts.id}/start`);
+      expect(first).toMatchObject({ status: "success", sequence: 1 });
+      expect(Object.keys(first.phases)).toEqual(["build", "install", "run", "approve", "commit"]);
+      const running = await h.ok("GET", `/chaincode-projects/${ts.id}`);
+      expect(running).toMatchObject({ status: "running", lastError: null });
+      expect(running.containerPort).toBeGreaterThan(0);
+
+      const invoked = await h.ok("POST", `/chaincode-projects/${ts.id}/invoke`, {
+        function: "CreateAsset",
+        args: ["asset1", "blue", "5", "Tom", "300"],
+        orgId: org.id,
+      });
+      expect(invoked).toMatchObject({ status: "success", chaincode: ts.slug, channel: "projchannel", code: 200 });
+      expect(invoked.transactionId).toMatch(/^[0-9a-f]{64}$/);
+      const read = async (id: number) =>
+        (await h.ok("POST", `/chaincode-projects/${id}/query`, { function: "ReadAsset", args: ["asset1"] })).result;
+      expect(await read(ts.id)).toMatchObject({ ID: "asset1", Color: "blue", Owner: "Tom" });
+      const meta = await h.ok("GET", `/chaincode-projects/${ts.id}/metadata`);
+      expect(JSON.stringify(meta.result)).toContain("TransferAsset");
+
+      // A one-line change through the files API: ReadAsset shouts the color.
+      const file = "src/assetTransfer.ts";
+      const src = (await h.ok("GET", `/projects/${ts.id}/files/read?path=${file}`)).content as string;
+      const line = 'return JSON.parse(Buffer.from(bytes).toString("utf8")) as Asset;';
+      expect(src).toContain(line);
+      const edited = src.replace(
+        line,
+        'const a = JSON.parse(Buffer.from(bytes).toString("utf8")) as Asset; return { ...a, Color: a.Color.toUpperCase() };',
+      );
+      await h.ok("POST", `/projects/${ts.id}/files/write`, { path: file, content: edited });
+      const second = await h.ok("POST", `/chaincode-projects/${ts.id}/start`);
+      expect(second.sequence).toBe(2);
+      expect(await read(ts.id)).toMatchObject({ ID: "asset1", Color: "BLUE", Owner: "Tom" });
+
+      // A compile error: named with file and line; sequence 2 keeps answering.
+      const broken = edited.replace(
+        "public async DeleteAsset(ctx: Context, id: string): Promise<void> {",
+        "public async DeleteAsset(ctx: Context, id: string): Promise<void> {\n    const n: number = id;",
+      );
+      expect(broken).not.toBe(edited);
+      await h.ok("POST", `/projects/${ts.id}/files/write`, { path: file, content: broken });
+      const failed = await h.call("POST", `/chaincode-projects/${ts.id}/start`);
+      expect(failed.status).toBe(400);
+      expect(failed.body.message).toMatch(/^build: src\/assetTransfer\.ts:\d+:\d+: error TS2322/);
+      const diag = failed.body.details.diagnostics[0];
+      expect(diag).toMatchObject({ file: "src/assetTransfer.ts" });
+      expect(broken.split("\n")[diag.line - 1]).toContain("const n: number = id;");
+      const after = await h.ok("GET", `/chaincode-projects/${ts.id}`);
+      expect(after.status).toBe("running");
+      expect(after.lastError).toMatch(/src\/assetTransfer\.ts:\d+/);
+      expect(await read(ts.id)).toMatchObject({ Color: "BLUE" });
+      const log = await h.t.app.inject({
+        method: "GET",
+        url: `/api/v1/chaincode-projects/${ts.id}/logs?tail=2000`,
+        headers: h.t.admin,
+      });
+      expect(log.body).toContain("error TS2322");
+      expect(log.body).toMatch(/commit done in \d+ ms/);
+
+      // --- Go ---
+      if (goOk) {
+        const go = await h.ok("POST", "/chaincode-projects", {
+          name: "Assets Go",
+          networkId: net.id,
+          boilerplate: "chaincode-go",
+        });
+        const started = await h.ok("POST", `/chaincode-projects/${go.id}/start`);
+        expect(started.sequence).toBe(1);
+        await h.ok("POST", `/chaincode-projects/${go.id}/invoke`, {
+          function: "CreateAsset",
+          args: ["asset1", "green", "7", "Ana", "900"],
+        });
+        expect(await read(go.id)).toMatchObject({ ID: "asset1", Color: "green", Size: 7, AppraisedValue: 900 });
+        await h.ok("POST", `/chaincode-projects/${go.id}/stop`);
+        expect((await h.ok("GET", `/chaincode-projects/${go.id}`)).status).toBe("stopped");
+        expect((await h.ok("DELETE", `/chaincode-projects/${go.id}`)).message).toMatch(/deleted/);
+      }
+
+      // Deleting a running project stops its server.
+      await h.ok("DELETE", `/chaincode-projects/${ts.id}`);
+      expect(h.chaincodeProcesses()).toEqual([]);
+    },
+  );
+});
