@@ -187,6 +187,8 @@ const PROJECT_ALLOWED: Record<string, string> = {
     [...PROJECT_READ, "lastStartedAt", "lastStoppedAt", "networkName", "networkPlatform", "status"],
     "create answers with the whole project, as GET does, so a client needs no second call",
   ),
+  "POST /chaincode-projects/{id}/commits/{commitHash}/restore":
+    "product addition (issue 12): put a project's files back as they were at a commit, recorded as a new commit",
   "GET /ai/boilerplates response:[].language":
     "product addition (issue 12): the language (typescript, javascript, go) the editor highlights",
 };

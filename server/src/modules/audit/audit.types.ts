@@ -70,6 +70,7 @@ export const AUDIT_EVENT_TYPES = [
   "chaincode_project.stop",
   "chaincode_project.invoke",
   "chaincode_project.query",
+  "chaincode_project.restore",
   "fabric_network.create",
   "fabric_network.delete",
   "fabric_network.import",

@@ -44,6 +44,9 @@ export function projectFiles(root: string) {
     }
     const parts = text.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
     if (parts.some((p) => p === "..")) throw refuse(field, path, "leaves the project (`..`)");
+    if (parts.some((p) => p === ".git")) {
+      throw refuse(field, path, "is inside the project's history (.git), which only starts and restores change");
+    }
     if (parts.length > MAX_DEPTH) throw refuse(field, path, `is deeper than ${MAX_DEPTH} folders`);
     if (parts.some((p) => p.length > 255)) throw refuse(field, path, "has a name longer than 255 characters");
     return { abs: join(root, ...parts), rel: parts.join("/") };

@@ -90,6 +90,22 @@ describe("chaincode projects on a real channel", () => {
       expect(second.sequence).toBe(2);
       expect(await read(ts.id)).toMatchObject({ ID: "asset1", Color: "BLUE", Owner: "Tom" });
 
+      // Each successful start is a commit; the second one changed the contract file.
+      const commits = (await h.ok("GET", `/chaincode-projects/${ts.id}/commits`)).commits;
+      expect(commits.map((c: { message: string }) => c.message.replace(/ \(.*\)$/, ""))).toEqual([
+        "Start: sequence 2",
+        "Start: sequence 1",
+        "Create from chaincode-typescript",
+      ]);
+      expect(second.commit).toBe(commits[0].hash);
+      expect(commits[0].modified).toEqual([file]);
+      const diff = await h.t.app.inject({
+        method: "GET",
+        url: `/api/v1/chaincode-projects/${ts.id}/diff?file=${file}&from=${commits[1].hash}&to=${commits[0].hash}`,
+        headers: h.t.admin,
+      });
+      expect(diff.body).toContain("+    const a = JSON.parse");
+
       // A compile error: named with file and line; sequence 2 keeps answering.
       const broken = edited.replace(
         "public async DeleteAsset(ctx: Context, id: string): Promise<void> {",
@@ -107,6 +123,8 @@ describe("chaincode projects on a real channel", () => {
       expect(after.status).toBe("running");
       expect(after.lastError).toMatch(/src\/assetTransfer\.ts:\d+/);
       expect(await read(ts.id)).toMatchObject({ Color: "BLUE" });
+      // A failed start records nothing.
+      expect((await h.ok("GET", `/chaincode-projects/${ts.id}/commits`)).commits).toHaveLength(3);
       const log = await h.t.app.inject({
         method: "GET",
         url: `/api/v1/chaincode-projects/${ts.id}/logs?tail=2000`,

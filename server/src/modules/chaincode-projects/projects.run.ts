@@ -7,6 +7,7 @@ import { ConflictError, errorMessage, InputError } from "../../http/errors.js";
 import type { ChaincodeCalls } from "../fabric-chaincodes/chaincodes.calls.js";
 import type { ChaincodesService } from "../fabric-chaincodes/chaincodes.service.js";
 import { BOILERPLATES } from "./boilerplates.js";
+import type { ProjectHistory } from "./project-history.js";
 import type { ProjectRow, ProjectsRepo } from "./projects.repo.js";
 
 /** One compiler diagnostic read from a build log. */
@@ -42,6 +43,8 @@ export interface StartResult {
   packageId: string;
   /** Milliseconds per phase: build, install, run (server start), approve, commit. */
   phases: Record<string, number>;
+  /** The history commit recording the files this start ran. */
+  commit: string;
 }
 
 /**
@@ -58,6 +61,7 @@ export function createProjectRunner(deps: {
   calls: ChaincodeCalls;
   folder: (row: ProjectRow) => string;
   logFile: (row: ProjectRow) => string;
+  history: (row: ProjectRow) => ProjectHistory;
 }) {
   const { repo, chaincodes } = deps;
 
@@ -168,9 +172,19 @@ export function createProjectRunner(deps: {
         for (const d of await runningDefinitions(chaincodeId)) {
           if (d.id !== def.id) await chaincodes.undeploy(d.id, user).catch(() => undefined);
         }
+        const commit = await deps
+          .history(row)
+          .snapshot(`Start: sequence ${sequence} (${installed.package_id ?? def.version})`, user)
+          .catch(async (err: unknown) => {
+            await log(row, `recording the history failed: ${errorMessage(err)}`);
+            return "";
+          });
         const now = nowIso();
         await repo.update(row.id, { status: "running", last_error: null, last_started_at: now, updated_at: now });
-        await log(row, `running: sequence ${sequence} committed, package ${installed.package_id}`);
+        await log(
+          row,
+          `running: sequence ${sequence} committed, package ${installed.package_id}, history ${commit.slice(0, 7)}`,
+        );
         return {
           status: "success",
           message: `${row.slug} sequence ${sequence} is running`,
@@ -178,6 +192,7 @@ export function createProjectRunner(deps: {
           sequence,
           packageId: installed.package_id ?? "",
           phases,
+          commit,
         };
       } catch (err) {
         const message = errorMessage(err);

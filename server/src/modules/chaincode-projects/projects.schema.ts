@@ -112,6 +112,39 @@ export const startResponse = z.object({
   sequence: z.number().int().describe("The committed sequence"),
   packageId: z.string().describe("The installed ccaas package"),
   phases: z.record(z.string(), z.number()).describe("Milliseconds per phase: build, install, run, approve, commit"),
+  commit: z.string().describe("The history commit recording the files this start ran"),
+});
+
+export const commitResponse = z
+  .object({
+    hash: z.string(),
+    parent: z.string().describe("Parent commit; empty for the first"),
+    author: z.string(),
+    message: z.string(),
+    timestamp: z.string(),
+    added: z.array(z.string()),
+    modified: z.array(z.string()),
+    removed: z.array(z.string()),
+  })
+  .meta({ id: "ProjectCommit" });
+export const commitsQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+});
+export const commitParams = z
+  .object({
+    id: id.describe("Project id"),
+    commitHash: z.string().max(64).describe("Commit hash (at least 4 hex digits)"),
+  })
+  .strict();
+export const diffQuery = z.object({
+  file: z.string().min(1).max(4096).describe("File path relative to the project root"),
+  from: z.string().max(64).describe("From commit"),
+  to: z.string().max(64).describe("To commit"),
+});
+export const fileAtCommitQuery = z.object({
+  file: z.string().min(1).max(4096).describe("File path relative to the project root"),
+  commit: z.string().max(64).describe("Commit hash"),
 });
 
 export const handlerRequest = z.object({

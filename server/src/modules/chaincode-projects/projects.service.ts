@@ -11,6 +11,7 @@ import { BOILERPLATES, scaffold, type Boilerplate } from "./boilerplates.js";
 import type { ChaincodeCalls } from "../fabric-chaincodes/chaincodes.calls.js";
 import type { ChaincodesService } from "../fabric-chaincodes/chaincodes.service.js";
 import { projectFiles, type ProjectFiles } from "./project-files.js";
+import { projectHistory, type ProjectHistory } from "./project-history.js";
 import { createProjectRunner, type ProjectRunner, type StartResult } from "./projects.run.js";
 import { createProjectsRepo, type ProjectRow } from "./projects.repo.js";
 
@@ -75,6 +76,7 @@ export function createProjectsService(deps: {
         calls: deps.chaincodes.calls,
         folder,
         logFile,
+        history: (row) => projectHistory(folder(row)),
       })
     : undefined;
   const run = (): ProjectRunner => {
@@ -214,6 +216,7 @@ export function createProjectsService(deps: {
       try {
         await mkdir(deps.dir, { recursive: true, mode: 0o700 });
         await scaffold(boilerplate, target);
+        await projectHistory(target).snapshot(`Create from ${boilerplate.id}`, "");
       } catch (err) {
         // Nothing half-made: no row without its folder.
         await rm(target, { recursive: true, force: true });
@@ -238,6 +241,11 @@ export function createProjectsService(deps: {
       await rm(folder(row), { recursive: true, force: true });
       await rm(logFile(row), { force: true });
       return { message: `project '${row.name}' deleted` };
+    },
+
+    /** The project's history (a git repository in its folder). */
+    async history(id: number): Promise<ProjectHistory> {
+      return projectHistory(folder(await project(id)));
     },
 
     /** The project's files, confined to its folder. */

@@ -160,10 +160,40 @@ describe.each(dialects())("chaincode projects on %s", (dialect) => {
     }
     expect(existsSync(join(t.config.dataDir, "evil.ts"))).toBe(false);
     expect(existsSync(join(t.config.dataDir, "projects"))).toBe(true);
+    const git = await call("POST", `${base}/files/write`, { path: ".git/config", content: "x" });
+    expect(git.statusCode).toBe(400);
+    expect(git.json().message).toMatch(/path: '.git\/config' is inside the project's history/);
     const big = await call("POST", `${base}/files/write`, { path: "big.txt", content: "x".repeat(1024 * 1024 + 1) });
     expect(big.statusCode).toBe(400);
     expect(big.json().message).toMatch(/content: 'big.txt' is larger than/);
     expect((await call("GET", `/projects/999999/files/entries`)).statusCode).toBe(404);
+  });
+
+  it("records the boilerplate as the first commit and restores an earlier state as a new commit", async () => {
+    const p = (
+      await call("POST", "/chaincode-projects", { name: "hist", networkId, boilerplate: "chaincode-javascript" })
+    ).json();
+    const commits = (await call("GET", `/chaincode-projects/${p.id}/commits`)).json().commits;
+    expect(commits).toHaveLength(1);
+    expect(commits[0]).toMatchObject({ message: "Create from chaincode-javascript", parent: "" });
+    expect(commits[0].added).toContain("lib/assetTransfer.js");
+    const original = (await call("GET", `/projects/${p.id}/files/read?path=index.js`)).json().content;
+    await call("POST", `/projects/${p.id}/files/write`, { path: "index.js", content: "// changed\n" });
+    const restored = await call("POST", `/chaincode-projects/${p.id}/commits/${commits[0].hash.slice(0, 8)}/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json()).toMatchObject({
+      message: `Restore ${commits[0].hash.slice(0, 7)}`,
+      parent: commits[0].hash,
+    });
+    expect((await call("GET", `/projects/${p.id}/files/read?path=index.js`)).json().content).toBe(original);
+    const at = await call("GET", `/chaincode-projects/${p.id}/file_at_commit?file=index.js&commit=${commits[0].hash}`);
+    expect(at.body).toBe(original);
+    expect((await call("GET", `/chaincode-projects/${p.id}/commits/zzz`)).statusCode).toBe(400);
+    expect((await call("GET", `/chaincode-projects/${p.id}/commits/${"0".repeat(40)}`)).statusCode).toBe(404);
+    expect(
+      (await call("POST", `/chaincode-projects/${p.id}/commits/${commits[0].hash}/restore`, undefined, viewer))
+        .statusCode,
+    ).toBe(403);
   });
 
   it("lets a viewer read but not create, write, delete or change the policy; a manager may", async () => {
