@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AppError } from "../../http/errors.js";
+import type { AppError } from "../../http/errors.js";
 import { projectHistory } from "./project-history.js";
 
 const base = mkdtempSync(join(tmpdir(), "cl-project-history-"));
