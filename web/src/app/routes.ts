@@ -53,6 +53,9 @@ const chaincodeDefinitionForm: PageLoader = () =>
   import("@/pages/smart-contracts/ChaincodeDefinitionFormPage").then((m) => m.ChaincodeDefinitionFormPage);
 const chaincodePlayground: PageLoader = () =>
   import("@/pages/smart-contracts/ChaincodePlaygroundPage").then((m) => m.ChaincodePlaygroundPage);
+const project: PageLoader = () => import("@/pages/smart-contracts/projects/ProjectPage").then((m) => m.ProjectPage);
+const projectEditor: PageLoader = () =>
+  import("@/pages/smart-contracts/projects/ProjectEditorPage").then((m) => m.ProjectEditorPage);
 const networkChaincode: PageLoader = () =>
   import("@/pages/smart-contracts/NetworkChaincodePage").then((m) => m.NetworkChaincodePage);
 const fabricCreate: PageLoader = () =>
@@ -106,8 +109,8 @@ export const ROUTES: readonly AppRoute[] = [
     title: "Edit Chaincode Definition",
     load: chaincodeDefinitionForm,
   },
-  { path: "sc/fabric/projects/chaincodes/:id", title: "Chaincode Project" },
-  { path: "sc/fabric/projects/chaincodes/:id/editor", title: "Chaincode Editor" },
+  { path: "sc/fabric/projects/chaincodes/:id", title: "Chaincode Project", load: project },
+  { path: "sc/fabric/projects/chaincodes/:id/editor", title: "Chaincode Editor", load: projectEditor },
   { path: "monitoring", title: "Monitoring" },
   { path: "monitoring/providers/new", title: "New Monitoring Provider" },
   { path: "monitoring/providers/:id", title: "Monitoring Provider" },

@@ -29,7 +29,7 @@ function loadHistory(id: number): CallRecord[] {
 }
 
 /** One transaction's argument form and its Submit/Evaluate buttons (chosen by the metadata's tag). */
-function FunctionForm({
+export function FunctionForm({
   chaincodeId,
   fn,
   canInvoke,

@@ -1,4 +1,4 @@
-import { Loader2Icon, PlusIcon, BoxesIcon } from "lucide-react";
+import { Loader2Icon, PlusIcon, BoxesIcon, CodeIcon } from "lucide-react";
 import { useState, type FormEvent, type ReactElement } from "react";
 import { Link, useNavigate } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
@@ -23,6 +23,8 @@ import type { Chaincode } from "@/data/chaincodes/types";
 import { useFabricNetworksQuery } from "@/data/fabric-networks/fabric-network-queries";
 import { errorMessage } from "@/lib/utils";
 import { ChaincodeStatusBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
+import { useProjectsQuery } from "@/data/projects/project-data";
+import { CreateProjectDialog, ProjectTable } from "@/pages/smart-contracts/projects/CreateProjectDialog";
 
 /** Name + channel: a chaincode is a name on one Fabric channel. */
 export function CreateChaincodeDialog({
@@ -142,11 +144,20 @@ export function ChaincodeTable({
 /** smart-contracts/fabric: every chaincode with its latest definition and server state. */
 export function FabricChaincodesPage(): ReactElement {
   const list = useChaincodesQuery();
+  const projects = useProjectsQuery();
   const [creating, setCreating] = useState(false);
+  const [creatingProject, setCreatingProject] = useState(false);
   const createButton = (
     <RoleGate allowed={OPERATORS}>
       <Button onClick={() => setCreating(true)}>
         <PlusIcon /> Create chaincode
+      </Button>
+    </RoleGate>
+  );
+  const createProjectButton = (
+    <RoleGate allowed={OPERATORS}>
+      <Button variant="outline" onClick={() => setCreatingProject(true)}>
+        <CodeIcon /> Create project
       </Button>
     </RoleGate>
   );
@@ -155,7 +166,12 @@ export function FabricChaincodesPage(): ReactElement {
       <PageHeader
         title="Fabric Chaincodes"
         description="Chaincodes on this console's channels: definitions, lifecycle and their servers."
-        actions={createButton}
+        actions={
+          <>
+            {createProjectButton}
+            {createButton}
+          </>
+        }
       />
       <Card>
         <QueryState
@@ -173,7 +189,25 @@ export function FabricChaincodesPage(): ReactElement {
           {(data) => <ChaincodeTable chaincodes={data} />}
         </QueryState>
       </Card>
+      <h2 className="mt-8 mb-3 text-lg font-semibold">Projects</h2>
+      <Card>
+        <QueryState
+          query={projects}
+          isEmpty={(d) => d.length === 0}
+          empty={
+            <EmptyState
+              icon={CodeIcon}
+              title="No projects yet"
+              description="A project starts from a TypeScript, JavaScript or Go boilerplate; edit it in the browser and run it on a channel with one click."
+              action={createProjectButton}
+            />
+          }
+        >
+          {(data) => <ProjectTable projects={data} />}
+        </QueryState>
+      </Card>
       {creating && <CreateChaincodeDialog onClose={() => setCreating(false)} />}
+      {creatingProject && <CreateProjectDialog onClose={() => setCreatingProject(false)} />}
     </div>
   );
 }

@@ -1,0 +1,189 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "../support/api.js";
+import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+import { createFabricNodes, removeFabricFixtures } from "../support/fabric.js";
+
+const SUFFIX = Date.now().toString(36);
+const MSP = `PjE2e${SUFFIX}MSP`;
+const CHANNEL = `pj-${SUFFIX}`;
+const PROJECT = `assets ${SUFFIX}`;
+
+/** Finds `text` in the open Monaco editor (Ctrl+F selects it) and types `replacement` over it. */
+async function replaceInEditor(page: Page, text: string, replacement: string): Promise<void> {
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Control+F");
+  await page.keyboard.type(text);
+  await page.keyboard.press("Escape");
+  await page.keyboard.type(replacement);
+  await page.keyboard.press("Control+S");
+  await page.getByText("Saved src/assetTransfer.ts").last().waitFor();
+}
+
+/** Clicks Run and waits for the start's outcome toast; fails at once with the server's words on an error. */
+async function run(page: Page, expected: RegExp): Promise<string> {
+  await page.getByRole("button", { name: "Run" }).click();
+  // The toast this start ends with, or any error toast (earlier toasts may still be on screen).
+  const outcome = page
+    .locator("[data-sonner-toast]")
+    .filter({ hasText: expected })
+    .or(page.locator('[data-sonner-toast][data-type="error"]').filter({ hasNotText: expected }))
+    .last();
+  await outcome.waitFor({ timeout: 40_000 }).catch(async (err: unknown) => {
+    // Say what the server saw: the project's state and the end of its run log.
+    await screenshot(page, "chaincode-project-no-outcome");
+    const id = /chaincodes\/(\d+)/.exec(page.url())?.[1];
+    const state = await page.request.get(`/api/v1/chaincode-projects/${id}`).then((r) => r.text());
+    const log = await page.request.get(`/api/v1/chaincode-projects/${id}/logs?tail=40`).then((r) => r.text());
+    throw new Error(`no outcome after Run: ${String(err)}\nproject: ${state}\nlog:\n${log}`);
+  });
+  const text = await outcome.innerText();
+  expect(text).toMatch(expected);
+  return text;
+}
+
+/** Evaluates ReadAsset for a missing id on the editor's side panel and returns what it answered. */
+async function readMissing(page: Page): Promise<string> {
+  await page.getByLabel("Function").selectOption("ReadAsset");
+  const form = page.getByTestId("fn-ReadAsset");
+  // A run starts the forms afresh: no answer from the code before it is on screen.
+  expect(await form.getByTestId("call-result").count()).toBe(0);
+  await form.locator("#ReadAsset-id").fill("nope");
+  await form.getByRole("button", { name: "Evaluate" }).click();
+  const result = form.getByTestId("call-result");
+  await result.waitFor({ timeout: 60_000 });
+  return result.innerText();
+}
+
+/**
+ * Issue 12: a developer creates a TypeScript project from the boilerplate on a real 1-org channel,
+ * edits a function in the editor, runs it, calls it on the side panel and sees the change; edits
+ * again and sees the second change with sequence 2 committed; a compile error shows its file and
+ * line while the previous version keeps answering.
+ */
+describe("chaincode workbench", () => {
+  let s: Session;
+  let orgId = 0;
+  let networkId = 0;
+  const nodeIds: number[] = [];
+  const ports: string[] = [];
+  const admin = adminUser;
+
+  beforeAll(async () => {
+    s = await openSession();
+    const org = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/organizations", {
+      mspId: MSP,
+      name: `pj-e2e-${SUFFIX}`,
+    });
+    expect(org.status).toBe(201);
+    orgId = org.data.id;
+    const nodes = await createFabricNodes(
+      s.baseUrl,
+      admin(),
+      { id: orgId, mspId: MSP },
+      { orderers: [`orderer0-pj-${SUFFIX}`], peers: [`peer0-pj-${SUFFIX}`] },
+      ports,
+    );
+    nodeIds.push(...nodes.map((n) => n.id));
+    const [orderer, peer] = nodes;
+    const net = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/networks/fabric", {
+      name: CHANNEL,
+      config: {
+        peerOrganizations: [{ id: orgId, nodeIds: [peer!.id] }],
+        ordererOrganizations: [{ id: orgId, nodeIds: [orderer!.id] }],
+        batchTimeout: "500ms",
+      },
+    });
+    expect(net.status, JSON.stringify(net.data)).toBe(201);
+    networkId = net.data.id;
+    for (const [role, id] of [
+      ["orderers", orderer!.id],
+      ["peers", peer!.id],
+    ] as const) {
+      const j = await apiCall(s.baseUrl, admin(), "POST", `/networks/fabric/${networkId}/${role}/${id}/join`);
+      expect(j.status, JSON.stringify(j.data)).toBe(200);
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    const projects = await apiCall<{ projects: { id: number; name: string; chaincodeId: number | null }[] }>(
+      s.baseUrl,
+      admin(),
+      "GET",
+      "/chaincode-projects",
+    );
+    for (const p of projects.data.projects.filter((x) => x.name === PROJECT)) {
+      // A start still running (a failed assertion does not stop it) must end before the project can go.
+      for (let i = 0; i < 120; i++) {
+        const cur = await apiCall<{ status: string }>(s.baseUrl, admin(), "GET", `/chaincode-projects/${p.id}`);
+        if (cur.data.status !== "building") break;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      await apiCall(s.baseUrl, admin(), "DELETE", `/chaincode-projects/${p.id}`);
+      if (p.chaincodeId) await apiCall(s.baseUrl, admin(), "DELETE", `/sc/fabric/chaincodes/${p.chaincodeId}`);
+    }
+    const survivors = await removeFabricFixtures(s.baseUrl, admin(), { channels: [CHANNEL], orgId, nodeIds, ports });
+    await s.close();
+    expect(survivors).toEqual([]);
+  }, 120_000);
+
+  it("edits, runs and calls a TypeScript project, twice, and shows a build error", { timeout: 600_000 }, async () => {
+    const page = s.page;
+    await openAs(s, admin(), "/smart-contracts/fabric");
+    await page.getByRole("heading", { name: "Fabric Chaincodes" }).waitFor();
+    await page.getByRole("button", { name: "Create project" }).first().click();
+    await page.getByLabel("Name").fill(PROJECT);
+    await page.getByLabel("Network").selectOption({ label: CHANNEL });
+    await page.getByLabel("Boilerplate").selectOption("chaincode-typescript");
+    await page.getByLabel("Endorsement policy (optional)").fill(`OR('${MSP}.member')`);
+    await page.getByRole("button", { name: "Create project" }).last().click();
+    await page.waitForURL(/\/sc\/fabric\/projects\/chaincodes\/\d+\/editor$/);
+    const projectId = Number(/chaincodes\/(\d+)\/editor/.exec(page.url())![1]);
+    await expect.poll(() => page.getByTestId("open-file").innerText()).toBe("src/assetTransfer.ts");
+    await page.locator(".monaco-editor").first().waitFor();
+    // TypeScript is highlighted (Monaco's tokens, bundled; no CDN).
+    await page.locator(".monaco-editor .mtk1").first().waitFor();
+    await page.getByRole("navigation", { name: "Project files" }).getByText("package.json").waitFor();
+
+    // First edit: ReadAsset's message for a missing asset.
+    await replaceInEditor(page, "does not exist", "is missing");
+    await run(page, /Running: sequence 1 committed/);
+    await expect.poll(() => page.getByTestId("run-output").innerText(), { timeout: 30_000 }).toMatch(/commit done/);
+    expect(await readMissing(page)).toContain("the asset nope is missing");
+    await screenshot(page, "chaincode-project-editor");
+
+    // Second edit: sequence 2 goes live without touching the network by hand.
+    await replaceInEditor(page, "is missing", "is gone");
+    await run(page, /Running: sequence 2 committed/);
+    expect(await readMissing(page)).toContain("the asset nope is gone");
+    const seq = await apiCall<{ commits: { message: string }[] }>(
+      s.baseUrl,
+      admin(),
+      "GET",
+      `/chaincode-projects/${projectId}/commits`,
+    );
+    expect(seq.data.commits[0]!.message).toMatch(/^Start: sequence 2/);
+
+    // A compile error: listed with its file and line; the committed code still answers.
+    await replaceInEditor(page, "return previous;", "return 42;");
+    await run(page, /Build failed: 1 error/);
+    const errors = page.getByRole("list", { name: "Build errors" });
+    await errors.waitFor({ timeout: 240_000 });
+    expect(await errors.innerText()).toMatch(/src\/assetTransfer\.ts:\d+:\d+: error TS2322/);
+    // The failed run changed nothing: ask again (with another id) and sequence 2 answers.
+    const form = page.getByTestId("fn-ReadAsset");
+    await form.locator("#ReadAsset-id").fill("nope2");
+    await form.getByRole("button", { name: "Evaluate" }).click();
+    await expect
+      .poll(() => form.getByTestId("call-result").innerText(), { timeout: 60_000 })
+      .toContain("the asset nope2 is gone");
+    await screenshot(page, "chaincode-project-build-error");
+
+    // The overview shows the history of the two starts.
+    await page.getByRole("link", { name: PROJECT }).click();
+    await page.waitForURL(/\/sc\/fabric\/projects\/chaincodes\/\d+$/);
+    await expect.poll(() => page.getByTestId("project-commit").count()).toBe(3);
+    await page.getByText("Last run failed").waitFor();
+  });
+});
