@@ -8,19 +8,14 @@
  *
  *   npx tsx bench/chaincode/run.ts [--requests N] [--concurrency C]
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createPrivateKey } from "node:crypto";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import { connect, hash, signers } from "@hyperledger/fabric-gateway";
-import { buildApp, type BuiltApp } from "../../server/src/app.js";
-import { loadConfig } from "../../server/src/config/config.js";
-import { createFabricBinaryResolver } from "../../server/src/runtime/index.js";
+import { FABRIC_VERSION as VERSION, startBenchConsole, type Json } from "../support/console.js";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
@@ -28,8 +23,6 @@ const arg = (name: string, dflt: number): number => {
 const REQUESTS = arg("--requests", 200);
 const CONCURRENCY = arg("--concurrency", 8);
 const here = dirname(fileURLToPath(import.meta.url));
-const PASSWORD = "bench-password-1";
-const admin = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}`;
 
 const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -55,36 +48,8 @@ async function load(n: number, c: number, fn: (i: number) => Promise<void>) {
 }
 
 async function main(): Promise<void> {
-  if (!(await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, ["peer", "orderer"]))) {
-    console.error(`no Fabric ${VERSION} binaries: run scripts/fabric-build.sh ${VERSION}`);
-    process.exit(2);
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "cl-bench-cc-"));
-  const built: BuiltApp = await buildApp({
-    ...loadConfig({ CHAINLAUNCH_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: "silent", CHAINLAUNCH_FABRIC_DOWNLOAD: "0" }),
-    dataDir,
-    databaseUrl: undefined,
-  });
-  const address = await built.app.listen({ port: 0, host: "127.0.0.1" });
-  const http = async (method: string, url: string, body?: object): Promise<Json> => {
-    const res = await fetch(`${address}/api/v1${url}`, {
-      method,
-      headers: { authorization: admin, ...(body ? { "content-type": "application/json" } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  };
-  const until = async <T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await fn().catch(() => undefined);
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`timed out: ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const bench = await startBenchConsole("cc");
+  const { http, until } = bench;
   const nodes: Json[] = [];
   try {
     const settings = (await http("GET", "/settings")).config;
@@ -250,8 +215,7 @@ async function main(): Promise<void> {
     for (const c of defs.chaincodes as Json[])
       await http("DELETE", `/sc/fabric/chaincodes/${c.id}`).catch(() => undefined);
     for (const n of nodes) await http("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
-    await built.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

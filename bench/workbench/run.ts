@@ -7,24 +7,16 @@
  *
  *   npx tsx bench/workbench/run.ts [--loops N]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildApp, type BuiltApp } from "../../server/src/app.js";
-import { loadConfig } from "../../server/src/config/config.js";
-import { createFabricBinaryResolver } from "../../server/src/runtime/index.js";
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
+import { FABRIC_VERSION as VERSION, startBenchConsole, type Json } from "../support/console.js";
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
 };
 const LOOPS = arg("--loops", 2);
 const here = dirname(fileURLToPath(import.meta.url));
-const PASSWORD = "bench-password-1";
-const admin = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}`;
 
 /** Per language: the file, the line a loop rewrites, and how the new behaviour shows in TransferAsset's result. */
 const LANGS = [
@@ -43,34 +35,8 @@ const LANGS = [
 ] as const;
 
 async function main(): Promise<void> {
-  if (!(await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, ["peer", "orderer"]))) {
-    console.error(`no Fabric ${VERSION} binaries: run scripts/fabric-build.sh ${VERSION}`);
-    process.exit(2);
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "cl-bench-wb-"));
-  const built: BuiltApp = await buildApp({
-    ...loadConfig({ CHAINLAUNCH_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: "silent", CHAINLAUNCH_FABRIC_DOWNLOAD: "0" }),
-    dataDir,
-    databaseUrl: undefined,
-  });
-  const address = await built.app.listen({ port: 0, host: "127.0.0.1" });
-  const http = async (method: string, url: string, body?: object): Promise<Json> => {
-    const res = await fetch(`${address}/api/v1${url}`, {
-      method,
-      headers: { authorization: admin, ...(body ? { "content-type": "application/json" } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  };
-  const until = async (what: string, fn: () => Promise<boolean>, ms = 90_000): Promise<void> => {
-    const end = Date.now() + ms;
-    while (!(await fn().catch(() => false))) {
-      if (Date.now() > end) throw new Error(`timed out: ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const { http, until: poll, close } = await startBenchConsole("wb");
+  const until = (what: string, fn: () => Promise<boolean>) => poll(what, async () => ((await fn()) ? true : undefined));
   const results: Json[] = [];
   try {
     const settings = (await http("GET", "/settings")).config;
@@ -164,8 +130,7 @@ async function main(): Promise<void> {
     for (const n of (await http("GET", "/nodes?limit=100").catch(() => ({ items: [] }))).items ?? []) {
       await http("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
     }
-    await built.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

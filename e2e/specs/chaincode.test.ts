@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
-import { createFabricNodes, removeFabricFixtures } from "../support/fabric.js";
+import { createOneOrgChannel, removeFabricFixtures } from "../support/fabric.js";
 
 const SUFFIX = Date.now().toString(36);
 const MSP = `CcE2e${SUFFIX}MSP`;
@@ -29,45 +29,21 @@ const SOURCE = resolve(
 describe("fabric chaincode", () => {
   let s: Session;
   let orgId = 0;
-  let networkId = 0;
   const nodeIds: number[] = [];
   const ports: string[] = [];
   const admin = adminUser;
 
   beforeAll(async () => {
     s = await openSession();
-    const org = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/organizations", {
+    const fx = await createOneOrgChannel(s.baseUrl, admin(), {
       mspId: MSP,
-      name: `cc-e2e-${SUFFIX}`,
-    });
-    expect(org.status).toBe(201);
-    orgId = org.data.id;
-    const nodes = await createFabricNodes(
-      s.baseUrl,
-      admin(),
-      { id: orgId, mspId: MSP },
-      { orderers: [`orderer0-cc-${SUFFIX}`], peers: [`peer0-cc-${SUFFIX}`] },
+      orgName: `cc-e2e-${SUFFIX}`,
+      channel: CHANNEL,
+      tag: `cc-${SUFFIX}`,
       ports,
-    );
-    nodeIds.push(...nodes.map((n) => n.id));
-    const [orderer, peer] = nodes;
-    const net = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/networks/fabric", {
-      name: CHANNEL,
-      config: {
-        peerOrganizations: [{ id: orgId, nodeIds: [peer!.id] }],
-        ordererOrganizations: [{ id: orgId, nodeIds: [orderer!.id] }],
-        batchTimeout: "500ms",
-      },
     });
-    expect(net.status, JSON.stringify(net.data)).toBe(201);
-    networkId = net.data.id;
-    for (const [role, id] of [
-      ["orderers", orderer!.id],
-      ["peers", peer!.id],
-    ] as const) {
-      const j = await apiCall(s.baseUrl, admin(), "POST", `/networks/fabric/${networkId}/${role}/${id}/join`);
-      expect(j.status, JSON.stringify(j.data)).toBe(200);
-    }
+    orgId = fx.orgId;
+    nodeIds.push(...fx.nodeIds);
   }, 240_000);
 
   afterAll(async () => {

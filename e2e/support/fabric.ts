@@ -163,3 +163,43 @@ export async function removeFabricFixtures(
   while (fabricProcesses(opts.ports).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
   return fabricProcesses(opts.ports);
 }
+
+/**
+ * One org with an orderer and a peer, on a new channel both have joined (a 500 ms batch timeout keeps
+ * specs quick): the fixture of the chaincode specs. Node ports are added to `ports` for the sweep.
+ */
+export async function createOneOrgChannel(
+  baseUrl: string,
+  user: Credentials,
+  p: { mspId: string; orgName: string; channel: string; tag: string; ports: string[] },
+): Promise<{ orgId: number; networkId: number; nodeIds: number[] }> {
+  const org = await apiCall<{ id: number }>(baseUrl, user, "POST", "/organizations", {
+    mspId: p.mspId,
+    name: p.orgName,
+  });
+  if (org.status !== 201) throw new Error(`creating ${p.mspId}: ${org.status} ${JSON.stringify(org.data)}`);
+  const [orderer, peer] = await createFabricNodes(
+    baseUrl,
+    user,
+    { id: org.data.id, mspId: p.mspId },
+    { orderers: [`orderer0-${p.tag}`], peers: [`peer0-${p.tag}`] },
+    p.ports,
+  );
+  const net = await apiCall<{ id: number }>(baseUrl, user, "POST", "/networks/fabric", {
+    name: p.channel,
+    config: {
+      peerOrganizations: [{ id: org.data.id, nodeIds: [peer!.id] }],
+      ordererOrganizations: [{ id: org.data.id, nodeIds: [orderer!.id] }],
+      batchTimeout: "500ms",
+    },
+  });
+  if (net.status !== 201) throw new Error(`creating channel ${p.channel}: ${net.status} ${JSON.stringify(net.data)}`);
+  for (const [role, id] of [
+    ["orderers", orderer!.id],
+    ["peers", peer!.id],
+  ] as const) {
+    const j = await apiCall(baseUrl, user, "POST", `/networks/fabric/${net.data.id}/${role}/${id}/join`);
+    if (j.status !== 200) throw new Error(`joining ${role} ${id}: ${j.status} ${JSON.stringify(j.data)}`);
+  }
+  return { orgId: org.data.id, networkId: net.data.id, nodeIds: [orderer!.id, peer!.id] };
+}

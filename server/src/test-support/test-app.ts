@@ -96,3 +96,27 @@ export async function createUser(
   if (res.statusCode !== 201) throw new Error(`creating ${username} failed: ${res.statusCode} ${res.body}`);
   return t.basic(username, password);
 }
+
+/**
+ * A network record without nodes, straight into the database: enough for tests of everything that
+ * does not ask a node (chaincodes, projects, usage guards).
+ */
+export async function insertNetworkRow(t: TestApp, name: string, platform = "FABRIC"): Promise<{ id: number }> {
+  const now = new Date().toISOString();
+  return t.database.db
+    .insertInto("networks")
+    .values({
+      name,
+      platform,
+      description: null,
+      status: "genesis_block_created",
+      chain_id: null,
+      config: "{}",
+      genesis: null,
+      validators: "[]",
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}

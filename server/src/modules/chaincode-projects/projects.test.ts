@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nowIso } from "../../db/db.js";
-import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import { createTestApp, createUser, dialects, insertNetworkRow, type TestApp } from "../../test-support/test-app.js";
 
 /**
  * Chaincode projects and their files through the API, on both databases: boilerplates, the
@@ -22,26 +21,10 @@ describe.each(dialects())("chaincode projects on %s", (dialect) => {
     headers: { authorization: string } = t.admin,
   ) => t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 
+  const network = (name: string, platform?: string) => insertNetworkRow(t, name, platform);
+
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    const now = nowIso();
-    const network = (name: string, platform: string) =>
-      t.database.db
-        .insertInto("networks")
-        .values({
-          name,
-          platform,
-          description: null,
-          status: "genesis_block_created",
-          chain_id: null,
-          config: "{}",
-          genesis: null,
-          validators: "[]",
-          created_at: now,
-          updated_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
     // Channel records without nodes: enough for everything that does not run the code.
     networkId = (await network("projchannel", "FABRIC")).id;
     besuId = (await network("projbesu", "BESU")).id;
@@ -244,23 +227,7 @@ describe.each(dialects())("chaincode projects on %s", (dialect) => {
   });
 
   it("keeps a network with projects from being deleted, naming the project", async () => {
-    const now = nowIso();
-    const net = await t.database.db
-      .insertInto("networks")
-      .values({
-        name: "guarded",
-        platform: "FABRIC",
-        description: null,
-        status: "genesis_block_created",
-        chain_id: null,
-        config: "{}",
-        genesis: null,
-        validators: "[]",
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const net = await network("guarded");
     const p = (await call("POST", "/chaincode-projects", { name: "guard", networkId: net.id })).json();
     const del = await call("DELETE", `/networks/fabric/${net.id}`);
     expect(del.statusCode, del.body).toBe(409);

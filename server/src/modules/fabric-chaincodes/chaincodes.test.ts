@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nowIso } from "../../db/db.js";
-import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
+import { createTestApp, dialects, insertNetworkRow, type TestApp } from "../../test-support/test-app.js";
 
 /**
  * Chaincodes and definitions through the API without running nodes: shapes, named 400s and 409s,
@@ -15,24 +14,8 @@ describe.each(dialects())("Fabric chaincodes on %s", (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect, process.env.CC_DEBUG ? { LOG_LEVEL: "error" } : {});
-    const now = nowIso();
     // A channel record without nodes: enough for everything that does not ask a peer.
-    const row = await t.database.db
-      .insertInto("networks")
-      .values({
-        name: "ccchannel",
-        platform: "FABRIC",
-        description: null,
-        status: "genesis_block_created",
-        chain_id: null,
-        config: "{}",
-        genesis: null,
-        validators: "[]",
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const row = await insertNetworkRow(t, "ccchannel");
     networkId = row.id;
   });
   afterAll(async () => t.close());
@@ -219,23 +202,7 @@ describe.each(dialects())("Fabric chaincodes on %s", (dialect) => {
   });
 
   it("refuses to delete a network that still has chaincodes, naming one", async () => {
-    const now = nowIso();
-    const net = await t.database.db
-      .insertInto("networks")
-      .values({
-        name: "busychannel",
-        platform: "FABRIC",
-        description: null,
-        status: "genesis_block_created",
-        chain_id: null,
-        config: "{}",
-        genesis: null,
-        validators: "[]",
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const net = await insertNetworkRow(t, "busychannel");
     const cc = (await inject("POST", "/sc/fabric/chaincodes", { name: "tenant", network_id: net.id })).json().chaincode;
     const refused = await inject("DELETE", `/networks/fabric/${net.id}`);
     expect(refused.statusCode, refused.body).toBe(409);

@@ -20,8 +20,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { useCreateChaincodeMutation } from "@/data/chaincodes/chaincode-mutations";
 import { useChaincodesQuery } from "@/data/chaincodes/chaincode-queries";
 import type { Chaincode } from "@/data/chaincodes/types";
-import { useFabricNetworksQuery } from "@/data/fabric-networks/fabric-network-queries";
 import { errorMessage } from "@/lib/utils";
+import { FabricNetworkSelect } from "@/pages/smart-contracts/FabricNetworkSelect";
 import { ChaincodeStatusBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
 import { useProjectsQuery } from "@/data/projects/project-data";
 import { CreateProjectDialog, ProjectTable } from "@/pages/smart-contracts/projects/CreateProjectDialog";
@@ -34,7 +34,6 @@ export function CreateChaincodeDialog({
   onClose: () => void;
   networkId?: number;
 }): ReactElement {
-  const networks = useFabricNetworksQuery(1000);
   const create = useCreateChaincodeMutation();
   const navigate = useNavigate();
   const [name, setName] = useState("");
@@ -66,19 +65,7 @@ export function CreateChaincodeDialog({
           </div>
           <div className="grid gap-2">
             <Label htmlFor="cc-network">Network</Label>
-            <select
-              id="cc-network"
-              className="h-9 rounded-md border bg-background px-3 text-sm"
-              value={network}
-              onChange={(e) => setNetwork(e.target.value)}
-            >
-              <option value="">Choose a Fabric network…</option>
-              {(networks.data?.networks ?? []).map((n) => (
-                <option key={n.id} value={n.id}>
-                  {n.name}
-                </option>
-              ))}
-            </select>
+            <FabricNetworkSelect id="cc-network" value={network} onChange={setNetwork} />
           </div>
           <FieldError message={error} />
           <DialogFooter>

@@ -14,10 +14,10 @@ import {
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { useFabricNetworksQuery } from "@/data/fabric-networks/fabric-network-queries";
 import { useBoilerplatesQuery, useCreateProjectMutation } from "@/data/projects/project-data";
 import type { Project } from "@/data/projects/types";
 import { errorMessage } from "@/lib/utils";
+import { FabricNetworkSelect } from "@/pages/smart-contracts/FabricNetworkSelect";
 
 const STATUS: Record<Project["status"], "success" | "warning" | "destructive" | "secondary"> = {
   running: "success",
@@ -32,7 +32,6 @@ export function ProjectStatusBadge({ status }: { status: Project["status"] }): R
 
 /** A new project: name, channel, boilerplate (TypeScript, JavaScript or Go) and endorsement policy. */
 export function CreateProjectDialog({ onClose }: { onClose: () => void }): ReactElement {
-  const networks = useFabricNetworksQuery(1000);
   const create = useCreateProjectMutation();
   const navigate = useNavigate();
   const [name, setName] = useState("");
@@ -75,19 +74,7 @@ export function CreateProjectDialog({ onClose }: { onClose: () => void }): React
           </div>
           <div className="grid gap-2">
             <Label htmlFor="project-network">Network</Label>
-            <select
-              id="project-network"
-              className="h-9 rounded-md border bg-background px-3 text-sm"
-              value={network}
-              onChange={(e) => setNetwork(e.target.value)}
-            >
-              <option value="">Choose a Fabric network…</option>
-              {(networks.data?.networks ?? []).map((n) => (
-                <option key={n.id} value={n.id}>
-                  {n.name}
-                </option>
-              ))}
-            </select>
+            <FabricNetworkSelect id="project-network" value={network} onChange={setNetwork} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="project-boilerplate">Boilerplate</Label>
