@@ -61,6 +61,20 @@ describe("project history (a git repository in the project folder)", () => {
     });
   });
 
+  it("commits what was staged when a start began, not an edit saved while it ran", async () => {
+    const dir = mkdtempSync(join(base, "p-"));
+    writeFileSync(join(dir, "a.txt"), "v1");
+    const h = projectHistory(dir);
+    await h.snapshot("Create", "");
+    writeFileSync(join(dir, "a.txt"), "v2");
+    await h.stage();
+    writeFileSync(join(dir, "a.txt"), "v3 (saved during the start)");
+    const started = await h.commit("Start: sequence 1", "");
+    expect(await h.fileAt(started, "a.txt")).toBe("v2");
+    const next = await h.snapshot("Start: sequence 2", "");
+    expect(await h.fileAt(next, "a.txt")).toBe("v3 (saved during the start)");
+  });
+
   it("answers a malformed hash with a 400 and an unknown one with a 404", async () => {
     const dir = mkdtempSync(join(base, "p-"));
     writeFileSync(join(dir, "a.txt"), "a");

@@ -98,8 +98,8 @@ export function projectHistory(dir: string) {
   }
 
   return {
-    /** Records the project's files as a commit; returns its hash. */
-    async snapshot(message: string, user: string): Promise<string> {
+    /** Stages the project's files as they are now (what a start is about to build). */
+    async stage(): Promise<void> {
       await ensureRepo();
       const matrix = await git.statusMatrix({ fs, dir });
       for (const [filepath, headStatus, workdir, stage] of matrix) {
@@ -109,8 +109,18 @@ export function projectHistory(dir: string) {
           await git.add({ fs, dir, filepath });
         }
       }
+    },
+
+    /** Commits what is staged; returns the commit's hash. */
+    async commit(message: string, user: string): Promise<string> {
       const who = author(user);
       return git.commit({ fs, dir, message, author: who, committer: who });
+    },
+
+    /** Records the project's files as they are now as a commit; returns its hash. */
+    async snapshot(message: string, user: string): Promise<string> {
+      await this.stage();
+      return this.commit(message, user);
     },
 
     async list(page: number, pageSize: number): Promise<CommitInfo[]> {

@@ -138,6 +138,15 @@ export function createProjectRunner(deps: {
           source_type: boilerplate.sourceType,
         });
         definitionId = def.id;
+        // The files the definition just copied are what this start records, even if edits land meanwhile.
+        const staged = await deps
+          .history(row)
+          .stage()
+          .then(() => true)
+          .catch(async (err: unknown) => {
+            await log(row, `staging the history failed: ${errorMessage(err)}`);
+            return false;
+          });
         await log(row, `definition ${def.id}: ${row.slug} version ${def.version}, sequence ${sequence}`);
         await timed("build", async () => {
           try {
@@ -172,13 +181,14 @@ export function createProjectRunner(deps: {
         for (const d of await runningDefinitions(chaincodeId)) {
           if (d.id !== def.id) await chaincodes.undeploy(d.id, user).catch(() => undefined);
         }
-        const commit = await deps
-          .history(row)
-          .snapshot(`Start: sequence ${sequence} (${installed.package_id ?? def.version})`, user)
-          .catch(async (err: unknown) => {
+        const message = `Start: sequence ${sequence} (${installed.package_id ?? def.version})`;
+        const history = deps.history(row);
+        const commit = await (staged ? history.commit(message, user) : history.snapshot(message, user)).catch(
+          async (err: unknown) => {
             await log(row, `recording the history failed: ${errorMessage(err)}`);
             return "";
-          });
+          },
+        );
         const now = nowIso();
         await repo.update(row.id, { status: "running", last_error: null, last_started_at: now, updated_at: now });
         await log(
