@@ -30,7 +30,7 @@ async function run(page: Page, expected: RegExp): Promise<string> {
     .filter({ hasText: expected })
     .or(page.locator('[data-sonner-toast][data-type="error"]').filter({ hasNotText: expected }))
     .last();
-  await outcome.waitFor({ timeout: 40_000 }).catch(async (err: unknown) => {
+  await outcome.waitFor({ timeout: 240_000 }).catch(async (err: unknown) => {
     // Say what the server saw: the project's state and the end of its run log.
     await screenshot(page, "chaincode-project-no-outcome");
     const id = /chaincodes\/(\d+)/.exec(page.url())?.[1];
@@ -43,14 +43,17 @@ async function run(page: Page, expected: RegExp): Promise<string> {
   return text;
 }
 
-/** Evaluates ReadAsset for a missing id on the editor's side panel and returns what it answered. */
-async function readMissing(page: Page): Promise<string> {
-  await page.getByLabel("Function").selectOption("ReadAsset");
-  const form = page.getByTestId("fn-ReadAsset");
-  // A run starts the forms afresh: no answer from the code before it is on screen.
-  expect(await form.getByTestId("call-result").count()).toBe(0);
-  await form.locator("#ReadAsset-id").fill("nope");
-  await form.getByRole("button", { name: "Evaluate" }).click();
+/** Calls a function on the editor's side panel (Submit for an invoke, Evaluate for a query) and returns what it answered. */
+async function callOnPanel(
+  page: Page,
+  fn: string,
+  args: Record<string, string>,
+  kind: "Submit" | "Evaluate",
+): Promise<string> {
+  await page.getByLabel("Function").selectOption(fn);
+  const form = page.getByTestId(`fn-${fn}`);
+  for (const [name, value] of Object.entries(args)) await form.locator(`#${fn}-${name}`).fill(value);
+  await form.getByRole("button", { name: kind }).click();
   const result = form.getByTestId("call-result");
   await result.waitFor({ timeout: 60_000 });
   return result.innerText();
@@ -58,7 +61,7 @@ async function readMissing(page: Page): Promise<string> {
 
 /**
  * Issue 12: a developer creates a TypeScript project from the boilerplate on a real 1-org channel,
- * edits a function in the editor, runs it, calls it on the side panel and sees the change; edits
+ * edits a function in the editor, runs it, invokes it on the side panel and sees the change; edits
  * again and sees the second change with sequence 2 committed; a compile error shows its file and
  * line while the previous version keeps answering.
  */
@@ -104,7 +107,7 @@ describe("chaincode workbench", () => {
     expect(survivors).toEqual([]);
   }, 120_000);
 
-  it("edits, runs and calls a TypeScript project, twice, and shows a build error", { timeout: 600_000 }, async () => {
+  it("edits, runs and invokes a TypeScript project, twice, and shows a build error", { timeout: 600_000 }, async () => {
     const page = s.page;
     await openAs(s, admin(), "/smart-contracts/fabric");
     await page.getByRole("heading", { name: "Fabric Chaincodes" }).waitFor();
@@ -122,17 +125,29 @@ describe("chaincode workbench", () => {
     await page.locator(".monaco-editor .mtk1").first().waitFor();
     await page.getByRole("navigation", { name: "Project files" }).getByText("package.json").waitFor();
 
-    // First edit: ReadAsset's message for a missing asset.
-    await replaceInEditor(page, "does not exist", "is missing");
+    // First edit: TransferAsset answers the previous owner twice.
+    await replaceInEditor(page, "return previous;", "return previous + previous;");
     await run(page, /Running: sequence 1 committed/);
     await expect.poll(() => page.getByTestId("run-output").innerText(), { timeout: 30_000 }).toMatch(/commit done/);
-    expect(await readMissing(page)).toContain("the asset nope is missing");
+    const created = await callOnPanel(
+      page,
+      "CreateAsset",
+      { id: "asset1", color: "blue", size: "5", owner: "Tom", appraisedValue: "300" },
+      "Submit",
+    );
+    expect(created).toMatch(/Committed in \d+ ms/);
+    const first = await callOnPanel(page, "TransferAsset", { id: "asset1", newOwner: "Ana" }, "Submit");
+    expect(first).toMatch(/Committed in \d+ ms/);
+    expect(first).toContain("TomTom");
     await screenshot(page, "chaincode-project-editor");
 
-    // Second edit: sequence 2 goes live without touching the network by hand.
-    await replaceInEditor(page, "is missing", "is gone");
+    // Second edit: sequence 2 goes live without touching the network by hand (state kept: Ana owns it).
+    await replaceInEditor(page, "previous + previous", "previous + newOwner");
     await run(page, /Running: sequence 2 committed/);
-    expect(await readMissing(page)).toContain("the asset nope is gone");
+    // A run starts the side panel's forms afresh: nothing from the old code is on screen.
+    expect(await page.getByTestId("call-result").count()).toBe(0);
+    const second = await callOnPanel(page, "TransferAsset", { id: "asset1", newOwner: "Bob" }, "Submit");
+    expect(second).toContain("AnaBob");
     const seq = await apiCall<{ commits: { message: string }[] }>(
       s.baseUrl,
       admin(),
@@ -141,19 +156,16 @@ describe("chaincode workbench", () => {
     );
     expect(seq.data.commits[0]!.message).toMatch(/^Start: sequence 2/);
 
-    // A compile error: listed with its file and line; the committed code still answers.
-    await replaceInEditor(page, "return previous;", "return 42;");
+    // A compile error: listed with its file and line; the committed code (sequence 2) still answers.
+    await replaceInEditor(page, "return previous + newOwner;", "return 42;");
     await run(page, /Build failed: 1 error/);
     const errors = page.getByRole("list", { name: "Build errors" });
     await errors.waitFor({ timeout: 240_000 });
     expect(await errors.innerText()).toMatch(/src\/assetTransfer\.ts:\d+:\d+: error TS2322/);
-    // The failed run changed nothing: ask again (with another id) and sequence 2 answers.
-    const form = page.getByTestId("fn-ReadAsset");
-    await form.locator("#ReadAsset-id").fill("nope2");
-    await form.getByRole("button", { name: "Evaluate" }).click();
-    await expect
-      .poll(() => form.getByTestId("call-result").innerText(), { timeout: 60_000 })
-      .toContain("the asset nope2 is gone");
+    const form = page.getByTestId("fn-TransferAsset");
+    await form.locator("#TransferAsset-newOwner").fill("Cy");
+    await form.getByRole("button", { name: "Submit" }).click();
+    await expect.poll(() => form.getByTestId("call-result").innerText(), { timeout: 60_000 }).toContain("BobCy");
     await screenshot(page, "chaincode-project-build-error");
 
     // The overview shows the history of the two starts.
