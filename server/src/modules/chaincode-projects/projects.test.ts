@@ -226,6 +226,19 @@ describe.each(dialects())("chaincode projects on %s", (dialect) => {
     expect(log.body).toMatch(/failed: .*no running peer/);
   });
 
+  it("runs one start at a time: a project that is building refuses another start, a stop and a delete", async () => {
+    const p = (await call("POST", "/chaincode-projects", { name: "busy", networkId })).json();
+    await t.database.db.updateTable("chaincode_projects").set({ status: "building" }).where("id", "=", p.id).execute();
+    const starts = await Promise.all([1, 2, 3].map(() => call("POST", `/chaincode-projects/${p.id}/start`)));
+    for (const r of starts) {
+      expect(r.statusCode).toBe(409);
+      expect(r.json().message).toMatch(/is already building/);
+    }
+    expect((await call("POST", `/chaincode-projects/${p.id}/stop`)).statusCode).toBe(409);
+    expect((await call("DELETE", `/chaincode-projects/${p.id}`)).statusCode).toBe(409);
+    expect((await call("GET", `/chaincode-projects/${p.id}`)).json().status).toBe("building");
+  });
+
   it("keeps a network with projects from being deleted, naming the project", async () => {
     const net = await network("guarded");
     const p = (await call("POST", "/chaincode-projects", { name: "guard", networkId: net.id })).json();
