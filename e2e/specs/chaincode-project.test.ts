@@ -173,5 +173,11 @@ describe("chaincode workbench", () => {
     await page.waitForURL(/\/sc\/fabric\/projects\/chaincodes\/\d+$/);
     await expect.poll(() => page.getByTestId("project-commit").count()).toBe(3);
     await page.getByText("Last run failed").waitFor();
+    // A commit opens to its per-file diff.
+    await page.getByTestId("project-commit").first().getByRole("button").first().click();
+    await expect
+      .poll(() => page.getByTestId("project-commit").first().innerText())
+      .toContain("+    return previous + newOwner;");
+    await screenshot(page, "chaincode-project-overview");
   });
 });

@@ -181,7 +181,7 @@ export function createProjectRunner(deps: {
         for (const d of await runningDefinitions(chaincodeId)) {
           if (d.id !== def.id) await chaincodes.undeploy(d.id, user).catch(() => undefined);
         }
-        const message = `Start: sequence ${sequence} (${installed.package_id ?? def.version})`;
+        const message = `Start: sequence ${sequence}\n\nPackage ${installed.package_id ?? def.version}`;
         const history = deps.history(row);
         const commit = await (staged ? history.commit(message, user) : history.snapshot(message, user)).catch(
           async (err: unknown) => {

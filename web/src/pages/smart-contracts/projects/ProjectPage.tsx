@@ -47,7 +47,9 @@ function CommitRow({ projectId, c }: { projectId: number; c: ProjectCommit }): R
     <li className="grid gap-2 border-b py-2 last:border-0" data-testid="project-commit">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <button type="button" className="min-w-0 text-left" onClick={() => setOpen(!open)}>
-          <span className="font-medium">{c.message}</span>{" "}
+          <span className="font-medium" title={c.message}>
+            {c.message.split("\n")[0]}
+          </span>{" "}
           <span className="text-xs text-muted-foreground">
             <Mono>{c.hash.slice(0, 7)}</Mono> · {c.author} · {formatDateTime(c.timestamp)} · {files.length} file(s)
           </span>
