@@ -107,7 +107,7 @@ const OID = {
 } as const;
 
 /** The subject as a DER Name: one attribute per RDN, in Go's pkix.Name order. */
-export function encodeName(subject: SubjectName): Buffer {
+function encodeName(subject: SubjectName): Buffer {
   const cn = subject.commonName?.trim() ?? "";
   if (cn.length === 0 || cn.length > 64) {
     throw new CryptoInputError("commonName", "commonName must be 1 to 64 characters");
@@ -232,11 +232,6 @@ export async function signTbs(tbs: Buffer, algorithm: Buffer, signer: Certificat
   return der.sequence(tbs, algorithm, der.bitString(signature));
 }
 
-export function toPem(derBytes: Buffer, label: string): string {
-  const b64 = derBytes.toString("base64").replace(/.{64}/g, "$&\n").replace(/\n$/, "");
-  return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
-}
-
 /** Whole seconds: what UTCTime/GeneralizedTime carry. */
 const toSecond = (d: Date): Date => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
@@ -265,7 +260,7 @@ async function buildCertificate(p: {
     der.explicit(3, der.sequence(...p.extensions)),
   );
   const cert = await signTbs(tbs, algorithm, p.signer);
-  return { pem: toPem(cert, "CERTIFICATE"), serialNumber, notBefore, notAfter, subjectKeyId: p.ski };
+  return { pem: der.pem(cert, "CERTIFICATE"), serialNumber, notBefore, notAfter, subjectKeyId: p.ski };
 }
 
 /**

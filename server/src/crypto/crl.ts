@@ -1,4 +1,4 @@
-import { checkIssuer, maySignCrls, signatureAlgorithm, signTbs, toPem, type Issuer } from "./certificates.js";
+import { checkIssuer, maySignCrls, signatureAlgorithm, signTbs, type Issuer } from "./certificates.js";
 import * as der from "./der.js";
 import { CryptoInputError } from "./errors.js";
 
@@ -107,5 +107,5 @@ export async function createCrl(params: {
   );
   const crl = await signTbs(tbs, algorithm, params.issuer.signer);
   // RFC 7468 label "X509 CRL".
-  return { pem: toPem(crl, "X509 CRL"), thisUpdate, nextUpdate: params.nextUpdate, crlNumber };
+  return { pem: der.pem(crl, "X509 CRL"), thisUpdate, nextUpdate: params.nextUpdate, crlNumber };
 }

@@ -93,8 +93,6 @@ export function directoryString(value: string): Buffer {
     : tlv(TAG.UTF8_STRING, Buffer.from(value, "utf8"));
 }
 
-export const ia5String = (value: string): Buffer => tlv(TAG.IA5_STRING, Buffer.from(value, "latin1"));
-
 /** RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050; whole seconds, Zulu. */
 export function time(date: Date): Buffer {
   const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
@@ -102,6 +100,12 @@ export function time(date: Date): Buffer {
   const year = date.getUTCFullYear();
   if (year >= 1950 && year < 2050) return tlv(TAG.UTC_TIME, Buffer.from(digits.slice(2), "latin1"));
   return tlv(TAG.GENERALIZED_TIME, Buffer.from(digits, "latin1"));
+}
+
+/** RFC 7468 text encoding: base64 in 64-character lines between BEGIN/END lines, ending with a newline. */
+export function pem(bytes: Uint8Array, label: string): string {
+  const b64 = Buffer.from(bytes).toString("base64").replace(/.{64}/g, "$&\n").replace(/\n$/, "");
+  return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
 // ---- reading ----

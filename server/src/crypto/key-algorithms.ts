@@ -12,6 +12,7 @@ import { p256, p384, p521 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { CryptoInputError } from "./errors.js";
+import { pem } from "./der.js";
 
 const generateKeyPairAsync = promisify(generateKeyPairCb);
 
@@ -172,8 +173,7 @@ export function privateKeyToPem(key: KeyObject): string {
 
 /** SubjectPublicKeyInfo PEM ("-----BEGIN PUBLIC KEY-----"). */
 export function publicKeyToPem(key: KeyObject): string {
-  const b64 = publicKeyToDer(key).toString("base64").replace(/.{64}/g, "$&\n").replace(/\n$/, "");
-  return `-----BEGIN PUBLIC KEY-----\n${b64}\n-----END PUBLIC KEY-----\n`;
+  return pem(publicKeyToDer(key), "PUBLIC KEY");
 }
 
 /** SubjectPublicKeyInfo DER. */

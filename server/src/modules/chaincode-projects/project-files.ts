@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { dirname, isAbsolute, join, sep } from "node:path";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 
 /** Largest file the editor reads or writes. */
@@ -170,9 +170,6 @@ export function projectFiles(root: string) {
       if (!st.isDirectory()) throw refuse("dir", rel, "is not a folder");
       await rm(abs, { recursive: true });
     },
-
-    /** Relative path of an absolute one under the root (for messages). */
-    relative: (abs: string): string => relative(root, abs).split(sep).join("/"),
   };
 }
 

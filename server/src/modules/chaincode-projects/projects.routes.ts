@@ -1,8 +1,7 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { PassThrough } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { followLog, readLastLines } from "../../runtime/index.js";
+import { sendLogFile } from "../../http/log-response.js";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -35,26 +34,11 @@ import type { ProjectsService } from "./projects.service.js";
 const tags = ["Chaincode Projects"];
 const user = (req: FastifyRequest): string => req.principal?.username ?? "";
 
-/** Sends a log file: its last `tail` lines, then (when following) new lines as they come, as text or SSE. */
+/** The project's run log (created empty before its first start, so it can be followed). */
 async function sendLog(file: string, reply: FastifyReply, opts: { tail: number; follow: boolean; sse: boolean }) {
   mkdirSync(dirname(file), { recursive: true });
   closeSync(openSync(file, "a"));
-  reply.type(opts.sse ? "text/event-stream; charset=utf-8" : "text/plain; charset=utf-8");
-  if (!opts.follow) {
-    const lines = await readLastLines(file, opts.tail).catch(() => [] as string[]);
-    return reply.send(lines.length ? `${lines.join("\n")}\n` : "");
-  }
-  const stream = new PassThrough();
-  const follower = await followLog(file, {
-    tailLines: opts.tail,
-    onLines: (l) => stream.write(opts.sse ? l.map((line) => `data: ${line}\n\n`).join("") : `${l.join("\n")}\n`),
-  });
-  reply.raw.on("close", () => {
-    follower.stop();
-    stream.end();
-  });
-  reply.header("cache-control", "no-cache");
-  return reply.send(stream as unknown as string);
+  return sendLogFile(reply, file, opts);
 }
 
 /** Chaincode projects (/chaincode-projects), their files (/projects/{projectId}/...) and boilerplates. */

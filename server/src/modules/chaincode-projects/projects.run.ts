@@ -4,7 +4,6 @@ import type { DB } from "../../db/db.js";
 import { nowIso } from "../../db/db.js";
 import type { AppError } from "../../http/errors.js";
 import { ConflictError, errorMessage, InputError } from "../../http/errors.js";
-import type { ChaincodeCalls } from "../fabric-chaincodes/chaincodes.calls.js";
 import type { ChaincodesService } from "../fabric-chaincodes/chaincodes.service.js";
 import { BOILERPLATES } from "./boilerplates.js";
 import type { ProjectHistory } from "./project-history.js";
@@ -58,7 +57,6 @@ export function createProjectRunner(deps: {
   db: DB;
   repo: ProjectsRepo;
   chaincodes: ChaincodesService;
-  calls: ChaincodeCalls;
   folder: (row: ProjectRow) => string;
   logFile: (row: ProjectRow) => string;
   history: (row: ProjectRow) => ProjectHistory;

@@ -73,7 +73,6 @@ export function createProjectsService(deps: {
         db: deps.db,
         repo,
         chaincodes: deps.chaincodes.service,
-        calls: deps.chaincodes.calls,
         folder,
         logFile,
         history: (row) => projectHistory(folder(row)),

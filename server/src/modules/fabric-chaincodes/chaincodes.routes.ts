@@ -1,8 +1,7 @@
-import { PassThrough } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { followLog, readLastLines } from "../../runtime/index.js";
+import { sendLogFile } from "../../http/log-response.js";
 import type { ChaincodeCalls } from "./chaincodes.calls.js";
 import {
   callBody,
@@ -353,22 +352,7 @@ export function registerChaincodesRoutes(app: FastifyInstance, svc: ChaincodesSe
     async (req, reply) => {
       const file = await svc.logFile(req.params.definitionId);
       const sse = req.query.follow && (req.headers.accept ?? "").includes("text/event-stream");
-      reply.type(sse ? "text/event-stream; charset=utf-8" : "text/plain; charset=utf-8");
-      if (!req.query.follow) {
-        const lines = await readLastLines(file, req.query.tail).catch(() => [] as string[]);
-        return reply.send(lines.length ? `${lines.join("\n")}\n` : "");
-      }
-      const stream = new PassThrough();
-      const follower = await followLog(file, {
-        tailLines: req.query.tail,
-        onLines: (l) => stream.write(sse ? l.map((line) => `data: ${line}\n\n`).join("") : `${l.join("\n")}\n`),
-      });
-      reply.raw.on("close", () => {
-        follower.stop();
-        stream.end();
-      });
-      reply.header("cache-control", "no-cache");
-      return reply.send(stream as unknown as string);
+      return sendLogFile(reply, file, { tail: req.query.tail, follow: req.query.follow, sse });
     },
   );
   r.get(

@@ -63,7 +63,7 @@ export function CodeEditor({
         severity: monaco.MarkerSeverity.Error,
       })),
     );
-  }, [markers, path, value]);
+  }, [markers, path]);
   useEffect(() => {
     const editor = editorRef.current;
     if (!editor || !reveal) return;

@@ -192,6 +192,7 @@ export function ProjectEditorPage(): ReactElement {
   const chaincodeId = project.data?.chaincodeId ?? undefined;
   const meta = useChaincodeMetadataQuery(chaincodeId ?? Number.NaN);
   const fns = useMemo(() => contractFunctions(meta.data), [meta.data]);
+  const markers = useMemo(() => diagnostics.filter((d) => d.file === openPath), [diagnostics, openPath]);
 
   useEffect(() => {
     if (!openPath && tree.data) setOpenPath(defaultFile(tree.data));
@@ -254,7 +255,6 @@ export function ProjectEditorPage(): ReactElement {
   const p = project.data;
   const fn = fns.find((f) => f.call === chosenFn) ?? fns[0];
   const building = run.isPending || p.status === "building";
-  const markers = diagnostics.filter((d) => d.file === openPath);
 
   return (
     <div className="grid grid-cols-1 gap-3">
