@@ -133,7 +133,18 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     sessionTtlMs: config.sessionTtlMs,
   });
   const apiKeys = createApiKeysService({ keys: createApiKeysRepo(db), users: usersRepo });
-  const ctx: AppContext = { config, db, dialect, log: app.log, bus, audit, auth, apiKeys, usersRepo };
+  const ctx: AppContext = {
+    config,
+    db,
+    dialect,
+    ...(database.sqlitePath ? { sqlitePath: database.sqlitePath } : {}),
+    log: app.log,
+    bus,
+    audit,
+    auth,
+    apiKeys,
+    usersRepo,
+  };
 
   await app.register(cookie);
   await registerCompression(app);

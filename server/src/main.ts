@@ -12,7 +12,87 @@ commands:
   openapi [--out FILE]  print the OpenAPI document (or write it to FILE)
   permissions-doc [--out FILE]
                         print the role/route permission matrix as Markdown
+  backup restore --target REPO --snapshot ID|latest --data-dir DIR [--password-file F] [--path-style]
+                        restore a backup into an empty data directory (then: CHAINLAUNCH_DATA=DIR chainlaunch serve)
+  backup snapshots --target REPO [--password-file F] [--path-style]
+                        list the ChainLaunch snapshots in a repository
+
+  REPO is s3:<endpoint>/<bucket>/<path> or a directory. The repository password comes from
+  RESTIC_PASSWORD or --password-file; S3 credentials from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
+  AWS_DEFAULT_REGION. A backup made with CHAINLAUNCH_MASTER_KEY needs that key set; a PostgreSQL backup
+  needs DATABASE_URL pointing at an empty database.
 `;
+
+/** `--name value` and `--flag` options of a CLI command. */
+function parseOptions(args: string[], flags: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (!a.startsWith("--")) throw new CliError(`unexpected argument '${a}'`);
+    const eq = a.indexOf("=");
+    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+    if (flags.includes(name)) {
+      out[name] = "true";
+      continue;
+    }
+    const value = eq > 0 ? a.slice(eq + 1) : args[++i];
+    if (value === undefined) throw new CliError(`--${name} needs a value`);
+    out[name] = value;
+  }
+  return out;
+}
+
+class CliError extends Error {}
+
+async function backupCommand(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  const { restoreBackup, listSnapshots, RestoreError } = await import("./modules/backups/restore.js");
+  const { readFileSync } = await import("node:fs");
+  const o = parseOptions(rest, ["path-style"]);
+  const need = (name: string): string => {
+    if (!o[name]) throw new CliError(`--${name} is required`);
+    return o[name];
+  };
+  const password = o["password-file"]
+    ? readFileSync(o["password-file"], "utf8").trim()
+    : (process.env.RESTIC_PASSWORD ?? "");
+  const common = {
+    target: need("target"),
+    password,
+    accessKeyId: process.env.AWS_ACCESS_KEY_ID,
+    secretKey: process.env.AWS_SECRET_ACCESS_KEY,
+    region: process.env.AWS_DEFAULT_REGION ?? process.env.AWS_REGION,
+    pathStyle: o["path-style"] === "true",
+  };
+  try {
+    if (sub === "snapshots") {
+      for (const s of await listSnapshots({ ...common, snapshot: "", dataDir: "" })) {
+        process.stdout.write(`${s.id}  ${s.time}  ${s.tags.join(",")}\n`);
+      }
+      return;
+    }
+    if (sub !== "restore") throw new CliError(`unknown backup command '${sub ?? ""}' (restore or snapshots)`);
+    const dataDir = need("data-dir");
+    const result = await restoreBackup({
+      ...common,
+      snapshot: need("snapshot"),
+      dataDir,
+      masterKey: process.env.CHAINLAUNCH_MASTER_KEY,
+      databaseUrl: process.env.DATABASE_URL,
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    const c = result.counts;
+    process.stdout.write(
+      `restored backup ${result.manifest.backupId} of ${result.manifest.createdAt}: ${c.users} user(s), ` +
+        `${c.fabric_organizations} organization(s), ${c.keys} key(s), ${c.networks} network(s), ${c.nodes} node(s)\n` +
+        `start it with: CHAINLAUNCH_DATA=${dataDir}${result.manifest.database.dialect === "postgres" ? " DATABASE_URL=..." : ""}` +
+        `${result.manifest.masterKey.included ? "" : " CHAINLAUNCH_MASTER_KEY=..."} chainlaunch serve\n`,
+    );
+  } catch (err) {
+    if (err instanceof RestoreError) throw new CliError(err.message);
+    throw err;
+  }
+}
 
 async function serve(): Promise<void> {
   const config = loadConfig();
@@ -77,6 +157,8 @@ async function main(argv: string[]): Promise<void> {
       return withThrowawayApp((b) => JSON.stringify(b.app.swagger(), null, 2) + "\n", rest);
     case "permissions-doc":
       return withThrowawayApp((b) => renderPermissionsDoc(b.routes), rest);
+    case "backup":
+      return backupCommand(rest);
     default:
       process.stderr.write(USAGE);
       process.exit(command ? 2 : 0);
@@ -84,7 +166,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof CliError) {
     process.stderr.write(`chainlaunch: ${err.message}\n`);
     process.exit(2);
   }

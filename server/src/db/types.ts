@@ -325,7 +325,65 @@ export interface ChaincodeProjectsTable {
   updated_at: string;
 }
 
+export interface BackupTargetsTable {
+  id: Generated<number>;
+  name: string;
+  /** S3 or LOCAL. */
+  type: string;
+  endpoint: string | null;
+  region: string | null;
+  bucket_name: string | null;
+  /** The repository's path in the bucket (S3) or its absolute directory (LOCAL). */
+  bucket_path: string;
+  access_key_id: string | null;
+  /** Master-key envelopes; never returned. */
+  secret_key_enc: string | null;
+  restic_password_enc: string;
+  force_path_style: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BackupSchedulesTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  cron_expression: string;
+  target_id: number;
+  retention_days: number;
+  enabled: number;
+  last_run_at: string | null;
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BackupsTable {
+  id: Generated<number>;
+  target_id: number;
+  schedule_id: number | null;
+  /** pending, running, completed or failed. */
+  status: string;
+  metadata: string;
+  size_bytes: number | string | null;
+  duration_ms: number | null;
+  snapshot_id: string | null;
+  manifest_sha256: string | null;
+  error_message: string | null;
+  /** verified or failed, after a restore drill. */
+  verification_status: string | null;
+  verification_error: string | null;
+  verified_at: string | null;
+  created_by: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  backup_targets: BackupTargetsTable;
+  backup_schedules: BackupSchedulesTable;
+  backups: BackupsTable;
   chaincode_projects: ChaincodeProjectsTable;
   fabric_chaincodes: FabricChaincodesTable;
   fabric_chaincode_definitions: FabricChaincodeDefinitionsTable;

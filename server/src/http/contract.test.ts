@@ -193,6 +193,36 @@ const PROJECT_ALLOWED: Record<string, string> = {
     "product addition (issue 12): the language (typescript, javascript, go) the editor highlights",
 };
 
+/** Product additions of backups (issue 13). */
+const BACKUP_READ = [
+  "createdBy",
+  "durationMs",
+  "snapshotId",
+  "targetName",
+  "verificationError",
+  "verificationStatus",
+  "verifiedAt",
+];
+const BACKUP_REASON =
+  "who started it, how long it took, its restic snapshot (what a restore names) and the result of its restore drill";
+const BACKUP_ALLOWED: Record<string, string> = {
+  ...chaincodeAdditions("GET /backups", "response", "[].", BACKUP_READ, BACKUP_REASON),
+  ...chaincodeAdditions("POST /backups", "response", "", BACKUP_READ, BACKUP_REASON),
+  ...chaincodeAdditions("GET /backups/{id}", "response", "", BACKUP_READ, BACKUP_REASON),
+  ...Object.fromEntries(
+    [
+      "GET /backups/targets response:[].secretKey",
+      "POST /backups/targets response:secretKey",
+      "GET /backups/targets/{id} response:secretKey",
+      "PUT /backups/targets/{id} response:secretKey",
+    ].map((k) => [k, "the S3 secret key, masked ('********' when set): a client sees it is set, never its value"]),
+  ),
+  "POST /backups/targets/test":
+    "product addition (issue 13): the forms' Test connection button checks settings without saving them",
+  "POST /backups/{id}/verify":
+    "product addition (issue 13): a restore drill (restic check, restore into a scratch folder, compare with the manifest)",
+};
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
@@ -200,6 +230,7 @@ const PROJECT_ALLOWED: Record<string, string> = {
 const ALLOWED: Record<string, string> = {
   ...CHAINCODE_ALLOWED,
   ...PROJECT_ALLOWED,
+  ...BACKUP_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

@@ -189,6 +189,24 @@ export const PERMISSIONS = {
     description: "Change global settings",
     roles: OPERATORS,
   },
+  BACKUP_READ: {
+    name: "Read backups",
+    category: "Backups",
+    description: "List backups, schedules and targets (secrets masked), preview cron expressions",
+    roles: ALL,
+  },
+  BACKUP_RUN: {
+    name: "Run backups",
+    category: "Backups",
+    description: "Back up now, verify backups with a restore drill, delete backups",
+    roles: OPERATORS,
+  },
+  BACKUP_CONFIG: {
+    name: "Configure backups",
+    category: "Backups",
+    description: "Create, change and delete backup targets and schedules",
+    roles: OPERATORS,
+  },
   PLUGIN_READ: { name: "Read plugins", category: "Plugins", description: "List and inspect plugins", roles: OPERATORS },
 } as const satisfies Record<string, PermissionDef>;
 

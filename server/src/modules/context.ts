@@ -13,6 +13,8 @@ export interface AppContext {
   config: Config;
   db: DB;
   dialect: Dialect;
+  /** The SQLite file, when the dialect is SQLite (backups copy it with SQLite's online backup). */
+  sqlitePath?: string;
   log: FastifyBaseLogger;
   bus: EventBus;
   audit: AuditService;

@@ -8,6 +8,7 @@ import { registerFabricNetworksModule } from "./fabric-networks/index.js";
 import { registerChaincodesModule } from "./fabric-chaincodes/index.js";
 import { registerProjectsModule } from "./chaincode-projects/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
+import { registerBackupsModule } from "./backups/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
 import type { AppContext } from "./context.js";
@@ -69,6 +70,11 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   fabricNetworks.addUsageChecker((networkId) => projects.networkUsage(networkId));
   fabricNetworks.addUsageChecker((networkId) => chaincodes.service.networkUsage(networkId));
   keys.addUsageChecker((keyId) => chaincodes.service.keyUsage(keyId));
+  const backups = registerBackupsModule(api, ctx, {
+    masterKey: providers.masterKey,
+    nodes: nodes.service,
+    nodesAdopted: nodes.adopted,
+  });
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),
@@ -92,6 +98,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   return {
     stop() {
       unsubscribe();
+      backups.close();
       nodes.close();
       chaincodes.close();
     },

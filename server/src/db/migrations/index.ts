@@ -8,6 +8,7 @@ import { usernamesCaseInsensitive } from "./0006-usernames-case-insensitive.js";
 import { fabricChaincodes } from "./0007-fabric-chaincodes.js";
 import { nodeDowntime } from "./0008-node-downtime.js";
 import { chaincodeProjects } from "./0009-chaincode-projects.js";
+import { backups } from "./0010-backups.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -27,6 +28,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0007-fabric-chaincodes": fabricChaincodes(dialect),
         "0008-node-downtime": nodeDowntime(dialect),
         "0009-chaincode-projects": chaincodeProjects(dialect),
+        "0010-backups": backups(dialect),
       };
     },
   };

@@ -84,6 +84,19 @@ export const AUDIT_EVENT_TYPES = [
   "fabric_network.anchor_peers",
   "fabric_network.update_config",
   "fabric_network.organization_crl",
+  "backup.create",
+  "backup.delete",
+  "backup.verify",
+  "backup.cron_preview",
+  "backup_target.create",
+  "backup_target.update",
+  "backup_target.delete",
+  "backup_target.test",
+  "backup_schedule.create",
+  "backup_schedule.update",
+  "backup_schedule.delete",
+  "backup_schedule.enable",
+  "backup_schedule.disable",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -13,8 +13,9 @@ import { createKeyProvidersService, type KeyProvidersService } from "./key-provi
 export function registerKeyProvidersModule(
   api: FastifyInstance,
   deps: { db: DB; dataDir: string; masterKeyEnv: string | undefined },
-): KeyProvidersService {
+): KeyProvidersService & { masterKey(): { key: Buffer; fromEnv: boolean } } {
   let masterKey: Buffer | undefined;
+  let fromEnv = false;
   const providers = createKeyProvidersService({
     repo: createKeyProvidersRepo(deps.db),
     masterKey: () => {
@@ -23,9 +24,17 @@ export function registerKeyProvidersModule(
     },
   });
   api.addHook("onReady", async () => {
-    masterKey = (await loadOrCreateMasterKey({ envValue: deps.masterKeyEnv, dataDir: deps.dataDir })).key;
+    const loaded = await loadOrCreateMasterKey({ envValue: deps.masterKeyEnv, dataDir: deps.dataDir });
+    masterKey = loaded.key;
+    fromEnv = loaded.source === "env";
     await providers.ensureBuiltIn();
   });
   registerKeyProvidersRoutes(api, providers);
-  return providers;
+  return Object.assign(providers, {
+    /** The master key and where it came from (backups include the key file, not an env key). */
+    masterKey: () => {
+      if (!masterKey) throw new Error("master key not loaded yet");
+      return { key: masterKey, fromEnv };
+    },
+  });
 }

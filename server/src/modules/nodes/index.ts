@@ -20,6 +20,8 @@ export interface NodesModule {
   service: NodesService;
   /** Free ports and addresses for new nodes. */
   defaults: NodeDefaultsService;
+  /** Settles once the nodes an earlier console left running are adopted (or started again). */
+  adopted: Promise<void>;
   /** Detaches from every node (they keep running) and stops the health poller. */
   close(): void;
 }
@@ -67,9 +69,10 @@ export function registerNodesModule(
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
   registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
   health.start();
-  void service.adoptAll().catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
+  const adopted = service.adoptAll().catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
   return {
     service,
+    adopted,
     defaults,
     close() {
       health.stop();

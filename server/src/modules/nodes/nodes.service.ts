@@ -631,6 +631,22 @@ export function createNodesService(deps: NodesServiceDeps) {
         }),
       );
     },
+    /**
+     * Every node's folder, with the pid of its process group when it runs: what a backup pauses
+     * (SIGSTOP) while it copies that folder, so the copy is what a crash at that instant would leave.
+     */
+    async backupPoints(): Promise<Array<{ id: number; name: string; slug: string; dir: string; pid?: number }>> {
+      const out: Array<{ id: number; name: string; slug: string; dir: string; pid?: number }> = [];
+      for (const row of await repo.all()) {
+        const d = deploymentOf(row);
+        if (!d.kind) continue; // a node whose creation did not finish has nothing to copy
+        const dir = d.dir;
+        const state = sup.get(row.slug);
+        const pid = state && (state.status === "RUNNING" || state.status === "STARTING") ? state.pid : undefined;
+        out.push({ id: row.id, name: row.name, slug: row.slug, dir, ...(pid ? { pid } : {}) });
+      }
+      return out;
+    },
     /** For the keys module: names the node that uses a key. */
     async keyUsage(keyId: number): Promise<string | null> {
       const row = await repo.userOfKey(keyId);

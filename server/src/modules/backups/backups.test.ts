@@ -1,0 +1,452 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMoto, type Moto } from "../../test-support/moto.js";
+import { freePort } from "../../test-support/postgres.js";
+import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import { Fatal, waitFor } from "../../test-support/wait.js";
+
+const wait = <T>(fn: () => Promise<T | undefined>, o: { timeoutMs: number; what: string }): Promise<T> =>
+  waitFor(o.what, fn, o.timeoutMs);
+
+/**
+ * Backups through the API on both databases, against real restic and a real S3 (moto_server):
+ * targets with masked secrets, real connection checks with named errors that change nothing,
+ * backups that complete with a restic snapshot, restore drills that pass on a good repository and
+ * fail on a corrupted one, schedules (cron validation, retention, a missed run caught up once), and
+ * who may do what.
+ */
+describe.each(dialects())("backups on %s", (dialect) => {
+  let t: TestApp;
+  let moto: Moto;
+  let viewer: { authorization: string };
+  let manager: { authorization: string };
+  const bucket = `bk-${dialect}`;
+  const call = (
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    url: string,
+    payload?: object,
+    headers: { authorization: string } = t.admin,
+  ) => t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
+
+  const s3Target = (name: string, extra: object = {}) => ({
+    name,
+    type: "S3",
+    endpoint: moto.endpoint,
+    region: "us-east-1",
+    bucketName: bucket,
+    bucketPath: `repos/${name}`,
+    accessKeyId: "AKIDEXAMPLE",
+    secretKey: "secret-key-value",
+    resticPassword: "restic-password-1",
+    forcePathStyle: true,
+    ...extra,
+  });
+
+  const restic = (repo: string, args: string[], password = "restic-password-1") =>
+    execFileSync("restic", ["-r", repo, "-o", "s3.bucket-lookup=path", ...args], {
+      env: {
+        ...process.env,
+        RESTIC_PASSWORD: password,
+        AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+        AWS_SECRET_ACCESS_KEY: "secret-key-value",
+        AWS_DEFAULT_REGION: "us-east-1",
+      },
+      encoding: "utf8",
+    });
+
+  async function finished(id: number) {
+    return wait(
+      async () => {
+        const b = (await call("GET", `/backups/${id}`)).json();
+        return b.status === "completed" || b.status === "failed" ? b : undefined;
+      },
+      { timeoutMs: 120_000, what: `backup ${id} to finish` },
+    );
+  }
+
+  beforeAll(async () => {
+    moto = await startMoto();
+    await moto.createBucket(bucket);
+    t = await createTestApp(dialect);
+    viewer = await createUser(t, "bkviewer", "viewer");
+    manager = await createUser(t, "bkmanager", "manager");
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    moto?.stop();
+  });
+
+  let targetId: number;
+
+  it("creates an S3 target after opening its repository for real, and never returns its secrets", async () => {
+    const res = await call("POST", "/backups/targets", s3Target("main"));
+    expect(res.statusCode, res.body).toBe(201);
+    const target = res.json();
+    targetId = target.id;
+    expect(target).toMatchObject({
+      name: "main",
+      type: "S3",
+      bucketName: bucket,
+      bucketPath: "repos/main",
+      accessKeyId: "AKIDEXAMPLE",
+      secretKey: "********",
+      resticPassword: "********",
+      forcePathStyle: true,
+    });
+    expect(res.body).not.toContain("secret-key-value");
+    expect(res.body).not.toContain("restic-password-1");
+    // The repository exists in the bucket (restic init ran).
+    expect(await moto.list(bucket, "repos/main/config")).toEqual(["repos/main/config"]);
+    // Stored as envelopes, not in clear.
+    const row = await t.database.db
+      .selectFrom("backup_targets")
+      .selectAll()
+      .where("id", "=", targetId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain("secret-key-value");
+    expect(JSON.stringify(row)).not.toContain("restic-password-1");
+    for (const url of ["/backups/targets", `/backups/targets/${targetId}`]) {
+      const body = (await call("GET", url, undefined, viewer)).body;
+      expect(body).toContain("********");
+      expect(body).not.toContain("secret-key-value");
+    }
+  });
+
+  it("keeps the stored secrets on a PUT without them", async () => {
+    const res = await call("PUT", `/backups/targets/${targetId}`, {
+      ...s3Target("main-renamed"),
+      bucketPath: "repos/main",
+      secretKey: undefined,
+      resticPassword: undefined,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ name: "main-renamed", secretKey: "********" });
+    // Still opens with the old password: the repository check passed with the kept secret.
+    const test = await call("POST", "/backups/targets/test", {
+      ...s3Target("x"),
+      bucketPath: "repos/main",
+      id: targetId,
+      resticPassword: undefined,
+    });
+    expect(test.statusCode, test.body).toBe(200);
+    expect(test.json()).toMatchObject({ ok: true, repository: "exists" });
+  });
+
+  it("refuses a wrong repository password with a named 400 and changes nothing", async () => {
+    const before = (await call("GET", `/backups/targets/${targetId}`)).json();
+    const put = await call("PUT", `/backups/targets/${targetId}`, {
+      ...s3Target("main-renamed"),
+      bucketPath: "repos/main",
+      resticPassword: "not-the-password",
+    });
+    expect(put.statusCode, put.body).toBe(400);
+    expect(put.json().message).toMatch(/^resticPassword: /);
+    expect((await call("GET", `/backups/targets/${targetId}`)).json()).toEqual(before);
+    const post = await call("POST", "/backups/targets", {
+      ...s3Target("second"),
+      bucketPath: "repos/main",
+      resticPassword: "wrong-password",
+    });
+    expect(post.statusCode, post.body).toBe(400);
+    expect(post.json().message).toMatch(/^resticPassword: /);
+    expect((await call("GET", "/backups/targets")).json()).toHaveLength(1);
+  });
+
+  it("answers an unreachable endpoint with 502 and an s3.connection.issue notification, creating nothing", async () => {
+    const deadPort = await freePort();
+    const res = await call("POST", "/backups/targets", {
+      ...s3Target("dead"),
+      endpoint: `http://127.0.0.1:${deadPort}`,
+    });
+    expect(res.statusCode, res.body).toBe(502);
+    expect(res.json().message).toMatch(/^endpoint: .*unreachable/);
+    expect((await call("GET", "/backups/targets")).json()).toHaveLength(1);
+    const notes = await wait(
+      async () => {
+        const list = (await call("GET", "/user-notifications?limit=50")).json().notifications as Array<{
+          event_type: string;
+          event_data: Record<string, unknown>;
+        }>;
+        return list.find((n) => n.event_type === "s3.connection.issue");
+      },
+      { timeoutMs: 10_000, what: "the s3.connection.issue notification" },
+    );
+    expect(notes.event_data).toMatchObject({ bucket, endpoint: `http://127.0.0.1:${deadPort}` });
+  });
+
+  it("answers S3 credentials the endpoint refuses with a 400 naming secretKey, creating nothing", async () => {
+    // A moto that checks signatures after its first request (the bucket's creation).
+    const strict = await startMoto({ enforceAuth: true, freeActions: 1 });
+    try {
+      await strict.createBucket("strict-bucket");
+      const before = (await call("GET", "/backups/targets")).json();
+      const res = await call("POST", "/backups/targets", {
+        ...s3Target("strict"),
+        endpoint: strict.endpoint,
+        bucketName: "strict-bucket",
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toMatch(/^secretKey: the S3 credentials were refused/);
+      expect((await call("GET", "/backups/targets")).json()).toEqual(before);
+    } finally {
+      strict.stop();
+    }
+  });
+
+  it("names the missing and malformed fields of a target", async () => {
+    const cases: Array<[object, RegExp]> = [
+      [{ ...s3Target("a"), bucketName: undefined }, /^bucketName: /],
+      [{ ...s3Target("a"), bucketName: "Bad_Bucket" }, /^bucketName: /],
+      [{ ...s3Target("a"), secretKey: undefined }, /^secretKey: /],
+      [{ ...s3Target("a"), accessKeyId: undefined }, /^accessKeyId: /],
+      [{ ...s3Target("a"), endpoint: "http://host/with/path" }, /^endpoint: /],
+      [{ ...s3Target("a"), type: "FTP" }, /body\.type/],
+      [{ ...s3Target("a"), resticPassword: "short" }, /body\.resticPassword/],
+      [{ name: "local", type: "LOCAL", bucketPath: "relative/dir" }, /^bucketPath: /],
+    ];
+    for (const [body, message] of cases) {
+      const res = await call("POST", "/backups/targets", body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toMatch(message);
+    }
+    expect((await call("POST", "/backups/targets", s3Target("main-renamed"))).statusCode).toBe(409);
+    expect((await call("GET", "/backups/targets")).json()).toHaveLength(1);
+  });
+
+  let backupId: number;
+  it("backs up the console to S3: pending, then completed with a restic snapshot, size and duration", async () => {
+    const events: Array<{ type: string; data: Record<string, unknown> }> = [];
+    const off = t.bus.subscribe((e) => void events.push({ type: e.type, data: e.data }));
+    const res = await call("POST", "/backups", { targetId, metadata: { reason: "test" } }, manager);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      status: "pending",
+      targetId,
+      metadata: { reason: "test" },
+      createdBy: "bkmanager",
+    });
+    backupId = res.json().id;
+    const done = await finished(backupId);
+    off();
+    expect(done.status, done.errorMessage).toBe("completed");
+    expect(done.snapshotId).toMatch(/^[0-9a-f]{64}$/);
+    expect(done.sizeBytes).toBeGreaterThan(0);
+    expect(done.durationMs).toBeGreaterThan(0);
+    const progress = events.filter((e) => e.type === "backup.progress").map((e) => e.data.status);
+    expect(progress[0]).toBe("running");
+    expect(progress.at(-1)).toBe("completed");
+    expect(events.find((e) => e.type === "backup.success")?.data).toMatchObject({
+      target_name: "main-renamed",
+      size: done.sizeBytes,
+    });
+    // The snapshot is in the repository, with the database, the master key and the manifest.
+    const repo = `s3:${moto.endpoint}/${bucket}/repos/main`;
+    const files = restic(repo, ["ls", done.snapshotId]);
+    expect(files).toContain("/chainlaunch-backup.json");
+    expect(files).toContain(dialect === "sqlite" ? "/database/chainlaunch.db" : "/database/postgres.sql");
+    expect(files).toContain("/data/master.key");
+    expect(files).not.toContain("/data/chainlaunch.db");
+    const list = (await call("GET", "/backups", undefined, viewer)).json();
+    expect(list[0]).toMatchObject({ id: backupId, status: "completed" });
+  });
+
+  it("verifies a good backup with a restore drill", async () => {
+    const res = await call("POST", `/backups/${backupId}/verify`);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json().verificationStatus).toBe("running");
+    const b = await wait(
+      async () => {
+        const x = (await call("GET", `/backups/${backupId}`)).json();
+        return x.verificationStatus !== "running" ? x : undefined;
+      },
+      { timeoutMs: 120_000, what: "the drill" },
+    );
+    expect(b.verificationStatus, b.verificationError).toBe("verified");
+    expect(b.verifiedAt).toBeTruthy();
+  });
+
+  it("validates cron expressions: a preview with the next times, valid=false with the parser's message", async () => {
+    const ok = await call("POST", "/backups/cron/preview", { cronExpression: "0 */6 * * *", count: 3 }, viewer);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().valid).toBe(true);
+    expect(ok.json().nextExecutions).toHaveLength(3);
+    const times = (ok.json().nextExecutions as string[]).map((s) => Date.parse(s));
+    expect(times[1]! - times[0]!).toBe(6 * 3600_000);
+    const bad = await call("POST", "/backups/cron/preview", { cronExpression: "61 * * * *" });
+    expect(bad.statusCode).toBe(200);
+    expect(bad.json()).toMatchObject({ valid: false, nextExecutions: [] });
+    expect(bad.json().error).toMatch(/minute/i);
+    const sched = await call("POST", "/backups/schedules", {
+      name: "bad",
+      cronExpression: "not a cron",
+      targetId,
+      retentionDays: 7,
+    });
+    expect(sched.statusCode).toBe(400);
+    expect(sched.json().message).toMatch(/^cronExpression: /);
+    expect((await call("GET", "/backups/schedules")).json()).toHaveLength(0);
+    const noTarget = await call("POST", "/backups/schedules", {
+      name: "x",
+      cronExpression: "0 0 * * *",
+      targetId: 99999,
+      retentionDays: 7,
+    });
+    expect(noTarget.statusCode).toBe(400);
+    expect(noTarget.json().message).toMatch(/^targetId: /);
+  });
+
+  it("manages schedules: create, enable/disable, and a target they use can't be deleted", async () => {
+    const res = await call("POST", "/backups/schedules", {
+      name: "nightly",
+      description: "at midnight",
+      cronExpression: "0 0 * * *",
+      targetId,
+      retentionDays: 30,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const s = res.json();
+    expect(s).toMatchObject({ name: "nightly", enabled: true, retentionDays: 30, lastRunAt: null });
+    expect(Date.parse(s.nextRunAt)).toBeGreaterThan(Date.now());
+    expect((await call("PUT", `/backups/schedules/${s.id}/disable`)).json()).toMatchObject({
+      enabled: false,
+      nextRunAt: null,
+    });
+    expect((await call("PUT", `/backups/schedules/${s.id}/enable`)).json()).toMatchObject({ enabled: true });
+    const del = await call("DELETE", `/backups/targets/${targetId}`);
+    expect(del.statusCode).toBe(409);
+    expect(del.json().message).toContain("'nightly'");
+    expect((await call("GET", `/backups/targets/${targetId}`)).statusCode).toBe(200);
+    expect((await call("DELETE", `/backups/schedules/${s.id}`)).statusCode).toBe(204);
+  });
+
+  it("prunes a schedule's snapshots older than its retention", async () => {
+    const s = (
+      await call("POST", "/backups/schedules", {
+        name: "keep2",
+        cronExpression: "0 3 * * *",
+        targetId,
+        retentionDays: 2,
+      })
+    ).json();
+    // An old snapshot of this schedule, as a run ten days ago would have left it.
+    const old = mkdtempSync(join(tmpdir(), "old-backup-"));
+    writeFileSync(join(old, "chainlaunch-backup.json"), "{}");
+    const repo = `s3:${moto.endpoint}/${bucket}/repos/main`;
+    execFileSync(
+      "restic",
+      [
+        "-r",
+        repo,
+        "-o",
+        "s3.bucket-lookup=path",
+        "backup",
+        "--host",
+        "chainlaunch",
+        "--tag",
+        "chainlaunch",
+        "--tag",
+        `schedule:${s.id}`,
+        "--time",
+        new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 19).replace("T", " "),
+        ".",
+      ],
+      {
+        cwd: old,
+        env: {
+          ...process.env,
+          RESTIC_PASSWORD: "restic-password-1",
+          AWS_ACCESS_KEY_ID: "x",
+          AWS_SECRET_ACCESS_KEY: "y",
+          AWS_DEFAULT_REGION: "us-east-1",
+        },
+      },
+    );
+    rmSync(old, { recursive: true, force: true });
+    const tagged = () => JSON.parse(restic(repo, ["snapshots", "--json", "--tag", `schedule:${s.id}`])) as unknown[];
+    expect(tagged()).toHaveLength(1);
+    const run = (await call("POST", "/backups", { targetId, scheduleId: s.id })).json();
+    expect((await finished(run.id)).status).toBe("completed");
+    // Retention runs after the backup: the old snapshot goes, the new one stays.
+    await wait(async () => (tagged().length === 1 ? true : undefined), { timeoutMs: 60_000, what: "the prune" });
+    const [kept] = tagged() as Array<{ id: string }>;
+    expect(kept?.id).toBe((await call("GET", `/backups/${run.id}`)).json().snapshotId);
+    await call("DELETE", `/backups/schedules/${s.id}`);
+  });
+
+  it("catches up a run missed while the console was down, once", { timeout: 180_000 }, async () => {
+    const s = (
+      await call("POST", "/backups/schedules", {
+        name: "missed",
+        cronExpression: "*/5 * * * *",
+        targetId,
+        retentionDays: 30,
+      })
+    ).json();
+    // The console was down for three of its times.
+    await t.database.db
+      .updateTable("backup_schedules")
+      .set({ next_run_at: new Date(Date.now() - 16 * 60_000).toISOString() })
+      .where("id", "=", s.id)
+      .execute();
+    await t.restart();
+    const runs = await wait(
+      async () => {
+        const list = (
+          (await call("GET", "/backups")).json() as Array<{ scheduleId: number | null; status: string }>
+        ).filter((b) => b.scheduleId === s.id);
+        if (list.some((b) => b.status === "failed")) throw new Fatal(JSON.stringify(list));
+        return list.length && list.every((b) => b.status === "completed") ? list : undefined;
+      },
+      { timeoutMs: 120_000, what: "the caught-up run" },
+    );
+    expect(runs).toHaveLength(1);
+    const after = (await call("GET", `/backups/schedules/${s.id}`)).json();
+    expect(Date.parse(after.lastRunAt)).toBeGreaterThan(Date.now() - 120_000);
+    expect(Date.parse(after.nextRunAt)).toBeGreaterThan(Date.now());
+    await call("DELETE", `/backups/schedules/${s.id}`);
+  });
+
+  it("marks a backup whose repository was corrupted on purpose as failed", async () => {
+    const packs = await moto.list(bucket, "repos/main/data/");
+    expect(packs.length).toBeGreaterThan(0);
+    for (const key of packs) await moto.put(bucket, key, Buffer.from("corrupted on purpose"));
+    await call("POST", `/backups/${backupId}/verify`);
+    const b = await wait(
+      async () => {
+        const x = (await call("GET", `/backups/${backupId}`)).json();
+        return x.verificationStatus !== "running" ? x : undefined;
+      },
+      { timeoutMs: 180_000, what: "the drill" },
+    );
+    expect(b.verificationStatus).toBe("failed");
+    expect(b.verificationError).toBeTruthy();
+  }, 240_000);
+
+  it("lets viewers read but not run or configure backups", async () => {
+    expect((await call("GET", "/backups", undefined, viewer)).statusCode).toBe(200);
+    expect((await call("GET", "/backups/schedules", undefined, viewer)).statusCode).toBe(200);
+    expect((await call("POST", "/backups", { targetId }, viewer)).statusCode).toBe(403);
+    expect((await call("POST", "/backups/targets", s3Target("v"), viewer)).statusCode).toBe(403);
+    expect((await call("DELETE", `/backups/targets/${targetId}`, undefined, viewer)).statusCode).toBe(403);
+    expect((await call("POST", `/backups/${backupId}/verify`, undefined, viewer)).statusCode).toBe(403);
+  });
+
+  it("creates a LOCAL target in a directory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "local-repo-"));
+    rmSync(dir, { recursive: true });
+    const res = await call("POST", "/backups/targets", {
+      name: "local",
+      type: "LOCAL",
+      bucketPath: dir,
+      resticPassword: "local-password",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(readdirSync(dir)).toContain("config");
+    const run = (await call("POST", "/backups", { targetId: res.json().id })).json();
+    expect((await finished(run.id)).status).toBe("completed");
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
