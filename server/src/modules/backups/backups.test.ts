@@ -2,8 +2,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { buildApp } from "../../app.js";
 import { startMoto, type Moto } from "../../test-support/moto.js";
+import { restoreBackup } from "./restore.js";
 import { freePort } from "../../test-support/postgres.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 import { Fatal, waitFor } from "../../test-support/wait.js";
@@ -108,6 +111,10 @@ describe.each(dialects())("backups on %s", (dialect) => {
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain("secret-key-value");
     expect(JSON.stringify(row)).not.toContain("restic-password-1");
+    const audit = (await call("GET", "/audit/logs?page_size=100")).body;
+    expect(audit).toContain("backup_target.create");
+    expect(audit).not.toContain("secret-key-value");
+    expect(audit).not.toContain("restic-password-1");
     for (const url of ["/backups/targets", `/backups/targets/${targetId}`]) {
       const body = (await call("GET", url, undefined, viewer)).body;
       expect(body).toContain("********");
@@ -251,6 +258,69 @@ describe.each(dialects())("backups on %s", (dialect) => {
     expect(files).not.toContain("/data/chainlaunch.db");
     const list = (await call("GET", "/backups", undefined, viewer)).json();
     expect(list[0]).toMatchObject({ id: backupId, status: "completed" });
+  });
+
+  it("restores the snapshot into an empty data directory (and an empty PostgreSQL database) that boots with the same data", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "restore-")), "data");
+    let databaseUrl: string | undefined;
+    if (dialect === "postgres") {
+      const admin = inject("pgAdminUrl");
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      await client.query(`CREATE DATABASE restored_${process.pid}`);
+      await client.end();
+      databaseUrl = admin.replace(/\/[^/]*$/, `/restored_${process.pid}`);
+    }
+    const opts = {
+      target: `s3:${moto.endpoint}/${bucket}/repos/main`,
+      snapshot: "latest",
+      dataDir: dir,
+      password: "restic-password-1",
+      accessKeyId: "AKIDEXAMPLE",
+      secretKey: "secret-key-value",
+      pathStyle: true,
+      databaseUrl,
+    };
+    // The wrong database kind is refused before anything is written.
+    await expect(
+      restoreBackup({ ...opts, databaseUrl: dialect === "postgres" ? undefined : "postgres://x@127.0.0.1/y" }),
+    ).rejects.toThrow(dialect === "postgres" ? /DATABASE_URL to an empty database/ : /unset DATABASE_URL/);
+    const result = await restoreBackup(opts);
+    expect(result.manifest.backupId).toBe(backupId);
+    expect(result.counts.users).toBe(3);
+    // A master key that is not the backup's is refused.
+    await expect(
+      restoreBackup({ ...opts, dataDir: `${dir}-2`, masterKey: Buffer.alloc(32, 7).toString("base64") }),
+    ).rejects.toThrow(/differs from the key in this backup/);
+    const restored = await buildApp({ ...t.config, dataDir: dir, databaseUrl });
+    try {
+      const users = await restored.app.inject({ method: "GET", url: "/api/v1/users", headers: t.admin });
+      expect(users.statusCode, users.body).toBe(200);
+      expect((users.json() as Array<{ username: string }>).map((u) => u.username).sort()).toEqual([
+        "admin",
+        "bkmanager",
+        "bkviewer",
+      ]);
+      // The target's secrets decrypt with the restored master key: the restored console opens the repository.
+      const test = await restored.app.inject({
+        method: "POST",
+        url: "/api/v1/backups/targets/test",
+        headers: t.admin,
+        payload: {
+          ...s3Target("x"),
+          bucketPath: "repos/main",
+          secretKey: undefined,
+          resticPassword: undefined,
+          id: targetId,
+        },
+      });
+      expect(test.json()).toMatchObject({ ok: true, repository: "exists" });
+      const b = await restored.app.inject({ method: "GET", url: `/api/v1/backups/${backupId}`, headers: t.admin });
+      expect(b.json().status).toBe("completed");
+    } finally {
+      await restored.close();
+      rmSync(join(dir, ".."), { recursive: true, force: true });
+    }
   });
 
   it("verifies a good backup with a restore drill", async () => {
