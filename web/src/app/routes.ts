@@ -23,6 +23,10 @@ const auditLog: PageLoader = () => import("@/pages/audit/AuditLogDetailPage").th
 const docs: PageLoader = () => import("@/pages/docs/ApiDocsPage").then((m) => m.ApiDocsPage);
 const keys: PageLoader = () => import("@/pages/keys/KeysPage").then((m) => m.KeysPage);
 const key: PageLoader = () => import("@/pages/keys/KeyDetailPage").then((m) => m.KeyDetailPage);
+const backups: PageLoader = () => import("@/pages/backups/BackupsPage").then((m) => m.BackupsPage);
+const backupTargetCreate: PageLoader = () =>
+  import("@/pages/backups/BackupTargetPage").then((m) => m.BackupTargetCreatePage);
+const backupTarget: PageLoader = () => import("@/pages/backups/BackupTargetPage").then((m) => m.BackupTargetDetailPage);
 const providers: PageLoader = () => import("@/pages/key-providers/KeyProvidersPage").then((m) => m.KeyProvidersPage);
 const providerAdd: PageLoader = () =>
   import("@/pages/key-providers/KeyProviderAddPage").then((m) => m.KeyProviderAddPage);
@@ -148,9 +152,9 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "settings/providers/create/vault", title: "Create Vault Provider" },
   { path: "settings/providers/create/aws-kms", title: "Create AWS KMS Provider" },
   { path: "settings/providers/:id", title: "Key Provider", load: provider },
-  { path: "settings/backups", title: "Backups" },
-  { path: "settings/backups/targets/create", title: "Create Backup Target" },
-  { path: "settings/backups/targets/:id", title: "Backup Target" },
+  { path: "settings/backups", title: "Backups", load: backups },
+  { path: "settings/backups/targets/create", title: "Create Backup Target", load: backupTargetCreate },
+  { path: "settings/backups/targets/:id", title: "Backup Target", load: backupTarget },
   { path: "settings/general", title: "Settings", load: general },
   { path: "settings/audit-logs", title: "Audit Logs", load: auditLogs },
   { path: "settings/audit-logs/:id", title: "Audit Log", load: auditLog },
