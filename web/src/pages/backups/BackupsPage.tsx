@@ -42,6 +42,20 @@ function StatusBadge({ status }: { status: string | null }): ReactElement | null
   return <Badge variant={variant}>{status}</Badge>;
 }
 
+/** A row's Delete, after the browser's confirmation. */
+function DeleteButton(props: { question: string; onConfirm: () => void; disabled?: boolean }): ReactElement {
+  return (
+    <Button
+      size="sm"
+      variant="ghost"
+      disabled={props.disabled}
+      onClick={() => window.confirm(props.question) && props.onConfirm()}
+    >
+      Delete
+    </Button>
+  );
+}
+
 /** "Back up now" with the target to use; live progress shows on the row. */
 function BackupNow({ targets }: { targets: BackupTarget[] }): ReactElement {
   const [targetId, setTargetId] = useState<number | undefined>(targets[0]?.id);
@@ -144,17 +158,11 @@ function BackupsTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                       >
                         Verify
                       </Button>{" "}
-                      <Button
-                        size="sm"
-                        variant="ghost"
+                      <DeleteButton
                         disabled={b.status === "pending" || b.status === "running"}
-                        onClick={() =>
-                          window.confirm(`Delete backup ${b.id} and forget its snapshot?`) &&
-                          remove.mutate(b.id, { onError: showMutationError })
-                        }
-                      >
-                        Delete
-                      </Button>
+                        question={`Delete backup ${b.id} and forget its snapshot?`}
+                        onConfirm={() => remove.mutate(b.id, { onError: showMutationError })}
+                      />
                     </RoleGate>
                   </TableCell>
                 </TableRow>
@@ -299,16 +307,10 @@ function SchedulesTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                     </TableCell>
                     <TableCell className="text-right">
                       <RoleGate allowed={OPERATORS}>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={() =>
-                            window.confirm(`Delete schedule ${s.name}?`) &&
-                            remove.mutate(s.id, { onError: showMutationError })
-                          }
-                        >
-                          Delete
-                        </Button>
+                        <DeleteButton
+                          question={`Delete schedule ${s.name}?`}
+                          onConfirm={() => remove.mutate(s.id, { onError: showMutationError })}
+                        />
                       </RoleGate>
                     </TableCell>
                   </TableRow>
