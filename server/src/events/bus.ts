@@ -15,8 +15,38 @@ export const NOTIFICATION_EVENT_TYPES = [
   "node.downtime",
   "node.recovery",
   "s3.connection.issue",
+  // Alerts evaluated by the console (issue 14), beyond the spec's list.
+  "certificate.expiring",
+  "peer.lagging",
+  "peer.caught_up",
+  "raft.no_leader",
+  "raft.consenter_unreachable",
+  "raft.recovered",
 ] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
+
+/** The per-event flag of a notification provider (email, webhook) that routes an event type to it. */
+export const PROVIDER_FLAG_BY_EVENT: Partial<Record<NotificationEventType, ProviderFlag>> = {
+  "node.downtime": "notifyNodeDowntime",
+  "node.recovery": "notifyNodeDowntime",
+  "backup.success": "notifyBackupSuccess",
+  "backup.failure": "notifyBackupFailure",
+  "s3.connection.issue": "notifyS3ConnIssue",
+  "certificate.expiring": "notifyCertExpiry",
+  "peer.lagging": "notifyPeerLag",
+  "peer.caught_up": "notifyPeerLag",
+  "raft.no_leader": "notifyRaftHealth",
+  "raft.consenter_unreachable": "notifyRaftHealth",
+  "raft.recovered": "notifyRaftHealth",
+};
+export type ProviderFlag =
+  | "notifyNodeDowntime"
+  | "notifyBackupSuccess"
+  | "notifyBackupFailure"
+  | "notifyS3ConnIssue"
+  | "notifyCertExpiry"
+  | "notifyPeerLag"
+  | "notifyRaftHealth";
 
 export interface BusEvent {
   type: string;
