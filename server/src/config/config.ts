@@ -59,6 +59,7 @@ const envSchema = z.object({
   CHAINLAUNCH_FABRIC_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
   CHAINLAUNCH_BESU_BIN: z.string().min(1).optional(),
   CHAINLAUNCH_BESU_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
+  CHAINLAUNCH_PROMETHEUS_BIN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -89,6 +90,8 @@ export interface Config {
   besuBin: string | undefined;
   /** Download the official Besu release into the cache when none is installed. */
   besuDownload: boolean;
+  /** The prometheus binary of the managed Prometheus; PATH is searched when unset. */
+  prometheusBin: string | undefined;
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -127,5 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fabricDownload: !(e.CHAINLAUNCH_FABRIC_DOWNLOAD === "0" || e.CHAINLAUNCH_FABRIC_DOWNLOAD === "false"),
     besuBin: e.CHAINLAUNCH_BESU_BIN,
     besuDownload: !(e.CHAINLAUNCH_BESU_DOWNLOAD === "0" || e.CHAINLAUNCH_BESU_DOWNLOAD === "false"),
+    prometheusBin: e.CHAINLAUNCH_PROMETHEUS_BIN,
   };
 }

@@ -344,6 +344,24 @@ export interface BackupTargetsTable {
   updated_at: string;
 }
 
+/** The managed Prometheus (one row, id 1). */
+export interface MetricsDeploymentTable {
+  id: number;
+  /** service (a supervised process) or docker. */
+  deployment_mode: string;
+  port: number;
+  /** Seconds. */
+  scrape_interval: number;
+  /** The version label the operator asked for. */
+  version: string;
+  /** 1 while it should run (deployed), 0 after undeploy. */
+  deployed: number;
+  started_at: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface BackupSchedulesTable {
   id: Generated<number>;
   name: string;
@@ -389,6 +407,7 @@ export interface Database {
   fabric_chaincode_definitions: FabricChaincodeDefinitionsTable;
   fabric_chaincode_events: FabricChaincodeEventsTable;
   nodes: NodesTable;
+  metrics_deployment: MetricsDeploymentTable;
   node_events: NodeEventsTable;
   node_health_checks: NodeHealthChecksTable;
   networks: NetworksTable;

@@ -223,6 +223,17 @@ const BACKUP_ALLOWED: Record<string, string> = {
     "product addition (issue 13): a restore drill (restic check, restore into a scratch folder, compare with the manifest)",
 };
 
+const METRICS_ALLOWED: Record<string, string> = {
+  "GET /metrics/defaults response:binary_found":
+    "product addition (issue 14): whether a prometheus binary was found, so the form can say what to install",
+  "GET /metrics/status response:scrape_interval_seconds":
+    "product addition (issue 14): scrape_interval is Go's time.Duration (nanoseconds) on the wire; this is seconds",
+  "GET /metrics/status response:targets": "product addition (issue 14): how many nodes the scrape config holds",
+  "POST /metrics/node/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
+  "GET /metrics/job/{jobName}/range response:error": "the common.QueryResult shape every query route answers",
+  "GET /metrics/job/{jobName}/range response:warnings": "Prometheus's own warnings field, passed through",
+};
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
@@ -231,6 +242,7 @@ const ALLOWED: Record<string, string> = {
   ...CHAINCODE_ALLOWED,
   ...PROJECT_ALLOWED,
   ...BACKUP_ALLOWED,
+  ...METRICS_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

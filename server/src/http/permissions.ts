@@ -207,6 +207,18 @@ export const PERMISSIONS = {
     description: "Create, change and delete backup targets and schedules",
     roles: OPERATORS,
   },
+  METRICS_READ: {
+    name: "Read metrics",
+    category: "Monitoring",
+    description: "Prometheus status and targets, and node metrics queries (scoped to the node's own series)",
+    roles: ALL,
+  },
+  METRICS_CONFIG: {
+    name: "Manage Prometheus",
+    category: "Monitoring",
+    description: "Deploy, reload and undeploy the managed Prometheus",
+    roles: OPERATORS,
+  },
   PLUGIN_READ: { name: "Read plugins", category: "Plugins", description: "List and inspect plugins", roles: OPERATORS },
 } as const satisfies Record<string, PermissionDef>;
 

@@ -4208,6 +4208,176 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/metrics/defaults": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Defaults for a Prometheus deployment (free ports, installed version) */
+    get: operations["getDefaults"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/deploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Deploy (or redeploy) the managed Prometheus, scraping every node */
+    post: operations["deployPrometheus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/reload": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Regenerate the scrape configuration from the nodes and reload Prometheus */
+    post: operations["reloadConfiguration"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/undeploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop the managed Prometheus and remove its data */
+    post: operations["undeployPrometheus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus status */
+    get: operations["getStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/targets": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus's scrape targets with their health */
+    get: operations["getTargets"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/node/{id}/query": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run PromQL on one node's series (instant, or range with start/end/step) */
+    post: operations["customQuery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/node/{id}/label/{label}/values": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Values of a label among one node's series */
+    get: operations["getLabelValues"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Instant PromQL on one job's series (default query: up) */
+    get: operations["getJobMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/range": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Range PromQL on one job's series */
+    get: operations["getJobMetricsRange"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -4441,6 +4611,8 @@ export interface components {
         | "BACKUP_READ"
         | "BACKUP_RUN"
         | "BACKUP_CONFIG"
+        | "METRICS_READ"
+        | "METRICS_CONFIG"
         | "PLUGIN_READ"
       )[];
       /** @description Owner */
@@ -5038,6 +5210,106 @@ export interface components {
       nextExecutions: string[];
       error?: string;
     };
+    /** @description Prometheus deployment */
+    DeployPrometheusRequestInput: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker
+       * @default service
+       * @enum {string}
+       */
+      deployment_mode: "service" | "docker";
+      /** @description Port Prometheus listens on (loopback) */
+      prometheus_port: number;
+      /** @description Version label (the installed Prometheus is what runs) */
+      prometheus_version: string;
+      /** @description Scrape interval in seconds */
+      scrape_interval: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode */
+        network_mode?: string;
+      };
+    };
+    /** @description A message */
+    MessageResponseInput: {
+      /** @description What happened */
+      message: string;
+    };
+    /** @description Defaults for a deployment */
+    PrometheusDefaultsResponseInput: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker
+       * @enum {string}
+       */
+      deployment_mode: "service" | "docker";
+      /** @description First free port from 9090 */
+      prometheus_port: number;
+      /** @description Version of the installed Prometheus */
+      prometheus_version: string;
+      /** @description Default scrape interval, seconds */
+      scrape_interval: number;
+      /** @description Free ports from 9090 */
+      available_ports: number[];
+      /** @description Docker settings (docker mode is not available yet) */
+      docker_config: {
+        /** @description Docker network mode */
+        network_mode: string;
+      };
+      /** @description Whether a prometheus binary was found (PATH or CHAINLAUNCH_PROMETHEUS_BIN) */
+      binary_found: boolean;
+    };
+    /** @description Prometheus status */
+    PrometheusStatusInput: {
+      /** @description not_deployed, starting, running, error, stopped */
+      status: string;
+      /** @description Prometheus version */
+      version?: string;
+      /** @description Port */
+      port?: number;
+      /** @description Scrape interval as Go's time.Duration (nanoseconds) */
+      scrape_interval?: number;
+      /** @description Scrape interval, seconds */
+      scrape_interval_seconds?: number;
+      /** @description service or docker */
+      deployment_mode?: string;
+      /** @description Docker network mode (docker deployments only) */
+      network_mode?: string;
+      /** @description When it started */
+      started_at?: string;
+      /** @description Why it is not running */
+      error?: string;
+      /** @description Nodes scraped */
+      targets?: number;
+    };
+    /** @description An instant query, or a range query with start and end */
+    CustomQueryRequestInput: {
+      /** @description PromQL expression */
+      query: string;
+      /** @description RFC 3339 time or Unix seconds */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+    };
+    /** @description A query result */
+    QueryResultInput: {
+      /** @description success or error */
+      status: string;
+      /** @description Prometheus's data: resultType and result */
+      data?: unknown;
+      /** @description Error message */
+      error?: string;
+      /** @description Prometheus's warnings */
+      warnings?: string[];
+    };
+    /** @description Label values */
+    LabelValuesResponseInput: {
+      /** @description success */
+      status: string;
+      /** @description Label values */
+      data: string[];
+    };
     /** @description An audit event */
     AuditEventInput: {
       /** @description Event id */
@@ -5249,6 +5521,8 @@ export interface components {
         | "BACKUP_READ"
         | "BACKUP_RUN"
         | "BACKUP_CONFIG"
+        | "METRICS_READ"
+        | "METRICS_CONFIG"
         | "PLUGIN_READ"
       )[];
       /** @description Owner */
@@ -5845,6 +6119,106 @@ export interface components {
       valid: boolean;
       nextExecutions: string[];
       error?: string;
+    };
+    /** @description Prometheus deployment */
+    DeployPrometheusRequest: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker
+       * @default service
+       * @enum {string}
+       */
+      deployment_mode: "service" | "docker";
+      /** @description Port Prometheus listens on (loopback) */
+      prometheus_port: number;
+      /** @description Version label (the installed Prometheus is what runs) */
+      prometheus_version: string;
+      /** @description Scrape interval in seconds */
+      scrape_interval: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode */
+        network_mode?: string;
+      };
+    };
+    /** @description A message */
+    MessageResponse: {
+      /** @description What happened */
+      message: string;
+    };
+    /** @description Defaults for a deployment */
+    PrometheusDefaultsResponse: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker
+       * @enum {string}
+       */
+      deployment_mode: "service" | "docker";
+      /** @description First free port from 9090 */
+      prometheus_port: number;
+      /** @description Version of the installed Prometheus */
+      prometheus_version: string;
+      /** @description Default scrape interval, seconds */
+      scrape_interval: number;
+      /** @description Free ports from 9090 */
+      available_ports: number[];
+      /** @description Docker settings (docker mode is not available yet) */
+      docker_config: {
+        /** @description Docker network mode */
+        network_mode: string;
+      };
+      /** @description Whether a prometheus binary was found (PATH or CHAINLAUNCH_PROMETHEUS_BIN) */
+      binary_found: boolean;
+    };
+    /** @description Prometheus status */
+    PrometheusStatus: {
+      /** @description not_deployed, starting, running, error, stopped */
+      status: string;
+      /** @description Prometheus version */
+      version?: string;
+      /** @description Port */
+      port?: number;
+      /** @description Scrape interval as Go's time.Duration (nanoseconds) */
+      scrape_interval?: number;
+      /** @description Scrape interval, seconds */
+      scrape_interval_seconds?: number;
+      /** @description service or docker */
+      deployment_mode?: string;
+      /** @description Docker network mode (docker deployments only) */
+      network_mode?: string;
+      /** @description When it started */
+      started_at?: string;
+      /** @description Why it is not running */
+      error?: string;
+      /** @description Nodes scraped */
+      targets?: number;
+    };
+    /** @description An instant query, or a range query with start and end */
+    CustomQueryRequest: {
+      /** @description PromQL expression */
+      query: string;
+      /** @description RFC 3339 time or Unix seconds */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+    };
+    /** @description A query result */
+    QueryResult: {
+      /** @description success or error */
+      status: string;
+      /** @description Prometheus's data: resultType and result */
+      data?: unknown;
+      /** @description Error message */
+      error?: string;
+      /** @description Prometheus's warnings */
+      warnings?: string[];
+    };
+    /** @description Label values */
+    LabelValuesResponse: {
+      /** @description success */
+      status: string;
+      /** @description Label values */
+      data: string[];
     };
     /** @description An audit event */
     AuditEvent: {
@@ -6911,6 +7285,8 @@ export interface operations {
             | "BACKUP_READ"
             | "BACKUP_RUN"
             | "BACKUP_CONFIG"
+            | "METRICS_READ"
+            | "METRICS_CONFIG"
             | "PLUGIN_READ"
           )[];
         };
@@ -21233,6 +21609,683 @@ export interface operations {
       };
     };
   };
+  getDefaults: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PrometheusDefaultsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deployPrometheus: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DeployPrometheusRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  reloadConfiguration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  undeployPrometheus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PrometheusStatus"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getTargets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Prometheus's targets (activeTargets, droppedTargets) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  customQuery: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getLabelValues: {
+    parameters: {
+      query?: {
+        /** @description Series selectors (repeat the key for several) */
+        match?: string | string[];
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+        /** @description Label name */
+        label: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LabelValuesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getJobMetrics: {
+    parameters: {
+      query?: {
+        /** @description PromQL (default: up) */
+        query?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Job name (a node's slug) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getJobMetricsRange: {
+    parameters: {
+      query: {
+        /** @description PromQL expression */
+        query: string;
+        /** @description RFC 3339 time or Unix seconds */
+        start: string;
+        /** @description RFC 3339 time or Unix seconds */
+        end: string;
+        /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+        step: string;
+      };
+      header?: never;
+      path: {
+        /** @description Job name (a node's slug) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   bulkCreateBesuNetwork: {
     parameters: {
       query?: {
@@ -21856,7 +22909,13 @@ export interface operations {
             | "backup.failure"
             | "node.downtime"
             | "node.recovery"
-            | "s3.connection.issue";
+            | "s3.connection.issue"
+            | "certificate.expiring"
+            | "peer.lagging"
+            | "peer.caught_up"
+            | "raft.no_leader"
+            | "raft.consenter_unreachable"
+            | "raft.recovered";
           /** @description Payload fields */
           event_data?: {
             [key: string]: unknown;

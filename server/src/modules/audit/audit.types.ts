@@ -97,6 +97,10 @@ export const AUDIT_EVENT_TYPES = [
   "backup_schedule.delete",
   "backup_schedule.enable",
   "backup_schedule.disable",
+  "metrics.deploy",
+  "metrics.reload",
+  "metrics.undeploy",
+  "metrics.query",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

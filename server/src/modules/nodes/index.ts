@@ -62,6 +62,7 @@ export function registerNodesModule(
       javaDownloader: env.besuDownload ? downloadJavaRuntime : null,
     }),
     dataDir: ctx.config.dataDir,
+    bus: ctx.bus,
   });
   const health = createNodeHealth({ repo, settings: deps.settings, bus: ctx.bus });
   deps.keys.addUsageChecker((keyId) => service.keyUsage(keyId));

@@ -40,6 +40,7 @@ import {
   slugify,
 } from "./nodes.validation.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
+import type { EventBus } from "../../events/bus.js";
 
 type FabricConfig = FabricPeerConfig | FabricOrdererConfig;
 
@@ -53,6 +54,8 @@ export interface NodesServiceDeps {
   fabricBins: FabricBinaryResolver;
   besuBins: BesuBinaryResolver;
   dataDir: string;
+  /** Announces created, changed and deleted nodes (`node.created|updated|deleted`), e.g. for the scrape config. */
+  bus?: Pick<EventBus, "publish">;
 }
 
 /**
@@ -383,6 +386,7 @@ export function createNodesService(deps: NodesServiceDeps) {
       for (const p of ports) inFlight.delete(p);
     }
     const created = await mustGet(row.id);
+    deps.bus?.publish("node.created", { node_id: created.id, node_name: created.name });
     if (start) startInBackground(created);
     return toNodeResponse(created);
   }
@@ -480,6 +484,7 @@ export function createNodesService(deps: NodesServiceDeps) {
     });
     await repo.insertEvent({ node_id: id, type: "updated", data: JSON.stringify({ name }), created_at: nowIso() });
     const updated = await mustGet(id);
+    deps.bus?.publish("node.updated", { node_id: id, node_name: name });
     if (row.status !== "STOPPED" && row.status !== "PENDING") void restartRow(updated).catch(() => undefined);
     return toNodeResponse(updated);
   }
@@ -584,6 +589,7 @@ export function createNodesService(deps: NodesServiceDeps) {
       await runtime.settle(id);
       await rm(join(deps.dataDir, "nodes", row.slug), { recursive: true, force: true });
       await repo.delete(id);
+      deps.bus?.publish("node.deleted", { node_id: id, node_name: row.name });
       if (d.kind === "fabric") await keys.removeOwned([d.tlsKeyId, d.signKeyId]).catch(() => undefined);
       return row;
     },

@@ -1,0 +1,101 @@
+import { InputError } from "../../http/errors.js";
+import { keepJob, type PrometheusClient, type PromResponse } from "./prometheus-client.js";
+import { PromqlScopeError, scopeQuery, scopeSelector } from "./promql-scope.js";
+
+/** Prometheus refuses range queries of more than 11,000 points per series. */
+const MAX_POINTS = 11_000;
+
+/** A time as the API takes it: RFC 3339 or Unix seconds (as Prometheus does). Returns Unix seconds. */
+export function parseTime(value: string, field: string): number {
+  const trimmed = value.trim();
+  if (/^-?\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const ms = Date.parse(trimmed);
+  if (Number.isNaN(ms)) throw new InputError(`${field}: "${value}" is not an RFC 3339 time or Unix seconds`);
+  return ms / 1000;
+}
+
+const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400, w: 604_800, y: 31_536_000 };
+
+/** A step as Prometheus takes it (`15s`, `1m`, `1h30m`, or seconds). Returns seconds. */
+export function parseStep(value: string, field = "step"): number {
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) {
+    const n = Number(trimmed);
+    if (n > 0) return n;
+  } else if (/^(\d+(ms|s|m|h|d|w|y))+$/.test(trimmed)) {
+    let total = 0;
+    for (const [, n, unit] of trimmed.matchAll(/(\d+)(ms|s|m|h|d|w|y)/g)) {
+      total += Number(n) * (UNIT_SECONDS[unit as string] ?? 0);
+    }
+    if (total > 0) return total;
+  }
+  throw new InputError(`${field}: "${value}" is not a positive duration such as 15s, 1m or 300`);
+}
+
+/** An instant query, or a range query when `start` and `end` are given. */
+export interface QueryInput {
+  query: string;
+  start?: string | undefined;
+  end?: string | undefined;
+  step?: string | undefined;
+}
+
+/**
+ * Queries confined to one scrape job (a node's own series), over any Prometheus client: the managed
+ * instance here, a federated console's later. Every selector is rewritten to the job, results are
+ * filtered to it once more, and Prometheus's own message is returned (400) for PromQL it refuses.
+ */
+export function createScopedQueries(prom: () => PrometheusClient) {
+  /** The query with every selector bound to `job`, or a 400 with Prometheus's (or our) reason. */
+  async function scoped(query: string, job: string): Promise<string> {
+    try {
+      return scopeQuery(query, "job", job);
+    } catch (err) {
+      if (!(err instanceof PromqlScopeError)) throw err;
+      if (err.syntax) {
+        // Prometheus's own words for what is wrong; it parses without evaluating any series.
+        await prom().check(query);
+      }
+      throw new InputError(`query: ${err.message}`);
+    }
+  }
+
+  async function run(input: QueryInput, job: string): Promise<PromResponse> {
+    const q = await scoped(input.query, job);
+    const hasStart = input.start !== undefined && input.start !== "";
+    const hasEnd = input.end !== undefined && input.end !== "";
+    if (!hasStart && !hasEnd) return keepJob(await prom().query(q), job);
+    if (!hasStart || !hasEnd) throw new InputError(`${hasStart ? "end" : "start"}: a range query needs start and end`);
+    const start = parseTime(input.start as string, "start");
+    const end = parseTime(input.end as string, "end");
+    if (end <= start) throw new InputError("end: must be after start");
+    // Without a step, about 250 points over the range (at least one second apart).
+    const step = input.step ? parseStep(input.step) : Math.max(1, Math.ceil((end - start) / 250));
+    if ((end - start) / step > MAX_POINTS) {
+      throw new InputError(
+        `step: ${input.step ?? step} gives more than ${MAX_POINTS} points over this range; use a larger step`,
+      );
+    }
+    return keepJob(await prom().queryRange(q, String(start), String(end), String(step)), job);
+  }
+
+  return {
+    run,
+    /** Values of one label among the job's series, optionally narrowed by series selectors (`match[]`). */
+    async labelValues(label: string, match: string[], job: string): Promise<PromResponse> {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(label)) throw new InputError(`label: "${label}" is not a label name`);
+      const selectors = match.length ? match : ["{}"];
+      const scopedMatch = selectors.map((m, i) => {
+        try {
+          return scopeSelector(m, "job", job);
+        } catch (err) {
+          if (err instanceof PromqlScopeError) throw new InputError(`match[${i}]: ${err.message}`);
+          throw err;
+        }
+      });
+      return prom().labelValues(label, scopedMatch);
+    },
+  };
+}
+
+export type ScopedQueries = ReturnType<typeof createScopedQueries>;

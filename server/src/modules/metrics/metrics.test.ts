@@ -1,0 +1,310 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../test-support/postgres.js";
+import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import { waitFor } from "../../test-support/wait.js";
+import { resolvePrometheus } from "./prometheus-binary.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const havePrometheus = (() => {
+  try {
+    resolvePrometheus();
+    return true;
+  } catch (err) {
+    console.warn(`skipping the managed Prometheus tests: ${(err as Error).message}`);
+    return false;
+  }
+})();
+
+/**
+ * A metrics endpoint in Prometheus's text format, as a node's operations server serves one: it
+ * stands in for the node here (these tests are about the console and Prometheus; the end-to-end
+ * test scrapes real peers and orderers).
+ */
+async function exporter(height: number, channel: string): Promise<{ server: Server; address: string }> {
+  const server = createServer((req, res) => {
+    if (req.url !== "/metrics") return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+    res.end(
+      [
+        "# HELP ledger_blockchain_height Height of the chain in blocks.",
+        "# TYPE ledger_blockchain_height gauge",
+        `ledger_blockchain_height{channel="${channel}"} ${height}`,
+        "# TYPE go_goroutines gauge",
+        "go_goroutines 42",
+        "",
+      ].join("\n"),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, address: `127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe.skipIf(!havePrometheus).each(dialects())("the managed Prometheus on %s", (dialect) => {
+  let t: TestApp;
+  let viewer: { authorization: string };
+  let port: number;
+  const exporters: Server[] = [];
+  const nodes: Record<string, { id: number; slug: string }> = {};
+  const call = (method: "GET" | "POST", url: string, payload?: object, headers = t.admin) =>
+    t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
+
+  async function insertNode(slug: string, address: string): Promise<{ id: number; slug: string }> {
+    const now = new Date().toISOString();
+    const row = await t.database.db
+      .insertInto("nodes")
+      .values({
+        name: slug,
+        slug,
+        platform: "FABRIC",
+        node_type: "FABRIC_PEER",
+        status: "RUNNING",
+        error_message: null,
+        endpoint: null,
+        organization_id: null,
+        network_id: null,
+        key_id: null,
+        tls_key_id: null,
+        config: "{}",
+        deployment: JSON.stringify({ kind: "fabric", role: "peer", operationsAddress: address, ports: [] }),
+        down_since: null,
+        down_reason: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(["id", "slug"])
+      .executeTakeFirstOrThrow();
+    return row;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    viewer = await createUser(t, "metricsviewer", "viewer");
+    port = await freePort();
+    const a = await exporter(7, "alpha");
+    const b = await exporter(3, "beta");
+    exporters.push(a.server, b.server);
+    nodes.peer = await insertNode("mpeer0", a.address);
+    nodes.other = await insertNode("mother0", b.address);
+  }, 60_000);
+  afterAll(async () => {
+    if (t) await call("POST", "/metrics/undeploy");
+    await t?.close();
+    for (const s of exporters) s.close();
+  });
+
+  it("reports not deployed, and answers queries with 409 until it is", async () => {
+    expect((await call("GET", "/metrics/status")).json()).toMatchObject({ status: "not_deployed" });
+    const defaults = (await call("GET", "/metrics/defaults")).json();
+    expect(defaults).toMatchObject({ deployment_mode: "service", scrape_interval: 15, binary_found: true });
+    expect(defaults.available_ports.length).toBeGreaterThan(0);
+    const q = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, { query: "up" });
+    expect(q.statusCode).toBe(409);
+    expect(q.json().message).toMatch(/not deployed/);
+  });
+
+  it("refuses docker mode, bad fields and a busy port by name, deploying nothing", async () => {
+    const docker = await call("POST", "/metrics/deploy", {
+      deployment_mode: "docker",
+      prometheus_port: port,
+      prometheus_version: "v2.42.0",
+      scrape_interval: 1,
+    });
+    expect(docker.statusCode).toBe(400);
+    expect(docker.json().message).toMatch(/deployment_mode: docker needs a Docker engine/);
+    const bad = await call("POST", "/metrics/deploy", {
+      prometheus_port: 80,
+      prometheus_version: "x",
+      scrape_interval: 0,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/prometheus_port|scrape_interval/);
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const busyPort = (busy.address() as AddressInfo).port;
+    const conflict = await call("POST", "/metrics/deploy", {
+      prometheus_port: busyPort,
+      prometheus_version: "v2.42.0",
+      scrape_interval: 1,
+    });
+    busy.close();
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json().message).toMatch(new RegExp(`prometheus_port: ${busyPort} is in use`));
+    expect((await call("GET", "/metrics/status")).json().status).toBe("not_deployed");
+  });
+
+  it("lets a viewer read but not deploy", async () => {
+    const res = await call(
+      "POST",
+      "/metrics/deploy",
+      { prometheus_port: port, prometheus_version: "v2.42.0", scrape_interval: 1 },
+      viewer,
+    );
+    expect(res.statusCode).toBe(403);
+    expect((await call("GET", "/metrics/status", undefined, viewer)).statusCode).toBe(200);
+  });
+
+  it("deploys a real Prometheus that scrapes every node", { timeout: 90_000 }, async () => {
+    const res = await call("POST", "/metrics/deploy", {
+      prometheus_port: port,
+      prometheus_version: "v2.42.0",
+      scrape_interval: 1,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const status = (await call("GET", "/metrics/status")).json();
+    expect(status).toMatchObject({ status: "running", port, scrape_interval_seconds: 1, deployment_mode: "service" });
+    expect(status.scrape_interval).toBe(1_000_000_000);
+    expect(status.version).toMatch(/^2\./);
+    const targets = await waitFor(
+      "both nodes scraped and up",
+      async () => {
+        const data = (await call("GET", "/metrics/targets")).json();
+        const active = (data.activeTargets ?? []) as Json[];
+        return active.length === 2 && active.every((a) => a.health === "up") ? active : undefined;
+      },
+      30_000,
+    );
+    expect(targets.map((a) => a.labels.job).sort()).toEqual(["mother0", "mpeer0"]);
+    expect(targets.find((a) => a.labels.job === "mpeer0")?.labels).toMatchObject({ node_id: String(nodes.peer?.id) });
+  });
+
+  it("answers a node's query with that node's series", async () => {
+    const res = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, { query: "ledger_blockchain_height" });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json().data.result as Json[];
+    expect(result).toHaveLength(1);
+    expect(result[0]?.metric).toMatchObject({ job: "mpeer0", channel: "alpha" });
+    expect(result[0]?.value[1]).toBe("7");
+  });
+
+  it.each([
+    ["up or on() vector(1)"],
+    ['up{job="mother0"}'],
+    ['{__name__=~".+"}'],
+    ['ledger_blockchain_height{job=~"mother0|mpeer0"}'],
+    ['label_replace(up{job="mother0"}, "x", "y", "", "")'],
+    ['sum by (job, channel) (ledger_blockchain_height{job!="mpeer0"})'],
+  ])("gives no foreign series for %s", async (query) => {
+    const res = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, { query });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json().data.result as Json[];
+    for (const series of result) {
+      expect(series.metric.job ?? "mpeer0").toBe("mpeer0");
+      expect(series.metric.channel ?? "alpha").toBe("alpha");
+    }
+  });
+
+  it("answers bad PromQL with 400 and Prometheus's message", async () => {
+    const parse = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, { query: "rate(up[5m]" });
+    expect(parse.statusCode).toBe(400);
+    expect(parse.json().message).toMatch(/^query: .*(parse error|unclosed|unexpected)/);
+    const type = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, { query: "rate(up)" });
+    expect(type.statusCode).toBe(400);
+    expect(type.json().message).toMatch(/^query: .*range vector/);
+  });
+
+  it("runs range queries and names bad range fields", async () => {
+    const end = Math.floor(Date.now() / 1000);
+    const range = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, {
+      query: "ledger_blockchain_height",
+      start: new Date((end - 60) * 1000).toISOString(),
+      end: String(end),
+      step: "5s",
+    });
+    expect(range.statusCode, range.body).toBe(200);
+    expect(range.json().data.resultType).toBe("matrix");
+    const onlyStart = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, { query: "up", start: String(end) });
+    expect(onlyStart.json().message).toMatch(/^end: /);
+    const badStep = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, {
+      query: "up",
+      start: String(end - 86_400 * 30),
+      end: String(end),
+      step: "1s",
+    });
+    expect(badStep.statusCode).toBe(400);
+    expect(badStep.json().message).toMatch(/^step: /);
+    const badTime = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, {
+      query: "up",
+      start: "yesterday",
+      end: String(end),
+    });
+    expect(badTime.json().message).toMatch(/^start: /);
+  });
+
+  it("lists label values of the node's own series only", async () => {
+    const res = await call("GET", `/metrics/node/${nodes.peer?.id}/label/channel/values`);
+    expect(res.json()).toEqual({ status: "success", data: ["alpha"] });
+    const matched = await call(
+      "GET",
+      `/metrics/node/${nodes.peer?.id}/label/job/values?match=${encodeURIComponent('up{job="mother0"}')}`,
+    );
+    expect(matched.json().data).toEqual(["mpeer0"]);
+    const bad = await call(
+      "GET",
+      `/metrics/node/${nodes.peer?.id}/label/job/values?match=${encodeURIComponent("up or up")}`,
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^match\[0\]: /);
+  });
+
+  it("queries by job name, and 404s for a job that is no node", async () => {
+    const res = await call("GET", "/metrics/job/mother0?query=ledger_blockchain_height");
+    expect(res.json().data.result[0].value[1]).toBe("3");
+    const end = Math.floor(Date.now() / 1000);
+    const range = await call("GET", `/metrics/job/mother0/range?query=up&start=${end - 30}&end=${end}&step=5s`);
+    expect(range.json().data.resultType).toBe("matrix");
+    expect((await call("GET", "/metrics/job/prometheus")).statusCode).toBe(404);
+  });
+
+  it("follows node deletions in the scrape config", { timeout: 60_000 }, async () => {
+    await t.database.db
+      .deleteFrom("nodes")
+      .where("id", "=", nodes.other?.id ?? 0)
+      .execute();
+    t.bus.publish("node.deleted", { node_id: nodes.other?.id });
+    await waitFor(
+      "the deleted node's target to go",
+      async () => {
+        const active = ((await call("GET", "/metrics/targets")).json().activeTargets ?? []) as Json[];
+        return active.length === 1 && active[0]?.labels.job === "mpeer0" ? true : undefined;
+      },
+      30_000,
+    );
+  });
+
+  it("is adopted by a restarted console, not started twice", { timeout: 60_000 }, async () => {
+    const before = (await call("GET", "/metrics/status")).json();
+    await t.restart();
+    const after = (await call("GET", "/metrics/status")).json();
+    expect(after).toMatchObject({ status: "running", port, started_at: before.started_at });
+  });
+
+  it("undeploys", async () => {
+    expect((await call("POST", "/metrics/undeploy")).statusCode).toBe(200);
+    expect((await call("GET", "/metrics/status")).json().status).toBe("not_deployed");
+    expect((await call("GET", "/metrics/targets")).statusCode).toBe(409);
+  });
+});
+
+describe("without a prometheus binary", () => {
+  it("answers deploy with 503 naming what to install, and deploys nothing", async () => {
+    const t = await createTestApp("sqlite", { CHAINLAUNCH_PROMETHEUS_BIN: "/nonexistent/prometheus" });
+    try {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/v1/metrics/deploy",
+        headers: t.admin,
+        payload: { prometheus_port: 9099, prometheus_version: "v2.42.0", scrape_interval: 15 },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ error: "PROMETHEUS_MISSING" });
+      expect(res.json().message).toMatch(/apt-get install prometheus/);
+      const defaults = await t.app.inject({ method: "GET", url: "/api/v1/metrics/defaults", headers: t.admin });
+      expect(defaults.json().binary_found).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+});

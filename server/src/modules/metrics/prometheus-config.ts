@@ -1,0 +1,79 @@
+import { stringify } from "yaml";
+import { dialHost } from "../nodes/fabric-node.js";
+import { deploymentOf } from "../nodes/nodes.mapping.js";
+import type { NodeRow } from "../nodes/nodes.repo.js";
+
+/** One node's scrape job: its name is the node's slug, which is also the label queries are scoped to. */
+export interface ScrapeJob {
+  job: string;
+  nodeId: number;
+  nodeName: string;
+  nodeType: string;
+  platform: string;
+  /** host:port of the metrics endpoint. */
+  target: string;
+  path: string;
+}
+
+/** Splits host:port, keeping IPv6 brackets. */
+function hostAndPort(address: string): { host: string; port: string } | undefined {
+  const i = address.lastIndexOf(":");
+  if (i <= 0) return undefined;
+  const host = address.slice(0, i).replace(/^\[|\]$/g, "");
+  const port = address.slice(i + 1);
+  return /^\d+$/.test(port) ? { host, port } : undefined;
+}
+
+/**
+ * The scrape jobs of the console's nodes: a Fabric peer or orderer is scraped on its operations
+ * endpoint (`metrics.provider: prometheus` in the configs we write), a Besu node on its metrics port
+ * when metrics are on. Wildcard listeners are scraped on loopback.
+ */
+export function scrapeJobsOf(rows: NodeRow[]): ScrapeJob[] {
+  const jobs: ScrapeJob[] = [];
+  for (const row of rows) {
+    const d = deploymentOf(row);
+    let address: string | undefined;
+    if (d.kind === "fabric") address = d.operationsAddress;
+    if (d.kind === "besu" && d.props.metricsEnabled) address = `${d.props.metricsHost}:${d.props.metricsPort}`;
+    const hp = address ? hostAndPort(address) : undefined;
+    if (!hp) continue;
+    const host = dialHost(hp.host);
+    jobs.push({
+      job: row.slug,
+      nodeId: row.id,
+      nodeName: row.name,
+      nodeType: row.node_type,
+      platform: row.platform,
+      target: `${host.includes(":") ? `[${host}]` : host}:${hp.port}`,
+      path: "/metrics",
+    });
+  }
+  return jobs.sort((a, b) => a.nodeId - b.nodeId);
+}
+
+/** prometheus.yml for the managed instance: one job per node, labelled with the node's id, name and type. */
+export function prometheusConfig(opts: { scrapeIntervalSeconds: number; jobs: ScrapeJob[] }): string {
+  const interval = `${opts.scrapeIntervalSeconds}s`;
+  // A scrape may not take longer than the interval (Prometheus refuses such a config).
+  const timeout = `${Math.min(opts.scrapeIntervalSeconds, 10)}s`;
+  const doc = {
+    global: { scrape_interval: interval, evaluation_interval: interval, scrape_timeout: timeout },
+    scrape_configs: opts.jobs.map((j) => ({
+      job_name: j.job,
+      metrics_path: j.path,
+      static_configs: [
+        {
+          targets: [j.target],
+          labels: {
+            node_id: String(j.nodeId),
+            node_name: j.nodeName,
+            node_type: j.nodeType,
+            platform: j.platform,
+          },
+        },
+      ],
+    })),
+  };
+  return `# Written by ChainLaunch from its nodes; changes here are overwritten.\n${stringify(doc)}`;
+}

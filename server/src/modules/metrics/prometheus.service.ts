@@ -1,0 +1,375 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import { nowIso, type DB } from "../../db/db.js";
+import type { EventBus } from "../../events/bus.js";
+import { ConflictError, InputError, NotFoundError, errorMessage } from "../../http/errors.js";
+import {
+  checkPort,
+  createSupervisor,
+  type ProcessSpec,
+  type ProcessState,
+  type Supervisor,
+} from "../../runtime/index.js";
+import type { NodesRepo } from "../nodes/nodes.repo.js";
+import { createScopedQueries, type QueryInput } from "./metrics-query.js";
+import { resolvePrometheus, prometheusVersion } from "./prometheus-binary.js";
+import { createPrometheusClient, type PromResponse } from "./prometheus-client.js";
+import { prometheusConfig, scrapeJobsOf, type ScrapeJob } from "./prometheus-config.js";
+
+export const DEFAULT_PROMETHEUS_PORT = 9090;
+export const DEFAULT_SCRAPE_INTERVAL = 15;
+const PROCESS_ID = "prometheus";
+/** Node changes arriving together (a bulk create) regenerate the config once. */
+const SYNC_DEBOUNCE_MS = 200;
+
+export interface DeployInput {
+  deployment_mode?: "service" | "docker" | undefined;
+  prometheus_port: number;
+  prometheus_version: string;
+  scrape_interval: number;
+}
+
+export interface PrometheusStatus {
+  status: string;
+  version?: string;
+  port?: number;
+  /** Go's time.Duration on the wire: nanoseconds. */
+  scrape_interval?: number;
+  scrape_interval_seconds?: number;
+  deployment_mode?: string;
+  started_at?: string;
+  error?: string;
+  targets?: number;
+}
+
+/**
+ * The managed Prometheus: a supervised process (like the nodes, it outlives console restarts and
+ * is adopted again), listening on loopback, whose scrape config is written from the console's nodes
+ * and reloaded whenever a node is created, changed or deleted. Queries go through the console, scoped
+ * to a node's own job (`createScopedQueries`).
+ */
+export function createPrometheusService(deps: {
+  db: DB;
+  nodes: Pick<NodesRepo, "all" | "byId">;
+  bus: Pick<EventBus, "subscribe">;
+  log: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+  supervisor?: Supervisor;
+}) {
+  const { db, nodes, log } = deps;
+  const dir = join(deps.dataDir, "prometheus");
+  const configFile = join(dir, "prometheus.yml");
+  const sup =
+    deps.supervisor ??
+    createSupervisor({
+      stateDir: join(dir, "runtime"),
+      restart: { maxAttempts: 5 },
+      onEvent: (e) => {
+        if (e.type === "crash") log.warn({ exitCode: e.exitCode, signal: e.signal }, "prometheus exited");
+      },
+    });
+  let port = DEFAULT_PROMETHEUS_PORT;
+  const client = createPrometheusClient(() => `http://127.0.0.1:${port}`);
+  const queries = createScopedQueries(() => client);
+  let syncTimer: NodeJS.Timeout | undefined;
+  let syncing: Promise<void> = Promise.resolve();
+  /** Deploy, undeploy and config syncs one at a time. */
+  let chain: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = chain.then(fn, fn);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  async function row() {
+    return db.selectFrom("metrics_deployment").selectAll().where("id", "=", 1).executeTakeFirst();
+  }
+
+  async function jobs(): Promise<ScrapeJob[]> {
+    return scrapeJobsOf(await nodes.all());
+  }
+
+  /** Writes prometheus.yml (temp file + rename). True when its content changed. */
+  async function writeConfig(scrapeInterval: number): Promise<boolean> {
+    const text = prometheusConfig({ scrapeIntervalSeconds: scrapeInterval, jobs: await jobs() });
+    const old = await readFile(configFile, "utf8").catch(() => "");
+    if (old === text) return false;
+    await mkdir(dir, { recursive: true });
+    await writeFile(`${configFile}.tmp`, text, { mode: 0o600 });
+    await rename(`${configFile}.tmp`, configFile);
+    return true;
+  }
+
+  function specFor(binary: string, p: number): ProcessSpec {
+    return {
+      id: PROCESS_ID,
+      command: binary,
+      args: [
+        `--config.file=${configFile}`,
+        `--storage.tsdb.path=${join(dir, "data")}`,
+        `--web.listen-address=127.0.0.1:${p}`,
+        // POST /-/reload applies a regenerated config without a restart.
+        "--web.enable-lifecycle",
+        "--storage.tsdb.retention.time=15d",
+      ],
+      cwd: dir,
+      logFile: join(dir, "prometheus.log"),
+      startTimeoutMs: 60_000,
+      probe: async ({ signal }) => {
+        try {
+          const res = await fetch(`http://127.0.0.1:${p}/-/ready`, {
+            signal: AbortSignal.any([signal, AbortSignal.timeout(2000)]),
+          });
+          return res.ok;
+        } catch {
+          return false;
+        }
+      },
+    };
+  }
+
+  async function startProcess(p: number, adopt: boolean): Promise<ProcessState> {
+    const binary = resolvePrometheus(deps.env);
+    port = p;
+    const spec = specFor(binary, p);
+    if (adopt) {
+      const adopted = await sup.adopt(spec);
+      if (adopted.adopted) return adopted;
+    }
+    return sup.start(spec);
+  }
+
+  async function stopProcess(): Promise<void> {
+    if (sup.get(PROCESS_ID)) await sup.stop(PROCESS_ID);
+    sup.remove(PROCESS_ID);
+  }
+
+  async function deploy(input: DeployInput): Promise<{ message: string }> {
+    if (input.deployment_mode === "docker") {
+      const engine = existsSync("/var/run/docker.sock")
+        ? "the Docker runtime is not available in this version"
+        : "no Docker engine answers here (/var/run/docker.sock is missing)";
+      throw new InputError(`deployment_mode: docker needs a Docker engine: ${engine}; use "service"`);
+    }
+    // Found before anything changes, so a missing binary leaves the current deployment as it is.
+    const binary = resolvePrometheus(deps.env);
+    return serial(async () => {
+      const current = await row();
+      const ownPort = current?.deployed === 1 && sup.get(PROCESS_ID) ? current.port : undefined;
+      if (input.prometheus_port !== ownPort) {
+        const reserved = (await nodes.all()).flatMap((n) => {
+          try {
+            return (JSON.parse(n.deployment) as { ports?: number[] }).ports ?? [];
+          } catch {
+            return [];
+          }
+        });
+        const conflict = await checkPort(input.prometheus_port, { reserved, hosts: ["127.0.0.1"] });
+        if (conflict) {
+          throw new ConflictError(
+            `prometheus_port: ${input.prometheus_port} is ${conflict.reason === "reserved" ? "used by a node" : "in use"}`,
+          );
+        }
+      }
+      await stopProcess();
+      await writeConfig(input.scrape_interval);
+      const now = nowIso();
+      const values = {
+        deployment_mode: "service",
+        port: input.prometheus_port,
+        scrape_interval: input.scrape_interval,
+        version: input.prometheus_version,
+        deployed: 1,
+        started_at: null,
+        error: null,
+        updated_at: now,
+      };
+      if (current) await db.updateTable("metrics_deployment").set(values).where("id", "=", 1).execute();
+      else
+        await db
+          .insertInto("metrics_deployment")
+          .values({ id: 1, ...values, created_at: now })
+          .execute();
+      port = input.prometheus_port;
+      const state = await sup.start(specFor(binary, input.prometheus_port));
+      if (state.status !== "RUNNING") {
+        const tail = (await sup.tailLog(PROCESS_ID, 5).catch(() => [])).join("\n");
+        const message = `prometheus did not start: ${state.errorMessage ?? state.status}${tail ? `\n${tail}` : ""}`;
+        await stopProcess().catch(() => undefined);
+        await db.updateTable("metrics_deployment").set({ deployed: 0, error: message }).where("id", "=", 1).execute();
+        throw new ConflictError(message);
+      }
+      await db
+        .updateTable("metrics_deployment")
+        .set({ started_at: state.startedAt ?? nowIso() })
+        .where("id", "=", 1)
+        .execute();
+      log.info({ port: input.prometheus_port }, "prometheus deployed");
+      return { message: `Prometheus deployed on port ${input.prometheus_port}` };
+    });
+  }
+
+  async function mustBeDeployed() {
+    const r = await row();
+    if (!r || r.deployed !== 1) throw new ConflictError("Prometheus is not deployed: POST /metrics/deploy first");
+    port = r.port;
+    return r;
+  }
+
+  /** Regenerates the scrape config from the nodes and, when it changed, has Prometheus reload it. */
+  async function sync(force = false): Promise<void> {
+    await serial(async () => {
+      const r = await row();
+      if (!r || r.deployed !== 1) return;
+      const changed = await writeConfig(r.scrape_interval);
+      if ((changed || force) && sup.get(PROCESS_ID)?.status === "RUNNING") await client.reload();
+    });
+  }
+
+  function scheduleSync(): void {
+    clearTimeout(syncTimer);
+    syncTimer = setTimeout(() => {
+      syncing = sync().catch((err: unknown) => log.warn({ err: errorMessage(err) }, "prometheus config sync failed"));
+    }, SYNC_DEBOUNCE_MS);
+  }
+
+  const unsubscribe = deps.bus.subscribe((event) => {
+    if (event.type === "node.created" || event.type === "node.updated" || event.type === "node.deleted") {
+      scheduleSync();
+    }
+  });
+
+  async function nodeJob(id: number): Promise<ScrapeJob> {
+    const node = await nodes.byId(id);
+    if (!node) throw new NotFoundError(`node ${id} not found`);
+    const [job] = scrapeJobsOf([node]);
+    if (!job) throw new ConflictError(`node '${node.name}' has no metrics endpoint (Besu metrics are off)`);
+    return job;
+  }
+
+  async function knownJob(name: string): Promise<ScrapeJob> {
+    const job = (await jobs()).find((j) => j.job === name);
+    if (!job) throw new NotFoundError(`job ${name} not found: jobs are the nodes' names (slugs)`);
+    return job;
+  }
+
+  return {
+    /** Adopts the Prometheus an earlier console left running, or starts it again if it should run. */
+    async resume(): Promise<void> {
+      const r = await row();
+      if (!r || r.deployed !== 1) return;
+      await serial(async () => {
+        await writeConfig(r.scrape_interval);
+        const state = await startProcess(r.port, true);
+        if (state.adopted) await client.reload().catch(() => undefined);
+        else
+          await db
+            .updateTable("metrics_deployment")
+            .set({ started_at: state.startedAt ?? nowIso() })
+            .where("id", "=", 1)
+            .execute();
+      });
+    },
+    async defaults() {
+      const r = await row();
+      const binary = (() => {
+        try {
+          return resolvePrometheus(deps.env);
+        } catch {
+          return undefined;
+        }
+      })();
+      const version = binary ? await prometheusVersion(binary) : null;
+      const available: number[] = [];
+      for (let p = DEFAULT_PROMETHEUS_PORT; p < DEFAULT_PROMETHEUS_PORT + 100 && available.length < 5; p++) {
+        if (r?.deployed === 1 && r.port === p) continue;
+        if ((await checkPort(p, { hosts: ["127.0.0.1"] })) === null) available.push(p);
+      }
+      return {
+        deployment_mode: "service" as const,
+        prometheus_port: available[0] ?? DEFAULT_PROMETHEUS_PORT,
+        prometheus_version: version ? `v${version.replace(/\+.*$/, "")}` : "v2.42.0",
+        scrape_interval: DEFAULT_SCRAPE_INTERVAL,
+        available_ports: available,
+        docker_config: { network_mode: "bridge" },
+        binary_found: binary !== undefined,
+      };
+    },
+    deploy,
+    async undeploy(): Promise<{ message: string }> {
+      return serial(async () => {
+        await stopProcess();
+        await rm(dir, { recursive: true, force: true });
+        await db
+          .updateTable("metrics_deployment")
+          .set({ deployed: 0, started_at: null, error: null, updated_at: nowIso() })
+          .where("id", "=", 1)
+          .execute();
+        return { message: "Prometheus undeployed" };
+      });
+    },
+    async reload(): Promise<{ message: string }> {
+      await mustBeDeployed();
+      await sync(true);
+      return { message: "Prometheus configuration reloaded" };
+    },
+    async status(): Promise<PrometheusStatus> {
+      const r = await row();
+      if (!r || r.deployed !== 1) return { status: "not_deployed", ...(r?.error ? { error: r.error } : {}) };
+      port = r.port;
+      const state = sup.get(PROCESS_ID);
+      let version: string | undefined;
+      if (state?.status === "RUNNING") {
+        const info = await client.buildInfo().catch(() => undefined);
+        version = (info?.data as { version?: string } | undefined)?.version;
+      }
+      return {
+        status: (state?.status ?? "STOPPED").toLowerCase(),
+        version: version ?? r.version,
+        port: r.port,
+        scrape_interval: r.scrape_interval * 1_000_000_000,
+        scrape_interval_seconds: r.scrape_interval,
+        deployment_mode: r.deployment_mode,
+        ...(r.started_at ? { started_at: r.started_at } : {}),
+        ...(state?.errorMessage || r.error ? { error: state?.errorMessage ?? r.error ?? "" } : {}),
+        targets: (await jobs()).length,
+      };
+    },
+    /** Prometheus's active targets, each with the node it scrapes. */
+    async targets(): Promise<Record<string, unknown>> {
+      await mustBeDeployed();
+      const res = await client.targets();
+      return (res.data ?? {}) as Record<string, unknown>;
+    },
+    async nodeQuery(id: number, input: QueryInput): Promise<PromResponse> {
+      await mustBeDeployed();
+      return queries.run(input, (await nodeJob(id)).job);
+    },
+    async nodeLabelValues(id: number, label: string, match: string[]): Promise<PromResponse> {
+      await mustBeDeployed();
+      return queries.labelValues(label, match, (await nodeJob(id)).job);
+    },
+    async jobQuery(name: string, input: QueryInput): Promise<PromResponse> {
+      await mustBeDeployed();
+      return queries.run(input, (await knownJob(name)).job);
+    },
+    /** Waits for a pending config sync (tests, shutdown). */
+    async settled(): Promise<void> {
+      clearTimeout(syncTimer);
+      syncTimer = undefined;
+      await syncing;
+      await sync();
+    },
+    /** Detaches from Prometheus (it keeps running, like the nodes). */
+    close(): void {
+      clearTimeout(syncTimer);
+      unsubscribe();
+      sup.close();
+    },
+  };
+}
+
+export type PrometheusService = ReturnType<typeof createPrometheusService>;

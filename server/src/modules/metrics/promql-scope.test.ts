@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { PromqlScopeError, scopeQuery, scopeSelector } from "./promql-scope.js";
+
+const J = 'job="peer0"';
+
+describe("scopeQuery", () => {
+  it.each([
+    ["up", `up{${J}}`],
+    ['up{job="orderer0"}', `up{${J}}`],
+    ['up{job=~".+"}', `up{${J}}`],
+    ['{__name__=~".+"}', `{__name__=~".+",${J}}`],
+    ["up or on() vector(1)", `up{${J}} or on() vector(1)`],
+    ['rate(grpc_server_handled_total{code!="OK"}[5m])', `rate(grpc_server_handled_total{code!="OK",${J}}[5m])`],
+    [
+      'sum by (job) (rate(http{job="o", a="b"}[1m:10s] offset 5m))',
+      `sum by (job) (rate(http{a="b",${J}}[1m:10s] offset 5m))`,
+    ],
+    ["a + on(job) group_left b", `a{${J}} + on(job) group_left b{${J}}`],
+    ["ledger_blockchain_height @ 100", `ledger_blockchain_height{${J}} @ 100`],
+    ["count(up) > 0", `count(up{${J}}) > 0`],
+    ["1 + 2", "1 + 2"],
+    ['label_replace(up, "job", "x", "", "")', `label_replace(up{${J}}, "job", "x", "", "")`],
+  ])("scopes %s", (query, expected) => {
+    expect(scopeQuery(query, "job", "peer0")).toBe(expected);
+  });
+
+  it("escapes the value", () => {
+    expect(scopeQuery("up", "job", 'a"b\\c')).toBe('up{job="a\\"b\\\\c"}');
+  });
+
+  it.each(["up{", "rate(up[5m]) by (x)", "sum(", "up{job=}", ""])("refuses text that does not parse: %j", (q) => {
+    expect(() => scopeQuery(q, "job", "peer0")).toThrow(PromqlScopeError);
+    try {
+      scopeQuery(q, "job", "peer0");
+    } catch (err) {
+      expect((err as PromqlScopeError).syntax).toBe(true);
+    }
+  });
+
+  it("refuses quoted (UTF-8) label names it would not rewrite", () => {
+    expect(() => scopeQuery('{"job"="orderer0"}', "job", "peer0")).toThrow(/quoted/);
+  });
+});
+
+describe("scopeSelector", () => {
+  it("scopes a bare selector and refuses expressions", () => {
+    expect(scopeSelector('ledger_blockchain_height{channel="c"}', "job", "peer0")).toBe(
+      `ledger_blockchain_height{channel="c",${J}}`,
+    );
+    expect(scopeSelector("{}", "job", "peer0")).toBe(`{${J}}`);
+    expect(() => scopeSelector("up or vector(1)", "job", "peer0")).toThrow(/not a series selector/);
+  });
+});
