@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages a tier needs, only when missing. Debian/Ubuntu (apt) as root or via sudo.
 #   scripts/system-deps.sh test   -> chromium, postgresql, openssl, build tools for native npm modules
-#   scripts/system-deps.sh start  -> build tools for native npm modules, restic (backups)
+#   scripts/system-deps.sh start  -> build tools for native npm modules, restic (backups), prometheus (metrics)
 # The test tier also gets moto_server (S3 for the backup tests) in a venv under ~/.cache/chainlaunch/moto.
 set -euo pipefail
 want=()
@@ -10,6 +10,7 @@ have make || want+=(make)
 have g++ || want+=(g++)
 have python3 || want+=(python3)
 have restic || want+=(restic)
+have prometheus || [ -x /usr/bin/prometheus ] || want+=(prometheus)
 if [ "${1:-start}" = "test" ]; then
   have chromium || [ -x /usr/bin/chromium ] || want+=(chromium)
   have openssl || want+=(openssl)
