@@ -230,8 +230,12 @@ const METRICS_ALLOWED: Record<string, string> = {
     "product addition (issue 14): scrape_interval is Go's time.Duration (nanoseconds) on the wire; this is seconds",
   "GET /metrics/status response:targets": "product addition (issue 14): how many nodes the scrape config holds",
   "POST /metrics/node/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
-  "GET /metrics/job/{jobName}/range response:error": "the common.QueryResult shape every query route answers",
-  "GET /metrics/job/{jobName}/range response:warnings": "Prometheus's own warnings field, passed through",
+  ...Object.fromEntries(
+    ["GET /metrics/job/{jobName}/range", "GET /metrics/node/{id}/range"].flatMap((op) => [
+      [`${op} response:error`, "the common.QueryResult shape every query route answers"],
+      [`${op} response:warnings`, "Prometheus's own warnings field, passed through"],
+    ]),
+  ),
 };
 
 /**

@@ -101,7 +101,7 @@ export function registerMetricsRoutes(app: FastifyInstance, svc: PrometheusServi
   r.post(
     "/metrics/node/:id/query",
     {
-      // Audited like chaincode queries; the console's own charts use the GET range route instead.
+      // Audited like chaincode queries; the console's charts read GET /metrics/node/{id}/range instead.
       config: { access: "METRICS_READ", audit: "metrics.query" },
       schema: {
         operationId: "customQuery",
@@ -113,6 +113,21 @@ export function registerMetricsRoutes(app: FastifyInstance, svc: PrometheusServi
       },
     },
     async (req) => svc.nodeQuery(req.params.id, req.body),
+  );
+  r.get(
+    "/metrics/node/:id/range",
+    {
+      config: { access: "METRICS_READ" },
+      schema: {
+        operationId: "getNodeMetricsRange",
+        tags,
+        summary: "Range PromQL on one node's series (what the console's charts read)",
+        params: nodeIdParams,
+        querystring: jobRangeQuery,
+        response: { 200: queryResult },
+      },
+    },
+    async (req) => svc.nodeQuery(req.params.id, req.query),
   );
   r.get(
     "/metrics/node/:id/label/:label/values",

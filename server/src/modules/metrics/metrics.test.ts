@@ -206,7 +206,7 @@ describe.skipIf(!havePrometheus).each(dialects())("the managed Prometheus on %s"
   });
 
   it("runs range queries and names bad range fields", async () => {
-    const end = Math.floor(Date.now() / 1000);
+    const end = Math.ceil(Date.now() / 1000) + 1; // after the newest sample
     const range = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, {
       query: "ledger_blockchain_height",
       start: new Date((end - 60) * 1000).toISOString(),
@@ -215,6 +215,11 @@ describe.skipIf(!havePrometheus).each(dialects())("the managed Prometheus on %s"
     });
     expect(range.statusCode, range.body).toBe(200);
     expect(range.json().data.resultType).toBe("matrix");
+    const get = await call(
+      "GET",
+      `/metrics/node/${nodes.peer?.id}/range?query=ledger_blockchain_height&start=${end - 60}&end=${end}&step=5s`,
+    );
+    expect(get.json().data.result[0]?.metric.job, get.body).toBe("mpeer0");
     const onlyStart = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, { query: "up", start: String(end) });
     expect(onlyStart.json().message).toMatch(/^end: /);
     const badStep = await call("POST", `/metrics/node/${nodes.peer?.id}/query`, {
@@ -252,7 +257,7 @@ describe.skipIf(!havePrometheus).each(dialects())("the managed Prometheus on %s"
   it("queries by job name, and 404s for a job that is no node", async () => {
     const res = await call("GET", "/metrics/job/mother0?query=ledger_blockchain_height");
     expect(res.json().data.result[0].value[1]).toBe("3");
-    const end = Math.floor(Date.now() / 1000);
+    const end = Math.ceil(Date.now() / 1000) + 1; // after the newest sample
     const range = await call("GET", `/metrics/job/mother0/range?query=up&start=${end - 30}&end=${end}&step=5s`);
     expect(range.json().data.resultType).toBe("matrix");
     expect((await call("GET", "/metrics/job/prometheus")).statusCode).toBe(404);
