@@ -73,6 +73,8 @@ const fabricWizard: PageLoader = () => import("@/pages/fabric-wizard/FabricWizar
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
+const monitoring: PageLoader = () => import("@/pages/monitoring/MonitoringPage").then((m) => m.MonitoringPage);
+
 const nodes: PageLoader = () => import("@/pages/nodes/NodesPage").then((m) => m.NodesPage);
 const nodeCreate: PageLoader = () => import("@/pages/nodes/NodeCreatePage").then((m) => m.NodeCreatePage);
 const nodeDetail: PageLoader = () => import("@/pages/nodes/NodeDetailPage").then((m) => m.NodeDetailPage);
@@ -115,10 +117,10 @@ export const ROUTES: readonly AppRoute[] = [
   },
   { path: "sc/fabric/projects/chaincodes/:id", title: "Chaincode Project", load: project },
   { path: "sc/fabric/projects/chaincodes/:id/editor", title: "Chaincode Editor", load: projectEditor },
-  { path: "monitoring", title: "Monitoring" },
+  { path: "monitoring", title: "Monitoring", load: monitoring },
   { path: "monitoring/providers/new", title: "New Monitoring Provider" },
   { path: "monitoring/providers/:id", title: "Monitoring Provider" },
-  { path: "settings/monitoring", title: "Monitoring" },
+  { path: "settings/monitoring", title: "Monitoring", load: monitoring },
   { path: "networks", title: "Networks", load: networks },
   { path: "networks/import", title: "Import Network", load: networkImport },
   { path: "network/fabric", title: "Fabric Networks", load: fabricNetworks },

@@ -1,5 +1,5 @@
 import { AlertTriangleIcon, Loader2Icon, PencilIcon, ShieldCheckIcon } from "lucide-react";
-import { useState, type ReactElement } from "react";
+import { lazy, Suspense, useState, type ReactElement } from "react";
 import { Link, useParams } from "react-router";
 import type { NodeInfo } from "@/api/client";
 import { RoleGate } from "@/app/RoleGate";
@@ -8,7 +8,7 @@ import { DetailField, Mono } from "@/components/DetailField";
 import { CopyButton } from "@/components/CopyButton";
 import { DeleteResourceButton } from "@/components/ConfirmDialog";
 import { Pager } from "@/components/Pager";
-import { EmptyState, PageHeader, QueryState } from "@/components/states";
+import { EmptyState, LoadingRows, PageHeader, QueryState } from "@/components/states";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -38,6 +38,9 @@ import { HEALTH_COLOURS, healthBars } from "@/pages/nodes/health";
 import { LogViewer } from "@/pages/nodes/LogViewer";
 import { NodeActions } from "@/pages/nodes/NodeActions";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
+
+/** The charts (uPlot) load with the Metrics tab, not with the page. */
+const NodeMetrics = lazy(() => import("@/pages/nodes/NodeMetrics").then((m) => ({ default: m.NodeMetrics })));
 
 function Addr({ value }: { value: string | undefined }): ReactElement {
   if (!value) return <span className="text-muted-foreground">—</span>;
@@ -422,6 +425,7 @@ export function NodeDetailPage(): ReactElement {
             <Tabs defaultValue="overview">
               <TabsList className="max-w-full justify-start overflow-x-auto">
                 <TabsTrigger value="overview">Overview</TabsTrigger>
+                <TabsTrigger value="metrics">Metrics</TabsTrigger>
                 {n.besuNode && <TabsTrigger value="rpc">RPC console</TabsTrigger>}
                 {fabric && <TabsTrigger value="certificates">Certificates</TabsTrigger>}
                 <TabsTrigger value="logs">Logs</TabsTrigger>
@@ -430,6 +434,11 @@ export function NodeDetailPage(): ReactElement {
               </TabsList>
               <TabsContent value="overview" className="mt-4">
                 <Overview n={n} />
+              </TabsContent>
+              <TabsContent value="metrics" className="mt-4">
+                <Suspense fallback={<LoadingRows />}>
+                  <NodeMetrics node={n} />
+                </Suspense>
               </TabsContent>
               {n.besuNode && (
                 <TabsContent value="rpc" className="mt-4">

@@ -1,0 +1,125 @@
+import { ActivityIcon, Loader2Icon } from "lucide-react";
+import { useMemo, useState, type ReactElement } from "react";
+import { Link } from "react-router";
+import type { NodeInfo } from "@/api/client";
+import { TimeSeriesChart } from "@/components/charts/TimeSeriesChart";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/states";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Label } from "@/components/ui/label";
+import { useNodeRangeQuery, usePrometheusStatusQuery } from "@/data/metrics/metrics";
+import { panelsFor, RANGES, REFRESHES, type MetricPanel } from "@/pages/nodes/metric-panels";
+
+const SELECT = "h-9 rounded-md border bg-transparent px-3 text-sm";
+
+function PanelCard(props: {
+  nodeId: number;
+  panel: MetricPanel;
+  rangeSeconds: number;
+  refreshMs: number;
+}): ReactElement {
+  const { panel } = props;
+  const q = useNodeRangeQuery(props.nodeId, panel.query, props.rangeSeconds, props.refreshMs, true);
+  const series = useMemo(
+    () => (q.data ?? []).map((s) => ({ label: panel.legend(s.metric), values: s.values })),
+    [q.data, panel],
+  );
+  return (
+    <Card className="min-w-0" data-testid={`metric-${panel.id}`}>
+      <CardHeader className="flex flex-row items-center justify-between pb-2">
+        <CardTitle className="text-sm font-medium">{panel.title}</CardTitle>
+        {q.isFetching && (
+          <Loader2Icon className="size-3.5 animate-spin text-muted-foreground" aria-label="Refreshing" />
+        )}
+      </CardHeader>
+      <CardContent>
+        {q.isPending ? (
+          <LoadingRows rows={3} />
+        ) : q.isError ? (
+          <ErrorState error={q.error} onRetry={() => void q.refetch()} what={panel.title} />
+        ) : series.length === 0 ? (
+          <p className="py-10 text-center text-sm text-muted-foreground">No data in this range yet.</p>
+        ) : (
+          <TimeSeriesChart series={series} format={panel.format} ariaLabel={`${panel.title} chart`} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * The node detail's Metrics tab: charts of the node's own series from the managed Prometheus, with a
+ * time range and auto refresh. Without a Prometheus it says so and links to Monitoring.
+ */
+export function NodeMetrics({ node }: { node: NodeInfo }): ReactElement {
+  const status = usePrometheusStatusQuery();
+  const [rangeSeconds, setRange] = useState<number>(RANGES[0].seconds);
+  const [refreshMs, setRefresh] = useState<number>(REFRESHES[2].ms);
+  const panels = useMemo(() => panelsFor(node.nodeType), [node.nodeType]);
+
+  if (status.isPending) return <LoadingRows />;
+  if (status.isError) return <ErrorState error={status.error} onRetry={() => void status.refetch()} what="Metrics" />;
+  if (status.data.status === "not_deployed") {
+    return (
+      <Card>
+        <EmptyState
+          icon={ActivityIcon}
+          title="Prometheus is not deployed"
+          description="Deploy the managed Prometheus on the Monitoring page; it scrapes every node and these charts read it."
+          action={
+            <Button asChild variant="outline">
+              <Link to="/monitoring">Go to Monitoring</Link>
+            </Button>
+          }
+        />
+      </Card>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end gap-4">
+        <div className="space-y-1">
+          <Label htmlFor="metrics-range">Time range</Label>
+          <select
+            id="metrics-range"
+            className={SELECT}
+            value={rangeSeconds}
+            onChange={(e) => setRange(Number(e.target.value))}
+          >
+            {RANGES.map((r) => (
+              <option key={r.seconds} value={r.seconds}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="space-y-1">
+          <Label htmlFor="metrics-refresh">Auto refresh</Label>
+          <select
+            id="metrics-refresh"
+            className={SELECT}
+            value={refreshMs}
+            onChange={(e) => setRefresh(Number(e.target.value))}
+          >
+            {REFRESHES.map((r) => (
+              <option key={r.ms} value={r.ms}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {status.data.status !== "running" && (
+          <p className="text-sm text-destructive">
+            Prometheus is {status.data.status}
+            {status.data.error ? `: ${status.data.error}` : ""}
+          </p>
+        )}
+      </div>
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+        {panels.map((p) => (
+          <PanelCard key={p.id} nodeId={node.id} panel={p} rangeSeconds={rangeSeconds} refreshMs={refreshMs} />
+        ))}
+      </div>
+    </div>
+  );
+}
