@@ -14,8 +14,11 @@ export function TimeSeriesChart({
   height = 180,
   format = compactNumber,
   ariaLabel,
+  xRange,
 }: {
   series: ChartSeries[];
+  /** The x axis span in unix seconds (the range asked for); otherwise the data's own. */
+  xRange?: [number, number];
   height?: number;
   format?: (n: number) => string;
   ariaLabel: string;
@@ -33,7 +36,7 @@ export function TimeSeriesChart({
       height,
       legend: { show: series.length > 0 },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true } },
+      scales: { x: xRange ? { time: true, range: () => xRange } : { time: true } },
       axes: [
         { stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid } },
         {
@@ -64,7 +67,7 @@ export function TimeSeriesChart({
       chart.destroy();
       plot.current = null;
     };
-  }, [series, height, format]);
+  }, [series, height, format, xRange]);
 
   return <div ref={box} role="img" aria-label={ariaLabel} className="w-full text-muted-foreground" />;
 }

@@ -21,9 +21,17 @@ function PanelCard(props: {
   const { panel } = props;
   const q = useNodeRangeQuery(props.nodeId, panel.query, props.rangeSeconds, props.refreshMs, true);
   const series = useMemo(
-    () => (q.data ?? []).map((s) => ({ label: panel.legend(s.metric), values: s.values })),
+    () =>
+      (q.data ?? [])
+        // A histogram nobody has observed yet answers NaN everywhere: that is no data, not a line.
+        .filter((s) => s.values.some(([, v]) => Number.isFinite(Number(v))))
+        .map((s) => ({ label: panel.legend(s.metric), values: s.values })),
     [q.data, panel],
   );
+  const xRange = useMemo((): [number, number] => {
+    const end = Math.ceil((q.dataUpdatedAt || Date.now()) / 1000);
+    return [end - props.rangeSeconds, end];
+  }, [q.dataUpdatedAt, props.rangeSeconds]);
   return (
     <Card className="min-w-0" data-testid={`metric-${panel.id}`}>
       <CardHeader className="flex flex-row items-center justify-between pb-2">
@@ -40,7 +48,7 @@ function PanelCard(props: {
         ) : series.length === 0 ? (
           <p className="py-10 text-center text-sm text-muted-foreground">No data in this range yet.</p>
         ) : (
-          <TimeSeriesChart series={series} format={panel.format} ariaLabel={`${panel.title} chart`} />
+          <TimeSeriesChart series={series} format={panel.format} xRange={xRange} ariaLabel={`${panel.title} chart`} />
         )}
       </CardContent>
     </Card>
