@@ -207,6 +207,18 @@ export const PERMISSIONS = {
     description: "Create, change and delete backup targets and schedules",
     roles: OPERATORS,
   },
+  NOTIFICATION_PROVIDER_READ: {
+    name: "Read notification providers",
+    category: "Monitoring",
+    description: "List and inspect email and webhook notification providers (secrets masked)",
+    roles: ALL,
+  },
+  NOTIFICATION_PROVIDER_CONFIG: {
+    name: "Configure notification providers",
+    category: "Monitoring",
+    description: "Create, change, delete and send a test through email and webhook notification providers",
+    roles: OPERATORS,
+  },
   PLUGIN_READ: { name: "Read plugins", category: "Plugins", description: "List and inspect plugins", roles: OPERATORS },
 } as const satisfies Record<string, PermissionDef>;
 

@@ -9,6 +9,7 @@ import { registerChaincodesModule } from "./fabric-chaincodes/index.js";
 import { registerProjectsModule } from "./chaincode-projects/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerBackupsModule } from "./backups/index.js";
+import { registerNotificationProvidersModule } from "./notification-providers/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
 import type { AppContext } from "./context.js";
@@ -75,6 +76,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     nodes: nodes.service,
     nodesAdopted: nodes.adopted,
   });
+  registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

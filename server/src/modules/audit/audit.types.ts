@@ -97,6 +97,10 @@ export const AUDIT_EVENT_TYPES = [
   "backup_schedule.delete",
   "backup_schedule.enable",
   "backup_schedule.disable",
+  "notification_provider.create",
+  "notification_provider.update",
+  "notification_provider.delete",
+  "notification_provider.test",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
