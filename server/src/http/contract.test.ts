@@ -223,6 +223,33 @@ const BACKUP_ALLOWED: Record<string, string> = {
     "product addition (issue 13): a restore drill (restic check, restore into a scratch folder, compare with the manifest)",
 };
 
+/** Product additions of notification providers (issue 14). */
+const PROVIDER_FLAGS = ["notifyCertExpiry", "notifyPeerLag", "notifyRaftHealth"];
+const PROVIDER_FLAGS_REASON =
+  "product addition (issue 14): routing flags for the console's alerts (certificate expiry, peer lag, Raft health)";
+const TERRAFORM_ALIASES = [
+  "is_default",
+  "notify_backup_failure",
+  "notify_backup_success",
+  "notify_node_downtime",
+  "notify_s3_conn_issue",
+];
+const TERRAFORM_REASON =
+  "the upstream Terraform provider sends these snake_case spellings; accepted as aliases (camelCase wins)";
+const PROVIDER_ALLOWED: Record<string, string> = Object.fromEntries([
+  ...[
+    "GET /notifications/providers response:[].",
+    "POST /notifications/providers response:",
+    "GET /notifications/providers/{id} response:",
+    "PUT /notifications/providers/{id} response:",
+    "POST /notifications/providers request:",
+    "PUT /notifications/providers/{id} request:",
+  ].flatMap((prefix) => PROVIDER_FLAGS.map((f) => [`${prefix}${f}`, PROVIDER_FLAGS_REASON])),
+  ...["POST /notifications/providers request:", "PUT /notifications/providers/{id} request:"].flatMap((prefix) =>
+    TERRAFORM_ALIASES.map((f) => [`${prefix}${f}`, TERRAFORM_REASON]),
+  ),
+]);
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
@@ -231,6 +258,7 @@ const ALLOWED: Record<string, string> = {
   ...CHAINCODE_ALLOWED,
   ...PROJECT_ALLOWED,
   ...BACKUP_ALLOWED,
+  ...PROVIDER_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import { PROVIDER_FLAG_BY_EVENT, type BusEvent, type EventBus, type NotificationEventType, type ProviderFlag } from "../../events/bus.js";
+import {
+  PROVIDER_FLAG_BY_EVENT,
+  type BusEvent,
+  type EventBus,
+  type NotificationEventType,
+  type ProviderFlag,
+} from "../../events/bus.js";
 import { errorMessage } from "../../http/errors.js";
 import { EVENT_TITLES, eventLink, eventMessage } from "./messages.js";
 import type { FlagColumn } from "./providers.repo.js";
@@ -52,7 +58,10 @@ export function createProviderDelivery(deps: {
           log.debug({ provider: p.name, event: event.type, delivery: n.id }, "notification delivered");
         } catch (err) {
           // Only the provider's name and the server's answer: settings and secrets stay out of logs.
-          log.warn({ provider: p.name, event: event.type, delivery: n.id, reason: errorMessage(err) }, "notification delivery failed");
+          log.warn(
+            { provider: p.name, event: event.type, delivery: n.id, reason: errorMessage(err) },
+            "notification delivery failed",
+          );
         }
       }),
     );
@@ -66,7 +75,9 @@ export function createProviderDelivery(deps: {
       return;
     }
     const job = deliver(event, COLUMN_BY_FLAG[flag])
-      .catch((err: unknown) => log.warn({ event: event.type, reason: errorMessage(err) }, "notification routing failed"))
+      .catch((err: unknown) =>
+        log.warn({ event: event.type, reason: errorMessage(err) }, "notification routing failed"),
+      )
       .finally(() => pending.delete(job));
     pending.add(job);
   }

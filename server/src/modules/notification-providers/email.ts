@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import nodemailer from "nodemailer";
 import type { ProviderSecrets, SmtpSettings } from "./providers.config.js";
 import type { OutgoingNotification } from "./webhook.js";
@@ -28,7 +29,8 @@ export async function sendEmail(
     secure: implicit,
     requireTLS: s.use_tls && !implicit,
     ignoreTLS: !s.use_tls,
-    tls: { rejectUnauthorized: !s.skip_tls_verify, servername: s.host },
+    // SNI carries host names only (RFC 6066); an IP address is checked against the certificate as is.
+    tls: { rejectUnauthorized: !s.skip_tls_verify, ...(isIP(s.host) ? {} : { servername: s.host }) },
     connectionTimeout: opts.timeoutMs,
     greetingTimeout: opts.timeoutMs,
     socketTimeout: opts.timeoutMs,

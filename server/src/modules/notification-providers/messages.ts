@@ -64,7 +64,12 @@ export function eventMessage(type: string, d: Data): string {
       const days = num(d.days_left ?? d.days_remaining);
       const what = str(d.subject) ?? str(d.common_name) ?? str(d.certificate) ?? "A certificate";
       const of = str(d.node_name) ? ` of ${str(d.node_name)}` : "";
-      const when = days !== undefined ? ` in ${days} day${days === 1 ? "" : "s"}` : str(d.expires_at) ? ` on ${str(d.expires_at)}` : " soon";
+      const when =
+        days !== undefined
+          ? ` in ${days} day${days === 1 ? "" : "s"}`
+          : str(d.expires_at)
+            ? ` on ${str(d.expires_at)}`
+            : " soon";
       return `Certificate ${what}${of} expires${when}.`;
     }
     case "peer.lagging":

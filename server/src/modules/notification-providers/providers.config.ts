@@ -29,7 +29,8 @@ export interface ProviderSecrets {
   headers?: Record<string, string>;
 }
 
-export type ProviderSettings = { type: "SMTP"; settings: SmtpSettings } | { type: "WEBHOOK"; settings: WebhookSettings };
+export type ProviderSettings =
+  { type: "SMTP"; settings: SmtpSettings } | { type: "WEBHOOK"; settings: WebhookSettings };
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 /** Headers the console sets itself: a configured value would break or forge the signature scheme. */
@@ -147,7 +148,8 @@ export function parseProviderConfig(
   for (const [name, value] of Object.entries(c.headers ?? current?.headers ?? {})) {
     const stored = Object.entries(current?.headers ?? {}).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
     const v = keep(value, stored);
-    if (v === undefined) throw new InputError(`config.headers.${name}: '${MASKED}' names no stored value; send the value`);
+    if (v === undefined)
+      throw new InputError(`config.headers.${name}: '${MASKED}' names no stored value; send the value`);
     headers[name] = v;
   }
   return {

@@ -33,7 +33,11 @@ export function createProvidersRepo(db: DB) {
         await table(trx).insertInto("notification_providers").values(row).returning("id").executeTakeFirstOrThrow()
       ).id;
     },
-    async update(id: number, patch: Updateable<NotificationProvidersTable>, trx?: Transaction<Database>): Promise<void> {
+    async update(
+      id: number,
+      patch: Updateable<NotificationProvidersTable>,
+      trx?: Transaction<Database>,
+    ): Promise<void> {
       await table(trx).updateTable("notification_providers").set(patch).where("id", "=", id).execute();
     },
     /** Clears is_default on every provider but `keepId`. */

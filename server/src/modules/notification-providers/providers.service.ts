@@ -58,7 +58,9 @@ export function createProvidersService(deps: ProvidersDeps) {
 
   const seal = (s: ProviderSecrets): string => encryptEnvelope(deps.masterKey().key, JSON.stringify(s), AAD);
   const open = (row: ProviderRow): ProviderSecrets =>
-    row.secret_enc ? (JSON.parse(decryptEnvelopeToString(deps.masterKey().key, row.secret_enc, AAD)) as ProviderSecrets) : {};
+    row.secret_enc
+      ? (JSON.parse(decryptEnvelopeToString(deps.masterKey().key, row.secret_enc, AAD)) as ProviderSecrets)
+      : {};
 
   function resolve(row: ProviderRow): ResolvedProvider {
     const settings: unknown = JSON.parse(row.config);
@@ -83,7 +85,8 @@ export function createProvidersService(deps: ProvidersDeps) {
       isDefault: row.is_default === 1,
       ...flags,
       lastTestAt: row.last_test_at,
-      lastTestStatus: row.last_test_status === "success" || row.last_test_status === "failure" ? row.last_test_status : null,
+      lastTestStatus:
+        row.last_test_status === "success" || row.last_test_status === "failure" ? row.last_test_status : null,
       lastTestMessage: row.last_test_message,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -118,7 +121,11 @@ export function createProvidersService(deps: ProvidersDeps) {
   const taken = (name: string) => new ConflictError(`name: a notification provider named '${name}' already exists`);
 
   /** Sends one notification through one provider; webhooks retry unless `once`. */
-  async function send(p: ResolvedProvider, n: OutgoingNotification, o: { once?: boolean; to?: string; signal?: AbortSignal }) {
+  async function send(
+    p: ResolvedProvider,
+    n: OutgoingNotification,
+    o: { once?: boolean; to?: string; signal?: AbortSignal },
+  ) {
     if (p.provider.type === "SMTP") return sendEmail(p.provider.settings, p.secrets, n, { to: o.to, timeoutMs });
     const r = await postWebhook(p.provider.settings, p.secrets, n, {
       attempts: o.once ? 1 : webhookAttempts,
