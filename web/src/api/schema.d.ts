@@ -4208,6 +4208,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/notifications/providers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List notification providers (secrets masked) */
+    get: operations["listNotificationProviders"];
+    put?: never;
+    /** Create an email (SMTP) or webhook notification provider */
+    post: operations["createNotificationProvider"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/notifications/providers/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a notification provider (secrets masked) */
+    get: operations["getNotificationProvider"];
+    /** Update a notification provider; secrets omitted or sent masked keep their stored values */
+    put: operations["updateNotificationProvider"];
+    post?: never;
+    /** Delete a notification provider */
+    delete: operations["deleteNotificationProvider"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/notifications/providers/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a test email or webhook now and record the outcome on the provider */
+    post: operations["testNotificationProvider"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -4441,6 +4495,8 @@ export interface components {
         | "BACKUP_READ"
         | "BACKUP_RUN"
         | "BACKUP_CONFIG"
+        | "NOTIFICATION_PROVIDER_READ"
+        | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
       )[];
       /** @description Owner */
@@ -5038,6 +5094,45 @@ export interface components {
       nextExecutions: string[];
       error?: string;
     };
+    NotificationProviderInput: {
+      id: number;
+      name: string;
+      /**
+       * @description SMTP or WEBHOOK
+       * @enum {string}
+       */
+      type: "SMTP" | "WEBHOOK";
+      /** @description The provider's settings; secrets are '********' when set and never returned */
+      config: {
+        [key: string]: unknown;
+      };
+      isDefault: boolean;
+      notifyNodeDowntime: boolean;
+      notifyBackupSuccess: boolean;
+      notifyBackupFailure: boolean;
+      notifyS3ConnIssue: boolean;
+      notifyCertExpiry: boolean;
+      notifyPeerLag: boolean;
+      notifyRaftHealth: boolean;
+      /** @description When Send test last ran */
+      lastTestAt: string | null;
+      /** @description success or failure of the last Send test */
+      lastTestStatus: ("success" | "failure") | null;
+      /** @description What the last Send test reported */
+      lastTestMessage: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+    NotificationProviderTestInput: {
+      /**
+       * @description success or failure
+       * @enum {string}
+       */
+      status: "success" | "failure";
+      /** @description What the mail server or webhook receiver answered */
+      message: string;
+      testedAt: string;
+    };
     /** @description An audit event */
     AuditEventInput: {
       /** @description Event id */
@@ -5249,6 +5344,8 @@ export interface components {
         | "BACKUP_READ"
         | "BACKUP_RUN"
         | "BACKUP_CONFIG"
+        | "NOTIFICATION_PROVIDER_READ"
+        | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
       )[];
       /** @description Owner */
@@ -5845,6 +5942,45 @@ export interface components {
       valid: boolean;
       nextExecutions: string[];
       error?: string;
+    };
+    NotificationProvider: {
+      id: number;
+      name: string;
+      /**
+       * @description SMTP or WEBHOOK
+       * @enum {string}
+       */
+      type: "SMTP" | "WEBHOOK";
+      /** @description The provider's settings; secrets are '********' when set and never returned */
+      config: {
+        [key: string]: unknown;
+      };
+      isDefault: boolean;
+      notifyNodeDowntime: boolean;
+      notifyBackupSuccess: boolean;
+      notifyBackupFailure: boolean;
+      notifyS3ConnIssue: boolean;
+      notifyCertExpiry: boolean;
+      notifyPeerLag: boolean;
+      notifyRaftHealth: boolean;
+      /** @description When Send test last ran */
+      lastTestAt: string | null;
+      /** @description success or failure of the last Send test */
+      lastTestStatus: ("success" | "failure") | null;
+      /** @description What the last Send test reported */
+      lastTestMessage: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+    NotificationProviderTest: {
+      /**
+       * @description success or failure
+       * @enum {string}
+       */
+      status: "success" | "failure";
+      /** @description What the mail server or webhook receiver answered */
+      message: string;
+      testedAt: string;
     };
     /** @description An audit event */
     AuditEvent: {
@@ -6911,6 +7047,8 @@ export interface operations {
             | "BACKUP_READ"
             | "BACKUP_RUN"
             | "BACKUP_CONFIG"
+            | "NOTIFICATION_PROVIDER_READ"
+            | "NOTIFICATION_PROVIDER_CONFIG"
             | "PLUGIN_READ"
           )[];
         };
@@ -21233,6 +21371,527 @@ export interface operations {
       };
     };
   };
+  listNotificationProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProvider"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createNotificationProvider: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Provider name (unique) */
+          name: string;
+          /**
+           * @description SMTP (email) or WEBHOOK (signed HTTPS POST)
+           * @enum {string}
+           */
+          type: "SMTP" | "WEBHOOK";
+          /** @description SMTP: host, port (587), username, password, from_email, from_name (ChainLaunch), to_email (comma-separated), use_tls (true), skip_tls_verify (false). WEBHOOK: url (https; http only to loopback), secret (HMAC key, at least 16 characters), headers (name -> value), skip_tls_verify (false), ca_cert (PEM). Secrets (password, secret, header values) omitted or sent as '********' on update keep their stored values */
+          config: {
+            [key: string]: unknown;
+          };
+          /** @description The default provider; setting it clears the flag on the others */
+          isDefault?: boolean;
+          /** @description Send node down / recovered events to this provider */
+          notifyNodeDowntime?: boolean;
+          /** @description Send completed backups to this provider */
+          notifyBackupSuccess?: boolean;
+          /** @description Send failed backups to this provider */
+          notifyBackupFailure?: boolean;
+          /** @description Send S3 connection issues to this provider */
+          notifyS3ConnIssue?: boolean;
+          /** @description Send certificate expiry alerts to this provider */
+          notifyCertExpiry?: boolean;
+          /** @description Send peer lagging / caught up alerts to this provider */
+          notifyPeerLag?: boolean;
+          /** @description Send Raft leader lost / consenter unreachable / recovered alerts to this provider */
+          notifyRaftHealth?: boolean;
+          /** @description Alias of isDefault (Terraform provider spelling) */
+          is_default?: boolean;
+          /** @description Alias of notifyNodeDowntime (Terraform provider spelling) */
+          notify_node_downtime?: boolean;
+          /** @description Alias of notifyBackupSuccess (Terraform provider spelling) */
+          notify_backup_success?: boolean;
+          /** @description Alias of notifyBackupFailure (Terraform provider spelling) */
+          notify_backup_failure?: boolean;
+          /** @description Alias of notifyS3ConnIssue (Terraform provider spelling) */
+          notify_s3_conn_issue?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProvider"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getNotificationProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProvider"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  updateNotificationProvider: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Provider id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Provider name (unique) */
+          name: string;
+          /**
+           * @description SMTP (email) or WEBHOOK (signed HTTPS POST)
+           * @enum {string}
+           */
+          type: "SMTP" | "WEBHOOK";
+          /** @description SMTP: host, port (587), username, password, from_email, from_name (ChainLaunch), to_email (comma-separated), use_tls (true), skip_tls_verify (false). WEBHOOK: url (https; http only to loopback), secret (HMAC key, at least 16 characters), headers (name -> value), skip_tls_verify (false), ca_cert (PEM). Secrets (password, secret, header values) omitted or sent as '********' on update keep their stored values */
+          config: {
+            [key: string]: unknown;
+          };
+          /** @description The default provider; setting it clears the flag on the others */
+          isDefault?: boolean;
+          /** @description Send node down / recovered events to this provider */
+          notifyNodeDowntime?: boolean;
+          /** @description Send completed backups to this provider */
+          notifyBackupSuccess?: boolean;
+          /** @description Send failed backups to this provider */
+          notifyBackupFailure?: boolean;
+          /** @description Send S3 connection issues to this provider */
+          notifyS3ConnIssue?: boolean;
+          /** @description Send certificate expiry alerts to this provider */
+          notifyCertExpiry?: boolean;
+          /** @description Send peer lagging / caught up alerts to this provider */
+          notifyPeerLag?: boolean;
+          /** @description Send Raft leader lost / consenter unreachable / recovered alerts to this provider */
+          notifyRaftHealth?: boolean;
+          /** @description Alias of isDefault (Terraform provider spelling) */
+          is_default?: boolean;
+          /** @description Alias of notifyNodeDowntime (Terraform provider spelling) */
+          notify_node_downtime?: boolean;
+          /** @description Alias of notifyBackupSuccess (Terraform provider spelling) */
+          notify_backup_success?: boolean;
+          /** @description Alias of notifyBackupFailure (Terraform provider spelling) */
+          notify_backup_failure?: boolean;
+          /** @description Alias of notifyS3ConnIssue (Terraform provider spelling) */
+          notify_s3_conn_issue?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProvider"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteNotificationProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  testNotificationProvider: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Provider id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: email
+           * @description Where the test email goes (required for SMTP; ignored for WEBHOOK)
+           */
+          testEmail?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProviderTest"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   bulkCreateBesuNetwork: {
     parameters: {
       query?: {
@@ -21856,7 +22515,13 @@ export interface operations {
             | "backup.failure"
             | "node.downtime"
             | "node.recovery"
-            | "s3.connection.issue";
+            | "s3.connection.issue"
+            | "certificate.expiring"
+            | "peer.lagging"
+            | "peer.caught_up"
+            | "raft.no_leader"
+            | "raft.consenter_unreachable"
+            | "raft.recovered";
           /** @description Payload fields */
           event_data?: {
             [key: string]: unknown;
