@@ -21453,19 +21453,19 @@ export interface operations {
           };
           /** @description The default provider; setting it clears the flag on the others */
           isDefault?: boolean;
-          /** @description Send node down / recovered events to this provider */
+          /** @description Send node down / recovered events to this provider (omitted: false on create, unchanged on update) */
           notifyNodeDowntime?: boolean;
-          /** @description Send completed backups to this provider */
+          /** @description Send completed backups to this provider (omitted: false on create, unchanged on update) */
           notifyBackupSuccess?: boolean;
-          /** @description Send failed backups to this provider */
+          /** @description Send failed backups to this provider (omitted: false on create, unchanged on update) */
           notifyBackupFailure?: boolean;
-          /** @description Send S3 connection issues to this provider */
+          /** @description Send S3 connection issues to this provider (omitted: false on create, unchanged on update) */
           notifyS3ConnIssue?: boolean;
-          /** @description Send certificate expiry alerts to this provider */
+          /** @description Send certificate expiry alerts to this provider (omitted: false on create, unchanged on update) */
           notifyCertExpiry?: boolean;
-          /** @description Send peer lagging / caught up alerts to this provider */
+          /** @description Send peer lagging / caught up alerts to this provider (omitted: false on create, unchanged on update) */
           notifyPeerLag?: boolean;
-          /** @description Send Raft leader lost / consenter unreachable / recovered alerts to this provider */
+          /** @description Send Raft leader lost / consenter unreachable / recovered alerts to this provider (omitted: false on create, unchanged on update) */
           notifyRaftHealth?: boolean;
           /** @description Alias of isDefault (Terraform provider spelling) */
           is_default?: boolean;
@@ -21634,19 +21634,19 @@ export interface operations {
           };
           /** @description The default provider; setting it clears the flag on the others */
           isDefault?: boolean;
-          /** @description Send node down / recovered events to this provider */
+          /** @description Send node down / recovered events to this provider (omitted: false on create, unchanged on update) */
           notifyNodeDowntime?: boolean;
-          /** @description Send completed backups to this provider */
+          /** @description Send completed backups to this provider (omitted: false on create, unchanged on update) */
           notifyBackupSuccess?: boolean;
-          /** @description Send failed backups to this provider */
+          /** @description Send failed backups to this provider (omitted: false on create, unchanged on update) */
           notifyBackupFailure?: boolean;
-          /** @description Send S3 connection issues to this provider */
+          /** @description Send S3 connection issues to this provider (omitted: false on create, unchanged on update) */
           notifyS3ConnIssue?: boolean;
-          /** @description Send certificate expiry alerts to this provider */
+          /** @description Send certificate expiry alerts to this provider (omitted: false on create, unchanged on update) */
           notifyCertExpiry?: boolean;
-          /** @description Send peer lagging / caught up alerts to this provider */
+          /** @description Send peer lagging / caught up alerts to this provider (omitted: false on create, unchanged on update) */
           notifyPeerLag?: boolean;
-          /** @description Send Raft leader lost / consenter unreachable / recovered alerts to this provider */
+          /** @description Send Raft leader lost / consenter unreachable / recovered alerts to this provider (omitted: false on create, unchanged on update) */
           notifyRaftHealth?: boolean;
           /** @description Alias of isDefault (Terraform provider spelling) */
           is_default?: boolean;

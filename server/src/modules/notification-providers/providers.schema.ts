@@ -13,7 +13,8 @@ export type ProviderType = (typeof PROVIDER_TYPES)[number];
 export const TEST_STATUSES = ["success", "failure"] as const;
 
 /** The routing flags, camelCase as in the API; each maps to a column and to event types (events/bus.ts). */
-const flag = (what: string) => z.boolean().optional().describe(`Send ${what} to this provider`);
+const flag = (what: string) =>
+  z.boolean().optional().describe(`Send ${what} to this provider (omitted: false on create, unchanged on update)`);
 const flagFields = {
   notifyNodeDowntime: flag("node down / recovered events"),
   notifyBackupSuccess: flag("completed backups"),
