@@ -55,6 +55,10 @@ const envSchema = z.object({
     .string()
     .refine(isMasterKey, "must be 32 bytes encoded as 64 hex characters or base64 (openssl rand -base64 32)")
     .optional(),
+  CHAINLAUNCH_PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s]+$/, "must be an absolute http(s) URL like https://console.example.com")
+    .optional(),
   CHAINLAUNCH_FABRIC_BIN_DIR: z.string().min(1).optional(),
   CHAINLAUNCH_FABRIC_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
   CHAINLAUNCH_BESU_BIN: z.string().min(1).optional(),
@@ -82,6 +86,8 @@ export interface Config {
   /** 32-byte key (hex or base64) that encrypts private keys; a key file in dataDir is used when unset. */
   masterKey: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /** The console's address as users reach it; makes the links in emails and webhooks absolute. */
+  publicUrl: string | undefined;
   /** A directory of Fabric binaries (`{version}` is replaced), searched before the cache. */
   fabricBinDir: string | undefined;
   /** Download official Fabric release tarballs into the cache when a version is missing. */
@@ -126,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     masterKey: e.CHAINLAUNCH_MASTER_KEY,
     logLevel: e.LOG_LEVEL,
+    publicUrl: e.CHAINLAUNCH_PUBLIC_URL?.replace(/\/+$/, ""),
     fabricBinDir: e.CHAINLAUNCH_FABRIC_BIN_DIR,
     fabricDownload: !(e.CHAINLAUNCH_FABRIC_DOWNLOAD === "0" || e.CHAINLAUNCH_FABRIC_DOWNLOAD === "false"),
     besuBin: e.CHAINLAUNCH_BESU_BIN,

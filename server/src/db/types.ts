@@ -398,7 +398,33 @@ export interface BackupsTable {
   created_at: string;
 }
 
+export interface NotificationProvidersTable {
+  id: Generated<number>;
+  name: string;
+  /** SMTP or WEBHOOK. */
+  type: string;
+  /** Non-secret settings as JSON (the keys of the provider's type). */
+  config: string;
+  /** Master-key envelope of the SMTP password or the webhook HMAC key; never returned. */
+  secret_enc: string | null;
+  is_default: number;
+  notify_node_downtime: number;
+  notify_backup_success: number;
+  notify_backup_failure: number;
+  notify_s3_conn_issue: number;
+  notify_cert_expiry: number;
+  notify_peer_lag: number;
+  notify_raft_health: number;
+  last_test_at: string | null;
+  /** success or failure. */
+  last_test_status: string | null;
+  last_test_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  notification_providers: NotificationProvidersTable;
   backup_targets: BackupTargetsTable;
   backup_schedules: BackupSchedulesTable;
   backups: BackupsTable;

@@ -237,6 +237,32 @@ const METRICS_ALLOWED: Record<string, string> = {
     ]),
   ),
 };
+/** Product additions of notification providers (issue 14). */
+const PROVIDER_FLAGS = ["notifyCertExpiry", "notifyPeerLag", "notifyRaftHealth"];
+const PROVIDER_FLAGS_REASON =
+  "product addition (issue 14): routing flags for the console's alerts (certificate expiry, peer lag, Raft health)";
+const TERRAFORM_ALIASES = [
+  "is_default",
+  "notify_backup_failure",
+  "notify_backup_success",
+  "notify_node_downtime",
+  "notify_s3_conn_issue",
+];
+const TERRAFORM_REASON =
+  "the upstream Terraform provider sends these snake_case spellings; accepted as aliases (camelCase wins)";
+const PROVIDER_ALLOWED: Record<string, string> = Object.fromEntries([
+  ...[
+    "GET /notifications/providers response:[].",
+    "POST /notifications/providers response:",
+    "GET /notifications/providers/{id} response:",
+    "PUT /notifications/providers/{id} response:",
+    "POST /notifications/providers request:",
+    "PUT /notifications/providers/{id} request:",
+  ].flatMap((prefix) => PROVIDER_FLAGS.map((f) => [`${prefix}${f}`, PROVIDER_FLAGS_REASON])),
+  ...["POST /notifications/providers request:", "PUT /notifications/providers/{id} request:"].flatMap((prefix) =>
+    TERRAFORM_ALIASES.map((f) => [`${prefix}${f}`, TERRAFORM_REASON]),
+  ),
+]);
 
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
@@ -247,6 +273,7 @@ const ALLOWED: Record<string, string> = {
   ...PROJECT_ALLOWED,
   ...BACKUP_ALLOWED,
   ...METRICS_ALLOWED,
+  ...PROVIDER_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

@@ -219,6 +219,18 @@ export const PERMISSIONS = {
     description: "Deploy, reload and undeploy the managed Prometheus",
     roles: OPERATORS,
   },
+  NOTIFICATION_PROVIDER_READ: {
+    name: "Read notification providers",
+    category: "Monitoring",
+    description: "List and inspect email and webhook notification providers (secrets masked)",
+    roles: ALL,
+  },
+  NOTIFICATION_PROVIDER_CONFIG: {
+    name: "Configure notification providers",
+    category: "Monitoring",
+    description: "Create, change, delete and send a test through email and webhook notification providers",
+    roles: OPERATORS,
+  },
   PLUGIN_READ: { name: "Read plugins", category: "Plugins", description: "List and inspect plugins", roles: OPERATORS },
 } as const satisfies Record<string, PermissionDef>;
 

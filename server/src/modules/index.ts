@@ -10,6 +10,7 @@ import { registerProjectsModule } from "./chaincode-projects/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerBackupsModule } from "./backups/index.js";
 import { registerMetricsModule } from "./metrics/index.js";
+import { registerNotificationProvidersModule } from "./notification-providers/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
 import type { AppContext } from "./context.js";
@@ -77,6 +78,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     nodesAdopted: nodes.adopted,
   });
   registerMetricsModule(api, ctx);
+  registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

@@ -4395,6 +4395,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/notifications/providers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List notification providers (secrets masked) */
+    get: operations["listNotificationProviders"];
+    put?: never;
+    /** Create an email (SMTP) or webhook notification provider */
+    post: operations["createNotificationProvider"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/notifications/providers/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a notification provider (secrets masked) */
+    get: operations["getNotificationProvider"];
+    /** Update a notification provider; secrets omitted or sent masked keep their stored values */
+    put: operations["updateNotificationProvider"];
+    post?: never;
+    /** Delete a notification provider */
+    delete: operations["deleteNotificationProvider"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/notifications/providers/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a test email or webhook now and record the outcome on the provider */
+    post: operations["testNotificationProvider"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -4630,6 +4684,8 @@ export interface components {
         | "BACKUP_CONFIG"
         | "METRICS_READ"
         | "METRICS_CONFIG"
+        | "NOTIFICATION_PROVIDER_READ"
+        | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
       )[];
       /** @description Owner */
@@ -4710,7 +4766,8 @@ export interface components {
        * @description Process status
        * @enum {string}
        */
-      status: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
       /** @description Why the node is in ERROR (with its last log lines) */
       errorMessage?: string;
       /** @description External endpoint */
@@ -5326,6 +5383,45 @@ export interface components {
       /** @description Label values */
       data: string[];
     };
+    NotificationProviderInput: {
+      id: number;
+      name: string;
+      /**
+       * @description SMTP or WEBHOOK
+       * @enum {string}
+       */
+      type: "SMTP" | "WEBHOOK";
+      /** @description The provider's settings; secrets are '********' when set and never returned */
+      config: {
+        [key: string]: unknown;
+      };
+      isDefault: boolean;
+      notifyNodeDowntime: boolean;
+      notifyBackupSuccess: boolean;
+      notifyBackupFailure: boolean;
+      notifyS3ConnIssue: boolean;
+      notifyCertExpiry: boolean;
+      notifyPeerLag: boolean;
+      notifyRaftHealth: boolean;
+      /** @description When Send test last ran */
+      lastTestAt: string | null;
+      /** @description success or failure of the last Send test */
+      lastTestStatus: ("success" | "failure") | null;
+      /** @description What the last Send test reported */
+      lastTestMessage: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+    NotificationProviderTestInput: {
+      /**
+       * @description success or failure
+       * @enum {string}
+       */
+      status: "success" | "failure";
+      /** @description What the mail server or webhook receiver answered */
+      message: string;
+      testedAt: string;
+    };
     /** @description An audit event */
     AuditEventInput: {
       /** @description Event id */
@@ -5539,6 +5635,8 @@ export interface components {
         | "BACKUP_CONFIG"
         | "METRICS_READ"
         | "METRICS_CONFIG"
+        | "NOTIFICATION_PROVIDER_READ"
+        | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
       )[];
       /** @description Owner */
@@ -5619,7 +5717,8 @@ export interface components {
        * @description Process status
        * @enum {string}
        */
-      status: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
       /** @description Why the node is in ERROR (with its last log lines) */
       errorMessage?: string;
       /** @description External endpoint */
@@ -6234,6 +6333,45 @@ export interface components {
       status: string;
       /** @description Label values */
       data: string[];
+    };
+    NotificationProvider: {
+      id: number;
+      name: string;
+      /**
+       * @description SMTP or WEBHOOK
+       * @enum {string}
+       */
+      type: "SMTP" | "WEBHOOK";
+      /** @description The provider's settings; secrets are '********' when set and never returned */
+      config: {
+        [key: string]: unknown;
+      };
+      isDefault: boolean;
+      notifyNodeDowntime: boolean;
+      notifyBackupSuccess: boolean;
+      notifyBackupFailure: boolean;
+      notifyS3ConnIssue: boolean;
+      notifyCertExpiry: boolean;
+      notifyPeerLag: boolean;
+      notifyRaftHealth: boolean;
+      /** @description When Send test last ran */
+      lastTestAt: string | null;
+      /** @description success or failure of the last Send test */
+      lastTestStatus: ("success" | "failure") | null;
+      /** @description What the last Send test reported */
+      lastTestMessage: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+    NotificationProviderTest: {
+      /**
+       * @description success or failure
+       * @enum {string}
+       */
+      status: "success" | "failure";
+      /** @description What the mail server or webhook receiver answered */
+      message: string;
+      testedAt: string;
     };
     /** @description An audit event */
     AuditEvent: {
@@ -7302,6 +7440,8 @@ export interface operations {
             | "BACKUP_CONFIG"
             | "METRICS_READ"
             | "METRICS_CONFIG"
+            | "NOTIFICATION_PROVIDER_READ"
+            | "NOTIFICATION_PROVIDER_CONFIG"
             | "PLUGIN_READ"
           )[];
         };
@@ -11188,7 +11328,8 @@ export interface operations {
         /** @description Exact slug */
         slug?: string;
         /** @description Status */
-        status?: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+        status?:
+          "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
         /** @description Platform */
         platform?: "FABRIC" | "BESU";
         /** @description Node type */
@@ -11432,7 +11573,8 @@ export interface operations {
              * @description JWT algorithm
              * @enum {string}
              */
-            jwtAuthenticationAlgorithm?: "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            jwtAuthenticationAlgorithm?:
+              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
             /** @description Extra environment variables for the process */
             env?: {
               [key: string]: string;
@@ -11815,7 +11957,8 @@ export interface operations {
              * @description JWT algorithm
              * @enum {string}
              */
-            jwtAuthenticationAlgorithm?: "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            jwtAuthenticationAlgorithm?:
+              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
             /** @description Extra environment variables for the process */
             env?: {
               [key: string]: string;
@@ -13547,7 +13690,13 @@ export interface operations {
                * @description Leader rotation
                * @enum {string}
                */
-              leaderRotation?: "ROTATION_UNSPECIFIED" | "ROTATION_OFF" | "ROTATION_ON" | "unspecified" | "off" | "on";
+              leaderRotation?:
+                | "ROTATION_UNSPECIFIED"
+                | "ROTATION_OFF"
+                | "ROTATION_ON"
+                | "unspecified"
+                | "off"
+                | "on";
               /** @description Decisions per leader */
               decisionsPerLeader?: number;
             };
@@ -22351,6 +22500,527 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listNotificationProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProvider"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createNotificationProvider: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Provider name (unique) */
+          name: string;
+          /**
+           * @description SMTP (email) or WEBHOOK (signed HTTPS POST)
+           * @enum {string}
+           */
+          type: "SMTP" | "WEBHOOK";
+          /** @description SMTP: host, port (587), username, password, from_email, from_name (ChainLaunch), to_email (comma-separated), use_tls (true), skip_tls_verify (false). WEBHOOK: url (https; http only to loopback), secret (HMAC key, at least 16 characters), headers (name -> value), skip_tls_verify (false), ca_cert (PEM). Secrets (password, secret, header values) omitted or sent as '********' on update keep their stored values */
+          config: {
+            [key: string]: unknown;
+          };
+          /** @description The default provider; setting it clears the flag on the others */
+          isDefault?: boolean;
+          /** @description Send node down / recovered events to this provider (omitted: false on create, unchanged on update) */
+          notifyNodeDowntime?: boolean;
+          /** @description Send completed backups to this provider (omitted: false on create, unchanged on update) */
+          notifyBackupSuccess?: boolean;
+          /** @description Send failed backups to this provider (omitted: false on create, unchanged on update) */
+          notifyBackupFailure?: boolean;
+          /** @description Send S3 connection issues to this provider (omitted: false on create, unchanged on update) */
+          notifyS3ConnIssue?: boolean;
+          /** @description Send certificate expiry alerts to this provider (omitted: false on create, unchanged on update) */
+          notifyCertExpiry?: boolean;
+          /** @description Send peer lagging / caught up alerts to this provider (omitted: false on create, unchanged on update) */
+          notifyPeerLag?: boolean;
+          /** @description Send Raft leader lost / consenter unreachable / recovered alerts to this provider (omitted: false on create, unchanged on update) */
+          notifyRaftHealth?: boolean;
+          /** @description Alias of isDefault (Terraform provider spelling) */
+          is_default?: boolean;
+          /** @description Alias of notifyNodeDowntime (Terraform provider spelling) */
+          notify_node_downtime?: boolean;
+          /** @description Alias of notifyBackupSuccess (Terraform provider spelling) */
+          notify_backup_success?: boolean;
+          /** @description Alias of notifyBackupFailure (Terraform provider spelling) */
+          notify_backup_failure?: boolean;
+          /** @description Alias of notifyS3ConnIssue (Terraform provider spelling) */
+          notify_s3_conn_issue?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProvider"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getNotificationProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProvider"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  updateNotificationProvider: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Provider id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Provider name (unique) */
+          name: string;
+          /**
+           * @description SMTP (email) or WEBHOOK (signed HTTPS POST)
+           * @enum {string}
+           */
+          type: "SMTP" | "WEBHOOK";
+          /** @description SMTP: host, port (587), username, password, from_email, from_name (ChainLaunch), to_email (comma-separated), use_tls (true), skip_tls_verify (false). WEBHOOK: url (https; http only to loopback), secret (HMAC key, at least 16 characters), headers (name -> value), skip_tls_verify (false), ca_cert (PEM). Secrets (password, secret, header values) omitted or sent as '********' on update keep their stored values */
+          config: {
+            [key: string]: unknown;
+          };
+          /** @description The default provider; setting it clears the flag on the others */
+          isDefault?: boolean;
+          /** @description Send node down / recovered events to this provider (omitted: false on create, unchanged on update) */
+          notifyNodeDowntime?: boolean;
+          /** @description Send completed backups to this provider (omitted: false on create, unchanged on update) */
+          notifyBackupSuccess?: boolean;
+          /** @description Send failed backups to this provider (omitted: false on create, unchanged on update) */
+          notifyBackupFailure?: boolean;
+          /** @description Send S3 connection issues to this provider (omitted: false on create, unchanged on update) */
+          notifyS3ConnIssue?: boolean;
+          /** @description Send certificate expiry alerts to this provider (omitted: false on create, unchanged on update) */
+          notifyCertExpiry?: boolean;
+          /** @description Send peer lagging / caught up alerts to this provider (omitted: false on create, unchanged on update) */
+          notifyPeerLag?: boolean;
+          /** @description Send Raft leader lost / consenter unreachable / recovered alerts to this provider (omitted: false on create, unchanged on update) */
+          notifyRaftHealth?: boolean;
+          /** @description Alias of isDefault (Terraform provider spelling) */
+          is_default?: boolean;
+          /** @description Alias of notifyNodeDowntime (Terraform provider spelling) */
+          notify_node_downtime?: boolean;
+          /** @description Alias of notifyBackupSuccess (Terraform provider spelling) */
+          notify_backup_success?: boolean;
+          /** @description Alias of notifyBackupFailure (Terraform provider spelling) */
+          notify_backup_failure?: boolean;
+          /** @description Alias of notifyS3ConnIssue (Terraform provider spelling) */
+          notify_s3_conn_issue?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProvider"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteNotificationProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  testNotificationProvider: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Provider id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: email
+           * @description Where the test email goes (required for SMTP; ignored for WEBHOOK)
+           */
+          testEmail?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NotificationProviderTest"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

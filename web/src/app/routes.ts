@@ -27,6 +27,8 @@ const backups: PageLoader = () => import("@/pages/backups/BackupsPage").then((m)
 const backupTargetCreate: PageLoader = () =>
   import("@/pages/backups/BackupTargetPage").then((m) => m.BackupTargetCreatePage);
 const backupTarget: PageLoader = () => import("@/pages/backups/BackupTargetPage").then((m) => m.BackupTargetDetailPage);
+const providerCreate: PageLoader = () => import("@/pages/monitoring/ProviderPage").then((m) => m.ProviderCreatePage);
+const providerDetail: PageLoader = () => import("@/pages/monitoring/ProviderPage").then((m) => m.ProviderDetailPage);
 const providers: PageLoader = () => import("@/pages/key-providers/KeyProvidersPage").then((m) => m.KeyProvidersPage);
 const providerAdd: PageLoader = () =>
   import("@/pages/key-providers/KeyProviderAddPage").then((m) => m.KeyProviderAddPage);
@@ -118,8 +120,8 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "sc/fabric/projects/chaincodes/:id", title: "Chaincode Project", load: project },
   { path: "sc/fabric/projects/chaincodes/:id/editor", title: "Chaincode Editor", load: projectEditor },
   { path: "monitoring", title: "Monitoring", load: monitoring },
-  { path: "monitoring/providers/new", title: "New Monitoring Provider" },
-  { path: "monitoring/providers/:id", title: "Monitoring Provider" },
+  { path: "monitoring/providers/new", title: "New Monitoring Provider", load: providerCreate },
+  { path: "monitoring/providers/:id", title: "Monitoring Provider", load: providerDetail },
   { path: "settings/monitoring", title: "Monitoring", load: monitoring },
   { path: "networks", title: "Networks", load: networks },
   { path: "networks/import", title: "Import Network", load: networkImport },

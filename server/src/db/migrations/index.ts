@@ -9,6 +9,7 @@ import { fabricChaincodes } from "./0007-fabric-chaincodes.js";
 import { nodeDowntime } from "./0008-node-downtime.js";
 import { chaincodeProjects } from "./0009-chaincode-projects.js";
 import { backups } from "./0010-backups.js";
+import { notificationProviders } from "./0011-notification-providers.js";
 import { metrics } from "./0013-metrics.js";
 import type { Dialect } from "./helpers.js";
 
@@ -30,6 +31,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0008-node-downtime": nodeDowntime(dialect),
         "0009-chaincode-projects": chaincodeProjects(dialect),
         "0010-backups": backups(dialect),
+        "0011-notification-providers": notificationProviders(dialect),
         "0013-metrics": metrics(dialect),
       };
     },

@@ -101,6 +101,10 @@ export const AUDIT_EVENT_TYPES = [
   "metrics.reload",
   "metrics.undeploy",
   "metrics.query",
+  "notification_provider.create",
+  "notification_provider.update",
+  "notification_provider.delete",
+  "notification_provider.test",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -25,6 +25,7 @@ import {
 } from "@/data/metrics/metrics";
 import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
+import { ProvidersCard } from "@/pages/monitoring/ProvidersCard";
 
 function StatusBadge({ status }: { status: string }): ReactElement {
   const variant = status === "running" ? "default" : status === "error" ? "destructive" : "secondary";
@@ -276,6 +277,7 @@ export function MonitoringPage(): ReactElement {
           )
         }
       </QueryState>
+      <ProvidersCard />
     </div>
   );
 }

@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
+import { api, unwrap } from "@/api/client";
+import { providerKeys, type NotificationProvider, type ProviderBody } from "@/data/notification-providers/keys";
+
+/** Silent: the form shows a field's error next to it and toasts the others itself. */
+export function useProviderUpdateMutation(id: number): UseMutationResult<NotificationProvider, Error, ProviderBody> {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ProviderBody) =>
+      unwrap(api.PUT("/notifications/providers/{id}", { params: { path: { id } }, body })),
+    onSettled: () => qc.invalidateQueries({ queryKey: providerKeys.all }),
+    meta: { silent: true },
+  });
+}
