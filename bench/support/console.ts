@@ -49,6 +49,7 @@ export async function startBenchConsole(tag: string) {
   };
   return {
     built,
+    dataDir,
     address,
     http,
     until,
