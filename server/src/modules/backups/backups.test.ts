@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -227,6 +227,15 @@ describe.each(dialects())("backups on %s", (dialect) => {
   it("backs up the console to S3: pending, then completed with a restic snapshot, size and duration", async () => {
     const events: Array<{ type: string; data: Record<string, unknown> }> = [];
     const off = t.bus.subscribe((e) => void events.push({ type: e.type, data: e.data }));
+    // The managed Prometheus's storage and pid record stay out of snapshots; its config goes in.
+    for (const [dir, file] of [
+      ["prometheus/data/wal", "00000000"],
+      ["prometheus/runtime/pids", "prometheus.json"],
+      ["prometheus", "prometheus.yml"],
+    ] as const) {
+      mkdirSync(join(t.config.dataDir, dir), { recursive: true });
+      writeFileSync(join(t.config.dataDir, dir, file), "x");
+    }
     const res = await call("POST", "/backups", { targetId, metadata: { reason: "test" } }, manager);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({
@@ -256,6 +265,9 @@ describe.each(dialects())("backups on %s", (dialect) => {
     expect(files).toContain(dialect === "sqlite" ? "/database/chainlaunch.db" : "/database/postgres.sql");
     expect(files).toContain("/data/master.key");
     expect(files).not.toContain("/data/chainlaunch.db");
+    expect(files).toContain("/data/prometheus/prometheus.yml");
+    expect(files).not.toContain("/data/prometheus/data");
+    expect(files).not.toContain("/data/prometheus/runtime/pids");
     const list = (await call("GET", "/backups", undefined, viewer)).json();
     expect(list[0]).toMatchObject({ id: backupId, status: "completed" });
   });

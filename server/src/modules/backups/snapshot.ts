@@ -56,8 +56,17 @@ const EXCLUDED_TOP = new Set([
   "chainlaunch.db-shm",
   "backups", // this module's own work folder (staging, restore drills)
 ]);
-/** Relative directories that hold runtime state of this machine only (pid records). */
-const EXCLUDED_DIRS = [join("runtime", "pids"), join("chaincodes", "runtime", "pids")];
+/**
+ * Relative directories that hold runtime state of this machine only (pid records), and the managed
+ * Prometheus's storage: a live TSDB copied file by file is no consistent copy, and metrics history is
+ * not what a restore needs (the restored console starts Prometheus again with empty storage).
+ */
+const EXCLUDED_DIRS = [
+  join("runtime", "pids"),
+  join("chaincodes", "runtime", "pids"),
+  join("prometheus", "runtime", "pids"),
+  join("prometheus", "data"),
+];
 
 function excluded(rel: string, masterKeyFromEnv: boolean): boolean {
   if (!rel.includes(sep)) {
