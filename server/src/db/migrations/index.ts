@@ -9,6 +9,7 @@ import { fabricChaincodes } from "./0007-fabric-chaincodes.js";
 import { nodeDowntime } from "./0008-node-downtime.js";
 import { chaincodeProjects } from "./0009-chaincode-projects.js";
 import { backups } from "./0010-backups.js";
+import { alerts } from "./0012-alerts.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -29,6 +30,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0008-node-downtime": nodeDowntime(dialect),
         "0009-chaincode-projects": chaincodeProjects(dialect),
         "0010-backups": backups(dialect),
+        "0012-alerts": alerts(dialect),
       };
     },
   };
