@@ -60,8 +60,9 @@ export function raftLeaderRule(repo: Repo, scrape?: Scraper): AlertRule {
 /**
  * A Raft channel with a consenter unreachable, for `alertRaftMinutes`: one of this console's
  * orderers on the channel is not running (stopped on purpose too: the cluster has lost a member
- * either way) or its metrics do not answer, or the leader counts fewer active nodes than the
- * cluster has (which also sees consenters run elsewhere).
+ * either way) or its metrics do not answer, or an orderer's `active_nodes` (the leader's count,
+ * which followers receive with its heartbeats) is below `cluster_size`, which also sees consenters
+ * run elsewhere.
  */
 export function raftConsenterRule(repo: Repo, scrape?: Scraper): AlertRule {
   return {
@@ -77,10 +78,10 @@ export function raftConsenterRule(repo: Repo, scrape?: Scraper): AlertRule {
         const unreachable = ch.orderers
           .filter((o) => o.status !== "RUNNING" || snap.scrapes.get(o.id)?.ok === false)
           .map((o) => o.name);
-        const { leaders, clusterSize } = raftView(snap, ch);
-        const leader = leaders[0];
-        const active = leader ? channelMetric(snap, leader.id, ACTIVE_NODES, ch.name) : undefined;
-        const missing = active !== undefined && clusterSize > 0 ? Math.max(0, clusterSize - active) : 0;
+        const { answering, clusterSize } = raftView(snap, ch);
+        // 0 means "not reported": every orderer starts at 0, and a one-node cluster never sets it.
+        const active = Math.max(0, ...answering.map((o) => channelMetric(snap, o.id, ACTIVE_NODES, ch.name) ?? 0));
+        const missing = active > 0 && clusterSize > 1 ? Math.max(0, clusterSize - active) : 0;
         out.push({
           key: `network:${ch.networkId}`,
           subject: `channel ${ch.name}`,
@@ -90,7 +91,7 @@ export function raftConsenterRule(repo: Repo, scrape?: Scraper): AlertRule {
             problem: "consenter_unreachable",
             unreachable,
             cluster_size: clusterSize || null,
-            active_nodes: active ?? null,
+            active_nodes: active || null,
           },
         });
       }
