@@ -223,6 +223,27 @@ const BACKUP_ALLOWED: Record<string, string> = {
     "product addition (issue 13): a restore drill (restic check, restore into a scratch folder, compare with the manifest)",
 };
 
+/** Product additions of the alert engine (issue 14): its thresholds in the settings and its list. */
+const ALERT_SETTINGS = [
+  "alertEvaluationInterval",
+  "alertCooldownMinutes",
+  "alertCertExpiryDays",
+  "alertPeerLagBlocks",
+  "alertPeerLagMinutes",
+  "alertRaftMinutes",
+];
+const ALERT_ALLOWED: Record<string, string> = {
+  ...Object.fromEntries(
+    ["POST /settings response", "GET /settings response", "POST /settings request"].flatMap((where) =>
+      ALERT_SETTINGS.map((f) => [
+        `${where}:config.${f}`,
+        "product addition (issue 14): alert thresholds, evaluation interval and cool-down (docs/alerts.md)",
+      ]),
+    ),
+  ),
+  "GET /alerts": "product addition (issue 14): the alert engine's pending, firing and recently resolved alerts",
+};
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
@@ -231,6 +252,7 @@ const ALLOWED: Record<string, string> = {
   ...CHAINCODE_ALLOWED,
   ...PROJECT_ALLOWED,
   ...BACKUP_ALLOWED,
+  ...ALERT_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",
