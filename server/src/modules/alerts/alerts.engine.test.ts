@@ -148,6 +148,30 @@ describe.each(dialects())("alert engine on %s", (dialect) => {
     expect(h.types()).toEqual(["peer.lagging", "peer.caught_up", "peer.lagging"]);
   });
 
+  it("sends a held-back episode that is still going when the cool-down ends", async () => {
+    const h = harness(t, "test.cooldown-long", { forMs: 0 });
+    h.set(h.cond(true));
+    await h.cycle();
+    h.advance(5 * MIN);
+    h.set(h.cond(false));
+    await h.cycle();
+    h.advance(5 * MIN);
+    h.set(h.cond(true));
+    await h.cycle();
+    h.advance(30 * MIN);
+    await h.cycle();
+    expect(h.types()).toEqual(["peer.lagging", "peer.caught_up"]);
+    // An hour after the first notification it is still lagging: the user last heard "caught up".
+    h.advance(25 * MIN);
+    await h.cycle();
+    h.advance(MIN);
+    await h.cycle();
+    expect(h.types()).toEqual(["peer.lagging", "peer.caught_up", "peer.lagging"]);
+    h.set(h.cond(false));
+    await h.cycle();
+    expect(h.types()).toEqual(["peer.lagging", "peer.caught_up", "peer.lagging", "peer.caught_up"]);
+  });
+
   it("keeps each key's episode apart", async () => {
     const h = harness(t, "test.keys", { forMs: 0 });
     h.set(h.cond(true, "a"), h.cond(false, "b"));

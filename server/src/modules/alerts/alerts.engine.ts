@@ -44,7 +44,8 @@ type Status = "pending" | "firing" | "resolved";
 /**
  * The alert rule engine. Per (rule, key) it keeps a persisted state: pending (active, waiting out
  * the rule's `for`), firing (one event sent per episode) or resolved (kept until the cool-down has
- * passed, so a condition that flaps back is not sent again). State lives in `alert_states`, so a
+ * passed, so a condition that flaps back is not sent again; if it is still firing when the cool-down
+ * ends, it is sent then). State lives in `alert_states`, so a
  * console restart neither re-fires an episode nor forgets one.
  */
 export function createAlertEngine(deps: {
@@ -77,7 +78,15 @@ export function createAlertEngine(deps: {
       const data = JSON.stringify(c.data);
 
       if (c.active) {
-        if (status === "firing") continue;
+        if (status === "firing") {
+          // Held back by the cool-down but still going once it has passed: the last word the user got
+          // may have been its resolution, so it is sent now.
+          if (row && row.notified === 0 && !coolingDown(row)) {
+            await repo.update(row.id, { notified: 1, last_notified_at: now, data, updated_at: now });
+            bus.publish(rule.event, c.data);
+          }
+          continue;
+        }
         const since = status === "pending" && row?.pending_since ? row.pending_since : now;
         if (nowMs - Date.parse(since) < forMs) {
           if (!row) {
