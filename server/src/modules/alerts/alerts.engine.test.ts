@@ -216,6 +216,24 @@ describe.each(dialects())("alert engine on %s", (dialect) => {
     await partial.cycle();
     expect(partial.types()).toEqual(["peer.lagging"]);
     expect(await partial.states()).toEqual([["a", "firing"]]);
+    // A pending condition that is unknown for a cycle starts its duration again.
+    const gap = harness(t, "test.gap");
+    gap.set(gap.cond(true));
+    await gap.cycle();
+    gap.advance(3 * MIN);
+    gap.set();
+    await gap.cycle();
+    gap.advance(3 * MIN);
+    gap.set(gap.cond(true));
+    await gap.cycle();
+    expect(gap.types()).toEqual([]);
+    expect(await gap.states()).toEqual([["a", "pending"]]);
+    // Unknown for more than a day: its subject is most likely gone, and the state goes quietly.
+    partial.set();
+    partial.advance(25 * 60 * MIN);
+    await partial.cycle();
+    expect(await partial.states()).toEqual([]);
+    expect(partial.types()).toEqual(["peer.lagging"]);
 
     const whole = harness(t, "test.whole", { forMs: 0, exhaustive: true, resolve: false });
     whole.set(whole.cond(true));

@@ -41,6 +41,9 @@ export interface AlertRule {
 
 type Status = "pending" | "firing" | "resolved";
 
+/** A state whose key a rule has not reported for this long is dropped (its subject is most likely gone). */
+const STALE_MS = 24 * 3_600_000;
+
 /**
  * The alert rule engine. Per (rule, key) it keeps a persisted state: pending (active, waiting out
  * the rule's `for`), firing (one event sent per episode) or resolved (kept until the cool-down has
@@ -144,8 +147,16 @@ export function createAlertEngine(deps: {
       if (row.notified === 1 && rule.resolveEvent) bus.publish(rule.resolveEvent, c.data);
     }
 
-    if (rule.exhaustive) {
-      for (const [key, row] of rows) if (!seen.has(key)) await repo.delete(row.id);
+    for (const [key, row] of rows) {
+      if (seen.has(key)) continue;
+      // Gone for good (exhaustive rules), past its cool-down, or unknown for a day (a node deleted or
+      // stopped long ago): dropped without an event.
+      const stale = nowMs - Date.parse(row.updated_at) > STALE_MS;
+      if (rule.exhaustive || stale || (row.status !== "firing" && !coolingDown(row))) await repo.delete(row.id);
+      // A `for` counts an unbroken stretch: not knowing for a cycle starts it again.
+      else if (row.status === "pending") {
+        await repo.update(row.id, { status: "resolved", pending_since: null, updated_at: now });
+      }
     }
   }
 
