@@ -1,4 +1,5 @@
 import type { ReactElement } from "react";
+import { ActiveAlerts } from "@/pages/settings/ActiveAlerts";
 import { ALERT_FIELDS } from "@/pages/settings/alert-fields";
 import { SettingsForm, type FieldDef } from "@/pages/settings/SettingsForm";
 import { SettingsNav } from "@/pages/settings/SettingsNav";
@@ -69,6 +70,8 @@ export function GeneralSettingsPage(): ReactElement {
           />
         )}
       </QueryState>
+      <div className="h-6" />
+      <ActiveAlerts />
     </div>
   );
 }
