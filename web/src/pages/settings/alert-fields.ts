@@ -46,14 +46,14 @@ export const ALERT_FIELDS: FieldDef[] = [
     name: "alertPeerLagBlocks",
     label: "Peer lag threshold (blocks)",
     kind: "number",
-    help: "Warn when a peer is more than this many blocks behind its channel's orderers…",
+    help: "Warn when a peer is more than this many blocks behind its channel's orderers.",
     rules: whole("Peer lag threshold", 1, 1000000, "blocks"),
   },
   {
     name: "alertPeerLagMinutes",
     label: "Peer lag duration (minutes)",
     kind: "number",
-    help: "…for this long.",
+    help: "How long a peer must stay behind before the warning.",
     rules: whole("Peer lag duration", 0, 1440, "minutes"),
   },
   {
