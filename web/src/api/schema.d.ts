@@ -4387,9 +4387,9 @@ export interface components {
   schemas: {
     /** @description An alert of the console's rule engine */
     AlertInput: {
-      /** @description Alert state id */
+      /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
       id: number;
-      /** @description Rule id, e.g. certificate.expiry, peer.lag, raft.leader, raft.consenters */
+      /** @description Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime) */
       rule: string;
       /** @description What the rule watches, unique within the rule, e.g. peer:3:network:5 */
       key: string;
@@ -5253,9 +5253,9 @@ export interface components {
     };
     /** @description An alert of the console's rule engine */
     Alert: {
-      /** @description Alert state id */
+      /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
       id: number;
-      /** @description Rule id, e.g. certificate.expiry, peer.lag, raft.leader, raft.consenters */
+      /** @description Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime) */
       rule: string;
       /** @description What the rule watches, unique within the rule, e.g. peer:3:network:5 */
       key: string;

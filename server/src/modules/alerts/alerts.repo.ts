@@ -65,6 +65,18 @@ export function createAlertsRepo(db: DB) {
       db.selectFrom("organization_keys").select(["organization_id", "key_id", "role"]).execute(),
     organizations: (): Promise<Array<{ id: number; name: string; msp_id: string }>> =>
       db.selectFrom("fabric_organizations").select(["id", "name", "msp_id"]).execute(),
+    /** Nodes in an outage the node runtime is tracking (crash or ERROR, not a planned stop). */
+    downNodes: (): Promise<
+      Array<{ id: number; name: string; down_since: string; down_reason: string | null; down_alerted: number }>
+    > =>
+      db
+        .selectFrom("nodes")
+        .select(["id", "name", "down_since", "down_reason", "down_alerted"])
+        .where("down_since", "is not", null)
+        .orderBy("id")
+        .execute() as Promise<
+        Array<{ id: number; name: string; down_since: string; down_reason: string | null; down_alerted: number }>
+      >,
     fabricNodes: (): Promise<FabricNodeRow[]> =>
       db
         .selectFrom("nodes")

@@ -7,8 +7,10 @@ const tags = ["Alerts"];
 
 const alert = z
   .object({
-    id: z.number().int().describe("Alert state id"),
-    rule: z.string().describe("Rule id, e.g. certificate.expiry, peer.lag, raft.leader, raft.consenters"),
+    id: z.number().int().describe("Alert state id (for node.downtime, the node's id): unique with the rule"),
+    rule: z
+      .string()
+      .describe("Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime)"),
     key: z.string().describe("What the rule watches, unique within the rule, e.g. peer:3:network:5"),
     subject: z.string().describe("What is watched, for people, e.g. 'peer0 on mychannel'"),
     status: z
@@ -44,8 +46,33 @@ function toAlert(r: AlertStateRow): z.infer<typeof alert> {
   };
 }
 
-/** GET /alerts: the engine's current states (read-only; the rules and thresholds live in settings). */
-export function registerAlertsRoutes(app: FastifyInstance, repo: Pick<AlertsRepo, "states">): void {
+/**
+ * Node outages as alerts: the node runtime decides those (grace period, recovery), and the node row
+ * keeps the outage, so the list shows them next to the engine's own (pending until reported).
+ */
+async function downtimeAlerts(repo: Pick<AlertsRepo, "downNodes">, now: number): Promise<z.infer<typeof alert>[]> {
+  return (await repo.downNodes()).map((n) => ({
+    id: n.id,
+    rule: "node.downtime",
+    key: `node:${n.id}`,
+    subject: `node ${n.name}`,
+    status: n.down_alerted === 1 ? ("firing" as const) : ("pending" as const),
+    pendingSince: n.down_since,
+    firingSince: null,
+    resolvedAt: null,
+    notified: n.down_alerted === 1,
+    data: {
+      node_id: n.id,
+      node_name: n.name,
+      downtime_mins: Math.round(((now - Date.parse(n.down_since)) / 60_000) * 1000) / 1000,
+      reason: n.down_reason,
+      down_since: n.down_since,
+    },
+  }));
+}
+
+/** GET /alerts: the engine's current states and node outages (read-only; thresholds live in settings). */
+export function registerAlertsRoutes(app: FastifyInstance, repo: Pick<AlertsRepo, "states" | "downNodes">): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     "/alerts",
@@ -58,6 +85,6 @@ export function registerAlertsRoutes(app: FastifyInstance, repo: Pick<AlertsRepo
         response: { 200: z.array(alert).describe("Alerts, oldest first") },
       },
     },
-    async () => (await repo.states.all()).map(toAlert),
+    async () => [...(await downtimeAlerts(repo, Date.now())), ...(await repo.states.all()).map(toAlert)],
   );
 }

@@ -45,12 +45,27 @@ describe("activeAlerts", () => {
         data: { channel_name: "mychannel", network_id: 12 },
       }),
     ]);
-    expect(list.map((a) => [a.id, a.title, a.state, a.link])).toEqual([
-      [3, "Certificate Expiring", "Firing", "/organizations/4"],
-      [4, "Raft Leader Lost", "Pending", "/networks/12/fabric"],
-      [1, "Peer Lagging", "Firing", "/nodes/9"],
+    expect(list.map((a) => [a.key, a.title, a.state, a.link])).toEqual([
+      ["certificate.expiry:peer:9:network:12", "Certificate Expiring", "Firing", "/organizations/4"],
+      ["raft.leader:peer:9:network:12", "Raft Leader Lost", "Pending", "/networks/12/fabric"],
+      ["peer.lag:peer:9:network:12", "Peer Lagging", "Firing", "/nodes/9"],
     ]);
     expect(list[2]?.message).toBe("Peer peer0 is 30 blocks behind on channel mychannel (height 90 of 120)");
     expect(list[0]?.kind).toBe("warning");
+  });
+
+  it("shows a node outage the node runtime tracks as 'Node Down'", () => {
+    const [down] = activeAlerts([
+      alert({
+        id: 9,
+        rule: "node.downtime",
+        key: "node:9",
+        status: "pending",
+        firingSince: null,
+        data: { node_id: 9, node_name: "peer0", downtime_mins: 0.5, reason: "the process exited (signal SIGKILL)" },
+      }),
+    ]);
+    expect(down).toMatchObject({ key: "node.downtime:node:9", title: "Node Down", state: "Pending", link: "/nodes/9" });
+    expect(down?.message).toBe("Node peer0 has been down for 30 seconds: the process exited (signal SIGKILL)");
   });
 });

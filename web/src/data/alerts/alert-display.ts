@@ -7,10 +7,12 @@ const EVENT_OF_RULE: Record<string, string> = {
   "peer.lag": "peer.lagging",
   "raft.leader": "raft.no_leader",
   "raft.consenters": "raft.consenter_unreachable",
+  "node.downtime": "node.downtime",
 };
 
 export interface AlertDisplay {
-  id: number;
+  /** Unique in the list (an id is unique within its rule only). */
+  key: string;
   kind: NotificationKind;
   title: string;
   message: string;
@@ -33,7 +35,7 @@ export function activeAlerts(alerts: Alert[]): AlertDisplay[] {
         is_read: true,
       });
       return {
-        id: a.id,
+        key: `${a.rule}:${a.key}`,
         kind: m.type,
         title: m.title,
         message: m.message,

@@ -17,7 +17,7 @@ export function ActiveAlerts(): ReactElement {
     <Card>
       <CardHeader>
         <CardTitle>Active alerts</CardTitle>
-        <CardDescription>Certificate, peer lag and Raft alerts the console is raising now.</CardDescription>
+        <CardDescription>Node, certificate, peer lag and Raft alerts the console is raising now.</CardDescription>
       </CardHeader>
       <CardContent>
         <QueryState
@@ -29,7 +29,7 @@ export function ActiveAlerts(): ReactElement {
           {(a) => (
             <ul aria-label="Active alerts" className="divide-y">
               {activeAlerts(a).map((x) => (
-                <li key={x.id} className="flex flex-wrap items-start justify-between gap-2 py-3">
+                <li key={x.key} className="flex flex-wrap items-start justify-between gap-2 py-3">
                   <div className="grid gap-1">
                     <div className="flex items-center gap-2">
                       <Badge variant={VARIANT[x.kind]}>{x.title}</Badge>
