@@ -236,7 +236,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     routes,
     generatedAdminPassword,
     async close() {
-      modules?.stop();
+      await modules?.stop();
       await app.close();
       await database.close();
     },

@@ -423,7 +423,28 @@ export interface NotificationProvidersTable {
   updated_at: string;
 }
 
+export interface AlertStatesTable {
+  id: Generated<number>;
+  /** The rule (e.g. certificate.expiry) and the key of what it watches (e.g. key:12). */
+  rule_id: string;
+  alert_key: string;
+  subject: string;
+  /** pending, firing or resolved. */
+  status: string;
+  pending_since: string | null;
+  firing_since: string | null;
+  resolved_at: string | null;
+  /** When the firing event last went out (the cool-down counts from it). */
+  last_notified_at: string | null;
+  /** 1 when this episode's firing event went out (0: held back by the cool-down). */
+  notified: Generated<number>;
+  /** The condition's data when it last changed state, JSON. */
+  data: string;
+  updated_at: string;
+}
+
 export interface Database {
+  alert_states: AlertStatesTable;
   notification_providers: NotificationProvidersTable;
   backup_targets: BackupTargetsTable;
   backup_schedules: BackupSchedulesTable;

@@ -263,6 +263,26 @@ const PROVIDER_ALLOWED: Record<string, string> = Object.fromEntries([
     TERRAFORM_ALIASES.map((f) => [`${prefix}${f}`, TERRAFORM_REASON]),
   ),
 ]);
+/** Product additions of the alert engine (issue 14): its thresholds in the settings and its list. */
+const ALERT_SETTINGS = [
+  "alertEvaluationInterval",
+  "alertCooldownMinutes",
+  "alertCertExpiryDays",
+  "alertPeerLagBlocks",
+  "alertPeerLagMinutes",
+  "alertRaftMinutes",
+];
+const ALERT_ALLOWED: Record<string, string> = {
+  ...Object.fromEntries(
+    ["POST /settings response", "GET /settings response", "POST /settings request"].flatMap((where) =>
+      ALERT_SETTINGS.map((f) => [
+        `${where}:config.${f}`,
+        "product addition (issue 14): alert thresholds, evaluation interval and cool-down (docs/alerts.md)",
+      ]),
+    ),
+  ),
+  "GET /alerts": "product addition (issue 14): the alert engine's pending, firing and recently resolved alerts",
+};
 
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
@@ -274,6 +294,7 @@ const ALLOWED: Record<string, string> = {
   ...BACKUP_ALLOWED,
   ...METRICS_ALLOWED,
   ...PROVIDER_ALLOWED,
+  ...ALERT_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

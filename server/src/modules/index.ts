@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { registerAlertsModule } from "./alerts/index.js";
 import { registerApiKeysRoutes } from "./api-keys/api-keys.routes.js";
 import { registerKeyProvidersModule } from "./key-providers/index.js";
 import { registerKeysModule } from "./keys/index.js";
@@ -29,7 +30,8 @@ import { createWsHub } from "../events/ws-hub.js";
 
 /** Handles to module services that the app keeps for shutdown or tests. */
 export interface Modules {
-  stop(): void;
+  /** Stops timers and loops; waits for work that would still write to the database. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -98,9 +100,11 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   const unsubscribe = notifications.start();
   registerNotificationsRoutes(api, notifications);
   registerWsRoute(api, hub, ctx.config.allowedOrigins);
+  const alerts = registerAlertsModule(api, ctx, { settings });
 
   return {
-    stop() {
+    async stop() {
+      await alerts.close();
       unsubscribe();
       backups.close();
       nodes.close();

@@ -48,6 +48,7 @@ export type APIKeyLog = ResponseOf<"/api-keys/{id}/logs", "get">[number];
 export type AuditEvent = ResponseOf<"/audit/logs/{id}", "get">;
 export type Setting = ResponseOf<"/settings", "get">;
 export type SettingConfig = Setting["config"];
+export type Alert = ResponseOf<"/alerts", "get">[number];
 export type ApiNotification = ResponseOf<"/user-notifications", "get">["notifications"][number];
 export type RoleInfo = ResponseOf<"/roles", "get">[number];
 export type KeyProvider = ResponseOf<"/key-providers/{id}", "get">;

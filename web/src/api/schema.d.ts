@@ -4585,6 +4585,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/alerts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List pending, firing and recently resolved alerts */
+    get: operations["listAlerts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sc/fabric/definitions/{definitionId}/source": {
     parameters: {
       query?: never;
@@ -4609,6 +4626,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description An alert of the console's rule engine */
+    AlertInput: {
+      /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
+      id: number;
+      /** @description Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime) */
+      rule: string;
+      /** @description What the rule watches, unique within the rule, e.g. peer:3:network:5 */
+      key: string;
+      /** @description What is watched, for people, e.g. 'peer0 on mychannel' */
+      subject: string;
+      /**
+       * @description pending (waiting out the rule's duration), firing or resolved
+       * @enum {string}
+       */
+      status: "pending" | "firing" | "resolved";
+      /** @description Since when the condition holds, RFC 3339 */
+      pendingSince: string | null;
+      /** @description When it fired, RFC 3339 */
+      firingSince: string | null;
+      /** @description When it resolved, RFC 3339 */
+      resolvedAt: string | null;
+      /** @description Whether this episode's alert was sent (false: held back by the cool-down) */
+      notified: boolean;
+      /** @description The alert's data, as in its notification */
+      data: {
+        [key: string]: unknown;
+      };
+    };
     /**
      * @description Role: admin, manager or viewer
      * @enum {string}
@@ -5524,6 +5569,36 @@ export interface components {
        * @default 9999
        */
       portRangeEnd: number;
+      /**
+       * @description How often the alert rules are evaluated
+       * @default 30s
+       */
+      alertEvaluationInterval: string;
+      /**
+       * @description Minutes after an alert during which the same alert coming back is not sent again
+       * @default 60
+       */
+      alertCooldownMinutes: number;
+      /**
+       * @description Alert when a certificate expires within this many days
+       * @default 30
+       */
+      alertCertExpiryDays: number;
+      /**
+       * @description Alert when a peer is more than this many blocks behind its orderers
+       * @default 10
+       */
+      alertPeerLagBlocks: number;
+      /**
+       * @description Minutes a peer must stay behind before the lag alert
+       * @default 5
+       */
+      alertPeerLagMinutes: number;
+      /**
+       * @description Minutes a Raft problem (no leader, consenter unreachable) must last before the alert
+       * @default 1
+       */
+      alertRaftMinutes: number;
     };
     /** @description Global settings */
     SettingInput: {
@@ -5559,6 +5634,34 @@ export interface components {
       description: string;
       /** @description Permissions the role holds */
       permissions: components["schemas"]["PermissionInfoInput"][];
+    };
+    /** @description An alert of the console's rule engine */
+    Alert: {
+      /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
+      id: number;
+      /** @description Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime) */
+      rule: string;
+      /** @description What the rule watches, unique within the rule, e.g. peer:3:network:5 */
+      key: string;
+      /** @description What is watched, for people, e.g. 'peer0 on mychannel' */
+      subject: string;
+      /**
+       * @description pending (waiting out the rule's duration), firing or resolved
+       * @enum {string}
+       */
+      status: "pending" | "firing" | "resolved";
+      /** @description Since when the condition holds, RFC 3339 */
+      pendingSince: string | null;
+      /** @description When it fired, RFC 3339 */
+      firingSince: string | null;
+      /** @description When it resolved, RFC 3339 */
+      resolvedAt: string | null;
+      /** @description Whether this episode's alert was sent (false: held back by the cool-down) */
+      notified: boolean;
+      /** @description The alert's data, as in its notification */
+      data: {
+        [key: string]: unknown;
+      };
     };
     /**
      * @description Role: admin, manager or viewer
@@ -6475,6 +6578,36 @@ export interface components {
        * @default 9999
        */
       portRangeEnd: number;
+      /**
+       * @description How often the alert rules are evaluated
+       * @default 30s
+       */
+      alertEvaluationInterval: string;
+      /**
+       * @description Minutes after an alert during which the same alert coming back is not sent again
+       * @default 60
+       */
+      alertCooldownMinutes: number;
+      /**
+       * @description Alert when a certificate expires within this many days
+       * @default 30
+       */
+      alertCertExpiryDays: number;
+      /**
+       * @description Alert when a peer is more than this many blocks behind its orderers
+       * @default 10
+       */
+      alertPeerLagBlocks: number;
+      /**
+       * @description Minutes a peer must stay behind before the lag alert
+       * @default 5
+       */
+      alertPeerLagMinutes: number;
+      /**
+       * @description Minutes a Raft problem (no leader, consenter unreachable) must last before the alert
+       * @default 1
+       */
+      alertRaftMinutes: number;
     };
     /** @description Global settings */
     Setting: {
@@ -23715,6 +23848,62 @@ export interface operations {
       };
       /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Alerts, oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Alert"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

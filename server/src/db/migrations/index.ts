@@ -10,6 +10,7 @@ import { nodeDowntime } from "./0008-node-downtime.js";
 import { chaincodeProjects } from "./0009-chaincode-projects.js";
 import { backups } from "./0010-backups.js";
 import { notificationProviders } from "./0011-notification-providers.js";
+import { alerts } from "./0012-alerts.js";
 import { metrics } from "./0013-metrics.js";
 import type { Dialect } from "./helpers.js";
 
@@ -32,6 +33,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0009-chaincode-projects": chaincodeProjects(dialect),
         "0010-backups": backups(dialect),
         "0011-notification-providers": notificationProviders(dialect),
+        "0012-alerts": alerts(dialect),
         "0013-metrics": metrics(dialect),
       };
     },

@@ -24,6 +24,42 @@ export const settingConfig = z
     healthCheckRetention: z.number().int().min(1).max(100_000).default(1000).describe("Health results kept per node"),
     portRangeStart: z.number().int().min(1024).max(65535).default(7050).describe("First port proposed for new nodes"),
     portRangeEnd: z.number().int().min(1024).max(65535).default(9999).describe("Last port proposed for new nodes"),
+    alertEvaluationInterval: duration.default("30s").describe("How often the alert rules are evaluated"),
+    alertCooldownMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_080)
+      .default(60)
+      .describe("Minutes after an alert during which the same alert coming back is not sent again"),
+    alertCertExpiryDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(3650)
+      .default(30)
+      .describe("Alert when a certificate expires within this many days"),
+    alertPeerLagBlocks: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(10)
+      .describe("Alert when a peer is more than this many blocks behind its orderers"),
+    alertPeerLagMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .default(5)
+      .describe("Minutes a peer must stay behind before the lag alert"),
+    alertRaftMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .default(1)
+      .describe("Minutes a Raft problem (no leader, consenter unreachable) must last before the alert"),
   })
   .strict()
   .refine((c) => c.portRangeEnd > c.portRangeStart, {

@@ -34,6 +34,15 @@ const data = {
   downtime_mins: 15,
   bucket: "backups",
   endpoint: "http://minio:9000",
+  kind: "ca",
+  name: "Org1",
+  id: 4,
+  link: "/organizations/4",
+  days_left: 12,
+  peer_height: 90,
+  orderer_height: 120,
+  lag: 30,
+  unreachable: ["orderer2"],
 };
 
 describe("mapNotification", () => {
@@ -51,6 +60,12 @@ describe("mapNotification", () => {
     ["node.downtime", "error", "Node Down", "/nodes/9"],
     ["node.recovery", "success", "Node Recovered", "/nodes/9"],
     ["s3.connection.issue", "warning", "S3 Connection Issue", "/settings/backups"],
+    ["certificate.expiring", "warning", "Certificate Expiring", "/organizations/4"],
+    ["peer.lagging", "warning", "Peer Lagging", "/nodes/9"],
+    ["peer.caught_up", "success", "Peer Caught Up", "/nodes/9"],
+    ["raft.no_leader", "error", "Raft Leader Lost", "/networks/12/fabric"],
+    ["raft.consenter_unreachable", "error", "Raft Consenter Unreachable", "/networks/12/fabric"],
+    ["raft.recovered", "success", "Raft Recovered", "/networks/12/fabric"],
   ])("%s → %s '%s' linking to %s", (type, kind, title, link) => {
     const m = mapNotification(n(type, data));
     expect(m.type).toBe(kind);
@@ -63,8 +78,8 @@ describe("mapNotification", () => {
     expect(m.id).toBe(7);
   });
 
-  it("covers every event type of spec §9", () => {
-    expect(EVENT_TYPES).toHaveLength(13);
+  it("covers every event type of spec §9 and the console's alerts", () => {
+    expect(EVENT_TYPES).toHaveLength(19);
     for (const t of EVENT_TYPES) expect(mapNotification(n(t, data)).title).not.toBe("System Notification");
   });
 
@@ -89,6 +104,42 @@ describe("mapNotification", () => {
       ).message,
     ).toBe("Node peer0 has been down for 30 seconds: the process exited (signal SIGKILL)");
     expect(mapNotification(n("s3.connection.issue", data)).message).toContain("backups");
+  });
+
+  it("says what the alerts found, from their data", () => {
+    expect(mapNotification(n("certificate.expiring", data)).message).toBe(
+      "The CA certificate of Org1 expires in 12 days",
+    );
+    const identity = mapNotification(
+      n("certificate.expiring", { kind: "identity", name: "admin", link: "/settings/keys/8", days_left: 1 }),
+    );
+    expect(identity).toMatchObject({ link: "/settings/keys/8", linkText: "View Key" });
+    expect(identity.message).toBe("The identity certificate of admin expires in 1 day");
+    expect(mapNotification(n("certificate.expiring", { kind: "node", name: "peer0", days_left: -2 })).message).toBe(
+      "The node certificate of peer0 expired 2 days ago",
+    );
+    // A link that is not a console path is not followed.
+    expect(mapNotification(n("certificate.expiring", { link: "https://evil.example" })).link).toBe("/settings/keys");
+    expect(mapNotification(n("certificate.expiring", { link: "//evil.example" })).link).toBe("/settings/keys");
+    expect(mapNotification(n("peer.lagging", data)).message).toBe(
+      "Peer peer0 is 30 blocks behind on channel mychannel (height 90 of 120)",
+    );
+    expect(mapNotification(n("peer.caught_up", data)).message).toBe("Peer peer0 has caught up on channel mychannel");
+    expect(mapNotification(n("raft.consenter_unreachable", data)).message).toBe(
+      "Channel mychannel: orderer2 is unreachable",
+    );
+    expect(
+      mapNotification(
+        n("raft.consenter_unreachable", { channel_name: "c", unreachable: [], cluster_size: 5, active_nodes: 3 }),
+      ).message,
+    ).toBe("Channel c: 2 of 5 consenters are unreachable");
+    expect(mapNotification(n("raft.no_leader", data)).message).toContain("mychannel has no Raft leader");
+    expect(mapNotification(n("raft.recovered", { channel_name: "c", problem: "no_leader" })).message).toBe(
+      "Channel c has a Raft leader again",
+    );
+    expect(mapNotification(n("raft.recovered", { channel_name: "c", problem: "consenter_unreachable" })).message).toBe(
+      "Every consenter of channel c is reachable again",
+    );
   });
 
   it("turns an unknown type into an info 'System Notification' with 'Event: {type}'", () => {

@@ -18,7 +18,7 @@ export interface DisplayNotification {
   read: boolean;
 }
 
-/** The event types of spec §9. */
+/** The event types of spec §9, then the alerts the console evaluates (issue 14). */
 export const EVENT_TYPES = [
   "proposal.received",
   "proposal.shared",
@@ -33,6 +33,12 @@ export const EVENT_TYPES = [
   "node.downtime",
   "node.recovery",
   "s3.connection.issue",
+  "certificate.expiring",
+  "peer.lagging",
+  "peer.caught_up",
+  "raft.no_leader",
+  "raft.consenter_unreachable",
+  "raft.recovered",
 ] as const;
 
 type Mapped = Pick<DisplayNotification, "type" | "title" | "message" | "link" | "linkText">;
@@ -69,6 +75,44 @@ function proposalLink(d: Record<string, unknown>): string {
 function networkLink(d: Record<string, unknown>): string {
   const platform = str(d, "platform", "fabric").toLowerCase() === "besu" ? "besu" : "fabric";
   return `/networks/${str(d, "network_id")}/${platform}`;
+}
+
+const CERT_LINK_TEXT: Record<string, string> = { node: "View Node", ca: "View Organization", identity: "View Key" };
+const CERT_KIND: Record<string, string> = { node: "node", ca: "CA", identity: "identity" };
+
+/** "in 3 days", "in 1 day", "today", or "3 days ago" once past. */
+export function daysLeftText(days: unknown): string {
+  const d = typeof days === "number" ? days : Number(days);
+  if (!Number.isFinite(d)) return "soon";
+  if (d < 0) return `${-d} day${d === -1 ? "" : "s"} ago`;
+  if (d === 0) return "today";
+  return `in ${d} day${d === 1 ? "" : "s"}`;
+}
+
+function certificateExpiring(d: Record<string, unknown>): Mapped {
+  const kind = str(d, "kind", "identity");
+  const link = typeof d.link === "string" && /^\/(?!\/)/.test(d.link) ? d.link : "/settings/keys";
+  const expired = typeof d.days_left === "number" && d.days_left < 0;
+  return {
+    type: "warning",
+    title: "Certificate Expiring",
+    message: `The ${CERT_KIND[kind] ?? kind} certificate of ${str(d, "name")} ${expired ? "expired" : "expires"} ${daysLeftText(
+      d.days_left,
+    )}`,
+    link,
+    linkText: CERT_LINK_TEXT[kind] ?? "View Certificate",
+  };
+}
+
+function unreachableText(d: Record<string, unknown>): string {
+  const names = Array.isArray(d.unreachable) ? d.unreachable.filter((x): x is string => typeof x === "string") : [];
+  if (names.length) return `${names.join(", ")} ${names.length === 1 ? "is" : "are"} unreachable`;
+  const size = Number(d.cluster_size);
+  const active = Number(d.active_nodes);
+  if (Number.isFinite(size) && Number.isFinite(active) && size > active) {
+    return `${size - active} of ${size} consenters are unreachable`;
+  }
+  return "a consenter is unreachable";
 }
 
 const MAPPERS: Record<(typeof EVENT_TYPES)[number], (d: Record<string, unknown>) => Mapped> = {
@@ -165,6 +209,48 @@ const MAPPERS: Record<(typeof EVENT_TYPES)[number], (d: Record<string, unknown>)
     message: `Cannot reach bucket ${str(d, "bucket")} at ${str(d, "endpoint")}: ${str(d, "reason", "unknown reason")}`,
     link: "/settings/backups",
     linkText: "View Backups",
+  }),
+  "certificate.expiring": certificateExpiring,
+  "peer.lagging": (d) => ({
+    type: "warning",
+    title: "Peer Lagging",
+    message: `Peer ${str(d, "node_name")} is ${str(d, "lag")} blocks behind on channel ${str(d, "channel_name")} (height ${str(
+      d,
+      "peer_height",
+    )} of ${str(d, "orderer_height")})`,
+    link: `/nodes/${str(d, "node_id")}`,
+    linkText: "View Node",
+  }),
+  "peer.caught_up": (d) => ({
+    type: "success",
+    title: "Peer Caught Up",
+    message: `Peer ${str(d, "node_name")} has caught up on channel ${str(d, "channel_name")}`,
+    link: `/nodes/${str(d, "node_id")}`,
+    linkText: "View Node",
+  }),
+  "raft.no_leader": (d) => ({
+    type: "error",
+    title: "Raft Leader Lost",
+    message: `Channel ${str(d, "channel_name")} has no Raft leader: it cannot order transactions`,
+    link: `/networks/${str(d, "network_id")}/fabric`,
+    linkText: "View Network",
+  }),
+  "raft.consenter_unreachable": (d) => ({
+    type: "error",
+    title: "Raft Consenter Unreachable",
+    message: `Channel ${str(d, "channel_name")}: ${unreachableText(d)}`,
+    link: `/networks/${str(d, "network_id")}/fabric`,
+    linkText: "View Network",
+  }),
+  "raft.recovered": (d) => ({
+    type: "success",
+    title: "Raft Recovered",
+    message:
+      d.problem === "no_leader"
+        ? `Channel ${str(d, "channel_name")} has a Raft leader again`
+        : `Every consenter of channel ${str(d, "channel_name")} is reachable again`,
+    link: `/networks/${str(d, "network_id")}/fabric`,
+    linkText: "View Network",
   }),
 };
 

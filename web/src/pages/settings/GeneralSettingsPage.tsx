@@ -1,4 +1,6 @@
 import type { ReactElement } from "react";
+import { ActiveAlerts } from "@/pages/settings/ActiveAlerts";
+import { ALERT_FIELDS } from "@/pages/settings/alert-fields";
 import { SettingsForm, type FieldDef } from "@/pages/settings/SettingsForm";
 import { SettingsNav } from "@/pages/settings/SettingsNav";
 import { LoadingRows, PageHeader, QueryState } from "@/components/states";
@@ -38,7 +40,7 @@ const FIELDS: FieldDef[] = [
   { name: "besuTemplateCMD", label: "Besu start command template", kind: "textarea" },
 ];
 
-/** Global settings: health checks, demo mode and node command templates. */
+/** Global settings: health checks, demo mode, node command templates, and the alert thresholds. */
 export function GeneralSettingsPage(): ReactElement {
   const settings = useSettingsQuery();
   return (
@@ -56,6 +58,20 @@ export function GeneralSettingsPage(): ReactElement {
           />
         )}
       </QueryState>
+      <div className="h-6" />
+      <QueryState query={settings} loading={<LoadingRows rows={6} />}>
+        {(s) => (
+          <SettingsForm
+            title="Alerts"
+            description="When the console raises certificate, peer lag and Raft alerts. Changes apply at the next evaluation."
+            fields={ALERT_FIELDS}
+            config={s.config}
+            updatedAt={s.updated_at}
+          />
+        )}
+      </QueryState>
+      <div className="h-6" />
+      <ActiveAlerts />
     </div>
   );
 }

@@ -1,0 +1,183 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { byLabel, parsePromText, samplesOf } from "../../runtime/prom-text.js";
+import { freePort } from "../../test-support/postgres.js";
+import { fabricApi, haveFabricBinaries, waitFor, type FabricApi, type Json } from "../../test-support/fabric-api.js";
+import { metricsUrl } from "./rules/fabric-snapshot.js";
+import { HEIGHT } from "./rules/peer-lag.rule.js";
+import { ACTIVE_NODES, CLUSTER_SIZE, IS_LEADER } from "./rules/raft.rules.js";
+
+const bins = await haveFabricBinaries("alerts e2e");
+
+let harness: FabricApi | undefined;
+afterAll(async () => harness?.close());
+
+async function metricsOf(h: FabricApi, nodeId: number): Promise<string> {
+  const row = await h.t.database.db
+    .selectFrom("nodes")
+    .select("deployment")
+    .where("id", "=", nodeId)
+    .executeTakeFirstOrThrow();
+  const res = await fetch(metricsUrl(row.deployment)!, { signal: AbortSignal.timeout(5000) });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+describe("alerts on a real 1-orderer, 1-peer channel", () => {
+  it.skipIf(!bins)(
+    "reads the nodes' own metrics, raises nothing while the channel is healthy, and reports a peer behind and an orderer stopped once each",
+    { timeout: 300_000 },
+    async () => {
+      // Ports 42600-43199 (docs/testing.md).
+      const h = await fabricApi({ ports: 42600 + (process.pid % 10) * 60 });
+      harness = h;
+      const org = await h.ok("POST", "/organizations", { mspId: "AlOrg1MSP", name: "Alerts Org 1" });
+      const ord = await h.ok("POST", "/organizations", { mspId: "AlOrdMSP", name: "Alerts Orderers" });
+      const [peer] = await h.createNodes(org, 1, 0, "al-");
+      const [orderer] = await h.createNodes(ord, 0, 1, "alo-");
+      const net = await h.ok("POST", "/networks/fabric", {
+        name: "alchannel",
+        config: {
+          peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
+          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
+        },
+      });
+      await h.ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
+      await h.ok("POST", `/networks/fabric/${net.id}/peers/${peer.id}/join`);
+      const [host, peerPort] = (peer.endpoint as string).split(":");
+      await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
+        organizationId: org.id,
+        anchorPeers: [{ host, port: Number(peerPort) }],
+      });
+
+      // The real exposition of both binaries parses, with the metric names the rules read.
+      const heights = await waitFor(
+        "peer and orderer at the same height >= 2",
+        async () => {
+          const p = byLabel(parsePromText(await metricsOf(h, peer.id)), HEIGHT, "channel").get("alchannel");
+          const o = byLabel(parsePromText(await metricsOf(h, orderer.id)), HEIGHT, "channel").get("alchannel");
+          return p !== undefined && p === o && p >= 2 ? { p, o } : undefined;
+        },
+        60_000,
+      );
+      expect(heights.p).toBeGreaterThanOrEqual(2);
+      const ordererText = await metricsOf(h, orderer.id);
+      const ordererSamples = parsePromText(ordererText);
+      const raft = (name: string) => samplesOf(ordererSamples, name, { channel: "alchannel" })[0]?.value;
+      expect(raft(IS_LEADER)).toBe(1);
+      expect(raft(CLUSTER_SIZE)).toBe(1);
+      // A one-node cluster never sets it (it comes with the leader's heartbeats): 0 is "not reported".
+      expect(raft(ACTIVE_NODES)).toBe(0);
+
+      const current = (await h.ok("GET", "/settings")).config;
+      await h.ok("POST", "/settings", {
+        config: {
+          ...current,
+          alertEvaluationInterval: "1s",
+          alertRaftMinutes: 0,
+          alertPeerLagMinutes: 0,
+          alertPeerLagBlocks: 1,
+        },
+      });
+      const notes = async (type: string): Promise<Json[]> =>
+        (await h.ok("GET", "/user-notifications?limit=100")).notifications.filter((n: Json) => n.event_type === type);
+      const alerts = async (): Promise<Json[]> => h.ok("GET", "/alerts");
+      // Several cycles of a healthy channel: the peer and raft rules watch it and find nothing.
+      await new Promise((r) => setTimeout(r, 3000));
+      expect((await alerts()).filter((a: Json) => a.rule !== "certificate.expiry")).toEqual([]);
+      for (const type of ["peer.lagging", "raft.no_leader", "raft.consenter_unreachable"]) {
+        expect(await notes(type)).toEqual([]);
+      }
+
+      // The peer dials the orderer at a dead port (a real override of its config), so it gets no more
+      // blocks while two config updates go on the chain: 2 blocks behind, more than the 1 allowed.
+      const deadPort = await freePort();
+      const override = (to: string) => ({
+        fabricPeer: {
+          ordererAddressOverrides: to
+            ? [{ from: orderer.endpoint, to, tlsCACert: orderer.fabricOrderer.tlsCaCert }]
+            : [],
+        },
+      });
+      await h.ok("PUT", `/nodes/${peer.id}`, override(`127.0.0.1:${deadPort}`));
+      const running = async (): Promise<true | undefined> =>
+        (await h.ok("GET", `/nodes/${peer.id}`)).status === "RUNNING" ? true : undefined;
+      await new Promise((r) => setTimeout(r, 500));
+      await waitFor("the peer running again", running, 60_000);
+      for (const extra of ["alerts-a.example", "alerts-b.example"]) {
+        await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
+          organizationId: org.id,
+          anchorPeers: [
+            { host, port: Number(peerPort) },
+            { host: extra, port: 7051 },
+          ],
+        });
+      }
+      const [lagging] = await waitFor(
+        "peer.lagging",
+        async () => {
+          const n = await notes("peer.lagging");
+          return n.length ? n : undefined;
+        },
+        30_000,
+      );
+      expect(lagging.event_data).toMatchObject({
+        node_id: peer.id,
+        node_name: peer.name,
+        channel_name: "alchannel",
+        network_id: net.id,
+        orderer_height: heights.o + 2,
+        peer_height: heights.p,
+        lag: 2,
+      });
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(await notes("peer.lagging")).toHaveLength(1);
+      // The override goes: the peer restarts, catches up, and that is announced.
+      await h.ok("PUT", `/nodes/${peer.id}`, override(""));
+      const [caughtUp] = await waitFor(
+        "peer.caught_up",
+        async () => {
+          const n = await notes("peer.caught_up");
+          return n.length ? n : undefined;
+        },
+        90_000,
+      );
+      // Back within the threshold is caught up (it may still be fetching the last block).
+      expect(caughtUp.event_data).toMatchObject({ node_id: peer.id, orderer_height: heights.o + 2 });
+      expect(caughtUp.event_data.lag).toBeLessThanOrEqual(1);
+      expect(await notes("node.downtime")).toEqual([]);
+
+      // The orderer stops: its channel has lost its consenter. Reported once over many cycles.
+      await h.ok("POST", `/nodes/${orderer.id}/stop`);
+      const [down] = await waitFor(
+        "raft.consenter_unreachable",
+        async () => {
+          const n = await notes("raft.consenter_unreachable");
+          return n.length ? n : undefined;
+        },
+        30_000,
+      );
+      expect(down.event_data).toMatchObject({
+        channel_name: "alchannel",
+        network_id: net.id,
+        unreachable: [orderer.name],
+      });
+      await new Promise((r) => setTimeout(r, 4000));
+      expect(await notes("raft.consenter_unreachable")).toHaveLength(1);
+      // With no orderer answering, the peer's lag is unknown, not a new alert; the stop is not downtime.
+      expect(await notes("peer.lagging")).toHaveLength(1);
+      expect(await notes("node.downtime")).toEqual([]);
+
+      await h.ok("POST", `/nodes/${orderer.id}/start`);
+      const [up] = await waitFor(
+        "raft.recovered",
+        async () => {
+          const n = await notes("raft.recovered");
+          return n.length ? n : undefined;
+        },
+        90_000,
+      );
+      expect(up.event_data).toMatchObject({ channel_name: "alchannel", problem: "consenter_unreachable" });
+      await h.stopNodes([peer, orderer]);
+    },
+  );
+});

@@ -1,0 +1,3 @@
+export const alertsKeys = {
+  all: ["alerts"] as const,
+};

@@ -1,0 +1,66 @@
+import type { RegisterOptions } from "react-hook-form";
+import type { SettingConfig } from "@/api/client";
+import type { FieldDef } from "@/pages/settings/SettingsForm";
+
+/** A whole number in a range, with messages that name the field (the server's limits, docs/alerts.md). */
+export function whole(label: string, min: number, max: number, unit: string): RegisterOptions<SettingConfig> {
+  const range = `${label} must be a whole number of ${unit} from ${min} to ${max}`;
+  return {
+    required: `${label} is required`,
+    min: { value: min, message: range },
+    max: { value: max, message: range },
+    validate: (v: unknown) => Number.isInteger(Number(v)) || range,
+  };
+}
+
+/** The alert thresholds of the settings document, as the General settings screen edits them. */
+export const ALERT_FIELDS: FieldDef[] = [
+  {
+    name: "alertEvaluationInterval",
+    label: "Alert evaluation interval",
+    kind: "text",
+    help: "How often the alert rules run, e.g. 30s or 1m.",
+    rules: {
+      required: "Alert evaluation interval is required",
+      pattern: {
+        value: /^\d{1,6}(ms|s|m|h)$/,
+        message: "Alert evaluation interval must be a duration such as 30s, 5m or 1h",
+      },
+    },
+  },
+  {
+    name: "alertCooldownMinutes",
+    label: "Alert cool-down (minutes)",
+    kind: "number",
+    help: "An alert that comes back within this time after it was sent is not sent again.",
+    rules: whole("Alert cool-down", 0, 10080, "minutes"),
+  },
+  {
+    name: "alertCertExpiryDays",
+    label: "Certificate expiry warning (days)",
+    kind: "number",
+    help: "Warn when a node, CA or identity certificate expires within this many days.",
+    rules: whole("Certificate expiry warning", 1, 3650, "days"),
+  },
+  {
+    name: "alertPeerLagBlocks",
+    label: "Peer lag threshold (blocks)",
+    kind: "number",
+    help: "Warn when a peer is more than this many blocks behind its channel's orderers.",
+    rules: whole("Peer lag threshold", 1, 1000000, "blocks"),
+  },
+  {
+    name: "alertPeerLagMinutes",
+    label: "Peer lag duration (minutes)",
+    kind: "number",
+    help: "How long a peer must stay behind before the warning.",
+    rules: whole("Peer lag duration", 0, 1440, "minutes"),
+  },
+  {
+    name: "alertRaftMinutes",
+    label: "Raft problem duration (minutes)",
+    kind: "number",
+    help: "Alert when a Raft channel has no leader or a consenter unreachable for this long.",
+    rules: whole("Raft problem duration", 0, 1440, "minutes"),
+  },
+];
