@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  assignLanes,
   collectCertificates,
   sortByExpiry,
   timelinePercent,
@@ -93,5 +94,14 @@ describe("timelinePercent", () => {
     expect(timelinePercent(new Date("2031-01-01T12:00:00Z"), now, end)).toBeCloseTo(50, 0);
     expect(timelinePercent(new Date("2020-01-01"), now, end)).toBe(0);
     expect(timelinePercent(end, now, now)).toBe(0);
+  });
+});
+
+describe("assignLanes", () => {
+  it("stacks markers that are too close and reuses lanes once there is room", () => {
+    expect(assignLanes([0, 1, 2, 10, 10.5], 3, 3)).toEqual([0, 1, 2, 0, 1]);
+  });
+  it("puts the overflow in the last lane", () => {
+    expect(assignLanes([5, 5, 5, 5], 1, 2)).toEqual([0, 1, 1, 1]);
   });
 });

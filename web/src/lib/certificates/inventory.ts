@@ -111,3 +111,18 @@ export function timelinePercent(notAfter: Date, now: Date, end: Date): number {
   const p = ((notAfter.getTime() - now.getTime()) / span) * 100;
   return Math.min(100, Math.max(0, p));
 }
+
+/**
+ * A lane (row) per timeline marker so that markers closer than `gap` percent don't cover each
+ * other: each goes into the first lane whose last marker is far enough left, or the last lane when
+ * all are taken. `percents` must be ascending (entries sorted by expiry).
+ */
+export function assignLanes(percents: readonly number[], gap: number, lanes: number): number[] {
+  const lastInLane: number[] = [];
+  return percents.map((p) => {
+    let lane = lastInLane.findIndex((last) => p - last >= gap);
+    if (lane === -1) lane = lastInLane.length < lanes ? lastInLane.length : lanes - 1;
+    lastInLane[lane] = p;
+    return lane;
+  });
+}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { RangeSeries } from "@/data/metrics/metrics";
 import { peakValue, sumByChannel } from "@/pages/analytics/tx-per-channel";
 
-const s = (channel: string | undefined, values: [number, string][]) => ({
+const s = (channel: string | undefined, values: [number, string][]): RangeSeries => ({
   metric: channel === undefined ? {} : { channel },
   values,
 });
