@@ -17,13 +17,13 @@ export function AnalyticsPage(): ReactElement {
         title="Analytics"
         description="Channel heights, transactions, node uptime and certificate expiry across the console's networks."
       />
-      <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 2xl:grid-cols-2">
         <HeightsCard />
         <UptimeCard />
-        <div className="min-w-0 xl:col-span-2">
+        <div className="min-w-0 2xl:col-span-2">
           <TransactionsCard />
         </div>
-        <div className="min-w-0 xl:col-span-2">
+        <div className="min-w-0 2xl:col-span-2">
           <CertificatesCard />
         </div>
       </div>

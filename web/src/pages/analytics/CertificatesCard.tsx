@@ -37,26 +37,29 @@ function Timeline({ entries, now }: { entries: InventoryEntry[]; now: Date }): R
   const ticks = [0, 25, 50, 75, 100];
   return (
     <figure aria-label="Certificate expiry timeline" className="space-y-1">
-      <div className="relative h-16 rounded-md border bg-muted/30">
-        {ticks.map((t) => (
-          <span key={t} className="absolute inset-y-0 w-px bg-border" style={{ left: `${t}%` }} aria-hidden />
-        ))}
-        {entries.map((e, i) => {
-          const x = classifyExpiry(e.notAfter, e.notBefore, now);
-          return (
-            <span
-              key={e.id}
-              role="img"
-              aria-label={`${e.what}, ${e.owner.label}: ${expiryLabel(x)}`}
-              title={`${e.what} · ${e.owner.label} · ${day(e.notAfter)}`}
-              data-testid="timeline-marker"
-              className={cn("absolute size-2.5 -translate-x-1/2 rounded-full ring-2 ring-background", DOT[x.status])}
-              style={{ left: `${percents[i] ?? 0}%`, top: `${8 + (lanes[i] ?? 0) * 12}px` }}
-            />
-          );
-        })}
+      {/* The inner box is inset so markers at 0 % and 100 % stay whole inside the border. */}
+      <div className="h-16 rounded-md border bg-muted/30 px-2">
+        <div className="relative h-full">
+          {ticks.map((t) => (
+            <span key={t} className="absolute inset-y-0 w-px bg-border" style={{ left: `${t}%` }} aria-hidden />
+          ))}
+          {entries.map((e, i) => {
+            const x = classifyExpiry(e.notAfter, e.notBefore, now);
+            return (
+              <span
+                key={e.id}
+                role="img"
+                aria-label={`${e.what}, ${e.owner.label}: ${expiryLabel(x)}`}
+                title={`${e.what} · ${e.owner.label} · ${day(e.notAfter)}`}
+                data-testid="timeline-marker"
+                className={cn("absolute size-2.5 -translate-x-1/2 rounded-full ring-2 ring-background", DOT[x.status])}
+                style={{ left: `${percents[i] ?? 0}%`, top: `${8 + (lanes[i] ?? 0) * 12}px` }}
+              />
+            );
+          })}
+        </div>
       </div>
-      <div className="relative h-4 text-xs text-muted-foreground" aria-hidden>
+      <div className="relative mx-2 h-4 text-xs text-muted-foreground" aria-hidden>
         {ticks.map((t) => {
           const at = new Date(now.getTime() + ((end.getTime() - now.getTime()) * t) / 100);
           return (
@@ -117,7 +120,7 @@ export function CertificatesCard(): ReactElement {
               <TableHeader>
                 <TableRow>
                   <TableHead>Certificate</TableHead>
-                  <TableHead>Owner</TableHead>
+                  <TableHead className="hidden sm:table-cell">Owner</TableHead>
                   <TableHead className="hidden sm:table-cell">Expires</TableHead>
                   <TableHead className="text-right">Days left</TableHead>
                 </TableRow>
@@ -127,11 +130,18 @@ export function CertificatesCard(): ReactElement {
                   const x = classifyExpiry(e.notAfter, e.notBefore, now);
                   return (
                     <TableRow key={e.id}>
-                      <TableCell className="max-w-48 whitespace-normal sm:max-w-none">
+                      <TableCell className="whitespace-normal [overflow-wrap:anywhere]">
                         <div className="font-medium">{e.what}</div>
                         <div className="hidden truncate text-xs text-muted-foreground sm:block">{e.subject}</div>
+                        {/* On a phone the owner and date go under the name instead of their own columns. */}
+                        <div className="text-xs text-muted-foreground sm:hidden">
+                          <Link to={e.owner.href} className="hover:underline">
+                            {e.owner.label}
+                          </Link>{" "}
+                          · {day(e.notAfter)}
+                        </div>
                       </TableCell>
-                      <TableCell>
+                      <TableCell className="hidden sm:table-cell">
                         <Link to={e.owner.href} className="hover:underline">
                           {e.owner.label}
                         </Link>

@@ -25,7 +25,7 @@ function HeightLine({ row, max }: { row: HeightRow; max: number }): ReactElement
   );
   return (
     <li
-      className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 sm:grid-cols-[12rem_minmax(0,1fr)_9rem]"
+      className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 sm:grid-cols-[minmax(0,18rem)_minmax(0,1fr)_9rem]"
       data-testid="height-row"
       aria-label={`${row.id} height`}
     >

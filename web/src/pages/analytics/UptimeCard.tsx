@@ -29,7 +29,7 @@ function UptimeRow({ node, history }: { node: NodeInfo; history: UseQueryResult<
   const bars = healthBars(checks, 48);
   return (
     <li
-      className="grid grid-cols-[minmax(0,1fr)_auto_4rem] items-center gap-x-3 gap-y-1.5 py-2 sm:grid-cols-[minmax(0,14rem)_6.5rem_minmax(0,1fr)_4rem]"
+      className="grid grid-cols-[minmax(0,1fr)_auto_4rem] items-center gap-x-3 gap-y-1.5 py-2 sm:grid-cols-[minmax(0,14rem)_6.5rem_minmax(8rem,1fr)_4rem]"
       aria-label={`${node.name} uptime`}
       data-testid="uptime-row"
     >
@@ -57,7 +57,7 @@ function UptimeRow({ node, history }: { node: NodeInfo; history: UseQueryResult<
                 <span
                   key={b.at}
                   title={`${when(b.at)}: ${b.status}`}
-                  className={cn("min-w-0 flex-1 rounded-[1px]", HEALTH_COLOURS[b.status])}
+                  className={cn("min-w-0 max-w-3 flex-1 rounded-[1px]", HEALTH_COLOURS[b.status])}
                 />
               ))}
             </div>
