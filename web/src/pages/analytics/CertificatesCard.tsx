@@ -113,7 +113,8 @@ export function CertificatesCard(): ReactElement {
             {(q.data.truncated || q.data.undecodable > 0) && (
               <p className="text-xs text-muted-foreground">
                 {q.data.truncated && "Only the first 1000 nodes, organizations and keys are read. "}
-                {q.data.undecodable > 0 && `${q.data.undecodable} certificates could not be decoded.`}
+                {q.data.undecodable > 0 &&
+                  `${q.data.undecodable} certificate${q.data.undecodable === 1 ? "" : "s"} could not be decoded.`}
               </p>
             )}
             <Table aria-label="Certificates by expiry">
