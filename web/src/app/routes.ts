@@ -75,6 +75,7 @@ const fabricWizard: PageLoader = () => import("@/pages/fabric-wizard/FabricWizar
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
+const analytics: PageLoader = () => import("@/pages/analytics/AnalyticsPage").then((m) => m.AnalyticsPage);
 const monitoring: PageLoader = () => import("@/pages/monitoring/MonitoringPage").then((m) => m.MonitoringPage);
 
 const nodes: PageLoader = () => import("@/pages/nodes/NodesPage").then((m) => m.NodesPage);
@@ -173,7 +174,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "plugins/:name/edit", title: "Edit Plugin" },
   { path: "plugins/:name/deploy", title: "Deploy Plugin" },
   { path: "users", title: "Users", load: users },
-  { path: "platform/analytics", title: "Analytics" },
+  { path: "platform/analytics", title: "Analytics", load: analytics },
   { path: "platform/troubleshooting", title: "Troubleshooting" },
 ];
 

@@ -1,4 +1,4 @@
-import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { queryOptions, useQueries, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import { fabricNetworkKeys } from "@/data/fabric-networks/keys";
 import type {
@@ -94,11 +94,20 @@ export function useFabricChannelConfigQuery(
   });
 }
 
-export function useFabricNetworkMapQuery(id: number): UseQueryResult<FabricNetworkMap> {
-  return useQuery({
+function networkMapOptions(id: number) {
+  return queryOptions({
     queryKey: fabricNetworkKeys.map(id),
     queryFn: () => unwrap(api.GET("/networks/fabric/{id}/map", path(id))),
     enabled: Number.isFinite(id),
     retry: false,
   });
+}
+
+export function useFabricNetworkMapQuery(id: number): UseQueryResult<FabricNetworkMap> {
+  return useQuery(networkMapOptions(id));
+}
+
+/** The maps (members and heights) of several channels, one request each: callers page the list. */
+export function useFabricNetworkMapsQueries(ids: readonly number[]): UseQueryResult<FabricNetworkMap>[] {
+  return useQueries({ queries: ids.map(networkMapOptions) });
 }

@@ -1,4 +1,12 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+  type UseQueryResult,
+} from "@tanstack/react-query";
 import { api, unwrap, type ResponseOf } from "@/api/client";
 import type { paths } from "@/api/schema";
 
@@ -60,20 +68,11 @@ export function stepFor(rangeSeconds: number): number {
   return Math.max(5, Math.ceil(rangeSeconds / 120));
 }
 
-/**
- * A range query over the last `rangeSeconds` of one node's series. `refreshMs` (0 = off) re-reads
- * it; the previous data stays on screen while the next arrives.
- */
-export function useNodeRangeQuery(
-  nodeId: number,
-  query: string,
-  rangeSeconds: number,
-  refreshMs: number,
-  enabled: boolean,
-): UseQueryResult<RangeSeries[]> {
-  return useQuery({
+/** The options of one node's range query over the last `rangeSeconds`, shared by the hooks below. */
+function rangeQueryOptions(nodeId: number, query: string, rangeSeconds: number, refreshMs: number, enabled: boolean) {
+  return queryOptions({
     queryKey: metricsKeys.range(nodeId, query, rangeSeconds),
-    queryFn: async () => {
+    queryFn: async (): Promise<RangeSeries[]> => {
       const end = Math.ceil(Date.now() / 1000);
       const start = end - rangeSeconds;
       const res = await unwrap(
@@ -90,6 +89,63 @@ export function useNodeRangeQuery(
     enabled,
     placeholderData: keepPreviousData,
     refetchInterval: refreshMs > 0 ? refreshMs : false,
+  });
+}
+
+/**
+ * A range query over the last `rangeSeconds` of one node's series. `refreshMs` (0 = off) re-reads
+ * it; the previous data stays on screen while the next arrives.
+ */
+export function useNodeRangeQuery(
+  nodeId: number,
+  query: string,
+  rangeSeconds: number,
+  refreshMs: number,
+  enabled: boolean,
+): UseQueryResult<RangeSeries[]> {
+  return useQuery(rangeQueryOptions(nodeId, query, rangeSeconds, refreshMs, enabled));
+}
+
+/** Several nodes' answers to one range query, in the order of the ids asked. */
+export interface NodesRange {
+  /** Each node's series; [] for a node that has not answered (yet). */
+  perNode: RangeSeries[][];
+  answered: number;
+  failed: number;
+  /** The first failure, for the error state. */
+  error: Error | null;
+  /** Newest answer (ms), 0 when none. */
+  updatedAt: number;
+  refetchFailed: () => void;
+}
+
+// Module-level so TanStack keeps the combined result (and its arrays) until an answer changes.
+function combineRanges(results: UseQueryResult<RangeSeries[]>[]): NodesRange {
+  const failed = results.filter((r) => r.isError);
+  return {
+    perNode: results.map((r) => r.data ?? []),
+    answered: results.filter((r) => r.data !== undefined).length,
+    failed: failed.length,
+    error: failed[0]?.error ?? null,
+    updatedAt: Math.max(0, ...results.map((r) => r.dataUpdatedAt)),
+    refetchFailed: () => failed.forEach((r) => void r.refetch()),
+  };
+}
+
+/**
+ * The same range query on several nodes at once (one request per node, since the server scopes a
+ * query to one node's series), e.g. to add up the peers of a channel.
+ */
+export function useNodesRangeQueries(
+  nodeIds: readonly number[],
+  query: string,
+  rangeSeconds: number,
+  refreshMs: number,
+  enabled: boolean,
+): NodesRange {
+  return useQueries({
+    queries: nodeIds.map((id) => rangeQueryOptions(id, query, rangeSeconds, refreshMs, enabled)),
+    combine: combineRanges,
   });
 }
 

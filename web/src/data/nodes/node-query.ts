@@ -1,4 +1,4 @@
-import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { queryOptions, useQueries, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import {
   api,
   unwrap,
@@ -38,12 +38,21 @@ export function useNodeHealthQuery(id: number): UseQueryResult<NodeHealth> {
   });
 }
 
-export function useNodeHealthHistoryQuery(id: number, hours = 24): UseQueryResult<NodeHealthHistory> {
-  return useQuery({
+function healthHistoryOptions(id: number, hours: number) {
+  return queryOptions({
     queryKey: nodeKeys.healthHistory(id),
     queryFn: () => unwrap(api.GET("/nodes/{id}/health/history", { params: { path: { id }, query: { hours } } })),
     refetchInterval: 30_000,
   });
+}
+
+export function useNodeHealthHistoryQuery(id: number, hours = 24): UseQueryResult<NodeHealthHistory> {
+  return useQuery(healthHistoryOptions(id, hours));
+}
+
+/** The health histories of several nodes (one request each: callers page the node list). */
+export function useNodeHealthHistoriesQueries(ids: readonly number[], hours = 24): UseQueryResult<NodeHealthHistory>[] {
+  return useQueries({ queries: ids.map((id) => healthHistoryOptions(id, hours)) });
 }
 
 /** Free addresses the server proposes for a new peer or orderer; never cached (ports get taken). */

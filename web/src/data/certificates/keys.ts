@@ -1,0 +1,4 @@
+export const certificateKeys = {
+  all: ["certificates"] as const,
+  inventory: () => [...certificateKeys.all, "inventory"] as const,
+};
