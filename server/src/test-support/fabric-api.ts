@@ -123,6 +123,33 @@ export async function fabricApi(opts: {
     );
   }
 
+  /**
+   * A peer organization and an orderer organization (MSP ids `<code>Org1MSP` and `<code>OrdMSP`) with
+   * one node each (names from `prefix`), on a new channel both have joined, plus an anchor-peer
+   * config block so the channel is at height 2 or more.
+   */
+  async function peerOrdererChannel(p: { code: string; prefix: string; channel: string }) {
+    const org = await ok("POST", "/organizations", { mspId: `${p.code}Org1MSP`, name: `${p.code} Org 1` });
+    const ord = await ok("POST", "/organizations", { mspId: `${p.code}OrdMSP`, name: `${p.code} Orderers` });
+    const [peer] = (await createNodes(org, 1, 0, `${p.prefix}-`)) as [Json];
+    const [orderer] = (await createNodes(ord, 0, 1, `${p.prefix}o-`)) as [Json];
+    const net = await ok("POST", "/networks/fabric", {
+      name: p.channel,
+      config: {
+        peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
+        ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
+      },
+    });
+    await ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
+    await ok("POST", `/networks/fabric/${net.id}/peers/${peer.id}/join`);
+    const [host, peerPort] = (peer.endpoint as string).split(":");
+    await ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
+      organizationId: org.id,
+      anchorPeers: [{ host, port: Number(peerPort) }],
+    });
+    return { org, ord, peer, orderer, net };
+  }
+
   const current = (await ok("GET", "/settings")).config;
   await ok("POST", "/settings", {
     config: { ...current, portRangeStart: opts.ports, portRangeEnd: opts.ports + (opts.portCount ?? 60) - 1 },
@@ -136,6 +163,7 @@ export async function fabricApi(opts: {
     /** Chaincode server processes of this console (their folders are under <data>/chaincodes). */
     chaincodeProcesses: () => nodeProcesses("chaincodes"),
     createNodes,
+    peerOrdererChannel,
     /** Stops the given nodes through the API and waits until none of this console's processes is left. */
     async stopNodes(nodes: Json[]): Promise<void> {
       await Promise.all(nodes.map((n) => ok("POST", `/nodes/${n.id}/stop`)));

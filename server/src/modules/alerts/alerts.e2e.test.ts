@@ -30,23 +30,11 @@ describe("alerts on a real 1-orderer, 1-peer channel", () => {
       // Ports 42600-43199 (docs/testing.md).
       const h = await fabricApi({ ports: 42600 + (process.pid % 10) * 60 });
       harness = h;
-      const org = await h.ok("POST", "/organizations", { mspId: "AlOrg1MSP", name: "Alerts Org 1" });
-      const ord = await h.ok("POST", "/organizations", { mspId: "AlOrdMSP", name: "Alerts Orderers" });
-      const [peer] = await h.createNodes(org, 1, 0, "al-");
-      const [orderer] = await h.createNodes(ord, 0, 1, "alo-");
-      const net = await h.ok("POST", "/networks/fabric", {
-        name: "alchannel",
-        config: {
-          peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
-          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
-        },
-      });
-      await h.ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
-      await h.ok("POST", `/networks/fabric/${net.id}/peers/${peer.id}/join`);
-      const [host, peerPort] = (peer.endpoint as string).split(":");
-      await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
-        organizationId: org.id,
-        anchorPeers: [{ host, port: Number(peerPort) }],
+      // Two orgs, one node each, on a channel at height >= 2 (block 0 and an anchor-peer config block).
+      const { org, peer, orderer, net } = await h.peerOrdererChannel({
+        code: "Al",
+        prefix: "al",
+        channel: "alchannel",
       });
 
       // The real exposition of both binaries parses, with the metric names the rules read.
@@ -103,6 +91,7 @@ describe("alerts on a real 1-orderer, 1-peer channel", () => {
         (await h.ok("GET", `/nodes/${peer.id}`)).status === "RUNNING" ? true : undefined;
       await new Promise((r) => setTimeout(r, 500));
       await waitFor("the peer running again", running, 60_000);
+      const [host, peerPort] = (peer.endpoint as string).split(":");
       for (const extra of ["alerts-a.example", "alerts-b.example"]) {
         await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
           organizationId: org.id,

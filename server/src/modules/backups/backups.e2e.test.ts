@@ -80,24 +80,11 @@ describe("backup and restore of a console with a running channel", () => {
       // Away from the other Fabric tests' ports (docs/testing.md): 39600-40799.
       const h = await fabricApi({ ports: 39600 + (process.pid % 20) * 60 });
       harness = h;
-      const org = await h.ok("POST", "/organizations", { mspId: "BkOrg1MSP", name: "Backup Org 1" });
-      const ord = await h.ok("POST", "/organizations", { mspId: "BkOrdMSP", name: "Backup Orderers" });
-      const [peer] = await h.createNodes(org, 1, 0, "bk-");
-      const [orderer] = await h.createNodes(ord, 0, 1, "bko-");
-      const net = await h.ok("POST", "/networks/fabric", {
-        name: "bkchannel",
-        config: {
-          peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
-          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
-        },
-      });
-      await h.ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
-      await h.ok("POST", `/networks/fabric/${net.id}/peers/${peer.id}/join`);
-      // A config block after the genesis block, so the height to reach is more than 1.
-      const [host, peerPort] = (peer.endpoint as string).split(":");
-      await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
-        organizationId: org.id,
-        anchorPeers: [{ host, port: Number(peerPort) }],
+      // Two orgs, one node each, on a channel at height >= 2 (block 0 and an anchor-peer config block).
+      const { peer, orderer, net } = await h.peerOrdererChannel({
+        code: "Bk",
+        prefix: "bk",
+        channel: "bkchannel",
       });
       const height = await waitFor(
         "both nodes at the same height >= 2",

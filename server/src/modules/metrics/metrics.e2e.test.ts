@@ -27,23 +27,11 @@ describe("the managed Prometheus on a real channel", () => {
       // Away from the other Fabric tests' ports (docs/testing.md): 40800-41999.
       const h = await fabricApi({ ports: 40800 + (process.pid % 20) * 60 });
       harness = h;
-      const org = await h.ok("POST", "/organizations", { mspId: "MtOrg1MSP", name: "Metrics Org 1" });
-      const ord = await h.ok("POST", "/organizations", { mspId: "MtOrdMSP", name: "Metrics Orderers" });
-      const [peer] = await h.createNodes(org, 1, 0, "mt-");
-      const [orderer] = await h.createNodes(ord, 0, 1, "mto-");
-      const net = await h.ok("POST", "/networks/fabric", {
-        name: "mtchannel",
-        config: {
-          peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
-          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
-        },
-      });
-      await h.ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
-      await h.ok("POST", `/networks/fabric/${net.id}/peers/${peer.id}/join`);
-      const [host, peerPort] = (peer.endpoint as string).split(":");
-      await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
-        organizationId: org.id,
-        anchorPeers: [{ host, port: Number(peerPort) }],
+      // Two orgs, one node each, on a channel at height >= 2 (block 0 and an anchor-peer config block).
+      const { org, peer, orderer } = await h.peerOrdererChannel({
+        code: "Mt",
+        prefix: "mt",
+        channel: "mtchannel",
       });
       const height = await waitFor(
         "the peer at height >= 2",
