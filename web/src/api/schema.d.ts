@@ -4811,8 +4811,7 @@ export interface components {
        * @description Process status
        * @enum {string}
        */
-      status:
-        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      status: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
       /** @description Why the node is in ERROR (with its last log lines) */
       errorMessage?: string;
       /** @description External endpoint */
@@ -5820,8 +5819,7 @@ export interface components {
        * @description Process status
        * @enum {string}
        */
-      status:
-        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      status: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
       /** @description Why the node is in ERROR (with its last log lines) */
       errorMessage?: string;
       /** @description External endpoint */
@@ -11461,8 +11459,7 @@ export interface operations {
         /** @description Exact slug */
         slug?: string;
         /** @description Status */
-        status?:
-          "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+        status?: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
         /** @description Platform */
         platform?: "FABRIC" | "BESU";
         /** @description Node type */
@@ -11706,8 +11703,7 @@ export interface operations {
              * @description JWT algorithm
              * @enum {string}
              */
-            jwtAuthenticationAlgorithm?:
-              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            jwtAuthenticationAlgorithm?: "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
             /** @description Extra environment variables for the process */
             env?: {
               [key: string]: string;
@@ -12090,8 +12086,7 @@ export interface operations {
              * @description JWT algorithm
              * @enum {string}
              */
-            jwtAuthenticationAlgorithm?:
-              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            jwtAuthenticationAlgorithm?: "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
             /** @description Extra environment variables for the process */
             env?: {
               [key: string]: string;
@@ -13823,13 +13818,7 @@ export interface operations {
                * @description Leader rotation
                * @enum {string}
                */
-              leaderRotation?:
-                | "ROTATION_UNSPECIFIED"
-                | "ROTATION_OFF"
-                | "ROTATION_ON"
-                | "unspecified"
-                | "off"
-                | "on";
+              leaderRotation?: "ROTATION_UNSPECIFIED" | "ROTATION_OFF" | "ROTATION_ON" | "unspecified" | "off" | "on";
               /** @description Decisions per leader */
               decisionsPerLeader?: number;
             };

@@ -5,7 +5,7 @@ import { TimeSeriesChart } from "@/components/charts/TimeSeriesChart";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Label } from "@/components/ui/label";
+import { OptionSelect } from "@/components/charts/OptionSelect";
 import { useNodesRangeQueries, usePrometheusStatusQuery } from "@/data/metrics/metrics";
 import { useNodesQuery } from "@/data/nodes/nodes-query";
 import { peakValue, sumByChannel, TX_PER_MINUTE_QUERY } from "@/pages/analytics/tx-per-channel";
@@ -63,7 +63,7 @@ function TxChart({ peerIds, rangeSeconds }: { peerIds: number[]; rangeSeconds: n
 /** Transactions per minute per channel, from the managed Prometheus, summed over the peers. */
 export function TransactionsCard(): ReactElement {
   const status = usePrometheusStatusQuery();
-  const [rangeSeconds, setRange] = useState<number>(RANGES[0].seconds);
+  const [rangeSeconds, setRange] = useState<number>(RANGES[0].value);
   const running = status.data !== undefined && status.data.status !== "not_deployed";
   const nodes = useNodesQuery({ page: 1, limit: 1000, platform: "FABRIC" });
   const peers = (nodes.data?.items ?? []).filter((n) => n.nodeType === "FABRIC_PEER");
@@ -93,21 +93,14 @@ export function TransactionsCard(): ReactElement {
         {running && (
           <div className="flex items-center gap-2">
             {nodes.isFetching && <Loader2Icon className="size-3.5 animate-spin text-muted-foreground" aria-hidden />}
-            <Label htmlFor="tx-range" className="sr-only">
-              Time range
-            </Label>
-            <select
+            <OptionSelect
               id="tx-range"
-              className="h-9 rounded-md border bg-transparent px-3 text-sm"
+              label="Time range"
+              hideLabel
               value={rangeSeconds}
-              onChange={(e) => setRange(Number(e.target.value))}
-            >
-              {RANGES.map((r) => (
-                <option key={r.seconds} value={r.seconds}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
+              options={RANGES}
+              onChange={setRange}
+            />
           </div>
         )}
       </CardHeader>

@@ -2,15 +2,13 @@ import { ActivityIcon, Loader2Icon } from "lucide-react";
 import { useMemo, useState, type ReactElement } from "react";
 import { Link } from "react-router";
 import type { NodeInfo } from "@/api/client";
+import { OptionSelect } from "@/components/charts/OptionSelect";
 import { TimeSeriesChart } from "@/components/charts/TimeSeriesChart";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Label } from "@/components/ui/label";
 import { useNodeRangeQuery, usePrometheusStatusQuery } from "@/data/metrics/metrics";
 import { panelsFor, RANGES, REFRESHES, type MetricPanel } from "@/pages/nodes/metric-panels";
-
-const SELECT = "h-9 rounded-md border bg-transparent px-3 text-sm";
 
 function PanelCard(props: {
   nodeId: number;
@@ -61,8 +59,8 @@ function PanelCard(props: {
  */
 export function NodeMetrics({ node }: { node: NodeInfo }): ReactElement {
   const status = usePrometheusStatusQuery();
-  const [rangeSeconds, setRange] = useState<number>(RANGES[0].seconds);
-  const [refreshMs, setRefresh] = useState<number>(REFRESHES[2].ms);
+  const [rangeSeconds, setRange] = useState<number>(RANGES[0].value);
+  const [refreshMs, setRefresh] = useState<number>(REFRESHES[2].value);
   const panels = useMemo(() => panelsFor(node.nodeType), [node.nodeType]);
 
   if (status.isPending) return <LoadingRows />;
@@ -86,36 +84,14 @@ export function NodeMetrics({ node }: { node: NodeInfo }): ReactElement {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-4">
-        <div className="space-y-1">
-          <Label htmlFor="metrics-range">Time range</Label>
-          <select
-            id="metrics-range"
-            className={SELECT}
-            value={rangeSeconds}
-            onChange={(e) => setRange(Number(e.target.value))}
-          >
-            {RANGES.map((r) => (
-              <option key={r.seconds} value={r.seconds}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="space-y-1">
-          <Label htmlFor="metrics-refresh">Auto refresh</Label>
-          <select
-            id="metrics-refresh"
-            className={SELECT}
-            value={refreshMs}
-            onChange={(e) => setRefresh(Number(e.target.value))}
-          >
-            {REFRESHES.map((r) => (
-              <option key={r.ms} value={r.ms}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <OptionSelect id="metrics-range" label="Time range" value={rangeSeconds} options={RANGES} onChange={setRange} />
+        <OptionSelect
+          id="metrics-refresh"
+          label="Auto refresh"
+          value={refreshMs}
+          options={REFRESHES}
+          onChange={setRefresh}
+        />
         {status.data.status !== "running" && (
           <p className="text-sm text-destructive">
             Prometheus is {status.data.status}

@@ -127,18 +127,18 @@ export function panelsFor(nodeType: string): MetricPanel[] {
   return [...BESU, ...PROCESS.slice(0, 2)];
 }
 
-/** Time ranges of the picker, in seconds. */
+/** Time ranges of the picker; values in seconds. */
 export const RANGES = [
-  { label: "Last 15 minutes", seconds: 900 },
-  { label: "Last hour", seconds: 3600 },
-  { label: "Last 6 hours", seconds: 21_600 },
-  { label: "Last 24 hours", seconds: 86_400 },
+  { label: "Last 15 minutes", value: 900 },
+  { label: "Last hour", value: 3600 },
+  { label: "Last 6 hours", value: 21_600 },
+  { label: "Last 24 hours", value: 86_400 },
 ] as const;
 
-/** Auto-refresh choices, in ms (0 = off). */
+/** Auto-refresh choices; values in ms (0 = off). */
 export const REFRESHES = [
-  { label: "Off", ms: 0 },
-  { label: "15 s", ms: 15_000 },
-  { label: "30 s", ms: 30_000 },
-  { label: "1 min", ms: 60_000 },
+  { label: "Off", value: 0 },
+  { label: "15 s", value: 15_000 },
+  { label: "30 s", value: 30_000 },
+  { label: "1 min", value: 60_000 },
 ] as const;
