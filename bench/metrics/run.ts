@@ -6,10 +6,11 @@
  *
  *   npx tsx bench/metrics/run.ts [--nodes N] [--seconds S] [--interval I]
  */
-import { readFileSync, readdirSync, readlinkSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../server/src/test-support/postgres.js";
+import { processesUnder } from "../../server/src/test-support/processes.js";
 import { FABRIC_VERSION as VERSION, startBenchConsole, type Json } from "../support/console.js";
 
 const arg = (name: string, dflt: number): number => {
@@ -30,20 +31,6 @@ function rss(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-/** Pids whose working directory is under `dir`. */
-function pidsUnder(dir: string): number[] {
-  const out: number[] = [];
-  for (const p of readdirSync("/proc")) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      if (readlinkSync(`/proc/${p}/cwd`).startsWith(dir)) out.push(Number(p));
-    } catch {
-      // gone
-    }
-  }
-  return out;
 }
 
 const pct = (xs: number[], p: number): number => {
@@ -102,12 +89,12 @@ async function main(): Promise<void> {
       120_000,
     );
     result.deployToAllUpMs = Date.now() - t0;
-    const promPid = pidsUnder(join(dataDir, "prometheus"))[0] ?? 0;
+    const promPid = processesUnder(join(dataDir, "prometheus"))[0] ?? 0;
 
     const consoleRss: number[] = [];
     const promRss: number[] = [];
     const nodesRss: number[] = [];
-    const nodePids = pidsUnder(join(dataDir, "nodes"));
+    const nodePids = processesUnder(join(dataDir, "nodes"));
     const end = Date.now() + SECONDS * 1000;
     while (Date.now() < end) {
       consoleRss.push(process.memoryUsage().rss / MiB);

@@ -64,3 +64,17 @@ export class UpstreamError extends AppError {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * A tool a feature runs (restic, prometheus) is not installed: 503 `<TOOL>_MISSING`, saying how to
+ * install it or where to point the console at it.
+ */
+export class ToolMissingError extends AppError {
+  constructor(tool: string, envVar: string, detail: string) {
+    super(
+      `${tool} was not found (${detail}); install it (Debian: apt-get install ${tool}) or set ${envVar}`,
+      503,
+      `${tool.toUpperCase()}_MISSING`,
+    );
+  }
+}

@@ -54,3 +54,4 @@ export {
   type SupervisorEvent,
   type SupervisorOptions,
 } from "./supervisor.js";
+export { findExecutable } from "./tools.js";

@@ -1,6 +1,6 @@
-import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createFabricBinaryResolver } from "../runtime/index.js";
+import { processesUnder } from "./processes.js";
 import { createTestApp, type TestDialect } from "./test-app.js";
 import { Fatal, waitFor } from "./wait.js";
 
@@ -87,16 +87,7 @@ export async function fabricApi(opts: {
 
   /** Processes whose working directory is a node folder of this console's data dir (only ours). */
   function nodeProcesses(folder = "nodes"): number[] {
-    const out: number[] = [];
-    for (const p of readdirSync("/proc")) {
-      if (!/^\d+$/.test(p)) continue;
-      try {
-        if (readlinkSync(`/proc/${p}/cwd`).startsWith(join(t.config.dataDir, folder))) out.push(Number(p));
-      } catch {
-        // gone or not ours
-      }
-    }
-    return out;
+    return processesUnder(join(t.config.dataDir, folder));
   }
 
   /** Creates peers then orderers of `org` one at a time (each sees the ports before it); waits for RUNNING. */

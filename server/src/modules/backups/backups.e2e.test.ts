@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -16,6 +16,7 @@ import {
 } from "../../test-support/fabric-api.js";
 import { startMoto, type Moto } from "../../test-support/moto.js";
 import { freePort } from "../../test-support/postgres.js";
+import { processesUnder } from "../../test-support/processes.js";
 import { ADMIN_PASSWORD } from "../../test-support/test-app.js";
 
 const run = promisify(execFile);
@@ -41,20 +42,6 @@ function privateKeys(dbFile: string, masterKeyFile: string): Map<number, string>
   } finally {
     db.close();
   }
-}
-
-/** Processes whose working directory is under a folder (a console's nodes). */
-function processesUnder(dir: string): number[] {
-  const out: number[] = [];
-  for (const p of readdirSync("/proc")) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      if (readlinkSync(`/proc/${p}/cwd`).startsWith(dir)) out.push(Number(p));
-    } catch {
-      // gone
-    }
-  }
-  return out;
 }
 
 let harness: FabricApi | undefined;

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
-import { AppError, InputError, UpstreamError } from "../../http/errors.js";
+import { isAbsolute, join } from "node:path";
+import { AppError, InputError, ToolMissingError, UpstreamError } from "../../http/errors.js";
+import { findExecutable } from "../../runtime/index.js";
 
 /** What restic needs to open one repository. Secrets travel only in `env`, never in argv. */
 export interface ResticRepo {
@@ -26,35 +26,15 @@ export interface TargetAccess {
   forcePathStyle: boolean;
 }
 
-/** restic is not installed (or CHAINLAUNCH_RESTIC_BIN points nowhere). */
-export class ResticMissingError extends AppError {
-  constructor(detail: string) {
-    super(
-      `restic was not found (${detail}); install it (Debian: apt-get install restic) or set CHAINLAUNCH_RESTIC_BIN`,
-      503,
-      "RESTIC_MISSING",
-    );
-  }
-}
-
-/** Finds the restic binary: CHAINLAUNCH_RESTIC_BIN, else `restic` on PATH. */
+/** Finds the restic binary: CHAINLAUNCH_RESTIC_BIN, else `restic` on PATH (503 RESTIC_MISSING when neither). */
 export function resolveRestic(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.CHAINLAUNCH_RESTIC_BIN;
-  const candidates = configured
-    ? [configured]
-    : (env.PATH ?? "")
-        .split(delimiter)
-        .filter(Boolean)
-        .map((d) => join(d, "restic"));
-  for (const c of candidates) {
-    try {
-      accessSync(c, constants.X_OK);
-      return c;
-    } catch {
-      // next
-    }
-  }
-  throw new ResticMissingError(configured ? `CHAINLAUNCH_RESTIC_BIN=${configured} is not executable` : "not on PATH");
+  const found = findExecutable(
+    "restic",
+    { envVar: "CHAINLAUNCH_RESTIC_BIN", value: env.CHAINLAUNCH_RESTIC_BIN },
+    env.PATH,
+  );
+  if ("problem" in found) throw new ToolMissingError("restic", "CHAINLAUNCH_RESTIC_BIN", found.problem);
+  return found.path;
 }
 
 const DEFAULT_REGION = "us-east-1";
@@ -281,7 +261,7 @@ export async function openOrInit(repo: ResticRepo, timeoutMs = 30_000): Promise<
 
 /** Maps a restic failure to the API's error vocabulary, naming the field to fix. */
 export function toHttpError(err: unknown, repo: ResticRepo): Error {
-  if (err instanceof ResticMissingError) return err;
+  if (err instanceof ToolMissingError) return err;
   if (!(err instanceof ResticError)) return err as Error;
   const where = repo.describe.type === "S3" ? `${repo.describe.endpoint}/${repo.describe.bucket}` : repo.repository;
   switch (err.kind) {

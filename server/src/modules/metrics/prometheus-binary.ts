@@ -1,31 +1,15 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { AppError } from "../../http/errors.js";
-import { runFile } from "../../runtime/index.js";
+import { ToolMissingError } from "../../http/errors.js";
+import { findExecutable, runFile } from "../../runtime/index.js";
 
-/** Prometheus is not installed (or CHAINLAUNCH_PROMETHEUS_BIN points nowhere). */
-export class PrometheusMissingError extends AppError {
-  constructor(detail: string) {
-    super(
-      `prometheus was not found (${detail}); install it (Debian: apt-get install prometheus) or set CHAINLAUNCH_PROMETHEUS_BIN`,
-      503,
-      "PROMETHEUS_MISSING",
-    );
-  }
-}
-
-/** Finds the prometheus binary: CHAINLAUNCH_PROMETHEUS_BIN, else `prometheus` on PATH. */
+/** Finds the prometheus binary: CHAINLAUNCH_PROMETHEUS_BIN, else `prometheus` on PATH (503 PROMETHEUS_MISSING). */
 export function resolvePrometheus(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.CHAINLAUNCH_PROMETHEUS_BIN;
-  if (configured) {
-    if (existsSync(configured)) return configured;
-    throw new PrometheusMissingError(`CHAINLAUNCH_PROMETHEUS_BIN=${configured} does not exist`);
-  }
-  for (const dir of (env.PATH ?? "").split(":").filter(Boolean)) {
-    const candidate = join(dir, "prometheus");
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new PrometheusMissingError("not on PATH");
+  const found = findExecutable(
+    "prometheus",
+    { envVar: "CHAINLAUNCH_PROMETHEUS_BIN", value: env.CHAINLAUNCH_PROMETHEUS_BIN },
+    env.PATH,
+  );
+  if ("problem" in found) throw new ToolMissingError("prometheus", "CHAINLAUNCH_PROMETHEUS_BIN", found.problem);
+  return found.path;
 }
 
 /** The version the binary reports (`prometheus, version 2.42.0+ds (...)` -> "2.42.0+ds"), or null. */
