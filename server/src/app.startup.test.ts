@@ -42,7 +42,7 @@ function modulesLoadedByApp(): Promise<string[]> {
   });
 }
 
-it("importing the app loads neither viem, the pg driver, nor an X.509 object model", { timeout: 90_000 }, async () => {
+it("importing the app loads neither viem, the pg driver, an X.509 object model, nodemailer nor the PromQL grammar", { timeout: 90_000 }, async () => {
   const loaded = await modulesLoadedByApp();
   expect(loaded.some((u) => u.includes("/node_modules/kysely/"))).toBe(true); // the hook sees dependencies
   // viem (~0.2 s to import) loads with the first Besu JSON-RPC or contract call; the hex, EIP-55 and
@@ -51,4 +51,7 @@ it("importing the app loads neither viem, the pg driver, nor an X.509 object mod
   expect(loaded.filter((u) => /\/node_modules\/pg\//.test(u))).toEqual([]);
   // Certificates are written and read with a small DER codec (crypto/der.ts), not @peculiar/x509.
   expect(loaded.filter((u) => /\/node_modules\/(@peculiar|reflect-metadata|asn1js)\//.test(u))).toEqual([]);
+  // Email and metrics queries are occasional: nodemailer loads with the first email, the PromQL
+  // grammar with the first scoped query.
+  expect(loaded.filter((u) => /\/node_modules\/(nodemailer|@prometheus-io|@lezer)\//.test(u))).toEqual([]);
 });

@@ -49,7 +49,7 @@ export function createScopedQueries(prom: () => PrometheusClient) {
   /** The query with every selector bound to `job`, or a 400 with Prometheus's (or our) reason. */
   async function scoped(query: string, job: string): Promise<string> {
     try {
-      return scopeQuery(query, "job", job);
+      return await scopeQuery(query, "job", job);
     } catch (err) {
       if (!(err instanceof PromqlScopeError)) throw err;
       if (err.syntax) {
@@ -85,14 +85,13 @@ export function createScopedQueries(prom: () => PrometheusClient) {
     async labelValues(label: string, match: string[], job: string): Promise<PromResponse> {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(label)) throw new InputError(`label: "${label}" is not a label name`);
       const selectors = match.length ? match : ["{}"];
-      const scopedMatch = selectors.map((m, i) => {
-        try {
-          return scopeSelector(m, "job", job);
-        } catch (err) {
-          if (err instanceof PromqlScopeError) throw new InputError(`match[${i}]: ${err.message}`);
-          throw err;
-        }
-      });
+      const scopedMatch = await Promise.all(
+        selectors.map((m, i) =>
+          scopeSelector(m, "job", job).catch((err: unknown) => {
+            throw err instanceof PromqlScopeError ? new InputError(`match[${i}]: ${err.message}`) : err;
+          }),
+        ),
+      );
       return prom().labelValues(label, scopedMatch);
     },
   };

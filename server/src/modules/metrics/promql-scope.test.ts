@@ -20,34 +20,31 @@ describe("scopeQuery", () => {
     ["count(up) > 0", `count(up{${J}}) > 0`],
     ["1 + 2", "1 + 2"],
     ['label_replace(up, "job", "x", "", "")', `label_replace(up{${J}}, "job", "x", "", "")`],
-  ])("scopes %s", (query, expected) => {
-    expect(scopeQuery(query, "job", "peer0")).toBe(expected);
+  ])("scopes %s", async (query, expected) => {
+    expect(await scopeQuery(query, "job", "peer0")).toBe(expected);
   });
 
-  it("escapes the value", () => {
-    expect(scopeQuery("up", "job", 'a"b\\c')).toBe('up{job="a\\"b\\\\c"}');
+  it("escapes the value", async () => {
+    expect(await scopeQuery("up", "job", 'a"b\\c')).toBe('up{job="a\\"b\\\\c"}');
   });
 
-  it.each(["up{", "rate(up[5m]) by (x)", "sum(", "up{job=}", ""])("refuses text that does not parse: %j", (q) => {
-    expect(() => scopeQuery(q, "job", "peer0")).toThrow(PromqlScopeError);
-    try {
-      scopeQuery(q, "job", "peer0");
-    } catch (err) {
-      expect((err as PromqlScopeError).syntax).toBe(true);
-    }
+  it.each(["up{", "rate(up[5m]) by (x)", "sum(", "up{job=}", ""])("refuses text that does not parse: %j", async (q) => {
+    const err: unknown = await scopeQuery(q, "job", "peer0").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PromqlScopeError);
+    expect((err as PromqlScopeError).syntax).toBe(true);
   });
 
-  it("refuses quoted (UTF-8) label names it would not rewrite", () => {
-    expect(() => scopeQuery('{"job"="orderer0"}', "job", "peer0")).toThrow(/quoted/);
+  it("refuses quoted (UTF-8) label names it would not rewrite", async () => {
+    await expect(scopeQuery('{"job"="orderer0"}', "job", "peer0")).rejects.toThrow(/quoted/);
   });
 });
 
 describe("scopeSelector", () => {
-  it("scopes a bare selector and refuses expressions", () => {
-    expect(scopeSelector('ledger_blockchain_height{channel="c"}', "job", "peer0")).toBe(
+  it("scopes a bare selector and refuses expressions", async () => {
+    expect(await scopeSelector('ledger_blockchain_height{channel="c"}', "job", "peer0")).toBe(
       `ledger_blockchain_height{channel="c",${J}}`,
     );
-    expect(scopeSelector("{}", "job", "peer0")).toBe(`{${J}}`);
-    expect(() => scopeSelector("up or vector(1)", "job", "peer0")).toThrow(/not a series selector/);
+    expect(await scopeSelector("{}", "job", "peer0")).toBe(`{${J}}`);
+    await expect(scopeSelector("up or vector(1)", "job", "peer0")).rejects.toThrow(/not a series selector/);
   });
 });

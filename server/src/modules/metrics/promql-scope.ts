@@ -1,5 +1,15 @@
-import { parser } from "@prometheus-io/lezer-promql";
-import type { SyntaxNode } from "@lezer/common";
+import type { SyntaxNode, Tree } from "@lezer/common";
+import type * as LezerPromql from "@prometheus-io/lezer-promql";
+
+type PromqlModule = typeof LezerPromql;
+let grammar: Promise<PromqlModule["parser"]> | undefined;
+/** The grammar loads with the first query, not at start-up (it is only needed here). */
+const parse = async (text: string): Promise<Tree> =>
+  (
+    await (grammar ??= import("@prometheus-io/lezer-promql").then(
+      (m) => ("parser" in m ? m : (m as unknown as { default: PromqlModule }).default).parser,
+    ))
+  ).parse(text);
 
 /** Why a query could not be scoped: the text did not parse, or used syntax we refuse to rewrite. */
 export class PromqlScopeError extends Error {
@@ -31,8 +41,8 @@ function matcherLabel(matcher: SyntaxNode, text: string): string | undefined {
  * the only way PromQL reads stored series. The parse is Prometheus's own grammar (the one its UI
  * uses); text that does not parse is refused rather than passed on unscoped.
  */
-export function scopeQuery(query: string, label: string, value: string): string {
-  const tree = parser.parse(query);
+export async function scopeQuery(query: string, label: string, value: string): Promise<string> {
+  const tree = await parse(query);
   const selectors: SyntaxNode[] = [];
   let error: { from: number } | undefined;
   tree.iterate({
@@ -78,8 +88,8 @@ export function scopeQuery(query: string, label: string, value: string): string 
  * A series selector (as in `match[]=` of the label values API) scoped the same way. Anything but a
  * bare selector is refused.
  */
-export function scopeSelector(selector: string, label: string, value: string): string {
-  const tree = parser.parse(selector);
+export async function scopeSelector(selector: string, label: string, value: string): Promise<string> {
+  const tree = await parse(selector);
   const top = tree.topNode.firstChild;
   if (!top || top.name !== "VectorSelector" || top.nextSibling) {
     throw new PromqlScopeError(`"${selector}" is not a series selector such as up{instance="x"}`, false);

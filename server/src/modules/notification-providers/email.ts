@@ -1,7 +1,18 @@
 import { isIP } from "node:net";
-import nodemailer from "nodemailer";
+import type * as Nodemailer from "nodemailer";
 import type { ProviderSecrets, SmtpSettings } from "./providers.config.js";
 import type { OutgoingNotification } from "./webhook.js";
+
+type Mailer = typeof Nodemailer;
+let mailer: Promise<Mailer> | undefined;
+/**
+ * nodemailer loads with the first email, not at start-up. It is CommonJS: Node gives its exports as
+ * named exports, the bundled server as the default export only.
+ */
+const loadMailer = (): Promise<Mailer> =>
+  (mailer ??= import("nodemailer").then((m) =>
+    "createTransport" in m ? m : (m as unknown as { default: Mailer }).default,
+  ));
 
 /** The plain-text body of a notification email. */
 export function emailText(n: OutgoingNotification): string {
@@ -23,7 +34,7 @@ export async function sendEmail(
   opts: { to?: string | undefined; timeoutMs: number },
 ): Promise<string> {
   const implicit = s.use_tls && s.port === 465;
-  const transport = nodemailer.createTransport({
+  const transport = (await loadMailer()).createTransport({
     host: s.host,
     port: s.port,
     secure: implicit,
