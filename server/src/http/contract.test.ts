@@ -271,6 +271,7 @@ const ALERT_SETTINGS = [
   "alertPeerLagBlocks",
   "alertPeerLagMinutes",
   "alertRaftMinutes",
+  "nodeDowntimeGraceSeconds",
 ];
 const ALERT_ALLOWED: Record<string, string> = {
   ...Object.fromEntries(

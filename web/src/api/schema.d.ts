@@ -4811,7 +4811,8 @@ export interface components {
        * @description Process status
        * @enum {string}
        */
-      status: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
       /** @description Why the node is in ERROR (with its last log lines) */
       errorMessage?: string;
       /** @description External endpoint */
@@ -5598,6 +5599,8 @@ export interface components {
        * @default 1
        */
       alertRaftMinutes: number;
+      /** @description Seconds a node must stay down before node.downtime is sent; unset: CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (default 30) */
+      nodeDowntimeGraceSeconds?: number;
     };
     /** @description Global settings */
     SettingInput: {
@@ -5819,7 +5822,8 @@ export interface components {
        * @description Process status
        * @enum {string}
        */
-      status: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
       /** @description Why the node is in ERROR (with its last log lines) */
       errorMessage?: string;
       /** @description External endpoint */
@@ -6606,6 +6610,8 @@ export interface components {
        * @default 1
        */
       alertRaftMinutes: number;
+      /** @description Seconds a node must stay down before node.downtime is sent; unset: CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (default 30) */
+      nodeDowntimeGraceSeconds?: number;
     };
     /** @description Global settings */
     Setting: {
@@ -11459,7 +11465,8 @@ export interface operations {
         /** @description Exact slug */
         slug?: string;
         /** @description Status */
-        status?: "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+        status?:
+          "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
         /** @description Platform */
         platform?: "FABRIC" | "BESU";
         /** @description Node type */
@@ -11703,7 +11710,8 @@ export interface operations {
              * @description JWT algorithm
              * @enum {string}
              */
-            jwtAuthenticationAlgorithm?: "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            jwtAuthenticationAlgorithm?:
+              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
             /** @description Extra environment variables for the process */
             env?: {
               [key: string]: string;
@@ -12086,7 +12094,8 @@ export interface operations {
              * @description JWT algorithm
              * @enum {string}
              */
-            jwtAuthenticationAlgorithm?: "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
+            jwtAuthenticationAlgorithm?:
+              "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512";
             /** @description Extra environment variables for the process */
             env?: {
               [key: string]: string;
@@ -13818,7 +13827,13 @@ export interface operations {
                * @description Leader rotation
                * @enum {string}
                */
-              leaderRotation?: "ROTATION_UNSPECIFIED" | "ROTATION_OFF" | "ROTATION_ON" | "unspecified" | "off" | "on";
+              leaderRotation?:
+                | "ROTATION_UNSPECIFIED"
+                | "ROTATION_OFF"
+                | "ROTATION_ON"
+                | "unspecified"
+                | "off"
+                | "on";
               /** @description Decisions per leader */
               decisionsPerLeader?: number;
             };

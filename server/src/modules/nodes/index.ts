@@ -38,12 +38,21 @@ export function registerNodesModule(
 ): NodesModule {
   const env = ctx.config;
   const repo = createNodesRepo(ctx.db);
+  // The downtime grace: settings' nodeDowntimeGraceSeconds when set, else CHAINLAUNCH_DOWNTIME_GRACE_SECONDS.
+  let graceMs = env.downtimeGraceMs;
+  const readGrace = async (): Promise<void> => {
+    const seconds = (await deps.settings.get()).config.nodeDowntimeGraceSeconds;
+    graceMs = seconds === undefined ? env.downtimeGraceMs : seconds * 1000;
+  };
+  const unsubscribe = ctx.bus.subscribe((e) => {
+    if (e.type === "settings.updated") void readGrace().catch(() => undefined);
+  });
   const runtime = createNodeRuntime({
     repo,
     bus: ctx.bus,
     log: ctx.log,
     stateDir: join(ctx.config.dataDir, "runtime"),
-    downtimeGraceMs: ctx.config.downtimeGraceMs,
+    downtimeGraceMs: () => graceMs,
   });
   const service = createNodesService({
     repo,
@@ -70,12 +79,17 @@ export function registerNodesModule(
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
   registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
   health.start();
-  const adopted = service.adoptAll().catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
+  // Outages an earlier console left are timed with the grace in force, so it is read first.
+  const adopted = readGrace()
+    .catch(() => undefined)
+    .then(() => service.adoptAll())
+    .catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
   return {
     service,
     adopted,
     defaults,
     close() {
+      unsubscribe();
       health.stop();
       runtime.close();
     },

@@ -92,4 +92,37 @@ describe.each(dialects())("node downtime across a console restart on %s", (diale
     expect(await downtimeNotes(fresh)).toHaveLength(1);
     expect(await downtimeNotes(reported)).toHaveLength(0);
   });
+
+  it("takes the grace period from the settings when set there, over CHAINLAUNCH_DOWNTIME_GRACE_SECONDS", async () => {
+    const setGrace = async (seconds: number): Promise<void> => {
+      const current = (await t.app.inject({ method: "GET", url: "/api/v1/settings", headers: t.admin })).json().config;
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/v1/settings",
+        headers: t.admin,
+        payload: { config: { ...current, nodeDowntimeGraceSeconds: seconds } },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const began = new Date(Date.now() - 3 * 60_000).toISOString();
+    // 10 minutes in the settings: an outage of 3 minutes is not reported yet (the env's 30 s would have).
+    await setGrace(600);
+    const early = await insertNode(`down-grace-long-${dialect}`, began, 0);
+    await t.restart();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await downtimeNotes(early)).toHaveLength(0);
+    // 1 minute: the same 3-minute outage is reported at once.
+    await setGrace(60);
+    const late = await insertNode(`down-grace-short-${dialect}`, began, 0);
+    await t.restart();
+    await waitFor("the downtime notification", async () => ((await downtimeNotes(late)).length ? true : undefined));
+    const bad = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/settings",
+      headers: t.admin,
+      payload: { config: { nodeDowntimeGraceSeconds: -1 } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/nodeDowntimeGraceSeconds/);
+  });
 });

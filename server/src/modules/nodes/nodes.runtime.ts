@@ -48,11 +48,15 @@ export function createNodeRuntime(deps: {
   log: Pick<FastifyBaseLogger, "warn">;
   stateDir: string;
   supervisor?: Partial<Omit<SupervisorOptions, "stateDir" | "onEvent">>;
-  /** How long a node must stay down before it is reported (a crash the supervisor restarts at once is not). */
-  downtimeGraceMs?: number;
+  /**
+   * How long a node must stay down before it is reported (a crash the supervisor restarts at once is
+   * not); a function is read at each outage, so a settings change applies to the next one.
+   */
+  downtimeGraceMs?: number | (() => number);
 }) {
   const { repo, bus, log } = deps;
-  const graceMs = deps.downtimeGraceMs ?? DOWNTIME_GRACE_MS;
+  const grace = deps.downtimeGraceMs ?? DOWNTIME_GRACE_MS;
+  const graceMs = (): number => (typeof grace === "function" ? grace() : grace);
   const nodes = new Map<string, { id: number; name: string; logFile?: string }>();
   /** Nodes that are down: since when, why, and whether the alert went out. */
   const down = new Map<number, DownEntry>();
@@ -98,7 +102,7 @@ export function createNodeRuntime(deps: {
           });
           enqueue(node.id, () => repo.update(node.id, { down_alerted: 1 }));
         },
-        Math.max(0, graceMs - (Date.now() - since)),
+        Math.max(0, graceMs() - (Date.now() - since)),
       );
       d.timer.unref();
     }

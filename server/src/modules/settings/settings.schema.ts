@@ -60,6 +60,15 @@ export const settingConfig = z
       .max(1440)
       .default(1)
       .describe("Minutes a Raft problem (no leader, consenter unreachable) must last before the alert"),
+    nodeDowntimeGraceSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(3600)
+      .optional()
+      .describe(
+        "Seconds a node must stay down before node.downtime is sent; unset: CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (default 30)",
+      ),
   })
   .strict()
   .refine((c) => c.portRangeEnd > c.portRangeStart, {

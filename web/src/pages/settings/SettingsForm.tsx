@@ -16,6 +16,8 @@ export interface FieldDef {
   help?: string;
   kind: "text" | "number" | "textarea" | "checkbox";
   rules?: RegisterOptions<SettingConfig>;
+  /** A number that may be left empty: empty removes it from the document (the server's fallback applies). */
+  optional?: boolean;
 }
 
 /**
@@ -49,7 +51,12 @@ export function SettingsForm({
 
   const onSubmit = handleSubmit((values) => {
     const merged: SettingConfig = { ...config, ...values };
-    for (const f of fields) if (f.kind === "number") (merged[f.name] as number) = Number(values[f.name]);
+    for (const f of fields) {
+      if (f.kind !== "number") continue;
+      const raw = values[f.name] as unknown;
+      if (f.optional && (raw === "" || raw === undefined || raw === null)) delete merged[f.name];
+      else (merged[f.name] as number) = Number(raw);
+    }
     const problem = validate?.(merged);
     if (problem) {
       setError(problem.field, { message: problem.message });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALERT_FIELDS, whole } from "@/pages/settings/alert-fields";
+import { ALERT_FIELDS, optionalWhole, whole } from "@/pages/settings/alert-fields";
 
 describe("alert settings fields", () => {
   it("has one field per alert setting, each with messages that name it", () => {
@@ -10,12 +10,22 @@ describe("alert settings fields", () => {
       "alertPeerLagBlocks",
       "alertPeerLagMinutes",
       "alertRaftMinutes",
+      "nodeDowntimeGraceSeconds",
     ]);
     for (const f of ALERT_FIELDS) {
       const subject = f.label.replace(/ \(.*\)$/, "");
       const messages = JSON.stringify(f.rules);
-      expect(messages).toContain(`${subject} is required`);
+      expect(messages).toContain(f.optional ? `${subject} must be` : `${subject} is required`);
     }
+  });
+
+  it("lets the downtime grace be left empty (the server's default applies), but not be a fraction", () => {
+    const r = optionalWhole("Node downtime grace", 0, 3600, "seconds");
+    const validate = r.validate as (v: unknown) => true | string;
+    expect(validate("")).toBe(true);
+    expect(validate("45")).toBe(true);
+    expect(validate("1.5")).toBe("Node downtime grace must be a whole number of seconds from 0 to 3600");
+    expect(r.required).toBeUndefined();
   });
 
   it("refuses fractions and values out of the server's range, naming the field", () => {

@@ -13,6 +13,17 @@ export function whole(label: string, min: number, max: number, unit: string): Re
   };
 }
 
+/** Like {@link whole}, but an empty value is allowed (the field is then left out). */
+export function optionalWhole(label: string, min: number, max: number, unit: string): RegisterOptions<SettingConfig> {
+  const rules = whole(label, min, max, unit);
+  const range = `${label} must be a whole number of ${unit} from ${min} to ${max}`;
+  return {
+    validate: (v: unknown) => v === "" || v === undefined || v === null || Number.isInteger(Number(v)) || range,
+    min: rules.min,
+    max: rules.max,
+  } as RegisterOptions<SettingConfig>;
+}
+
 /** The alert thresholds of the settings document, as the General settings screen edits them. */
 export const ALERT_FIELDS: FieldDef[] = [
   {
@@ -62,5 +73,13 @@ export const ALERT_FIELDS: FieldDef[] = [
     kind: "number",
     help: "Alert when a Raft channel has no leader or a consenter unreachable for this long.",
     rules: whole("Raft problem duration", 0, 1440, "minutes"),
+  },
+  {
+    name: "nodeDowntimeGraceSeconds",
+    label: "Node downtime grace (seconds)",
+    kind: "number",
+    optional: true,
+    help: "How long a node must stay down before it is reported. Empty: the server's CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (30 by default).",
+    rules: optionalWhole("Node downtime grace", 0, 3600, "seconds"),
   },
 ];
