@@ -11,7 +11,9 @@ const SCREENS = [
   { name: "settings-general", path: "/settings/general", ready: "Settings" },
   { name: "settings-network", path: "/settings/network", ready: "Settings" },
   { name: "account", path: "/account", ready: "Account" },
-  { name: "pending", path: "/monitoring", ready: "Monitoring" },
+  { name: "monitoring", path: "/monitoring", ready: "Monitoring" },
+  { name: "analytics", path: "/platform/analytics", ready: "Analytics" },
+  { name: "pending", path: "/plugins", ready: "Plugins" },
 ] as const;
 
 /** Screens of keys, providers, organizations and Besu networks, over the seeded catalog. */
