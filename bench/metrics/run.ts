@@ -1,17 +1,20 @@
 /**
  * Benchmark: the managed Prometheus scraping N Fabric nodes (default 10: 8 peers and 2 orderers of
- * one organization). Measures the console's RSS before and while Prometheus is deployed, Prometheus's
- * own RSS over a sampling window, the nodes' RSS for scale, the time from deploy to every target up,
- * and the latency of the node Metrics tab's range query through the console.
+ * one organization). The console is the bundled server as `make start` runs it (its own process, so
+ * its RSS is the console's alone). Measures the console's RSS before and while Prometheus is
+ * deployed, Prometheus's own RSS over a sampling window, the nodes' RSS for scale, the time from
+ * deploy to every target up, and the latency of the node Metrics tab's range query.
  *
- *   npx tsx bench/metrics/run.ts [--nodes N] [--seconds S] [--interval I]
+ *   npm run build -w server && npx tsx bench/metrics/run.ts [--nodes N] [--seconds S] [--interval I]
  */
-import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../server/src/test-support/postgres.js";
 import { processesUnder } from "../../server/src/test-support/processes.js";
-import { FABRIC_VERSION as VERSION, startBenchConsole, type Json } from "../support/console.js";
+import { ADMIN_AUTH, BENCH_PASSWORD, FABRIC_VERSION as VERSION, type Json } from "../support/console.js";
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -38,8 +41,59 @@ const pct = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
 
+/** The bundled server on a free port with a fresh data directory, and an admin HTTP helper. */
+async function startBundledConsole() {
+  const dataDir = mkdtempSync(join(tmpdir(), "cl-bench-mt-"));
+  const port = await freePort();
+  const server = spawn(process.execPath, [resolve(here, "../../server/bundle/main.js"), "serve"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CHAINLAUNCH_DATA: dataDir,
+      CHAINLAUNCH_ADMIN_PASSWORD: BENCH_PASSWORD,
+      CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
+      LOG_LEVEL: "warn",
+    },
+    stdio: "ignore",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const http = async (method: string, url: string, body?: object): Promise<Json> => {
+    const res = await fetch(`${base}/api/v1${url}`, {
+      method,
+      headers: { authorization: ADMIN_AUTH, ...(body ? { "content-type": "application/json" } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return text ? (JSON.parse(text) as Json) : {};
+  };
+  const until = async <T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const v = await fn().catch(() => undefined);
+      if (v !== undefined) return v;
+      if (Date.now() > end) throw new Error(`timed out: ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  await until("the console to answer", async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
+  return {
+    http,
+    until,
+    dataDir,
+    pid: server.pid ?? 0,
+    async close(): Promise<void> {
+      server.kill("SIGTERM");
+      await new Promise((r) => server.once("exit", r));
+      for (const pid of processesUnder(dataDir)) process.kill(pid, "SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function main(): Promise<void> {
-  const { http, until, close, dataDir } = await startBenchConsole("mt");
+  const { http, until, close, dataDir, pid } = await startBundledConsole();
   const nodes: Json[] = [];
   const result: Json = { nodes: NODES, scrapeIntervalSeconds: INTERVAL, sampleSeconds: SECONDS };
   try {
@@ -69,8 +123,7 @@ async function main(): Promise<void> {
         }),
       );
     }
-    global.gc?.();
-    result.consoleRssBeforeMiB = process.memoryUsage().rss / MiB;
+    result.consoleRssBeforeMiB = rss(pid) / MiB;
 
     const port = await freePort();
     const t0 = Date.now();
@@ -97,7 +150,7 @@ async function main(): Promise<void> {
     const nodePids = processesUnder(join(dataDir, "nodes"));
     const end = Date.now() + SECONDS * 1000;
     while (Date.now() < end) {
-      consoleRss.push(process.memoryUsage().rss / MiB);
+      consoleRss.push(rss(pid) / MiB);
       promRss.push(rss(promPid) / MiB);
       nodesRss.push(nodePids.reduce((a, p) => a + rss(p), 0) / MiB);
       await new Promise((r) => setTimeout(r, 5000));

@@ -11,8 +11,8 @@ import { createFabricBinaryResolver } from "../../server/src/runtime/index.js";
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 export const FABRIC_VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
-const PASSWORD = "bench-password-1";
-export const ADMIN_AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}`;
+export const BENCH_PASSWORD = "bench-password-1";
+export const ADMIN_AUTH = `Basic ${Buffer.from(`admin:${BENCH_PASSWORD}`).toString("base64")}`;
 
 export async function startBenchConsole(tag: string) {
   if (!(await createFabricBinaryResolver({ downloader: null }).findLocal(FABRIC_VERSION, ["peer", "orderer"]))) {
@@ -21,7 +21,11 @@ export async function startBenchConsole(tag: string) {
   }
   const dataDir = mkdtempSync(join(tmpdir(), `cl-bench-${tag}-`));
   const built: BuiltApp = await buildApp({
-    ...loadConfig({ CHAINLAUNCH_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: "silent", CHAINLAUNCH_FABRIC_DOWNLOAD: "0" }),
+    ...loadConfig({
+      CHAINLAUNCH_ADMIN_PASSWORD: BENCH_PASSWORD,
+      LOG_LEVEL: "silent",
+      CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
+    }),
     dataDir,
     databaseUrl: undefined,
   });
@@ -49,7 +53,6 @@ export async function startBenchConsole(tag: string) {
   };
   return {
     built,
-    dataDir,
     address,
     http,
     until,
