@@ -44,6 +44,8 @@ export function registerNodesModule(
     const seconds = (await deps.settings.get()).config.nodeDowntimeGraceSeconds;
     graceMs = seconds === undefined ? env.downtimeGraceMs : seconds * 1000;
   };
+  // Read alongside adoption, not before it: nodes are adopted at once, outage timers wait for this.
+  const graceReady = readGrace().catch(() => undefined);
   const unsubscribe = ctx.bus.subscribe((e) => {
     if (e.type === "settings.updated") void readGrace().catch(() => undefined);
   });
@@ -53,6 +55,7 @@ export function registerNodesModule(
     log: ctx.log,
     stateDir: join(ctx.config.dataDir, "runtime"),
     downtimeGraceMs: () => graceMs,
+    graceReady,
   });
   const service = createNodesService({
     repo,
@@ -79,11 +82,7 @@ export function registerNodesModule(
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
   registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
   health.start();
-  // Outages an earlier console left are timed with the grace in force, so it is read first.
-  const adopted = readGrace()
-    .catch(() => undefined)
-    .then(() => service.adoptAll())
-    .catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
+  const adopted = service.adoptAll().catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
   return {
     service,
     adopted,

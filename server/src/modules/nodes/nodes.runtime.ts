@@ -53,10 +53,13 @@ export function createNodeRuntime(deps: {
    * not); a function is read at each outage, so a settings change applies to the next one.
    */
   downtimeGraceMs?: number | (() => number);
+  /** Settles when `downtimeGraceMs` gives the value in force (read from the settings at boot). */
+  graceReady?: Promise<void>;
 }) {
   const { repo, bus, log } = deps;
   const grace = deps.downtimeGraceMs ?? DOWNTIME_GRACE_MS;
   const graceMs = (): number => (typeof grace === "function" ? grace() : grace);
+  const graceReady = deps.graceReady ?? Promise.resolve();
   const nodes = new Map<string, { id: number; name: string; logFile?: string }>();
   /** Nodes that are down: since when, why, and whether the alert went out. */
   const down = new Map<number, DownEntry>();
@@ -89,22 +92,26 @@ export function createNodeRuntime(deps: {
     const since = restored?.since ?? Date.now();
     const d: DownEntry = { since, reason, alerted: restored?.alerted ?? false };
     if (!d.alerted) {
-      d.timer = setTimeout(
-        () => {
-          if (down.get(node.id) !== d || closed) return;
-          d.alerted = true;
-          bus.publish("node.downtime", {
-            node_id: node.id,
-            node_name: node.name,
-            downtime_mins: minutesSince(d.since),
-            reason: d.reason,
-            down_since: new Date(d.since).toISOString(),
-          });
-          enqueue(node.id, () => repo.update(node.id, { down_alerted: 1 }));
-        },
-        Math.max(0, graceMs() - (Date.now() - since)),
-      );
-      d.timer.unref();
+      // Armed once the grace in force is known (the settings' value is read at boot, alongside adoption).
+      void graceReady.then(() => {
+        if (down.get(node.id) !== d || closed) return;
+        d.timer = setTimeout(
+          () => {
+            if (down.get(node.id) !== d || closed) return;
+            d.alerted = true;
+            bus.publish("node.downtime", {
+              node_id: node.id,
+              node_name: node.name,
+              downtime_mins: minutesSince(d.since),
+              reason: d.reason,
+              down_since: new Date(d.since).toISOString(),
+            });
+            enqueue(node.id, () => repo.update(node.id, { down_alerted: 1 }));
+          },
+          Math.max(0, graceMs() - (Date.now() - since)),
+        );
+        d.timer.unref();
+      });
     }
     down.set(node.id, d);
     if (!restored) {
