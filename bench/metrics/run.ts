@@ -14,7 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../server/src/test-support/postgres.js";
 import { processesUnder } from "../../server/src/test-support/processes.js";
-import { ADMIN_AUTH, BENCH_PASSWORD, FABRIC_VERSION as VERSION, type Json } from "../support/console.js";
+import { adminClient, BENCH_PASSWORD, FABRIC_VERSION as VERSION, type Json } from "../support/console.js";
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -58,25 +58,7 @@ async function startBundledConsole() {
     stdio: "ignore",
   });
   const base = `http://127.0.0.1:${port}`;
-  const http = async (method: string, url: string, body?: object): Promise<Json> => {
-    const res = await fetch(`${base}/api/v1${url}`, {
-      method,
-      headers: { authorization: ADMIN_AUTH, ...(body ? { "content-type": "application/json" } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  };
-  const until = async <T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await fn().catch(() => undefined);
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`timed out: ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const { http, until } = adminClient(base);
   await until("the console to answer", async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
   return {
     http,

@@ -14,6 +14,32 @@ export const FABRIC_VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1
 export const BENCH_PASSWORD = "bench-password-1";
 export const ADMIN_AUTH = `Basic ${Buffer.from(`admin:${BENCH_PASSWORD}`).toString("base64")}`;
 
+/** Polls `fn` every 50 ms until it gives a value. */
+export async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Admin calls to a console at `address`; each throws with the status and body on anything but 2xx. */
+export function adminClient(address: string) {
+  const http = async (method: string, url: string, body?: object): Promise<Json> => {
+    const res = await fetch(`${address}/api/v1${url}`, {
+      method,
+      headers: { authorization: ADMIN_AUTH, ...(body ? { "content-type": "application/json" } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return text ? (JSON.parse(text) as Json) : {};
+  };
+  return { http, until };
+}
+
 export async function startBenchConsole(tag: string) {
   if (!(await createFabricBinaryResolver({ downloader: null }).findLocal(FABRIC_VERSION, ["peer", "orderer"]))) {
     console.error(`no Fabric ${FABRIC_VERSION} binaries: run scripts/fabric-build.sh ${FABRIC_VERSION}`);
@@ -30,27 +56,7 @@ export async function startBenchConsole(tag: string) {
     databaseUrl: undefined,
   });
   const address = await built.app.listen({ port: 0, host: "127.0.0.1" });
-  /** An admin call; throws with the status and body on anything but 2xx. */
-  const http = async (method: string, url: string, body?: object): Promise<Json> => {
-    const res = await fetch(`${address}/api/v1${url}`, {
-      method,
-      headers: { authorization: ADMIN_AUTH, ...(body ? { "content-type": "application/json" } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  };
-  /** Polls `fn` every 50 ms until it gives a value. */
-  const until = async <T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await fn().catch(() => undefined);
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`timed out: ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const { http, until } = adminClient(address);
   return {
     built,
     address,
