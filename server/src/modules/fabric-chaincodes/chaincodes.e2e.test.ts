@@ -346,6 +346,15 @@ describe("Fabric chaincode lifecycle through the API", () => {
       const after = await h.ok("GET", `/sc/fabric/definitions/${v2.def.id}/docker-info`);
       expect(after.id).toBe(healed.id);
       expect(h.chaincodeProcesses().sort()).toEqual(pidsBefore);
+      // The new console reports adopted nodes STARTING until their readiness probe passes (a busy
+      // machine makes that visible); calls go through RUNNING peers, as for a user after a restart.
+      for (const n of [peer1, peer2, orderer]) {
+        await waitFor(
+          `${n.name} RUNNING after the restart`,
+          async () => ((await h.ok("GET", `/nodes/${n.id}`)).status === "RUNNING" ? true : undefined),
+          60_000,
+        );
+      }
       const again = await h.ok("POST", `/sc/fabric/chaincodes/${node.chaincodeId}/query`, {
         function: "ReadAsset",
         args: ["a2"],
