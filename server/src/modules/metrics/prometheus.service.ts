@@ -13,6 +13,7 @@ import {
   type Supervisor,
 } from "../../runtime/index.js";
 import type { NodesRepo } from "../nodes/nodes.repo.js";
+import { portOwners } from "../nodes/nodes.validation.js";
 import { createScopedQueries, type QueryInput } from "./metrics-query.js";
 import { resolvePrometheus, prometheusVersion } from "./prometheus-binary.js";
 import { createPrometheusClient, type PromResponse } from "./prometheus-client.js";
@@ -75,7 +76,6 @@ export function createPrometheusService(deps: {
   const client = createPrometheusClient(() => `http://127.0.0.1:${port}`);
   const queries = createScopedQueries(() => client);
   let syncTimer: NodeJS.Timeout | undefined;
-  let syncing: Promise<void> = Promise.resolve();
   /** Deploy, undeploy and config syncs one at a time. */
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -160,13 +160,7 @@ export function createPrometheusService(deps: {
       const current = await row();
       const ownPort = current?.deployed === 1 && sup.get(PROCESS_ID) ? current.port : undefined;
       if (input.prometheus_port !== ownPort) {
-        const reserved = (await nodes.all()).flatMap((n) => {
-          try {
-            return (JSON.parse(n.deployment) as { ports?: number[] }).ports ?? [];
-          } catch {
-            return [];
-          }
-        });
+        const reserved = portOwners(await nodes.all()).keys();
         const conflict = await checkPort(input.prometheus_port, { reserved, hosts: ["127.0.0.1"] });
         if (conflict) {
           throw new ConflictError(
@@ -232,7 +226,7 @@ export function createPrometheusService(deps: {
   function scheduleSync(): void {
     clearTimeout(syncTimer);
     syncTimer = setTimeout(() => {
-      syncing = sync().catch((err: unknown) => log.warn({ err: errorMessage(err) }, "prometheus config sync failed"));
+      void sync().catch((err: unknown) => log.warn({ err: errorMessage(err) }, "prometheus config sync failed"));
     }, SYNC_DEBOUNCE_MS);
   }
 
@@ -355,13 +349,6 @@ export function createPrometheusService(deps: {
     async jobQuery(name: string, input: QueryInput): Promise<PromResponse> {
       await mustBeDeployed();
       return queries.run(input, (await knownJob(name)).job);
-    },
-    /** Waits for a pending config sync (tests, shutdown). */
-    async settled(): Promise<void> {
-      clearTimeout(syncTimer);
-      syncTimer = undefined;
-      await syncing;
-      await sync();
     },
     /** Detaches from Prometheus (it keeps running, like the nodes). */
     close(): void {
