@@ -42,16 +42,20 @@ function modulesLoadedByApp(): Promise<string[]> {
   });
 }
 
-it("importing the app loads neither viem, the pg driver, an X.509 object model, nodemailer nor the PromQL grammar", { timeout: 90_000 }, async () => {
-  const loaded = await modulesLoadedByApp();
-  expect(loaded.some((u) => u.includes("/node_modules/kysely/"))).toBe(true); // the hook sees dependencies
-  // viem (~0.2 s to import) loads with the first Besu JSON-RPC or contract call; the hex, EIP-55 and
-  // RLP helpers the Besu node and network code needs are our own (besu/hex.ts).
-  expect(loaded.filter((u) => /\/node_modules\/viem\//.test(u))).toEqual([]);
-  expect(loaded.filter((u) => /\/node_modules\/pg\//.test(u))).toEqual([]);
-  // Certificates are written and read with a small DER codec (crypto/der.ts), not @peculiar/x509.
-  expect(loaded.filter((u) => /\/node_modules\/(@peculiar|reflect-metadata|asn1js)\//.test(u))).toEqual([]);
-  // Email and metrics queries are occasional: nodemailer loads with the first email, the PromQL
-  // grammar with the first scoped query.
-  expect(loaded.filter((u) => /\/node_modules\/(nodemailer|@prometheus-io|@lezer)\//.test(u))).toEqual([]);
-});
+it(
+  "importing the app loads neither viem, the pg driver, an X.509 object model, nodemailer nor the PromQL grammar",
+  { timeout: 90_000 },
+  async () => {
+    const loaded = await modulesLoadedByApp();
+    expect(loaded.some((u) => u.includes("/node_modules/kysely/"))).toBe(true); // the hook sees dependencies
+    // viem (~0.2 s to import) loads with the first Besu JSON-RPC or contract call; the hex, EIP-55 and
+    // RLP helpers the Besu node and network code needs are our own (besu/hex.ts).
+    expect(loaded.filter((u) => /\/node_modules\/viem\//.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /\/node_modules\/pg\//.test(u))).toEqual([]);
+    // Certificates are written and read with a small DER codec (crypto/der.ts), not @peculiar/x509.
+    expect(loaded.filter((u) => /\/node_modules\/(@peculiar|reflect-metadata|asn1js)\//.test(u))).toEqual([]);
+    // Email and metrics queries are occasional: nodemailer loads with the first email, the PromQL
+    // grammar with the first scoped query.
+    expect(loaded.filter((u) => /\/node_modules\/(nodemailer|@prometheus-io|@lezer)\//.test(u))).toEqual([]);
+  },
+);
