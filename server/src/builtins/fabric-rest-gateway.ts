@@ -82,14 +82,15 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
+  const finish = (): void => {
+    peer.close();
+    process.exit(0);
+  };
   const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) return;
+    // A second signal (Ctrl-C twice) does not wait for in-flight calls.
+    if (stopping) return finish();
     stopping = true;
     out(`${NAME} stopping (${signal})`);
-    const finish = (): void => {
-      peer.close();
-      process.exit(0);
-    };
     // New connections are refused at once; idle keep-alive ones close; in-flight calls get a grace.
     server.close(finish);
     server.closeIdleConnections();
