@@ -103,10 +103,9 @@ function parseCertificate(flag: Flag, path: string): { pem: string; cert: X509Ce
  */
 export function loadConfig(argv: readonly string[]): GatewayConfig {
   const { values, problems } = splitFlags(argv);
-  for (const f of REQUIRED)
-    if (!values.has(f) && !problems.some((p) => p.startsWith(`--${f}:`))) {
-      problems.push(`--${f}: required`);
-    }
+  for (const f of REQUIRED) {
+    if (!values.has(f) && !problems.some((p) => p.startsWith(`--${f}:`))) problems.push(`--${f}: required`);
+  }
   const get = (f: Flag): string => values.get(f) ?? "";
   const listen = parseHostPort(get("listen"), true);
   const peer = parseHostPort(get("peer"), false);
