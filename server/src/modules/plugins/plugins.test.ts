@@ -92,10 +92,13 @@ describe.each(dialects())("plugins API (%s)", (dialect) => {
     expect(got.body.yaml).toBe(pluginYaml("web-a"));
     expect(got.body.spec.processes[0].name).toBe("web");
 
+    // A Go client echoes the read shape (deploymentStatus, yaml): those are not stored.
     const asJson = { ...got.body, metadata: { ...got.body.metadata, name: "web-json" } };
-    delete asJson.yaml;
-    delete asJson.deploymentStatus;
     expect((await call("POST", "/plugins", asJson)).status).toBe(201);
+    const echoed = await call("GET", "/plugins/web-json");
+    expect(echoed.body.deploymentStatus.status).toBe("not-deployed");
+    expect(echoed.body.yaml).toContain("name: web-json");
+    expect(echoed.body.yaml).not.toContain("deploymentStatus");
     const list = await call("GET", "/plugins");
     expect(list.body.map((p: Json) => p.metadata.name)).toEqual(["web-a", "web-json"]);
 
