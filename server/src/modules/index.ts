@@ -80,13 +80,27 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     nodes: nodes.service,
     nodesAdopted: nodes.adopted,
   });
-  registerMetricsModule(api, ctx);
+  const metrics = registerMetricsModule(api, ctx);
   const plugins = registerPluginsModule(api, ctx, {
     fabric: fabricNetworks.ctx,
     keys,
     nodes: nodes.service,
     settings,
   });
+  // Plugins' metrics endpoints are scraped by the managed Prometheus beside the nodes.
+  metrics.service.addJobSource(async () =>
+    (await plugins.service.scrapeTargets()).map((m) => ({
+      job: m.job,
+      nodeId: 0,
+      nodeName: m.plugin,
+      nodeType: "PLUGIN",
+      platform: "PLUGIN",
+      target: m.target,
+      path: m.path,
+      labels: { plugin: m.plugin, service: m.service },
+      ...(m.interval ? { interval: m.interval } : {}),
+    })),
+  );
   registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
   registerBesuBulkRoutes(
     api,

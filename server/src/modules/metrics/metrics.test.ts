@@ -279,6 +279,66 @@ describe.skipIf(!havePrometheus).each(dialects())("the managed Prometheus on %s"
     );
   });
 
+  it("scrapes a running plugin's metrics endpoint, and stops when the plugin stops", { timeout: 60_000 }, async () => {
+    const pluginPort = await freePort();
+    const server = [
+      "require('http').createServer((q,s)=>{s.end(q.url==='/metrics'?'plugin_demo_requests_total 5\\n':'ok')})",
+      ".listen(Number(process.argv[1]),'127.0.0.1');process.on('SIGTERM',()=>process.exit(0));",
+    ].join("");
+    const yaml = [
+      "apiVersion: dev.chainlaunch/v1",
+      "kind: Plugin",
+      "metadata: {name: metrics-demo}",
+      "spec:",
+      "  parameters: {type: object, properties: {port: {type: integer}}, required: [port]}",
+      "  processes:",
+      "    - name: web",
+      '      command: "{{ .runtime.node }}"',
+      `      args: ["-e", ${JSON.stringify(server)}, "{{ .parameters.port }}"]`,
+      '      healthCheck: {type: http, port: "{{ .parameters.port }}", path: /}',
+      "  metrics:",
+      '    endpoints: [{service: web, port: "{{ .parameters.port }}", path: /metrics}]',
+    ].join("\n");
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/plugins",
+      headers: { ...t.admin, "content-type": "application/yaml" },
+      payload: yaml,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await call("POST", "/plugins/metrics-demo/deploy", { port: pluginPort })).statusCode).toBe(200);
+    const target = await waitFor(
+      "the plugin's endpoint scraped",
+      async () => {
+        const active = ((await call("GET", "/metrics/targets")).json().activeTargets ?? []) as Json[];
+        const t0 = active.find((a) => a.labels.job === "plugin-metrics-demo-web");
+        return t0?.health === "up" ? t0 : undefined;
+      },
+      30_000,
+    );
+    expect(target.labels).toMatchObject({ plugin: "metrics-demo", service: "web" });
+    const q = await waitFor(
+      "the plugin's series",
+      async () => {
+        const r = (await call("GET", "/metrics/job/plugin-metrics-demo-web?query=plugin_demo_requests_total")).json();
+        return r.data?.result?.[0] ? r : undefined;
+      },
+      20_000,
+    );
+    expect(q.data.result[0].value[1]).toBe("5");
+    expect((await call("POST", "/plugins/metrics-demo/stop")).statusCode).toBe(200);
+    await waitFor(
+      "the stopped plugin's target to go",
+      async () => {
+        const active = ((await call("GET", "/metrics/targets")).json().activeTargets ?? []) as Json[];
+        return active.some((a) => a.labels.job === "plugin-metrics-demo-web") ? undefined : true;
+      },
+      30_000,
+    );
+    expect((await call("POST", "/plugins/metrics-demo/deploy", {})).statusCode).toBe(400);
+    await t.app.inject({ method: "DELETE", url: "/api/v1/plugins/metrics-demo", headers: t.admin });
+  });
+
   it("is adopted by a restarted console, not started twice", { timeout: 60_000 }, async () => {
     const before = (await call("GET", "/metrics/status")).json();
     await t.restart();

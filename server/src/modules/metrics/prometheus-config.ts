@@ -13,6 +13,10 @@ export interface ScrapeJob {
   /** host:port of the metrics endpoint. */
   target: string;
   path: string;
+  /** Labels instead of the node's (a plugin's service: plugin, service). */
+  labels?: Record<string, string>;
+  /** Its own scrape interval (a plugin's endpoint may ask for one), e.g. 15s. */
+  interval?: string;
 }
 
 /** Splits host:port, keeping IPv6 brackets. */
@@ -52,7 +56,10 @@ export function scrapeJobsOf(rows: NodeRow[]): ScrapeJob[] {
   return jobs.sort((a, b) => a.nodeId - b.nodeId);
 }
 
-/** prometheus.yml for the managed instance: one job per node, labelled with the node's id, name and type. */
+/**
+ * prometheus.yml for the managed instance: one job per node, labelled with the node's id, name and type,
+ * and one per metrics endpoint of a running plugin (labelled plugin and service).
+ */
 export function prometheusConfig(opts: { scrapeIntervalSeconds: number; jobs: ScrapeJob[] }): string {
   const interval = `${opts.scrapeIntervalSeconds}s`;
   // A scrape may not take longer than the interval (Prometheus refuses such a config).
@@ -62,10 +69,11 @@ export function prometheusConfig(opts: { scrapeIntervalSeconds: number; jobs: Sc
     scrape_configs: opts.jobs.map((j) => ({
       job_name: j.job,
       metrics_path: j.path,
+      ...(j.interval ? { scrape_interval: j.interval } : {}),
       static_configs: [
         {
           targets: [j.target],
-          labels: {
+          labels: j.labels ?? {
             node_id: String(j.nodeId),
             node_name: j.nodeName,
             node_type: j.nodeType,

@@ -88,8 +88,11 @@ export function createPrometheusService(deps: {
     return db.selectFrom("metrics_deployment").selectAll().where("id", "=", 1).executeTakeFirst();
   }
 
+  /** Other scrape jobs (plugins' metrics endpoints), registered by their modules. */
+  const jobSources: (() => Promise<ScrapeJob[]>)[] = [];
   async function jobs(): Promise<ScrapeJob[]> {
-    return scrapeJobsOf(await nodes.all());
+    const extra = await Promise.all(jobSources.map((f) => f().catch(() => [])));
+    return [...scrapeJobsOf(await nodes.all()), ...extra.flat()];
   }
 
   /** Writes prometheus.yml (temp file + rename). True when its content changed. */
@@ -231,7 +234,12 @@ export function createPrometheusService(deps: {
   }
 
   const unsubscribe = deps.bus.subscribe((event) => {
-    if (event.type === "node.created" || event.type === "node.updated" || event.type === "node.deleted") {
+    if (
+      event.type === "node.created" ||
+      event.type === "node.updated" ||
+      event.type === "node.deleted" ||
+      event.type === "plugin.status"
+    ) {
       scheduleSync();
     }
   });
@@ -246,11 +254,18 @@ export function createPrometheusService(deps: {
 
   async function knownJob(name: string): Promise<ScrapeJob> {
     const job = (await jobs()).find((j) => j.job === name);
-    if (!job) throw new NotFoundError(`job ${name} not found: jobs are the nodes' names (slugs)`);
+    if (!job)
+      throw new NotFoundError(
+        `job ${name} not found: jobs are the nodes' names (slugs) and running plugins' metrics endpoints`,
+      );
     return job;
   }
 
   return {
+    /** Adds scrape jobs from another module (read at every config write; announce changes on the bus). */
+    addJobSource(source: () => Promise<ScrapeJob[]>): void {
+      jobSources.push(source);
+    },
     /** Adopts the Prometheus an earlier console left running, or starts it again if it should run. */
     async resume(): Promise<void> {
       const r = await row();

@@ -57,7 +57,10 @@ export interface PluginDoc {
       examples?: { name?: string; description?: string; parameters?: Record<string, unknown> }[];
       troubleshooting?: { problem?: string; description?: string; solution?: string }[];
     };
-    metrics?: Record<string, unknown>;
+    metrics?: {
+      endpoints?: { service?: string; port: string | number; path?: string; interval?: string; jobName?: string }[];
+      [k: string]: unknown;
+    };
   };
 }
 
@@ -164,7 +167,26 @@ const DOC_SCHEMA = {
           properties: { contents: { type: "string", minLength: 1, maxLength: 262_144 } },
         },
         documentation: { type: "object" },
-        metrics: { type: "object" },
+        metrics: {
+          type: "object",
+          properties: {
+            endpoints: {
+              type: "array",
+              maxItems: 16,
+              items: {
+                type: "object",
+                required: ["port"],
+                properties: {
+                  service: str,
+                  port: templ,
+                  path: str,
+                  interval: { type: "string", pattern: "^\\d{1,5}(ms|s|m|h)$" },
+                  jobName: { type: "string", pattern: "^[a-zA-Z_][a-zA-Z0-9_-]{0,62}$" },
+                },
+              },
+            },
+          },
+        },
       },
     },
   },
@@ -229,6 +251,10 @@ function templatedStrings(doc: PluginDoc): { path: (string | number)[]; text: st
   });
   if (doc.spec.dockerCompose)
     out.push({ path: ["spec", "dockerCompose", "contents"], text: doc.spec.dockerCompose.contents });
+  doc.spec.metrics?.endpoints?.forEach((m, i) => {
+    out.push({ path: ["spec", "metrics", "endpoints", i, "port"], text: String(m.port) });
+    if (m.path) out.push({ path: ["spec", "metrics", "endpoints", i, "path"], text: m.path });
+  });
   return out;
 }
 
@@ -252,6 +278,13 @@ function semanticProblems(
   spec.processes?.forEach((p, i) => {
     if (names.has(p.name)) out.push({ path: ["spec", "processes", i, "name"], message: `'${p.name}' is used twice` });
     names.add(p.name);
+  });
+  spec.metrics?.endpoints?.forEach((m, i) => {
+    if (spec.processes && m.service !== undefined && !names.has(m.service))
+      out.push({
+        path: ["spec", "metrics", "endpoints", i, "service"],
+        message: `'${m.service}' is not one of the processes`,
+      });
   });
   const props = spec.parameters.properties ?? {};
   spec.parameters.required?.forEach((r, i) => {

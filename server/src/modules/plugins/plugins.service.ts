@@ -63,9 +63,19 @@ export function renderCompose(
 
 export type PluginInput = { yaml: string } | { json: unknown };
 
+/** A metrics endpoint of a deployed plugin, rendered: what the managed Prometheus scrapes. */
+export interface PluginMetricsTarget {
+  job: string;
+  service: string;
+  target: string;
+  path: string;
+  interval?: string;
+}
+
 interface RunRecord {
   processes: RenderedProcess[];
   startedAt: string;
+  metrics?: PluginMetricsTarget[];
 }
 
 const formatError = (err: PluginFormatError, prefix = ""): InputError =>
@@ -228,6 +238,24 @@ export function createPluginsService(deps: {
     });
   }
 
+  /** The plugin's metrics endpoints with their templates rendered (scraped on loopback). */
+  function renderMetrics(doc: PluginDoc, name: string, ctx: Record<string, unknown>): PluginMetricsTarget[] {
+    return (doc.spec.metrics?.endpoints ?? []).map((m, i) => {
+      const field = `spec.metrics.endpoints[${i}].port`;
+      const port = renderTemplate(String(m.port), ctx).trim();
+      if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+        throw new InputError(`${field}: '${port}' is not a port`, { field });
+      const service = m.service ?? doc.spec.processes?.[0]?.name ?? "app";
+      return {
+        job: m.jobName ?? `plugin-${name}-${service}`,
+        service,
+        target: `127.0.0.1:${port}`,
+        path: m.path ? renderTemplate(m.path, ctx) : "/metrics",
+        ...(m.interval ? { interval: m.interval } : {}),
+      };
+    });
+  }
+
   async function removeSecrets(name: string): Promise<void> {
     await rm(secretsDir(name), { recursive: true, force: true });
   }
@@ -295,7 +323,12 @@ export function createPluginsService(deps: {
       const ctx = templateContext(name, resolved, secretsDir(name), runtime);
       if (compose) {
         const text = renderCompose(doc, name, resolved, secretsDir(name), runtime);
+        const metrics = renderMetrics(doc, name, ctx);
         await writeAtomic(composeFile(name), text);
+        await writeAtomic(
+          runFile(name),
+          JSON.stringify({ processes: [], startedAt: nowIso(), metrics } satisfies RunRecord),
+        );
         phase = "start";
         try {
           await deps.compose.up(name, composeFile(name));
@@ -323,7 +356,11 @@ export function createPluginsService(deps: {
                 },
               );
           }
-        await writeAtomic(runFile(name), JSON.stringify({ processes: procs, startedAt: nowIso() } satisfies RunRecord));
+        const metrics = renderMetrics(doc, name, ctx);
+        await writeAtomic(
+          runFile(name),
+          JSON.stringify({ processes: procs, startedAt: nowIso(), metrics } satisfies RunRecord),
+        );
         phase = "start";
         for (const p of procs) {
           started.push(p.name);
@@ -582,6 +619,15 @@ export function createPluginsService(deps: {
     },
     available: (opts: { refresh?: boolean } = {}) => available(opts),
     sourceOptions: (type: Parameters<XSourceResolver["options"]>[0]) => deps.xsource.options(type),
+    /** The metrics endpoints of running plugins, for the managed Prometheus's scrape config. */
+    async scrapeTargets(): Promise<(PluginMetricsTarget & { plugin: string })[]> {
+      const out: (PluginMetricsTarget & { plugin: string })[] = [];
+      for (const row of await repo.list()) {
+        if (row.status !== "running") continue;
+        for (const m of (await readRun(row.name))?.metrics ?? []) out.push({ ...m, plugin: row.name });
+      }
+      return out;
+    },
     /** A process gave up after crash restarts: the plugin is in error, with why. */
     async gaveUp(name: string, service: string, message: string): Promise<void> {
       const row = await repo.byName(name);
