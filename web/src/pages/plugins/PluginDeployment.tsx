@@ -24,7 +24,7 @@ export function PluginDeployment({ status }: { status: DeploymentStatus | undefi
         <CardContent>
           <dl className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-4">
             <DetailField label="Status">
-              <PluginStatusBadge status={s.status} />
+              <PluginStatusBadge status={s.status} testId="deployment-status" />
             </DetailField>
             <DetailField label="Started">{formatDateTime(s.startedAt)}</DetailField>
             <DetailField label="Stopped">{formatDateTime(s.stoppedAt)}</DetailField>
