@@ -64,6 +64,7 @@ const envSchema = z.object({
   CHAINLAUNCH_BESU_BIN: z.string().min(1).optional(),
   CHAINLAUNCH_BESU_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
   CHAINLAUNCH_PROMETHEUS_BIN: z.string().min(1).optional(),
+  CHAINLAUNCH_BUILTINS_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -98,6 +99,8 @@ export interface Config {
   besuDownload: boolean;
   /** The prometheus binary of the managed Prometheus; PATH is searched when unset. */
   prometheusBin: string | undefined;
+  /** Folder of the built-in programs plugins run (fabric-rest-gateway.js); found beside the server when unset. */
+  builtinsDir: string | undefined;
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -138,5 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     besuBin: e.CHAINLAUNCH_BESU_BIN,
     besuDownload: !(e.CHAINLAUNCH_BESU_DOWNLOAD === "0" || e.CHAINLAUNCH_BESU_DOWNLOAD === "false"),
     prometheusBin: e.CHAINLAUNCH_PROMETHEUS_BIN,
+    builtinsDir: e.CHAINLAUNCH_BUILTINS_DIR,
   };
 }

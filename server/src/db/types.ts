@@ -345,6 +345,25 @@ export interface BackupTargetsTable {
 }
 
 /** The managed Prometheus (one row, id 1). */
+export interface PluginsTable {
+  id: Generated<number>;
+  /** metadata.name: unique, also the folder and the compose project name. */
+  name: string;
+  /** The YAML as saved. */
+  source: string;
+  /** The parsed document (JSON). */
+  definition: string;
+  /** not-deployed, deploying, running, stopping, stopped or error. */
+  status: string;
+  /** The deployment's parameter values as given (JSON), x-source values as ids. */
+  parameters: string | null;
+  error: string | null;
+  started_at: string | null;
+  stopped_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface MetricsDeploymentTable {
   id: number;
   /** service (a supervised process) or docker. */
@@ -455,6 +474,7 @@ export interface Database {
   fabric_chaincode_events: FabricChaincodeEventsTable;
   nodes: NodesTable;
   metrics_deployment: MetricsDeploymentTable;
+  plugins: PluginsTable;
   node_events: NodeEventsTable;
   node_health_checks: NodeHealthChecksTable;
   networks: NetworksTable;

@@ -273,6 +273,40 @@ const ALERT_SETTINGS = [
   "alertRaftMinutes",
   "nodeDowntimeGraceSeconds",
 ];
+const PLUGIN_SETTINGS_ALLOWED: Record<string, string> = Object.fromEntries(
+  ["POST /settings response", "GET /settings response", "POST /settings request"].map((where) => [
+    `${where}:config.pluginRegistries`,
+    "product addition (issue 15): HTTP plugin indexes listed by /plugins/available beside the built-in catalogue",
+  ]),
+);
+/** Product additions of plugins (issue 15, docs/plugins.md). */
+const PROCESS_FORM = "product addition (issue 15): spec.processes, plugins run as supervised processes without Docker";
+const PLUGIN_ALLOWED: Record<string, string> = {
+  "POST /plugins/validate":
+    "product addition (issue 15): checks a plugin's YAML without saving it (the editor's inline errors)",
+  "GET /plugins/sources/{type}":
+    "product addition (issue 15): what an x-source parameter can name, for the deploy form's pickers",
+  ...Object.fromEntries(
+    [
+      "GET /plugins response:[].",
+      "POST /plugins response:",
+      "GET /plugins/{name} response:",
+      "PUT /plugins/{name} response:",
+    ].flatMap((where) => [
+      [`${where}spec.processes`, PROCESS_FORM],
+      [`${where}yaml`, "product addition (issue 15): the YAML as saved (comments kept), for the editor"],
+      ...(where.endsWith("[].") ? [] : [[`${where}spec.processes[].name`, PROCESS_FORM]]),
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["GET /plugins/available response:", "POST /plugins/available/refresh response:"].flatMap((where) => [
+      [`${where}errors`, "product addition (issue 15): registries that could not be read"],
+      [`${where}errors[].message`, "product addition (issue 15): registries that could not be read"],
+      [`${where}errors[].source`, "product addition (issue 15): registries that could not be read"],
+      [`${where}plugins[].installed`, "product addition (issue 15): whether a plugin of that name is installed here"],
+    ]),
+  ),
+};
 const ALERT_ALLOWED: Record<string, string> = {
   ...Object.fromEntries(
     ["POST /settings response", "GET /settings response", "POST /settings request"].flatMap((where) =>
@@ -296,6 +330,8 @@ const ALLOWED: Record<string, string> = {
   ...METRICS_ALLOWED,
   ...PROVIDER_ALLOWED,
   ...ALERT_ALLOWED,
+  ...PLUGIN_SETTINGS_ALLOWED,
+  ...PLUGIN_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

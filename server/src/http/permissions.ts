@@ -231,7 +231,18 @@ export const PERMISSIONS = {
     description: "Create, change, delete and send a test through email and webhook notification providers",
     roles: OPERATORS,
   },
-  PLUGIN_READ: { name: "Read plugins", category: "Plugins", description: "List and inspect plugins", roles: OPERATORS },
+  PLUGIN_READ: {
+    name: "Read plugins",
+    category: "Plugins",
+    description: "List and inspect plugins, their services, logs and the catalogue",
+    roles: OPERATORS,
+  },
+  PLUGIN_MANAGE: {
+    name: "Manage plugins",
+    category: "Plugins",
+    description: "Install, edit, delete, deploy, stop and resume plugins",
+    roles: OPERATORS,
+  },
 } as const satisfies Record<string, PermissionDef>;
 
 export type Permission = keyof typeof PERMISSIONS;

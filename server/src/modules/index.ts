@@ -11,6 +11,7 @@ import { registerProjectsModule } from "./chaincode-projects/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerBackupsModule } from "./backups/index.js";
 import { registerMetricsModule } from "./metrics/index.js";
+import { registerPluginsModule } from "./plugins/index.js";
 import { registerNotificationProvidersModule } from "./notification-providers/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
@@ -80,6 +81,12 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     nodesAdopted: nodes.adopted,
   });
   registerMetricsModule(api, ctx);
+  const plugins = registerPluginsModule(api, ctx, {
+    fabric: fabricNetworks.ctx,
+    keys,
+    nodes: nodes.service,
+    settings,
+  });
   registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
   registerBesuBulkRoutes(
     api,
@@ -109,6 +116,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
       backups.close();
       nodes.close();
       chaincodes.close();
+      plugins.close();
     },
   };
 }

@@ -4395,6 +4395,215 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/plugins/validate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Check a plugin's YAML without saving it (the editor's inline errors) */
+    post: operations["validatePlugin"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/available": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Plugins that can be installed: the built-in catalogue and the registries set in settings */
+    get: operations["listAvailablePlugins"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/available/refresh": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Read the registries again */
+    post: operations["refreshAvailablePlugins"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/sources/{type}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What an x-source parameter can name: the console's peers, keys, organizations, networks or Besu nodes */
+    get: operations["listPluginSourceOptions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/{name}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A plugin, its deployment status and its YAML */
+    get: operations["getPlugin"];
+    /** Change a plugin's definition (JSON or YAML); a running deployment keeps its own until deployed again */
+    put: operations["updatePlugin"];
+    post?: never;
+    /** Delete a plugin (stops it first and removes its files) */
+    delete: operations["deletePlugin"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/{name}/deploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deploy a plugin with parameter values
+     * @description Values are checked against spec.parameters first (400 naming parameters.<field>); x-source values are bound to the console's resources. A process that does not start ends the deploy: 400 with its log in details.log, the plugin in error, nothing left running. A compose plugin without a Docker engine: 400 DOCKER_UNAVAILABLE. 409 while it runs.
+     */
+    post: operations["deployPlugin"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/{name}/stop": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop a plugin's deployment (its bound key files are removed) */
+    post: operations["stopPlugin"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/{name}/resume": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Deploy a stopped plugin again with the values of its last deploy */
+    post: operations["resumePlugin"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/{name}/deployment-status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Deployment status: status, parameters, services, started and stopped times, error */
+    get: operations["getPluginDeploymentStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/{name}/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Deployment status (upstream's older path; the same as deployment-status) */
+    get: operations["getPluginStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/{name}/services": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Each service's state, health, ports and last error */
+    get: operations["getPluginServices"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/plugins/{name}/services/{service}/logs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The last lines of a service's log (text/plain) */
+    get: operations["getPluginServiceLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/notifications/providers": {
     parameters: {
       query?: never;
@@ -4622,6 +4831,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/plugins": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List plugins with their deployment status */
+    get: operations["listPlugins"];
+    put?: never;
+    /**
+     * Install a plugin (JSON, or its YAML with Content-Type application/yaml)
+     * @description Bad YAML and fields that break the plugin format are a 400 naming the field, with line and column for YAML (details.errors: [{path, message, line, column}]). 409 when the name exists.
+     */
+    post: operations["createPlugin"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4732,6 +4962,7 @@ export interface components {
         | "NOTIFICATION_PROVIDER_READ"
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
+        | "PLUGIN_MANAGE"
       )[];
       /** @description Owner */
       user_id: number;
@@ -5428,6 +5659,193 @@ export interface components {
       /** @description Label values */
       data: string[];
     };
+    PluginPortInput: {
+      /** @description Port on the host */
+      hostPort: string;
+      /** @description Port in the container (the same as hostPort for processes) */
+      containerPort: string;
+      /** @description tcp or udp */
+      protocol: string;
+    };
+    PluginDeploymentStatusInput: {
+      /**
+       * @description not-deployed, deploying, running, stopping, stopped or error
+       * @enum {string}
+       */
+      status:
+        | "not-deployed"
+        | "deploying"
+        | "running"
+        | "stopping"
+        | "stopped"
+        | "error";
+      /** @description The values of the last deploy, as given */
+      parameters?: {
+        [key: string]: unknown;
+      };
+      /** @description Compose project name (the plugin name) */
+      projectName: string;
+      /** @description The plugin's services */
+      services: {
+        /** @description Service (process or compose service) name */
+        name: string;
+        /** @description The image (compose) or the command (process) */
+        image: string;
+        /** @description running, starting, stopped, error, … */
+        status: string;
+        /** @description When it started */
+        createdAt: string;
+        /** @description Published ports */
+        ports: components["schemas"]["PluginPortInput"][];
+      }[];
+      /** @description When the current deployment started */
+      startedAt?: string;
+      /** @description When it was last stopped */
+      stoppedAt?: string;
+      /** @description Why the last deploy or run failed */
+      error?: string;
+    };
+    PluginInput: {
+      /** @description dev.chainlaunch/v1 */
+      apiVersion: string;
+      /** @description Plugin */
+      kind: string;
+      /** @description Metadata */
+      metadata: {
+        /** @description Plugin name */
+        name: string;
+        /** @description Version */
+        version?: string;
+        /** @description Description */
+        description?: string;
+        /** @description Author */
+        author?: string;
+        /** @description Tags */
+        tags?: string[];
+        /** @description Source repository */
+        repository?: string;
+        /** @description License */
+        license?: string;
+      };
+      /** @description Spec */
+      spec: {
+        /** @description JSON Schema of the deploy parameters */
+        parameters: {
+          /** @description JSON Schema dialect */
+          $schema?: string;
+          /** @description object */
+          type?: string;
+          /** @description Parameters */
+          properties?: {
+            [key: string]: {
+              /** @description JSON Schema type */
+              type?: string | string[];
+              /** @description What the parameter is */
+              description?: string;
+              /** @description Default value */
+              default?: unknown;
+              /** @description Allowed values */
+              enum?: unknown[];
+              /**
+               * @description Console resource the value names
+               * @enum {string}
+               */
+              "x-source"?:
+                | "fabric-peer"
+                | "fabric-key"
+                | "key"
+                | "fabric-org"
+                | "fabric-network"
+                | "besu-node";
+            } & {
+              [key: string]: unknown;
+            };
+          };
+          /** @description Required parameters */
+          required?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Processes run by the console (product addition) */
+        processes?: ({
+          /** @description Service name */
+          name: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+        /** @description Docker Compose form (needs Docker) */
+        dockerCompose?: {
+          /** @description docker-compose.yml template */
+          contents: string;
+        };
+        /** @description Documentation */
+        documentation?: {
+          /** @description README (Markdown) */
+          readme?: string;
+          /** @description Examples */
+          examples?: {
+            [key: string]: unknown;
+          }[];
+          /** @description Troubleshooting */
+          troubleshooting?: {
+            [key: string]: unknown;
+          }[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Metrics (upstream's, stored as given) */
+        metrics?: {
+          /** @description Metrics endpoints of the plugin's services */
+          endpoints?: {
+            [key: string]: unknown;
+          }[];
+          /** @description Dashboards */
+          dashboard?: {
+            [key: string]: unknown;
+          }[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+      /** @description Deployment status */
+      deploymentStatus: components["schemas"]["PluginDeploymentStatusInput"];
+      /** @description The YAML as saved (on GET /plugins/{name}) */
+      yaml?: string;
+    };
+    PluginServiceStatusInput: {
+      /** @description Service name */
+      name: string;
+      /** @description Image (compose) or command (process) */
+      image: string;
+      /** @description running, starting, stopped, error, not-deployed */
+      state: string;
+      /** @description Whether it runs */
+      running: boolean;
+      /** @description healthy, unhealthy, starting, or empty without a health check */
+      health: string;
+      /** @description Ports */
+      ports: string[];
+      /** @description Last error */
+      last_error: string;
+      /** @description When it started */
+      started_at: string;
+      /** @description When it was created */
+      created_at: string;
+      /** @description Process ids (processes) or container ids (compose) */
+      containers: string[];
+      /** @description command, args, working_dir */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Environment (secret-looking values masked) */
+      environment: {
+        [key: string]: string;
+      };
+      /** @description Services it depends on */
+      depends_on: string[];
+      /** @description Mounted files */
+      volumes: string[];
+    };
     NotificationProviderInput: {
       id: number;
       name: string;
@@ -5601,6 +6019,11 @@ export interface components {
       alertRaftMinutes: number;
       /** @description Seconds a node must stay down before node.downtime is sent; unset: CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (default 30) */
       nodeDowntimeGraceSeconds?: number;
+      /**
+       * @description Plugin registries whose plugins /plugins/available lists beside the built-in catalogue
+       * @default []
+       */
+      pluginRegistries: string[];
     };
     /** @description Global settings */
     SettingInput: {
@@ -5743,6 +6166,7 @@ export interface components {
         | "NOTIFICATION_PROVIDER_READ"
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
+        | "PLUGIN_MANAGE"
       )[];
       /** @description Owner */
       user_id: number;
@@ -6439,6 +6863,193 @@ export interface components {
       /** @description Label values */
       data: string[];
     };
+    PluginPort: {
+      /** @description Port on the host */
+      hostPort: string;
+      /** @description Port in the container (the same as hostPort for processes) */
+      containerPort: string;
+      /** @description tcp or udp */
+      protocol: string;
+    };
+    PluginDeploymentStatus: {
+      /**
+       * @description not-deployed, deploying, running, stopping, stopped or error
+       * @enum {string}
+       */
+      status:
+        | "not-deployed"
+        | "deploying"
+        | "running"
+        | "stopping"
+        | "stopped"
+        | "error";
+      /** @description The values of the last deploy, as given */
+      parameters?: {
+        [key: string]: unknown;
+      };
+      /** @description Compose project name (the plugin name) */
+      projectName: string;
+      /** @description The plugin's services */
+      services: {
+        /** @description Service (process or compose service) name */
+        name: string;
+        /** @description The image (compose) or the command (process) */
+        image: string;
+        /** @description running, starting, stopped, error, … */
+        status: string;
+        /** @description When it started */
+        createdAt: string;
+        /** @description Published ports */
+        ports: components["schemas"]["PluginPort"][];
+      }[];
+      /** @description When the current deployment started */
+      startedAt?: string;
+      /** @description When it was last stopped */
+      stoppedAt?: string;
+      /** @description Why the last deploy or run failed */
+      error?: string;
+    };
+    Plugin: {
+      /** @description dev.chainlaunch/v1 */
+      apiVersion: string;
+      /** @description Plugin */
+      kind: string;
+      /** @description Metadata */
+      metadata: {
+        /** @description Plugin name */
+        name: string;
+        /** @description Version */
+        version?: string;
+        /** @description Description */
+        description?: string;
+        /** @description Author */
+        author?: string;
+        /** @description Tags */
+        tags?: string[];
+        /** @description Source repository */
+        repository?: string;
+        /** @description License */
+        license?: string;
+      };
+      /** @description Spec */
+      spec: {
+        /** @description JSON Schema of the deploy parameters */
+        parameters: {
+          /** @description JSON Schema dialect */
+          $schema?: string;
+          /** @description object */
+          type?: string;
+          /** @description Parameters */
+          properties?: {
+            [key: string]: {
+              /** @description JSON Schema type */
+              type?: string | string[];
+              /** @description What the parameter is */
+              description?: string;
+              /** @description Default value */
+              default?: unknown;
+              /** @description Allowed values */
+              enum?: unknown[];
+              /**
+               * @description Console resource the value names
+               * @enum {string}
+               */
+              "x-source"?:
+                | "fabric-peer"
+                | "fabric-key"
+                | "key"
+                | "fabric-org"
+                | "fabric-network"
+                | "besu-node";
+            } & {
+              [key: string]: unknown;
+            };
+          };
+          /** @description Required parameters */
+          required?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Processes run by the console (product addition) */
+        processes?: ({
+          /** @description Service name */
+          name: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+        /** @description Docker Compose form (needs Docker) */
+        dockerCompose?: {
+          /** @description docker-compose.yml template */
+          contents: string;
+        };
+        /** @description Documentation */
+        documentation?: {
+          /** @description README (Markdown) */
+          readme?: string;
+          /** @description Examples */
+          examples?: {
+            [key: string]: unknown;
+          }[];
+          /** @description Troubleshooting */
+          troubleshooting?: {
+            [key: string]: unknown;
+          }[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Metrics (upstream's, stored as given) */
+        metrics?: {
+          /** @description Metrics endpoints of the plugin's services */
+          endpoints?: {
+            [key: string]: unknown;
+          }[];
+          /** @description Dashboards */
+          dashboard?: {
+            [key: string]: unknown;
+          }[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+      /** @description Deployment status */
+      deploymentStatus: components["schemas"]["PluginDeploymentStatus"];
+      /** @description The YAML as saved (on GET /plugins/{name}) */
+      yaml?: string;
+    };
+    PluginServiceStatus: {
+      /** @description Service name */
+      name: string;
+      /** @description Image (compose) or command (process) */
+      image: string;
+      /** @description running, starting, stopped, error, not-deployed */
+      state: string;
+      /** @description Whether it runs */
+      running: boolean;
+      /** @description healthy, unhealthy, starting, or empty without a health check */
+      health: string;
+      /** @description Ports */
+      ports: string[];
+      /** @description Last error */
+      last_error: string;
+      /** @description When it started */
+      started_at: string;
+      /** @description When it was created */
+      created_at: string;
+      /** @description Process ids (processes) or container ids (compose) */
+      containers: string[];
+      /** @description command, args, working_dir */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Environment (secret-looking values masked) */
+      environment: {
+        [key: string]: string;
+      };
+      /** @description Services it depends on */
+      depends_on: string[];
+      /** @description Mounted files */
+      volumes: string[];
+    };
     NotificationProvider: {
       id: number;
       name: string;
@@ -6612,6 +7223,11 @@ export interface components {
       alertRaftMinutes: number;
       /** @description Seconds a node must stay down before node.downtime is sent; unset: CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (default 30) */
       nodeDowntimeGraceSeconds?: number;
+      /**
+       * @description Plugin registries whose plugins /plugins/available lists beside the built-in catalogue
+       * @default []
+       */
+      pluginRegistries: string[];
     };
     /** @description Global settings */
     Setting: {
@@ -7580,6 +8196,7 @@ export interface operations {
             | "NOTIFICATION_PROVIDER_READ"
             | "NOTIFICATION_PROVIDER_CONFIG"
             | "PLUGIN_READ"
+            | "PLUGIN_MANAGE"
           )[];
         };
       };
@@ -22655,6 +23272,1156 @@ export interface operations {
       };
     };
   };
+  validatePlugin: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A plugin to check without saving it */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The plugin's YAML */
+          yaml: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Whether the plugin is valid */
+            valid: boolean;
+            /** @description Problems, each with its field and place */
+            errors: {
+              /** @description The field (dotted path) */
+              path: string;
+              /** @description What is wrong */
+              message: string;
+              /** @description Line in the YAML */
+              line?: number;
+              /** @description Column in the YAML */
+              column?: number;
+            }[];
+            /** @description The parsed plugin when valid */
+            plugin?: components["schemas"]["Plugin"];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listAvailablePlugins: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Plugins that can be installed */
+            plugins: {
+              /** @description Plugin name */
+              name: string;
+              /** @description Version */
+              version: string;
+              /** @description Description */
+              description: string;
+              /** @description Author */
+              author: string;
+              /** @description License */
+              license: string;
+              /** @description Tags */
+              tags: string[];
+              /** @description builtin, or the registry index URL */
+              source: string;
+              /** @description SHA-256 of raw_yaml */
+              hash: string;
+              /** @description The plugin's YAML */
+              raw_yaml: string;
+              /** @description When the catalogue entry was read */
+              created: string;
+              /** @description When the catalogue entry was read */
+              updated: string;
+              /** @description Always 0: no central registry counts downloads */
+              downloads: number;
+              /** @description Always 0: no central registry rates plugins */
+              rating: number;
+              /** @description Labels (the tags, as tag: 'true') */
+              labels: {
+                [key: string]: string;
+              };
+              /** @description Whether a plugin of this name is installed */
+              installed: boolean;
+            }[];
+            /** @description When the list was read */
+            last_updated: string;
+            /** @description Registries that could not be read */
+            errors: {
+              /** @description Registry */
+              source: string;
+              /** @description Problem */
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  refreshAvailablePlugins: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Plugins that can be installed */
+            plugins: {
+              /** @description Plugin name */
+              name: string;
+              /** @description Version */
+              version: string;
+              /** @description Description */
+              description: string;
+              /** @description Author */
+              author: string;
+              /** @description License */
+              license: string;
+              /** @description Tags */
+              tags: string[];
+              /** @description builtin, or the registry index URL */
+              source: string;
+              /** @description SHA-256 of raw_yaml */
+              hash: string;
+              /** @description The plugin's YAML */
+              raw_yaml: string;
+              /** @description When the catalogue entry was read */
+              created: string;
+              /** @description When the catalogue entry was read */
+              updated: string;
+              /** @description Always 0: no central registry counts downloads */
+              downloads: number;
+              /** @description Always 0: no central registry rates plugins */
+              rating: number;
+              /** @description Labels (the tags, as tag: 'true') */
+              labels: {
+                [key: string]: string;
+              };
+              /** @description Whether a plugin of this name is installed */
+              installed: boolean;
+            }[];
+            /** @description When the list was read */
+            last_updated: string;
+            /** @description Registries that could not be read */
+            errors: {
+              /** @description Registry */
+              source: string;
+              /** @description Problem */
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listPluginSourceOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The x-source kind */
+        type:
+          | "fabric-peer"
+          | "fabric-key"
+          | "key"
+          | "fabric-org"
+          | "fabric-network"
+          | "besu-node";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * @description The x-source kind
+             * @enum {string}
+             */
+            type:
+              | "fabric-peer"
+              | "fabric-key"
+              | "key"
+              | "fabric-org"
+              | "fabric-network"
+              | "besu-node";
+            /** @description The console's resources of that kind */
+            options: {
+              /** @description What to send: an id, or {keyId, orgId} for fabric-key */
+              value: unknown;
+              /** @description Name to show */
+              label: string;
+              /** @description More about it */
+              description?: string;
+            }[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPlugin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Plugin"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  updatePlugin: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    /** @description The plugin: apiVersion, kind (Plugin), metadata, spec (parameters, processes or dockerCompose, documentation). Send JSON, or the YAML itself with Content-Type application/yaml */
+    requestBody: {
+      content: {
+        "application/json": {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Plugin"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deletePlugin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deployPlugin: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    /** @description Parameter values, checked against spec.parameters; x-source values are ids of the console's resources */
+    requestBody: {
+      content: {
+        "application/json": {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PluginDeploymentStatus"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  stopPlugin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PluginDeploymentStatus"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  resumePlugin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {status, message} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPluginDeploymentStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PluginDeploymentStatus"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPluginStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PluginDeploymentStatus"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPluginServices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PluginServiceStatus"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPluginServiceLogs: {
+    parameters: {
+      query?: {
+        /** @description Lines from the end of the log */
+        tail?: number;
+        /** @description Upstream's follow flag; accepted, the lines are returned once (refresh to see more) */
+        follow?: "true" | "false";
+      };
+      header?: never;
+      path: {
+        /** @description Plugin name */
+        name: string;
+        /** @description Service name */
+        service: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Log lines (text/plain) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": string;
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   listNotificationProviders: {
     parameters: {
       query?: never;
@@ -23979,6 +25746,137 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listPlugins: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Plugin"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createPlugin: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The plugin: apiVersion, kind (Plugin), metadata, spec (parameters, processes or dockerCompose, documentation). Send JSON, or the YAML itself with Content-Type application/yaml */
+    requestBody: {
+      content: {
+        "application/json": {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Plugin"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -12,6 +12,7 @@ import { backups } from "./0010-backups.js";
 import { notificationProviders } from "./0011-notification-providers.js";
 import { alerts } from "./0012-alerts.js";
 import { metrics } from "./0013-metrics.js";
+import { plugins } from "./0014-plugins.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -35,6 +36,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0011-notification-providers": notificationProviders(dialect),
         "0012-alerts": alerts(dialect),
         "0013-metrics": metrics(dialect),
+        "0014-plugins": plugins(dialect),
       };
     },
   };

@@ -105,6 +105,14 @@ export const AUDIT_EVENT_TYPES = [
   "notification_provider.update",
   "notification_provider.delete",
   "notification_provider.test",
+  "plugin.create",
+  "plugin.update",
+  "plugin.delete",
+  "plugin.validate",
+  "plugin.deploy",
+  "plugin.stop",
+  "plugin.resume",
+  "plugin.catalogue_refresh",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

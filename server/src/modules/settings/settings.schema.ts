@@ -69,6 +69,17 @@ export const settingConfig = z
       .describe(
         "Seconds a node must stay down before node.downtime is sent; unset: CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (default 30)",
       ),
+    pluginRegistries: z
+      .array(
+        z
+          .string()
+          .max(2048)
+          .regex(/^https?:\/\/\S+$/, "must be an http(s) URL of a plugin index")
+          .describe("URL of a plugin index (JSON: {plugins: [{name, url | raw_yaml, ...}]})"),
+      )
+      .max(20)
+      .default([])
+      .describe("Plugin registries whose plugins /plugins/available lists beside the built-in catalogue"),
   })
   .strict()
   .refine((c) => c.portRangeEnd > c.portRangeStart, {

@@ -1,0 +1,89 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../context.js";
+import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
+import type { KeysService } from "../keys/keys.service.js";
+import type { NodesService } from "../nodes/nodes.service.js";
+import type { SettingsService } from "../settings/settings.service.js";
+import { createCatalogue } from "./catalogue.js";
+import { createPluginsRepo } from "./plugins.repo.js";
+import { registerPluginsRoutes } from "./plugins.routes.js";
+import { createCompose, createPluginProcesses } from "./plugins.runtime.js";
+import { createPluginsService, type PluginsService } from "./plugins.service.js";
+import { createXSourceResolver, keyOwnerFromDb } from "./x-source.js";
+
+export const GATEWAY_PROGRAM = "fabric-rest-gateway.js";
+
+/**
+ * The built-in programs plugins run (`builtins/` beside the running bundle or dist): set
+ * CHAINLAUNCH_BUILTINS_DIR to use others. Found lazily, so a console without them still serves.
+ */
+export function findBuiltinsDir(configured: string | undefined): string {
+  if (configured) return configured;
+  const starts = [process.argv[1] ? dirname(process.argv[1]) : undefined, dirname(fileURLToPath(import.meta.url))];
+  for (const start of starts) {
+    let dir = start;
+    for (let i = 0; dir && i < 5; i++) {
+      if (existsSync(join(dir, "builtins", GATEWAY_PROGRAM))) return join(dir, "builtins");
+      dir = dirname(dir);
+    }
+  }
+  return join(dirname(process.argv[1] ?? "."), "builtins");
+}
+
+export interface PluginsModule {
+  service: PluginsService;
+  /** Detaches from plugin processes (they keep running). */
+  close(): void;
+}
+
+/**
+ * Wires plugins: definitions and deployments in the database, folders under `<dataDir>/plugins`,
+ * processes under their own supervisor (adopted again after a console restart), compose through the
+ * docker CLI when an engine answers, and the catalogue.
+ */
+export function registerPluginsModule(
+  api: FastifyInstance,
+  ctx: Pick<AppContext, "db" | "bus" | "log" | "config">,
+  deps: {
+    fabric: Pick<FabricContext, "node" | "org" | "network">;
+    keys: Pick<KeysService, "row" | "exportPrivateKeyPem">;
+    nodes: Pick<NodesService, "get">;
+    settings: Pick<SettingsService, "get">;
+  },
+): PluginsModule {
+  const dir = join(ctx.config.dataDir, "plugins");
+  const late: { service?: PluginsService } = {};
+  const processes = createPluginProcesses({
+    stateDir: join(dir, ".runtime"),
+    log: ctx.log,
+    onGaveUp: (plugin, svc, message) => {
+      void service
+        ?.gaveUp(plugin, svc, message)
+        .catch((err: unknown) => ctx.log.warn({ err, plugin }, "recording a plugin failure failed"));
+    },
+  });
+  const service = createPluginsService({
+    repo: createPluginsRepo(ctx.db),
+    xsource: createXSourceResolver({
+      db: ctx.db,
+      keyOwner: keyOwnerFromDb(ctx.db),
+      fabric: deps.fabric,
+      keys: deps.keys,
+      nodes: deps.nodes,
+    }),
+    processes,
+    compose: createCompose({ path: process.env.PATH }),
+    catalogue: createCatalogue({ registries: async () => (await deps.settings.get()).config.pluginRegistries }),
+    dir,
+    builtinsDir: () => findBuiltinsDir(ctx.config.builtinsDir),
+    bus: ctx.bus,
+    log: ctx.log,
+  });
+  late.service = service;
+  registerPluginsRoutes(api, service);
+  void service.resumeAll().catch((err: unknown) => ctx.log.warn({ err }, "resuming plugins failed"));
+  return { service, close: () => processes.close() };
+}
