@@ -2,7 +2,6 @@ import { api, unwrap, type Role } from "@/api/client";
 import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import type { PaletteItem } from "@/app/palette/palette-items";
 import { OPERATORS } from "@/app/roles";
-import { pluginApi } from "@/data/plugins/plugin-api";
 import type { Plugin } from "@/data/plugins/types";
 
 /**
@@ -100,7 +99,7 @@ export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
     key: "plugins",
     group: "Plugins",
     roles: OPERATORS,
-    fetch: async () => pluginPaletteItems(await unwrap(pluginApi.GET("/plugins"))),
+    fetch: async () => pluginPaletteItems(await unwrap(api.GET("/plugins"))),
   },
   {
     key: "chaincodes",

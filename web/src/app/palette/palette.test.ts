@@ -54,9 +54,15 @@ describe("command palette dynamic sources", () => {
         kind: "Plugin",
         metadata: { name: "fabric-rest-gateway", description: "REST for a channel", tags: ["fabric"] },
         spec: { parameters: {} },
-        deploymentStatus: { status: "running" },
+        deploymentStatus: { status: "running", projectName: "fabric-rest-gateway", services: [] },
       },
-      { apiVersion: "dev.chainlaunch/v1", kind: "Plugin", metadata: { name: "idle" }, spec: { parameters: {} } },
+      {
+        apiVersion: "dev.chainlaunch/v1",
+        kind: "Plugin",
+        metadata: { name: "idle" },
+        spec: { parameters: {} },
+        deploymentStatus: { status: "not-deployed", projectName: "idle", services: [] },
+      },
     ]);
     expect(items).toEqual([
       {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { pluginKeys } from "@/data/plugins/keys";
-import { pluginApi, yamlBody } from "@/data/plugins/plugin-api";
+import { yamlBody } from "@/data/plugins/plugin-api";
 import type { Plugin } from "@/data/plugins/types";
 
 /**
@@ -11,7 +11,7 @@ import type { Plugin } from "@/data/plugins/types";
 export function usePluginCreateMutation(): UseMutationResult<Plugin, Error, string> {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (yaml: string) => unwrap(pluginApi.POST("/plugins", yamlBody(yaml))),
+    mutationFn: (yaml: string) => unwrap(api.POST("/plugins", yamlBody(yaml))),
     onSettled: () => qc.invalidateQueries({ queryKey: pluginKeys.all }),
     meta: { silent: true },
   });

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { pluginKeys } from "@/data/plugins/keys";
-import { pluginApi } from "@/data/plugins/plugin-api";
 
 /**
  * Deletes a plugin (the server stops it first). Its detail queries (status, services, logs) are
@@ -11,7 +10,7 @@ export function usePluginDeleteMutation(): UseMutationResult<void, Error, string
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (name: string) => {
-      await unwrap(pluginApi.DELETE("/plugins/{name}", { params: { path: { name } } }));
+      await unwrap(api.DELETE("/plugins/{name}", { params: { path: { name } } }));
     },
     onSuccess: async (_r, name) => {
       qc.removeQueries({ queryKey: pluginKeys.detail(name) });

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { pluginKeys } from "@/data/plugins/keys";
-import { pluginApi } from "@/data/plugins/plugin-api";
 import type { DeploymentStatus } from "@/data/plugins/types";
 
 export interface PluginDeployVars {
@@ -14,7 +13,7 @@ export function usePluginDeployMutation(): UseMutationResult<DeploymentStatus, E
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ name, values }: PluginDeployVars) =>
-      unwrap(pluginApi.POST("/plugins/{name}/deploy", { params: { path: { name } }, body: values })),
+      unwrap(api.POST("/plugins/{name}/deploy", { params: { path: { name } }, body: values })),
     onSuccess: (status, { name }) => qc.setQueryData(pluginKeys.status(name), status),
     onSettled: () => qc.invalidateQueries({ queryKey: pluginKeys.all }),
     meta: { silent: true },

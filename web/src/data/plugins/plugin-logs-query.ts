@@ -1,7 +1,6 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { pluginKeys } from "@/data/plugins/keys";
-import { pluginApi } from "@/data/plugins/plugin-api";
 
 /** The last `tail` lines of one service's log, as text. Refreshed on demand. */
 export function usePluginLogsQuery(name: string, service: string, tail = 200): UseQueryResult<string> {
@@ -9,7 +8,7 @@ export function usePluginLogsQuery(name: string, service: string, tail = 200): U
     queryKey: pluginKeys.logs(name, service, tail),
     queryFn: () =>
       unwrap(
-        pluginApi.GET("/plugins/{name}/services/{service}/logs", {
+        api.GET("/plugins/{name}/services/{service}/logs", {
           params: { path: { name, service }, query: { tail } },
           parseAs: "text",
         }),

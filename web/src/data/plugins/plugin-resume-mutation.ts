@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { pluginKeys } from "@/data/plugins/keys";
-import { pluginApi } from "@/data/plugins/plugin-api";
+import type { ResumeResult } from "@/data/plugins/types";
 
 /** Deploys a stopped plugin again with the values it was last deployed with. */
-export function usePluginResumeMutation(): UseMutationResult<{ status: string; message?: string }, Error, string> {
+export function usePluginResumeMutation(): UseMutationResult<ResumeResult, Error, string> {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => unwrap(pluginApi.POST("/plugins/{name}/resume", { params: { path: { name } } })),
+    mutationFn: (name: string) => unwrap(api.POST("/plugins/{name}/resume", { params: { path: { name } } })),
     onSettled: () => qc.invalidateQueries({ queryKey: pluginKeys.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { pluginKeys } from "@/data/plugins/keys";
-import { MOVING_STATES, pluginApi } from "@/data/plugins/plugin-api";
+import { MOVING_STATES } from "@/data/plugins/plugin-api";
 import type { DeploymentStatus } from "@/data/plugins/types";
 
 /**
@@ -11,7 +11,7 @@ import type { DeploymentStatus } from "@/data/plugins/types";
 export function usePluginStatusQuery(name: string): UseQueryResult<DeploymentStatus> {
   return useQuery({
     queryKey: pluginKeys.status(name),
-    queryFn: () => unwrap(pluginApi.GET("/plugins/{name}/deployment-status", { params: { path: { name } } })),
+    queryFn: () => unwrap(api.GET("/plugins/{name}/deployment-status", { params: { path: { name } } })),
     enabled: name !== "",
     refetchInterval: (q) => {
       const s = q.state.data?.status ?? "";

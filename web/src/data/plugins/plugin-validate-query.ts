@@ -1,7 +1,6 @@
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { pluginKeys } from "@/data/plugins/keys";
-import { pluginApi } from "@/data/plugins/plugin-api";
 import type { ValidateResult } from "@/data/plugins/types";
 
 /**
@@ -11,7 +10,7 @@ import type { ValidateResult } from "@/data/plugins/types";
 export function usePluginValidateQuery(yaml: string): UseQueryResult<ValidateResult> {
   return useQuery({
     queryKey: pluginKeys.validate(yaml),
-    queryFn: ({ signal }) => unwrap(pluginApi.POST("/plugins/validate", { body: { yaml }, signal })),
+    queryFn: ({ signal }) => unwrap(api.POST("/plugins/validate", { body: { yaml }, signal })),
     enabled: yaml.trim() !== "",
     placeholderData: keepPreviousData,
     staleTime: Infinity,

@@ -8,7 +8,7 @@ import { PluginStatusBadge } from "@/pages/plugins/PluginStatusBadge";
 
 /** The deployment: status, when it started and stopped, its error first, and the values it runs with. */
 export function PluginDeployment({ status }: { status: DeploymentStatus | undefined }): ReactElement {
-  const s = status ?? { status: "not-deployed" as const };
+  const s: Partial<DeploymentStatus> = status ?? { status: "not-deployed" };
   return (
     <div className="space-y-4">
       {s.error ? (

@@ -6,10 +6,23 @@ import type { PluginDocumentation as Docs } from "@/data/plugins/types";
  * The plugin's own documentation. The readme is shown as written (Markdown source, preformatted):
  * the console has no Markdown renderer and a plugin's text should not bring HTML into the page.
  */
+/** A documentation field as text (the schema leaves examples and troubleshooting entries open). */
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() !== "" ? v : undefined;
+}
+
 export function PluginDocumentation({ docs }: { docs: Docs | undefined }): ReactElement {
   const readme = docs?.readme?.trim();
-  const examples = docs?.examples ?? [];
-  const troubleshooting = docs?.troubleshooting ?? [];
+  const examples = (docs?.examples ?? []).map((e) => ({
+    name: str(e.name),
+    description: str(e.description),
+    parameters: typeof e.parameters === "object" && e.parameters !== null ? e.parameters : undefined,
+  }));
+  const troubleshooting = (docs?.troubleshooting ?? []).map((t) => ({
+    problem: str(t.problem),
+    description: str(t.description),
+    solution: str(t.solution),
+  }));
   if (!readme && examples.length === 0 && troubleshooting.length === 0) {
     return <p className="p-4 text-sm text-muted-foreground">This plugin has no documentation.</p>;
   }

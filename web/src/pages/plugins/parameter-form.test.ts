@@ -156,13 +156,13 @@ describe("deploy errors", () => {
           { path: "parameters.key.keyId", message: "key 9 belongs to no organization" },
           { path: "parameters.unknown", message: "is not a known field" },
         ],
-        log: "listen EADDRINUSE",
+        log: ["starting", "listen EADDRINUSE"],
       },
     });
     expect(deployErrorsFrom(e, fields)).toEqual({
       fields: { key: "key 9 belongs to no organization" },
       top: ["parameters.unknown: is not a known field"],
-      log: "listen EADDRINUSE",
+      log: "starting\nlisten EADDRINUSE",
     });
   });
 

@@ -68,10 +68,12 @@ function kindOf(p: ParameterProperty): Pick<ParamField, "kind" | "options" | "so
     case "boolean":
       return { kind: "boolean" };
     case "array": {
-      const items = p.items ?? {};
+      const items: Record<string, unknown> = typeof p.items === "object" && p.items !== null ? { ...p.items } : {};
       if (Array.isArray(items.enum) && items.enum.length > 0)
         return { kind: "multi-select", options: enumOptions(items.enum) };
-      const itemType = typeOf(items.type);
+      const itemType = typeOf(
+        typeof items.type === "string" || Array.isArray(items.type) ? (items.type as string | string[]) : undefined,
+      );
       return itemType === undefined || itemType === "string" ? { kind: "string-list" } : { kind: "json" };
     }
     case "object":
@@ -233,7 +235,9 @@ export function deployErrorsFrom(error: unknown, fields: readonly ParamField[]):
   }
   const body = isRecord(error.body) ? error.body : {};
   const details = isRecord(body.details) ? body.details : {};
-  if (typeof details.log === "string" && details.log.trim()) out.log = details.log;
+  // The server sends a failed process's last lines as a list; a string is taken as is.
+  const log = Array.isArray(details.log) ? details.log.map(String).join("\n") : details.log;
+  if (typeof log === "string" && log.trim()) out.log = log;
   const listed = Array.isArray(details.errors) ? details.errors.filter(isRecord) : [];
   const problems = listed.length
     ? listed.map((p) => ({ path: String(p.path ?? ""), message: String(p.message ?? "") }))
