@@ -6,13 +6,14 @@ import { pluginKeys } from "@/data/plugins/keys";
 export function usePluginLogsQuery(name: string, service: string, tail = 200): UseQueryResult<string> {
   return useQuery({
     queryKey: pluginKeys.logs(name, service, tail),
-    queryFn: () =>
-      unwrap(
+    // An empty log comes back with no body at all, which openapi-fetch reads as undefined.
+    queryFn: async () =>
+      (await unwrap(
         api.GET("/plugins/{name}/services/{service}/logs", {
           params: { path: { name, service }, query: { tail } },
           parseAs: "text",
         }),
-      ),
+      )) ?? "",
     enabled: name !== "" && service !== "",
   });
 }

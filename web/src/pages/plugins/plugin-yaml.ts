@@ -19,6 +19,8 @@ spec:
         type: integer
         title: Port
         description: Where the server listens (127.0.0.1)
+        minimum: 1024
+        maximum: 65535
         default: 8800
     required: [port]
   processes:
