@@ -232,6 +232,8 @@ describe.each(dialects())("backups on %s", (dialect) => {
       ["prometheus/data/wal", "00000000"],
       ["prometheus/runtime/pids", "prometheus.json"],
       ["prometheus", "prometheus.yml"],
+      ["plugins/.runtime/pids", "plugin.gw.gateway.json"],
+      ["plugins/gw", "run.json"],
     ] as const) {
       mkdirSync(join(t.config.dataDir, dir), { recursive: true });
       writeFileSync(join(t.config.dataDir, dir, file), "x");
@@ -268,6 +270,8 @@ describe.each(dialects())("backups on %s", (dialect) => {
     expect(files).toContain("/data/prometheus/prometheus.yml");
     expect(files).not.toContain("/data/prometheus/data");
     expect(files).not.toContain("/data/prometheus/runtime/pids");
+    expect(files).not.toContain("/data/plugins/.runtime/pids");
+    expect(files).toContain("/data/plugins/gw/run.json");
     const list = (await call("GET", "/backups", undefined, viewer)).json();
     expect(list[0]).toMatchObject({ id: backupId, status: "completed" });
   });

@@ -66,6 +66,7 @@ const EXCLUDED_DIRS = [
   join("chaincodes", "runtime", "pids"),
   join("prometheus", "runtime", "pids"),
   join("prometheus", "data"),
+  join("plugins", ".runtime", "pids"),
 ];
 
 function excluded(rel: string, masterKeyFromEnv: boolean): boolean {

@@ -9,25 +9,10 @@ import {
 } from "../../fabric/chaincode/gateway.js";
 import { ConflictError, InputError, UpstreamError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
+import { organizationOfKey } from "../organizations/organizations.repo.js";
 import type { FabricContext, FabricNodeInfo } from "../fabric-networks/fabric-networks.context.js";
 import type { CallBody } from "./chaincodes.schema.js";
 import type { ChaincodesService } from "./chaincodes.service.js";
-
-/** The org (id and MSP id) a key belongs to, through organization_keys or the org's own columns. */
-async function orgOfKey(db: DB, keyId: number): Promise<number | undefined> {
-  const link = await db
-    .selectFrom("organization_keys")
-    .select("organization_id")
-    .where("key_id", "=", keyId)
-    .executeTakeFirst();
-  if (link) return link.organization_id;
-  const org = await db
-    .selectFrom("fabric_organizations")
-    .select("id")
-    .where((eb) => eb.or([eb("admin_sign_key_id", "=", keyId), eb("sign_key_id", "=", keyId)]))
-    .executeTakeFirst();
-  return org?.id;
-}
 
 /**
  * Invoking and querying chaincode through a peer's Gateway service (fabric-gateway), signed by a
@@ -81,7 +66,7 @@ export function createChaincodeCalls(deps: {
     if (!Number.isInteger(keyId) || keyId < 1 || keyId > 2 ** 31 - 1) {
       throw new InputError(`key_id: "${keyIdText}" is not a key id`, { field: "key_id" });
     }
-    const orgId = await orgOfKey(deps.db, keyId);
+    const orgId = await organizationOfKey(deps.db, keyId);
     if (!orgId) {
       throw new InputError(`key_id: key ${keyId} belongs to no organization of this console`, { field: "key_id" });
     }

@@ -12,6 +12,27 @@ export type OrganizationKeyRow = Selectable<OrganizationKeysTable>;
 export type RevokedRow = Selectable<OrganizationRevokedCertificatesTable>;
 
 /** SQL for Fabric organizations, their keys and revocations. */
+/**
+ * The organization a key belongs to: its organization_keys link, or one of the org's own identity
+ * columns (sign CA, admin, client).
+ */
+export async function organizationOfKey(db: DB, keyId: number): Promise<number | undefined> {
+  const link = await db
+    .selectFrom("organization_keys")
+    .select("organization_id")
+    .where("key_id", "=", keyId)
+    .executeTakeFirst();
+  if (link) return link.organization_id;
+  const org = await db
+    .selectFrom("fabric_organizations")
+    .select("id")
+    .where((eb) =>
+      eb.or([eb("admin_sign_key_id", "=", keyId), eb("client_sign_key_id", "=", keyId), eb("sign_key_id", "=", keyId)]),
+    )
+    .executeTakeFirst();
+  return org?.id;
+}
+
 export function createOrganizationsRepo(db: DB) {
   const q = (trx?: Transaction<Database>) => trx ?? db;
   const orgs = (trx?: Transaction<Database>) =>

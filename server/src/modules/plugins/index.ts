@@ -12,7 +12,8 @@ import { createPluginsRepo } from "./plugins.repo.js";
 import { registerPluginsRoutes } from "./plugins.routes.js";
 import { createCompose, createPluginProcesses } from "./plugins.runtime.js";
 import { createPluginsService, type PluginsService } from "./plugins.service.js";
-import { createXSourceResolver, keyOwnerFromDb } from "./x-source.js";
+import { createXSourceResolver } from "./x-source.js";
+import { organizationOfKey } from "../organizations/organizations.repo.js";
 
 export const GATEWAY_PROGRAM = "fabric-rest-gateway.js";
 
@@ -69,7 +70,7 @@ export function registerPluginsModule(
     repo: createPluginsRepo(ctx.db),
     xsource: createXSourceResolver({
       db: ctx.db,
-      keyOwner: keyOwnerFromDb(ctx.db),
+      keyOwner: (keyId) => organizationOfKey(ctx.db, keyId),
       fabric: deps.fabric,
       keys: deps.keys,
       nodes: deps.nodes,

@@ -401,7 +401,9 @@ export function parsePluginJson(value: unknown): PluginDoc {
     throw new PluginFormatError([
       { path: "", message: "a plugin is an object with apiVersion, kind, metadata and spec" },
     ]);
-  return checkDoc(value, () => undefined);
+  // Clients echo the read shape back: its deployment status and YAML are not part of the definition.
+  const { deploymentStatus: _status, yaml: _yaml, ...doc } = value as Record<string, unknown>;
+  return checkDoc(doc, () => undefined);
 }
 
 /** The YAML kept for a plugin created from JSON. */

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processesUnder } from "../../test-support/processes.js";
@@ -91,10 +92,13 @@ describe.each(dialects())("plugins API (%s)", (dialect) => {
     expect(got.body.yaml).toBe(pluginYaml("web-a"));
     expect(got.body.spec.processes[0].name).toBe("web");
 
+    // A Go client echoes the read shape (deploymentStatus, yaml): those are not stored.
     const asJson = { ...got.body, metadata: { ...got.body.metadata, name: "web-json" } };
-    delete asJson.yaml;
-    delete asJson.deploymentStatus;
     expect((await call("POST", "/plugins", asJson)).status).toBe(201);
+    const echoed = await call("GET", "/plugins/web-json");
+    expect(echoed.body.deploymentStatus.status).toBe("not-deployed");
+    expect(echoed.body.yaml).toContain("name: web-json");
+    expect(echoed.body.yaml).not.toContain("deploymentStatus");
     const list = await call("GET", "/plugins");
     expect(list.body.map((p: Json) => p.metadata.name)).toEqual(["web-a", "web-json"]);
 
@@ -293,6 +297,85 @@ describe.each(dialects())("plugins API (%s)", (dialect) => {
     const st = (await call("GET", "/plugins/hlf-plugin-api/deployment-status")).body;
     expect(st.status).toBe("error");
     expect(st.error).toMatch(/Docker/);
+  });
+
+  it("binds a fabric-org parameter to the org's MSP id and CA files, and applies an edited definition at the next deploy", async () => {
+    const org = (await call("POST", "/organizations", { mspId: `Po${dialect}MSP`, name: `plugin org ${dialect}` }))
+      .body;
+    const yaml = pluginYaml("orgy")
+      .replace(
+        "    required: [port]",
+        "      org:\n        type: integer\n        x-source: fabric-org\n    required: [port, org]",
+      )
+      .replace(
+        '        - "{{ .parameters.port }}"\n',
+        '        - "{{ .parameters.port }}"\n        - "{{ .parameters.org.TLSCACertPath }}"\n        - "--msp={{ .parameters.org.MspID }}"\n',
+      );
+    expect((await yamlPost("/plugins", yaml)).status).toBe(201);
+    expect((await call("GET", "/plugins/sources/fabric-org")).body.options).toContainEqual(
+      expect.objectContaining({ value: org.id, label: `Po${dialect}MSP` }),
+    );
+    const port = await freePort();
+    const unknownOrg = await call("POST", "/plugins/orgy/deploy", { port, org: 999_999 });
+    expect(unknownOrg.body.message).toBe("parameters.org: organization 999999 not found");
+    expect((await call("POST", "/plugins/orgy/deploy", { port, org: org.id })).body.status).toBe("running");
+    const [svc] = (await call("GET", "/plugins/orgy/services")).body;
+    const caPath = join(plugins(), "orgy", "secrets", "org", "tls-ca.pem");
+    expect(svc.config.args.slice(2)).toEqual([String(port), caPath, `--msp=Po${dialect}MSP`]);
+    expect(readFileSync(caPath, "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
+
+    // An edit changes the definition now and the processes at the next deploy.
+    const edited = yaml.replace("description: test plugin", "description: edited");
+    const put = await yamlPost("/plugins/orgy", edited, "PUT");
+    expect(put.body.metadata.description).toBe("edited");
+    expect(put.body.deploymentStatus.status).toBe("running");
+    const renamed = await yamlPost("/plugins/orgy", edited.replace("name: orgy", "name: other"), "PUT");
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.message).toMatch(/^metadata\.name: 'other' differs/);
+    expect((await call("POST", "/plugins/orgy/stop")).body.status).toBe("stopped");
+    expect((await call("POST", "/plugins/nope/deploy", {})).status).toBe(404);
+    expect((await call("GET", "/plugins/orgy/services/nope/logs")).status).toBe(404);
+  });
+
+  it("adds the plugins of registries set in settings, and reports a registry that fails without hiding the rest", async () => {
+    const served: Record<string, string> = {
+      "/index.json": JSON.stringify({
+        plugins: [
+          { name: "from-registry", url: "plugins/from-registry.yaml" },
+          { name: "broken", raw_yaml: "kind: [" },
+        ],
+      }),
+      "/plugins/from-registry.yaml": pluginYaml("from-registry"),
+    };
+    const server: Server = createServer((req, res) => {
+      const body = served[req.url ?? ""];
+      res.statusCode = body ? 200 : 404;
+      res.end(body ?? "no");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const settings = (await call("GET", "/settings")).body.config;
+      const bad = await call("POST", "/settings", { config: { ...settings, pluginRegistries: ["ftp://x"] } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toMatch(/pluginRegistries\.0: must be an http\(s\) URL/);
+      await call("POST", "/settings", {
+        config: { ...settings, pluginRegistries: [`${base}/index.json`, `${base}/missing.json`] },
+      });
+      const av = (await call("POST", "/plugins/available/refresh")).body;
+      expect(av.plugins.find((p: Json) => p.name === "from-registry")).toMatchObject({
+        source: `${base}/index.json`,
+        installed: false,
+      });
+      expect(av.plugins.some((p: Json) => p.name === "fabric-rest-gateway")).toBe(true);
+      expect(av.errors).toEqual([
+        { source: `${base}/index.json`, message: expect.stringMatching(/^broken: YAML: /) },
+        { source: `${base}/missing.json`, message: expect.stringMatching(/^the index could not be read: HTTP 404/) },
+      ]);
+      await call("POST", "/settings", { config: { ...settings, pluginRegistries: [] } });
+    } finally {
+      server.close();
+    }
   });
 
   it("lists the built-in catalogue with what is installed, and keeps plugins to admins and managers", async () => {

@@ -42,30 +42,6 @@ const idOf = (v: unknown, field: string): number => {
  * (certificates, and a key as 0600) they point at. `pathFor` maps a file to where the plugin sees it:
  * a host path for processes, a container path for compose.
  */
-/** The organization owning a key, from the database. */
-export function keyOwnerFromDb(db: DB): (keyId: number) => Promise<number | undefined> {
-  return async (keyId) => {
-    const link = await db
-      .selectFrom("organization_keys")
-      .select("organization_id")
-      .where("key_id", "=", keyId)
-      .executeTakeFirst();
-    if (link) return link.organization_id;
-    const org = await db
-      .selectFrom("fabric_organizations")
-      .select("id")
-      .where((eb) =>
-        eb.or([
-          eb("admin_sign_key_id", "=", keyId),
-          eb("client_sign_key_id", "=", keyId),
-          eb("sign_key_id", "=", keyId),
-        ]),
-      )
-      .executeTakeFirst();
-    return org?.id;
-  };
-}
-
 export function createXSourceResolver(deps: XSourceDeps) {
   async function peer(id: number, field: string, name: string, pathFor: (rel: string) => string, files: PluginFile[]) {
     const n = await deps.fabric.node(id, field);

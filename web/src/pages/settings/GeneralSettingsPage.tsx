@@ -2,6 +2,7 @@ import type { ReactElement } from "react";
 import { ActiveAlerts } from "@/pages/settings/ActiveAlerts";
 import { ALERT_FIELDS } from "@/pages/settings/alert-fields";
 import { SettingsForm, type FieldDef } from "@/pages/settings/SettingsForm";
+import { PluginRegistriesCard } from "@/pages/settings/PluginRegistriesCard";
 import { SettingsNav } from "@/pages/settings/SettingsNav";
 import { LoadingRows, PageHeader, QueryState } from "@/components/states";
 import { useSettingsQuery } from "@/data/settings/settings-query";
@@ -40,7 +41,7 @@ const FIELDS: FieldDef[] = [
   { name: "besuTemplateCMD", label: "Besu start command template", kind: "textarea" },
 ];
 
-/** Global settings: health checks, demo mode, node command templates, and the alert thresholds. */
+/** Global settings: health checks, demo mode, node command templates, the alert thresholds and plugin registries. */
 export function GeneralSettingsPage(): ReactElement {
   const settings = useSettingsQuery();
   return (
@@ -72,6 +73,10 @@ export function GeneralSettingsPage(): ReactElement {
       </QueryState>
       <div className="h-6" />
       <ActiveAlerts />
+      <div className="h-6" />
+      <QueryState query={settings} loading={<LoadingRows rows={3} />}>
+        {(s) => <PluginRegistriesCard config={s.config} />}
+      </QueryState>
     </div>
   );
 }
