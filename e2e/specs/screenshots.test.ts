@@ -13,7 +13,8 @@ const SCREENS = [
   { name: "account", path: "/account", ready: "Account" },
   { name: "monitoring", path: "/monitoring", ready: "Monitoring" },
   { name: "analytics", path: "/platform/analytics", ready: "Analytics" },
-  { name: "pending", path: "/plugins", ready: "Plugins" },
+  { name: "plugins", path: "/plugins", ready: "Plugins" },
+  { name: "pending", path: "/settings/mcp", ready: "MCP Integration" },
 ] as const;
 
 /** Screens of keys, providers, organizations and Besu networks, over the seeded catalog. */

@@ -172,7 +172,7 @@ export async function createOneOrgChannel(
   baseUrl: string,
   user: Credentials,
   p: { mspId: string; orgName: string; channel: string; tag: string; ports: string[] },
-): Promise<{ orgId: number; networkId: number; nodeIds: number[] }> {
+): Promise<{ orgId: number; networkId: number; nodeIds: number[]; peerId: number }> {
   const org = await apiCall<{ id: number }>(baseUrl, user, "POST", "/organizations", {
     mspId: p.mspId,
     name: p.orgName,
@@ -201,5 +201,49 @@ export async function createOneOrgChannel(
     const j = await apiCall(baseUrl, user, "POST", `/networks/fabric/${net.data.id}/${role}/${id}/join`);
     if (j.status !== 200) throw new Error(`joining ${role} ${id}: ${j.status} ${JSON.stringify(j.data)}`);
   }
-  return { orgId: org.data.id, networkId: net.data.id, nodeIds: [orderer!.id, peer!.id] };
+  return { orgId: org.data.id, networkId: net.data.id, nodeIds: [orderer!.id, peer!.id], peerId: peer!.id };
+}
+
+/**
+ * A chaincode on a one-peer channel, taken through the console's lifecycle by the API (create, a
+ * definition from a source folder on this host, install, approve, commit, deploy). Returns its id.
+ */
+export async function deployChaincodeViaApi(
+  baseUrl: string,
+  user: Credentials,
+  p: { name: string; networkId: number; peerId: number; mspId: string; source: string },
+): Promise<number> {
+  const ok = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const r = await apiCall<T>(baseUrl, user, method, path, body);
+    if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.data)}`);
+    return r.data;
+  };
+  const cc = await ok<{ chaincode: { id: number } }>("POST", "/sc/fabric/chaincodes", {
+    name: p.name,
+    network_id: p.networkId,
+  });
+  const def = await ok<{ definition: { id: number } }>("POST", `/sc/fabric/chaincodes/${cc.chaincode.id}/definitions`, {
+    version: "1.0",
+    sequence: 1,
+    endorsement_policy: `OR('${p.mspId}.peer')`,
+    source_path: p.source,
+  });
+  // A channel's orderer elects its Raft leader shortly after joining; until then broadcasts are
+  // refused with SERVICE_UNAVAILABLE, so the transactions wait for it.
+  const whenLeader = async (path: string, body: unknown): Promise<void> => {
+    const end = Date.now() + 60_000;
+    for (;;) {
+      const r = await apiCall(baseUrl, user, "POST", path, body);
+      if (r.status >= 200 && r.status < 300) return;
+      if (!/no Raft leader|SERVICE_UNAVAILABLE/.test(JSON.stringify(r.data)) || Date.now() > end)
+        throw new Error(`POST ${path}: ${r.status} ${JSON.stringify(r.data)}`);
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+  };
+  const d = def.definition.id;
+  await ok("POST", `/sc/fabric/definitions/${d}/install`, { peer_ids: [p.peerId] });
+  await whenLeader(`/sc/fabric/definitions/${d}/approve`, { peer_id: p.peerId });
+  await whenLeader(`/sc/fabric/definitions/${d}/commit`, { peer_id: p.peerId });
+  await ok("POST", `/sc/fabric/definitions/${d}/deploy`, {});
+  return cc.chaincode.id;
 }

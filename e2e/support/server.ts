@@ -26,6 +26,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A port of [lo, hi] that nothing listens on now (tried in a random order), for a test's own range. */
+export async function freePortIn(lo: number, hi: number): Promise<number> {
+  const tryPort = (port: number): Promise<boolean> =>
+    new Promise((res) => {
+      const srv = createServer();
+      srv.once("error", () => res(false));
+      srv.listen(port, "127.0.0.1", () => srv.close(() => res(true)));
+    });
+  const ports = Array.from({ length: hi - lo + 1 }, (_, i) => lo + i).sort(() => Math.random() - 0.5);
+  for (const port of ports) if (await tryPort(port)) return port;
+  throw new Error(`no free port in ${lo}-${hi}`);
+}
+
 async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

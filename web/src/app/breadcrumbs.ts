@@ -21,9 +21,11 @@ export function breadcrumbsFor(pathname: string, routes: readonly AppRoute[] = R
     const href = `/${segments.slice(0, i).join("/")}`;
     const route = findRoute(href, routes);
     if (!route) continue;
-    // An intermediate word segment ("nodes/fabric") is not an id, even if a ":id" route would match it.
+    // An intermediate word segment ("nodes/fabric") is not an id, even if a ":id" route would match it;
+    // a name parameter (plugins/:name) takes any word.
     const isLast = i === segments.length;
-    if (!isLast && route.path.split("/").pop()?.startsWith(":") && !/^\d+$/.test(segments[i - 1]!)) continue;
+    const param = route.path.split("/").pop() ?? "";
+    if (!isLast && /^:\w*id$/i.test(param) && !/^\d+$/.test(segments[i - 1]!)) continue;
     crumbs.push({ label: route.title, href });
   }
   if (segments[0] === "settings" && crumbs[0]?.href !== "/settings/general" && pathname !== "/settings/general") {

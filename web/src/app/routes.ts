@@ -89,6 +89,12 @@ const nodeLogs: PageLoader = () => import("@/pages/nodes/NodeLogsPage").then((m)
 
 const fabricBulk: PageLoader = () => import("@/pages/nodes/FabricBulkCreatePage").then((m) => m.FabricBulkCreatePage);
 
+const plugins: PageLoader = () => import("@/pages/plugins/PluginsPage").then((m) => m.PluginsPage);
+const pluginCreate: PageLoader = () => import("@/pages/plugins/PluginEditorPage").then((m) => m.PluginCreatePage);
+const pluginEdit: PageLoader = () => import("@/pages/plugins/PluginEditorPage").then((m) => m.PluginEditPage);
+const plugin: PageLoader = () => import("@/pages/plugins/PluginDetailPage").then((m) => m.PluginDetailPage);
+const pluginDeploy: PageLoader = () => import("@/pages/plugins/PluginDeployPage").then((m) => m.PluginDeployPage);
+
 const besuNodeCreate: PageLoader = () => import("@/pages/nodes/BesuNodeFormPage").then((m) => m.BesuNodeCreatePage);
 const besuNodeEdit: PageLoader = () => import("@/pages/nodes/BesuNodeFormPage").then((m) => m.BesuNodeEditPage);
 
@@ -168,11 +174,11 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "connect/:id", title: "Connection" },
   { path: "external-nodes", title: "External Nodes" },
   { path: "docs", title: "API Documentation", load: docs },
-  { path: "plugins", title: "Plugins" },
-  { path: "plugins/new", title: "New Plugin" },
-  { path: "plugins/:name", title: "Plugin" },
-  { path: "plugins/:name/edit", title: "Edit Plugin" },
-  { path: "plugins/:name/deploy", title: "Deploy Plugin" },
+  { path: "plugins", title: "Plugins", load: plugins },
+  { path: "plugins/new", title: "New Plugin", load: pluginCreate },
+  { path: "plugins/:name", title: "Plugin", load: plugin },
+  { path: "plugins/:name/edit", title: "Edit Plugin", load: pluginEdit },
+  { path: "plugins/:name/deploy", title: "Deploy Plugin", load: pluginDeploy },
   { path: "users", title: "Users", load: users },
   { path: "platform/analytics", title: "Analytics", load: analytics },
   { path: "platform/troubleshooting", title: "Troubleshooting" },

@@ -35,13 +35,17 @@ export function CommandPalette({
     return () => window.removeEventListener("keydown", onKey);
   }, [open, onOpenChange]);
 
-  // Dynamic entries are fetched only while the palette is open.
+  const role = me.data?.role;
+  // Dynamic entries are fetched only while the palette is open, and only those the role may list.
   const dynamic = useQueries({
-    queries: DYNAMIC_SOURCES.map((s) => ({ queryKey: ["palette", s.key], queryFn: s.fetch, enabled: open })),
+    queries: DYNAMIC_SOURCES.map((s) => ({
+      queryKey: ["palette", s.key],
+      queryFn: s.fetch,
+      enabled: open && isRoleAllowed(role, s.roles ? { allowed: s.roles } : {}),
+    })),
   });
   const dynamicItems = useMemo(() => dynamic.flatMap((q) => q.data ?? []), [dynamic]);
 
-  const role = me.data?.role;
   const items = useMemo(
     () => [...STATIC_ITEMS, ...dynamicItems].filter((i) => isRoleAllowed(role, i.roles ? { allowed: i.roles } : {})),
     [dynamicItems, role],
@@ -77,7 +81,12 @@ export function CommandPalette({
                       ) : (
                         <ArrowRightIcon />
                       )}
-                      <span className="flex-1 truncate">{i.label}</span>
+                      <span className="flex min-w-0 flex-1 items-baseline gap-2">
+                        <span className="truncate">{i.label}</span>
+                        {i.description && (
+                          <span className="truncate text-xs text-muted-foreground">{i.description}</span>
+                        )}
+                      </span>
                       {i.status !== undefined && <span className="text-xs text-muted-foreground">{i.status}</span>}
                     </CommandItem>
                   ))}

@@ -1,11 +1,13 @@
-import { api, unwrap } from "@/api/client";
+import { api, unwrap, type Role } from "@/api/client";
 import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import type { PaletteItem } from "@/app/palette/palette-items";
+import { OPERATORS } from "@/app/roles";
+import type { Plugin } from "@/data/plugins/types";
 
 /**
  * A resource the palette lists while it is open (organizations, nodes, Fabric and Besu networks,
- * plugins, chaincodes). Each later feature adds one entry here once its API exists; the palette
- * fetches every source only while open.
+ * plugins, chaincodes). The palette fetches every source only while open, and only for the roles
+ * the source allows.
  *
  * Example (when GET /organizations lands):
  *   { key: "organizations", group: "Organizations",
@@ -16,9 +18,25 @@ export interface DynamicSource {
   key: string;
   group: "Organizations" | "Nodes" | "Fabric Networks" | "Besu Networks" | "Plugins" | "Chaincodes";
   fetch: () => Promise<PaletteItem[]>;
+  /** Roles that may list it (the API answers others 403); every role when absent. */
+  roles?: readonly Role[];
 }
 
-/** Sources whose APIs exist now; plugins join when their API lands. */
+/** Palette entries of the installed plugins: name, description and deployment status (spec §2, §3). */
+export function pluginPaletteItems(plugins: readonly Plugin[]): PaletteItem[] {
+  return plugins.map((p) => ({
+    id: `plugin:${p.metadata.name}`,
+    label: p.metadata.name,
+    category: "Plugins",
+    keywords: ["plugin", "extension", ...(p.metadata.tags ?? [])],
+    href: `/plugins/${encodeURIComponent(p.metadata.name)}`,
+    status: p.deploymentStatus?.status ?? "not-deployed",
+    ...(p.metadata.description ? { description: p.metadata.description } : {}),
+    roles: OPERATORS,
+  }));
+}
+
+/** Every resource the palette lists, each fetched only while it is open. */
 export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
   {
     key: "organizations",
@@ -76,6 +94,12 @@ export const DYNAMIC_SOURCES: readonly DynamicSource[] = [
         href: `/networks/${n.id}/besu`,
       }));
     },
+  },
+  {
+    key: "plugins",
+    group: "Plugins",
+    roles: OPERATORS,
+    fetch: async () => pluginPaletteItems(await unwrap(api.GET("/plugins"))),
   },
   {
     key: "chaincodes",

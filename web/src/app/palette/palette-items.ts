@@ -11,6 +11,8 @@ export interface PaletteItem {
   roles?: readonly Role[];
   /** Dynamic entries may carry a status shown as a coloured dot. */
   status?: string;
+  /** A short line shown after the label (a plugin's description). */
+  description?: string;
 }
 
 /** The nine static groups of spec §2, in order. */

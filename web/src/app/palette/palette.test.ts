@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DYNAMIC_SOURCES, pluginPaletteItems } from "@/app/palette/dynamic-sources";
 import { STATIC_GROUPS, STATIC_ITEMS, statusDotClass } from "@/app/palette/palette-items";
 import { FUSE_OPTIONS, groupByCategory, searchPalette } from "@/app/palette/palette-search";
 
@@ -30,5 +31,62 @@ describe("command palette", () => {
     expect(statusDotClass("failed")).toBe("bg-red-500");
     expect(statusDotClass("starting")).toBe("bg-yellow-500");
     expect(statusDotClass(undefined)).toBe("bg-yellow-500");
+  });
+});
+
+describe("command palette dynamic sources", () => {
+  it("lists the spec's six resources, plugins for admins and managers only", () => {
+    expect(DYNAMIC_SOURCES.map((s) => s.group)).toEqual([
+      "Organizations",
+      "Nodes",
+      "Fabric Networks",
+      "Besu Networks",
+      "Plugins",
+      "Chaincodes",
+    ]);
+    expect(DYNAMIC_SOURCES.find((s) => s.key === "plugins")?.roles).toEqual(["admin", "manager"]);
+  });
+
+  it("shows a plugin's name, description and deployment status, linking to its page", () => {
+    const items = pluginPaletteItems([
+      {
+        apiVersion: "dev.chainlaunch/v1",
+        kind: "Plugin",
+        metadata: { name: "fabric-rest-gateway", description: "REST for a channel", tags: ["fabric"] },
+        spec: { parameters: {} },
+        deploymentStatus: { status: "running", projectName: "fabric-rest-gateway", services: [] },
+      },
+      {
+        apiVersion: "dev.chainlaunch/v1",
+        kind: "Plugin",
+        metadata: { name: "idle" },
+        spec: { parameters: {} },
+        deploymentStatus: { status: "not-deployed", projectName: "idle", services: [] },
+      },
+    ]);
+    expect(items).toEqual([
+      {
+        id: "plugin:fabric-rest-gateway",
+        label: "fabric-rest-gateway",
+        description: "REST for a channel",
+        category: "Plugins",
+        keywords: ["plugin", "extension", "fabric"],
+        href: "/plugins/fabric-rest-gateway",
+        status: "running",
+        roles: ["admin", "manager"],
+      },
+      {
+        id: "plugin:idle",
+        label: "idle",
+        category: "Plugins",
+        keywords: ["plugin", "extension"],
+        href: "/plugins/idle",
+        status: "not-deployed",
+        roles: ["admin", "manager"],
+      },
+    ]);
+    expect(statusDotClass(items[0]!.status)).toBe("bg-green-500");
+    expect(statusDotClass(items[1]!.status)).toBe("bg-yellow-500");
+    expect(searchPalette(items, "gateway")[0]?.href).toBe("/plugins/fabric-rest-gateway");
   });
 });
