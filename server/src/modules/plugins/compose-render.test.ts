@@ -44,7 +44,7 @@ const deps: XSourceDeps = {
 describe("compose plugin rendering", () => {
   it("renders the catalogue's compose plugin with its key and peers bound to files mounted read-only", async () => {
     const doc = parsePluginYaml(
-      readFileSync(join(import.meta.dirname, "../../../plugins-catalogue/fabric-api-compose.yaml"), "utf8"),
+      readFileSync(join(import.meta.dirname, "../../../plugins-catalogue/hlf-plugin-api.yaml"), "utf8"),
     );
     const values = checkParameterValues(doc, {
       key: { keyId: 42, orgId: 7 },
@@ -84,7 +84,7 @@ describe("compose plugin rendering", () => {
 
   it("refuses a key of another organization and a value of the wrong shape, naming the parameter", async () => {
     const doc = parsePluginYaml(
-      readFileSync(join(import.meta.dirname, "../../../plugins-catalogue/fabric-api-compose.yaml"), "utf8"),
+      readFileSync(join(import.meta.dirname, "../../../plugins-catalogue/hlf-plugin-api.yaml"), "utf8"),
     );
     const r = createXSourceResolver(deps);
     await expect(

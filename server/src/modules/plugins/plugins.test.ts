@@ -281,7 +281,7 @@ describe.each(dialects())("plugins API (%s)", (dialect) => {
 
   it("refuses a compose plugin without Docker with a 400 that says so, and shows why", async () => {
     const yaml = readFileSync(
-      join(import.meta.dirname, "..", "..", "..", "plugins-catalogue", "fabric-api-compose.yaml"),
+      join(import.meta.dirname, "..", "..", "..", "plugins-catalogue", "hlf-plugin-api.yaml"),
       "utf8",
     );
     expect((await yamlPost("/plugins", yaml)).status).toBe(201);

@@ -176,9 +176,11 @@ function AvailableSection({ installedNames }: { installedNames: ReadonlySet<stri
                     <TableRow key={`${p.source}:${p.name}`}>
                       <TableCell className="font-medium">{p.name}</TableCell>
                       <TableCell className="font-mono text-xs">{p.version ?? "—"}</TableCell>
-                      <TableCell className="max-w-md text-muted-foreground">{p.description ?? ""}</TableCell>
-                      <TableCell className="text-xs">{p.source}</TableCell>
-                      <TableCell>
+                      <TableCell className="max-w-md min-w-56 whitespace-normal text-muted-foreground">
+                        {p.description ?? ""}
+                      </TableCell>
+                      <TableCell className="max-w-48 text-xs whitespace-normal break-all">{p.source}</TableCell>
+                      <TableCell className="min-w-40 whitespace-normal">
                         <div className="flex flex-wrap gap-1">
                           {(p.tags ?? []).map((t) => (
                             <Badge key={t} variant="secondary">
