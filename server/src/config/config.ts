@@ -65,6 +65,7 @@ const envSchema = z.object({
   CHAINLAUNCH_BESU_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
   CHAINLAUNCH_PROMETHEUS_BIN: z.string().min(1).optional(),
   CHAINLAUNCH_BUILTINS_DIR: z.string().min(1).optional(),
+  CHAINLAUNCH_FEDERATION_PING_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -101,6 +102,8 @@ export interface Config {
   prometheusBin: string | undefined;
   /** Folder of the built-in programs plugins run (fabric-rest-gateway.js); found beside the server when unset. */
   builtinsDir: string | undefined;
+  /** How often each connected console is pinged (federation status: connected / unreachable). */
+  federationPingMs: number;
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -142,5 +145,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     besuDownload: !(e.CHAINLAUNCH_BESU_DOWNLOAD === "0" || e.CHAINLAUNCH_BESU_DOWNLOAD === "false"),
     prometheusBin: e.CHAINLAUNCH_PROMETHEUS_BIN,
     builtinsDir: e.CHAINLAUNCH_BUILTINS_DIR,
+    federationPingMs: Math.round(e.CHAINLAUNCH_FEDERATION_PING_SECONDS * 1000),
   };
 }

@@ -462,7 +462,115 @@ export interface AlertStatesTable {
   updated_at: string;
 }
 
+/** This console's federation identity: one row, id 1 (docs/federation.md). */
+export interface FederationIdentityTable {
+  id: number;
+  /** `cl-` + the first 32 hex characters of SHA-256 of the raw 32-byte Ed25519 public key. */
+  node_id: string;
+  /** The raw 32-byte Ed25519 public key, base64url. */
+  public_key: string;
+  /** AES-256-GCM envelope (master key) of the PKCS#8 DER private key; never plaintext. */
+  private_key_encrypted: string;
+  created_at: string;
+}
+
+export interface FederationInvitationsTable {
+  id: Generated<number>;
+  /** The invitation's one-time nonce (128-bit, base64url). */
+  nonce: string;
+  bidirectional: number;
+  expires_at: string;
+  /** Set, once, by the handshake that consumed it. */
+  used_at: string | null;
+  used_by_node_id: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface FederationConnectionsTable {
+  id: Generated<number>;
+  node_id: string;
+  /** The other console's base URL (its federation routes are under /api/v1/federation). */
+  endpoint: string;
+  /** Its raw Ed25519 public key, base64url. */
+  public_key: string;
+  /** connected, unreachable or revoked. */
+  status: string;
+  metrics_federation: number;
+  last_seen_at: string | null;
+  last_error: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Message nonces seen from each sender within the replay window (unique per sender). */
+export interface FederationSeenNoncesTable {
+  id: Generated<number>;
+  node_id: string;
+  nonce: string;
+  seen_at: string;
+}
+
+export interface ExternalFabricOrganizationsTable {
+  id: Generated<number>;
+  connection_id: number;
+  source_node_id: string;
+  /** The organization's id on the console it came from. */
+  remote_id: number;
+  msp_id: string;
+  name: string;
+  /** The sign CA certificate (PEM). */
+  sign_certificate: string;
+  /** The TLS CA certificate (PEM). */
+  tls_certificate: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ExternalFabricNodesTable {
+  id: Generated<number>;
+  connection_id: number;
+  source_node_id: string;
+  remote_id: number;
+  /** peer or orderer. */
+  role: string;
+  name: string;
+  msp_id: string;
+  external_endpoint: string;
+  sign_certificate: string;
+  tls_certificate: string;
+  tls_ca_certificate: string;
+  version: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ExternalBesuNodesTable {
+  id: Generated<number>;
+  connection_id: number;
+  source_node_id: string;
+  remote_id: number;
+  name: string;
+  enode_url: string;
+  rpc_url: string;
+  p2p_host: string;
+  p2p_port: number;
+  metrics_enabled: number;
+  metrics_port: number;
+  version: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  federation_identity: FederationIdentityTable;
+  federation_invitations: FederationInvitationsTable;
+  federation_connections: FederationConnectionsTable;
+  federation_seen_nonces: FederationSeenNoncesTable;
+  external_fabric_organizations: ExternalFabricOrganizationsTable;
+  external_fabric_nodes: ExternalFabricNodesTable;
+  external_besu_nodes: ExternalBesuNodesTable;
   alert_states: AlertStatesTable;
   notification_providers: NotificationProvidersTable;
   backup_targets: BackupTargetsTable;

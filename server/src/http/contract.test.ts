@@ -319,6 +319,59 @@ const ALERT_ALLOWED: Record<string, string> = {
   "GET /alerts": "product addition (issue 14): the alert engine's pending, firing and recently resolved alerts",
 };
 
+/** Product additions of federation between consoles (issue 16, docs/federation.md). */
+const FED = "product addition (issue 16)";
+const FEDERATION_ALLOWED: Record<string, string> = {
+  ...Object.fromEntries(
+    ["POST /settings response", "GET /settings response", "POST /settings request"].map((where) => [
+      `${where}:config.federationEndpoint`,
+      `${FED}: the URL other consoles reach this one at, carried by invitations`,
+    ]),
+  ),
+  "GET /node/identity": `${FED}: this console's node id, public key and endpoint, for the Connect screen`,
+  "POST /node/generate-invitation request:options.expires_in_hours": `${FED}: the one option upstream's free-form options take here (default 24 h, at most 30 days)`,
+  "GET /node/connected-peers response:connected_peers[].last_seen_at": `${FED}: live status, when the console last answered`,
+  "GET /node/connected-peers response:connected_peers[].last_error": `${FED}: live status, why the last ping failed or why it was revoked`,
+  "POST /node/sync-external-nodes response:organizations_deleted": `${FED}: organizations the other console no longer has are removed too, and counted`,
+  ...Object.fromEntries(
+    [
+      "GET /node/connected-peers/{peer_id}/nodes response:fabric_peers[].",
+      "GET /node/connected-peers/{peer_id}/nodes response:fabric_orderers[].",
+      "GET /external-nodes response:fabric_peers[].",
+      "GET /external-nodes response:fabric_orderers[].",
+      "GET /external-nodes/fabric-peers response:[].",
+      "GET /external-nodes/fabric-orderers response:[].",
+    ].map((where) => [
+      `${where}tlsCaCertificate`,
+      `${FED}: the TLS CA that issued the node's certificate, to trust its endpoint`,
+    ]),
+  ),
+  ...Object.fromEntries(
+    [
+      "GET /node/connected-peers/{peer_id}/nodes response:besu_nodes[].",
+      "GET /external-nodes response:besu_nodes[].",
+      "GET /external-nodes/besu-nodes response:[].",
+    ].map((where) => [`${where}rpcUrl`, `${FED}: the node's JSON-RPC URL`]),
+  ),
+  ...Object.fromEntries(
+    [
+      "GET /node/connected-peers/{peer_id}/nodes response:organizations[].",
+      "GET /external-nodes/fabric-organizations response:[].",
+    ].flatMap((where) => [
+      [`${where}name`, `${FED}: the organization's name on its console`],
+      [`${where}externalNodeId`, `${FED}: the connection it came through, as upstream's node DTOs have it`],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["POST /federation/handshake", "GET /federation/ping", "GET /federation/nodes", "POST /federation/revoke"].map(
+      (op) => [
+        op,
+        `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's /node/register-peer and /node/external-nodes are not served`,
+      ],
+    ),
+  ),
+};
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
@@ -332,6 +385,7 @@ const ALLOWED: Record<string, string> = {
   ...ALERT_ALLOWED,
   ...PLUGIN_SETTINGS_ALLOWED,
   ...PLUGIN_ALLOWED,
+  ...FEDERATION_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

@@ -243,6 +243,19 @@ export const PERMISSIONS = {
     description: "Install, edit, delete, deploy, stop and resume plugins",
     roles: OPERATORS,
   },
+  FEDERATION_READ: {
+    name: "Read federation",
+    category: "Federation",
+    description:
+      "See this console's federation identity, the connected consoles and their status, their live nodes and the external nodes",
+    roles: ALL,
+  },
+  FEDERATION_MANAGE: {
+    name: "Manage federation",
+    category: "Federation",
+    description: "Generate and accept invitations, disconnect consoles, sync and delete external nodes",
+    roles: OPERATORS,
+  },
 } as const satisfies Record<string, PermissionDef>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -12,6 +12,7 @@ import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerBackupsModule } from "./backups/index.js";
 import { registerMetricsModule } from "./metrics/index.js";
 import { registerPluginsModule } from "./plugins/index.js";
+import { registerFederationModule } from "./federation/index.js";
 import { registerNotificationProvidersModule } from "./notification-providers/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
 import { registerAuthRoutes } from "./auth/auth.routes.js";
@@ -102,6 +103,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     })),
   );
   registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
+  const federation = registerFederationModule(api, ctx, { masterKey: providers.masterKey, settings });
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),
@@ -126,6 +128,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   return {
     async stop() {
       await alerts.close();
+      await federation.close();
       unsubscribe();
       backups.close();
       nodes.close();

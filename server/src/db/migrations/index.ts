@@ -13,6 +13,7 @@ import { notificationProviders } from "./0011-notification-providers.js";
 import { alerts } from "./0012-alerts.js";
 import { metrics } from "./0013-metrics.js";
 import { plugins } from "./0014-plugins.js";
+import { federation } from "./0015-federation.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -37,6 +38,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0012-alerts": alerts(dialect),
         "0013-metrics": metrics(dialect),
         "0014-plugins": plugins(dialect),
+        "0015-federation": federation(dialect),
       };
     },
   };

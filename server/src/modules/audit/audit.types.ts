@@ -113,6 +113,13 @@ export const AUDIT_EVENT_TYPES = [
   "plugin.stop",
   "plugin.resume",
   "plugin.catalogue_refresh",
+  "federation.invitation_create",
+  "federation.invitation_accept",
+  "federation.peer_disconnect",
+  "federation.sync",
+  "federation.handshake",
+  "federation.revoke_received",
+  "external_node.delete",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

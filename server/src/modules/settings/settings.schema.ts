@@ -80,6 +80,14 @@ export const settingConfig = z
       .max(20)
       .default([])
       .describe("Plugin registries whose plugins /plugins/available lists beside the built-in catalogue"),
+    federationEndpoint: z
+      .string()
+      .max(2048)
+      .regex(/^$|^https?:\/\/[^\s/]+(\/[^\s]*)?$/, "must be an http(s) URL like https://console.example.com")
+      .default("")
+      .describe(
+        "URL other consoles reach this one at (invitations carry it; its federation routes are below /api/v1/federation); empty: CHAINLAUNCH_PUBLIC_URL",
+      ),
   })
   .strict()
   .refine((c) => c.portRangeEnd > c.portRangeStart, {

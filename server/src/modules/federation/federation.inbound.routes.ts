@@ -1,0 +1,155 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { InputError } from "../../http/errors.js";
+import { MAX_JSON_DEPTH, findNul, jsonDepthExceeds } from "../../http/json-body.js";
+import type { ExternalNodesService } from "./external-nodes.service.js";
+import type { FederationService } from "./federation.service.js";
+import {
+  HEADERS,
+  ackResponse,
+  handshakeBody,
+  handshakeResponse,
+  pingResponse,
+  wireInventory,
+} from "./federation.wire.js";
+
+const tags = ["Federation"];
+const PREFIX = "/api/v1";
+
+const signatureHeaders = z
+  .object({
+    [HEADERS.from]: z.string().max(64).optional().describe("Sender's node id"),
+    [HEADERS.to]: z.string().max(64).optional().describe("Recipient's node id"),
+    [HEADERS.timestamp]: z.string().max(16).optional().describe("Unix seconds when it was signed"),
+    [HEADERS.nonce]: z.string().max(64).optional().describe("128-bit random, base64url, never reused"),
+    [HEADERS.signature]: z
+      .string()
+      .max(128)
+      .optional()
+      .describe("Ed25519 signature of the canonical string, base64url"),
+  })
+  .describe("The request's signature (docs/federation.md); checked before the handler runs");
+
+/**
+ * /federation/*: what consoles call on each other. No user is involved ("public" in the permission
+ * table): every request is authenticated by its Ed25519 signature instead, checked in a preValidation hook
+ * over the raw body bytes, which this encapsulated context's JSON parser keeps.
+ */
+export function registerFederationInboundRoutes(
+  api: FastifyInstance,
+  svc: FederationService,
+  external: ExternalNodesService,
+): void {
+  const raw = new WeakMap<FastifyRequest, Buffer>();
+  const senders = new WeakMap<FastifyRequest, string>();
+  const sender = (req: FastifyRequest): string => senders.get(req) ?? "";
+
+  void api.register(async (f) => {
+    f.removeContentTypeParser("application/json");
+    f.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
+      const buf = body as Buffer;
+      raw.set(req, buf);
+      const text = buf.toString("utf8");
+      if (text.trim() === "") return done(null, undefined);
+      if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return done(new InputError("body: JSON nests too deep"), undefined);
+      try {
+        const value: unknown = JSON.parse(text);
+        const nul = findNul(value);
+        if (nul) return done(new InputError(`${nul}: must not contain the NUL character`), undefined);
+        done(null, value);
+      } catch {
+        done(new InputError("body: not valid JSON"), undefined);
+      }
+    });
+    // After parsing, before validation: an unsigned request is refused as such, not for its body.
+    f.addHook("preValidation", async (req) => {
+      const path = (req.routeOptions.url ?? "").replace(PREFIX, "");
+      const body = req.body as { public_key?: unknown } | undefined;
+      const from = await svc.verifyInbound({
+        method: req.method,
+        path,
+        headers: req.headers,
+        rawBody: raw.get(req) ?? Buffer.alloc(0),
+        ...(path === "/federation/handshake"
+          ? { handshakeKey: typeof body?.public_key === "string" ? body.public_key : "" }
+          : {}),
+      });
+      senders.set(req, from);
+      req.auditInfo.resource = `federation_peer:${from}`;
+    });
+
+    const r = f.withTypeProvider<ZodTypeProvider>();
+    r.post(
+      "/federation/handshake",
+      {
+        config: { access: "public", audit: "federation.handshake" },
+        schema: {
+          operationId: "federationHandshake",
+          tags,
+          summary: "Console to console: accept an invitation of this console (signed with the key in the body)",
+          headers: signatureHeaders,
+          body: handshakeBody,
+          response: { 200: handshakeResponse },
+        },
+      },
+      async (req) => {
+        if (req.body.node_id !== sender(req)) throw new InputError("body.node_id: is not the signing node");
+        req.auditInfo.details = { peer_endpoint: req.body.endpoint };
+        return svc.receiveHandshake(req.body);
+      },
+    );
+    r.get(
+      "/federation/ping",
+      {
+        config: { access: "public" },
+        schema: {
+          operationId: "federationPing",
+          tags,
+          summary: "Console to console: liveness of a connection (signed)",
+          headers: signatureHeaders,
+          response: { 200: pingResponse },
+        },
+      },
+      async (req) => {
+        await svc.touch(sender(req));
+        const me = await svc.describe();
+        return { node_id: me.node_id, time: new Date().toISOString() };
+      },
+    );
+    r.get(
+      "/federation/nodes",
+      {
+        config: { access: "public" },
+        schema: {
+          operationId: "federationNodes",
+          tags,
+          summary: "Console to console: this console's organizations and nodes, public material only (signed)",
+          headers: signatureHeaders,
+          response: { 200: wireInventory },
+        },
+      },
+      async (req) => {
+        await svc.touch(sender(req));
+        return external.inventory();
+      },
+    );
+    r.post(
+      "/federation/revoke",
+      {
+        config: { access: "public", audit: "federation.revoke_received" },
+        schema: {
+          operationId: "federationRevoke",
+          tags,
+          summary: "Console to console: the sender disconnected; it is refused from now on (signed)",
+          headers: signatureHeaders,
+          response: { 200: ackResponse },
+        },
+      },
+      async (req) => {
+        await svc.receiveRevoke(sender(req));
+        return { message: "connection revoked" };
+      },
+    );
+  });
+}

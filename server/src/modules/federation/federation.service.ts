@@ -1,0 +1,336 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
+import {
+  ConflictError,
+  ForbiddenError,
+  InputError,
+  NotFoundError,
+  UnauthorizedError,
+  UpstreamError,
+  errorMessage,
+} from "../../http/errors.js";
+import type { FederationClient, FederationReply } from "./federation.client.js";
+import {
+  NODE_ID_PATTERN,
+  b64url,
+  canonicalString,
+  decodeJws,
+  fromB64url,
+  nodeIdOf,
+  publicKeyFromB64url,
+  signJws,
+  verifyEd25519,
+} from "./federation.crypto.js";
+import type { IdentityService } from "./federation.identity.js";
+import type { ConnectionRow, FederationRepo } from "./federation.repo.js";
+import type { ConnectedPeer, IdentityResponse } from "./federation.schema.js";
+import { HEADERS, handshakeResponse, type HandshakeBody } from "./federation.wire.js";
+
+const DEFAULT_EXPIRY_HOURS = 24;
+/** A signed request's timestamp may differ from our clock by this much either way. */
+export const REPLAY_WINDOW_MS = 5 * 60_000;
+
+const invitationClaims = z.object({
+  iss: z.string().regex(NODE_ID_PATTERN, "must be a console node id"),
+  endpoint: z
+    .string()
+    .max(2048)
+    .regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL"),
+  pub: z.string().max(64),
+  nonce: z.string().regex(/^[A-Za-z0-9_-]{22}$/, "must be a 128-bit base64url nonce"),
+  iat: z.number().int(),
+  exp: z.number().int(),
+  bidirectional: z.boolean().optional(),
+});
+
+/** What a verified inbound request proved. */
+export interface InboundRequest {
+  method: string;
+  /** The federation route (below /api/v1). */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+  /** The handshake only: the public key inside the signed body stands in for a known connection. */
+  handshakeKey?: string;
+}
+
+function toPeer(row: ConnectionRow): ConnectedPeer {
+  return {
+    id: row.id,
+    node_id: row.node_id,
+    peer_endpoint: row.endpoint,
+    peer_public_key: row.public_key,
+    status: row.status as ConnectedPeer["status"],
+    metrics_federation: row.metrics_federation === 1,
+    analytics_enabled: false,
+    last_seen_at: row.last_seen_at,
+    last_error: row.last_error,
+  };
+}
+
+/** A refusal from the other console, as our own error: its 409 stays a 409, other 4xx become 400s. */
+export function remoteRefusal(what: string, reply: FederationReply): Error {
+  const message = `${what}: ${reply.message}`;
+  if (reply.status === 409) return new ConflictError(message);
+  if (reply.status >= 400 && reply.status < 500) return new InputError(message);
+  return new UpstreamError(message);
+}
+
+/**
+ * Identity, invitations, connections and the checks on every inbound message
+ * (docs/federation.md). Network calls happen outside transactions; the invitation is consumed and
+ * the connection registered in one.
+ */
+export function createFederationService(deps: {
+  repo: FederationRepo;
+  identity: IdentityService;
+  client: FederationClient;
+  log: Pick<FastifyBaseLogger, "warn">;
+  now?: () => number;
+}) {
+  const { repo, identity, client } = deps;
+  const now = deps.now ?? Date.now;
+  const iso = (ms = now()): string => new Date(ms).toISOString();
+
+  async function mustConnection(nodeId: string): Promise<ConnectionRow> {
+    const row = await repo.connection(nodeId);
+    if (!row) throw new NotFoundError(`no connected console with node id ${nodeId}`);
+    return row;
+  }
+
+  return {
+    async describe(): Promise<IdentityResponse> {
+      const me = await identity.identity();
+      return { node_id: me.nodeId, public_key: me.publicKey, endpoint: await identity.endpoint() };
+    },
+
+    async generateInvitation(o: {
+      bidirectional: boolean;
+      expiresInHours?: number | undefined;
+      createdBy: string | null;
+    }): Promise<{ jwt: string; nonce: string; expiresAt: string }> {
+      const endpoint = await identity.requireEndpoint();
+      const me = await identity.identity();
+      const nonce = b64url(randomBytes(16));
+      const iat = Math.floor(now() / 1000);
+      const exp = iat + (o.expiresInHours ?? DEFAULT_EXPIRY_HOURS) * 3600;
+      await repo.insertInvitation({
+        nonce,
+        bidirectional: o.bidirectional ? 1 : 0,
+        expires_at: iso(exp * 1000),
+        used_at: null,
+        used_by_node_id: null,
+        created_by: o.createdBy,
+        created_at: iso(iat * 1000),
+      });
+      const claims = { iss: me.nodeId, endpoint, pub: me.publicKey, nonce, iat, exp, bidirectional: o.bidirectional };
+      return { jwt: signJws(claims, me.privateKey), nonce, expiresAt: iso(exp * 1000) };
+    },
+
+    /**
+     * Verifies an invitation (signature by the key it carries, iss derived from that key, expiry),
+     * then asks the inviter to register us with a signed handshake carrying the invitation nonce;
+     * only when it agrees is the inviter registered here.
+     */
+    async acceptInvitation(jwt: string): Promise<{ nodeId: string; endpoint: string; message: string }> {
+      const decoded = decodeJws(jwt);
+      if (typeof decoded === "string") throw new InputError(`invitation_jwt: ${decoded}`);
+      if (decoded.header.alg !== "EdDSA") throw new InputError("invitation_jwt: the header's alg must be EdDSA");
+      const parsed = invitationClaims.safeParse(decoded.claims);
+      if (!parsed.success) {
+        const i = parsed.error.issues[0];
+        throw new InputError(`invitation_jwt: claim ${i?.path.join(".") ?? "?"} ${i?.message ?? "is invalid"}`);
+      }
+      const c = parsed.data;
+      const key = publicKeyFromB64url(c.pub);
+      if (!key) throw new InputError("invitation_jwt: claim pub is not a raw Ed25519 public key (base64url)");
+      if (!verifyEd25519(key, decoded.signingInput, decoded.signature)) {
+        throw new InputError(
+          "invitation_jwt: the signature does not match the invitation's contents: it was altered or is not from the console it names",
+        );
+      }
+      if (nodeIdOf(fromB64url(c.pub) as Buffer) !== c.iss) {
+        throw new InputError("invitation_jwt: claim iss is not the node id of the key in claim pub");
+      }
+      if (c.exp * 1000 <= now()) throw new InputError(`invitation_jwt: the invitation expired at ${iso(c.exp * 1000)}`);
+      const me = await identity.identity();
+      if (c.iss === me.nodeId) throw new InputError("invitation_jwt: this console generated the invitation itself");
+      const myEndpoint = await identity.requireEndpoint();
+      const body: HandshakeBody = {
+        invitation_nonce: c.nonce,
+        node_id: me.nodeId,
+        public_key: me.publicKey,
+        endpoint: myEndpoint,
+      };
+      const reply = await client.send({
+        endpoint: c.endpoint,
+        to: c.iss,
+        method: "POST",
+        path: "/federation/handshake",
+        body,
+      });
+      if (reply.status !== 200) throw remoteRefusal(`the inviting console refused the invitation`, reply);
+      const ok = handshakeResponse.safeParse(reply.data);
+      if (!ok.success || ok.data.node_id !== c.iss) {
+        throw new UpstreamError(`the console at ${c.endpoint} answered the handshake as another node than ${c.iss}`);
+      }
+      await repo.upsertConnection({ node_id: c.iss, endpoint: c.endpoint, public_key: c.pub, now: iso() });
+      return { nodeId: c.iss, endpoint: c.endpoint, message: `connected with ${c.iss} at ${c.endpoint}` };
+    },
+
+    /**
+     * The inviter's side of the handshake (the signature with the key in the body is already
+     * verified): consumes the invitation in one conditional UPDATE and registers the sender in the
+     * same transaction; a refusal changes nothing.
+     */
+    async receiveHandshake(body: HandshakeBody): Promise<{ node_id: string }> {
+      const me = await identity.identity();
+      const at = iso();
+      await repo.transaction(async (trx) => {
+        if (!(await repo.consumeInvitation(body.invitation_nonce, body.node_id, at, trx))) {
+          const inv = await repo.invitationByNonce(body.invitation_nonce, trx);
+          if (!inv) throw new ForbiddenError("the invitation is not one this console issued");
+          if (inv.used_at) throw new ConflictError(`the invitation was already used (at ${inv.used_at})`);
+          throw new InputError(`the invitation expired at ${inv.expires_at}`);
+        }
+        await repo.upsertConnection(
+          { node_id: body.node_id, endpoint: body.endpoint, public_key: body.public_key, now: at },
+          trx,
+        );
+      });
+      return { node_id: me.nodeId };
+    },
+
+    async listPeers(): Promise<ConnectedPeer[]> {
+      return (await repo.listConnections()).map(toPeer);
+    },
+
+    /** Connection that may be talked to: known and not revoked. */
+    async usableConnection(nodeId: string): Promise<ConnectionRow> {
+      const row = await mustConnection(nodeId);
+      if (row.status === "revoked") throw new ConflictError(`the connection with ${nodeId} is revoked`);
+      return row;
+    },
+
+    /**
+     * Tells the other console (best effort, signed) and marks the connection revoked here; from
+     * then on either side refuses the other's messages.
+     */
+    async disconnect(nodeId: string): Promise<{ message: string; notified: boolean }> {
+      const row = await mustConnection(nodeId);
+      if (row.status === "revoked")
+        return { message: `the connection with ${nodeId} was already revoked`, notified: false };
+      let notified = false;
+      let why = "";
+      try {
+        const reply = await client.send({
+          endpoint: row.endpoint,
+          to: nodeId,
+          method: "POST",
+          path: "/federation/revoke",
+          timeoutMs: 5000,
+        });
+        notified = reply.status === 200;
+        if (!notified) why = reply.message;
+      } catch (err) {
+        why = errorMessage(err);
+      }
+      await repo.revoke(nodeId, iso(), "revoked by this console");
+      return {
+        message: notified
+          ? `disconnected from ${nodeId}; it revoked the connection too`
+          : `disconnected from ${nodeId}; it could not be told (${why}) and will be refused from now on`,
+        notified,
+      };
+    },
+
+    async receiveRevoke(sender: string): Promise<void> {
+      await repo.revoke(sender, iso(), "revoked by the other console");
+    },
+
+    async touch(sender: string): Promise<void> {
+      await repo.setReachability(sender, true, iso(), null);
+    },
+
+    /**
+     * The checks every inbound message passes before its handler runs, in this order: headers
+     * present, addressed to us, timestamp within the window, a known and not revoked sender (or, for
+     * the handshake, the key in the body matching the sender's node id), a valid signature, and a
+     * nonce not seen from this sender. Refusals are 401 (403 for a revoked sender) and change
+     * nothing; only an accepted message's nonce is stored.
+     */
+    async verifyInbound(r: InboundRequest): Promise<string> {
+      const h = (name: string): string => {
+        const v = r.headers[name];
+        return typeof v === "string" ? v : "";
+      };
+      const from = h(HEADERS.from);
+      const to = h(HEADERS.to);
+      const ts = h(HEADERS.timestamp);
+      const nonce = h(HEADERS.nonce);
+      const signature = h(HEADERS.signature);
+      if (!from || !to || !ts || !nonce || !signature) {
+        throw new UnauthorizedError(
+          `federation request refused: it must carry the ${Object.values(HEADERS).join(", ")} headers`,
+        );
+      }
+      if (!NODE_ID_PATTERN.test(from))
+        throw new UnauthorizedError("federation request refused: malformed sender node id");
+      if (!/^[A-Za-z0-9_-]{16,64}$/.test(nonce))
+        throw new UnauthorizedError("federation request refused: malformed nonce");
+      const me = await identity.identity();
+      if (to !== me.nodeId) {
+        throw new UnauthorizedError(
+          `federation request refused: it is addressed to ${to}, this console is ${me.nodeId}`,
+        );
+      }
+      const timestamp = /^\d{1,12}$/.test(ts) ? Number(ts) : NaN;
+      if (!Number.isFinite(timestamp) || Math.abs(timestamp * 1000 - now()) > REPLAY_WINDOW_MS) {
+        throw new UnauthorizedError(
+          `federation request refused: its timestamp is more than ${REPLAY_WINDOW_MS / 60_000} minutes from this console's clock`,
+        );
+      }
+      let publicKey: string;
+      if (r.handshakeKey !== undefined) {
+        const raw = fromB64url(r.handshakeKey);
+        if (!raw || raw.length !== 32 || nodeIdOf(raw) !== from) {
+          throw new UnauthorizedError("federation request refused: the handshake's key is not the sender's");
+        }
+        // A revoked sender may hand in a new invitation: the inviter's operator issued it.
+        publicKey = r.handshakeKey;
+      } else {
+        const known = await repo.connection(from);
+        if (!known) throw new UnauthorizedError(`federation request refused: unknown sender ${from}`);
+        if (known.status === "revoked") {
+          throw new ForbiddenError(`federation request refused: the connection with ${from} is revoked`, {
+            reason: "revoked",
+          });
+        }
+        publicKey = known.public_key;
+      }
+      const key = publicKeyFromB64url(publicKey);
+      const signed = canonicalString({
+        method: r.method,
+        path: r.path,
+        from,
+        to,
+        timestamp,
+        nonce,
+        body: r.rawBody,
+      });
+      if (!key || !verifyEd25519(key, signed, signature)) {
+        throw new UnauthorizedError(`federation request refused: the signature is not valid for ${from}`);
+      }
+      if (!(await repo.recordNonce(from, nonce, iso()))) {
+        throw new UnauthorizedError("federation request refused: this nonce was already used (a replayed message)");
+      }
+      return from;
+    },
+
+    /** Forgets message nonces older than twice the window (older timestamps are refused anyway). */
+    pruneNonces: (): Promise<void> => repo.pruneNonces(iso(now() - 2 * REPLAY_WINDOW_MS)),
+  };
+}
+
+export type FederationService = ReturnType<typeof createFederationService>;

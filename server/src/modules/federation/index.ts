@@ -1,0 +1,52 @@
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../context.js";
+import type { SettingsService } from "../settings/settings.service.js";
+import { createExternalNodesRepo } from "./external-nodes.repo.js";
+import { registerExternalNodesRoutes } from "./external-nodes.routes.js";
+import { createExternalNodesService } from "./external-nodes.service.js";
+import { createFederationClient } from "./federation.client.js";
+import { createIdentityService } from "./federation.identity.js";
+import { registerFederationInboundRoutes } from "./federation.inbound.routes.js";
+import { createPingLoop } from "./federation.monitor.js";
+import { createFederationRepo } from "./federation.repo.js";
+import { registerFederationRoutes } from "./federation.routes.js";
+import { createFederationService, type FederationService } from "./federation.service.js";
+
+export interface FederationModule {
+  service: FederationService;
+  close(): Promise<void>;
+}
+
+/**
+ * Federation between consoles (docs/federation.md): identity, invitations, connections with a
+ * live ping, the signed console-to-console routes and external nodes. The ping loop starts when
+ * the app is ready (the master key is loaded then) and stops when it closes.
+ */
+export function registerFederationModule(
+  api: FastifyInstance,
+  ctx: Pick<AppContext, "db" | "log" | "config">,
+  deps: { masterKey: () => { key: Buffer }; settings: Pick<SettingsService, "get"> },
+): FederationModule {
+  const repo = createFederationRepo(ctx.db);
+  const identity = createIdentityService({
+    repo,
+    masterKey: deps.masterKey,
+    settings: deps.settings,
+    publicUrl: ctx.config.publicUrl,
+  });
+  const client = createFederationClient({ identity, timeoutMs: 15_000 });
+  const service = createFederationService({ repo, identity, client, log: ctx.log });
+  const external = createExternalNodesService({ repo: createExternalNodesRepo(ctx.db), federation: service, client });
+  const loop = createPingLoop({
+    repo,
+    client,
+    pruneNonces: service.pruneNonces,
+    intervalMs: ctx.config.federationPingMs,
+    log: ctx.log,
+  });
+  registerFederationRoutes(api, service, external);
+  registerExternalNodesRoutes(api, external);
+  registerFederationInboundRoutes(api, service, external);
+  api.addHook("onReady", async () => loop.start());
+  return { service, close: () => loop.stop() };
+}
