@@ -14,7 +14,7 @@ export function renderPermissionsDoc(routes: RouteEntry[]): string {
     "Roles are `admin`, `manager` and `viewer`, compared case-insensitively. Every API route declares one rule:",
     "",
     "- a permission code: the caller's role must hold it (an API key's role and its owner's role must both hold it);",
-    "- `public`: no credentials needed;",
+    "- `public`: no user credentials needed (the `/federation/*` routes are instead signed by a connected console, docs/federation.md);",
     "- `self`: any signed-in caller acting on their own account or inbox. The read-only demo visitor may read but not change.",
     "",
     "Viewers never mutate infrastructure. Managers operate infrastructure. Only admins manage users.",

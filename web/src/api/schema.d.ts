@@ -4658,6 +4658,278 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/node/identity": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This console's federation identity: node id, public key and endpoint */
+    get: operations["getNodeIdentity"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/generate-invitation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Generate a one-time invitation (a signed JWT) for another console */
+    post: operations["generateNodeInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/accept-invitation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Accept another console's invitation: both consoles register each other */
+    post: operations["acceptNodeInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/connected-peers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List connected consoles with their live status */
+    get: operations["listConnectedPeers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/connected-peers/{node_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Disconnect a console: it is told (best effort) and refused from now on, both ways */
+    delete: operations["removeConnectedPeer"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/connected-peers/{peer_id}/nodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fetch a connected console's organizations and nodes now (not stored) */
+    get: operations["getExternalNodesForConnectedPeer"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/sync-external-nodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pull a connected console's organizations and nodes into the external nodes */
+    post: operations["syncExternalNodes"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List all external nodes (all types) */
+    get: operations["listAllExternalNodes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes/fabric-organizations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List external Fabric organizations */
+    get: operations["listExternalFabricOrganizations"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes/fabric-organizations/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete an external Fabric organization (a later sync brings it back if its console still has it) */
+    delete: operations["deleteExternalFabricOrganization"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes/fabric-peers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List external Fabric peers */
+    get: operations["listExternalFabricPeers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes/fabric-peers/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete an external Fabric peer (a later sync brings it back if its console still has it) */
+    delete: operations["deleteExternalFabricPeer"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes/fabric-orderers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List external Fabric orderers */
+    get: operations["listExternalFabricOrderers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes/fabric-orderers/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete an external Fabric orderer (a later sync brings it back if its console still has it) */
+    delete: operations["deleteExternalFabricOrderer"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes/besu-nodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List external Besu nodes */
+    get: operations["listExternalBesuNodes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/external-nodes/besu-nodes/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete an external Besu node (a later sync brings it back if its console still has it) */
+    delete: operations["deleteExternalBesuNode"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -4852,6 +5124,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/federation/handshake": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: accept an invitation of this console (signed with the key in the body) */
+    post: operations["federationHandshake"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/federation/ping": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Console to console: liveness of a connection (signed) */
+    get: operations["federationPing"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/federation/nodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Console to console: this console's organizations and nodes, public material only (signed) */
+    get: operations["federationNodes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/federation/revoke": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: the sender disconnected; it is refused from now on (signed) */
+    post: operations["federationRevoke"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4963,6 +5303,8 @@ export interface components {
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
+        | "FEDERATION_READ"
+        | "FEDERATION_MANAGE"
       )[];
       /** @description Owner */
       user_id: number;
@@ -5846,6 +6188,272 @@ export interface components {
       /** @description Mounted files */
       volumes: string[];
     };
+    /** @description This console's federation identity */
+    FederationIdentityInput: {
+      /** @description This console's node id: cl- and the first 32 hex characters of SHA-256 of its key */
+      node_id: string;
+      /** @description This console's Ed25519 public key (raw 32 bytes, base64url) */
+      public_key: string;
+      /** @description The URL other consoles reach this one at (settings federationEndpoint, else CHAINLAUNCH_PUBLIC_URL) */
+      endpoint: string | null;
+    };
+    NodeInvitationResponseInput: {
+      /** @description Compact JWS (EdDSA) carrying this console's node id, endpoint, public key and a one-time nonce */
+      invitation_jwt: string;
+    };
+    NodeAcceptInvitationResponseInput: {
+      /** @description True when both consoles registered each other */
+      success: boolean;
+      /** @description What happened, naming the connected console */
+      message: string;
+      /** @description Never set: refusals are 4xx error responses */
+      error?: string;
+    };
+    ConnectedPeerInput: {
+      /** @description Connection id (externalNodeId of the nodes synced through it) */
+      id: number;
+      /** @description The other console's node id */
+      node_id: string;
+      /** @description The other console's endpoint URL */
+      peer_endpoint: string;
+      /** @description The other console's Ed25519 public key (raw, base64url) */
+      peer_public_key: string;
+      /**
+       * @description connected, unreachable or revoked
+       * @enum {string}
+       */
+      status: "connected" | "unreachable" | "revoked";
+      /** @description Whether metrics federation is on (not implemented yet: false) */
+      metrics_federation: boolean;
+      /** @description Upstream field; always false */
+      analytics_enabled: boolean;
+      /** @description When the other console last answered or sent a valid message */
+      last_seen_at: string | null;
+      /** @description Why the last ping failed, or why it was revoked */
+      last_error: string | null;
+    };
+    ConnectedPeersResponseInput: {
+      /** @description Every known console, revoked ones included */
+      connected_peers: components["schemas"]["ConnectedPeerInput"][];
+    };
+    FederationMessageResponseInput: {
+      /** @description What happened */
+      message: string;
+    };
+    SyncExternalNodesResponseInput: {
+      /** @description Organizations new to this console */
+      organizations_added: number;
+      /** @description Organizations the other console no longer has */
+      organizations_deleted: number;
+      /** @description Peers new to this console */
+      fabric_peers_added: number;
+      /** @description Peers the other console no longer has */
+      fabric_peers_deleted: number;
+      /** @description Orderers new to this console */
+      fabric_orderers_added: number;
+      /** @description Orderers the other console no longer has */
+      fabric_orderers_deleted: number;
+      /** @description Besu nodes new to this console */
+      besu_nodes_added: number;
+      /** @description Besu nodes the other console no longer has */
+      besu_nodes_deleted: number;
+      /** @description Entries that could not be stored */
+      errors: string[];
+    };
+    ExternalOrganizationInput: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description MSP id */
+      mspId: string;
+      /** @description Organization name */
+      name: string;
+      /** @description Sign CA certificate (PEM) */
+      signCertificate: string;
+      /** @description TLS CA certificate (PEM) */
+      tlsCertificate: string;
+    };
+    ExternalFabricPeerInput: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description MSP id of its organization */
+      mspId: string;
+      /** @description host:port other nodes and clients dial */
+      externalEndpoint: string;
+      /** @description The node's signing certificate (PEM) */
+      signCertificate: string;
+      /** @description The node's TLS certificate (PEM) */
+      tlsCertificate: string;
+      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
+      tlsCaCertificate: string;
+      /** @description Fabric version */
+      version: string;
+    };
+    ExternalFabricOrdererInput: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description MSP id of its organization */
+      mspId: string;
+      /** @description host:port other nodes and clients dial */
+      externalEndpoint: string;
+      /** @description The node's signing certificate (PEM) */
+      signCertificate: string;
+      /** @description The node's TLS certificate (PEM) */
+      tlsCertificate: string;
+      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
+      tlsCaCertificate: string;
+      /** @description Fabric version */
+      version: string;
+    };
+    ExternalBesuNodeInput: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description enode URL (for bootnodes) */
+      enodeUrl: string;
+      /** @description JSON-RPC URL */
+      rpcUrl: string;
+      /** @description Advertised P2P host */
+      p2pHost: string;
+      /** @description P2P port */
+      p2pPort: number;
+      /** @description Whether the node serves metrics */
+      metricsEnabled: boolean;
+      /** @description Metrics port */
+      metricsPort: number;
+      /** @description Besu version */
+      version: string;
+    };
+    PeerExternalNodesResponseInput: {
+      /** @description Fabric organizations */
+      organizations: components["schemas"]["ExternalOrganizationInput"][];
+      /** @description Fabric peers */
+      fabric_peers: components["schemas"]["ExternalFabricPeerInput"][];
+      /** @description Fabric orderers */
+      fabric_orderers: components["schemas"]["ExternalFabricOrdererInput"][];
+      /** @description Besu nodes */
+      besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
+    };
+    ExternalNodesResponseInput: {
+      /** @description External Fabric peers */
+      fabric_peers: components["schemas"]["ExternalFabricPeerInput"][];
+      /** @description External Fabric orderers */
+      fabric_orderers: components["schemas"]["ExternalFabricOrdererInput"][];
+      /** @description External Besu nodes */
+      besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
+    };
+    /** @description This console's organizations and nodes, public material only */
+    FederationInventoryInput: {
+      /** @description Fabric organizations */
+      organizations: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description Name */
+        name: string;
+        /** @description Sign CA certificate */
+        signCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCertificate: string;
+      }[];
+      /** @description Fabric peers */
+      fabric_peers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Fabric orderers */
+      fabric_orderers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Besu nodes */
+      besu_nodes: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description JSON-RPC URL */
+        rpcUrl: string;
+        /** @description Advertised P2P host */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description Whether it serves metrics */
+        metricsEnabled: boolean;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Besu version */
+        version: string;
+      }[];
+    };
+    /** @description Handshake: the accepting console presents itself and the invitation nonce */
+    FederationHandshakeInput: {
+      /** @description Nonce of the invitation being accepted */
+      invitation_nonce: string;
+      /** @description Sender's node id */
+      node_id: string;
+      /** @description Sender's raw Ed25519 public key, base64url */
+      public_key: string;
+      /** @description Sender's endpoint URL */
+      endpoint: string;
+    };
+    FederationHandshakeResponseInput: {
+      /** @description The inviting console's node id */
+      node_id: string;
+    };
+    FederationPingInput: {
+      /** @description The answering console's node id */
+      node_id: string;
+      /** @description Its clock (ISO-8601) */
+      time: string;
+    };
+    FederationAckInput: {
+      /** @description What happened */
+      message: string;
+    };
     NotificationProviderInput: {
       id: number;
       name: string;
@@ -6024,6 +6632,11 @@ export interface components {
        * @default []
        */
       pluginRegistries: string[];
+      /**
+       * @description URL other consoles reach this one at (invitations carry it; its federation routes are below /api/v1/federation); empty: CHAINLAUNCH_PUBLIC_URL
+       * @default
+       */
+      federationEndpoint: string;
     };
     /** @description Global settings */
     SettingInput: {
@@ -6167,6 +6780,8 @@ export interface components {
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
+        | "FEDERATION_READ"
+        | "FEDERATION_MANAGE"
       )[];
       /** @description Owner */
       user_id: number;
@@ -7050,6 +7665,272 @@ export interface components {
       /** @description Mounted files */
       volumes: string[];
     };
+    /** @description This console's federation identity */
+    FederationIdentity: {
+      /** @description This console's node id: cl- and the first 32 hex characters of SHA-256 of its key */
+      node_id: string;
+      /** @description This console's Ed25519 public key (raw 32 bytes, base64url) */
+      public_key: string;
+      /** @description The URL other consoles reach this one at (settings federationEndpoint, else CHAINLAUNCH_PUBLIC_URL) */
+      endpoint: string | null;
+    };
+    NodeInvitationResponse: {
+      /** @description Compact JWS (EdDSA) carrying this console's node id, endpoint, public key and a one-time nonce */
+      invitation_jwt: string;
+    };
+    NodeAcceptInvitationResponse: {
+      /** @description True when both consoles registered each other */
+      success: boolean;
+      /** @description What happened, naming the connected console */
+      message: string;
+      /** @description Never set: refusals are 4xx error responses */
+      error?: string;
+    };
+    ConnectedPeer: {
+      /** @description Connection id (externalNodeId of the nodes synced through it) */
+      id: number;
+      /** @description The other console's node id */
+      node_id: string;
+      /** @description The other console's endpoint URL */
+      peer_endpoint: string;
+      /** @description The other console's Ed25519 public key (raw, base64url) */
+      peer_public_key: string;
+      /**
+       * @description connected, unreachable or revoked
+       * @enum {string}
+       */
+      status: "connected" | "unreachable" | "revoked";
+      /** @description Whether metrics federation is on (not implemented yet: false) */
+      metrics_federation: boolean;
+      /** @description Upstream field; always false */
+      analytics_enabled: boolean;
+      /** @description When the other console last answered or sent a valid message */
+      last_seen_at: string | null;
+      /** @description Why the last ping failed, or why it was revoked */
+      last_error: string | null;
+    };
+    ConnectedPeersResponse: {
+      /** @description Every known console, revoked ones included */
+      connected_peers: components["schemas"]["ConnectedPeer"][];
+    };
+    FederationMessageResponse: {
+      /** @description What happened */
+      message: string;
+    };
+    SyncExternalNodesResponse: {
+      /** @description Organizations new to this console */
+      organizations_added: number;
+      /** @description Organizations the other console no longer has */
+      organizations_deleted: number;
+      /** @description Peers new to this console */
+      fabric_peers_added: number;
+      /** @description Peers the other console no longer has */
+      fabric_peers_deleted: number;
+      /** @description Orderers new to this console */
+      fabric_orderers_added: number;
+      /** @description Orderers the other console no longer has */
+      fabric_orderers_deleted: number;
+      /** @description Besu nodes new to this console */
+      besu_nodes_added: number;
+      /** @description Besu nodes the other console no longer has */
+      besu_nodes_deleted: number;
+      /** @description Entries that could not be stored */
+      errors: string[];
+    };
+    ExternalOrganization: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description MSP id */
+      mspId: string;
+      /** @description Organization name */
+      name: string;
+      /** @description Sign CA certificate (PEM) */
+      signCertificate: string;
+      /** @description TLS CA certificate (PEM) */
+      tlsCertificate: string;
+    };
+    ExternalFabricPeer: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description MSP id of its organization */
+      mspId: string;
+      /** @description host:port other nodes and clients dial */
+      externalEndpoint: string;
+      /** @description The node's signing certificate (PEM) */
+      signCertificate: string;
+      /** @description The node's TLS certificate (PEM) */
+      tlsCertificate: string;
+      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
+      tlsCaCertificate: string;
+      /** @description Fabric version */
+      version: string;
+    };
+    ExternalFabricOrderer: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description MSP id of its organization */
+      mspId: string;
+      /** @description host:port other nodes and clients dial */
+      externalEndpoint: string;
+      /** @description The node's signing certificate (PEM) */
+      signCertificate: string;
+      /** @description The node's TLS certificate (PEM) */
+      tlsCertificate: string;
+      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
+      tlsCaCertificate: string;
+      /** @description Fabric version */
+      version: string;
+    };
+    ExternalBesuNode: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description enode URL (for bootnodes) */
+      enodeUrl: string;
+      /** @description JSON-RPC URL */
+      rpcUrl: string;
+      /** @description Advertised P2P host */
+      p2pHost: string;
+      /** @description P2P port */
+      p2pPort: number;
+      /** @description Whether the node serves metrics */
+      metricsEnabled: boolean;
+      /** @description Metrics port */
+      metricsPort: number;
+      /** @description Besu version */
+      version: string;
+    };
+    PeerExternalNodesResponse: {
+      /** @description Fabric organizations */
+      organizations: components["schemas"]["ExternalOrganization"][];
+      /** @description Fabric peers */
+      fabric_peers: components["schemas"]["ExternalFabricPeer"][];
+      /** @description Fabric orderers */
+      fabric_orderers: components["schemas"]["ExternalFabricOrderer"][];
+      /** @description Besu nodes */
+      besu_nodes: components["schemas"]["ExternalBesuNode"][];
+    };
+    ExternalNodesResponse: {
+      /** @description External Fabric peers */
+      fabric_peers: components["schemas"]["ExternalFabricPeer"][];
+      /** @description External Fabric orderers */
+      fabric_orderers: components["schemas"]["ExternalFabricOrderer"][];
+      /** @description External Besu nodes */
+      besu_nodes: components["schemas"]["ExternalBesuNode"][];
+    };
+    /** @description This console's organizations and nodes, public material only */
+    FederationInventory: {
+      /** @description Fabric organizations */
+      organizations: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description Name */
+        name: string;
+        /** @description Sign CA certificate */
+        signCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCertificate: string;
+      }[];
+      /** @description Fabric peers */
+      fabric_peers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Fabric orderers */
+      fabric_orderers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Besu nodes */
+      besu_nodes: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description JSON-RPC URL */
+        rpcUrl: string;
+        /** @description Advertised P2P host */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description Whether it serves metrics */
+        metricsEnabled: boolean;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Besu version */
+        version: string;
+      }[];
+    };
+    /** @description Handshake: the accepting console presents itself and the invitation nonce */
+    FederationHandshake: {
+      /** @description Nonce of the invitation being accepted */
+      invitation_nonce: string;
+      /** @description Sender's node id */
+      node_id: string;
+      /** @description Sender's raw Ed25519 public key, base64url */
+      public_key: string;
+      /** @description Sender's endpoint URL */
+      endpoint: string;
+    };
+    FederationHandshakeResponse: {
+      /** @description The inviting console's node id */
+      node_id: string;
+    };
+    FederationPing: {
+      /** @description The answering console's node id */
+      node_id: string;
+      /** @description Its clock (ISO-8601) */
+      time: string;
+    };
+    FederationAck: {
+      /** @description What happened */
+      message: string;
+    };
     NotificationProvider: {
       id: number;
       name: string;
@@ -7228,6 +8109,11 @@ export interface components {
        * @default []
        */
       pluginRegistries: string[];
+      /**
+       * @description URL other consoles reach this one at (invitations carry it; its federation routes are below /api/v1/federation); empty: CHAINLAUNCH_PUBLIC_URL
+       * @default
+       */
+      federationEndpoint: string;
     };
     /** @description Global settings */
     Setting: {
@@ -8197,6 +9083,8 @@ export interface operations {
             | "NOTIFICATION_PROVIDER_CONFIG"
             | "PLUGIN_READ"
             | "PLUGIN_MANAGE"
+            | "FEDERATION_READ"
+            | "FEDERATION_MANAGE"
           )[];
         };
       };
@@ -24943,6 +25831,1084 @@ export interface operations {
       };
     };
   };
+  getNodeIdentity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationIdentity"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  generateNodeInvitation: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Invitation request */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Recorded in the invitation; connections are always registered on both sides (docs/federation.md) */
+          bidirectional?: boolean;
+          /** @description Invitation options */
+          options?: {
+            /** @description Hours until the invitation expires (default 24, at most 720 = 30 days) */
+            expires_in_hours?: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeInvitationResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  acceptNodeInvitation: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Accept invitation request */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The invitation, as generated */
+          invitation_jwt: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeAcceptInvitationResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listConnectedPeers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ConnectedPeersResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  removeConnectedPeer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id of the connected console */
+        node_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationMessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getExternalNodesForConnectedPeer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id of the connected console */
+        peer_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PeerExternalNodesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  syncExternalNodes: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Sync request */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Node id of the connected console to pull from */
+          peer_node_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SyncExternalNodesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listAllExternalNodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExternalNodesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listExternalFabricOrganizations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExternalOrganization"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteExternalFabricOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description External record id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationMessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listExternalFabricPeers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExternalFabricPeer"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteExternalFabricPeer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description External record id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationMessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listExternalFabricOrderers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExternalFabricOrderer"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteExternalFabricOrderer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description External record id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationMessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listExternalBesuNodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExternalBesuNode"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteExternalBesuNode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description External record id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationMessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   bulkCreateBesuNetwork: {
     parameters: {
       query?: {
@@ -25877,6 +27843,227 @@ export interface operations {
       };
       /** @description The caller's role does not allow this (or a cross-site change was refused) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationHandshake: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FederationHandshakeInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationHandshakeResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationPing: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationPing"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationNodes: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationInventory"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationRevoke: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationAck"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
         headers: {
           [name: string]: unknown;
         };

@@ -3,10 +3,12 @@ import { MAX_DB_ID } from "../../http/schema-helpers.js";
 
 /** Schemas of the operator-facing /node/* routes (upstream's communication.* shapes). */
 
+/** A connected console's node id (ours are cl- and 32 hex characters; unknown ids are a 404, not a 400). */
 const nodeId = z
   .string()
-  .max(64)
-  .regex(/^cl-[0-9a-f]{32}$/, "must be a console node id (cl- and 32 hex characters)");
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9._:-]+$/, "must be a node id (letters, digits, '.', '_', ':' and '-')");
 
 export const identityResponse = z
   .object({
