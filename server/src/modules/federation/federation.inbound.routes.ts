@@ -5,6 +5,7 @@ import { InputError } from "../../http/errors.js";
 import { MAX_JSON_DEPTH, findNul, jsonDepthExceeds } from "../../http/json-body.js";
 import type { ExternalNodesService } from "./external-nodes.service.js";
 import type { FederationService } from "./federation.service.js";
+import type { InboundVerifier } from "./federation.verify.js";
 import {
   HEADERS,
   ackResponse,
@@ -40,6 +41,7 @@ export function registerFederationInboundRoutes(
   api: FastifyInstance,
   svc: FederationService,
   external: ExternalNodesService,
+  verifier: InboundVerifier,
 ): void {
   const raw = new WeakMap<FastifyRequest, Buffer>();
   const senders = new WeakMap<FastifyRequest, string>();
@@ -47,26 +49,26 @@ export function registerFederationInboundRoutes(
 
   void api.register(async (f) => {
     f.removeContentTypeParser("application/json");
+    // Fastify's own parser (prototype-poisoning protection) over the text; the bytes are kept for the signature.
+    const parse = f.getDefaultJsonParser("error", "error");
     f.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
       const buf = body as Buffer;
       raw.set(req, buf);
       const text = buf.toString("utf8");
       if (text.trim() === "") return done(null, undefined);
       if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return done(new InputError("body: JSON nests too deep"), undefined);
-      try {
-        const value: unknown = JSON.parse(text);
+      parse(req, text, (err, value) => {
+        if (err) return done(err, undefined);
         const nul = findNul(value);
         if (nul) return done(new InputError(`${nul}: must not contain the NUL character`), undefined);
         done(null, value);
-      } catch {
-        done(new InputError("body: not valid JSON"), undefined);
-      }
+      });
     });
     // After parsing, before validation: an unsigned request is refused as such, not for its body.
     f.addHook("preValidation", async (req) => {
       const path = (req.routeOptions.url ?? "").replace(PREFIX, "");
       const body = req.body as { public_key?: unknown } | undefined;
-      const from = await svc.verifyInbound({
+      const from = await verifier.verify({
         method: req.method,
         path,
         headers: req.headers,
@@ -113,8 +115,7 @@ export function registerFederationInboundRoutes(
       },
       async (req) => {
         await svc.touch(sender(req));
-        const me = await svc.describe();
-        return { node_id: me.node_id, time: new Date().toISOString() };
+        return { node_id: await svc.nodeId(), time: new Date().toISOString() };
       },
     );
     r.get(

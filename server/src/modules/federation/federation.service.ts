@@ -6,7 +6,6 @@ import {
   ForbiddenError,
   InputError,
   NotFoundError,
-  UnauthorizedError,
   UpstreamError,
   errorMessage,
 } from "../../http/errors.js";
@@ -14,7 +13,6 @@ import type { FederationClient, FederationReply } from "./federation.client.js";
 import {
   NODE_ID_PATTERN,
   b64url,
-  canonicalString,
   decodeJws,
   fromB64url,
   nodeIdOf,
@@ -23,13 +21,12 @@ import {
   verifyEd25519,
 } from "./federation.crypto.js";
 import type { IdentityService } from "./federation.identity.js";
+import { REPLAY_WINDOW_MS } from "./federation.verify.js";
 import type { ConnectionRow, FederationRepo } from "./federation.repo.js";
 import type { ConnectedPeer, IdentityResponse } from "./federation.schema.js";
-import { HEADERS, handshakeResponse, type HandshakeBody } from "./federation.wire.js";
+import { handshakeResponse, type HandshakeBody } from "./federation.wire.js";
 
 const DEFAULT_EXPIRY_HOURS = 24;
-/** A signed request's timestamp may differ from our clock by this much either way. */
-export const REPLAY_WINDOW_MS = 5 * 60_000;
 
 const invitationClaims = z.object({
   iss: z.string().regex(NODE_ID_PATTERN, "must be a console node id"),
@@ -43,17 +40,6 @@ const invitationClaims = z.object({
   exp: z.number().int(),
   bidirectional: z.boolean().optional(),
 });
-
-/** What a verified inbound request proved. */
-export interface InboundRequest {
-  method: string;
-  /** The federation route (below /api/v1). */
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  rawBody: Buffer;
-  /** The handshake only: the public key inside the signed body stands in for a known connection. */
-  handshakeKey?: string;
-}
 
 function toPeer(row: ConnectionRow): ConnectedPeer {
   return {
@@ -100,6 +86,8 @@ export function createFederationService(deps: {
   }
 
   return {
+    nodeId: async (): Promise<string> => (await identity.identity()).nodeId,
+
     async describe(): Promise<IdentityResponse> {
       const me = await identity.identity();
       return { node_id: me.nodeId, public_key: me.publicKey, endpoint: await identity.endpoint() };
@@ -154,6 +142,9 @@ export function createFederationService(deps: {
         throw new InputError("invitation_jwt: claim iss is not the node id of the key in claim pub");
       }
       if (c.exp * 1000 <= now()) throw new InputError(`invitation_jwt: the invitation expired at ${iso(c.exp * 1000)}`);
+      if (c.iat * 1000 > now() + REPLAY_WINDOW_MS) {
+        throw new InputError(`invitation_jwt: it was issued in the future (${iso(c.iat * 1000)}); check both clocks`);
+      }
       const me = await identity.identity();
       if (c.iss === me.nodeId) throw new InputError("invitation_jwt: this console generated the invitation itself");
       const myEndpoint = await identity.requireEndpoint();
@@ -251,81 +242,6 @@ export function createFederationService(deps: {
 
     async touch(sender: string): Promise<void> {
       await repo.setReachability(sender, true, iso(), null);
-    },
-
-    /**
-     * The checks every inbound message passes before its handler runs, in this order: headers
-     * present, addressed to us, timestamp within the window, a known and not revoked sender (or, for
-     * the handshake, the key in the body matching the sender's node id), a valid signature, and a
-     * nonce not seen from this sender. Refusals are 401 (403 for a revoked sender) and change
-     * nothing; only an accepted message's nonce is stored.
-     */
-    async verifyInbound(r: InboundRequest): Promise<string> {
-      const h = (name: string): string => {
-        const v = r.headers[name];
-        return typeof v === "string" ? v : "";
-      };
-      const from = h(HEADERS.from);
-      const to = h(HEADERS.to);
-      const ts = h(HEADERS.timestamp);
-      const nonce = h(HEADERS.nonce);
-      const signature = h(HEADERS.signature);
-      if (!from || !to || !ts || !nonce || !signature) {
-        throw new UnauthorizedError(
-          `federation request refused: it must carry the ${Object.values(HEADERS).join(", ")} headers`,
-        );
-      }
-      if (!NODE_ID_PATTERN.test(from))
-        throw new UnauthorizedError("federation request refused: malformed sender node id");
-      if (!/^[A-Za-z0-9_-]{16,64}$/.test(nonce))
-        throw new UnauthorizedError("federation request refused: malformed nonce");
-      const me = await identity.identity();
-      if (to !== me.nodeId) {
-        throw new UnauthorizedError(
-          `federation request refused: it is addressed to ${to}, this console is ${me.nodeId}`,
-        );
-      }
-      const timestamp = /^\d{1,12}$/.test(ts) ? Number(ts) : NaN;
-      if (!Number.isFinite(timestamp) || Math.abs(timestamp * 1000 - now()) > REPLAY_WINDOW_MS) {
-        throw new UnauthorizedError(
-          `federation request refused: its timestamp is more than ${REPLAY_WINDOW_MS / 60_000} minutes from this console's clock`,
-        );
-      }
-      let publicKey: string;
-      if (r.handshakeKey !== undefined) {
-        const raw = fromB64url(r.handshakeKey);
-        if (!raw || raw.length !== 32 || nodeIdOf(raw) !== from) {
-          throw new UnauthorizedError("federation request refused: the handshake's key is not the sender's");
-        }
-        // A revoked sender may hand in a new invitation: the inviter's operator issued it.
-        publicKey = r.handshakeKey;
-      } else {
-        const known = await repo.connection(from);
-        if (!known) throw new UnauthorizedError(`federation request refused: unknown sender ${from}`);
-        if (known.status === "revoked") {
-          throw new ForbiddenError(`federation request refused: the connection with ${from} is revoked`, {
-            reason: "revoked",
-          });
-        }
-        publicKey = known.public_key;
-      }
-      const key = publicKeyFromB64url(publicKey);
-      const signed = canonicalString({
-        method: r.method,
-        path: r.path,
-        from,
-        to,
-        timestamp,
-        nonce,
-        body: r.rawBody,
-      });
-      if (!key || !verifyEd25519(key, signed, signature)) {
-        throw new UnauthorizedError(`federation request refused: the signature is not valid for ${from}`);
-      }
-      if (!(await repo.recordNonce(from, nonce, iso()))) {
-        throw new UnauthorizedError("federation request refused: this nonce was already used (a replayed message)");
-      }
-      return from;
     },
 
     /** Forgets message nonces older than twice the window (older timestamps are refused anyway). */

@@ -11,6 +11,7 @@ import { createPingLoop } from "./federation.monitor.js";
 import { createFederationRepo } from "./federation.repo.js";
 import { registerFederationRoutes } from "./federation.routes.js";
 import { createFederationService, type FederationService } from "./federation.service.js";
+import { createInboundVerifier } from "./federation.verify.js";
 
 export interface FederationModule {
   service: FederationService;
@@ -46,7 +47,7 @@ export function registerFederationModule(
   });
   registerFederationRoutes(api, service, external);
   registerExternalNodesRoutes(api, external);
-  registerFederationInboundRoutes(api, service, external);
+  registerFederationInboundRoutes(api, service, external, createInboundVerifier({ repo, identity }));
   api.addHook("onReady", async () => loop.start());
   return { service, close: () => loop.stop() };
 }
