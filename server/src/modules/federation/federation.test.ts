@@ -59,12 +59,17 @@ describe.each(dialects())("federation between two real consoles (%s)", (d) => {
     expect(row.private_key_encrypted).not.toContain("PRIVATE KEY");
   });
 
-  it("refuses invitations while the console has no endpoint, saying how to set one", async () => {
+  it("refuses invitations without an endpoint; creates one identity under concurrent first use, kept across restarts", async () => {
     const t = await createTestApp(d);
     try {
       const res = await apiOf(t)("POST", "/node/generate-invitation", { bidirectional: true });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/federationEndpoint.*CHAINLAUNCH_PUBLIC_URL/);
+      const ids = await Promise.all([1, 2, 3].map(async () => (await apiOf(t)("GET", "/node/identity")).json()));
+      expect(new Set(ids.map((i) => i.node_id)).size).toBe(1);
+      expect(ids[0].endpoint).toBeNull();
+      await t.restart();
+      expect((await apiOf(t)("GET", "/node/identity")).json()).toEqual(ids[0]);
     } finally {
       await t.close();
     }
@@ -85,6 +90,32 @@ describe.each(dialects())("federation between two real consoles (%s)", (d) => {
     expect(back.statusCode, back.body).toBe(200);
     expect((await peersOf(a)).map((p) => p.node_id)).toEqual([b.id.nodeId]);
     expect((await peersOf(b)).map((p) => p.node_id)).toEqual([a.id.nodeId]);
+  });
+
+  it("audits both sides of a connection, refusals included", async () => {
+    const audit = async (c: Console, type: string) =>
+      c.t.database.db
+        .selectFrom("audit_logs")
+        .select(["event_outcome as outcome", "affected_resource as resource"])
+        .where("event_type", "=", type)
+        .orderBy("id")
+        .execute();
+    expect(await audit(b, "federation.invitation_accept")).toContainEqual({
+      outcome: "SUCCESS",
+      resource: `federation_peer:${a.id.nodeId}`,
+    });
+    expect(await audit(a, "federation.handshake")).toContainEqual({
+      outcome: "SUCCESS",
+      resource: `federation_peer:${b.id.nodeId}`,
+    });
+    const jwt = await invite(a);
+    expect((await accept(b, jwt)).statusCode).toBe(200);
+    expect((await accept(b, jwt)).statusCode).toBe(409);
+    expect((await audit(a, "federation.handshake")).at(-1)).toEqual({
+      outcome: "FAILURE",
+      resource: `federation_peer:${b.id.nodeId}`,
+    });
+    expect((await audit(b, "federation.invitation_accept")).at(-1)?.outcome).toBe("FAILURE");
   });
 
   it("lets viewers read and only admins and managers change", async () => {
