@@ -56,7 +56,7 @@ export function createPingLoop(deps: {
     await deps.pruneNonces();
   }
 
-  function schedule(): void {
+  function schedule(delayMs = deps.intervalMs): void {
     if (stopped) return;
     timer = setTimeout(() => {
       running = tick()
@@ -65,14 +65,15 @@ export function createPingLoop(deps: {
           running = undefined;
           schedule();
         });
-    }, deps.intervalMs);
+    }, delayMs);
     timer.unref();
   }
 
   return {
+    /** Starts the loop; the first round runs soon (within a second), so a restarted console shows live status. */
     start(): void {
       stopped = false;
-      schedule();
+      schedule(Math.min(deps.intervalMs, 1000));
     },
     /** Stops the loop and waits for a round in progress (it writes to the database). */
     async stop(): Promise<void> {

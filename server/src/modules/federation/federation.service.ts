@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import {
   ConflictError,
@@ -64,15 +63,14 @@ export function remoteRefusal(what: string, reply: FederationReply): Error {
 }
 
 /**
- * Identity, invitations, connections and the checks on every inbound message
- * (docs/federation.md). Network calls happen outside transactions; the invitation is consumed and
- * the connection registered in one.
+ * Identity, invitations and connections (docs/federation.md); inbound requests are checked by
+ * federation.verify.ts before any of this runs. Network calls happen outside transactions; the
+ * invitation is consumed and the connection registered in one.
  */
 export function createFederationService(deps: {
   repo: FederationRepo;
   identity: IdentityService;
   client: FederationClient;
-  log: Pick<FastifyBaseLogger, "warn">;
   now?: () => number;
 }) {
   const { repo, identity, client } = deps;

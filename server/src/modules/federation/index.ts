@@ -36,7 +36,7 @@ export function registerFederationModule(
     publicUrl: ctx.config.publicUrl,
   });
   const client = createFederationClient({ identity, timeoutMs: 15_000 });
-  const service = createFederationService({ repo, identity, client, log: ctx.log });
+  const service = createFederationService({ repo, identity, client });
   const external = createExternalNodesService({ repo: createExternalNodesRepo(ctx.db), federation: service, client });
   const loop = createPingLoop({
     repo,
