@@ -38,15 +38,20 @@ const invite = async (c: Console): Promise<string> => {
   return res.json().invitation_jwt as string;
 };
 const accept = (c: Console, jwt: string) => c.api("POST", "/node/accept-invitation", { invitation_jwt: jwt });
-/** What a refusal must leave alone: connections and invitations of both consoles. */
+/**
+ * What a refusal must leave alone: the connections (who, with which key and endpoint, revoked or
+ * not) and the invitations of each console. Reachability is left out: the ping loop keeps changing it.
+ */
 const state = async (...cs: Console[]) =>
   Promise.all(
     cs.map(async (c) => ({
-      connections: await c.t.database.db
-        .selectFrom("federation_connections")
-        .select(["node_id", "status", "public_key", "endpoint"])
-        .orderBy("node_id")
-        .execute(),
+      connections: (
+        await c.t.database.db
+          .selectFrom("federation_connections")
+          .select(["node_id", "status", "public_key", "endpoint"])
+          .orderBy("node_id")
+          .execute()
+      ).map(({ status, ...rest }) => ({ ...rest, revoked: status === "revoked" })),
       invitations: await c.t.database.db
         .selectFrom("federation_invitations")
         .select(["nonce", "used_at", "used_by_node_id"])
