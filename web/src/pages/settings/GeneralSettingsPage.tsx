@@ -1,9 +1,11 @@
-import type { ReactElement } from "react";
+import { useEffect, type ReactElement } from "react";
+import { useLocation } from "react-router";
 import { ActiveAlerts } from "@/pages/settings/ActiveAlerts";
 import { ALERT_FIELDS } from "@/pages/settings/alert-fields";
 import { SettingsForm, type FieldDef } from "@/pages/settings/SettingsForm";
 import { PluginRegistriesCard } from "@/pages/settings/PluginRegistriesCard";
 import { SettingsNav } from "@/pages/settings/SettingsNav";
+import { FEDERATION_ENDPOINT_PATTERN } from "@/pages/settings/federation-endpoint";
 import { LoadingRows, PageHeader, QueryState } from "@/components/states";
 import { useSettingsQuery } from "@/data/settings/settings-query";
 
@@ -41,9 +43,33 @@ const FIELDS: FieldDef[] = [
   { name: "besuTemplateCMD", label: "Besu start command template", kind: "textarea" },
 ];
 
-/** Global settings: health checks, demo mode, node command templates, the alert thresholds and plugin registries. */
+const FEDERATION_FIELDS: FieldDef[] = [
+  {
+    name: "federationEndpoint",
+    label: "Federation endpoint",
+    kind: "text",
+    help: "The URL other consoles reach this one at, e.g. https://console.example.com. Invitations carry it. Empty: the CHAINLAUNCH_PUBLIC_URL the server was started with, if any.",
+    rules: {
+      pattern: {
+        value: FEDERATION_ENDPOINT_PATTERN,
+        message: "Use an http(s) URL such as https://console.example.com",
+      },
+    },
+  },
+];
+
+/** Scrolls to the card named by the URL's hash (the Connect screen links to #federation) once it renders. */
+function useScrollToHash(ready: boolean): void {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (ready && hash) document.getElementById(hash.slice(1))?.scrollIntoView({ block: "start" });
+  }, [ready, hash]);
+}
+
+/** Global settings: health checks, demo mode, node command templates, the alert thresholds, plugin registries and the federation endpoint. */
 export function GeneralSettingsPage(): ReactElement {
   const settings = useSettingsQuery();
+  useScrollToHash(settings.isSuccess);
   return (
     <div>
       <PageHeader title="Settings" description="Configure your ChainLaunch installation." />
@@ -77,6 +103,20 @@ export function GeneralSettingsPage(): ReactElement {
       <QueryState query={settings} loading={<LoadingRows rows={3} />}>
         {(s) => <PluginRegistriesCard config={s.config} />}
       </QueryState>
+      <div className="h-6" />
+      <div id="federation" className="scroll-mt-20">
+        <QueryState query={settings} loading={<LoadingRows rows={2} />}>
+          {(s) => (
+            <SettingsForm
+              title="Federation"
+              description="How other consoles reach this one when you connect them on the Connect screen."
+              fields={FEDERATION_FIELDS}
+              config={s.config}
+              updatedAt={s.updated_at}
+            />
+          )}
+        </QueryState>
+      </div>
     </div>
   );
 }
