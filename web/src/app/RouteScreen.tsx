@@ -47,9 +47,17 @@ const cache = new Map<string, ReturnType<typeof lazyPage>>();
 /** Path parameters that are numeric ids on every screen that has them. */
 const ID_PARAMS = new Set(["id", "networkId", "nodeId"]);
 
-/** The parameter of a path that can't name anything (not a positive integer id), if any. */
-export function invalidIdParam(params: Readonly<Record<string, string | undefined>>): string | undefined {
-  return Object.entries(params).find(([k, v]) => ID_PARAMS.has(k) && v !== undefined && !/^[1-9]\d*$/.test(v))?.[1];
+/**
+ * The parameter of a path that can't name anything (not a positive integer id), if any. With `textId`
+ * the route's `:id` is not a database id and is left to the screen.
+ */
+export function invalidIdParam(
+  params: Readonly<Record<string, string | undefined>>,
+  textId = false,
+): string | undefined {
+  return Object.entries(params).find(
+    ([k, v]) => ID_PARAMS.has(k) && !(textId && k === "id") && v !== undefined && !/^[1-9]\d*$/.test(v),
+  )?.[1];
 }
 
 /** Where a screen's "Back to …" goes: the nearest parent screen in the breadcrumbs, else its list. */
@@ -75,7 +83,7 @@ export function RouteScreen({ route }: { route: AppRoute }): ReactElement {
     Page = lazyPage(route.load);
     cache.set(route.path, Page);
   }
-  const bad = invalidIdParam(params);
+  const bad = invalidIdParam(params, route.textId);
   const info = { title: route.title, back: backLinkFor(pathname) };
   return (
     <RouteInfoContext value={info}>

@@ -7,6 +7,11 @@ export interface AppRoute {
   /** Screen name: page title and breadcrumb. */
   title: string;
   load?: PageLoader;
+  /**
+   * `:id` is not a numeric database id (connect/:id names a console by its node id, "cl-…"), so the
+   * screen itself says when it names nothing.
+   */
+  textId?: boolean;
 }
 
 const dashboard: PageLoader = () => import("@/pages/dashboard/DashboardPage").then((m) => m.DashboardPage);
@@ -95,6 +100,11 @@ const pluginEdit: PageLoader = () => import("@/pages/plugins/PluginEditorPage").
 const plugin: PageLoader = () => import("@/pages/plugins/PluginDetailPage").then((m) => m.PluginDetailPage);
 const pluginDeploy: PageLoader = () => import("@/pages/plugins/PluginDeployPage").then((m) => m.PluginDeployPage);
 
+const connect: PageLoader = () => import("@/pages/connect/ConnectPage").then((m) => m.ConnectPage);
+const connection: PageLoader = () => import("@/pages/connect/ConnectionPage").then((m) => m.ConnectionPage);
+const externalNodes: PageLoader = () =>
+  import("@/pages/external-nodes/ExternalNodesPage").then((m) => m.ExternalNodesPage);
+
 const besuNodeCreate: PageLoader = () => import("@/pages/nodes/BesuNodeFormPage").then((m) => m.BesuNodeCreatePage);
 const besuNodeEdit: PageLoader = () => import("@/pages/nodes/BesuNodeFormPage").then((m) => m.BesuNodeEditPage);
 
@@ -170,9 +180,9 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "settings/audit-logs", title: "Audit Logs", load: auditLogs },
   { path: "settings/audit-logs/:id", title: "Audit Log", load: auditLog },
   { path: "views/audit-logs/:id", title: "Audit Log", load: auditLog },
-  { path: "connect", title: "Connect" },
-  { path: "connect/:id", title: "Connection" },
-  { path: "external-nodes", title: "External Nodes" },
+  { path: "connect", title: "Connect", load: connect },
+  { path: "connect/:id", title: "Connection", load: connection, textId: true },
+  { path: "external-nodes", title: "External Nodes", load: externalNodes },
   { path: "docs", title: "API Documentation", load: docs },
   { path: "plugins", title: "Plugins", load: plugins },
   { path: "plugins/new", title: "New Plugin", load: pluginCreate },
