@@ -93,7 +93,8 @@ export function tcpProbe(host: string, port: number, timeoutMs = 2000): Readines
   };
 }
 
-function tcpConnects(host: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+/** Whether a TCP connection to host:port is accepted within the timeout. */
+export function tcpConnects(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port, signal });
     const done = (ok: boolean): void => {

@@ -18,7 +18,15 @@ export {
   type ResolvedFabricBinaries,
 } from "./binaries.js";
 export { RuntimeError, type RuntimeErrorCode } from "./errors.js";
-export { allProbes, getHealthz, httpHealthProbe, tcpProbe, type HealthzResult, type ReadinessProbe } from "./health.js";
+export {
+  allProbes,
+  getHealthz,
+  httpHealthProbe,
+  tcpConnects,
+  tcpProbe,
+  type HealthzResult,
+  type ReadinessProbe,
+} from "./health.js";
 export {
   DEFAULT_LOG_ROTATION,
   followLog,
@@ -46,6 +54,7 @@ export {
 } from "./ports.js";
 export {
   createSupervisor,
+  minimalEnv,
   type ProcessSpec,
   type ProcessState,
   type ProcessStatus,

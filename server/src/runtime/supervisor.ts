@@ -60,7 +60,8 @@ interface Entry {
 const ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Without an explicit env a node gets only these, never the console's secrets. */
-function minimalEnv(): Record<string, string> {
+/** The environment a supervised child gets by default: PATH, HOME, TMPDIR, LANG and TZ of the console. */
+export function minimalEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of ["PATH", "HOME", "TMPDIR", "LANG", "TZ"]) {
     const v = process.env[k];

@@ -59,7 +59,6 @@ export function registerPluginsModule(
   const late: { service?: PluginsService } = {};
   const processes = createPluginProcesses({
     stateDir: join(dir, ".runtime"),
-    log: ctx.log,
     onGaveUp: (plugin, svc, message) => {
       void service
         ?.gaveUp(plugin, svc, message)

@@ -1,9 +1,14 @@
 import { execFile } from "node:child_process";
 import { request } from "node:http";
-import { connect } from "node:net";
 import { promisify } from "node:util";
-import type { FastifyBaseLogger } from "fastify";
-import { createSupervisor, findExecutable, type ProcessState, type ReadinessProbe } from "../../runtime/index.js";
+import {
+  createSupervisor,
+  findExecutable,
+  minimalEnv,
+  tcpConnects,
+  type ProcessState,
+  type ReadinessProbe,
+} from "../../runtime/index.js";
 
 const run = promisify(execFile);
 
@@ -33,46 +38,22 @@ export function httpOk(url: string, timeoutMs: number, signal?: AbortSignal): Pr
   });
 }
 
-function tcpOk(host: string, port: number, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host, port, timeout: timeoutMs });
-    s.once("connect", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once("timeout", () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once("error", () => resolve(false));
-  });
-}
-
 /** Checks a process's health check once; undefined when it has none. */
-export async function checkHealth(p: RenderedProcess, timeoutMs = 1500): Promise<boolean | undefined> {
+export async function checkHealth(
+  p: RenderedProcess,
+  timeoutMs = 1500,
+  signal?: AbortSignal,
+): Promise<boolean | undefined> {
   const h = p.health;
   if (!h) return undefined;
   return h.type === "http"
-    ? httpOk(`http://${h.host}:${h.port}${h.path}`, timeoutMs)
-    : tcpOk(h.host, h.port, timeoutMs);
+    ? httpOk(`http://${h.host}:${h.port}${h.path}`, timeoutMs, signal)
+    : tcpConnects(h.host, h.port, timeoutMs, signal);
 }
 
 function probeOf(p: RenderedProcess): ReadinessProbe | undefined {
   if (!p.health) return undefined;
-  return async ({ signal }) =>
-    p.health!.type === "http"
-      ? httpOk(`http://${p.health!.host}:${p.health!.port}${p.health!.path}`, 1500, signal)
-      : (await checkHealth(p)) === true;
-}
-
-/** The environment a plugin process gets: the console's basics, then the plugin's own variables. */
-function envOf(p: RenderedProcess): Record<string, string> {
-  const base: Record<string, string> = {};
-  for (const k of ["PATH", "HOME", "TMPDIR", "LANG", "TZ"]) {
-    const v = process.env[k];
-    if (v !== undefined) base[k] = v;
-  }
-  return { ...base, ...p.env };
+  return async ({ signal }) => (await checkHealth(p, 1500, signal)) === true;
 }
 
 /**
@@ -81,7 +62,6 @@ function envOf(p: RenderedProcess): Record<string, string> {
  */
 export function createPluginProcesses(deps: {
   stateDir: string;
-  log: Pick<FastifyBaseLogger, "warn">;
   onGaveUp(plugin: string, service: string, message: string): void;
 }) {
   let closed = false;
@@ -97,7 +77,8 @@ export function createPluginProcesses(deps: {
     id: processId(plugin, p.name),
     command: p.command,
     args: p.args,
-    env: envOf(p),
+    // The console's basics, then the plugin's own variables.
+    env: { ...minimalEnv(), ...p.env },
     cwd: p.cwd,
     probe: probeOf(p),
     startTimeoutMs: (p.health?.timeoutSeconds ?? 60) * 1000,

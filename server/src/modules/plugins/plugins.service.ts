@@ -148,25 +148,24 @@ export function createPluginsService(deps: {
   async function status(row: PluginRow): Promise<DeploymentStatus> {
     const doc = docOf(row);
     const run = await readRun(row.name);
-    const services: DeploymentStatus["services"] = doc.spec.processes
-      ? (
-          run?.processes ??
-          doc.spec.processes.map((p) => ({ name: p.name, command: p.command, ports: [] }) as unknown as RenderedProcess)
-        ).map((p) => {
-          const st = deps.processes.state(row.name, p.name);
-          return {
-            name: p.name,
-            image: p.command,
-            status: st ? st.status.toLowerCase() : row.status === "running" ? "unknown" : "stopped",
-            createdAt: st?.startedAt ?? run?.startedAt ?? "",
-            ports: (p.ports ?? []).map((x) => ({
-              hostPort: String(x.port),
-              containerPort: String(x.port),
-              protocol: x.protocol ?? "tcp",
-            })),
-          };
-        })
-      : [];
+    // What was started (run.json), else what the definition would start.
+    const procs =
+      run?.processes ??
+      (doc.spec.processes ?? []).map((p) => ({
+        name: p.name,
+        command: p.command,
+        ports: [] as RenderedProcess["ports"],
+      }));
+    const services: DeploymentStatus["services"] = procs.map((p) => {
+      const st = deps.processes.state(row.name, p.name);
+      return {
+        name: p.name,
+        image: p.command,
+        status: st ? st.status.toLowerCase() : row.status === "running" ? "unknown" : "stopped",
+        createdAt: st?.startedAt ?? run?.startedAt ?? "",
+        ports: p.ports.map((x) => ({ hostPort: String(x.port), containerPort: String(x.port), protocol: x.protocol })),
+      };
+    });
     return {
       status: row.status as PluginStatus,
       ...(row.parameters ? { parameters: paramsOf(row) } : {}),
