@@ -56,12 +56,12 @@ export function registerPluginsModule(
   },
 ): PluginsModule {
   const dir = join(ctx.config.dataDir, "plugins");
-  const late: { service?: PluginsService } = {};
   const processes = createPluginProcesses({
     stateDir: join(dir, ".runtime"),
+    // Called only after a start or adoption, which go through `service` (defined below by then).
     onGaveUp: (plugin, svc, message) => {
       void service
-        ?.gaveUp(plugin, svc, message)
+        .gaveUp(plugin, svc, message)
         .catch((err: unknown) => ctx.log.warn({ err, plugin }, "recording a plugin failure failed"));
     },
   });
@@ -82,7 +82,6 @@ export function registerPluginsModule(
     bus: ctx.bus,
     log: ctx.log,
   });
-  late.service = service;
   registerPluginsRoutes(api, service);
   void service.resumeAll().catch((err: unknown) => ctx.log.warn({ err }, "resuming plugins failed"));
   return { service, close: () => processes.close() };
