@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
 import { cp } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findShippedDir } from "../../runtime/shipped.js";
 
 /** A project template shipped with the product (server/boilerplates/<id>). */
 export interface Boilerplate {
@@ -60,12 +60,8 @@ export const BOILERPLATES: readonly Boilerplate[] = [
  * src/ (tsx), dist/ or the bundle.
  */
 export function boilerplatesDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, "boilerplates");
-    if (existsSync(join(candidate, BOILERPLATES[0]!.id))) return candidate;
-    dir = dirname(dir);
-  }
+  const found = findShippedDir([dirname(fileURLToPath(import.meta.url))], "boilerplates", BOILERPLATES[0]!.id);
+  if (found) return found;
   throw new Error("the chaincode boilerplates (server/boilerplates) are missing from this installation");
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "../../http/errors.js";
+import { findShippedDir } from "../../runtime/shipped.js";
 import { describeProblem, parsePluginYaml, PluginFormatError } from "./plugin-format.js";
 
 /** One plugin offered for installation (upstream's registry.PluginMetadata). */
@@ -34,12 +34,12 @@ const CACHE_MS = 10 * 60_000;
 
 /** `server/plugins-catalogue`, found from this module whether it runs from src/, dist/ or the bundle. */
 export function catalogueDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, "plugins-catalogue");
-    if (existsSync(join(candidate, "fabric-rest-gateway.yaml"))) return candidate;
-    dir = dirname(dir);
-  }
+  const found = findShippedDir(
+    [dirname(fileURLToPath(import.meta.url))],
+    "plugins-catalogue",
+    "fabric-rest-gateway.yaml",
+  );
+  if (found) return found;
   throw new Error("the plugin catalogue (server/plugins-catalogue) is missing from this installation");
 }
 

@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
+import { findShippedDir } from "../../runtime/shipped.js";
 import type { AppContext } from "../context.js";
 import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -23,14 +23,13 @@ export const GATEWAY_PROGRAM = "fabric-rest-gateway.js";
  */
 export function findBuiltinsDir(configured: string | undefined): string {
   if (configured) return configured;
-  const starts = [process.argv[1] ? dirname(process.argv[1]) : undefined, dirname(fileURLToPath(import.meta.url))];
-  for (const start of starts) {
-    let dir = start;
-    for (let i = 0; dir && i < 5; i++) {
-      if (existsSync(join(dir, "builtins", GATEWAY_PROGRAM))) return join(dir, "builtins");
-      dir = dirname(dir);
-    }
-  }
+  const found = findShippedDir(
+    [process.argv[1] ? dirname(process.argv[1]) : undefined, dirname(fileURLToPath(import.meta.url))],
+    "builtins",
+    GATEWAY_PROGRAM,
+    5,
+  );
+  if (found) return found;
   return join(dirname(process.argv[1] ?? "."), "builtins");
 }
 
