@@ -27,7 +27,19 @@ for (const f of fs.readdirSync(process.argv[1])) {
   passed += r.numPassedTests; failed += r.numFailedTests;
   skipped += (r.numPendingTests || 0) + (r.numTodoTests || 0);
   if (!r.success && r.numFailedTests === 0) failed += 1;
+  // Name every failure again here, so the last lines of a long run say what failed.
+  for (const file of r.testResults || []) {
+    const rel = path.basename(f, ".json") + ": " + path.relative(process.argv[2], file.name);
+    if (file.status === "failed" && !(file.assertionResults || []).some((a) => a.status === "failed")) {
+      console.log(`FAILED ${rel}: ${(file.message || "").split("\n")[0].slice(0, 300)}`);
+    }
+    for (const a of file.assertionResults || []) {
+      if (a.status !== "failed") continue;
+      const msg = (a.failureMessages || [])[0] || "";
+      console.log(`FAILED ${rel} > ${a.fullName}: ${msg.split("\n")[0].slice(0, 300)}`);
+    }
+  }
 }
 console.log(`total: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-' "$reports"
+' "$reports" "$root"
 exit $status
