@@ -512,6 +512,40 @@ export interface FederationSeenNoncesTable {
   seen_at: string;
 }
 
+/** A share this console sent or received (docs/federation.md, "Sharing"). */
+export interface FederationSharesTable {
+  /** UUID; the share id of the routes (a received share gets its own, the sender's is remote_share_id). */
+  id: string;
+  /** sent or received. */
+  direction: string;
+  /** fabric_network, besu_network or key. */
+  kind: string;
+  /** Received: the connection it came through. Sent key shares: the recipient. Sent network shares: null. */
+  connection_id: number | null;
+  /** Received: the sender's share id. */
+  remote_share_id: string | null;
+  /** The sender's network or key id, as text. */
+  resource_id: string;
+  /** Network name (Fabric: the channel) or key name. */
+  name: string;
+  /** fabric or besu for networks; null for keys. */
+  platform: string | null;
+  /** JSON. Received: what was shared (public material only). Sent: recipients with their outcome, metadata. */
+  data_json: string;
+  /** Received: pending, accepting, accepted, rejected (keys: active). Sent: sent or failed. */
+  status: string;
+  /** Why the last accept or send failed. */
+  error: string | null;
+  /** Received networks: the network the accept imported. */
+  local_network_id: number | null;
+  /** Who shared it: the sending user's name. */
+  shared_by: string | null;
+  /** Key shares: when the share expires. */
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ExternalFabricOrganizationsTable {
   id: Generated<number>;
   connection_id: number;
@@ -568,6 +602,7 @@ export interface Database {
   federation_invitations: FederationInvitationsTable;
   federation_connections: FederationConnectionsTable;
   federation_seen_nonces: FederationSeenNoncesTable;
+  federation_shares: FederationSharesTable;
   external_fabric_organizations: ExternalFabricOrganizationsTable;
   external_fabric_nodes: ExternalFabricNodesTable;
   external_besu_nodes: ExternalBesuNodesTable;

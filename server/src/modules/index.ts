@@ -103,7 +103,13 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     })),
   );
   registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
-  const federation = registerFederationModule(api, ctx, { masterKey: providers.masterKey, settings });
+  const federation = registerFederationModule(api, ctx, {
+    masterKey: providers.masterKey,
+    settings,
+    fabric: fabricNetworks,
+    besu: besuNetworks,
+    keys,
+  });
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

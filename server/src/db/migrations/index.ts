@@ -14,6 +14,7 @@ import { alerts } from "./0012-alerts.js";
 import { metrics } from "./0013-metrics.js";
 import { plugins } from "./0014-plugins.js";
 import { federation } from "./0015-federation.js";
+import { federationSharing } from "./0016-federation-sharing.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -39,6 +40,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0013-metrics": metrics(dialect),
         "0014-plugins": plugins(dialect),
         "0015-federation": federation(dialect),
+        "0016-federation-sharing": federationSharing(dialect),
       };
     },
   };

@@ -119,6 +119,12 @@ export const AUDIT_EVENT_TYPES = [
   "federation.sync",
   "federation.handshake",
   "federation.revoke_received",
+  "federation.share_network",
+  "federation.share_key",
+  "federation.share_received",
+  "federation.shared_network_accept",
+  "federation.shared_network_reject",
+  "federation.shared_network_delete",
   "external_node.delete",
 ] as const;
 

@@ -6,6 +6,9 @@ import { MAX_JSON_DEPTH, findNul, jsonDepthExceeds } from "../../http/json-body.
 import type { ExternalNodesService } from "./external-nodes.service.js";
 import type { FederationService } from "./federation.service.js";
 import type { InboundVerifier } from "./federation.verify.js";
+import type { KeySharing } from "./key-sharing.js";
+import type { NetworkShares } from "./sharing.receive.js";
+import { MAX_SHARE_BODY_BYTES, wireKeyShare, wireNetworkShare, wireShareReceipt } from "./sharing.wire.js";
 import {
   HEADERS,
   ackResponse,
@@ -42,6 +45,7 @@ export function registerFederationInboundRoutes(
   svc: FederationService,
   external: ExternalNodesService,
   verifier: InboundVerifier,
+  sharing: { networks: NetworkShares; keys: KeySharing },
 ): void {
   const raw = new WeakMap<FastifyRequest, Buffer>();
   const senders = new WeakMap<FastifyRequest, string>();
@@ -150,6 +154,49 @@ export function registerFederationInboundRoutes(
       async (req) => {
         await svc.receiveRevoke(sender(req));
         return { message: "connection revoked" };
+      },
+    );
+    r.post(
+      "/federation/shares/network",
+      {
+        bodyLimit: MAX_SHARE_BODY_BYTES,
+        config: { access: "public", audit: "federation.share_received" },
+        schema: {
+          operationId: "federationReceiveNetworkShare",
+          tags,
+          summary: "Console to console: a network shared with this console; stored as pending (signed)",
+          headers: signatureHeaders,
+          body: wireNetworkShare,
+          response: { 200: wireShareReceipt },
+        },
+      },
+      async (req) => {
+        req.auditInfo.details = { kind: `${req.body.platform}_network`, name: req.body.name };
+        const from = await svc.touchAndGet(sender(req));
+        const res = await sharing.networks.receive(from, req.body);
+        req.auditInfo.details = { ...req.auditInfo.details, share_id: res.shareId };
+        return res;
+      },
+    );
+    r.post(
+      "/federation/shares/key",
+      {
+        config: { access: "public", audit: "federation.share_received" },
+        schema: {
+          operationId: "federationReceiveKeyShare",
+          tags,
+          summary: "Console to console: a public key shared with this console (signed)",
+          headers: signatureHeaders,
+          body: wireKeyShare,
+          response: { 200: wireShareReceipt },
+        },
+      },
+      async (req) => {
+        req.auditInfo.details = { kind: "key", name: req.body.name };
+        const from = await svc.touchAndGet(sender(req));
+        const res = await sharing.keys.receive(from, req.body);
+        req.auditInfo.details = { ...req.auditInfo.details, share_id: res.shareId };
+        return res;
       },
     );
   });

@@ -242,6 +242,12 @@ export function createFederationService(deps: {
       await repo.setReachability(sender, true, iso(), null);
     },
 
+    /** Marks a verified sender connected and returns its connection. */
+    async touchAndGet(sender: string): Promise<ConnectionRow> {
+      await repo.setReachability(sender, true, iso(), null);
+      return mustConnection(sender);
+    },
+
     /** Forgets message nonces older than twice the window (older timestamps are refused anyway). */
     pruneNonces: (): Promise<void> => repo.pruneNonces(iso(now() - 2 * REPLAY_WINDOW_MS)),
   };

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.js";
+import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
+import type { FabricNetworksService } from "../fabric-networks/fabric-networks.service.js";
+import type { KeysService } from "../keys/keys.service.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createExternalNodesRepo } from "./external-nodes.repo.js";
 import { registerExternalNodesRoutes } from "./external-nodes.routes.js";
@@ -12,6 +15,11 @@ import { createFederationRepo } from "./federation.repo.js";
 import { registerFederationRoutes } from "./federation.routes.js";
 import { createFederationService, type FederationService } from "./federation.service.js";
 import { createInboundVerifier } from "./federation.verify.js";
+import { createKeySharing } from "./key-sharing.js";
+import { createNetworkShares } from "./sharing.receive.js";
+import { createSharingRepo } from "./sharing.repo.js";
+import { registerSharingRoutes } from "./sharing.routes.js";
+import { createNetworkShareSender } from "./sharing.send.js";
 
 export interface FederationModule {
   service: FederationService;
@@ -25,8 +33,14 @@ export interface FederationModule {
  */
 export function registerFederationModule(
   api: FastifyInstance,
-  ctx: Pick<AppContext, "db" | "log" | "config">,
-  deps: { masterKey: () => { key: Buffer }; settings: Pick<SettingsService, "get"> },
+  ctx: Pick<AppContext, "db" | "log" | "config" | "bus">,
+  deps: {
+    masterKey: () => { key: Buffer };
+    settings: Pick<SettingsService, "get">;
+    fabric: Pick<FabricNetworksService, "get" | "importBlock">;
+    besu: Pick<BesuNetworksService, "get" | "import">;
+    keys: Pick<KeysService, "get">;
+  },
 ): FederationModule {
   const repo = createFederationRepo(ctx.db);
   const identity = createIdentityService({
@@ -45,9 +59,34 @@ export function registerFederationModule(
     intervalMs: ctx.config.federationPingMs,
     log: ctx.log,
   });
+  const sharingRepo = createSharingRepo(ctx.db);
+  const connections = () => repo.listConnections();
+  const sharing = {
+    sender: createNetworkShareSender({
+      repo: sharingRepo,
+      connections,
+      client,
+      fabric: deps.fabric,
+      besu: deps.besu,
+      bus: ctx.bus,
+    }),
+    shares: createNetworkShares({
+      repo: sharingRepo,
+      connections,
+      myNodeId: service.nodeId,
+      fabric: deps.fabric,
+      besu: deps.besu,
+      bus: ctx.bus,
+    }),
+    keys: createKeySharing({ repo: sharingRepo, connections, client, keys: deps.keys }),
+  };
   registerFederationRoutes(api, service, external);
   registerExternalNodesRoutes(api, external);
-  registerFederationInboundRoutes(api, service, external, createInboundVerifier({ repo, identity }));
+  registerSharingRoutes(api, sharing);
+  registerFederationInboundRoutes(api, service, external, createInboundVerifier({ repo, identity }), {
+    networks: sharing.shares,
+    keys: sharing.keys,
+  });
   api.addHook("onReady", async () => loop.start());
   return { service, close: () => loop.stop() };
 }
