@@ -363,12 +363,32 @@ const FEDERATION_ALLOWED: Record<string, string> = {
     ]),
   ),
   ...Object.fromEntries(
-    ["POST /federation/handshake", "GET /federation/ping", "GET /federation/nodes", "POST /federation/revoke"].map(
-      (op) => [
-        op,
-        `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's /node/register-peer and /node/external-nodes are not served`,
-      ],
+    ["POST /pro/sharing/network", "POST /pro/sharing/besu-network"].flatMap((op) =>
+      ["results", "results[].error", "results[].nodeId", "results[].recipient", "results[].status"].map((p) => [
+        `${op} response:${p}`,
+        `${FED}: the outcome per recipient (a revoked or unreachable one fails alone); genesisBlock is base64, as Go writes []byte`,
+      ]),
     ),
+  ),
+  "GET /pro/shared-networks response:networks[].direction": `${FED}: the list holds received and sent shares (filter ?direction=)`,
+  "GET /pro/shared-networks response:networks[].error": `${FED}: why the last accept failed (the share stays pending) or why every send failed`,
+  "GET /pro/shared-networks response:networks[].localNetworkId": `${FED}: the network an accept imported on this console`,
+  "GET /pro/shared-networks response:networks[].networkName": `${FED}: the network's name (Fabric: the channel), for the Shared Networks screen`,
+  "GET /pro/shared-networks response:networks[].platform": `${FED}: fabric or besu`,
+  "GET /pro/shared-networks/{shareId}": `${FED}: upstream's GET /pro/shared-networks/{networkId}; the path is shared with DELETE …/{shareId}, so it takes the share id`,
+  "GET /pro/keys/shared-with-me response:keys[].shared_by_node_id": `${FED}: node id of the console that shared the key (shared_by is the connection id)`,
+  ...Object.fromEntries(
+    [
+      "POST /federation/handshake",
+      "GET /federation/ping",
+      "GET /federation/nodes",
+      "POST /federation/revoke",
+      "POST /federation/shares/network",
+      "POST /federation/shares/key",
+    ].map((op) => [
+      op,
+      `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's /node/register-peer and /node/external-nodes are not served`,
+    ]),
   ),
 };
 

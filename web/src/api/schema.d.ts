@@ -4930,6 +4930,152 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/pro/sharing/network": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a Fabric network (block 0 and its orderers) to connected consoles
+     * @description Each recipient gets the share as pending and accepts or rejects it. A revoked or unreachable recipient fails alone (see results); when all fail the share is stored as failed and the answer is 502.
+     */
+    post: operations["shareNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/sharing/besu-network": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a Besu network (genesis and bootnodes) to connected consoles
+     * @description Each recipient gets the share as pending and accepts or rejects it. A revoked or unreachable recipient fails alone (see results); when all fail the share is stored as failed and the answer is 502.
+     */
+    post: operations["shareBesuNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/shared-networks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Networks shared with this console and by it, newest first */
+    get: operations["listSharedNetworks"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/shared-networks/{shareId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One shared network, by share id
+     * @description Upstream names this path parameter networkId; it shares the path with DELETE, so it is the share id here.
+     */
+    get: operations["getSharedNetwork"];
+    put?: never;
+    post?: never;
+    /** Delete a share record (an accepted share's imported network stays) */
+    delete: operations["deleteSharedNetwork"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/shared-networks/{shareId}/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Accept a received network: it is imported here so this console's nodes can join it */
+    post: operations["acceptSharedNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/shared-networks/{shareId}/reject": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reject a received network */
+    post: operations["rejectSharedNetwork"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/sharing/key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a key's public part (never private material) to a connected console */
+    post: operations["shareKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/keys/shared-with-me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Public keys connected consoles shared with this one */
+    get: operations["getKeysSharedWithMe"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -5186,6 +5332,40 @@ export interface paths {
     put?: never;
     /** Console to console: the sender disconnected; it is refused from now on (signed) */
     post: operations["federationRevoke"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/federation/shares/network": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a network shared with this console; stored as pending (signed) */
+    post: operations["federationReceiveNetworkShare"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/federation/shares/key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a public key shared with this console (signed) */
+    post: operations["federationReceiveKeyShare"];
     delete?: never;
     options?: never;
     head?: never;
@@ -6453,6 +6633,270 @@ export interface components {
     FederationAckInput: {
       /** @description What happened */
       message: string;
+    };
+    /** @description A network shared by another console */
+    FederationNetworkShareInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Network name (Fabric: the channel name) */
+      name: string;
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Besu: the chain id the genesis must carry */
+      chainId?: number;
+      /** @description Fabric: the channel's orderer organizations */
+      orderers?: {
+        /** @description Orderer organization's MSP id */
+        mspId: string;
+        /** @description The organization's orderer endpoints */
+        endpoints: string[];
+        /** @description TLS CA certificates to trust the endpoints with */
+        tlsCaCerts: string[];
+      }[];
+      /** @description Besu: enode URLs of the network's nodes on the sending console */
+      bootnodes?: string[];
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** @description A public key shared by another console */
+    FederationKeyShareInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The key's id on the sending console */
+      keyId: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      keySize: number | null;
+      /**
+       * @description Encoding of publicKey
+       * @constant
+       */
+      format: "PEM";
+      /** @description SubjectPublicKeyInfo PEM (never private material) */
+      publicKey: string;
+      /** @description EIP-55 address of a secp256k1 key */
+      ethereumAddress?: string | null;
+      /** @description When the share expires (ISO-8601) */
+      expiresAt?: string | null;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    FederationShareReceiptInput: {
+      /** @description The receiver's own id of the share */
+      shareId: string;
+      /** @description pending for networks, active for keys */
+      status: string;
+    };
+    /** @description Share a network with connected consoles */
+    NetworkShareRequestInput: {
+      /** @description Id of the network on this console */
+      networkId: number;
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+      /** @description Free-form labels sent along with the share (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** @description Outcome of one recipient */
+    ShareRecipientResultInput: {
+      /** @description Connection id */
+      recipient: number;
+      /** @description The recipient's node id */
+      nodeId: string;
+      /**
+       * @description sent, or failed (see error)
+       * @enum {string}
+       */
+      status: "sent" | "failed";
+      /** @description Why it failed */
+      error: string | null;
+    };
+    NetworkShareResponseInput: {
+      /** @description Id of the share on this console */
+      shareId: string;
+      /** @description The shared network's id */
+      networkId: number;
+      /** @description Connection ids it was sent to */
+      recipients: number[];
+      /**
+       * @description sent when at least one recipient received it, else failed
+       * @enum {string}
+       */
+      status: "sent" | "failed";
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description What was sent, base64 (Go's []byte encoding): Fabric's block 0, or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResultInput"][];
+    };
+    SharedNetworkInput: {
+      /** @description Share id (for accept, reject and delete) */
+      id: string;
+      /** @description Received: the connection it came through; sent: null (see recipients) */
+      connectionId: number | null;
+      /** @description When it was sent or received */
+      createdAt: string;
+      /** @description Received: what was shared (genesisBlock base64, chainId, orderers or bootnodes, metadata); sent: the recipients' outcome and metadata */
+      dataJson: unknown;
+      /** @description Sent: the connection ids it was sent to; received: empty */
+      recipients: number[];
+      /** @description The network's id on the sending console */
+      resourceId: string;
+      /**
+       * @description fabric_network or besu_network
+       * @enum {string}
+       */
+      resourceType: "fabric_network" | "besu_network";
+      /** @description The user who shared it, on the sending console */
+      sharedBy: string;
+      /** @description Node id of the sending console */
+      sharedByNodeId: string;
+      /** @description Received: pending, accepting, accepted or rejected. Sent: sent or failed (per recipient in dataJson) */
+      status: string;
+      /**
+       * @description received or sent
+       * @enum {string}
+       */
+      direction: "received" | "sent";
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Network name (Fabric: the channel) */
+      networkName: string;
+      /** @description The network the accept imported on this console */
+      localNetworkId: number | null;
+      /** @description Why the last accept (received) or every send (sent) failed */
+      error: string | null;
+    };
+    SharedNetworkListResponseInput: {
+      /** @description Shares, newest first */
+      networks: components["schemas"]["SharedNetworkInput"][];
+    };
+    SharedNetworkDetailResponseInput: {
+      /** @description The share */
+      network: components["schemas"]["SharedNetworkInput"];
+    };
+    AcceptSharedNetworkResponseInput: {
+      /** @description The network imported on this console */
+      networkId: number;
+      /**
+       * @description accepted
+       * @constant
+       */
+      status: "accepted";
+    };
+    RejectSharedNetworkResponseInput: {
+      /**
+       * @description rejected
+       * @constant
+       */
+      status: "rejected";
+    };
+    /** @description Share a public key with a connected console */
+    KeyShareRequestInput: {
+      /** @description Id of the key on this console; only its public key is sent */
+      key_id: number;
+      /** @description Connection id of the recipient (GET /node/connected-peers) */
+      peer_id: number;
+      /**
+       * Format: date-time
+       * @description When the share expires (ISO-8601); the recipient lists it as expired after
+       */
+      expires_at?: string;
+      /** @description Free-form labels sent along with the share (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    KeyShareResponseInput: {
+      /** @description Id of the share on this console */
+      share_id: string;
+      /** @description The shared key's id */
+      key_id: string;
+      /** @description Connection id of the recipient */
+      peer_id: number;
+      /**
+       * @description sent
+       * @constant
+       */
+      status: "sent";
+      /** @description When it was sent */
+      shared_at: string;
+      /** @description When the share expires */
+      expires_at: string | null;
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+    };
+    SharedKeyInfoInput: {
+      /** @description Id of the share on this console */
+      share_id: string;
+      /** @description The key's id on the sending console */
+      key_id: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA (read from the key itself) */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      key_size: number | null;
+      /** @description Encoding of public_key (PEM) */
+      format: string;
+      /** @description SubjectPublicKeyInfo PEM */
+      public_key: string;
+      /** @description EIP-55 address of a secp256k1 key, derived here */
+      ethereum_address: string | null;
+      /** @description Connection id of the console that shared it */
+      shared_by: number | null;
+      /** @description Node id of the console that shared it */
+      shared_by_node_id: string;
+      /** @description When it was received */
+      shared_at: string;
+      /** @description When the share expires */
+      expires_at: string | null;
+      /**
+       * @description active, or expired after expires_at
+       * @enum {string}
+       */
+      status: "active" | "expired";
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+    };
+    GetKeysSharedWithMeResponseInput: {
+      /** @description Keys received, newest first */
+      keys: components["schemas"]["SharedKeyInfoInput"][];
+      /** @description How many match the filters */
+      total: number;
     };
     NotificationProviderInput: {
       id: number;
@@ -7930,6 +8374,270 @@ export interface components {
     FederationAck: {
       /** @description What happened */
       message: string;
+    };
+    /** @description A network shared by another console */
+    FederationNetworkShare: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Network name (Fabric: the channel name) */
+      name: string;
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Besu: the chain id the genesis must carry */
+      chainId?: number;
+      /** @description Fabric: the channel's orderer organizations */
+      orderers?: {
+        /** @description Orderer organization's MSP id */
+        mspId: string;
+        /** @description The organization's orderer endpoints */
+        endpoints: string[];
+        /** @description TLS CA certificates to trust the endpoints with */
+        tlsCaCerts: string[];
+      }[];
+      /** @description Besu: enode URLs of the network's nodes on the sending console */
+      bootnodes?: string[];
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** @description A public key shared by another console */
+    FederationKeyShare: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The key's id on the sending console */
+      keyId: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      keySize: number | null;
+      /**
+       * @description Encoding of publicKey
+       * @constant
+       */
+      format: "PEM";
+      /** @description SubjectPublicKeyInfo PEM (never private material) */
+      publicKey: string;
+      /** @description EIP-55 address of a secp256k1 key */
+      ethereumAddress?: string | null;
+      /** @description When the share expires (ISO-8601) */
+      expiresAt?: string | null;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    FederationShareReceipt: {
+      /** @description The receiver's own id of the share */
+      shareId: string;
+      /** @description pending for networks, active for keys */
+      status: string;
+    };
+    /** @description Share a network with connected consoles */
+    NetworkShareRequest: {
+      /** @description Id of the network on this console */
+      networkId: number;
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+      /** @description Free-form labels sent along with the share (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** @description Outcome of one recipient */
+    ShareRecipientResult: {
+      /** @description Connection id */
+      recipient: number;
+      /** @description The recipient's node id */
+      nodeId: string;
+      /**
+       * @description sent, or failed (see error)
+       * @enum {string}
+       */
+      status: "sent" | "failed";
+      /** @description Why it failed */
+      error: string | null;
+    };
+    NetworkShareResponse: {
+      /** @description Id of the share on this console */
+      shareId: string;
+      /** @description The shared network's id */
+      networkId: number;
+      /** @description Connection ids it was sent to */
+      recipients: number[];
+      /**
+       * @description sent when at least one recipient received it, else failed
+       * @enum {string}
+       */
+      status: "sent" | "failed";
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description What was sent, base64 (Go's []byte encoding): Fabric's block 0, or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResult"][];
+    };
+    SharedNetwork: {
+      /** @description Share id (for accept, reject and delete) */
+      id: string;
+      /** @description Received: the connection it came through; sent: null (see recipients) */
+      connectionId: number | null;
+      /** @description When it was sent or received */
+      createdAt: string;
+      /** @description Received: what was shared (genesisBlock base64, chainId, orderers or bootnodes, metadata); sent: the recipients' outcome and metadata */
+      dataJson: unknown;
+      /** @description Sent: the connection ids it was sent to; received: empty */
+      recipients: number[];
+      /** @description The network's id on the sending console */
+      resourceId: string;
+      /**
+       * @description fabric_network or besu_network
+       * @enum {string}
+       */
+      resourceType: "fabric_network" | "besu_network";
+      /** @description The user who shared it, on the sending console */
+      sharedBy: string;
+      /** @description Node id of the sending console */
+      sharedByNodeId: string;
+      /** @description Received: pending, accepting, accepted or rejected. Sent: sent or failed (per recipient in dataJson) */
+      status: string;
+      /**
+       * @description received or sent
+       * @enum {string}
+       */
+      direction: "received" | "sent";
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Network name (Fabric: the channel) */
+      networkName: string;
+      /** @description The network the accept imported on this console */
+      localNetworkId: number | null;
+      /** @description Why the last accept (received) or every send (sent) failed */
+      error: string | null;
+    };
+    SharedNetworkListResponse: {
+      /** @description Shares, newest first */
+      networks: components["schemas"]["SharedNetwork"][];
+    };
+    SharedNetworkDetailResponse: {
+      /** @description The share */
+      network: components["schemas"]["SharedNetwork"];
+    };
+    AcceptSharedNetworkResponse: {
+      /** @description The network imported on this console */
+      networkId: number;
+      /**
+       * @description accepted
+       * @constant
+       */
+      status: "accepted";
+    };
+    RejectSharedNetworkResponse: {
+      /**
+       * @description rejected
+       * @constant
+       */
+      status: "rejected";
+    };
+    /** @description Share a public key with a connected console */
+    KeyShareRequest: {
+      /** @description Id of the key on this console; only its public key is sent */
+      key_id: number;
+      /** @description Connection id of the recipient (GET /node/connected-peers) */
+      peer_id: number;
+      /**
+       * Format: date-time
+       * @description When the share expires (ISO-8601); the recipient lists it as expired after
+       */
+      expires_at?: string;
+      /** @description Free-form labels sent along with the share (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    KeyShareResponse: {
+      /** @description Id of the share on this console */
+      share_id: string;
+      /** @description The shared key's id */
+      key_id: string;
+      /** @description Connection id of the recipient */
+      peer_id: number;
+      /**
+       * @description sent
+       * @constant
+       */
+      status: "sent";
+      /** @description When it was sent */
+      shared_at: string;
+      /** @description When the share expires */
+      expires_at: string | null;
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+    };
+    SharedKeyInfo: {
+      /** @description Id of the share on this console */
+      share_id: string;
+      /** @description The key's id on the sending console */
+      key_id: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA (read from the key itself) */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      key_size: number | null;
+      /** @description Encoding of public_key (PEM) */
+      format: string;
+      /** @description SubjectPublicKeyInfo PEM */
+      public_key: string;
+      /** @description EIP-55 address of a secp256k1 key, derived here */
+      ethereum_address: string | null;
+      /** @description Connection id of the console that shared it */
+      shared_by: number | null;
+      /** @description Node id of the console that shared it */
+      shared_by_node_id: string;
+      /** @description When it was received */
+      shared_at: string;
+      /** @description When the share expires */
+      expires_at: string | null;
+      /**
+       * @description active, or expired after expires_at
+       * @enum {string}
+       */
+      status: "active" | "expired";
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+    };
+    GetKeysSharedWithMeResponse: {
+      /** @description Keys received, newest first */
+      keys: components["schemas"]["SharedKeyInfo"][];
+      /** @description How many match the filters */
+      total: number;
     };
     NotificationProvider: {
       id: number;
@@ -26909,6 +27617,643 @@ export interface operations {
       };
     };
   };
+  shareNetwork: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NetworkShareRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NetworkShareResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  shareBesuNetwork: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NetworkShareRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NetworkShareResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listSharedNetworks: {
+    parameters: {
+      query?: {
+        /** @description Only received or only sent shares (default both) */
+        direction?: "received" | "sent";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SharedNetworkListResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getSharedNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Share id */
+        shareId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SharedNetworkDetailResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteSharedNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Share id */
+        shareId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  acceptSharedNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Share id */
+        shareId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AcceptSharedNetworkResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  rejectSharedNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Share id */
+        shareId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RejectSharedNetworkResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  shareKey: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["KeyShareRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["KeyShareResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getKeysSharedWithMe: {
+    parameters: {
+      query?: {
+        /** @description active or expired */
+        status?: "active" | "expired";
+        /** @description Only expired (true) or only unexpired (false) shares */
+        expired?: "true" | "false";
+        /** @description Page size (default 50) */
+        limit?: number;
+        /** @description Rows to skip */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GetKeysSharedWithMeResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   bulkCreateBesuNetwork: {
     parameters: {
       query?: {
@@ -28060,6 +29405,136 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["FederationAck"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationReceiveNetworkShare: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FederationNetworkShareInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationShareReceipt"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationReceiveKeyShare: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FederationKeyShareInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationShareReceipt"];
         };
       };
       /** @description Invalid input: the message names the field */
