@@ -385,6 +385,7 @@ const FEDERATION_ALLOWED: Record<string, string> = {
       "POST /federation/revoke",
       "POST /federation/shares/network",
       "POST /federation/shares/key",
+      "POST /federation/shares/answer",
     ].map((op) => [
       op,
       `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's /node/register-peer and /node/external-nodes are not served`,

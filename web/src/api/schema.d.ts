@@ -5372,6 +5372,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/federation/shares/answer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a recipient accepted or rejected a network this console shared (signed) */
+    post: operations["federationReceiveShareAnswer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6707,6 +6724,16 @@ export interface components {
       /** @description pending for networks, active for keys */
       status: string;
     };
+    /** @description A recipient tells the sender it accepted or rejected a network share */
+    FederationShareAnswerInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /**
+       * @description What the recipient did with the share
+       * @enum {string}
+       */
+      status: "accepted" | "rejected";
+    };
     /** @description Share a network with connected consoles */
     NetworkShareRequestInput: {
       /** @description Id of the network on this console */
@@ -6725,10 +6752,10 @@ export interface components {
       /** @description The recipient's node id */
       nodeId: string;
       /**
-       * @description sent, or failed (see error)
+       * @description sent, failed (see error), then accepted or rejected when the recipient answers
        * @enum {string}
        */
-      status: "sent" | "failed";
+      status: "sent" | "failed" | "accepted" | "rejected";
       /** @description Why it failed */
       error: string | null;
     };
@@ -8448,6 +8475,16 @@ export interface components {
       /** @description pending for networks, active for keys */
       status: string;
     };
+    /** @description A recipient tells the sender it accepted or rejected a network share */
+    FederationShareAnswer: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /**
+       * @description What the recipient did with the share
+       * @enum {string}
+       */
+      status: "accepted" | "rejected";
+    };
     /** @description Share a network with connected consoles */
     NetworkShareRequest: {
       /** @description Id of the network on this console */
@@ -8466,10 +8503,10 @@ export interface components {
       /** @description The recipient's node id */
       nodeId: string;
       /**
-       * @description sent, or failed (see error)
+       * @description sent, failed (see error), then accepted or rejected when the recipient answers
        * @enum {string}
        */
-      status: "sent" | "failed";
+      status: "sent" | "failed" | "accepted" | "rejected";
       /** @description Why it failed */
       error: string | null;
     };
@@ -29525,6 +29562,71 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["FederationKeyShareInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationShareReceipt"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationReceiveShareAnswer: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FederationShareAnswerInput"];
       };
     };
     responses: {

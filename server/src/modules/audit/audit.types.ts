@@ -122,6 +122,7 @@ export const AUDIT_EVENT_TYPES = [
   "federation.share_network",
   "federation.share_key",
   "federation.share_received",
+  "federation.share_answer_received",
   "federation.shared_network_accept",
   "federation.shared_network_reject",
   "federation.shared_network_delete",

@@ -8,7 +8,14 @@ import type { FederationService } from "./federation.service.js";
 import type { InboundVerifier } from "./federation.verify.js";
 import type { KeySharing } from "./key-sharing.js";
 import type { NetworkShares } from "./sharing.receive.js";
-import { MAX_SHARE_BODY_BYTES, wireKeyShare, wireNetworkShare, wireShareReceipt } from "./sharing.wire.js";
+import type { NetworkShareSender } from "./sharing.send.js";
+import {
+  MAX_SHARE_BODY_BYTES,
+  wireKeyShare,
+  wireNetworkShare,
+  wireShareAnswer,
+  wireShareReceipt,
+} from "./sharing.wire.js";
 import {
   HEADERS,
   ackResponse,
@@ -45,7 +52,7 @@ export function registerFederationInboundRoutes(
   svc: FederationService,
   external: ExternalNodesService,
   verifier: InboundVerifier,
-  sharing: { networks: NetworkShares; keys: KeySharing },
+  sharing: { networks: NetworkShares; keys: KeySharing; answers: NetworkShareSender },
 ): void {
   const raw = new WeakMap<FastifyRequest, Buffer>();
   const senders = new WeakMap<FastifyRequest, string>();
@@ -197,6 +204,25 @@ export function registerFederationInboundRoutes(
         const res = await sharing.keys.receive(from, req.body);
         req.auditInfo.details = { ...req.auditInfo.details, share_id: res.shareId };
         return res;
+      },
+    );
+    r.post(
+      "/federation/shares/answer",
+      {
+        config: { access: "public", audit: "federation.share_answer_received" },
+        schema: {
+          operationId: "federationReceiveShareAnswer",
+          tags,
+          summary: "Console to console: a recipient accepted or rejected a network this console shared (signed)",
+          headers: signatureHeaders,
+          body: wireShareAnswer,
+          response: { 200: wireShareReceipt },
+        },
+      },
+      async (req) => {
+        req.auditInfo.details = { share_id: req.body.shareId, status: req.body.status };
+        const from = await svc.touchAndGet(sender(req));
+        return sharing.answers.receiveAnswer(from, req.body);
       },
     );
   });

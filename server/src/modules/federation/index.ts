@@ -33,7 +33,7 @@ export interface FederationModule {
  */
 export function registerFederationModule(
   api: FastifyInstance,
-  ctx: Pick<AppContext, "db" | "log" | "config" | "bus">,
+  ctx: Pick<AppContext, "db" | "dialect" | "log" | "config" | "bus">,
   deps: {
     masterKey: () => { key: Buffer };
     settings: Pick<SettingsService, "get">;
@@ -59,7 +59,7 @@ export function registerFederationModule(
     intervalMs: ctx.config.federationPingMs,
     log: ctx.log,
   });
-  const sharingRepo = createSharingRepo(ctx.db);
+  const sharingRepo = createSharingRepo(ctx.db, ctx.dialect);
   const connections = () => repo.listConnections();
   const sharing = {
     sender: createNetworkShareSender({
@@ -77,6 +77,8 @@ export function registerFederationModule(
       fabric: deps.fabric,
       besu: deps.besu,
       bus: ctx.bus,
+      client,
+      log: ctx.log,
     }),
     keys: createKeySharing({ repo: sharingRepo, connections, client, keys: deps.keys }),
   };
@@ -86,6 +88,7 @@ export function registerFederationModule(
   registerFederationInboundRoutes(api, service, external, createInboundVerifier({ repo, identity }), {
     networks: sharing.shares,
     keys: sharing.keys,
+    answers: sharing.sender,
   });
   api.addHook("onReady", async () => loop.start());
   return { service, close: () => loop.stop() };

@@ -6,6 +6,7 @@ import { AppError, ConflictError, InputError, NotFoundError, errorMessage } from
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
 import { parseConfigBlock } from "../fabric-networks/fabric-networks.import.js";
 import type { FabricNetworksService } from "../fabric-networks/fabric-networks.service.js";
+import type { FederationClient } from "./federation.client.js";
 import type { ConnectionRow } from "./federation.repo.js";
 import type { SharedNetwork } from "./sharing.schema.js";
 import type { ShareRow, SharingRepo } from "./sharing.repo.js";
@@ -76,8 +77,32 @@ export function createNetworkShares(deps: {
   fabric: Pick<FabricNetworksService, "importBlock">;
   besu: Pick<BesuNetworksService, "import">;
   bus: Pick<EventBus, "publish">;
+  client: FederationClient;
+  log?: { warn(obj: object, msg: string): void };
 }) {
   const { repo } = deps;
+
+  /**
+   * Tells the console that sent a share what became of it (signed, best effort, 5 s): its record
+   * shows the answer. A failure is logged; the answer here stands either way.
+   */
+  async function answerSender(row: ShareRow, status: "accepted" | "rejected"): Promise<void> {
+    try {
+      const conn = (await deps.connections()).find((c) => c.id === row.connection_id);
+      if (!conn || conn.status === "revoked" || !row.remote_share_id) return;
+      const reply = await deps.client.send({
+        endpoint: conn.endpoint,
+        to: conn.node_id,
+        method: "POST",
+        path: "/federation/shares/answer",
+        body: { shareId: row.remote_share_id, status },
+        timeoutMs: 5000,
+      });
+      if (reply.status !== 200) throw new Error(reply.message);
+    } catch (err) {
+      deps.log?.warn({ shareId: row.id, err: errorMessage(err) }, "could not tell the sender about the share");
+    }
+  }
 
   async function toDto(row: ShareRow, nodeIds: Map<number, string>, me: string): Promise<SharedNetwork> {
     const data = parseJson<Record<string, unknown>>(row.data_json);
@@ -206,6 +231,7 @@ export function createNetworkShares(deps: {
           { status: "accepted", error: null, local_network_id: networkId },
           nowIso(),
         );
+        await answerSender(row, "accepted");
         return { networkId, row };
       } catch (err) {
         const reason = errorMessage(err).slice(0, 1000);
@@ -221,6 +247,7 @@ export function createNetworkShares(deps: {
         const now = await repo.byId(id);
         throw new ConflictError(`shareId: share ${id} is ${now?.status ?? "gone"}, not pending`);
       }
+      await answerSender(row, "rejected");
       return row;
     },
 

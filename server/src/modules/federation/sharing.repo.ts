@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from "kysely";
 import type { DB } from "../../db/db.js";
+import type { Dialect } from "../../db/migrations/helpers.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import type { FederationSharesTable } from "../../db/types.js";
 
@@ -11,7 +12,7 @@ const NETWORK_KINDS: ShareKind[] = ["fabric_network", "besu_network"];
 const ACCEPT_LEASE_MS = 10 * 60_000;
 
 /** SQL for shares sent and received (federation_shares) and the enode URLs of a Besu network's nodes. */
-export function createSharingRepo(db: DB) {
+export function createSharingRepo(db: DB, dialect: Dialect) {
   return {
     async insert(row: Insertable<FederationSharesTable>): Promise<ShareRow> {
       return db.insertInto("federation_shares").values(row).returningAll().executeTakeFirstOrThrow();
@@ -94,12 +95,29 @@ export function createSharingRepo(db: DB) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    async update(id: string, patch: { status: string; data_json: string; error: string | null }, now: string) {
-      await db
-        .updateTable("federation_shares")
-        .set({ ...patch, updated_at: now })
-        .where("id", "=", id)
-        .execute();
+    /**
+     * Read-modify-write of a share's data and status in one transaction (two recipients may
+     * answer at once); `change` returns the new values, or undefined to leave the row alone.
+     */
+    async updateWith(
+      id: string,
+      change: (row: ShareRow) => { status: string; data_json: string } | undefined,
+      now: string,
+    ): Promise<ShareRow | undefined> {
+      return db.transaction().execute(async (trx) => {
+        // FOR UPDATE on PostgreSQL; SQLite serialises writers anyway.
+        let q = trx.selectFrom("federation_shares").selectAll().where("id", "=", id);
+        if (dialect === "postgres") q = q.forUpdate();
+        const row = await q.executeTakeFirst();
+        const patch = row && change(row);
+        if (!row || !patch) return row;
+        await trx
+          .updateTable("federation_shares")
+          .set({ ...patch, updated_at: now })
+          .where("id", "=", id)
+          .execute();
+        return { ...row, ...patch };
+      });
     },
     /** Deletes a share unless an accept holds it; false when nothing was deleted. */
     async remove(id: string): Promise<boolean> {

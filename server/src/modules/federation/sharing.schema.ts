@@ -26,7 +26,9 @@ export const recipientResult = z
   .object({
     recipient: z.number().int().describe("Connection id"),
     nodeId: z.string().describe("The recipient's node id"),
-    status: z.enum(["sent", "failed"]).describe("sent, or failed (see error)"),
+    status: z
+      .enum(["sent", "failed", "accepted", "rejected"])
+      .describe("sent, failed (see error), then accepted or rejected when the recipient answers"),
     error: z.string().nullable().describe("Why it failed"),
   })
   .describe("Outcome of one recipient")

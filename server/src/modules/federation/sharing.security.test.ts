@@ -125,6 +125,16 @@ describe.each(dialects())("refused share messages (%s)", (dialect) => {
     expect(await state()).toEqual(before);
   });
 
+  it("refuses an oversized share, and an answer about a share that was not sent to the answering console", async () => {
+    const before = await state();
+    const huge = await toB(a.id, NETWORK, fabricShare({ genesisBlock: "A".repeat(9 * 1024 * 1024) }));
+    expect(huge.statusCode).toBe(413);
+    const answer = await toB(a.id, "/federation/shares/answer", { shareId: randomUUID(), status: "accepted" });
+    expect(answer.statusCode).toBe(404);
+    expect(answer.json().message).toMatch(/^body\.shareId: no network share/);
+    expect(await state()).toEqual(before);
+  });
+
   it("refuses private key material in a key share", async () => {
     const before = await state();
     const key = (

@@ -12,7 +12,7 @@ import type { FederationClient } from "./federation.client.js";
 import type { ConnectionRow } from "./federation.repo.js";
 import type { NetworkShareBody, NetworkShareResponse, RecipientResult } from "./sharing.schema.js";
 import type { SharingRepo } from "./sharing.repo.js";
-import type { WireNetworkShare } from "./sharing.wire.js";
+import type { WireNetworkShare, WireShareAnswer } from "./sharing.wire.js";
 
 type Platform = "fabric" | "besu";
 
@@ -121,6 +121,33 @@ export function createNetworkShareSender(deps: {
   }
 
   return {
+    /**
+     * A recipient's answer to a network share this console sent: its entry in the share's
+     * recipients becomes accepted or rejected, and so does the share's status once every
+     * recipient that received it answered the same. Only that recipient's entry can change.
+     */
+    async receiveAnswer(sender: ConnectionRow, body: WireShareAnswer): Promise<{ shareId: string; status: string }> {
+      let applied = false;
+      const row = await repo.updateWith(
+        body.shareId,
+        (r) => {
+          if (r.direction !== "sent" || r.kind === "key") return undefined;
+          const data = JSON.parse(r.data_json) as { recipients: RecipientResult[]; metadata: Record<string, string> };
+          const entry = data.recipients.find((x) => x.recipient === sender.id);
+          if (!entry || entry.status === "failed") return undefined;
+          applied = true;
+          entry.status = body.status;
+          const answered = data.recipients.filter((x) => x.status !== "failed");
+          const same = answered.every((x) => x.status === body.status);
+          return { status: same ? body.status : r.status, data_json: JSON.stringify(data) };
+        },
+        nowIso(),
+      );
+      if (!row || !applied)
+        throw new NotFoundError(`body.shareId: no network share ${body.shareId} was sent to ${sender.node_id}`);
+      return { shareId: row.id, status: row.status };
+    },
+
     /**
      * Sends the network to each recipient and records the share with each one's outcome. When
      * every recipient failed the share is stored as failed and the call answers 502 (sharing again

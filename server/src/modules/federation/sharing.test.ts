@@ -137,6 +137,10 @@ describe.each(dialects())("sharing networks between consoles (%s)", (dialect) =>
       status: "accepted",
       localNetworkId: res.json().networkId,
     });
+    // A was told: its sent record shows the answer.
+    const [sentOnA] = await shares(a, "sent");
+    expect(sentOnA).toMatchObject({ status: "accepted" });
+    expect(sentOnA?.dataJson.recipients).toEqual([expect.objectContaining({ recipient: bOnA, status: "accepted" })]);
     // Deleting the accepted record keeps the imported network.
     expect((await b.api("DELETE", `/pro/shared-networks/${share!.id}`)).statusCode).toBe(204);
     expect((await b.api("GET", `/pro/shared-networks/${share!.id}`)).statusCode).toBe(404);
@@ -159,6 +163,7 @@ describe.each(dialects())("sharing networks between consoles (%s)", (dialect) =>
     const rejected = await b.api("POST", `/pro/shared-networks/${share!.id}/reject`);
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json()).toEqual({ status: "rejected" });
+    expect((await shares(a, "sent"))[0]).toMatchObject({ status: "rejected" });
     expect((await b.api("POST", `/pro/shared-networks/${share!.id}/reject`)).statusCode).toBe(409);
     const accept = await b.api("POST", `/pro/shared-networks/${share!.id}/accept`);
     expect(accept.statusCode).toBe(409);
@@ -232,8 +237,10 @@ describe.each(dialects())("sharing networks between consoles (%s)", (dialect) =>
     const share = (await shares(b, "received")).find((s) => s.platform === "besu");
     expect(share).toMatchObject({ networkName: "shared-besu", status: "pending" });
     expect(share?.dataJson).toMatchObject({ chainId: 31337, bootnodes: [enode] });
-    const accepted = await b.api("POST", `/pro/shared-networks/${share!.id}/accept`);
-    expect(accepted.statusCode, accepted.body).toBe(200);
+    // Two accepts at once: one imports, the other is refused.
+    const both = await Promise.all([1, 2].map(() => b.api("POST", `/pro/shared-networks/${share!.id}/accept`)));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const accepted = both.find((r) => r.statusCode === 200)!;
     const onB = (await b.api("GET", `/networks/besu/${accepted.json().networkId}`)).json();
     expect(onB).toMatchObject({ name: "shared-besu", chainId: 31337 });
     expect(JSON.parse(onB.genesisConfig)).toEqual(JSON.parse(net.json().genesisConfig));

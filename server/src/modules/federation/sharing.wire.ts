@@ -107,3 +107,12 @@ export const wireShareReceipt = z
     status: z.string().describe("pending for networks, active for keys"),
   })
   .meta({ id: "FederationShareReceipt" });
+
+export const wireShareAnswer = z
+  .object({
+    shareId,
+    status: z.enum(["accepted", "rejected"]).describe("What the recipient did with the share"),
+  })
+  .describe("A recipient tells the sender it accepted or rejected a network share")
+  .meta({ id: "FederationShareAnswer" });
+export type WireShareAnswer = z.infer<typeof wireShareAnswer>;
