@@ -104,7 +104,7 @@ export function createNetworkShares(deps: {
     }
   }
 
-  async function toDto(row: ShareRow, nodeIds: Map<number, string>, me: string): Promise<SharedNetwork> {
+  function toDto(row: ShareRow, nodeIds: Map<number, string>, me: string): SharedNetwork {
     const data = parseJson<Record<string, unknown>>(row.data_json);
     const sent = row.direction === "sent";
     const recipients = sent ? ((data.recipients ?? []) as { recipient: number }[]).map((r) => r.recipient) : [];
@@ -194,7 +194,7 @@ export function createNetworkShares(deps: {
 
     async list(direction?: "sent" | "received"): Promise<SharedNetwork[]> {
       const [rows, ids, me] = await Promise.all([repo.listNetworks(direction), nodeIdMap(), deps.myNodeId()]);
-      return Promise.all(rows.map((r) => toDto(r, ids, me)));
+      return rows.map((r) => toDto(r, ids, me));
     },
 
     async get(id: string): Promise<SharedNetwork> {
