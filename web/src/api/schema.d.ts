@@ -27862,7 +27862,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Share id */
+        /** @description Share id (a UUID; an unknown one is a 404) */
         shareId: string;
       };
       cookie?: never;
@@ -27930,7 +27930,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Share id */
+        /** @description Share id (a UUID; an unknown one is a 404) */
         shareId: string;
       };
       cookie?: never;
@@ -28005,7 +28005,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Share id */
+        /** @description Share id (a UUID; an unknown one is a 404) */
         shareId: string;
       };
       cookie?: never;
@@ -28082,7 +28082,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Share id */
+        /** @description Share id (a UUID; an unknown one is a 404) */
         shareId: string;
       };
       cookie?: never;

@@ -98,8 +98,10 @@ export const shareIdParams = z
   .object({
     shareId: z
       .string()
-      .regex(/^[0-9a-f-]{36}$/, "must be a share id (UUID)")
-      .describe("Share id"),
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]+$/, "must be a share id (letters, digits, '-' and '_')")
+      .describe("Share id (a UUID; an unknown one is a 404)"),
   })
   .strict();
 
