@@ -24,11 +24,13 @@ export const apiOf =
   (method, url, payload) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 
-/** Listens on a free loopback port and makes that URL the console's federation endpoint. */
+/** Listens on a free loopback port and makes that URL the console's federation endpoint (other settings kept). */
 export async function listenAndSetEndpoint(t: TestApp): Promise<string> {
   await t.app.listen({ host: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const res = await apiOf(t)("POST", "/settings", { config: { federationEndpoint: url } });
+  // Kept: what the test set before (a Fabric test's port range, say).
+  const current = ((await apiOf(t)("GET", "/settings")).json() as { config?: object }).config ?? {};
+  const res = await apiOf(t)("POST", "/settings", { config: { ...current, federationEndpoint: url } });
   if (res.statusCode !== 200) throw new Error(`settings: ${res.statusCode} ${res.body}`);
   return url;
 }

@@ -125,6 +125,31 @@ export async function fetchGenesisFromOrderers(
   summary: ChannelSummary,
   signer: SigningIdentity,
 ): Promise<common.Block> {
+  return fromListedOrderers(summary, (endpoint) =>
+    fetchBlock({ endpoint, service: "orderer", signer, channelId, target: 0, timeoutMs: IMPORT_DELIVER_TIMEOUT_MS }),
+  );
+}
+
+/**
+ * The newest config block of a channel, read from the orderers its config lists (as `signer`). For
+ * a channel whose orderers all belong to another console (one shared with this console, say): the
+ * stored block may predate the config update that added this console's org.
+ */
+export async function fetchNewestConfigFromOrderers(
+  channelId: string,
+  summary: ChannelSummary,
+  signer: SigningIdentity,
+): Promise<common.Block> {
+  return fromListedOrderers(summary, (endpoint) =>
+    fetchNewestConfigBlock({ endpoint, service: "orderer", signer, channelId, timeoutMs: IMPORT_DELIVER_TIMEOUT_MS }),
+  );
+}
+
+/** Tries each orderer endpoint a channel config lists, in order, until one answers. */
+async function fromListedOrderers(
+  summary: ChannelSummary,
+  read: (endpoint: GrpcEndpoint) => Promise<common.Block>,
+): Promise<common.Block> {
   const errors: string[] = [];
   const allCas = summary.orderer.flatMap((o) => o.tlsCaCerts).join("\n");
   const targets = [
@@ -133,14 +158,7 @@ export async function fetchGenesisFromOrderers(
   ];
   for (const t of targets) {
     try {
-      return await fetchBlock({
-        endpoint: { address: dialAddress(t.address), tlsRootCert: t.ca },
-        service: "orderer",
-        signer,
-        channelId,
-        target: 0,
-        timeoutMs: IMPORT_DELIVER_TIMEOUT_MS,
-      });
+      return await read({ address: dialAddress(t.address), tlsRootCert: t.ca });
     } catch (err) {
       errors.push(`${t.address}: ${reason(err)}`);
     }

@@ -2,6 +2,7 @@ import { common } from "@hyperledger/fabric-protos";
 import {
   assertValidChannelId,
   buildGenesisBlock,
+  channelSummary,
   type BftConsenter,
   type ChannelConfigInput,
   type EtcdRaftConsenter,
@@ -22,7 +23,8 @@ import {
   type FabricNetworksDeps,
   type FabricNodeInfo,
 } from "./fabric-networks.context.js";
-import { createFabricImport, genesisForPeer } from "./fabric-networks.import.js";
+import { createFabricImport, fetchNewestConfigFromOrderers, genesisForPeer } from "./fabric-networks.import.js";
+import type { SigningIdentity } from "../../fabric/identity.js";
 import type { NetworkNodeRow, NetworkRow } from "./fabric-networks.repo.js";
 import { createNodeChannels } from "./node-channels.js";
 import { createRemoveNode } from "./fabric-networks.remove-node.js";
@@ -328,10 +330,24 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     return configFromBlock(common.Block.deserializeBinary(ctx.genesisOf(network)));
   }
 
-  /** The application orgs of the channel as it is now. */
-  async function applicationOrgs(network: NetworkRow): Promise<Set<string>> {
-    const app = (await currentConfig(network)).getChannelGroup()?.getGroupsMap().get("Application");
+  /** The application orgs of a channel config. */
+  function applicationOrgsOf(config: common.Config): Set<string> {
+    const app = config.getChannelGroup()?.getGroupsMap().get("Application");
     return new Set(app ? [...app.getGroupsMap().keys()] : []);
+  }
+
+  /**
+   * Whether `mspId` is an application org of the channel now. When this console's own orderers (or
+   * the stored block) don't list it, the orderers the channel config names are asked as `signer`: a
+   * channel shared by another console was stored from block 0, before that console added this org.
+   */
+  async function isApplicationOrg(network: NetworkRow, mspId: string, signer: SigningIdentity): Promise<boolean> {
+    const config = await currentConfig(network);
+    if (applicationOrgsOf(config).has(mspId)) return true;
+    const newest = await fetchNewestConfigFromOrderers(network.name, channelSummary(config), signer).catch(
+      () => undefined,
+    );
+    return newest ? applicationOrgsOf(configFromBlock(newest)).has(mspId) : false;
   }
 
   async function joinPeer(networkId: number, peerId: number): Promise<NetworkRow> {
@@ -341,16 +357,16 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
     }
     if (n.status !== "RUNNING") throw new InputError(`peer '${n.name}' is ${n.status}; start it before joining`);
     // A peer of an org outside the channel would "join" and then be refused every block (FORBIDDEN).
-    if (!(await applicationOrgs(network)).has(n.mspId)) {
+    const orgAdmin = await (await ctx.org(n.organizationId, "organizationId")).admin();
+    if (!(await isApplicationOrg(network, n.mspId, orgAdmin))) {
       throw new ConflictError(
         `peerId: organization ${n.mspId} of peer '${n.name}' is not a member of channel '${network.name}'; add the organization to the channel first`,
         { field: "peerId" },
       );
     }
     await track(network, n, "joined", async () => {
-      const admin = await (await ctx.org(n.organizationId, "organizationId")).admin();
-      const genesis = await genesisForPeer({ ctx, repo }, network, admin);
-      const client = createPeerClient(ctx.grpcEndpoint(n), admin);
+      const genesis = await genesisForPeer({ ctx, repo }, network, orgAdmin);
+      const client = createPeerClient(ctx.grpcEndpoint(n), orgAdmin);
       try {
         await client.joinChain(genesis);
       } catch (err) {
