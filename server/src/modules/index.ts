@@ -103,7 +103,11 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     })),
   );
   registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
-  const federation = registerFederationModule(api, ctx, { masterKey: providers.masterKey, settings });
+  const federation = registerFederationModule(api, ctx, {
+    masterKey: providers.masterKey,
+    settings,
+    metrics: metrics.service,
+  });
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

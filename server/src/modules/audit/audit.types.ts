@@ -119,6 +119,8 @@ export const AUDIT_EVENT_TYPES = [
   "federation.sync",
   "federation.handshake",
   "federation.revoke_received",
+  "federation.metrics_federation",
+  "federation.metrics_query_received",
   "external_node.delete",
 ] as const;
 

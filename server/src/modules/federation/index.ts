@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.js";
+import type { PrometheusService } from "../metrics/prometheus.service.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createExternalNodesRepo } from "./external-nodes.repo.js";
 import { registerExternalNodesRoutes } from "./external-nodes.routes.js";
@@ -7,6 +8,8 @@ import { createExternalNodesService } from "./external-nodes.service.js";
 import { createFederationClient } from "./federation.client.js";
 import { createIdentityService } from "./federation.identity.js";
 import { registerFederationInboundRoutes } from "./federation.inbound.routes.js";
+import { createMetricsFederation } from "./federation.metrics.js";
+import { metricsInboundRoutes, registerMetricsFederationRoutes } from "./federation.metrics.routes.js";
 import { createPingLoop } from "./federation.monitor.js";
 import { createFederationRepo } from "./federation.repo.js";
 import { registerFederationRoutes } from "./federation.routes.js";
@@ -20,13 +23,17 @@ export interface FederationModule {
 
 /**
  * Federation between consoles (docs/federation.md): identity, invitations, connections with a
- * live ping, the signed console-to-console routes and external nodes. The ping loop starts when
+ * live ping, the signed console-to-console routes, external nodes and metrics federation. The ping loop starts when
  * the app is ready (the master key is loaded then) and stops when it closes.
  */
 export function registerFederationModule(
   api: FastifyInstance,
   ctx: Pick<AppContext, "db" | "log" | "config">,
-  deps: { masterKey: () => { key: Buffer }; settings: Pick<SettingsService, "get"> },
+  deps: {
+    masterKey: () => { key: Buffer };
+    settings: Pick<SettingsService, "get">;
+    metrics: Pick<PrometheusService, "federatedQuery" | "federatedLabelValues">;
+  },
 ): FederationModule {
   const repo = createFederationRepo(ctx.db);
   const identity = createIdentityService({
@@ -47,7 +54,11 @@ export function registerFederationModule(
   });
   registerFederationRoutes(api, service, external);
   registerExternalNodesRoutes(api, external);
-  registerFederationInboundRoutes(api, service, external, createInboundVerifier({ repo, identity }));
+  const metrics = createMetricsFederation({ repo, client, metrics: deps.metrics });
+  registerMetricsFederationRoutes(api, metrics);
+  registerFederationInboundRoutes(api, service, external, createInboundVerifier({ repo, identity }), [
+    metricsInboundRoutes(metrics),
+  ]);
   api.addHook("onReady", async () => loop.start());
   return { service, close: () => loop.stop() };
 }
