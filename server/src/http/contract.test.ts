@@ -230,6 +230,7 @@ const METRICS_ALLOWED: Record<string, string> = {
     "product addition (issue 14): scrape_interval is Go's time.Duration (nanoseconds) on the wire; this is seconds",
   "GET /metrics/status response:targets": "product addition (issue 14): how many nodes the scrape config holds",
   "POST /metrics/node/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
+  "POST /metrics/connection/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
   ...Object.fromEntries(
     ["GET /metrics/job/{jobName}/range", "GET /metrics/node/{id}/range"].flatMap((op) => [
       [`${op} response:error`, "the common.QueryResult shape every query route answers"],
@@ -363,12 +364,17 @@ const FEDERATION_ALLOWED: Record<string, string> = {
     ]),
   ),
   ...Object.fromEntries(
-    ["POST /federation/handshake", "GET /federation/ping", "GET /federation/nodes", "POST /federation/revoke"].map(
-      (op) => [
-        op,
-        `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's /node/register-peer and /node/external-nodes are not served`,
-      ],
-    ),
+    [
+      "POST /federation/handshake",
+      "GET /federation/ping",
+      "GET /federation/nodes",
+      "POST /federation/revoke",
+      "POST /federation/metrics/query",
+      "POST /federation/metrics/label-values",
+    ].map((op) => [
+      op,
+      `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's /node/register-peer and /node/external-nodes are not served`,
+    ]),
   ),
 };
 

@@ -98,7 +98,7 @@ export function metricsInboundRoutes(mf: MetricsFederation): SignedRoutes {
     r.post(
       METRICS_PATHS.labelValues,
       {
-        config: { access: "public" },
+        config: { access: "public", audit: "federation.metrics_query_received" },
         schema: {
           operationId: "federationMetricsLabelValues",
           tags: ["Federation"],
