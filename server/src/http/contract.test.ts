@@ -334,6 +334,9 @@ const FEDERATION_ALLOWED: Record<string, string> = {
   "GET /node/connected-peers response:connected_peers[].last_seen_at": `${FED}: live status, when the console last answered`,
   "GET /node/connected-peers response:connected_peers[].last_error": `${FED}: live status, why the last ping failed or why it was revoked`,
   "POST /node/sync-external-nodes response:organizations_deleted": `${FED}: organizations the other console no longer has are removed too, and counted`,
+  "POST /nodes request:besuNode.externalBootnodeIds": `${FED}: external Besu nodes used as bootnodes, resolved to their enode URLs`,
+  "PUT /nodes/{id} request:besuNode.externalBootnodeIds": `${FED}: external Besu nodes used as bootnodes, resolved to their enode URLs`,
+  "POST /networks/fabric/import-with-org request:externalOrdererId": `${FED}: an external orderer instead of ordererUrl and ordererTlsCert, resolved to its endpoint and TLS CA`,
   ...Object.fromEntries(
     [
       "GET /node/connected-peers/{peer_id}/nodes response:fabric_peers[].",
