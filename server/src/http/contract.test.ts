@@ -333,6 +333,7 @@ const FEDERATION_ALLOWED: Record<string, string> = {
   "POST /node/generate-invitation request:options.expires_in_hours": `${FED}: the one option upstream's free-form options take here (default 24 h, at most 30 days)`,
   "GET /node/connected-peers response:connected_peers[].last_seen_at": `${FED}: live status, when the console last answered`,
   "GET /node/connected-peers response:connected_peers[].last_error": `${FED}: live status, why the last ping failed or why it was revoked`,
+  "GET /node/connected-peers response:connected_peers[].peer_grants_metrics": `${FED}: whether the other console grants this one metrics federation, as it last said`,
   "POST /node/sync-external-nodes response:organizations_deleted": `${FED}: organizations the other console no longer has are removed too, and counted`,
   "POST /nodes request:besuNode.externalBootnodeIds": `${FED}: external Besu nodes used as bootnodes, resolved to their enode URLs`,
   "PUT /nodes/{id} request:besuNode.externalBootnodeIds": `${FED}: external Besu nodes used as bootnodes, resolved to their enode URLs`,

@@ -122,7 +122,11 @@ export function registerFederationInboundRoutes(
       },
       async (req) => {
         await svc.touch(sender(req));
-        return { node_id: await svc.nodeId(), time: new Date().toISOString() };
+        return {
+          node_id: await svc.nodeId(),
+          time: new Date().toISOString(),
+          metrics_federation: await svc.grantsMetrics(sender(req)),
+        };
       },
     );
     r.get(

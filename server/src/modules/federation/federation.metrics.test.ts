@@ -79,6 +79,9 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
   let promPort: number;
   const exporters: Server[] = [];
   const query = (ref: string, q: string) => b.api("POST", `/metrics/connection/${ref}/query`, { query: q });
+  /** What B knows about A granting it (learned from A's answers). */
+  const grantedToB = async () =>
+    ((await b.api("GET", "/node/connected-peers")).json().connected_peers as Json[])[0]?.peer_grants_metrics;
   const grant = (on: boolean, c?: Console, peer?: string) =>
     (c ?? a).api("POST", "/node/metrics-federation", { peer_node_id: peer ?? b.nodeId, metrics_federation: on });
 
@@ -102,6 +105,7 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
     const before = await query(a.nodeId, "up");
     expect(before.statusCode, before.body).toBe(403);
     expect(before.json().message).toMatch(`does not grant metrics federation to ${b.nodeId}`);
+    expect(await grantedToB()).toBe(false);
     const viewer = apiOf(a.t, await createUser(a.t, "mfviewer", "viewer"));
     expect(
       (await viewer("POST", "/node/metrics-federation", { peer_node_id: b.nodeId, metrics_federation: true }))
@@ -112,6 +116,8 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
     expect(on.json().message).toMatch(/enabled/);
     const peers = (await a.api("GET", "/node/connected-peers")).json().connected_peers as Json[];
     expect(peers.find((p) => p.node_id === b.nodeId)?.metrics_federation).toBe(true);
+    // B learns it from A's next ping answer.
+    await waitFor("B sees A's grant", async () => ((await grantedToB()) === true ? true : undefined), 10_000);
     // A grant is A's alone: B still grants nothing to A.
     expect(
       ((await b.api("GET", "/node/connected-peers")).json().connected_peers as Json[])[0]?.metrics_federation,
@@ -201,6 +207,7 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
   it("refuses again once A withdraws the grant, and refuses a revoked connection", async () => {
     expect((await grant(false)).statusCode).toBe(200);
     expect((await query(a.nodeId, "up")).statusCode).toBe(403);
+    expect(await grantedToB()).toBe(false);
     expect((await grant(true)).statusCode).toBe(200);
     expect((await b.api("DELETE", `/node/connected-peers/${a.nodeId}`)).statusCode).toBe(200);
     const revoked = await query(a.nodeId, "up");

@@ -44,6 +44,19 @@ function relayRefusal(nodeId: string, reply: FederationReply): Error {
 }
 
 /**
+ * What connected consoles last said about granting this one metrics federation (their ping answers
+ * and query replies). Kept in memory: the first ping round, within a second of start, fills it again.
+ */
+export function createPeerGrants() {
+  const known = new Map<string, boolean>();
+  return {
+    get: (nodeId: string): boolean | undefined => known.get(nodeId),
+    set: (nodeId: string, grants: boolean): void => void known.set(nodeId, grants),
+  };
+}
+export type PeerGrants = ReturnType<typeof createPeerGrants>;
+
+/**
  * Metrics federation. `metrics_federation` on a connection means THIS console grants the other one
  * read access to its node metrics: queries it signs are answered from this console's Prometheus,
  * confined to this console's node jobs. Outbound, a query is sent to the other console, which
@@ -53,6 +66,7 @@ export function createMetricsFederation(deps: {
   repo: Pick<FederationRepo, "connection" | "connectionById" | "setMetricsFederation">;
   client: FederationClient;
   metrics: Pick<PrometheusService, "federatedQuery" | "federatedLabelValues">;
+  peerGrants?: Pick<PeerGrants, "set">;
   now?: () => number;
 }) {
   const { repo, client, metrics } = deps;
@@ -79,6 +93,9 @@ export function createMetricsFederation(deps: {
   async function ask(ref: string, path: string, body: unknown): Promise<unknown> {
     const row = await usable(ref);
     const reply = await client.send({ endpoint: row.endpoint, to: row.node_id, method: "POST", path, body });
+    const reason = (reply.data as { details?: { reason?: unknown } } | undefined)?.details?.reason;
+    if (reply.status === 200) deps.peerGrants?.set(row.node_id, true);
+    if (reply.status === 403 && reason === "metrics_federation_not_granted") deps.peerGrants?.set(row.node_id, false);
     if (reply.status !== 200) throw relayRefusal(row.node_id, reply);
     return reply.data;
   }

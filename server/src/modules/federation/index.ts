@@ -8,7 +8,7 @@ import { createExternalNodesService } from "./external-nodes.service.js";
 import { createFederationClient } from "./federation.client.js";
 import { createIdentityService } from "./federation.identity.js";
 import { registerFederationInboundRoutes } from "./federation.inbound.routes.js";
-import { createMetricsFederation } from "./federation.metrics.js";
+import { createMetricsFederation, createPeerGrants } from "./federation.metrics.js";
 import { metricsInboundRoutes, registerMetricsFederationRoutes } from "./federation.metrics.routes.js";
 import { createPingLoop } from "./federation.monitor.js";
 import { createFederationRepo } from "./federation.repo.js";
@@ -43,18 +43,20 @@ export function registerFederationModule(
     publicUrl: ctx.config.publicUrl,
   });
   const client = createFederationClient({ identity, timeoutMs: 15_000 });
-  const service = createFederationService({ repo, identity, client });
+  const peerGrants = createPeerGrants();
+  const service = createFederationService({ repo, identity, client, peerGrants });
   const external = createExternalNodesService({ repo: createExternalNodesRepo(ctx.db), federation: service, client });
   const loop = createPingLoop({
     repo,
     client,
     pruneNonces: service.pruneNonces,
+    onPeerGrant: peerGrants.set,
     intervalMs: ctx.config.federationPingMs,
     log: ctx.log,
   });
   registerFederationRoutes(api, service, external);
   registerExternalNodesRoutes(api, external);
-  const metrics = createMetricsFederation({ repo, client, metrics: deps.metrics });
+  const metrics = createMetricsFederation({ repo, client, metrics: deps.metrics, peerGrants });
   registerMetricsFederationRoutes(api, metrics);
   registerFederationInboundRoutes(api, service, external, createInboundVerifier({ repo, identity }), [
     metricsInboundRoutes(metrics),
