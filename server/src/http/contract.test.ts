@@ -230,6 +230,7 @@ const METRICS_ALLOWED: Record<string, string> = {
     "product addition (issue 14): scrape_interval is Go's time.Duration (nanoseconds) on the wire; this is seconds",
   "GET /metrics/status response:targets": "product addition (issue 14): how many nodes the scrape config holds",
   "POST /metrics/node/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
+  "POST /metrics/connection/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
   ...Object.fromEntries(
     ["GET /metrics/job/{jobName}/range", "GET /metrics/node/{id}/range"].flatMap((op) => [
       [`${op} response:error`, "the common.QueryResult shape every query route answers"],
@@ -332,7 +333,11 @@ const FEDERATION_ALLOWED: Record<string, string> = {
   "POST /node/generate-invitation request:options.expires_in_hours": `${FED}: the one option upstream's free-form options take here (default 24 h, at most 30 days)`,
   "GET /node/connected-peers response:connected_peers[].last_seen_at": `${FED}: live status, when the console last answered`,
   "GET /node/connected-peers response:connected_peers[].last_error": `${FED}: live status, why the last ping failed or why it was revoked`,
+  "GET /node/connected-peers response:connected_peers[].peer_grants_metrics": `${FED}: whether the other console grants this one metrics federation, as it last said`,
   "POST /node/sync-external-nodes response:organizations_deleted": `${FED}: organizations the other console no longer has are removed too, and counted`,
+  "POST /nodes request:besuNode.externalBootnodeIds": `${FED}: external Besu nodes used as bootnodes, resolved to their enode URLs`,
+  "PUT /nodes/{id} request:besuNode.externalBootnodeIds": `${FED}: external Besu nodes used as bootnodes, resolved to their enode URLs`,
+  "POST /networks/fabric/import-with-org request:externalOrdererId": `${FED}: an external orderer instead of ordererUrl and ordererTlsCert, resolved to its endpoint and TLS CA`,
   ...Object.fromEntries(
     [
       "GET /node/connected-peers/{peer_id}/nodes response:fabric_peers[].",
@@ -386,6 +391,8 @@ const FEDERATION_ALLOWED: Record<string, string> = {
       "POST /federation/shares/network",
       "POST /federation/shares/key",
       "POST /federation/shares/answer",
+      "POST /federation/metrics/query",
+      "POST /federation/metrics/label-values",
     ].map((op) => [
       op,
       `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's /node/register-peer and /node/external-nodes are not served`,

@@ -210,7 +210,8 @@ export const PERMISSIONS = {
   METRICS_READ: {
     name: "Read metrics",
     category: "Monitoring",
-    description: "Prometheus status and targets, and node metrics queries (scoped to the node's own series)",
+    description:
+      "Prometheus status and targets, node metrics queries (scoped to the node's own series), and connected consoles' node metrics as far as they grant",
     roles: ALL,
   },
   METRICS_CONFIG: {

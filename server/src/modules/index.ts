@@ -109,6 +109,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     fabric: fabricNetworks,
     besu: besuNetworks,
     keys,
+    metrics: metrics.service,
   });
   registerBesuBulkRoutes(
     api,

@@ -5076,6 +5076,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/node/metrics-federation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Grant (or withdraw) a connected console read access to this console's node metrics */
+    post: operations["metricsFederation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/query": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run PromQL on a connected console's node metrics, as far as it grants this console */
+    post: operations["connectionCustomQuery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/label/{label}/values": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Values of a label among a connected console's node metrics, as far as it grants this console */
+    get: operations["getConnectionLabelValues"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -5383,6 +5434,40 @@ export interface paths {
     put?: never;
     /** Console to console: a recipient accepted or rejected a network this console shared (signed) */
     post: operations["federationReceiveShareAnswer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/federation/metrics/query": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: PromQL on this console's node metrics, if it grants the sender (signed) */
+    post: operations["federationMetricsQuery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/federation/metrics/label-values": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: label values among this console's node metrics, if it grants the sender (signed) */
+    post: operations["federationMetricsLabelValues"];
     delete?: never;
     options?: never;
     head?: never;
@@ -6420,8 +6505,10 @@ export interface components {
        * @enum {string}
        */
       status: "connected" | "unreachable" | "revoked";
-      /** @description Whether metrics federation is on (not implemented yet: false) */
+      /** @description Whether this console grants that console read access to its node metrics (POST /node/metrics-federation) */
       metrics_federation: boolean;
+      /** @description Whether that console grants this one read access to its node metrics, as it last said (ping or query); null until known */
+      peer_grants_metrics: boolean | null;
       /** @description Upstream field; always false */
       analytics_enabled: boolean;
       /** @description When the other console last answered or sent a valid message */
@@ -6646,6 +6733,8 @@ export interface components {
       node_id: string;
       /** @description Its clock (ISO-8601) */
       time: string;
+      /** @description Whether the answering console grants the pinging one metrics federation */
+      metrics_federation?: boolean;
     };
     FederationAckInput: {
       /** @description What happened */
@@ -6733,6 +6822,27 @@ export interface components {
        * @enum {string}
        */
       status: "accepted" | "rejected";
+    };
+    /** @description Grant or withdraw metrics federation for a connected console */
+    MetricsFederationRequestInput: {
+      /** @description Node id of the connected console */
+      peer_node_id: string;
+      /**
+       * @description true grants that console read access to this console's node metrics; false withdraws it
+       * @default false
+       */
+      metrics_federation: boolean;
+    };
+    /** @description A map of strings, as upstream answers: message says what changed */
+    MetricsFederationResponseInput: {
+      [key: string]: string;
+    };
+    /** @description Label values request between consoles */
+    FederationLabelValuesRequestInput: {
+      /** @description Label name */
+      label: string;
+      /** @description Series selectors narrowing the series */
+      match: string[];
     };
     /** @description Share a network with connected consoles */
     NetworkShareRequestInput: {
@@ -8171,8 +8281,10 @@ export interface components {
        * @enum {string}
        */
       status: "connected" | "unreachable" | "revoked";
-      /** @description Whether metrics federation is on (not implemented yet: false) */
+      /** @description Whether this console grants that console read access to its node metrics (POST /node/metrics-federation) */
       metrics_federation: boolean;
+      /** @description Whether that console grants this one read access to its node metrics, as it last said (ping or query); null until known */
+      peer_grants_metrics: boolean | null;
       /** @description Upstream field; always false */
       analytics_enabled: boolean;
       /** @description When the other console last answered or sent a valid message */
@@ -8397,6 +8509,8 @@ export interface components {
       node_id: string;
       /** @description Its clock (ISO-8601) */
       time: string;
+      /** @description Whether the answering console grants the pinging one metrics federation */
+      metrics_federation?: boolean;
     };
     FederationAck: {
       /** @description What happened */
@@ -8484,6 +8598,27 @@ export interface components {
        * @enum {string}
        */
       status: "accepted" | "rejected";
+    };
+    /** @description Grant or withdraw metrics federation for a connected console */
+    MetricsFederationRequest: {
+      /** @description Node id of the connected console */
+      peer_node_id: string;
+      /**
+       * @description true grants that console read access to this console's node metrics; false withdraws it
+       * @default false
+       */
+      metrics_federation: boolean;
+    };
+    /** @description A map of strings, as upstream answers: message says what changed */
+    MetricsFederationResponse: {
+      [key: string]: string;
+    };
+    /** @description Label values request between consoles */
+    FederationLabelValuesRequest: {
+      /** @description Label name */
+      label: string;
+      /** @description Series selectors narrowing the series */
+      match: string[];
     };
     /** @description Share a network with connected consoles */
     NetworkShareRequest: {
@@ -13944,6 +14079,8 @@ export interface operations {
             metricsProtocol?: string;
             /** @description Bootnode enode URLs */
             bootNodes?: string[];
+            /** @description External Besu nodes (GET /external-nodes/besu-nodes) used as bootnodes: their enode URLs are added to the bootnodes, without duplicates */
+            externalBootnodeIds?: number[];
             /** @description Minimum gas price, wei */
             minGasPrice?: number;
             /** @description Comma-separated host allow-list (default *) */
@@ -14328,6 +14465,8 @@ export interface operations {
             metricsPort?: number;
             /** @description Bootnode enode URLs */
             bootnodes?: string[];
+            /** @description External Besu nodes (GET /external-nodes/besu-nodes) used as bootnodes: their enode URLs are added to the bootnodes, without duplicates */
+            externalBootnodeIds?: number[];
             /** @description Minimum gas price */
             minGasPrice?: number;
             /** @description Host allow-list */
@@ -16320,10 +16459,12 @@ export interface operations {
           channelId: string;
           /** @description Free text */
           description?: string;
-          /** @description PEM of the TLS CA certificate that issued the orderer's TLS certificate */
-          ordererTlsCert: string;
-          /** @description An orderer of the channel: host:port or grpcs://host:port */
-          ordererUrl: string;
+          /** @description PEM of the TLS CA certificate that issued the orderer's TLS certificate (with ordererUrl) */
+          ordererTlsCert?: string;
+          /** @description An orderer of the channel: host:port or grpcs://host:port (or give externalOrdererId) */
+          ordererUrl?: string;
+          /** @description Instead of ordererUrl and ordererTlsCert: an external orderer (GET /external-nodes/fabric-orderers), whose endpoint and TLS CA certificate are used */
+          externalOrdererId?: number;
           /** @description An organization of this console that is a member of the channel (reads it) */
           organizationId: number;
         };
@@ -17837,14 +17978,43 @@ export interface operations {
                  * @enum {string}
                  */
                 type: "add_org";
-                payload: {
-                  /** @description MSP id */
-                  msp_id: string;
-                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-                  root_certs: string[];
-                  /** @description TLS root CA certificates (PEM) */
-                  tls_root_certs: string[];
-                };
+                payload:
+                  | {
+                      /** @description MSP id */
+                      msp_id: string;
+                      /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                      root_certs: string[];
+                      /** @description TLS root CA certificates (PEM) */
+                      tls_root_certs: string[];
+                    }
+                  | {
+                      /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                      external_organization_id: number;
+                    };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "add_orderer_org";
+                payload:
+                  | {
+                      /** @description MSP id */
+                      msp_id: string;
+                      /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                      root_certs: string[];
+                      /** @description TLS root CA certificates (PEM) */
+                      tls_root_certs: string[];
+                      /** @description host:port */
+                      orderer_endpoints: string[];
+                    }
+                  | {
+                      /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                      external_organization_id: number;
+                      /** @description host:port */
+                      orderer_endpoints?: string[];
+                    };
               }
             | {
                 /**
@@ -17870,23 +18040,6 @@ export interface operations {
                   root_certs: string[];
                   /** @description TLS root CA certificates (PEM) */
                   tls_root_certs: string[];
-                };
-              }
-            | {
-                /**
-                 * @description Operation
-                 * @enum {string}
-                 */
-                type: "add_orderer_org";
-                payload: {
-                  /** @description MSP id */
-                  msp_id: string;
-                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-                  root_certs: string[];
-                  /** @description TLS root CA certificates (PEM) */
-                  tls_root_certs: string[];
-                  /** @description host:port */
-                  orderer_endpoints: string[];
                 };
               }
             | {
@@ -18133,6 +18286,23 @@ export interface operations {
                    * @description Operation
                    * @enum {string}
                    */
+                  type: "add_orderer_org";
+                  payload: {
+                    /** @description MSP id */
+                    msp_id: string;
+                    /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                    root_certs: string[];
+                    /** @description TLS root CA certificates (PEM) */
+                    tls_root_certs: string[];
+                    /** @description host:port */
+                    orderer_endpoints: string[];
+                  };
+                }
+              | {
+                  /**
+                   * @description Operation
+                   * @enum {string}
+                   */
                   type: "remove_org";
                   payload: {
                     /** @description MSP id */
@@ -18152,23 +18322,6 @@ export interface operations {
                     root_certs: string[];
                     /** @description TLS root CA certificates (PEM) */
                     tls_root_certs: string[];
-                  };
-                }
-              | {
-                  /**
-                   * @description Operation
-                   * @enum {string}
-                   */
-                  type: "add_orderer_org";
-                  payload: {
-                    /** @description MSP id */
-                    msp_id: string;
-                    /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-                    root_certs: string[];
-                    /** @description TLS root CA certificates (PEM) */
-                    tls_root_certs: string[];
-                    /** @description host:port */
-                    orderer_endpoints: string[];
                   };
                 }
               | {
@@ -28291,6 +28444,235 @@ export interface operations {
       };
     };
   };
+  metricsFederation: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["MetricsFederationRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MetricsFederationResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  connectionCustomQuery: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnectionLabelValues: {
+    parameters: {
+      query?: {
+        /** @description Series selectors (repeat the key for several) */
+        match?: string | string[];
+      };
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+        /** @description Label name */
+        label: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LabelValuesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   bulkCreateBesuNetwork: {
     parameters: {
       query?: {
@@ -29637,6 +30019,136 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["FederationShareReceipt"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationMetricsQuery: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationMetricsLabelValues: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FederationLabelValuesRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LabelValuesResponse"];
         };
       };
       /** @description Invalid input: the message names the field */

@@ -126,6 +126,8 @@ export const AUDIT_EVENT_TYPES = [
   "federation.shared_network_accept",
   "federation.shared_network_reject",
   "federation.shared_network_delete",
+  "federation.metrics_federation",
+  "federation.metrics_query_received",
   "external_node.delete",
 ] as const;
 

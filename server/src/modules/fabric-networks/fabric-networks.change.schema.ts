@@ -24,16 +24,17 @@ const policyPayload = z.object({ policy_name: z.string().min(1).max(100).describ
 const op = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
   z.object({ type: z.literal(type).describe("Operation"), payload }).strict();
 
-export const configOperation = z.discriminatedUnion("type", [
-  op("add_org", z.object(certs).strict()),
+const ordererEndpoints = z.array(z.string().max(300)).min(1).max(20).describe("host:port");
+const addOrg = z.object(certs).strict();
+const addOrdererOrg = z.object({ ...certs, orderer_endpoints: ordererEndpoints }).strict();
+const externalOrganizationId = dbId().describe(
+  "An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used",
+);
+
+/** Every operation but the two that may name an external organization instead of certificates. */
+const otherOperations = [
   op("remove_org", z.object({ msp_id: mspId }).strict()),
   op("update_org_msp", z.object(certs).strict()),
-  op(
-    "add_orderer_org",
-    z
-      .object({ ...certs, orderer_endpoints: z.array(z.string().max(300)).min(1).max(20).describe("host:port") })
-      .strict(),
-  ),
   op("remove_orderer_org", z.object({ msp_id: mspId }).strict()),
   op("update_orderer_org_msp", z.object(certs).strict()),
   op(
@@ -117,12 +118,42 @@ export const configOperation = z.discriminatedUnion("type", [
   op("update_application_policy", policyPayload),
   op("update_orderer_policy", policyPayload),
   op("update_channel_policy", policyPayload),
+] as const;
+
+/** An operation with its certificates spelled out: what is applied, and what the response lists. */
+export const configOperation = z.discriminatedUnion("type", [
+  op("add_org", addOrg),
+  op("add_orderer_org", addOrdererOrg),
+  ...otherOperations,
 ]);
 export type ConfigOperation = z.infer<typeof configOperation>;
 
+/**
+ * An operation as a request may give it: `add_org` and `add_orderer_org` take either the
+ * certificates (upstream's shape) or `external_organization_id`, resolved by the server from the
+ * external organization (and, for an orderer org, its orderers' endpoints unless given).
+ */
+export const configOperationInput = z.discriminatedUnion("type", [
+  op("add_org", z.union([addOrg, z.object({ external_organization_id: externalOrganizationId }).strict()])),
+  op(
+    "add_orderer_org",
+    z.union([
+      addOrdererOrg,
+      z
+        .object({
+          external_organization_id: externalOrganizationId,
+          orderer_endpoints: ordererEndpoints.optional(),
+        })
+        .strict(),
+    ]),
+  ),
+  ...otherOperations,
+]);
+export type ConfigOperationInput = z.infer<typeof configOperationInput>;
+
 export const updateConfigBody = z
   .object({
-    operations: z.array(configOperation).min(1).max(50).describe("Applied in order to the current config"),
+    operations: z.array(configOperationInput).min(1).max(50).describe("Applied in order to the current config"),
     signing_org_ids: z
       .array(
         z

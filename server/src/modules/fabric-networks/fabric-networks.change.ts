@@ -33,7 +33,8 @@ import { backoffSchedule } from "../../runtime/backoff.js";
 import { libraryInput, type FabricContext, type OrgMaterial } from "./fabric-networks.context.js";
 import type { FabricInspect, Reader } from "./fabric-networks.inspect.js";
 import type { FabricNetworksRepo, NetworkRow } from "./fabric-networks.repo.js";
-import type { ConfigOperation } from "./fabric-networks.change.schema.js";
+import type { ConfigOperation, ConfigOperationInput } from "./fabric-networks.change.schema.js";
+import type { ExternalRefs } from "./fabric-networks.external.js";
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const SUBMIT_TIMEOUT_MS = 30_000;
@@ -142,6 +143,7 @@ export function createFabricChange(deps: {
   repo: FabricNetworksRepo;
   inspect: FabricInspect;
   pki: { crl(org: OrgMaterial["row"], caType?: "sign" | "tls"): Promise<string> };
+  external: Pick<ExternalRefs, "resolveOperations">;
 }) {
   const { ctx, inspect } = deps;
 
@@ -250,8 +252,9 @@ export function createFabricChange(deps: {
   }
 
   return {
-    async updateConfig(id: number, operations: ConfigOperation[], signingOrgIds: number[] | undefined, by: string) {
+    async updateConfig(id: number, input: ConfigOperationInput[], signingOrgIds: number[] | undefined, by: string) {
       const network = await ctx.network(id);
+      const operations = await deps.external.resolveOperations(input);
       const res = await submit(
         network,
         (c) => operations.reduce((acc, o, i) => applyOperation(acc, o, i), c),

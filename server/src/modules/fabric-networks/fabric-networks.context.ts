@@ -1,3 +1,4 @@
+import type { ExternalRefs } from "./fabric-networks.external.js";
 import { ConfigtxInputError } from "../../fabric/configtx/index.js";
 import { CryptoInputError } from "../../crypto/errors.js";
 import type { GrpcEndpoint } from "../../fabric/grpc-connection.js";
@@ -18,6 +19,8 @@ export interface FabricNetworksDeps {
   orgs: Pick<OrganizationsRepo, "byId" | "byMspId">;
   keys: Pick<KeysService, "row" | "exportPrivateKeyPem">;
   pki: Pick<OrgKeys, "crl">;
+  /** Orderers synced from other consoles, to import a channel from. */
+  external: Pick<ExternalRefs, "orderer">;
 }
 
 /** A Fabric node as the channel code needs it. */

@@ -1,3 +1,4 @@
+import type { ExternalRefs } from "./fabric-networks.external.js";
 import { X509Certificate } from "node:crypto";
 import { common } from "@hyperledger/fabric-protos";
 import {
@@ -171,7 +172,11 @@ async function fromListedOrderers(
  * channel's orderers with an org this console holds. The record then works like a created one:
  * add this console's nodes and join them.
  */
-export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetworksRepo }) {
+export function createFabricImport(deps: {
+  ctx: FabricContext;
+  repo: FabricNetworksRepo;
+  external: Pick<ExternalRefs, "orderer">;
+}) {
   const { ctx, repo } = deps;
 
   /** This console's orgs among the channel's, as the config lists for the record. */
@@ -244,12 +249,17 @@ export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetwo
       return { row, response: { message: `Imported channel '${channelId}'${note}`, networkId: row.id } };
     },
 
-    /** From a channel's orderer: its URL and TLS CA, read with the admin of one of our member orgs. */
+    /**
+     * From a channel's orderer: its URL and TLS CA, or an external orderer synced from another
+     * console (`externalOrdererId`: its endpoint and TLS CA), read with the admin of one of our
+     * member orgs.
+     */
     async importWithOrg(body: {
       channelId: string;
       description?: string | undefined;
-      ordererTlsCert: string;
-      ordererUrl: string;
+      ordererTlsCert?: string | undefined;
+      ordererUrl?: string | undefined;
+      externalOrdererId?: number | undefined;
       organizationId: number;
     }) {
       try {
@@ -257,8 +267,26 @@ export function createFabricImport(deps: { ctx: FabricContext; repo: FabricNetwo
       } catch (err) {
         throw new InputError(`channelId: ${reason(err)}`, { field: "channelId" });
       }
-      const address = parseOrdererUrl(body.ordererUrl);
-      const cert = parseCert(body.ordererTlsCert, "ordererTlsCert");
+      let url = body.ordererUrl;
+      let tlsCert = body.ordererTlsCert;
+      if (body.externalOrdererId !== undefined) {
+        if (url !== undefined || tlsCert !== undefined) {
+          throw new InputError("externalOrdererId: give either externalOrdererId or ordererUrl and ordererTlsCert", {
+            field: "externalOrdererId",
+          });
+        }
+        const ext = await deps.external.orderer(body.externalOrdererId, "externalOrdererId");
+        url = ext.url;
+        tlsCert = ext.tlsCaCert;
+      }
+      if (url === undefined) {
+        throw new InputError("ordererUrl: required (or externalOrdererId)", { field: "ordererUrl" });
+      }
+      if (tlsCert === undefined) {
+        throw new InputError("ordererTlsCert: required with ordererUrl", { field: "ordererTlsCert" });
+      }
+      const address = parseOrdererUrl(url);
+      const cert = parseCert(tlsCert, "ordererTlsCert");
       const org = await ctx.org(body.organizationId, "organizationId");
       await ctx.assertNameFree(body.channelId, "channelId");
       const signer = await org.admin();

@@ -109,6 +109,7 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
       req.auditInfo.details = {
         channelId: req.body.channelId,
         ordererUrl: req.body.ordererUrl,
+        externalOrdererId: req.body.externalOrdererId,
         organizationId: req.body.organizationId,
       };
       const { row, response } = await svc.importWithOrg(req.body);

@@ -243,8 +243,18 @@ export const importFabricNetworkWithOrgBody = z
     ordererTlsCert: z
       .string()
       .max(100_000)
-      .describe("PEM of the TLS CA certificate that issued the orderer's TLS certificate"),
-    ordererUrl: z.string().max(300).describe("An orderer of the channel: host:port or grpcs://host:port"),
+      .optional()
+      .describe("PEM of the TLS CA certificate that issued the orderer's TLS certificate (with ordererUrl)"),
+    ordererUrl: z
+      .string()
+      .max(300)
+      .optional()
+      .describe("An orderer of the channel: host:port or grpcs://host:port (or give externalOrdererId)"),
+    externalOrdererId: int32
+      .optional()
+      .describe(
+        "Instead of ordererUrl and ordererTlsCert: an external orderer (GET /external-nodes/fabric-orderers), whose endpoint and TLS CA certificate are used",
+      ),
     organizationId: int32.describe("An organization of this console that is a member of the channel (reads it)"),
   })
   .strict();

@@ -408,7 +408,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
   const service = {
     ctx,
     nodeChannels,
-    ...createFabricImport({ ctx, repo }),
+    ...createFabricImport({ ctx, repo, external: deps.external }),
     async create(body: CreateFabricNetworkBody): Promise<FabricNetworkResponse> {
       libraryInput("", () => {
         try {

@@ -11,6 +11,8 @@ import { createFabricNetworksRepo } from "./fabric-networks.repo.js";
 import { registerFabricNetworksRoutes } from "./fabric-networks.routes.js";
 import { createFabricNetworksService, type FabricNetworksService } from "./fabric-networks.service.js";
 import { registerNodeChannelRoutes } from "./node-channels.js";
+import { createExternalNodesRepo } from "../federation/external-nodes.repo.js";
+import { createExternalRefs } from "./fabric-networks.external.js";
 
 /** Wires the Fabric networks module (channels on this console's peers and orderers). */
 export function registerFabricNetworksModule(
@@ -18,12 +20,15 @@ export function registerFabricNetworksModule(
   deps: { db: DB; keys: KeysService; nodes: Pick<NodesService, "get" | "peerOffline"> },
 ): FabricNetworksService {
   const orgs = createOrganizationsRepo(deps.db);
+  // Organizations and orderers synced from other consoles (federation), usable in config updates and imports.
+  const external = createExternalRefs(createExternalNodesRepo(deps.db));
   const svc = createFabricNetworksService({
     repo: createFabricNetworksRepo(deps.db),
     nodes: deps.nodes,
     orgs,
     keys: deps.keys,
     pki: createOrganizationPki({ repo: orgs, keys: deps.keys }),
+    external,
   });
   registerFabricNetworksRoutes(api, svc);
   const repo = createFabricNetworksRepo(deps.db);
@@ -31,7 +36,13 @@ export function registerFabricNetworksModule(
   registerFabricChannelRoutes(
     api,
     inspect,
-    createFabricChange({ ctx: svc.ctx, repo, inspect, pki: createOrganizationPki({ repo: orgs, keys: deps.keys }) }),
+    createFabricChange({
+      ctx: svc.ctx,
+      repo,
+      inspect,
+      pki: createOrganizationPki({ repo: orgs, keys: deps.keys }),
+      external,
+    }),
   );
   registerNodeChannelRoutes(api, svc.nodeChannels);
   return svc;

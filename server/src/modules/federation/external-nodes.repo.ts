@@ -65,6 +65,30 @@ export function createExternalNodesRepo(db: DB) {
     listBesuNodes: (): Promise<ExternalBesuRow[]> =>
       db.selectFrom("external_besu_nodes").selectAll().orderBy("id").execute(),
 
+    organizationById: (id: number): Promise<ExternalOrgRow | undefined> =>
+      db.selectFrom("external_fabric_organizations").selectAll().where("id", "=", id).executeTakeFirst(),
+    fabricNodeById: (id: number, role: "peer" | "orderer"): Promise<ExternalFabricNodeRow | undefined> =>
+      db
+        .selectFrom("external_fabric_nodes")
+        .selectAll()
+        .where("id", "=", id)
+        .where("role", "=", role)
+        .executeTakeFirst(),
+    /** The orderers an external organization runs (same console, same MSP id). */
+    orderersOf: (org: Pick<ExternalOrgRow, "source_node_id" | "msp_id">): Promise<ExternalFabricNodeRow[]> =>
+      db
+        .selectFrom("external_fabric_nodes")
+        .selectAll()
+        .where("role", "=", "orderer")
+        .where("source_node_id", "=", org.source_node_id)
+        .where("msp_id", "=", org.msp_id)
+        .orderBy("id")
+        .execute(),
+    besuNodesByIds: (ids: number[]): Promise<ExternalBesuRow[]> =>
+      ids.length
+        ? db.selectFrom("external_besu_nodes").selectAll().where("id", "in", ids).orderBy("id").execute()
+        : Promise.resolve([]),
+
     /** Deletes one record; false when there was none (of that role, for Fabric nodes). */
     async remove(table: ExternalTable, id: number, role?: "peer" | "orderer"): Promise<boolean> {
       const r =

@@ -28,7 +28,7 @@ import {
 const tags = ["Federation"];
 const PREFIX = "/api/v1";
 
-const signatureHeaders = z
+export const signatureHeaders = z
   .object({
     [HEADERS.from]: z.string().max(64).optional().describe("Sender's node id"),
     [HEADERS.to]: z.string().max(64).optional().describe("Recipient's node id"),
@@ -43,6 +43,12 @@ const signatureHeaders = z
   .describe("The request's signature (docs/federation.md); checked before the handler runs");
 
 /**
+ * More signed routes, registered by another file inside the same verified context: `sender` gives the
+ * verified sender of a request.
+ */
+export type SignedRoutes = (f: FastifyInstance, sender: (req: FastifyRequest) => string) => void;
+
+/**
  * /federation/*: what consoles call on each other. No user is involved ("public" in the permission
  * table): every request is authenticated by its Ed25519 signature instead, checked in a preValidation hook
  * over the raw body bytes, which this encapsulated context's JSON parser keeps.
@@ -53,6 +59,7 @@ export function registerFederationInboundRoutes(
   external: ExternalNodesService,
   verifier: InboundVerifier,
   sharing: { networks: NetworkShares; keys: KeySharing; answers: NetworkShareSender },
+  more: SignedRoutes[] = [],
 ): void {
   const raw = new WeakMap<FastifyRequest, Buffer>();
   const senders = new WeakMap<FastifyRequest, string>();
@@ -126,7 +133,11 @@ export function registerFederationInboundRoutes(
       },
       async (req) => {
         await svc.touch(sender(req));
-        return { node_id: await svc.nodeId(), time: new Date().toISOString() };
+        return {
+          node_id: await svc.nodeId(),
+          time: new Date().toISOString(),
+          metrics_federation: await svc.grantsMetrics(sender(req)),
+        };
       },
     );
     r.get(
@@ -225,5 +236,6 @@ export function registerFederationInboundRoutes(
         return sharing.answers.receiveAnswer(from, req.body);
       },
     );
+    for (const add of more) add(f, sender);
   });
 }

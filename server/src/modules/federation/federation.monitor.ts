@@ -12,6 +12,8 @@ import { pingResponse } from "./federation.wire.js";
  */
 export function createPingLoop(deps: {
   repo: Pick<FederationRepo, "listConnections" | "setReachability" | "revoke">;
+  /** Told what each answering console says about granting us metrics federation. */
+  onPeerGrant?: (nodeId: string, grants: boolean) => void;
   client: FederationClient;
   pruneNonces: () => Promise<void>;
   intervalMs: number;
@@ -37,6 +39,7 @@ export function createPingLoop(deps: {
       const ok = pingResponse.safeParse(reply.data);
       if (reply.status === 200 && ok.success && ok.data.node_id === c.node_id) {
         await deps.repo.setReachability(c.node_id, true, iso(), null);
+        if (ok.data.metrics_federation !== undefined) deps.onPeerGrant?.(c.node_id, ok.data.metrics_federation);
       } else if (
         reply.status === 403 &&
         (reply.data as { details?: { reason?: unknown } } | undefined)?.details?.reason === "revoked"

@@ -59,6 +59,16 @@ export function createFederationRepo(db: DB) {
       db.selectFrom("federation_connections").selectAll().orderBy("id").execute(),
     connection: (nodeId: string, trx?: Transaction<Database>): Promise<ConnectionRow | undefined> =>
       q(trx).selectFrom("federation_connections").selectAll().where("node_id", "=", nodeId).executeTakeFirst(),
+    connectionById: (id: number): Promise<ConnectionRow | undefined> =>
+      db.selectFrom("federation_connections").selectAll().where("id", "=", id).executeTakeFirst(),
+    /** Grants (or withdraws) the other console read access to this console's node metrics. */
+    async setMetricsFederation(nodeId: string, on: boolean, now: string): Promise<void> {
+      await db
+        .updateTable("federation_connections")
+        .set({ metrics_federation: on ? 1 : 0, updated_at: now })
+        .where("node_id", "=", nodeId)
+        .execute();
+    },
     /** Registers a connected console, or reconnects a known one (a new invitation was accepted). */
     async upsertConnection(
       row: { node_id: string; endpoint: string; public_key: string; now: string },
@@ -93,11 +103,14 @@ export function createFederationRepo(db: DB) {
         .where("status", "!=", "revoked")
         .execute();
     },
-    /** Marks a connection revoked; true when it was not revoked before. */
+    /**
+     * Marks a connection revoked; true when it was not revoked before. The metrics grant goes with it:
+     * reconnecting through a new invitation does not silently grant again.
+     */
     async revoke(nodeId: string, now: string, reason: string): Promise<boolean> {
       const r = await db
         .updateTable("federation_connections")
-        .set({ status: "revoked", revoked_at: now, last_error: reason, updated_at: now })
+        .set({ status: "revoked", revoked_at: now, last_error: reason, metrics_federation: 0, updated_at: now })
         .where("node_id", "=", nodeId)
         .where("status", "!=", "revoked")
         .executeTakeFirst();

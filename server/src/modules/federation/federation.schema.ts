@@ -71,7 +71,17 @@ export const connectedPeer = z
     peer_endpoint: z.string().describe("The other console's endpoint URL"),
     peer_public_key: z.string().describe("The other console's Ed25519 public key (raw, base64url)"),
     status: z.enum(["connected", "unreachable", "revoked"]).describe("connected, unreachable or revoked"),
-    metrics_federation: z.boolean().describe("Whether metrics federation is on (not implemented yet: false)"),
+    metrics_federation: z
+      .boolean()
+      .describe(
+        "Whether this console grants that console read access to its node metrics (POST /node/metrics-federation)",
+      ),
+    peer_grants_metrics: z
+      .boolean()
+      .nullable()
+      .describe(
+        "Whether that console grants this one read access to its node metrics, as it last said (ping or query); null until known",
+      ),
     analytics_enabled: z.boolean().describe("Upstream field; always false"),
     last_seen_at: z.string().nullable().describe("When the other console last answered or sent a valid message"),
     last_error: z.string().nullable().describe("Why the last ping failed, or why it was revoked"),

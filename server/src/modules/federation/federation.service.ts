@@ -20,6 +20,7 @@ import {
   verifyEd25519,
 } from "./federation.crypto.js";
 import type { IdentityService } from "./federation.identity.js";
+import type { PeerGrants } from "./federation.metrics.js";
 import { REPLAY_WINDOW_MS } from "./federation.verify.js";
 import type { ConnectionRow, FederationRepo } from "./federation.repo.js";
 import type { ConnectedPeer, IdentityResponse } from "./federation.schema.js";
@@ -40,7 +41,7 @@ const invitationClaims = z.object({
   bidirectional: z.boolean().optional(),
 });
 
-function toPeer(row: ConnectionRow): ConnectedPeer {
+function toPeer(row: ConnectionRow, grantsUs: boolean | undefined): ConnectedPeer {
   return {
     id: row.id,
     node_id: row.node_id,
@@ -48,6 +49,7 @@ function toPeer(row: ConnectionRow): ConnectedPeer {
     peer_public_key: row.public_key,
     status: row.status as ConnectedPeer["status"],
     metrics_federation: row.metrics_federation === 1,
+    peer_grants_metrics: grantsUs ?? null,
     analytics_enabled: false,
     last_seen_at: row.last_seen_at,
     last_error: row.last_error,
@@ -71,6 +73,8 @@ export function createFederationService(deps: {
   repo: FederationRepo;
   identity: IdentityService;
   client: FederationClient;
+  /** What each connected console last said about granting us metrics federation. */
+  peerGrants?: Pick<PeerGrants, "get">;
   now?: () => number;
 }) {
   const { repo, identity, client } = deps;
@@ -192,7 +196,7 @@ export function createFederationService(deps: {
     },
 
     async listPeers(): Promise<ConnectedPeer[]> {
-      return (await repo.listConnections()).map(toPeer);
+      return (await repo.listConnections()).map((row) => toPeer(row, deps.peerGrants?.get(row.node_id)));
     },
 
     /** Connection that may be talked to: known and not revoked. */
@@ -236,6 +240,11 @@ export function createFederationService(deps: {
 
     async receiveRevoke(sender: string): Promise<void> {
       await repo.revoke(sender, iso(), "revoked by the other console");
+    },
+
+    /** Whether this console grants `sender` read access to its node metrics. */
+    async grantsMetrics(sender: string): Promise<boolean> {
+      return (await repo.connection(sender))?.metrics_federation === 1;
     },
 
     async touch(sender: string): Promise<void> {

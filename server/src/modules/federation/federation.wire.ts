@@ -99,6 +99,10 @@ export const pingResponse = z
   .object({
     node_id: z.string().describe("The answering console's node id"),
     time: z.string().describe("Its clock (ISO-8601)"),
+    metrics_federation: z
+      .boolean()
+      .optional()
+      .describe("Whether the answering console grants the pinging one metrics federation"),
   })
   .meta({ id: "FederationPing" });
 

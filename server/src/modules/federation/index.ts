@@ -3,6 +3,7 @@ import type { AppContext } from "../context.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
 import type { FabricNetworksService } from "../fabric-networks/fabric-networks.service.js";
 import type { KeysService } from "../keys/keys.service.js";
+import type { PrometheusService } from "../metrics/prometheus.service.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createExternalNodesRepo } from "./external-nodes.repo.js";
 import { registerExternalNodesRoutes } from "./external-nodes.routes.js";
@@ -10,6 +11,8 @@ import { createExternalNodesService } from "./external-nodes.service.js";
 import { createFederationClient } from "./federation.client.js";
 import { createIdentityService } from "./federation.identity.js";
 import { registerFederationInboundRoutes } from "./federation.inbound.routes.js";
+import { createMetricsFederation, createPeerGrants } from "./federation.metrics.js";
+import { metricsInboundRoutes, registerMetricsFederationRoutes } from "./federation.metrics.routes.js";
 import { createPingLoop } from "./federation.monitor.js";
 import { createFederationRepo } from "./federation.repo.js";
 import { registerFederationRoutes } from "./federation.routes.js";
@@ -28,7 +31,7 @@ export interface FederationModule {
 
 /**
  * Federation between consoles (docs/federation.md): identity, invitations, connections with a
- * live ping, the signed console-to-console routes and external nodes. The ping loop starts when
+ * live ping, the signed console-to-console routes, external nodes and metrics federation. The ping loop starts when
  * the app is ready (the master key is loaded then) and stops when it closes.
  */
 export function registerFederationModule(
@@ -40,6 +43,7 @@ export function registerFederationModule(
     fabric: Pick<FabricNetworksService, "get" | "importBlock">;
     besu: Pick<BesuNetworksService, "get" | "import">;
     keys: Pick<KeysService, "get">;
+    metrics: Pick<PrometheusService, "federatedQuery" | "federatedLabelValues">;
   },
 ): FederationModule {
   const repo = createFederationRepo(ctx.db);
@@ -50,12 +54,14 @@ export function registerFederationModule(
     publicUrl: ctx.config.publicUrl,
   });
   const client = createFederationClient({ identity, timeoutMs: 15_000 });
-  const service = createFederationService({ repo, identity, client });
+  const peerGrants = createPeerGrants();
+  const service = createFederationService({ repo, identity, client, peerGrants });
   const external = createExternalNodesService({ repo: createExternalNodesRepo(ctx.db), federation: service, client });
   const loop = createPingLoop({
     repo,
     client,
     pruneNonces: service.pruneNonces,
+    onPeerGrant: peerGrants.set,
     intervalMs: ctx.config.federationPingMs,
     log: ctx.log,
   });
@@ -85,11 +91,16 @@ export function registerFederationModule(
   registerFederationRoutes(api, service, external);
   registerExternalNodesRoutes(api, external);
   registerSharingRoutes(api, sharing);
-  registerFederationInboundRoutes(api, service, external, createInboundVerifier({ repo, identity }), {
-    networks: sharing.shares,
-    keys: sharing.keys,
-    answers: sharing.sender,
-  });
+  const metrics = createMetricsFederation({ repo, client, metrics: deps.metrics, peerGrants });
+  registerMetricsFederationRoutes(api, metrics);
+  registerFederationInboundRoutes(
+    api,
+    service,
+    external,
+    createInboundVerifier({ repo, identity }),
+    { networks: sharing.shares, keys: sharing.keys, answers: sharing.sender },
+    [metricsInboundRoutes(metrics)],
+  );
   api.addHook("onReady", async () => loop.start());
   return { service, close: () => loop.stop() };
 }

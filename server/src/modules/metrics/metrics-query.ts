@@ -1,6 +1,6 @@
 import { InputError } from "../../http/errors.js";
 import { keepJob, type PrometheusClient, type PromResponse } from "./prometheus-client.js";
-import { PromqlScopeError, scopeQuery, scopeSelector } from "./promql-scope.js";
+import { PromqlScopeError, scopeQuery, scopeQueryToSet, scopeSelector } from "./promql-scope.js";
 
 /** Prometheus refuses range queries of more than 11,000 points per series. */
 const MAX_POINTS = 11_000;
@@ -40,16 +40,19 @@ export interface QueryInput {
   step?: string | undefined;
 }
 
+/** One scrape job (a node's own series), or a non-empty set of them (what a federated console may read). */
+export type JobScope = string | string[];
+
 /**
- * Queries confined to one scrape job (a node's own series), over any Prometheus client: the managed
- * instance here, a federated console's later. Every selector is rewritten to the job, results are
- * filtered to it once more, and Prometheus's own message is returned (400) for PromQL it refuses.
+ * Queries confined to one scrape job or a set of them, over any Prometheus client. Every selector is
+ * rewritten to the job(s), results are filtered to them once more, and Prometheus's own message is
+ * returned (400) for PromQL it refuses.
  */
 export function createScopedQueries(prom: () => PrometheusClient) {
-  /** The query with every selector bound to `job`, or a 400 with Prometheus's (or our) reason. */
-  async function scoped(query: string, job: string): Promise<string> {
+  /** The query with every selector bound to `job` (or the set), or a 400 with Prometheus's (or our) reason. */
+  async function scoped(query: string, job: JobScope): Promise<string> {
     try {
-      return await scopeQuery(query, "job", job);
+      return typeof job === "string" ? await scopeQuery(query, "job", job) : await scopeQueryToSet(query, "job", job);
     } catch (err) {
       if (!(err instanceof PromqlScopeError)) throw err;
       if (err.syntax) {
@@ -60,7 +63,7 @@ export function createScopedQueries(prom: () => PrometheusClient) {
     }
   }
 
-  async function run(input: QueryInput, job: string): Promise<PromResponse> {
+  async function run(input: QueryInput, job: JobScope): Promise<PromResponse> {
     const q = await scoped(input.query, job);
     const hasStart = input.start !== undefined && input.start !== "";
     const hasEnd = input.end !== undefined && input.end !== "";
@@ -82,7 +85,7 @@ export function createScopedQueries(prom: () => PrometheusClient) {
   return {
     run,
     /** Values of one label among the job's series, optionally narrowed by series selectors (`match[]`). */
-    async labelValues(label: string, match: string[], job: string): Promise<PromResponse> {
+    async labelValues(label: string, match: string[], job: JobScope): Promise<PromResponse> {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(label)) throw new InputError(`label: "${label}" is not a label name`);
       const selectors = match.length ? match : ["{}"];
       const scopedMatch = await Promise.all(

@@ -97,15 +97,17 @@ export function createPrometheusClient(baseUrl: () => string, timeoutMs = 30_000
 export type PrometheusClient = ReturnType<typeof createPrometheusClient>;
 
 /**
- * Drops every series of a vector or matrix result whose `job` label names another job. Selectors are
- * already scoped; this is the second fence, so a gap in the rewriting can't show foreign series.
- * Series without a job label (aggregations, `vector(1)`) carry no stored series' identity and stay.
+ * Drops every series of a vector or matrix result whose `job` label names another job (or a job
+ * outside the set). Selectors are already scoped; this is the second fence, so a gap in the rewriting
+ * can't show foreign series. Series without a job label (aggregations, `vector(1)`) carry no stored
+ * series' identity and stay.
  */
-export function keepJob(response: PromResponse, job: string): PromResponse {
+export function keepJob(response: PromResponse, job: string | string[]): PromResponse {
   const data = response.data as { resultType?: string; result?: unknown } | undefined;
   if (!data || !Array.isArray(data.result) || (data.resultType !== "vector" && data.resultType !== "matrix")) {
     return response;
   }
-  const result = (data.result as PromSeries[]).filter((s) => s.metric?.job === undefined || s.metric.job === job);
+  const allowed = new Set(typeof job === "string" ? [job] : job);
+  const result = (data.result as PromSeries[]).filter((s) => s.metric?.job === undefined || allowed.has(s.metric.job));
   return { ...response, data: { ...data, result } };
 }

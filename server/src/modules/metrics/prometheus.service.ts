@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { nowIso, type DB } from "../../db/db.js";
 import type { EventBus } from "../../events/bus.js";
-import { ConflictError, InputError, NotFoundError, errorMessage } from "../../http/errors.js";
+import { AppError, ConflictError, InputError, NotFoundError, errorMessage } from "../../http/errors.js";
 import {
   checkPort,
   createSupervisor,
@@ -261,6 +261,22 @@ export function createPrometheusService(deps: {
     return job;
   }
 
+  /** The node jobs another console may read; 503 without a running Prometheus, 404 without nodes. */
+  async function federatedJobs(): Promise<string[]> {
+    const r = await row();
+    if (!r || r.deployed !== 1) {
+      throw new AppError(
+        "Prometheus is not deployed on this console, so it has no metrics to share (POST /metrics/deploy there)",
+        503,
+        "METRICS_UNAVAILABLE",
+      );
+    }
+    port = r.port;
+    const names = scrapeJobsOf(await nodes.all()).map((j) => j.job);
+    if (names.length === 0) throw new NotFoundError("this console has no nodes with a metrics endpoint");
+    return names;
+  }
+
   return {
     /** Adds scrape jobs from another module (read at every config write; announce changes on the bus). */
     addJobSource(source: () => Promise<ScrapeJob[]>): void {
@@ -364,6 +380,17 @@ export function createPrometheusService(deps: {
     async jobQuery(name: string, input: QueryInput): Promise<PromResponse> {
       await mustBeDeployed();
       return queries.run(input, (await knownJob(name)).job);
+    },
+    /**
+     * PromQL for a console this one grants metrics federation: confined to the jobs of this console's
+     * own nodes (not plugins' endpoints, not Prometheus's own series).
+     */
+    async federatedQuery(input: QueryInput): Promise<PromResponse> {
+      return queries.run(input, await federatedJobs());
+    },
+    /** Label values among this console's node jobs, for a federated console. */
+    async federatedLabelValues(label: string, match: string[]): Promise<PromResponse> {
+      return queries.labelValues(label, match, await federatedJobs());
     },
     /** Detaches from Prometheus (it keeps running, like the nodes). */
     close(): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PromqlScopeError, scopeQuery, scopeSelector } from "./promql-scope.js";
+import { PromqlScopeError, regexEscape, scopeQuery, scopeQueryToSet, scopeSelector } from "./promql-scope.js";
 
 const J = 'job="peer0"';
 
@@ -46,5 +46,29 @@ describe("scopeSelector", () => {
     );
     expect(await scopeSelector("{}", "job", "peer0")).toBe(`{${J}}`);
     await expect(scopeSelector("up or vector(1)", "job", "peer0")).rejects.toThrow(/not a series selector/);
+  });
+});
+
+describe("scopeQueryToSet", () => {
+  it.each([
+    ["up", 'up{job=~"peer0|orderer0"}'],
+    ['up{job="prometheus"}', 'up{job=~"peer0|orderer0"}'],
+    ['{__name__=~".+"}', '{__name__=~".+",job=~"peer0|orderer0"}'],
+    ["up or on() vector(1)", 'up{job=~"peer0|orderer0"} or on() vector(1)'],
+  ])("scopes %s to every job of the set", async (query, expected) => {
+    expect(await scopeQueryToSet(query, "job", ["peer0", "orderer0"])).toBe(expected);
+  });
+
+  it("escapes regex metacharacters, then the string literal", async () => {
+    expect(regexEscape("a.b|c(d)*")).toBe("a\\.b\\|c\\(d\\)\\*");
+    expect(await scopeQueryToSet("up", "job", ["a.b", "c|d"])).toBe('up{job=~"a\\\\.b|c\\\\|d"}');
+  });
+
+  it("refuses an empty set (it would select series without the label)", async () => {
+    await expect(scopeQueryToSet("up", "job", [])).rejects.toThrow(/at least one/);
+  });
+
+  it("scopes a selector to a set", async () => {
+    expect(await scopeSelector('{__name__="up"}', "job", ["x"])).toBe('{__name__="up",job=~"x"}');
   });
 });

@@ -42,6 +42,26 @@ function matcherLabel(matcher: SyntaxNode, text: string): string | undefined {
  * uses); text that does not parse is refused rather than passed on unscoped.
  */
 export async function scopeQuery(query: string, label: string, value: string): Promise<string> {
+  return scopeWith(query, label, `${label}=${promString(value)}`);
+}
+
+/** RE2 (Prometheus's regex engine) with every metacharacter of `value` escaped. */
+export function regexEscape(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Like `scopeQuery`, for a set of values: every selector gets `label=~"v1|v2"` with each value
+ * regex-escaped (Prometheus anchors regex matchers at both ends, so `a|b` matches exactly a or b).
+ * The set must not be empty: `label=~""` would select the series without that label.
+ */
+export async function scopeQueryToSet(query: string, label: string, values: string[]): Promise<string> {
+  if (values.length === 0) throw new Error("scopeQueryToSet needs at least one value");
+  return scopeWith(query, label, `${label}=~${promString(values.map(regexEscape).join("|"))}`);
+}
+
+/** Rewrites every selector: matchers on `label` are dropped and `ours` (a matcher's text) added. */
+async function scopeWith(query: string, label: string, ours: string): Promise<string> {
   const tree = await parse(query);
   const selectors: SyntaxNode[] = [];
   let error: { from: number } | undefined;
@@ -63,7 +83,6 @@ export async function scopeQuery(query: string, label: string, value: string): P
   if (error) throw new PromqlScopeError(`PromQL does not parse near position ${error.from + 1}`, true);
   if (query.trim() === "") throw new PromqlScopeError("the query is empty", true);
 
-  const ours = `${label}=${promString(value)}`;
   let out = query;
   // Replace from the end so earlier offsets stay valid; selectors never nest.
   for (const sel of selectors.sort((a, b) => b.from - a.from)) {
@@ -85,14 +104,14 @@ export async function scopeQuery(query: string, label: string, value: string): P
 }
 
 /**
- * A series selector (as in `match[]=` of the label values API) scoped the same way. Anything but a
- * bare selector is refused.
+ * A series selector (as in `match[]=` of the label values API) scoped the same way, to one value or
+ * a set. Anything but a bare selector is refused.
  */
-export async function scopeSelector(selector: string, label: string, value: string): Promise<string> {
+export async function scopeSelector(selector: string, label: string, value: string | string[]): Promise<string> {
   const tree = await parse(selector);
   const top = tree.topNode.firstChild;
   if (!top || top.name !== "VectorSelector" || top.nextSibling) {
     throw new PromqlScopeError(`"${selector}" is not a series selector such as up{instance="x"}`, false);
   }
-  return scopeQuery(selector, label, value);
+  return typeof value === "string" ? scopeQuery(selector, label, value) : scopeQueryToSet(selector, label, value);
 }

@@ -4,6 +4,7 @@ import { createFabricBinaryResolver } from "../../runtime/index.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
 import type { AppContext } from "../context.js";
 import type { KeysService } from "../keys/keys.service.js";
+import { createExternalNodesRepo } from "../federation/external-nodes.repo.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createBesuBinaryResolver, downloadBesuRelease, downloadJavaRuntime } from "./besu-binary.js";
@@ -75,6 +76,10 @@ export function registerNodesModule(
     }),
     dataDir: ctx.config.dataDir,
     bus: ctx.bus,
+    externalEnodes: async (ids) => {
+      const rows = await createExternalNodesRepo(ctx.db).besuNodesByIds(ids);
+      return rows.map((r) => ({ id: r.id, enodeUrl: r.enode_url }));
+    },
   });
   const health = createNodeHealth({ repo, settings: deps.settings, bus: ctx.bus });
   deps.keys.addUsageChecker((keyId) => service.keyUsage(keyId));

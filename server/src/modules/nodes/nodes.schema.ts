@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dbId } from "../../http/schema-helpers.js";
 
 export const PLATFORMS = ["FABRIC", "BESU"] as const;
 export const NODE_TYPES = ["FABRIC_PEER", "FABRIC_ORDERER", "BESU_FULLNODE"] as const;
@@ -76,6 +77,14 @@ export const fabricOrdererConfig = z
   .describe("Fabric orderer");
 export type FabricOrdererConfig = z.infer<typeof fabricOrdererConfig>;
 
+/** External Besu nodes (synced from other consoles) whose enode URLs join the bootnodes. */
+const externalBootnodeIds = z
+  .array(dbId())
+  .max(100)
+  .optional()
+  .describe(
+    "External Besu nodes (GET /external-nodes/besu-nodes) used as bootnodes: their enode URLs are added to the bootnodes, without duplicates",
+  );
 const port = z.number().int().min(1).max(65535);
 export const besuNodeConfig = z
   .object({
@@ -106,6 +115,7 @@ export const besuNodeConfig = z
       .optional()
       .describe("Metrics protocol: PROMETHEUS or OPENTELEMETRY, in any case"),
     bootNodes: z.array(z.string().max(400)).max(100).optional().describe("Bootnode enode URLs"),
+    externalBootnodeIds,
     minGasPrice: z.number().int().min(0).optional().describe("Minimum gas price, wei"),
     hostAllowList: z.string().max(1000).optional().describe("Comma-separated host allow-list (default *)"),
     accountsAllowList: z.array(z.string().max(42)).max(1000).optional().describe("Accounts allow-list"),
@@ -226,6 +236,7 @@ export const updateNodeBody = z
         metricsEnabled: z.boolean().optional().describe("Metrics"),
         metricsPort: port.optional().describe("Metrics port"),
         bootnodes: z.array(z.string().max(400)).max(100).optional().describe("Bootnode enode URLs"),
+        externalBootnodeIds,
         minGasPrice: z.number().int().min(0).optional().describe("Minimum gas price"),
         hostAllowList: z.string().max(1000).optional().describe("Host allow-list"),
         accountsAllowList: z.array(z.string().max(42)).max(1000).optional().describe("Accounts allow-list"),

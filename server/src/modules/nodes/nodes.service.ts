@@ -54,6 +54,8 @@ export interface NodesServiceDeps {
   fabricBins: FabricBinaryResolver;
   besuBins: BesuBinaryResolver;
   dataDir: string;
+  /** External Besu nodes synced from other consoles (for `externalBootnodeIds`): their enode URLs by id. */
+  externalEnodes?: (ids: number[]) => Promise<{ id: number; enodeUrl: string }[]>;
   /** Announces created, changed and deleted nodes (`node.created|updated|deleted`), e.g. for the scrape config. */
   bus?: Pick<EventBus, "publish">;
 }
@@ -250,7 +252,33 @@ export function createNodesService(deps: NodesServiceDeps) {
     );
   }
 
-  async function create(body: CreateNodeBody, start: boolean): Promise<NodeResponse> {
+  /**
+   * `bootnodes` with the enode URLs of the external Besu nodes named by `ids` appended, without
+   * duplicates (404 naming the field for an unknown id).
+   */
+  async function withExternalBootnodes(bootnodes: string[], ids: number[], field: string): Promise<string[]> {
+    const found = ids.length ? ((await deps.externalEnodes?.(ids)) ?? []) : [];
+    const byId = new Map(found.map((n) => [n.id, n.enodeUrl]));
+    const extra = ids.map((id, i) => {
+      const url = byId.get(id);
+      if (!url) throw new NotFoundError(`${field}[${i}]: no external Besu node with id ${id}`);
+      return url;
+    });
+    return [...new Set([...bootnodes, ...extra])];
+  }
+
+  async function create(input: CreateNodeBody, start: boolean): Promise<NodeResponse> {
+    let body = input;
+    if (body.besuNode?.externalBootnodeIds) {
+      // Resolved once, at creation: the node's config keeps the enode URLs, not the ids.
+      const { externalBootnodeIds, ...besuNode } = body.besuNode;
+      const bootNodes = await withExternalBootnodes(
+        besuNode.bootNodes ?? [],
+        externalBootnodeIds,
+        "besuNode.externalBootnodeIds",
+      );
+      body = { ...body, besuNode: { ...besuNode, bootNodes } };
+    }
     const platform = body.blockchainPlatform;
     const given = (["fabricPeer", "fabricOrderer", "besuNode"] as const).filter((k) => body[k] !== undefined);
     const expected = platform === "BESU" ? ["besuNode"] : ["fabricPeer", "fabricOrderer"];
@@ -459,12 +487,19 @@ export function createNodesService(deps: NodesServiceDeps) {
       config = merged;
     } else if (d.kind === "besu") {
       if (body.fabricPeer || body.fabricOrderer) throw new InputError(`besuNode: node ${id} is a Besu node`);
-      const { bootnodes, ...patch } = body.besuNode ?? {};
+      const { bootnodes, externalBootnodeIds, ...patch } = body.besuNode ?? {};
       const current = JSON.parse(row.config) as BesuNodeConfig;
       if (patch.networkId !== undefined && patch.networkId !== current.networkId) {
         throw new InputError("besuNode.networkId: a node cannot move to another network");
       }
-      const merged: BesuNodeConfig = { ...current, ...patch, ...(bootnodes ? { bootNodes: bootnodes } : {}) };
+      const bootNodes = externalBootnodeIds
+        ? await withExternalBootnodes(
+            bootnodes ?? current.bootNodes ?? [],
+            externalBootnodeIds,
+            "besuNode.externalBootnodeIds",
+          )
+        : bootnodes;
+      const merged: BesuNodeConfig = { ...current, ...patch, ...(bootNodes ? { bootNodes } : {}) };
       const plan = await planBesu(merged, d.dir, rows, id);
       next = plan.d;
       await writeBesuFiles(next, {

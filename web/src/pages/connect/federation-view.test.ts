@@ -34,6 +34,7 @@ function peer(id: number, node_id: string, status: ConnectedPeer["status"] = "co
     peer_public_key: "k",
     status,
     metrics_federation: false,
+    peer_grants_metrics: null,
     analytics_enabled: false,
     last_seen_at: null,
     last_error: null,

@@ -23,6 +23,7 @@ const peer: ConnectedPeer = {
   peer_public_key: "BKEY",
   status: "connected",
   metrics_federation: false,
+  peer_grants_metrics: null,
   analytics_enabled: false,
   last_seen_at: null,
   last_error: null,

@@ -1,0 +1,228 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiOf, identityOf, listenAndSetEndpoint, type Api } from "../../test-support/federation.js";
+import { freePort } from "../../test-support/postgres.js";
+import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import { waitFor } from "../../test-support/wait.js";
+import { resolvePrometheus } from "../metrics/prometheus-binary.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const havePrometheus = (() => {
+  try {
+    resolvePrometheus();
+    return true;
+  } catch (err) {
+    console.warn(`skipping the metrics federation tests: ${(err as Error).message}`);
+    return false;
+  }
+})();
+
+interface Console {
+  t: TestApp;
+  api: Api;
+  nodeId: string;
+}
+
+async function boot(dialect: "sqlite" | "postgres"): Promise<Console> {
+  const t = await createTestApp(dialect, { CHAINLAUNCH_FEDERATION_PING_SECONDS: "1" });
+  await listenAndSetEndpoint(t);
+  return { t, api: apiOf(t), nodeId: (await identityOf(t)).nodeId };
+}
+
+/** A metrics endpoint in Prometheus's text format, standing in for a node's operations server. */
+async function exporter(height: number, channel: string): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.url !== "/metrics") return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+    res.end(`# TYPE ledger_blockchain_height gauge\nledger_blockchain_height{channel="${channel}"} ${height}\n`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}
+
+async function insertPeer(t: TestApp, slug: string, server: Server): Promise<number> {
+  const now = new Date().toISOString();
+  const address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const row = await t.database.db
+    .insertInto("nodes")
+    .values({
+      name: slug,
+      slug,
+      platform: "FABRIC",
+      node_type: "FABRIC_PEER",
+      status: "RUNNING",
+      error_message: null,
+      endpoint: null,
+      organization_id: null,
+      network_id: null,
+      key_id: null,
+      tls_key_id: null,
+      config: "{}",
+      deployment: JSON.stringify({ kind: "fabric", role: "peer", operationsAddress: address, ports: [] }),
+      down_since: null,
+      down_reason: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+const series = (res: { json(): Json }): Json[] => res.json().data.result as Json[];
+
+describe.skipIf(!havePrometheus).each(dialects())("metrics federation between two real consoles (%s)", (d) => {
+  let a: Console;
+  let b: Console;
+  let promPort: number;
+  const exporters: Server[] = [];
+  const query = (ref: string, q: string) => b.api("POST", `/metrics/connection/${ref}/query`, { query: q });
+  /** What B knows about A granting it (learned from A's answers). */
+  const grantedToB = async () =>
+    ((await b.api("GET", "/node/connected-peers")).json().connected_peers as Json[])[0]?.peer_grants_metrics;
+  const grant = (on: boolean, c?: Console, peer?: string) =>
+    (c ?? a).api("POST", "/node/metrics-federation", { peer_node_id: peer ?? b.nodeId, metrics_federation: on });
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([boot(d), boot(d)]);
+    const jwt = (await a.api("POST", "/node/generate-invitation", { bidirectional: true })).json().invitation_jwt;
+    const accepted = await b.api("POST", "/node/accept-invitation", { invitation_jwt: jwt });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    exporters.push(await exporter(7, "alpha"), await exporter(3, "secret"));
+    await insertPeer(a.t, "fedpeer0", exporters[0] as Server);
+    await insertPeer(a.t, "fedforeign0", exporters[1] as Server);
+    promPort = await freePort();
+  }, 60_000);
+  afterAll(async () => {
+    if (a) await a.api("POST", "/metrics/undeploy");
+    await Promise.all([a?.t.close(), b?.t.close()]);
+    for (const s of exporters) s.close();
+  });
+
+  it("refuses B's query with A's 403 until A grants it; the grant is admin/manager only and audited", async () => {
+    const before = await query(a.nodeId, "up");
+    expect(before.statusCode, before.body).toBe(403);
+    expect(before.json().message).toMatch(`does not grant metrics federation to ${b.nodeId}`);
+    expect(await grantedToB()).toBe(false);
+    const viewer = apiOf(a.t, await createUser(a.t, "mfviewer", "viewer"));
+    expect(
+      (await viewer("POST", "/node/metrics-federation", { peer_node_id: b.nodeId, metrics_federation: true }))
+        .statusCode,
+    ).toBe(403);
+    const on = await grant(true);
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().message).toMatch(/enabled/);
+    const peers = (await a.api("GET", "/node/connected-peers")).json().connected_peers as Json[];
+    expect(peers.find((p) => p.node_id === b.nodeId)?.metrics_federation).toBe(true);
+    // B learns it from A's next ping answer.
+    await waitFor("B sees A's grant", async () => ((await grantedToB()) === true ? true : undefined), 10_000);
+    // A grant is A's alone: B still grants nothing to A.
+    expect(
+      ((await b.api("GET", "/node/connected-peers")).json().connected_peers as Json[])[0]?.metrics_federation,
+    ).toBe(false);
+    const audit = await a.t.database.db
+      .selectFrom("audit_logs")
+      .select(["event_outcome", "affected_resource"])
+      .where("event_type", "=", "federation.metrics_federation")
+      .execute();
+    expect(audit).toContainEqual({ event_outcome: "SUCCESS", affected_resource: `federation_peer:${b.nodeId}` });
+  });
+
+  it("answers 404 for unknown consoles and connections", async () => {
+    const unknownPeer = await grant(true, a, "cl-00000000000000000000000000000000");
+    expect(unknownPeer.statusCode).toBe(404);
+    expect(unknownPeer.json().message).toMatch(/^peer_node_id: /);
+    expect((await query("9999", "up")).statusCode).toBe(404);
+    expect((await query("cl-ffffffffffffffffffffffffffffffff", "up")).statusCode).toBe(404);
+  });
+
+  it("answers 503 while Prometheus is not deployed on A", async () => {
+    const res = await query(a.nodeId, "up");
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json().message).toMatch(/Prometheus is not deployed/);
+  });
+
+  it("gives B only A's node jobs, by node id or connection id", { timeout: 90_000 }, async () => {
+    const deployed = await a.api("POST", "/metrics/deploy", {
+      prometheus_port: promPort,
+      prometheus_version: "v2.42.0",
+      scrape_interval: 1,
+    });
+    expect(deployed.statusCode, deployed.body).toBe(200);
+    // fedforeign0 stands for a job A's Prometheus scrapes that is not one of A's nodes (a plugin's
+    // endpoint): its row goes, its scrape job stays until the next config sync.
+    await waitFor(
+      "both jobs scraped",
+      async () => {
+        const r = await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=ledger_blockchain_height`);
+        const result = ((await r.json()) as Json).data.result as Json[];
+        return result.length === 2 ? true : undefined;
+      },
+      30_000,
+    );
+    await a.t.database.db.deleteFrom("nodes").where("slug", "=", "fedforeign0").execute();
+
+    const byNode = await query(a.nodeId, "ledger_blockchain_height");
+    expect(byNode.statusCode, byNode.body).toBe(200);
+    expect(series(byNode)).toHaveLength(1);
+    expect(series(byNode)[0]?.metric).toMatchObject({ job: "fedpeer0", channel: "alpha" });
+    expect(series(byNode)[0]?.value[1]).toBe("7");
+    const connId = ((await b.api("GET", "/node/connected-peers")).json().connected_peers as Json[])[0]?.id;
+    const byId = await query(String(connId), "ledger_blockchain_height");
+    expect(byId.statusCode, byId.body).toBe(200);
+    expect(series(byId)).toHaveLength(1);
+  });
+
+  it.each([
+    ['up{job="prometheus"}'],
+    ['up{job="fedforeign0"}'],
+    ['{__name__=~".+"}'],
+    ['ledger_blockchain_height{job=~".+"} or on() vector(1)'],
+    ['sum by (job, channel) (ledger_blockchain_height{job!="fedpeer0"})'],
+  ])("gives B nothing foreign for %s", async (q) => {
+    const res = await query(a.nodeId, q);
+    expect(res.statusCode, res.body).toBe(200);
+    for (const s of series(res)) {
+      expect(s.metric.job ?? "fedpeer0").toBe("fedpeer0");
+      expect(s.metric.channel ?? "alpha").toBe("alpha");
+    }
+  });
+
+  it("answers label values among A's node jobs, and bad PromQL with 400", async () => {
+    const jobs = await b.api("GET", `/metrics/connection/${a.nodeId}/label/job/values`);
+    expect(jobs.statusCode, jobs.body).toBe(200);
+    expect(jobs.json()).toEqual({ status: "success", data: ["fedpeer0"] });
+    const channels = await b.api(
+      "GET",
+      `/metrics/connection/${a.nodeId}/label/channel/values?match=${encodeURIComponent('{job="fedforeign0"}')}`,
+    );
+    expect(channels.json().data).toEqual(["alpha"]);
+    const bad = await query(a.nodeId, "rate(up[5m]");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(new RegExp(`the console ${a.nodeId} answered: query: `));
+  });
+
+  it("refuses again once A withdraws the grant, and refuses a revoked connection", async () => {
+    expect((await grant(false)).statusCode).toBe(200);
+    expect((await query(a.nodeId, "up")).statusCode).toBe(403);
+    expect(await grantedToB()).toBe(false);
+    expect((await grant(true)).statusCode).toBe(200);
+    expect((await b.api("DELETE", `/node/connected-peers/${a.nodeId}`)).statusCode).toBe(200);
+    const revoked = await query(a.nodeId, "up");
+    expect(revoked.statusCode).toBe(409);
+    expect(revoked.json().message).toMatch(/revoked/);
+    await waitFor(
+      "A marks B revoked",
+      async () =>
+        ((await a.api("GET", "/node/connected-peers")).json().connected_peers as Json[]).find(
+          (p) => p.status === "revoked",
+        ),
+      10_000,
+    );
+    const peers = (await a.api("GET", "/node/connected-peers")).json().connected_peers as Json[];
+    expect(peers[0]?.metrics_federation).toBe(false);
+    expect((await grant(true)).statusCode).toBe(409);
+  });
+});
