@@ -45,6 +45,7 @@ import {
 import { AnchorPeersTab, mspOf, OrganizationsTab } from "@/pages/networks/FabricNetworkOrgTabs";
 import { NetworkChaincodesTab } from "@/pages/smart-contracts/NetworkChaincodesTab";
 import { consensusOf, statusLabel } from "@/pages/networks/FabricNetworkTable";
+import { ShareNetworkButton } from "@/pages/shared-networks/ShareNetworkButton";
 
 function AddNode({ networkId, members }: { networkId: number; members: FabricNetworkNode[] }): ReactElement {
   const nodes = useNodesQuery({ page: 1, limit: 1000, platform: "FABRIC" });
@@ -489,6 +490,7 @@ export function FabricNetworkDetailPage(): ReactElement {
             description={n.description || "Fabric channel"}
             actions={
               <RoleGate denied={["viewer"]}>
+                <ShareNetworkButton platform="fabric" networkId={n.id} networkName={n.name} />
                 <DeleteNetwork n={n} />
               </RoleGate>
             }
