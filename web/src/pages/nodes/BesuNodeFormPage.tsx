@@ -1,6 +1,6 @@
 import { Loader2Icon } from "lucide-react";
 import { useEffect, type ReactElement } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller, useForm, type RegisterOptions } from "react-hook-form";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import type { NodeInfo } from "@/api/client";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
@@ -17,6 +17,8 @@ import { useBesuDefaultsQuery, useNodeQuery } from "@/data/nodes/node-query";
 import { formErrorsFrom } from "@/lib/field-errors";
 import { updateOutcomeText } from "@/data/nodes/node-status";
 import { showToast } from "@/lib/toast";
+import { externalBootnodeIdsOf, withExternalBootnodes } from "@/data/nodes/external-bootnodes";
+import { ExternalBootnodePicker } from "@/pages/nodes/ExternalBootnodePicker";
 import { NODE_NAME, splitList } from "@/pages/nodes/fabric-form";
 
 interface BesuNodeValues {
@@ -31,7 +33,11 @@ interface BesuNodeValues {
   internalIp: string;
   metricsPort: string;
   bootNodes: string;
+  externalBootnodeIds: number[];
 }
+
+/** The form's text inputs (every field but the external boot node checkboxes). */
+type TextField = Exclude<keyof BesuNodeValues, "externalBootnodeIds">;
 
 const EMPTY: BesuNodeValues = {
   name: "",
@@ -45,6 +51,7 @@ const EMPTY: BesuNodeValues = {
   internalIp: "",
   metricsPort: "",
   bootNodes: "",
+  externalBootnodeIds: [],
 };
 
 const FIELDS = {
@@ -59,6 +66,7 @@ const FIELDS = {
   internalIp: "besuNode.internalIp",
   metricsPort: "besuNode.metricsPort",
   bootNodes: ["besuNode.bootNodes", "besuNode.bootnodes"],
+  externalBootnodeIds: "besuNode.externalBootnodeIds",
 } as const;
 
 function fromNode(n: NodeInfo): BesuNodeValues {
@@ -76,6 +84,7 @@ function fromNode(n: NodeInfo): BesuNodeValues {
     internalIp: b.internalIp,
     metricsPort: String(b.metricsPort),
     bootNodes: b.bootNodes.join("\n"),
+    externalBootnodeIds: externalBootnodeIdsOf(n),
   };
 }
 
@@ -142,13 +151,16 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
           body: {
             name: v.name.trim(),
             blockchainPlatform: "BESU",
-            besuNode: {
-              ...besu,
-              networkId: Number(v.networkId),
-              keyId: Number(v.keyId),
-              bootNodes: splitList(v.bootNodes),
-              mode: "service",
-            },
+            besuNode: withExternalBootnodes(
+              {
+                ...besu,
+                networkId: Number(v.networkId),
+                keyId: Number(v.keyId),
+                bootNodes: splitList(v.bootNodes),
+                mode: "service" as const,
+              },
+              v.externalBootnodeIds,
+            ),
           },
         },
         {
@@ -166,7 +178,7 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
           body: {
             name: v.name.trim(),
             blockchainPlatform: "BESU",
-            besuNode: { ...besu, bootnodes: splitList(v.bootNodes) },
+            besuNode: withExternalBootnodes({ ...besu, bootnodes: splitList(v.bootNodes) }, v.externalBootnodeIds),
           },
         },
         {
@@ -181,9 +193,9 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
   });
 
   const text = (
-    name: keyof BesuNodeValues,
+    name: TextField,
     label: string,
-    rules: Parameters<typeof register>[1] = {},
+    rules: RegisterOptions<BesuNodeValues, TextField> = {},
   ): ReactElement => (
     <div className="grid content-start gap-2">
       <Label htmlFor={`besu-node-${name}`}>{label}</Label>
@@ -283,6 +295,17 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
             />
             <FieldError message={errors.bootNodes?.message} />
           </div>
+          <Controller
+            control={control}
+            name="externalBootnodeIds"
+            render={({ field }) => (
+              <ExternalBootnodePicker
+                value={field.value}
+                onChange={field.onChange}
+                error={errors.externalBootnodeIds?.message}
+              />
+            )}
+          />
         </CardContent>
       </Card>
       <Card>
