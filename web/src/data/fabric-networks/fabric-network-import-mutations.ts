@@ -5,6 +5,7 @@ import type {
   ImportFabricNetworkBody,
   ImportFabricNetworkWithOrgBody,
   ImportNetworkResult,
+  ImportWithOrgInput,
 } from "@/data/fabric-networks/types";
 
 /** Imports a channel from its genesis (or a later config) block, base64 (POST /networks/fabric/import). */
@@ -20,15 +21,20 @@ export function useFabricNetworkImportMutation(): UseMutationResult<
   });
 }
 
-/** Imports a channel by reading it from one of its orderers with a member org's admin. */
+/**
+ * Imports a channel by reading it from one of its orderers (by URL, or an external orderer by id)
+ * with a member org's admin.
+ */
 export function useFabricNetworkImportWithOrgMutation(): UseMutationResult<
   ImportNetworkResult,
   Error,
-  ImportFabricNetworkWithOrgBody
+  ImportWithOrgInput
 > {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body) => unwrap(api.POST("/networks/fabric/import-with-org", { body })),
+    // The cast goes once the generated body has externalOrdererId (see ImportWithOrgInput).
+    mutationFn: (body) =>
+      unwrap(api.POST("/networks/fabric/import-with-org", { body: body as ImportFabricNetworkWithOrgBody })),
     onSuccess: () => qc.invalidateQueries({ queryKey: fabricNetworkKeys.all }),
   });
 }
