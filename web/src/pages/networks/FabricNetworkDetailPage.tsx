@@ -45,6 +45,7 @@ import {
 import { AnchorPeersTab, mspOf, OrganizationsTab } from "@/pages/networks/FabricNetworkOrgTabs";
 import { NetworkChaincodesTab } from "@/pages/smart-contracts/NetworkChaincodesTab";
 import { consensusOf, statusLabel } from "@/pages/networks/FabricNetworkTable";
+import { AddExternalOrgCard } from "@/pages/networks/AddExternalOrgCard";
 import { ShareNetworkButton } from "@/pages/shared-networks/ShareNetworkButton";
 
 function AddNode({ networkId, members }: { networkId: number; members: FabricNetworkNode[] }): ReactElement {
@@ -344,6 +345,7 @@ function ChannelConfigTab({ n }: { n: FabricNetwork }): ReactElement {
             </div>
           )}
         </Card>
+        <AddExternalOrgCard networkId={n.id} />
       </RoleGate>
       <Card className="gap-0 py-0">
         <div className="flex flex-wrap items-center justify-between gap-2 border-b px-5 py-3">
