@@ -52,7 +52,7 @@ export interface SharingPaths {
     get: Op<
       SharedKeyList,
       {
-        query?: { status?: string; expired?: boolean; limit?: number; offset?: number };
+        query?: { status?: "active" | "expired"; expired?: "true" | "false"; limit?: number; offset?: number };
         header?: never;
         path?: never;
         cookie?: never;

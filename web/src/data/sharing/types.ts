@@ -1,13 +1,26 @@
-// Local types from the design (docs/federation.md, the sharing contract): the server side is being
-// built on another branch, so these stand in until /pro/sharing and /pro/shared-networks are in the
-// generated OpenAPI; then they become ResponseOf<...> aliases like data/federation/types.ts.
+// Local types from the design (the sharing contract, with the field shapes of the fed-sharing
+// branch's schemas): they stand in until /pro/sharing, /pro/shared-networks and
+// /pro/keys/shared-with-me are in the generated OpenAPI; then they become ResponseOf<...> aliases
+// like data/federation/types.ts.
 
 /** Which side of a share this console is on. */
 export type ShareDirection = "received" | "sent";
 export type SharedResourceType = "fabric_network" | "besu_network";
 export type SharePlatform = "fabric" | "besu";
-/** pending/accepted/rejected on the receiving side; sent/failed on the sending side. */
-export type ShareStatus = "pending" | "accepted" | "rejected" | "sent" | "failed";
+/**
+ * Received: pending, accepting, accepted or rejected. Sent: sent or failed (and, per recipient,
+ * accepted or rejected once it answers). The server types it as a string.
+ */
+export type ShareStatus = "pending" | "accepting" | "accepted" | "rejected" | "sent" | "failed";
+
+/** The outcome of one recipient of a network share. */
+export interface ShareRecipientResult {
+  /** Connection id. */
+  recipient: number;
+  nodeId: string;
+  status: "sent" | "failed" | "accepted" | "rejected";
+  error: string | null;
+}
 
 /** One network shared with this console (received) or by it (sent). */
 export interface SharedNetwork {
@@ -19,17 +32,18 @@ export interface SharedNetwork {
   networkName: string;
   /** The network's id on the console that shared it. */
   resourceId: string;
-  /** The connection (connected peer row id) the share came through or went to. */
-  connectionId: number;
+  /** Received: the connection (connected peer row id) it came through; sent: null (see recipients). */
+  connectionId: number | null;
   sharedBy: string;
   sharedByNodeId: string;
   /** Connected peer row ids the share went to (sent side). */
   recipients: number[];
-  status: ShareStatus;
+  status: string;
   error: string | null;
   /** The network created here by accepting it (received side), else null. */
   localNetworkId: number | null;
   createdAt: string;
+  /** Received: what was shared; sent: `{recipients: ShareRecipientResult[], metadata}`. */
   dataJson: unknown;
 }
 
@@ -39,11 +53,11 @@ export interface SharedNetworkList {
 
 export interface AcceptSharedNetworkResult {
   networkId: number;
-  status: string;
+  status: "accepted";
 }
 
 export interface RejectSharedNetworkResult {
-  status: string;
+  status: "rejected";
 }
 
 /** Body of POST /pro/sharing/network (Fabric) and /pro/sharing/besu-network. */
@@ -58,9 +72,12 @@ export interface ShareNetworkResult {
   shareId: string;
   networkId: number;
   recipients: number[];
-  status: string;
-  metadata: Record<string, string> | null;
-  genesisBlock: number[] | null;
+  /** sent when at least one recipient received it, else failed. */
+  status: "sent" | "failed";
+  metadata: Record<string, string>;
+  /** What was sent, base64. */
+  genesisBlock: string;
+  results: ShareRecipientResult[];
 }
 
 /** Body of POST /pro/sharing/key: one public key to one connected console. */
@@ -75,30 +92,33 @@ export interface ShareKeyBody {
 
 export interface ShareKeyResult {
   share_id: string;
-  key_id: number;
+  key_id: string;
   peer_id: number;
-  status: string;
+  status: "sent";
   shared_at: string;
   expires_at: string | null;
+  metadata: Record<string, string>;
 }
 
 /** A public key another console shared with this one. */
 export interface SharedKey {
   share_id: string;
-  key_id: number;
+  /** The key's id on the sending console. */
+  key_id: string;
   name: string;
   algorithm: string;
   curve: string | null;
   key_size: number | null;
-  format: string | null;
+  format: string;
   public_key: string;
   ethereum_address: string | null;
-  /** The connection id it came through. */
-  shared_by: number;
+  /** The connection id it came through (null once that connection is gone). */
+  shared_by: number | null;
+  shared_by_node_id: string;
   shared_at: string;
   expires_at: string | null;
-  status: string;
-  metadata: Record<string, string> | null;
+  status: "active" | "expired";
+  metadata: Record<string, string>;
 }
 
 export interface SharedKeyList {
@@ -107,8 +127,9 @@ export interface SharedKeyList {
 }
 
 export interface SharedKeyFilters {
-  status?: string | undefined;
-  expired?: boolean | undefined;
+  status?: "active" | "expired" | undefined;
+  /** "false" hides expired shares, "true" shows only them. */
+  expired?: "true" | "false" | undefined;
   limit: number;
   offset: number;
 }

@@ -8,10 +8,8 @@ import { EmptyState, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { useConnectedPeersQuery } from "@/data/federation/connected-peers-query";
 import { useSharedKeysQuery } from "@/data/sharing/shared-keys-query";
 import { formatDateTime } from "@/lib/utils";
-import { sourceNodeId } from "@/pages/connect/federation-view";
 import { isExpired, sharedKeyType } from "@/pages/keys/shared-key-view";
 
 const PAGE_SIZE = 20;
@@ -23,9 +21,8 @@ export function SharedKeysCard(): ReactElement {
   const keys = useSharedKeysQuery({
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
-    ...(showExpired ? {} : { expired: false }),
+    ...(showExpired ? {} : { expired: "false" as const }),
   });
-  const peers = useConnectedPeersQuery();
   return (
     <Card className="gap-0 py-0">
       <div className="flex flex-wrap items-center gap-3 border-b p-4">
@@ -71,8 +68,7 @@ export function SharedKeysCard(): ReactElement {
               </TableHeader>
               <TableBody>
                 {d.keys.map((k) => {
-                  const from = sourceNodeId(k.shared_by, peers.data);
-                  const expired = isExpired(k);
+                  const expired = k.status === "expired" || isExpired(k);
                   return (
                     <TableRow key={k.share_id} data-testid={`shared-key-${k.share_id}`}>
                       <TableCell>
@@ -85,13 +81,9 @@ export function SharedKeysCard(): ReactElement {
                         <Badge variant="outline">{sharedKeyType(k)}</Badge>
                       </TableCell>
                       <TableCell>
-                        {from ? (
-                          <Link to={`/connect/${encodeURIComponent(from)}`} className="hover:underline">
-                            <Mono>{from}</Mono>
-                          </Link>
-                        ) : (
-                          <span className="text-muted-foreground">connection #{k.shared_by}</span>
-                        )}
+                        <Link to={`/connect/${encodeURIComponent(k.shared_by_node_id)}`} className="hover:underline">
+                          <Mono>{k.shared_by_node_id}</Mono>
+                        </Link>
                       </TableCell>
                       <TableCell className="hidden text-muted-foreground md:table-cell">
                         {formatDateTime(k.shared_at)}

@@ -10,7 +10,7 @@ import { failing, screenHtml, screenText, seed, type Seed } from "@/test-support
 
 const key: SharedKey = {
   share_id: "ks-1",
-  key_id: 4,
+  key_id: "4",
   name: "validator-1",
   algorithm: "EC",
   curve: "secp256k1",
@@ -19,13 +19,14 @@ const key: SharedKey = {
   public_key: "-----BEGIN PUBLIC KEY-----\nMFYw\n-----END PUBLIC KEY-----",
   ethereum_address: "0xabc",
   shared_by: 7,
+  shared_by_node_id: "cl-bbbb",
   shared_at: "2026-11-25T10:00:00Z",
   expires_at: null,
   status: "active",
-  metadata: null,
+  metadata: {},
 };
 /** The card's first page without expired keys, as it asks for it. */
-const firstPage = sharingKeys.keyList({ limit: 20, offset: 0, expired: false });
+const firstPage = sharingKeys.keyList({ limit: 20, offset: 0, expired: "false" });
 
 describe("shared key view", () => {
   it("labels the key type", () => {
@@ -65,7 +66,7 @@ describe("Keys shared with me", () => {
   });
 
   it("lists each key with its type, sender, dates, status and a copy button", () => {
-    const text = card(seed(firstPage, { keys: [key], total: 1 }), seed(federationKeys.peers(), [peerB]));
+    const text = card(seed(firstPage, { keys: [key], total: 1 }));
     expect(text).toContain("validator-1");
     expect(text).toContain("EC secp256k1");
     expect(text).toContain("cl-bbbb");
@@ -73,8 +74,10 @@ describe("Keys shared with me", () => {
     expect(text).toContain("active");
     expect(text).toContain("Copy public key");
     expect(text).toContain("1 key · page 1 of 1");
-    const unknown = card(seed(firstPage, { keys: [{ ...key, shared_by: 9 }], total: 1 }));
-    expect(unknown).toContain("connection #9");
+    const expired = card(seed(firstPage, { keys: [{ ...key, status: "expired" }], total: 1 }));
+    expect(expired).toContain("expired");
+    const html = screenHtml(<SharedKeysCard />, "/", "/", seed(firstPage, { keys: [key], total: 1 }));
+    expect(html).toContain('href="/connect/cl-bbbb"');
   });
 });
 

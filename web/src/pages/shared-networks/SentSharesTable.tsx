@@ -12,7 +12,7 @@ import { useSharedNetworksQuery } from "@/data/sharing/shared-networks-query";
 import type { SharedNetwork } from "@/data/sharing/types";
 import { showToast } from "@/lib/toast";
 import { formatDateTime, formatRelative } from "@/lib/utils";
-import { connectionHref, platformLabel, recipientName } from "@/pages/shared-networks/share-view";
+import { connectionHref, platformLabel, recipientName, recipientOutcomes } from "@/pages/shared-networks/share-view";
 import { ShareStatusBadge } from "@/pages/shared-networks/ShareStatusBadge";
 
 /** Networks this console shared, with their recipients; operators delete a record. */
@@ -52,16 +52,16 @@ export function SentSharesTable({ canManage }: { canManage: boolean }): ReactEle
             </TableHeader>
             <TableBody>
               {rows.map((s) => (
-                <TableRow key={`${s.id}-${s.recipients.join(",")}`} data-testid={`sent-${s.id}`}>
+                <TableRow key={s.id} data-testid={`sent-${s.id}`}>
                   <TableCell className="font-medium">{s.networkName}</TableCell>
                   <TableCell>{platformLabel(s.platform)}</TableCell>
                   <TableCell>
-                    <ul className="space-y-0.5">
-                      {s.recipients.map((r) => {
-                        const name = recipientName(r, peers.data);
-                        const known = peers.data?.some((p) => p.id === r);
+                    <ul className="space-y-1">
+                      {recipientOutcomes(s).map((r) => {
+                        const name = r.nodeId ?? recipientName(r.recipient, peers.data);
+                        const known = r.nodeId !== undefined || peers.data?.some((p) => p.id === r.recipient);
                         return (
-                          <li key={r}>
+                          <li key={r.recipient} className="flex flex-wrap items-center gap-2">
                             {known ? (
                               <Link to={connectionHref(name)} className="hover:underline">
                                 <Mono>{name}</Mono>
@@ -69,6 +69,8 @@ export function SentSharesTable({ canManage }: { canManage: boolean }): ReactEle
                             ) : (
                               <Mono className="text-muted-foreground">{name}</Mono>
                             )}
+                            {r.status !== s.status && <ShareStatusBadge status={r.status} />}
+                            {r.error && <span className="basis-full text-xs text-destructive">{r.error}</span>}
                           </li>
                         );
                       })}

@@ -50,8 +50,8 @@ function ShareNetworkDialog({
     share.mutate(
       { platform: target.platform, networkId: target.networkId, recipients: [...selected] },
       {
-        onSuccess: (outcome) => {
-          const t = shareOutcome(outcome, peers);
+        onSuccess: (result) => {
+          const t = shareOutcome(result, peers);
           showToast(t.kind, t.title, { description: t.description });
           onClose();
         },

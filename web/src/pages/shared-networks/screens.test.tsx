@@ -57,6 +57,24 @@ describe("Shared Networks screen, sent", () => {
     expect(table(failing(sharingKeys.networkList("sent")))).toContain("database is locked");
   });
 
+  it("shows each recipient's own outcome from the share's record", () => {
+    const text = table(
+      seed(sharingKeys.networkList("sent"), [
+        {
+          ...sent,
+          dataJson: {
+            recipients: [
+              { recipient: 7, nodeId: "cl-bbbb", status: "accepted", error: null },
+              { recipient: 8, nodeId: "cl-cccc", status: "failed", error: "timeout" },
+            ],
+          },
+        },
+      ]),
+    );
+    expect(text).toContain("cl-bbbb Accepted");
+    expect(text).toContain("cl-cccc Failed timeout");
+  });
+
   it("names the recipients by node id, with status, error and delete", () => {
     const text = table(
       seed(sharingKeys.networkList("sent"), [{ ...sent, status: "failed", error: "cl-cccc: connection refused" }]),

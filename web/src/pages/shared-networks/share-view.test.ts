@@ -1,21 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { peerB, peerC, received, sent } from "@/pages/shared-networks/fixtures";
+import type { ShareNetworkResult } from "@/data/sharing/types";
 import {
   canDecide,
   importedNetworkHref,
   recipientName,
+  recipientOutcomes,
   shareOutcome,
   shareStatusBadge,
   shareTargets,
 } from "@/pages/shared-networks/share-view";
 
-const result = {
+const result: ShareNetworkResult = {
   shareId: "share-2",
   networkId: 3,
   recipients: [7, 8],
   status: "sent",
-  metadata: null,
-  genesisBlock: null,
+  metadata: {},
+  genesisBlock: "",
+  results: [
+    { recipient: 7, nodeId: "cl-bbbb", status: "sent", error: null },
+    { recipient: 8, nodeId: "cl-cccc", status: "sent", error: null },
+  ],
 };
 
 describe("shared network view", () => {
@@ -51,28 +57,53 @@ describe("shared network view", () => {
   });
 
   it("reports success, a partial share with each failed recipient, and a failure", () => {
-    const ok = shareOutcome({ result, sent: [{ ...sent, status: "sent" }] }, [peerB, peerC]);
+    const ok = shareOutcome(result, [peerB, peerC]);
     expect(ok).toMatchObject({ kind: "success", title: "Network shared" });
     expect(ok.description).toContain("cl-bbbb, cl-cccc");
 
+    const [first, second] = result.results;
     const partial = shareOutcome(
-      {
-        result,
-        sent: [
-          { ...sent, recipients: [7], status: "sent" },
-          { ...sent, recipients: [8], status: "failed", error: "connection refused" },
-        ],
-      },
+      { ...result, results: [first!, { ...second!, status: "failed", error: "connection refused" }] },
       [peerB, peerC],
     );
     expect(partial).toMatchObject({ kind: "warning", title: "Shared with 1 of 2 consoles" });
     expect(partial.description).toBe("cl-cccc: connection refused");
 
     const failed = shareOutcome(
-      { result: { ...result, status: "failed" }, sent: [{ ...sent, status: "failed", error: "timeout" }] },
+      {
+        ...result,
+        status: "failed",
+        results: result.results.map((r) => ({ ...r, status: "failed" as const, error: "timeout" })),
+      },
       [peerB, peerC],
     );
     expect(failed.kind).toBe("error");
-    expect(failed.description).toBe("cl-bbbb, cl-cccc: timeout");
+    expect(failed.description).toBe("cl-bbbb: timeout\ncl-cccc: timeout");
+  });
+
+  it("reads each recipient's outcome of a sent share, or gives each the share's status", () => {
+    const withResults = {
+      ...sent,
+      dataJson: {
+        recipients: [
+          { recipient: 7, nodeId: "cl-bbbb", status: "accepted", error: null },
+          { recipient: 8, nodeId: "cl-cccc", status: "failed", error: "timeout" },
+        ],
+        metadata: {},
+      },
+    };
+    expect(recipientOutcomes(withResults)).toEqual([
+      { recipient: 7, nodeId: "cl-bbbb", status: "accepted", error: null },
+      { recipient: 8, nodeId: "cl-cccc", status: "failed", error: "timeout" },
+    ]);
+    expect(recipientOutcomes({ ...sent, dataJson: { recipients: "x" } })).toEqual([
+      { recipient: 7, nodeId: undefined, status: "sent", error: null },
+      { recipient: 8, nodeId: undefined, status: "sent", error: null },
+    ]);
+  });
+
+  it("shows statuses it does not know as they are", () => {
+    expect(shareStatusBadge("accepting")).toEqual({ label: "Accepting", variant: "warning" });
+    expect(shareStatusBadge("queued")).toEqual({ label: "queued", variant: "secondary" });
   });
 });

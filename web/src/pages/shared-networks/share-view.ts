@@ -1,23 +1,20 @@
 import type { ConnectedPeer } from "@/data/federation/types";
-import type { ShareNetworkOutcome } from "@/data/sharing/network-share-mutation";
-import type { SharedNetwork, SharePlatform, ShareStatus } from "@/data/sharing/types";
+import type { ShareNetworkResult, SharedNetwork, SharePlatform, ShareRecipientResult } from "@/data/sharing/types";
 
 type BadgeVariant = "success" | "warning" | "destructive" | "secondary";
 
-/** How a share's status is shown: its label and badge colour. */
-export function shareStatusBadge(status: ShareStatus): { label: string; variant: BadgeVariant } {
-  switch (status) {
-    case "pending":
-      return { label: "Pending", variant: "warning" };
-    case "accepted":
-      return { label: "Accepted", variant: "success" };
-    case "rejected":
-      return { label: "Rejected", variant: "secondary" };
-    case "sent":
-      return { label: "Sent", variant: "success" };
-    case "failed":
-      return { label: "Failed", variant: "destructive" };
-  }
+const BADGES: Record<string, { label: string; variant: BadgeVariant }> = {
+  pending: { label: "Pending", variant: "warning" },
+  accepting: { label: "Accepting", variant: "warning" },
+  accepted: { label: "Accepted", variant: "success" },
+  rejected: { label: "Rejected", variant: "secondary" },
+  sent: { label: "Sent", variant: "success" },
+  failed: { label: "Failed", variant: "destructive" },
+};
+
+/** How a share's (or a recipient's) status is shown; a status this screen doesn't know is shown as is. */
+export function shareStatusBadge(status: string): { label: string; variant: BadgeVariant } {
+  return BADGES[status] ?? { label: status, variant: "secondary" };
 }
 
 export function platformLabel(platform: SharePlatform): string {
@@ -56,35 +53,58 @@ export interface ShareToast {
   description: string;
 }
 
+/** The outcome of sharing a network, from the answer's per-recipient results. */
+export function shareOutcome(result: ShareNetworkResult, peers: readonly ConnectedPeer[] | undefined): ShareToast {
+  const name = (r: ShareRecipientResult): string => r.nodeId || recipientName(r.recipient, peers);
+  const failed = result.results.filter((r) => r.status === "failed");
+  const lines = failed.map((r) => `${name(r)}: ${r.error ?? "could not be reached"}`).join("\n");
+  const total = result.results.length || result.recipients.length;
+  if (result.status === "failed" || (total > 0 && failed.length >= total)) {
+    return { kind: "error", title: "The network could not be shared", description: lines || "No recipient got it." };
+  }
+  if (failed.length > 0) {
+    return { kind: "warning", title: `Shared with ${total - failed.length} of ${total} consoles`, description: lines };
+  }
+  const names = result.results.length
+    ? result.results.map(name)
+    : result.recipients.map((r) => recipientName(r, peers));
+  return {
+    kind: "success",
+    title: "Network shared",
+    description: `Sent to ${names.join(", ")}. They can accept it on their Shared Networks page.`,
+  };
+}
+
+function isRecipientResult(v: unknown): v is ShareRecipientResult {
+  const r = v as Partial<ShareRecipientResult> | null;
+  return typeof r === "object" && r !== null && typeof r.recipient === "number" && typeof r.status === "string";
+}
+
 /**
- * The outcome of sharing a network. Failed sent records name their recipients (one record per
- * recipient, or one for the share with its error); without them the answer's status decides.
+ * Each recipient of a sent share with its own outcome, read from the share's dataJson (the server
+ * keeps them there and updates them when a recipient accepts or rejects). Without them, every
+ * recipient gets the share's status.
  */
-export function shareOutcome(outcome: ShareNetworkOutcome, peers: readonly ConnectedPeer[] | undefined): ShareToast {
-  const { result, sent } = outcome;
-  const total = result.recipients.length;
-  const failed = sent.filter((s) => s.status === "failed");
-  const failedIds = new Set(failed.flatMap((s) => s.recipients));
-  const lines = failed.map((s) => {
-    const who = s.recipients.map((r) => recipientName(r, peers)).join(", ") || "a recipient";
-    return `${who}: ${s.error ?? "could not be reached"}`;
-  });
-  const allFailed = result.status === "failed" || (failedIds.size > 0 && failedIds.size >= total);
-  if (allFailed) {
-    return {
-      kind: "error",
-      title: "The network could not be shared",
-      description: lines.join("\n") || `Status: ${result.status}`,
-    };
+export function recipientOutcomes(share: Pick<SharedNetwork, "recipients" | "status" | "dataJson">): {
+  recipient: number;
+  nodeId: string | undefined;
+  status: string;
+  error: string | null;
+}[] {
+  const listed = (share.dataJson as { recipients?: unknown } | null | undefined)?.recipients;
+  if (Array.isArray(listed) && listed.length > 0 && listed.every(isRecipientResult)) {
+    return listed.map((r) => ({
+      recipient: r.recipient,
+      nodeId: r.nodeId || undefined,
+      status: r.status,
+      error: r.error,
+    }));
   }
-  if (failed.length > 0 || result.status === "partial") {
-    const ok = Math.max(0, total - failedIds.size);
-    return {
-      kind: "warning",
-      title: `Shared with ${ok} of ${total} consoles`,
-      description: lines.join("\n") || `Status: ${result.status}`,
-    };
-  }
-  const names = result.recipients.map((r) => recipientName(r, peers)).join(", ");
-  return { kind: "success", title: "Network shared", description: `Sent to ${names}. They can accept it now.` };
+  return share.recipients.map((recipient) => ({
+    recipient,
+    nodeId: undefined,
+    status: share.status,
+    // The share's own error is shown with its status, once.
+    error: null,
+  }));
 }
