@@ -29,13 +29,20 @@ export function parseUp(result: ConnectionQueryResult | undefined): TargetUp[] {
     .sort((a, b) => a.job.localeCompare(b.job) || a.instance.localeCompare(b.instance));
 }
 
+/** The reason the server gives when the other console refuses to answer us (details.reason). */
+export const NOT_GRANTED_REASON = "metrics_federation_not_granted";
+
 /**
  * Why the other console's metrics can't be shown, when the cause is on its side: it has not granted
- * this console access (403) or it can't be reached (502). Undefined for any other failure.
+ * this console access (403 with that reason; a 403 without it is this user's own role) or it can't
+ * be reached (502). Undefined for any other failure.
  */
 export function metricsRefusal(error: unknown): "not-granted" | "unreachable" | undefined {
   if (!isApiError(error)) return undefined;
-  if (error.status === 403) return "not-granted";
+  if (error.status === 403) {
+    const reason = (error.body as { details?: { reason?: unknown } } | undefined)?.details?.reason;
+    return reason === NOT_GRANTED_REASON || /grant/i.test(error.message) ? "not-granted" : undefined;
+  }
   if (error.status === 502) return "unreachable";
   return undefined;
 }

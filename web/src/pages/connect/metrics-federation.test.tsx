@@ -33,7 +33,14 @@ describe("metrics federation view", () => {
   });
 
   it("tells a refusal by the other console from other failures", () => {
-    expect(metricsRefusal(new ApiError(403, "FORBIDDEN", "not granted"))).toBe("not-granted");
+    const refused = {
+      error: "FORBIDDEN",
+      message: "cl-bbbb refused",
+      details: { reason: "metrics_federation_not_granted" },
+    };
+    expect(metricsRefusal(new ApiError(403, "FORBIDDEN", "cl-bbbb refused", refused))).toBe("not-granted");
+    expect(metricsRefusal(new ApiError(403, "FORBIDDEN", "this console does not grant metrics"))).toBe("not-granted");
+    expect(metricsRefusal(new ApiError(403, "FORBIDDEN", "your role does not allow this"))).toBeUndefined();
     expect(metricsRefusal(new ApiError(502, "BAD_GATEWAY", "unreachable"))).toBe("unreachable");
     expect(metricsRefusal(new ApiError(500, "INTERNAL", "x"))).toBeUndefined();
     expect(metricsRefusal(new Error("x"))).toBeUndefined();
