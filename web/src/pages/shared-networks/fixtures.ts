@@ -1,18 +1,22 @@
 import type { ConnectedPeer } from "@/data/federation/types";
 import type { SharedNetwork } from "@/data/sharing/types";
 
-/** Test data shared by this folder's tests. */
-export const peerB: ConnectedPeer = {
+/**
+ * Test data shared by this folder's tests. `peer_grants_metrics` comes with the metrics federation
+ * server change (branch fed-external); the assertion keeps this compiling before and after it lands.
+ */
+export const peerB = {
   id: 7,
   node_id: "cl-bbbb",
   peer_endpoint: "http://b.example",
   peer_public_key: "BKEY",
   status: "connected",
   metrics_federation: false,
+  peer_grants_metrics: null,
   analytics_enabled: false,
   last_seen_at: null,
   last_error: null,
-};
+} as ConnectedPeer;
 export const peerC: ConnectedPeer = { ...peerB, id: 8, node_id: "cl-cccc", peer_endpoint: "http://c.example" };
 
 export const received: SharedNetwork = {
