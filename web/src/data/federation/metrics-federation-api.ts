@@ -38,7 +38,8 @@ export interface ConnectionQueryResult {
 
 /**
  * The metrics federation endpoints of the federation contract, in openapi-typescript's shape. Local
- * types until the server's OpenAPI carries them (then `metricsFederationApi` becomes `api`).
+ * types until the server's OpenAPI carries them (then `metricsFederationApi` becomes `api`, and the
+ * types above the generated ones: checked against the fed-external branch's OpenAPI).
  */
 export interface MetricsFederationPaths {
   "/node/metrics-federation": Omit<Unused, "post"> & {
@@ -46,7 +47,8 @@ export interface MetricsFederationPaths {
     post: {
       parameters: NoParams;
       requestBody: { content: { "application/json": MetricsFederationBody } };
-      responses: { 200: Json<{ message: string }> };
+      /** Upstream answers a map of strings; `message` says what changed. */
+      responses: { 200: Json<Record<string, string>> };
     };
   };
   "/metrics/connection/{id}/query": Omit<Unused, "post"> & {

@@ -15,14 +15,14 @@ export interface MetricsFederationInput {
 export function useMetricsFederationMutation(): UseMutationResult<string, Error, MetricsFederationInput> {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async ({ nodeId, enabled }: MetricsFederationInput) =>
-      (
-        await unwrap(
-          metricsFederationApi.POST("/node/metrics-federation", {
-            body: { peer_node_id: nodeId, metrics_federation: enabled },
-          }),
-        )
-      ).message,
+    mutationFn: async ({ nodeId, enabled }: MetricsFederationInput) => {
+      const answer = await unwrap(
+        metricsFederationApi.POST("/node/metrics-federation", {
+          body: { peer_node_id: nodeId, metrics_federation: enabled },
+        }),
+      );
+      return answer.message ?? (enabled ? "Metrics federation granted" : "Metrics federation withdrawn");
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: federationKeys.peers() }),
   });
 }
