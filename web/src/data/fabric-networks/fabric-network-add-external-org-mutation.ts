@@ -1,11 +1,7 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import { fabricNetworkKeys } from "@/data/fabric-networks/keys";
-import type {
-  ExternalAddOrgOperation,
-  FabricUpdateConfigBody,
-  FabricUpdateConfigResult,
-} from "@/data/fabric-networks/types";
+import type { FabricUpdateConfigResult } from "@/data/fabric-networks/types";
 
 /**
  * Adds an external organization (synced from a connected console) to the channel as a config
@@ -17,15 +13,13 @@ export function useFabricAddExternalOrgMutation(
 ): UseMutationResult<FabricUpdateConfigResult, Error, number> {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (externalOrganizationId: number) => {
-      const op: ExternalAddOrgOperation = {
-        type: "add_org",
-        payload: { external_organization_id: externalOrganizationId },
-      };
-      // The cast goes once the generated operation union has this payload (see ExternalAddOrgOperation).
-      const body = { operations: [op] } as unknown as FabricUpdateConfigBody;
-      return unwrap(api.POST("/networks/fabric/{id}/update-config", { params: { path: { id: networkId } }, body }));
-    },
+    mutationFn: (externalOrganizationId: number) =>
+      unwrap(
+        api.POST("/networks/fabric/{id}/update-config", {
+          params: { path: { id: networkId } },
+          body: { operations: [{ type: "add_org", payload: { external_organization_id: externalOrganizationId } }] },
+        }),
+      ),
     onSettled: () => qc.invalidateQueries({ queryKey: fabricNetworkKeys.all }),
     meta: { silent: true },
   });

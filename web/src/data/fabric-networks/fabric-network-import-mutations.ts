@@ -5,7 +5,6 @@ import type {
   ImportFabricNetworkBody,
   ImportFabricNetworkWithOrgBody,
   ImportNetworkResult,
-  ImportWithOrgInput,
 } from "@/data/fabric-networks/types";
 
 /** Imports a channel from its genesis (or a later config) block, base64 (POST /networks/fabric/import). */
@@ -28,13 +27,11 @@ export function useFabricNetworkImportMutation(): UseMutationResult<
 export function useFabricNetworkImportWithOrgMutation(): UseMutationResult<
   ImportNetworkResult,
   Error,
-  ImportWithOrgInput
+  ImportFabricNetworkWithOrgBody
 > {
   const qc = useQueryClient();
   return useMutation({
-    // The cast goes once the generated body has externalOrdererId (see ImportWithOrgInput).
-    mutationFn: (body) =>
-      unwrap(api.POST("/networks/fabric/import-with-org", { body: body as ImportFabricNetworkWithOrgBody })),
+    mutationFn: (body) => unwrap(api.POST("/networks/fabric/import-with-org", { body })),
     onSuccess: () => qc.invalidateQueries({ queryKey: fabricNetworkKeys.all }),
   });
 }

@@ -23,19 +23,3 @@ export type FabricAnchorPeersBody = Body<"/networks/fabric/{id}/anchor-peers">;
 export type ImportFabricNetworkBody = Body<"/networks/fabric/import">;
 export type ImportFabricNetworkWithOrgBody = Body<"/networks/fabric/import-with-org">;
 export type ImportNetworkResult = ResponseOf<"/networks/fabric/import", "post">;
-
-// Local types from the federation contract until the server side lands (branch fed-external); then
-// the generated bodies carry these fields and the aliases below become plain Body<...> types.
-
-/**
- * The body of import-with-org: an orderer given by its URL and TLS CA certificate, or an external
- * orderer (synced from a connected console) by id, whose endpoint and TLS CA the server fills in.
- */
-export type ImportWithOrgInput = Omit<ImportFabricNetworkWithOrgBody, "ordererUrl" | "ordererTlsCert"> &
-  ({ ordererUrl: string; ordererTlsCert: string } | { externalOrdererId: number });
-
-/** A config update operation that adds an external organization (synced from a connected console) by id. */
-export interface ExternalAddOrgOperation {
-  type: "add_org";
-  payload: { external_organization_id: number };
-}

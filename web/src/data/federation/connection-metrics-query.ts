@@ -1,7 +1,7 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { federationKeys } from "@/data/federation/keys";
-import { metricsFederationApi, type ConnectionQueryResult } from "@/data/federation/metrics-federation-api";
+import type { ConnectionQueryResult } from "@/data/federation/types";
 
 /** How often the other console's targets are read again. */
 export const CONNECTION_METRICS_REFRESH_MS = 30_000;
@@ -19,7 +19,7 @@ export function useConnectionMetricsQuery(
     queryKey: federationKeys.connectionMetrics(connectionId, query),
     queryFn: () =>
       unwrap(
-        metricsFederationApi.POST("/metrics/connection/{id}/query", {
+        api.POST("/metrics/connection/{id}/query", {
           params: { path: { id: connectionId } },
           body: { query },
         }),

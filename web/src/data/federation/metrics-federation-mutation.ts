@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { federationKeys } from "@/data/federation/keys";
-import { metricsFederationApi } from "@/data/federation/metrics-federation-api";
 
 export interface MetricsFederationInput {
   nodeId: string;
@@ -17,7 +16,7 @@ export function useMetricsFederationMutation(): UseMutationResult<string, Error,
   return useMutation({
     mutationFn: async ({ nodeId, enabled }: MetricsFederationInput) => {
       const answer = await unwrap(
-        metricsFederationApi.POST("/node/metrics-federation", {
+        api.POST("/node/metrics-federation", {
           body: { peer_node_id: nodeId, metrics_federation: enabled },
         }),
       );

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { sharingKeys } from "@/data/sharing/keys";
-import { sharingApi } from "@/data/sharing/sharing-api";
 import type { ShareNetworkBody, ShareNetworkResult, SharePlatform } from "@/data/sharing/types";
 
 export interface ShareNetworkInput extends ShareNetworkBody {
@@ -15,8 +14,8 @@ export function useNetworkShareMutation(): UseMutationResult<ShareNetworkResult,
     mutationFn: ({ platform, ...body }: ShareNetworkInput) =>
       unwrap(
         platform === "fabric"
-          ? sharingApi.POST("/pro/sharing/network", { body })
-          : sharingApi.POST("/pro/sharing/besu-network", { body }),
+          ? api.POST("/pro/sharing/network", { body })
+          : api.POST("/pro/sharing/besu-network", { body }),
       ),
     onSettled: () => qc.invalidateQueries({ queryKey: sharingKeys.networks() }),
   });

@@ -1,7 +1,6 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { sharingKeys } from "@/data/sharing/keys";
-import { sharingApi } from "@/data/sharing/sharing-api";
 import type { SharedKeyFilters, SharedKeyList } from "@/data/sharing/types";
 
 /** Public keys connected consoles shared with this one, a page at a time. */
@@ -10,7 +9,7 @@ export function useSharedKeysQuery(filters: SharedKeyFilters): UseQueryResult<Sh
     queryKey: sharingKeys.keyList(filters),
     queryFn: () =>
       unwrap(
-        sharingApi.GET("/pro/keys/shared-with-me", {
+        api.GET("/pro/keys/shared-with-me", {
           params: {
             query: {
               limit: filters.limit,

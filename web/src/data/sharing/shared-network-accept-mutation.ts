@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { besuNetworkKeys } from "@/data/besu-networks/keys";
 import { fabricNetworkKeys } from "@/data/fabric-networks/keys";
 import { sharingKeys } from "@/data/sharing/keys";
-import { sharingApi } from "@/data/sharing/sharing-api";
 import type { AcceptSharedNetworkResult } from "@/data/sharing/types";
 
 /**
@@ -15,7 +14,7 @@ export function useSharedNetworkAcceptMutation(): UseMutationResult<AcceptShared
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (shareId: string) =>
-      unwrap(sharingApi.POST("/pro/shared-networks/{shareId}/accept", { params: { path: { shareId } } })),
+      unwrap(api.POST("/pro/shared-networks/{shareId}/accept", { params: { path: { shareId } } })),
     onSettled: () =>
       Promise.all([
         qc.invalidateQueries({ queryKey: sharingKeys.networks() }),

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { sharingKeys } from "@/data/sharing/keys";
-import { sharingApi } from "@/data/sharing/sharing-api";
 import type { RejectSharedNetworkResult } from "@/data/sharing/types";
 
 /** Rejects a received network; it stays listed as rejected. */
@@ -9,7 +8,7 @@ export function useSharedNetworkRejectMutation(): UseMutationResult<RejectShared
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (shareId: string) =>
-      unwrap(sharingApi.POST("/pro/shared-networks/{shareId}/reject", { params: { path: { shareId } } })),
+      unwrap(api.POST("/pro/shared-networks/{shareId}/reject", { params: { path: { shareId } } })),
     onSettled: () => qc.invalidateQueries({ queryKey: sharingKeys.networks() }),
   });
 }

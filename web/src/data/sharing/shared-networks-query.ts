@@ -1,7 +1,6 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { unwrap } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { sharingKeys } from "@/data/sharing/keys";
-import { sharingApi } from "@/data/sharing/sharing-api";
 import type { ShareDirection, SharedNetwork } from "@/data/sharing/types";
 
 /** How often the lists refresh: shares arrive from other consoles at any time. */
@@ -11,8 +10,7 @@ export const SHARES_REFRESH_MS = 15_000;
 export function useSharedNetworksQuery(direction: ShareDirection): UseQueryResult<SharedNetwork[]> {
   return useQuery({
     queryKey: sharingKeys.networkList(direction),
-    queryFn: async () =>
-      (await unwrap(sharingApi.GET("/pro/shared-networks", { params: { query: { direction } } }))).networks,
+    queryFn: async () => (await unwrap(api.GET("/pro/shared-networks", { params: { query: { direction } } }))).networks,
     refetchInterval: SHARES_REFRESH_MS,
   });
 }

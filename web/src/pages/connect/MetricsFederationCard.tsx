@@ -12,7 +12,7 @@ import { useMetricsFederationMutation } from "@/data/federation/metrics-federati
 import type { ConnectedPeer } from "@/data/federation/types";
 import { showToast } from "@/lib/toast";
 import { isActive } from "@/pages/connect/federation-view";
-import { metricsRefusal, parseUp } from "@/pages/connect/metrics-federation-view";
+import { metricsRefusal, parseUp, theirGrantText } from "@/pages/connect/metrics-federation-view";
 
 /** The grant: whether the other console may read this console's node metrics. */
 function GrantSwitch({ peer }: { peer: ConnectedPeer }): ReactElement {
@@ -148,6 +148,7 @@ export function MetricsFederationCard({ peer }: { peer: ConnectedPeer }): ReactE
       </CardContent>
       <CardHeader className="pt-4 pb-2">
         <CardTitle className="text-base">Their metrics</CardTitle>
+        <CardDescription>{theirGrantText(peer.peer_grants_metrics)}</CardDescription>
       </CardHeader>
       <TheirMetrics peer={peer} />
     </Card>

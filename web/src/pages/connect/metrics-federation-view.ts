@@ -1,5 +1,5 @@
 import { isApiError } from "@/api/errors";
-import type { ConnectionQueryResult } from "@/data/federation/metrics-federation-api";
+import type { ConnectionQueryResult } from "@/data/federation/types";
 
 /** One scrape target of the other console, from its `up` series. */
 export interface TargetUp {
@@ -45,4 +45,11 @@ export function metricsRefusal(error: unknown): "not-granted" | "unreachable" | 
   }
   if (error.status === 502) return "unreachable";
   return undefined;
+}
+
+/** What the other console last said about granting us its metrics (`peer_grants_metrics`). */
+export function theirGrantText(grants: boolean | null): string {
+  if (grants === true) return "It grants this console read access to its node metrics.";
+  if (grants === false) return "It has not granted this console access to its node metrics (as it last said).";
+  return "Whether it grants this console access is not known yet (it is learned from its pings).";
 }

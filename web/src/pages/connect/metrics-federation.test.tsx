@@ -62,6 +62,12 @@ describe("Metrics federation card", () => {
     expect(viewer).toMatch(/role="switch" aria-checked="true"[^>]*disabled=""/);
   });
 
+  it("says what the other console last said about granting us", () => {
+    expect(card({ ...peerB, peer_grants_metrics: true })).toContain("It grants this console read access");
+    expect(card({ ...peerB, peer_grants_metrics: false })).toContain("It has not granted this console access");
+    expect(card(peerB)).toContain("not known yet");
+  });
+
   it("lists their targets up and down", () => {
     const text = card(peerB, asRole("viewer"), seed(upKey, upAnswer));
     expect(text).toContain("peer0-org2");

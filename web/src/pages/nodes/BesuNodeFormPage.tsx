@@ -17,7 +17,6 @@ import { useBesuDefaultsQuery, useNodeQuery } from "@/data/nodes/node-query";
 import { formErrorsFrom } from "@/lib/field-errors";
 import { updateOutcomeText } from "@/data/nodes/node-status";
 import { showToast } from "@/lib/toast";
-import { externalBootnodeIdsOf, withExternalBootnodes } from "@/data/nodes/external-bootnodes";
 import { ExternalBootnodePicker } from "@/pages/nodes/ExternalBootnodePicker";
 import { NODE_NAME, splitList } from "@/pages/nodes/fabric-form";
 
@@ -84,7 +83,8 @@ function fromNode(n: NodeInfo): BesuNodeValues {
     internalIp: b.internalIp,
     metricsPort: String(b.metricsPort),
     bootNodes: b.bootNodes.join("\n"),
-    externalBootnodeIds: externalBootnodeIdsOf(n),
+    // The server keeps the resolved enode URLs (in bootNodes above), not the ids.
+    externalBootnodeIds: [],
   };
 }
 
@@ -145,22 +145,22 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
       metricsEnabled: true,
       metricsPort: Number(v.metricsPort),
     };
+    // The server adds these external nodes' enode URLs to the boot nodes.
+    const external = v.externalBootnodeIds.length ? { externalBootnodeIds: v.externalBootnodeIds } : {};
     if (mode === "create") {
       create.mutate(
         {
           body: {
             name: v.name.trim(),
             blockchainPlatform: "BESU",
-            besuNode: withExternalBootnodes(
-              {
-                ...besu,
-                networkId: Number(v.networkId),
-                keyId: Number(v.keyId),
-                bootNodes: splitList(v.bootNodes),
-                mode: "service" as const,
-              },
-              v.externalBootnodeIds,
-            ),
+            besuNode: {
+              ...besu,
+              networkId: Number(v.networkId),
+              keyId: Number(v.keyId),
+              bootNodes: splitList(v.bootNodes),
+              ...external,
+              mode: "service",
+            },
           },
         },
         {
@@ -178,7 +178,7 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
           body: {
             name: v.name.trim(),
             blockchainPlatform: "BESU",
-            besuNode: withExternalBootnodes({ ...besu, bootnodes: splitList(v.bootNodes) }, v.externalBootnodeIds),
+            besuNode: { ...besu, bootnodes: splitList(v.bootNodes), ...external },
           },
         },
         {

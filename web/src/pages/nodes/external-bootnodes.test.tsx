@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { NodeInfo } from "@/api/client";
 import { externalNodeKeys } from "@/data/external-nodes/keys";
 import type { ExternalBesuNode } from "@/data/external-nodes/types";
 import { federationKeys } from "@/data/federation/keys";
-import { externalBootnodeIdsOf, withExternalBootnodes } from "@/data/nodes/external-bootnodes";
 import { ExternalBootnodePicker, shortEnode } from "@/pages/nodes/ExternalBootnodePicker";
 import { peerB } from "@/pages/shared-networks/fixtures";
 import { failing, screenHtml, screenText, seed, type Seed } from "@/test-support/static-screen";
@@ -23,18 +21,6 @@ const besu: ExternalBesuNode = {
 };
 
 describe("external boot nodes", () => {
-  it("adds the ids to a body only when some are chosen", () => {
-    expect(withExternalBootnodes({ p2pPort: 1 }, [])).toEqual({ p2pPort: 1 });
-    expect(withExternalBootnodes({ p2pPort: 1 }, [5, 6])).toEqual({ p2pPort: 1, externalBootnodeIds: [5, 6] });
-  });
-
-  it("reads them back from a node when the server reports them", () => {
-    const node = (besuNode: unknown): NodeInfo => ({ besuNode }) as NodeInfo;
-    expect(externalBootnodeIdsOf(node({ externalBootnodeIds: [5, "x", 6] }))).toEqual([5, 6]);
-    expect(externalBootnodeIdsOf(node({}))).toEqual([]);
-    expect(externalBootnodeIdsOf(node(null))).toEqual([]);
-  });
-
   it("shortens an enode URL for the list", () => {
     expect(shortEnode(enode)).toBe("enode://abababab…@10.0.0.3:30303");
     expect(shortEnode("not an enode")).toBe("not an enode");

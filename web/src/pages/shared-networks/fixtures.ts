@@ -1,11 +1,8 @@
 import type { ConnectedPeer } from "@/data/federation/types";
 import type { SharedNetwork } from "@/data/sharing/types";
 
-/**
- * Test data shared by this folder's tests. `peer_grants_metrics` comes with the metrics federation
- * server change (branch fed-external); the assertion keeps this compiling before and after it lands.
- */
-export const peerB = {
+/** Test data shared by the federation screens' tests. */
+export const peerB: ConnectedPeer = {
   id: 7,
   node_id: "cl-bbbb",
   peer_endpoint: "http://b.example",
@@ -16,7 +13,7 @@ export const peerB = {
   analytics_enabled: false,
   last_seen_at: null,
   last_error: null,
-} as ConnectedPeer;
+};
 export const peerC: ConnectedPeer = { ...peerB, id: 8, node_id: "cl-cccc", peer_endpoint: "http://c.example" };
 
 export const received: SharedNetwork = {
