@@ -102,6 +102,8 @@ const pluginDeploy: PageLoader = () => import("@/pages/plugins/PluginDeployPage"
 
 const connect: PageLoader = () => import("@/pages/connect/ConnectPage").then((m) => m.ConnectPage);
 const connection: PageLoader = () => import("@/pages/connect/ConnectionPage").then((m) => m.ConnectionPage);
+const sharedNetworks: PageLoader = () =>
+  import("@/pages/shared-networks/SharedNetworksPage").then((m) => m.SharedNetworksPage);
 const externalNodes: PageLoader = () =>
   import("@/pages/external-nodes/ExternalNodesPage").then((m) => m.ExternalNodesPage);
 
@@ -147,7 +149,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "networks/fabric/create", title: "Create Fabric Network", load: fabricCreate },
   { path: "networks/besu/create", title: "Create Besu Network", load: besuCreate },
   { path: "networks/besu/bulk-create", title: "Create Besu Network", load: besuBulk },
-  { path: "networks/fabric/shared", title: "Shared Networks" },
+  { path: "networks/fabric/shared", title: "Shared Networks", load: sharedNetworks },
   { path: "networks/:id/besu", title: "Besu Network", load: besuNetwork },
   { path: "networks/:id/fabric", title: "Fabric Network", load: fabricNetwork },
   { path: "networks/:id/blocks", title: "Blocks", load: fabricBlocks },

@@ -20,7 +20,10 @@ export function useFabricNetworkImportMutation(): UseMutationResult<
   });
 }
 
-/** Imports a channel by reading it from one of its orderers with a member org's admin. */
+/**
+ * Imports a channel by reading it from one of its orderers (by URL, or an external orderer by id)
+ * with a member org's admin.
+ */
 export function useFabricNetworkImportWithOrgMutation(): UseMutationResult<
   ImportNetworkResult,
   Error,

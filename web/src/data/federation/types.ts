@@ -9,3 +9,5 @@ export type ConnectionStatus = ConnectedPeer["status"];
 export type PeerNodes = ResponseOf<"/node/connected-peers/{peer_id}/nodes", "get">;
 export type SyncResult = ResponseOf<"/node/sync-external-nodes", "post">;
 export type AcceptResult = ResponseOf<"/node/accept-invitation", "post">;
+/** Prometheus's answer to a query run on a connected console's metrics (same shape as a node query's). */
+export type ConnectionQueryResult = ResponseOf<"/metrics/connection/{id}/query", "post">;

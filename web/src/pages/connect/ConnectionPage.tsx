@@ -17,6 +17,7 @@ import { showToast } from "@/lib/toast";
 import { formatDateTime, formatRelative } from "@/lib/utils";
 import { ConnectionStatusBadge } from "@/pages/connect/ConnectionStatusBadge";
 import { isActive, syncMessage, syncSummary } from "@/pages/connect/federation-view";
+import { MetricsFederationCard } from "@/pages/connect/MetricsFederationCard";
 import { PeerNodesCard } from "@/pages/connect/PeerNodesCard";
 
 function Actions({ peer }: { peer: ConnectedPeer }): ReactElement | null {
@@ -116,6 +117,7 @@ export function ConnectionPage(): ReactElement {
             </dl>
           </CardContent>
         </Card>
+        <MetricsFederationCard peer={peer} />
         <PeerNodesCard peer={peer} />
       </div>
     </div>

@@ -15,6 +15,7 @@ import { useKeyQuery } from "@/data/keys/key-query";
 import { colonHex } from "@/lib/certificates/decode";
 import { formatDateTime } from "@/lib/utils";
 import { algorithmLabel } from "@/pages/keys/key-form";
+import { ShareKeyButton } from "@/pages/keys/ShareKeyDialog";
 
 /** One key: type, fingerprints, Ethereum address, provider, public key and its decoded certificate. */
 export function KeyDetailPage(): ReactElement {
@@ -32,6 +33,7 @@ export function KeyDetailPage(): ReactElement {
             description={k.description || `${algorithmLabel(k)} key in ${k.provider.name}`}
             actions={
               <RoleGate denied={["viewer"]}>
+                <ShareKeyButton keyId={k.id} keyName={k.name} />
                 <DeleteResourceButton
                   mutation={del}
                   id={k.id}

@@ -19,6 +19,7 @@ import { useKeysQuery } from "@/data/keys/keys-query";
 import { formatDateTime } from "@/lib/utils";
 import { decodeNetworkConfig, formatWei, prettyJson } from "@/pages/networks/besu-form";
 import { NetworkNodes, ValidatorVoting } from "@/pages/nodes/ValidatorVoting";
+import { ShareNetworkButton } from "@/pages/shared-networks/ShareNetworkButton";
 
 function param(
   config: Record<string, unknown> | undefined,
@@ -222,6 +223,7 @@ export function BesuNetworkDetailPage(): ReactElement {
             description={n.description || `QBFT network, chain ${n.chainId}`}
             actions={
               <RoleGate denied={["viewer"]}>
+                <ShareNetworkButton platform="besu" networkId={n.id} networkName={n.name} />
                 <DeleteNetwork n={n} />
               </RoleGate>
             }

@@ -14,6 +14,7 @@ import {
 import type { ImportNetworkResult } from "@/data/fabric-networks/types";
 import { formErrorsFrom } from "@/lib/field-errors";
 import { CHANNEL_NAME_RULE, channelNameError } from "@/pages/networks/fabric-network";
+import { ExternalOrdererSelect } from "@/pages/networks/ExternalOrdererSelect";
 import {
   base64BlockError,
   blockFileToBase64,
@@ -27,6 +28,8 @@ export interface OrdererSourceValues {
   channelId: string;
   ordererUrl: string;
   ordererTlsCert: string;
+  /** An external orderer's id, or "" when the URL and TLS CA are typed in. */
+  externalOrdererId: string;
   description: string;
 }
 
@@ -53,6 +56,7 @@ export function OrdererImportForm({
     handleSubmit,
     setValue,
     setError,
+    watch,
     formState: { errors },
   } = useForm<OrdererSourceValues>({
     defaultValues: {
@@ -60,16 +64,19 @@ export function OrdererImportForm({
       channelId: "",
       ordererUrl: "",
       ordererTlsCert: "",
+      externalOrdererId: "",
       description: "",
     },
   });
+  const external = watch("externalOrdererId") !== "";
 
   const onSubmit = handleSubmit((v) =>
     importNetwork.mutate(
       {
         channelId: v.channelId.trim(),
-        ordererUrl: v.ordererUrl.trim(),
-        ordererTlsCert: v.ordererTlsCert,
+        ...(v.externalOrdererId
+          ? { externalOrdererId: Number(v.externalOrdererId) }
+          : { ordererUrl: v.ordererUrl.trim(), ordererTlsCert: v.ordererTlsCert }),
         organizationId: Number(v.organizationId),
         ...(v.description.trim() ? { description: v.description.trim() } : {}),
       },
@@ -80,6 +87,7 @@ export function OrdererImportForm({
             channelId: "channelId",
             ordererUrl: "ordererUrl",
             ordererTlsCert: "ordererTlsCert",
+            externalOrdererId: "externalOrdererId",
             organizationId: "organizationId",
             description: "description",
           });
@@ -128,36 +136,52 @@ export function OrdererImportForm({
           <FieldError message={errors.channelId?.message} />
         </div>
       </div>
-      <div className="grid content-start gap-2">
-        <Label htmlFor="join-orderer-url">Orderer URL</Label>
-        <Input
-          id="join-orderer-url"
-          placeholder="grpcs://orderer0.example.com:7050"
-          aria-invalid={Boolean(errors.ordererUrl)}
-          {...register("ordererUrl", { validate: (x) => ordererUrlError(x) ?? true })}
-        />
-        <p className="text-xs text-muted-foreground">{ORDERER_URL_RULE}</p>
-        <FieldError message={errors.ordererUrl?.message} />
-      </div>
-      <div className="grid content-start gap-2">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor="join-orderer-tls">Orderer TLS CA certificate</Label>
-          <FileButton
-            accept=".pem,.crt,.cert"
-            onFile={(f) => void f.text().then((t) => setValue("ordererTlsCert", t, { shouldValidate: true }))}
-          />
-        </div>
-        <Textarea
-          id="join-orderer-tls"
-          rows={6}
-          className="font-mono text-xs"
-          placeholder="-----BEGIN CERTIFICATE-----"
-          aria-invalid={Boolean(errors.ordererTlsCert)}
-          {...register("ordererTlsCert", { validate: (x) => pemCertificateError(x) ?? true })}
-        />
-        <p className="text-xs text-muted-foreground">The CA that issued the orderer&apos;s TLS certificate.</p>
-        <FieldError message={errors.ordererTlsCert?.message} />
-      </div>
+      <Controller
+        control={control}
+        name="externalOrdererId"
+        render={({ field }) => (
+          <ExternalOrdererSelect id="join-orderer-source" value={field.value} onChange={field.onChange} />
+        )}
+      />
+      <FieldError message={errors.externalOrdererId?.message} />
+      {!external && (
+        <>
+          <div className="grid content-start gap-2">
+            <Label htmlFor="join-orderer-url">Orderer URL</Label>
+            <Input
+              id="join-orderer-url"
+              placeholder="grpcs://orderer0.example.com:7050"
+              aria-invalid={Boolean(errors.ordererUrl)}
+              {...register("ordererUrl", {
+                validate: (x, all) => (all.externalOrdererId ? true : (ordererUrlError(x) ?? true)),
+              })}
+            />
+            <p className="text-xs text-muted-foreground">{ORDERER_URL_RULE}</p>
+            <FieldError message={errors.ordererUrl?.message} />
+          </div>
+          <div className="grid content-start gap-2">
+            <div className="flex items-center justify-between gap-2">
+              <Label htmlFor="join-orderer-tls">Orderer TLS CA certificate</Label>
+              <FileButton
+                accept=".pem,.crt,.cert"
+                onFile={(f) => void f.text().then((t) => setValue("ordererTlsCert", t, { shouldValidate: true }))}
+              />
+            </div>
+            <Textarea
+              id="join-orderer-tls"
+              rows={6}
+              className="font-mono text-xs"
+              placeholder="-----BEGIN CERTIFICATE-----"
+              aria-invalid={Boolean(errors.ordererTlsCert)}
+              {...register("ordererTlsCert", {
+                validate: (x, all) => (all.externalOrdererId ? true : (pemCertificateError(x) ?? true)),
+              })}
+            />
+            <p className="text-xs text-muted-foreground">The CA that issued the orderer&apos;s TLS certificate.</p>
+            <FieldError message={errors.ordererTlsCert?.message} />
+          </div>
+        </>
+      )}
       <div className="grid content-start gap-2">
         <Label htmlFor="join-description">Description</Label>
         <Input id="join-description" placeholder="Optional" {...register("description")} />

@@ -45,6 +45,8 @@ import {
 import { AnchorPeersTab, mspOf, OrganizationsTab } from "@/pages/networks/FabricNetworkOrgTabs";
 import { NetworkChaincodesTab } from "@/pages/smart-contracts/NetworkChaincodesTab";
 import { consensusOf, statusLabel } from "@/pages/networks/FabricNetworkTable";
+import { AddExternalOrgCard } from "@/pages/networks/AddExternalOrgCard";
+import { ShareNetworkButton } from "@/pages/shared-networks/ShareNetworkButton";
 
 function AddNode({ networkId, members }: { networkId: number; members: FabricNetworkNode[] }): ReactElement {
   const nodes = useNodesQuery({ page: 1, limit: 1000, platform: "FABRIC" });
@@ -343,6 +345,7 @@ function ChannelConfigTab({ n }: { n: FabricNetwork }): ReactElement {
             </div>
           )}
         </Card>
+        <AddExternalOrgCard networkId={n.id} />
       </RoleGate>
       <Card className="gap-0 py-0">
         <div className="flex flex-wrap items-center justify-between gap-2 border-b px-5 py-3">
@@ -489,6 +492,7 @@ export function FabricNetworkDetailPage(): ReactElement {
             description={n.description || "Fabric channel"}
             actions={
               <RoleGate denied={["viewer"]}>
+                <ShareNetworkButton platform="fabric" networkId={n.id} networkName={n.name} />
                 <DeleteNetwork n={n} />
               </RoleGate>
             }

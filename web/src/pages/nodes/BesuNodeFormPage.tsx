@@ -1,6 +1,6 @@
 import { Loader2Icon } from "lucide-react";
 import { useEffect, type ReactElement } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller, useForm, type RegisterOptions } from "react-hook-form";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import type { NodeInfo } from "@/api/client";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
@@ -17,6 +17,7 @@ import { useBesuDefaultsQuery, useNodeQuery } from "@/data/nodes/node-query";
 import { formErrorsFrom } from "@/lib/field-errors";
 import { updateOutcomeText } from "@/data/nodes/node-status";
 import { showToast } from "@/lib/toast";
+import { ExternalBootnodePicker } from "@/pages/nodes/ExternalBootnodePicker";
 import { NODE_NAME, splitList } from "@/pages/nodes/fabric-form";
 
 interface BesuNodeValues {
@@ -31,7 +32,11 @@ interface BesuNodeValues {
   internalIp: string;
   metricsPort: string;
   bootNodes: string;
+  externalBootnodeIds: number[];
 }
+
+/** The form's text inputs (every field but the external boot node checkboxes). */
+type TextField = Exclude<keyof BesuNodeValues, "externalBootnodeIds">;
 
 const EMPTY: BesuNodeValues = {
   name: "",
@@ -45,6 +50,7 @@ const EMPTY: BesuNodeValues = {
   internalIp: "",
   metricsPort: "",
   bootNodes: "",
+  externalBootnodeIds: [],
 };
 
 const FIELDS = {
@@ -59,6 +65,7 @@ const FIELDS = {
   internalIp: "besuNode.internalIp",
   metricsPort: "besuNode.metricsPort",
   bootNodes: ["besuNode.bootNodes", "besuNode.bootnodes"],
+  externalBootnodeIds: "besuNode.externalBootnodeIds",
 } as const;
 
 function fromNode(n: NodeInfo): BesuNodeValues {
@@ -76,6 +83,8 @@ function fromNode(n: NodeInfo): BesuNodeValues {
     internalIp: b.internalIp,
     metricsPort: String(b.metricsPort),
     bootNodes: b.bootNodes.join("\n"),
+    // The server keeps the resolved enode URLs (in bootNodes above), not the ids.
+    externalBootnodeIds: [],
   };
 }
 
@@ -136,6 +145,8 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
       metricsEnabled: true,
       metricsPort: Number(v.metricsPort),
     };
+    // The server adds these external nodes' enode URLs to the boot nodes.
+    const external = v.externalBootnodeIds.length ? { externalBootnodeIds: v.externalBootnodeIds } : {};
     if (mode === "create") {
       create.mutate(
         {
@@ -147,6 +158,7 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
               networkId: Number(v.networkId),
               keyId: Number(v.keyId),
               bootNodes: splitList(v.bootNodes),
+              ...external,
               mode: "service",
             },
           },
@@ -166,7 +178,7 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
           body: {
             name: v.name.trim(),
             blockchainPlatform: "BESU",
-            besuNode: { ...besu, bootnodes: splitList(v.bootNodes) },
+            besuNode: { ...besu, bootnodes: splitList(v.bootNodes), ...external },
           },
         },
         {
@@ -181,9 +193,9 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
   });
 
   const text = (
-    name: keyof BesuNodeValues,
+    name: TextField,
     label: string,
-    rules: Parameters<typeof register>[1] = {},
+    rules: RegisterOptions<BesuNodeValues, TextField> = {},
   ): ReactElement => (
     <div className="grid content-start gap-2">
       <Label htmlFor={`besu-node-${name}`}>{label}</Label>
@@ -283,6 +295,17 @@ function BesuNodeForm({ mode }: { mode: "create" | "edit" }): ReactElement {
             />
             <FieldError message={errors.bootNodes?.message} />
           </div>
+          <Controller
+            control={control}
+            name="externalBootnodeIds"
+            render={({ field }) => (
+              <ExternalBootnodePicker
+                value={field.value}
+                onChange={field.onChange}
+                error={errors.externalBootnodeIds?.message}
+              />
+            )}
+          />
         </CardContent>
       </Card>
       <Card>
