@@ -15,7 +15,8 @@ interface Identity {
  * Issue 16's browser test of federation: two real consoles (the shared server as A, a second one
  * with its own data directory and port as B). A invites on its Connect screen; B sets its endpoint in
  * Settings and accepts on its Connect screen; both list each other as connected; B syncs A's
- * organization and sees it under External Nodes; B disconnects and both show the connection revoked.
+ * organization and sees it under External Nodes; A shares a Besu network from its page and B accepts it on
+ * Shared Networks; B disconnects and both show the connection revoked.
  */
 describe("connect two consoles", () => {
   let b: RunningServer;
@@ -25,6 +26,8 @@ describe("connect two consoles", () => {
   let aId = "";
   let bId = "";
   let orgId = 0;
+  let besuKeyId = 0;
+  const besuNets: { url: string; id: number }[] = [];
   let invitation = "";
   const admin = adminUser;
 
@@ -44,6 +47,8 @@ describe("connect two consoles", () => {
   }, 180_000);
 
   afterAll(async () => {
+    for (const n of besuNets) await apiCall(n.url, admin(), "DELETE", `/networks/besu/${n.id}`);
+    if (besuKeyId) await apiCall(sa.baseUrl, admin(), "DELETE", `/keys/${besuKeyId}`);
     if (orgId) await apiCall(sa.baseUrl, admin(), "DELETE", `/organizations/${orgId}`);
     await apiCall(sa.baseUrl, admin(), "POST", "/settings", { config: aSettings });
     await sa?.close();
@@ -141,6 +146,68 @@ describe("connect two consoles", () => {
     await screenshot(page, "external-nodes");
   });
 
+  it("A shares a Besu network from its page; B accepts it on Shared Networks and opens it", async () => {
+    const name = `fed-besu-${SUFFIX}`;
+    const key = await apiCall<{ id: number }>(sa.baseUrl, admin(), "POST", "/keys", {
+      name: `fed-validator-${SUFFIX}`,
+      algorithm: "EC",
+      curve: "secp256k1",
+    });
+    expect(key.status, JSON.stringify(key.data)).toBeLessThan(300);
+    besuKeyId = key.data.id;
+    const net = await apiCall<{ id: number }>(sa.baseUrl, admin(), "POST", "/networks/besu", {
+      name,
+      description: "Shared by the connect browser test",
+      config: {
+        chainId: 31337,
+        blockPeriod: 5,
+        epochLength: 30000,
+        requestTimeout: 10,
+        initialValidatorsKeyIds: [besuKeyId],
+      },
+    });
+    expect(net.status, JSON.stringify(net.data)).toBeLessThan(300);
+    besuNets.push({ url: sa.baseUrl, id: net.data.id });
+
+    const pa = sa.page;
+    await pa.goto(`/networks/${net.data.id}/besu`);
+    await pa.getByRole("heading", { name, level: 1 }).waitFor();
+    await pa.getByRole("button", { name: "Share" }).click();
+    const dialog = pa.getByRole("dialog", { name: `Share ${name}` });
+    await dialog.getByLabel(`Share with ${bId}`).check();
+    await dialog.getByRole("button", { name: "Share with 1" }).click();
+    await dialog.waitFor({ state: "detached" });
+
+    const pb = sb.page;
+    await pb.goto("/networks/fabric/shared");
+    await pb.getByRole("heading", { name: "Shared Networks", level: 1 }).waitFor();
+    const row = pb.getByRole("table", { name: "Received networks" }).getByRole("row").filter({ hasText: name });
+    await row.getByText("Pending").waitFor();
+    await row.getByText(aId).waitFor();
+    await screenshot(pb, "shared-networks-received");
+    await row.getByRole("button", { name: `Accept ${name}` }).click();
+    await row.getByText("Accepted").waitFor();
+    const imported = (
+      await apiCall<{ networks: { id: number; name: string }[] }>(b.url, admin(), "GET", "/networks/besu?limit=1000")
+    ).data.networks.find((n) => n.name === name);
+    expect(imported).toBeDefined();
+    besuNets.push({ url: b.url, id: imported!.id });
+    await row.getByRole("link", { name: "Open network" }).click();
+    await pb.waitForURL(new RegExp(`/networks/${imported!.id}/besu$`));
+    await pb.getByRole("heading", { name, level: 1 }).waitFor();
+
+    // A's Sent tab shows the answer.
+    await pa.goto("/networks/fabric/shared");
+    await pa.getByRole("tab", { name: "Sent" }).click();
+    await pa
+      .getByRole("table", { name: "Sent networks" })
+      .getByRole("row")
+      .filter({ hasText: name })
+      .getByText("Accepted")
+      .first()
+      .waitFor();
+  });
+
   it("B disconnects and both show the connection revoked", async () => {
     const page = sb.page;
     await page.goto(`/connect/${aId}`);
@@ -149,7 +216,7 @@ describe("connect two consoles", () => {
     await dialog.getByRole("button", { name: "Disconnect" }).click();
     await dialog.waitFor({ state: "detached" });
     await page.getByText("Revoked").first().waitFor();
-    await page.getByText("This connection is revoked").waitFor();
+    await page.getByText("This connection is revoked").first().waitFor();
     expect(await page.getByRole("button", { name: "Sync external nodes" }).count()).toBe(0);
 
     await sa.page.goto("/connect");
