@@ -1,23 +1,14 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiOf, identityOf, listenAndSetEndpoint, type Api } from "../../test-support/federation.js";
 import { freePort } from "../../test-support/postgres.js";
+import { insertScrapedPeer, prometheusAvailable, startExporter } from "../../test-support/scrape-targets.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
-import { resolvePrometheus } from "../metrics/prometheus-binary.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const havePrometheus = (() => {
-  try {
-    resolvePrometheus();
-    return true;
-  } catch (err) {
-    console.warn(`skipping the metrics federation tests: ${(err as Error).message}`);
-    return false;
-  }
-})();
+const havePrometheus = prometheusAvailable("the metrics federation tests");
 
 interface Console {
   t: TestApp;
@@ -29,46 +20,6 @@ async function boot(dialect: "sqlite" | "postgres"): Promise<Console> {
   const t = await createTestApp(dialect, { CHAINLAUNCH_FEDERATION_PING_SECONDS: "1" });
   await listenAndSetEndpoint(t);
   return { t, api: apiOf(t), nodeId: (await identityOf(t)).nodeId };
-}
-
-/** A metrics endpoint in Prometheus's text format, standing in for a node's operations server. */
-async function exporter(height: number, channel: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (req.url !== "/metrics") return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
-    res.end(`# TYPE ledger_blockchain_height gauge\nledger_blockchain_height{channel="${channel}"} ${height}\n`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
-}
-
-async function insertPeer(t: TestApp, slug: string, server: Server): Promise<number> {
-  const now = new Date().toISOString();
-  const address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const row = await t.database.db
-    .insertInto("nodes")
-    .values({
-      name: slug,
-      slug,
-      platform: "FABRIC",
-      node_type: "FABRIC_PEER",
-      status: "RUNNING",
-      error_message: null,
-      endpoint: null,
-      organization_id: null,
-      network_id: null,
-      key_id: null,
-      tls_key_id: null,
-      config: "{}",
-      deployment: JSON.stringify({ kind: "fabric", role: "peer", operationsAddress: address, ports: [] }),
-      down_since: null,
-      down_reason: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
 }
 
 const series = (res: { json(): Json }): Json[] => res.json().data.result as Json[];
@@ -90,9 +41,10 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
     const jwt = (await a.api("POST", "/node/generate-invitation", { bidirectional: true })).json().invitation_jwt;
     const accepted = await b.api("POST", "/node/accept-invitation", { invitation_jwt: jwt });
     expect(accepted.statusCode, accepted.body).toBe(200);
-    exporters.push(await exporter(7, "alpha"), await exporter(3, "secret"));
-    await insertPeer(a.t, "fedpeer0", exporters[0] as Server);
-    await insertPeer(a.t, "fedforeign0", exporters[1] as Server);
+    const [own, foreign] = [await startExporter(7, "alpha"), await startExporter(3, "secret")];
+    exporters.push(own.server, foreign.server);
+    await insertScrapedPeer(a.t, "fedpeer0", own.address);
+    await insertScrapedPeer(a.t, "fedforeign0", foreign.address);
     promPort = await freePort();
   }, 60_000);
   afterAll(async () => {

@@ -2,45 +2,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../test-support/postgres.js";
+import { insertScrapedPeer, prometheusAvailable, startExporter } from "../../test-support/scrape-targets.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
-import { resolvePrometheus } from "./prometheus-binary.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const havePrometheus = (() => {
-  try {
-    resolvePrometheus();
-    return true;
-  } catch (err) {
-    console.warn(`skipping the managed Prometheus tests: ${(err as Error).message}`);
-    return false;
-  }
-})();
-
-/**
- * A metrics endpoint in Prometheus's text format, as a node's operations server serves one: it
- * stands in for the node here (these tests are about the console and Prometheus; the end-to-end
- * test scrapes real peers and orderers).
- */
-async function exporter(height: number, channel: string): Promise<{ server: Server; address: string }> {
-  const server = createServer((req, res) => {
-    if (req.url !== "/metrics") return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
-    res.end(
-      [
-        "# HELP ledger_blockchain_height Height of the chain in blocks.",
-        "# TYPE ledger_blockchain_height gauge",
-        `ledger_blockchain_height{channel="${channel}"} ${height}`,
-        "# TYPE go_goroutines gauge",
-        "go_goroutines 42",
-        "",
-      ].join("\n"),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, address: `127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+const havePrometheus = prometheusAvailable("the managed Prometheus tests");
 
 describe.skipIf(!havePrometheus).each(dialects())("the managed Prometheus on %s", (dialect) => {
   let t: TestApp;
@@ -51,43 +19,15 @@ describe.skipIf(!havePrometheus).each(dialects())("the managed Prometheus on %s"
   const call = (method: "GET" | "POST", url: string, payload?: object, headers = t.admin) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 
-  async function insertNode(slug: string, address: string): Promise<{ id: number; slug: string }> {
-    const now = new Date().toISOString();
-    const row = await t.database.db
-      .insertInto("nodes")
-      .values({
-        name: slug,
-        slug,
-        platform: "FABRIC",
-        node_type: "FABRIC_PEER",
-        status: "RUNNING",
-        error_message: null,
-        endpoint: null,
-        organization_id: null,
-        network_id: null,
-        key_id: null,
-        tls_key_id: null,
-        config: "{}",
-        deployment: JSON.stringify({ kind: "fabric", role: "peer", operationsAddress: address, ports: [] }),
-        down_since: null,
-        down_reason: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(["id", "slug"])
-      .executeTakeFirstOrThrow();
-    return row;
-  }
-
   beforeAll(async () => {
     t = await createTestApp(dialect);
     viewer = await createUser(t, "metricsviewer", "viewer");
     port = await freePort();
-    const a = await exporter(7, "alpha");
-    const b = await exporter(3, "beta");
+    const a = await startExporter(7, "alpha", ["# TYPE go_goroutines gauge", "go_goroutines 42"]);
+    const b = await startExporter(3, "beta", ["# TYPE go_goroutines gauge", "go_goroutines 42"]);
     exporters.push(a.server, b.server);
-    nodes.peer = await insertNode("mpeer0", a.address);
-    nodes.other = await insertNode("mother0", b.address);
+    nodes.peer = await insertScrapedPeer(t, "mpeer0", a.address);
+    nodes.other = await insertScrapedPeer(t, "mother0", b.address);
   }, 60_000);
   afterAll(async () => {
     if (t) await call("POST", "/metrics/undeploy");

@@ -3,7 +3,7 @@ import { ApiError } from "@/api/errors";
 import { federationKeys } from "@/data/federation/keys";
 import { MetricsFederationCard } from "@/pages/connect/MetricsFederationCard";
 import { metricsRefusal, parseUp } from "@/pages/connect/metrics-federation-view";
-import { peerB } from "@/pages/shared-networks/fixtures";
+import { peerB } from "@/test-support/federation-fixtures";
 import { asRole, failing, screenHtml, screenText, seed, type Seed } from "@/test-support/static-screen";
 
 const upKey = federationKeys.connectionMetrics("cl-bbbb", "up");

@@ -5,7 +5,7 @@ import type { SharedKey } from "@/data/sharing/types";
 import { isExpired, parseShareExpiry, sharedKeyType } from "@/pages/keys/shared-key-view";
 import { ShareKeyButton } from "@/pages/keys/ShareKeyDialog";
 import { SharedKeysCard } from "@/pages/keys/SharedKeysCard";
-import { peerB } from "@/pages/shared-networks/fixtures";
+import { peerB } from "@/test-support/federation-fixtures";
 import { failing, screenHtml, screenText, seed, type Seed } from "@/test-support/static-screen";
 
 const key: SharedKey = {

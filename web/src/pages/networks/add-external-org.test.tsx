@@ -4,7 +4,7 @@ import type { ExternalOrganization } from "@/data/external-nodes/types";
 import { fabricNetworkKeys } from "@/data/fabric-networks/keys";
 import { federationKeys } from "@/data/federation/keys";
 import { AddExternalOrgCard, addableExternalOrgs } from "@/pages/networks/AddExternalOrgCard";
-import { peerB } from "@/pages/shared-networks/fixtures";
+import { peerB } from "@/test-support/federation-fixtures";
 import { failing, screenText, seed, type Seed } from "@/test-support/static-screen";
 
 const org = (id: number, mspId: string): ExternalOrganization => ({

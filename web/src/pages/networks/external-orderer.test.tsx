@@ -4,7 +4,7 @@ import type { ExternalFabricOrderer } from "@/data/external-nodes/types";
 import { federationKeys } from "@/data/federation/keys";
 import { ExternalOrdererSelect } from "@/pages/networks/ExternalOrdererSelect";
 import { OrdererImportForm } from "@/pages/networks/FabricImportForms";
-import { peerB } from "@/pages/shared-networks/fixtures";
+import { peerB } from "@/test-support/federation-fixtures";
 import { screenText, seed } from "@/test-support/static-screen";
 
 const orderer: ExternalFabricOrderer = {

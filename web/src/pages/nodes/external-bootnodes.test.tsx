@@ -3,7 +3,7 @@ import { externalNodeKeys } from "@/data/external-nodes/keys";
 import type { ExternalBesuNode } from "@/data/external-nodes/types";
 import { federationKeys } from "@/data/federation/keys";
 import { ExternalBootnodePicker, shortEnode } from "@/pages/nodes/ExternalBootnodePicker";
-import { peerB } from "@/pages/shared-networks/fixtures";
+import { peerB } from "@/test-support/federation-fixtures";
 import { failing, screenHtml, screenText, seed, type Seed } from "@/test-support/static-screen";
 
 const enode = `enode://${"ab".repeat(64)}@10.0.0.3:30303`;

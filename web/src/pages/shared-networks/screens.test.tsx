@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { federationKeys } from "@/data/federation/keys";
 import { sharingKeys } from "@/data/sharing/keys";
-import { peerB, received, sent } from "@/pages/shared-networks/fixtures";
+import { peerB, received, sent } from "@/test-support/federation-fixtures";
 import { SentSharesTable } from "@/pages/shared-networks/SentSharesTable";
 import { SharedNetworksPage } from "@/pages/shared-networks/SharedNetworksPage";
 import { asRole, failing, screenHtml, screenText, seed, type Seed } from "@/test-support/static-screen";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { federationKeys } from "@/data/federation/keys";
-import { peerB, peerC } from "@/pages/shared-networks/fixtures";
+import { peerB, peerC } from "@/test-support/federation-fixtures";
 import { RecipientChecklist } from "@/pages/shared-networks/RecipientChecklist";
 import { ShareNetworkButton } from "@/pages/shared-networks/ShareNetworkButton";
 import { screenHtml, screenText, seed } from "@/test-support/static-screen";

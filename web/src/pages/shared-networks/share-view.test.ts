@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { peerB, peerC, received, sent } from "@/pages/shared-networks/fixtures";
+import { peerB, peerC, received, sent } from "@/test-support/federation-fixtures";
 import type { ShareNetworkResult } from "@/data/sharing/types";
 import {
   canDecide,
