@@ -1,6 +1,5 @@
-import { Loader2Icon, Share2Icon } from "lucide-react";
+import { Loader2Icon } from "lucide-react";
 import { useState, type FormEvent, type ReactElement } from "react";
-import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -12,13 +11,12 @@ import {
 } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
-import { useConnectedPeersQuery } from "@/data/federation/connected-peers-query";
 import type { ConnectedPeer } from "@/data/federation/types";
 import { useKeyShareMutation } from "@/data/sharing/key-share-mutation";
 import { showToast } from "@/lib/toast";
 import { errorMessage, formatDateTime } from "@/lib/utils";
 import { parseShareExpiry } from "@/pages/keys/shared-key-view";
-import { shareTargets } from "@/pages/shared-networks/share-view";
+import { ShareTrigger } from "@/pages/shared-networks/ShareTrigger";
 
 function ShareKeyForm({
   keyId,
@@ -103,36 +101,16 @@ function ShareKeyForm({
 
 /** "Share public key" on a key's page: one connected console, an optional expiry. */
 export function ShareKeyButton({ keyId, keyName }: { keyId: number; keyName: string }): ReactElement {
-  const peers = useConnectedPeersQuery();
-  const [open, setOpen] = useState(false);
-  const targets = shareTargets(peers.data);
-  if (peers.isSuccess && targets.length === 0) {
-    return (
-      <span className="flex items-center gap-2">
-        <Button variant="outline" disabled aria-describedby="share-key-unavailable">
-          <Share2Icon /> Share public key
-        </Button>
-        <span id="share-key-unavailable" className="max-w-48 text-xs text-muted-foreground">
-          No connected consoles to share with.{" "}
-          <Link to="/connect" className="text-primary hover:underline">
-            Connect one
-          </Link>
-        </span>
-      </span>
-    );
-  }
   return (
-    <>
-      <Button variant="outline" disabled={!peers.isSuccess} onClick={() => setOpen(true)}>
-        <Share2Icon /> Share public key
-      </Button>
-      {open && (
-        <Dialog open onOpenChange={(v) => !v && setOpen(false)}>
+    <ShareTrigger
+      label="Share public key"
+      dialog={(targets, close) => (
+        <Dialog open onOpenChange={(v) => !v && close()}>
           <DialogContent>
-            <ShareKeyForm keyId={keyId} keyName={keyName} peers={targets} onClose={() => setOpen(false)} />
+            <ShareKeyForm keyId={keyId} keyName={keyName} peers={targets} onClose={close} />
           </DialogContent>
         </Dialog>
       )}
-    </>
+    />
   );
 }

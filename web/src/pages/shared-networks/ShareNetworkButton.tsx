@@ -1,6 +1,5 @@
-import { Loader2Icon, Share2Icon } from "lucide-react";
+import { Loader2Icon } from "lucide-react";
 import { useState, type FormEvent, type ReactElement } from "react";
-import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -11,13 +10,13 @@ import {
   DialogTitle,
 } from "@/components/ui/dialog";
 import { FieldError } from "@/components/ui/label";
-import { useConnectedPeersQuery } from "@/data/federation/connected-peers-query";
 import type { ConnectedPeer } from "@/data/federation/types";
 import { useNetworkShareMutation } from "@/data/sharing/network-share-mutation";
 import type { SharePlatform } from "@/data/sharing/types";
 import { showToast } from "@/lib/toast";
 import { RecipientChecklist } from "@/pages/shared-networks/RecipientChecklist";
-import { shareOutcome, shareTargets } from "@/pages/shared-networks/share-view";
+import { shareOutcome } from "@/pages/shared-networks/share-view";
+import { ShareTrigger } from "@/pages/shared-networks/ShareTrigger";
 
 interface ShareTarget {
   platform: SharePlatform;
@@ -91,30 +90,10 @@ function ShareNetworkDialog({
  * connection to send to it stays disabled and says where connections are made.
  */
 export function ShareNetworkButton(target: ShareTarget): ReactElement {
-  const peers = useConnectedPeersQuery();
-  const [open, setOpen] = useState(false);
-  const targets = shareTargets(peers.data);
-  if (peers.isSuccess && targets.length === 0) {
-    return (
-      <span className="flex items-center gap-2">
-        <Button variant="outline" disabled aria-describedby="share-unavailable">
-          <Share2Icon /> Share
-        </Button>
-        <span id="share-unavailable" className="max-w-48 text-xs text-muted-foreground">
-          No connected consoles to share with.{" "}
-          <Link to="/connect" className="text-primary hover:underline">
-            Connect one
-          </Link>
-        </span>
-      </span>
-    );
-  }
   return (
-    <>
-      <Button variant="outline" disabled={!peers.isSuccess} onClick={() => setOpen(true)}>
-        <Share2Icon /> Share
-      </Button>
-      {open && <ShareNetworkDialog target={target} peers={targets} onClose={() => setOpen(false)} />}
-    </>
+    <ShareTrigger
+      label="Share"
+      dialog={(targets, close) => <ShareNetworkDialog target={target} peers={targets} onClose={close} />}
+    />
   );
 }
