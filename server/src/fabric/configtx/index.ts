@@ -74,3 +74,10 @@ export {
   type ChannelOrgSummary,
   type ChannelSummary,
 } from "./read.js";
+export {
+  evaluatePolicy,
+  evaluateUpdatePolicies,
+  requiredModPolicies,
+  type ModPolicyVerdict,
+  type PolicyEvaluation,
+} from "./mod-policy.js";
