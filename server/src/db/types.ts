@@ -597,7 +597,63 @@ export interface ExternalBesuNodesTable {
   updated_at: string;
 }
 
+/** A channel config-update proposal (docs/governance.md). */
+export interface GovernanceProposalsTable {
+  /** UUID (a received proposal gets its own; the sender's is remote_proposal_id). */
+  id: string;
+  /** The local Fabric network of the channel; null when this console has none for it. */
+  network_id: number | null;
+  channel_name: string;
+  proposal_type: string;
+  /** JSON array of the update-config operations. */
+  operations_json: string;
+  /** The marshalled common.ConfigUpdate, base64: what every signature covers. */
+  update_b64: string;
+  /** The read/write-set delta as JSON. */
+  preview_json: string;
+  /** The config sequence the update was computed against (stale once the channel moved on). */
+  config_sequence: number;
+  /** pending, stale, submitted. */
+  status: string;
+  tx_id: string | null;
+  /** The federation node id of the console that proposed it; null when proposed here. */
+  origin_node_id: string | null;
+  /** Received proposals: the connection it came through. */
+  connection_id: number | null;
+  remote_proposal_id: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An org admin's ConfigSignature over a proposal's update bytes. */
+export interface GovernanceSignaturesTable {
+  id: Generated<number>;
+  proposal_id: string;
+  msp_id: string;
+  signature_header_b64: string;
+  signature_b64: string;
+  /** The user (local) or the sending console's node id (received). */
+  signed_by: string;
+  /** local or received. */
+  source: string;
+  connection_id: number | null;
+  created_at: string;
+}
+
+/** One entry of a proposal's timeline. */
+export interface GovernanceEventsTable {
+  id: string;
+  proposal_id: string;
+  event_type: string;
+  data_json: string;
+  created_at: string;
+}
+
 export interface Database {
+  governance_proposals: GovernanceProposalsTable;
+  governance_signatures: GovernanceSignaturesTable;
+  governance_events: GovernanceEventsTable;
   federation_identity: FederationIdentityTable;
   federation_invitations: FederationInvitationsTable;
   federation_connections: FederationConnectionsTable;

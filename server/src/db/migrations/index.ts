@@ -15,6 +15,7 @@ import { metrics } from "./0013-metrics.js";
 import { plugins } from "./0014-plugins.js";
 import { federation } from "./0015-federation.js";
 import { federationSharing } from "./0016-federation-sharing.js";
+import { governanceProposals } from "./0017-governance-proposals.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -41,6 +42,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0014-plugins": plugins(dialect),
         "0015-federation": federation(dialect),
         "0016-federation-sharing": federationSharing(dialect),
+        "0017-governance-proposals": governanceProposals(dialect),
       };
     },
   };
