@@ -611,6 +611,8 @@ export interface GovernanceProposalsTable {
   update_b64: string;
   /** The read/write-set delta as JSON. */
   preview_json: string;
+  /** The channel config (common.Config, base64) the update was computed against: policies and MSPs to check signatures with. */
+  config_b64: string;
   /** The config sequence the update was computed against (stale once the channel moved on). */
   config_sequence: number;
   /** pending, stale, submitted. */

@@ -257,6 +257,19 @@ export const PERMISSIONS = {
     description: "Generate and accept invitations, disconnect consoles, sync and delete external nodes",
     roles: OPERATORS,
   },
+  GOVERNANCE_READ: {
+    name: "Read channel proposals",
+    category: "Governance",
+    description: "See channel config-update proposals, their signatures, policy status and timeline",
+    roles: ALL,
+  },
+  GOVERNANCE_MANAGE: {
+    name: "Manage channel proposals",
+    category: "Governance",
+    description:
+      "Propose channel config updates, sign them as this console's org admins, withdraw signatures, share proposals and signatures with connected consoles, recompute and submit",
+    roles: OPERATORS,
+  },
 } as const satisfies Record<string, PermissionDef>;
 
 export type Permission = keyof typeof PERMISSIONS;

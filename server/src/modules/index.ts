@@ -12,6 +12,7 @@ import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerBackupsModule } from "./backups/index.js";
 import { registerMetricsModule } from "./metrics/index.js";
 import { registerPluginsModule } from "./plugins/index.js";
+import { registerGovernanceModule } from "./governance/index.js";
 import { registerFederationModule } from "./federation/index.js";
 import { registerNotificationProvidersModule } from "./notification-providers/index.js";
 import { registerAuditRoutes } from "./audit/audit.routes.js";
@@ -103,6 +104,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     })),
   );
   registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
+  const governance = registerGovernanceModule(api, ctx, { change: fabricNetworks.change, fabric: fabricNetworks.ctx });
   const federation = registerFederationModule(api, ctx, {
     masterKey: providers.masterKey,
     settings,
@@ -110,7 +112,9 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     besu: besuNetworks,
     keys,
     metrics: metrics.service,
+    inbound: [governance.inbound],
   });
+  governance.bindFederation(federation.plumbing);
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

@@ -18,6 +18,7 @@ export function governanceProposals(dialect: Dialect) {
         .addColumn("operations_json", "text", (c) => c.notNull())
         .addColumn("update_b64", "text", (c) => c.notNull())
         .addColumn("preview_json", "text", (c) => c.notNull())
+        .addColumn("config_b64", "text", (c) => c.notNull())
         .addColumn("config_sequence", "integer", (c) => c.notNull())
         .addColumn("status", "varchar(16)", (c) => c.notNull())
         .addColumn("tx_id", "varchar(128)")

@@ -81,3 +81,4 @@ export {
   type ModPolicyVerdict,
   type PolicyEvaluation,
 } from "./mod-policy.js";
+export { verifyConfigSignature } from "./verify-signature.js";

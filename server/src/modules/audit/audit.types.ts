@@ -129,6 +129,15 @@ export const AUDIT_EVENT_TYPES = [
   "federation.metrics_federation",
   "federation.metrics_query_received",
   "external_node.delete",
+  "governance.proposal_create",
+  "governance.proposal_sign",
+  "governance.signature_withdraw",
+  "governance.proposal_recompute",
+  "governance.proposal_submit",
+  "governance.proposal_share",
+  "governance.signature_share",
+  "governance.proposal_received",
+  "governance.signature_received",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

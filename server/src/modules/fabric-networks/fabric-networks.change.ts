@@ -147,11 +147,8 @@ export function createFabricChange(deps: {
 }) {
   const { ctx, inspect } = deps;
 
-  async function submit(
-    network: NetworkRow,
-    edit: (c: common.Config) => common.Config,
-    signerOrgs: (current: common.Config) => Promise<OrgMaterial[]>,
-  ) {
+  /** The newest config of the channel, read from a joined, running orderer (waiting out a raft election). */
+  async function readCurrent(network: NetworkRow) {
     const readers = await inspect.readers(network);
     const r = readers.find((x) => x.service === "orderer");
     if (!r) {
@@ -173,14 +170,22 @@ export function createFabricChange(deps: {
         throw new UpstreamError(`reading the config from '${r.node.name}': ${errorMessage(err)}`);
       });
     }
-    const current = configFromBlock(block);
-    const updated = edit(current);
-    const update = libraryInput("", () => computeConfigUpdate(network.name, current, updated));
-    const orgs = await signerOrgs(current);
-    if (orgs.length === 0) throw new InputError("signing_org_ids: no organization of this console can sign the update");
-    const signers: SigningIdentity[] = await Promise.all(orgs.map((o) => o.admin()));
-    const envelope = addConfigSignatures(createConfigUpdateEnvelope(update), signers);
-    const tx = configUpdateTransaction(network.name, envelope, signers[0] as SigningIdentity);
+    return { current: configFromBlock(block), orderer: r, readers, read };
+  }
+
+  /**
+   * Broadcasts a signed ConfigUpdateEnvelope (wrapped by `submitter`, a channel Writer) and waits
+   * for the config block that raises the sequence above `before`, then for the peers to catch up.
+   */
+  async function broadcastSigned(
+    network: NetworkRow,
+    at: Awaited<ReturnType<typeof readCurrent>>,
+    envelope: common.ConfigUpdateEnvelope,
+    submitter: SigningIdentity,
+  ) {
+    const { orderer: r, readers, read } = at;
+    const until = Date.now() + SUBMIT_TIMEOUT_MS;
+    const tx = configUpdateTransaction(network.name, envelope, submitter);
     const broadcastWait = backoffSchedule({ capMs: 300 });
     for (;;) {
       try {
@@ -197,7 +202,7 @@ export function createFabricChange(deps: {
         throw new UpstreamError(`submitting to '${r.node.name}': ${errorMessage(err)}`);
       }
     }
-    const before = current.getSequence();
+    const before = at.current.getSequence();
     const blockWait = backoffSchedule({ capMs: 200 });
     for (;;) {
       const b = await read().catch(() => undefined);
@@ -207,16 +212,29 @@ export function createFabricChange(deps: {
           readers.filter((x) => x.service === "peer"),
           before,
         );
-        return {
-          txId: txIdOf(tx),
-          update: configUpdateToJson(update),
-          blockNumber: b.getHeader()?.getNumber() ?? 0,
-        };
+        return { txId: txIdOf(tx), blockNumber: b.getHeader()?.getNumber() ?? 0 };
       }
       if (Date.now() > until)
         throw new UpstreamError("the config update was accepted but no new config block appeared");
       await sleep(blockWait());
     }
+  }
+
+  async function submit(
+    network: NetworkRow,
+    edit: (c: common.Config) => common.Config,
+    signerOrgs: (current: common.Config) => Promise<OrgMaterial[]>,
+  ) {
+    const at = await readCurrent(network);
+    const { current } = at;
+    const updated = edit(current);
+    const update = libraryInput("", () => computeConfigUpdate(network.name, current, updated));
+    const orgs = await signerOrgs(current);
+    if (orgs.length === 0) throw new InputError("signing_org_ids: no organization of this console can sign the update");
+    const signers: SigningIdentity[] = await Promise.all(orgs.map((o) => o.admin()));
+    const envelope = addConfigSignatures(createConfigUpdateEnvelope(update), signers);
+    const res = await broadcastSigned(network, at, envelope, signers[0] as SigningIdentity);
+    return { ...res, update: configUpdateToJson(update) };
   }
 
   /**
@@ -252,6 +270,21 @@ export function createFabricChange(deps: {
   }
 
   return {
+    readCurrent,
+    broadcastSigned,
+    heldOrgs,
+    /**
+     * The update that `input` makes to the channel's current config (nothing is signed or sent):
+     * what a governance proposal stores and every org signs.
+     */
+    async prepare(id: number, input: ConfigOperationInput[]) {
+      const network = await ctx.network(id);
+      const operations = await deps.external.resolveOperations(input);
+      const at = await readCurrent(network);
+      const updated = operations.reduce((acc, o, i) => applyOperation(acc, o, i), at.current);
+      const update = libraryInput("", () => computeConfigUpdate(network.name, at.current, updated));
+      return { network, operations, current: at.current, update, preview: configUpdateToJson(update) };
+    },
     async updateConfig(id: number, input: ConfigOperationInput[], signingOrgIds: number[] | undefined, by: string) {
       const network = await ctx.network(id);
       const operations = await deps.external.resolveOperations(input);

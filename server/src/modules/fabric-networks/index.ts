@@ -5,7 +5,7 @@ import type { NodesService } from "../nodes/nodes.service.js";
 import { createOrganizationPki } from "../organizations/organization-pki.service.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import { registerFabricChannelRoutes } from "./fabric-networks.channel.routes.js";
-import { createFabricChange } from "./fabric-networks.change.js";
+import { createFabricChange, type FabricChange } from "./fabric-networks.change.js";
 import { createFabricInspect } from "./fabric-networks.inspect.js";
 import { createFabricNetworksRepo } from "./fabric-networks.repo.js";
 import { registerFabricNetworksRoutes } from "./fabric-networks.routes.js";
@@ -18,7 +18,7 @@ import { createExternalRefs } from "./fabric-networks.external.js";
 export function registerFabricNetworksModule(
   api: FastifyInstance,
   deps: { db: DB; keys: KeysService; nodes: Pick<NodesService, "get" | "peerOffline"> },
-): FabricNetworksService {
+): FabricNetworksService & { change: FabricChange } {
   const orgs = createOrganizationsRepo(deps.db);
   // Organizations and orderers synced from other consoles (federation), usable in config updates and imports.
   const external = createExternalRefs(createExternalNodesRepo(deps.db));
@@ -33,17 +33,15 @@ export function registerFabricNetworksModule(
   registerFabricNetworksRoutes(api, svc);
   const repo = createFabricNetworksRepo(deps.db);
   const inspect = createFabricInspect({ ctx: svc.ctx, repo });
-  registerFabricChannelRoutes(
-    api,
+  const change = createFabricChange({
+    ctx: svc.ctx,
+    repo,
     inspect,
-    createFabricChange({
-      ctx: svc.ctx,
-      repo,
-      inspect,
-      pki: createOrganizationPki({ repo: orgs, keys: deps.keys }),
-      external,
-    }),
-  );
+    pki: createOrganizationPki({ repo: orgs, keys: deps.keys }),
+    external,
+  });
+  registerFabricChannelRoutes(api, inspect, change);
   registerNodeChannelRoutes(api, svc.nodeChannels);
-  return svc;
+  // Governance proposals compute, and submit, config updates through the same change path.
+  return Object.assign(svc, { change });
 }

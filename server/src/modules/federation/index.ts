@@ -8,13 +8,13 @@ import type { SettingsService } from "../settings/settings.service.js";
 import { createExternalNodesRepo } from "./external-nodes.repo.js";
 import { registerExternalNodesRoutes } from "./external-nodes.routes.js";
 import { createExternalNodesService } from "./external-nodes.service.js";
-import { createFederationClient } from "./federation.client.js";
+import { createFederationClient, type FederationClient } from "./federation.client.js";
 import { createIdentityService } from "./federation.identity.js";
-import { registerFederationInboundRoutes } from "./federation.inbound.routes.js";
+import { registerFederationInboundRoutes, type SignedRoutes } from "./federation.inbound.routes.js";
 import { createMetricsFederation, createPeerGrants } from "./federation.metrics.js";
 import { metricsInboundRoutes, registerMetricsFederationRoutes } from "./federation.metrics.routes.js";
 import { createPingLoop } from "./federation.monitor.js";
-import { createFederationRepo } from "./federation.repo.js";
+import { createFederationRepo, type ConnectionRow } from "./federation.repo.js";
 import { registerFederationRoutes } from "./federation.routes.js";
 import { createFederationService, type FederationService } from "./federation.service.js";
 import { createInboundVerifier } from "./federation.verify.js";
@@ -26,6 +26,8 @@ import { createNetworkShareSender } from "./sharing.send.js";
 
 export interface FederationModule {
   service: FederationService;
+  /** The signed client and the connections, for modules that talk to connected consoles. */
+  plumbing: { client: FederationClient; connections(): Promise<ConnectionRow[]> };
   close(): Promise<void>;
 }
 
@@ -44,6 +46,8 @@ export function registerFederationModule(
     besu: Pick<BesuNetworksService, "get" | "import">;
     keys: Pick<KeysService, "get">;
     metrics: Pick<PrometheusService, "federatedQuery" | "federatedLabelValues">;
+    /** Signed routes of other modules (governance), given the client to answer through. */
+    inbound?: SignedRoutes[];
   },
 ): FederationModule {
   const repo = createFederationRepo(ctx.db);
@@ -99,8 +103,8 @@ export function registerFederationModule(
     external,
     createInboundVerifier({ repo, identity }),
     { networks: sharing.shares, keys: sharing.keys, answers: sharing.sender },
-    [metricsInboundRoutes(metrics)],
+    [metricsInboundRoutes(metrics), ...(deps.inbound ?? [])],
   );
   api.addHook("onReady", async () => loop.start());
-  return { service, close: () => loop.stop() };
+  return { service, plumbing: { client, connections }, close: () => loop.stop() };
 }

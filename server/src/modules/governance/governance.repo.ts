@@ -26,6 +26,14 @@ export function createGovernanceRepo(db: DB) {
         throw err;
       }
     },
+    /** The local Fabric network of a channel (received proposals are mapped to it by name). */
+    fabricNetworkByName: (name: string): Promise<{ id: number } | undefined> =>
+      db
+        .selectFrom("networks")
+        .select("id")
+        .where("platform", "=", "FABRIC")
+        .where("name", "=", name)
+        .executeTakeFirst(),
     byId: (id: string): Promise<ProposalRow | undefined> =>
       db.selectFrom("governance_proposals").selectAll().where("id", "=", id).executeTakeFirst(),
     byRemote: (connectionId: number, remoteId: string): Promise<ProposalRow | undefined> =>

@@ -1,0 +1,261 @@
+import { randomUUID } from "node:crypto";
+import { common } from "@hyperledger/fabric-protos";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { EventBus } from "../../events/bus.js";
+import { ConfigtxInputError, verifyConfigSignature } from "../../fabric/configtx/index.js";
+import { ConflictError, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import type { FederationClient } from "../federation/federation.client.js";
+import { signatureHeaders, type SignedRoutes } from "../federation/federation.inbound.routes.js";
+import type { ConnectionRow } from "../federation/federation.repo.js";
+import type { GovernanceRepo, ProposalRow } from "./governance.repo.js";
+import { configOf, configSignature } from "./governance.wire.js";
+
+/** The signed console-to-console paths of governance. */
+export const GOVERNANCE_PATHS = {
+  proposal: "/federation/governance/proposals",
+  signature: "/federation/governance/signatures",
+} as const;
+
+const b64 = z.string().min(1).max(8_000_000).regex(/^[A-Za-z0-9+/=]+$/, "must be base64");
+const proposalWire = z.object({
+  proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
+  channel_name: z.string().min(1).max(249).describe("Channel"),
+  proposal_type: z.string().min(1).max(64).describe("Kind of change"),
+  operations: z.array(z.record(z.string(), z.unknown())).max(50).describe("The operations"),
+  update_b64: b64.describe("The marshalled ConfigUpdate every signature covers"),
+  config_b64: b64.describe("The channel config it was computed against"),
+  config_sequence: z.number().int().min(0).describe("That config's sequence"),
+  preview_json: z.string().max(8_000_000).describe("The read/write sets as JSON"),
+  created_by: z.string().max(255).describe("Who proposed it"),
+});
+const signatureWire = z.object({
+  proposal_id: z.string().min(1).max(64).describe("The proposal id on the RECEIVING console (the proposer's)"),
+  msp_id: z.string().min(1).max(100).describe("The signing org"),
+  signature_header_b64: b64.describe("ConfigSignature.signature_header"),
+  signature_b64: b64.describe("ConfigSignature.signature"),
+  signed_by: z.string().max(255).describe("Who signed on the sending console"),
+});
+const ack = z.object({ proposal_id: z.string().describe("The proposal id on this console") });
+
+export interface FederationPlumbing {
+  client: FederationClient;
+  connections(): Promise<ConnectionRow[]>;
+}
+
+const bytes = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, "base64"));
+
+/**
+ * Proposals and signatures travelling between consoles: the sender posts them signed over the
+ * federation transport; the receiver stores a proposal (mapped to its network by channel name)
+ * and stores a signature only after verifying it against the org's MSP in the channel config.
+ */
+export function createGovernanceSharing(deps: {
+  repo: GovernanceRepo;
+  federation: () => FederationPlumbing;
+  networkIdByChannel(name: string): Promise<number | null>;
+  bus: Pick<EventBus, "publish">;
+}) {
+  const { repo } = deps;
+
+  async function connection(id: number): Promise<ConnectionRow> {
+    const c = (await deps.federation().connections()).find((x) => x.id === id);
+    if (!c) throw new InputError(`body.connection_id: no connected console with id ${id} (GET /node/connected-peers)`);
+    if (c.status === "revoked") throw new ConflictError(`body.connection_id: the connection with ${c.node_id} is revoked`);
+    return c;
+  }
+
+  async function post(c: ConnectionRow, path: string, body: unknown): Promise<unknown> {
+    const reply = await deps.federation().client.send({ endpoint: c.endpoint, to: c.node_id, method: "POST", path, body });
+    if (reply.status !== 200) throw new UpstreamError(`${c.node_id} refused it: ${reply.message}`);
+    return reply.data;
+  }
+
+  async function senderConnection(nodeId: string): Promise<ConnectionRow> {
+    const c = (await deps.federation().connections()).find((x) => x.node_id === nodeId && x.status !== "revoked");
+    if (!c) throw new NotFoundError(`no connection with ${nodeId}`);
+    return c;
+  }
+
+  return {
+    async shareProposal(id: string, connectionId: number, by: string): Promise<void> {
+      const p = await repo.byId(id);
+      if (!p) throw new NotFoundError(`proposal ${id} not found`);
+      if (p.status !== "pending") throw new ConflictError(`proposal ${id} is ${p.status}; only a pending proposal can be shared`);
+      const c = await connection(connectionId);
+      await post(c, GOVERNANCE_PATHS.proposal, {
+        proposal_id: p.id,
+        channel_name: p.channel_name,
+        proposal_type: p.proposal_type,
+        operations: JSON.parse(p.operations_json) as unknown,
+        update_b64: p.update_b64,
+        config_b64: p.config_b64,
+        config_sequence: p.config_sequence,
+        preview_json: p.preview_json,
+        created_by: p.created_by,
+      });
+      await repo.event(p.id, "proposal_shared", { connection_id: c.id, to_node_id: c.node_id, by });
+      deps.bus.publish("proposal.shared", {
+        channel_name: p.channel_name,
+        network_id: p.network_id ?? 0,
+        proposal_id: p.id,
+        to_node_id: c.node_id,
+      });
+    },
+
+    /** Sends one of this console's signatures to the proposer (or any connected console holding the proposal). */
+    async shareSignature(id: string, signatureId: number, connectionId: number, by: string): Promise<void> {
+      const p = await repo.byId(id);
+      if (!p) throw new NotFoundError(`proposal ${id} not found`);
+      const s = await repo.signature(id, signatureId);
+      if (!s) throw new InputError(`body.signature_id: proposal ${id} has no signature ${signatureId}`);
+      const c = await connection(connectionId);
+      // The recipient knows the proposal by its own id: ours when it came from that console.
+      const remoteId = p.connection_id === c.id && p.remote_proposal_id ? p.remote_proposal_id : p.id;
+      await post(c, GOVERNANCE_PATHS.signature, {
+        proposal_id: remoteId,
+        msp_id: s.msp_id,
+        signature_header_b64: s.signature_header_b64,
+        signature_b64: s.signature_b64,
+        signed_by: s.signed_by,
+      });
+      await repo.event(p.id, "signature_shared", { msp_id: s.msp_id, connection_id: c.id, to_node_id: c.node_id, by });
+      deps.bus.publish("signature.shared", {
+        channel_name: p.channel_name,
+        network_id: p.network_id ?? 0,
+        proposal_id: p.id,
+        signer_msp_id: s.msp_id,
+      });
+    },
+
+    async receiveProposal(from: string, body: z.infer<typeof proposalWire>) {
+      const c = await senderConnection(from);
+      let update: common.ConfigUpdate;
+      try {
+        update = common.ConfigUpdate.deserializeBinary(bytes(body.update_b64));
+        common.Config.deserializeBinary(bytes(body.config_b64));
+      } catch {
+        throw new InputError("body.update_b64: not a marshalled ConfigUpdate and Config");
+      }
+      if (update.getChannelId() !== body.channel_name) {
+        throw new InputError(`body.update_b64: the update is for channel ${update.getChannelId()}, not ${body.channel_name}`);
+      }
+      const known = await repo.byRemote(c.id, body.proposal_id);
+      if (known) return { proposal_id: known.id };
+      const now = new Date().toISOString();
+      const row = await repo.insertReceived({
+        id: randomUUID(),
+        network_id: await deps.networkIdByChannel(body.channel_name),
+        channel_name: body.channel_name,
+        proposal_type: body.proposal_type,
+        operations_json: JSON.stringify(body.operations),
+        update_b64: body.update_b64,
+        preview_json: body.preview_json,
+        config_b64: body.config_b64,
+        config_sequence: body.config_sequence,
+        status: "pending",
+        tx_id: null,
+        origin_node_id: c.node_id,
+        connection_id: c.id,
+        remote_proposal_id: body.proposal_id,
+        created_by: body.created_by,
+        created_at: now,
+        updated_at: now,
+      });
+      const p = row ?? (await repo.byRemote(c.id, body.proposal_id));
+      if (!p) throw new ConflictError("the proposal could not be stored");
+      if (row) {
+        await repo.event(p.id, "proposal_received", { from_node_id: c.node_id, from_user: body.created_by });
+        deps.bus.publish("proposal.received", {
+          channel_name: p.channel_name,
+          from_user: body.created_by,
+          from_node_id: c.node_id,
+          network_id: p.network_id ?? 0,
+          proposal_id: p.id,
+        });
+      }
+      return { proposal_id: p.id };
+    },
+
+    async receiveSignature(from: string, body: z.infer<typeof signatureWire>) {
+      const c = await senderConnection(from);
+      const p: ProposalRow | undefined =
+        (await repo.byRemote(c.id, body.proposal_id)) ??
+        (await repo.byId(body.proposal_id).then((x) => (x && x.origin_node_id === null ? x : undefined)));
+      if (!p) throw new NotFoundError(`body.proposal_id: no proposal ${body.proposal_id} here`);
+      if (p.status !== "pending") throw new ConflictError(`proposal ${p.id} is ${p.status}`);
+      try {
+        verifyConfigSignature(configOf(p), bytes(p.update_b64), configSignature(body), body.msp_id);
+      } catch (err) {
+        if (err instanceof ConfigtxInputError) throw new InputError(`body.signature_b64: ${err.message}`);
+        throw err;
+      }
+      await repo.putSignature({
+        proposal_id: p.id,
+        msp_id: body.msp_id,
+        signature_header_b64: body.signature_header_b64,
+        signature_b64: body.signature_b64,
+        signed_by: body.signed_by ? `${body.signed_by}@${c.node_id}` : c.node_id,
+        source: "received",
+        connection_id: c.id,
+        created_at: new Date().toISOString(),
+      });
+      await repo.event(p.id, "signature_received", { msp_id: body.msp_id, from_node_id: c.node_id });
+      deps.bus.publish("signature.received", {
+        channel_name: p.channel_name,
+        from_node_id: c.node_id,
+        network_id: p.network_id ?? 0,
+        proposal_id: p.id,
+        signer_msp_id: body.msp_id,
+      });
+      return { proposal_id: p.id };
+    },
+  };
+}
+
+export type GovernanceSharing = ReturnType<typeof createGovernanceSharing>;
+
+/** The signed routes other consoles deliver proposals and signatures on. */
+export function governanceInboundRoutes(sharing: GovernanceSharing): SignedRoutes {
+  return (f: FastifyInstance, sender: (req: FastifyRequest) => string) => {
+    const r = f.withTypeProvider<ZodTypeProvider>();
+    r.post(
+      GOVERNANCE_PATHS.proposal,
+      {
+        config: { access: "public", audit: "governance.proposal_received" },
+        schema: {
+          operationId: "federationReceiveProposal",
+          tags: ["Federation"],
+          summary: "Console to console: a channel config-update proposal to sign (signed)",
+          headers: signatureHeaders,
+          body: proposalWire,
+          response: { 200: ack },
+        },
+      },
+      async (req) => {
+        req.auditInfo.resource = `proposal:${req.body.proposal_id}`;
+        return sharing.receiveProposal(sender(req), req.body);
+      },
+    );
+    r.post(
+      GOVERNANCE_PATHS.signature,
+      {
+        config: { access: "public", audit: "governance.signature_received" },
+        schema: {
+          operationId: "federationReceiveSignature",
+          tags: ["Federation"],
+          summary: "Console to console: an org admin's signature of a proposal, verified before it is stored (signed)",
+          headers: signatureHeaders,
+          body: signatureWire,
+          response: { 200: ack },
+        },
+      },
+      async (req) => {
+        req.auditInfo.resource = `proposal:${req.body.proposal_id}`;
+        req.auditInfo.details = { msp_id: req.body.msp_id };
+        return sharing.receiveSignature(sender(req), req.body);
+      },
+    );
+  };
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../context.js";
+import type { FabricChange } from "../fabric-networks/fabric-networks.change.js";
+import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
+import type { SignedRoutes } from "../federation/federation.inbound.routes.js";
+import { createGovernanceRepo } from "./governance.repo.js";
+import { registerGovernanceRoutes } from "./governance.routes.js";
+import { createGovernanceService, type GovernanceService } from "./governance.service.js";
+import { createGovernanceSharing, governanceInboundRoutes, type FederationPlumbing } from "./governance.share.js";
+
+/**
+ * Channel config-update proposals signed across consoles (docs/governance.md). Federation is
+ * registered after this module (it needs the inbound routes), so its plumbing is bound late.
+ */
+export function registerGovernanceModule(
+  api: FastifyInstance,
+  ctx: Pick<AppContext, "db" | "bus">,
+  deps: { change: FabricChange; fabric: Pick<FabricContext, "network" | "orgByMspId"> },
+): { service: GovernanceService; inbound: SignedRoutes; bindFederation(f: FederationPlumbing): void } {
+  const repo = createGovernanceRepo(ctx.db);
+  let federation: FederationPlumbing | undefined;
+  const service = createGovernanceService({ repo, change: deps.change, ctx: deps.fabric });
+  const sharing = createGovernanceSharing({
+    repo,
+    federation: () => {
+      if (!federation) throw new Error("federation is not wired");
+      return federation;
+    },
+    networkIdByChannel: async (name) => (await repo.fabricNetworkByName(name))?.id ?? null,
+    bus: ctx.bus,
+  });
+  registerGovernanceRoutes(api, service, sharing);
+  return {
+    service,
+    inbound: governanceInboundRoutes(sharing),
+    bindFederation: (f) => {
+      federation = f;
+    },
+  };
+}
