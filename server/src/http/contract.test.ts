@@ -400,6 +400,47 @@ const FEDERATION_ALLOWED: Record<string, string> = {
   ),
 };
 
+const GOV = "product addition (issue 17, docs/governance.md)";
+const GOV_EXTRAS: Record<string, string> = {
+  proposal_type: "the kind of change, as the request gave it",
+  config_sequence: "the channel config sequence the update was computed against (stale detection)",
+  diff: "human-readable lines of the read/write-set delta",
+  origin_node_id: "node id of the console that proposed it (empty when proposed here)",
+  stale: "true once another config change overtook the proposal; it must be recomputed",
+  tx_id: "the config update's transaction id once submitted",
+  policy: "the channel's modification policy against the stored signatures",
+  "policy.missing": "MSP ids whose signatures are still missing",
+  "policy.required": "how many orgs must sign",
+  "policy.rule": "the mod_policies the update must meet",
+  "policy.satisfied": "whether it can be submitted",
+  "policy.signed": "MSP ids that signed",
+  "policy.summary": "'2 of 3 orgs signed'",
+};
+const GOV_OPS_UNION = "same fields, as a union keyed by type (oneOf) with one typed payload per operation, which this comparison can't read";
+const GOVERNANCE_ALLOWED: Record<string, string> = {
+  ...Object.fromEntries(
+    (["POST /pro/networks/proposals", "GET /pro/networks/proposals/{proposalId}", "GET /pro/networks/proposals"] as const).flatMap(
+      (op) => {
+        const pre = op === "GET /pro/networks/proposals" ? "proposals[]." : "";
+        const extras = Object.entries(GOV_EXTRAS).map(([f, why]) => [`${op} response:${pre}${f}`, `${GOV}: ${why}`]);
+        const ops = [`${op} response:operations[].payload`, `${op} response:operations[].type`].map((k) => [k, GOV_OPS_UNION]);
+        return pre ? extras : [...extras, ...ops];
+      },
+    ),
+  ),
+  ...Object.fromEntries(
+    ["id", "msp_id", "proposal_id", "signed_at", "signed_by", ""].map((f) => [
+      `POST /pro/networks/proposals response:signatures${f ? `[].${f}` : ""}`,
+      `${GOV}: the create answer is the full proposal (no signatures yet), the same shape as GET`,
+    ]),
+  ),
+  "POST /pro/networks/proposals request:operations[].payload": GOV_OPS_UNION,
+  "POST /pro/networks/proposals request:operations[].type": GOV_OPS_UNION,
+  "POST /pro/networks/proposals/{proposalId}/recompute": `${GOV}: recompute a stale proposal against the current config (old signatures are void)`,
+  "POST /federation/governance/proposals": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a proposal shared to sign`,
+  "POST /federation/governance/signatures": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a verified org admin signature sent back`,
+};
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
@@ -414,6 +455,7 @@ const ALLOWED: Record<string, string> = {
   ...PLUGIN_SETTINGS_ALLOWED,
   ...PLUGIN_ALLOWED,
   ...FEDERATION_ALLOWED,
+  ...GOVERNANCE_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

@@ -4658,6 +4658,180 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/pro/networks/proposals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Channel config-update proposals (proposed here or received) */
+    get: operations["listProposals"];
+    put?: never;
+    /** Compute a channel config update against the current config, as a proposal to be signed */
+    post: operations["prepareConfigUpdate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A proposal with its operations, preview, signatures and policy status (marked stale when the channel moved on) */
+    get: operations["getProposal"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The proposal's timeline */
+    get: operations["getProposalEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}/signatures": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Signatures collected for a proposal */
+    get: operations["listProposalSignatures"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}/sign": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sign the update as an org admin held on this console */
+    post: operations["signProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}/signatures/{signatureId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Withdraw a signature before the proposal is submitted */
+    delete: operations["withdrawProposalSignature"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}/recompute": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Recompute the update against the current config (a stale proposal); old signatures are void */
+    post: operations["recomputeProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}/submit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit the update with the collected signatures, once the channel's modification policy is met
+     * @description 400 names the orgs whose signatures are missing; 409 when the proposal is stale or already submitted.
+     */
+    post: operations["submitProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}/share": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send the proposal to a connected console, whose org admins can sign it */
+    post: operations["shareProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/networks/proposals/{proposalId}/signatures/share": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a signature of this console's org to a connected console (the proposer) */
+    post: operations["shareProposalSignature"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/node/identity": {
     parameters: {
       query?: never;
@@ -5474,6 +5648,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/federation/governance/proposals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a channel config-update proposal to sign (signed) */
+    post: operations["federationReceiveProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/federation/governance/signatures": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: an org admin's signature of a proposal, verified before it is stored (signed) */
+    post: operations["federationReceiveSignature"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5587,6 +5795,8 @@ export interface components {
         | "PLUGIN_MANAGE"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
+        | "GOVERNANCE_READ"
+        | "GOVERNANCE_MANAGE"
       )[];
       /** @description Owner */
       user_id: number;
@@ -6470,6 +6680,803 @@ export interface components {
       /** @description Mounted files */
       volumes: string[];
     };
+    PrepareConfigUpdateRequestInput: {
+      /** @description The Fabric network (channel) to change */
+      network_id: number;
+      /** @description Free-form kind of change, e.g. add_org */
+      proposal_type: string;
+      /** @description The same operations as POST /networks/fabric/{id}/update-config */
+      operations: (
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_org";
+            payload:
+              | {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                }
+              | {
+                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                  external_organization_id: number;
+                };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_orderer_org";
+            payload:
+              | {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                  /** @description host:port */
+                  orderer_endpoints: string[];
+                }
+              | {
+                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                  external_organization_id: number;
+                  /** @description host:port */
+                  orderer_endpoints?: string[];
+                };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "set_anchor_peers";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Anchor peers (empty removes them) */
+              anchor_peers: {
+                /** @description Host */
+                host: string;
+                /** @description Port */
+                port: number;
+              }[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_consenter";
+            payload: {
+              /** @description Current host */
+              host: string;
+              /** @description Current port */
+              port: number;
+              /** @description New host */
+              new_host: string;
+              /** @description New port */
+              new_port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_etcd_raft_options";
+            payload: {
+              /** @description Tick interval */
+              tick_interval?: string;
+              /** @description Election tick */
+              election_tick?: number;
+              /** @description Heartbeat tick */
+              heartbeat_tick?: number;
+              /** @description Max inflight blocks */
+              max_inflight_blocks?: number;
+              /** @description Snapshot interval (bytes) */
+              snapshot_interval_size?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_size";
+            payload: {
+              /** @description Messages per block */
+              max_message_count?: number;
+              /** @description Absolute max bytes */
+              absolute_max_bytes?: number;
+              /** @description Preferred max bytes */
+              preferred_max_bytes?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_timeout";
+            payload: {
+              /** @description Batch timeout, e.g. 2s */
+              timeout: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_application_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_channel_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+      )[];
+    };
+    GovernanceSignatureResponseInput: {
+      /** @description Signature id */
+      id: number;
+      /** @description Proposal id */
+      proposal_id: string;
+      /** @description The signing organization's MSP id */
+      msp_id: string;
+      /** @description When it was signed (or received) */
+      signed_at: string;
+      /** @description The user who signed here, or the node id of the console it came from */
+      signed_by: string;
+    };
+    GovernanceProposalResponseInput: {
+      /** @description Proposal id */
+      id: string;
+      /** @description The local Fabric network; 0 when this console has none for the channel */
+      network_id: number;
+      /** @description Channel */
+      channel_name: string;
+      /** @description Kind of change */
+      proposal_type: string;
+      /**
+       * @description pending, stale (recompute it) or submitted
+       * @enum {string}
+       */
+      status: "pending" | "stale" | "submitted";
+      /** @description The operations */
+      operations: (
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+              /** @description host:port */
+              orderer_endpoints: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "set_anchor_peers";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Anchor peers (empty removes them) */
+              anchor_peers: {
+                /** @description Host */
+                host: string;
+                /** @description Port */
+                port: number;
+              }[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_consenter";
+            payload: {
+              /** @description Current host */
+              host: string;
+              /** @description Current port */
+              port: number;
+              /** @description New host */
+              new_host: string;
+              /** @description New port */
+              new_port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_etcd_raft_options";
+            payload: {
+              /** @description Tick interval */
+              tick_interval?: string;
+              /** @description Election tick */
+              election_tick?: number;
+              /** @description Heartbeat tick */
+              heartbeat_tick?: number;
+              /** @description Max inflight blocks */
+              max_inflight_blocks?: number;
+              /** @description Snapshot interval (bytes) */
+              snapshot_interval_size?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_size";
+            payload: {
+              /** @description Messages per block */
+              max_message_count?: number;
+              /** @description Absolute max bytes */
+              absolute_max_bytes?: number;
+              /** @description Preferred max bytes */
+              preferred_max_bytes?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_timeout";
+            payload: {
+              /** @description Batch timeout, e.g. 2s */
+              timeout: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_application_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_channel_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+      )[];
+      /** @description The read/write-set delta (ConfigUpdate) as JSON */
+      preview_json: string;
+      /** @description Human-readable lines: + added, ~ changed, - removed config elements */
+      diff: string[];
+      /** @description The channel config sequence the update was computed against */
+      config_sequence: number;
+      /** @description The channel config changed since; it can't be submitted until recomputed */
+      stale: boolean;
+      /** @description Node id of the console that proposed it; empty when proposed here */
+      origin_node_id: string;
+      /** @description Submitted: the config update's transaction id */
+      tx_id: string;
+      /** @description Created */
+      created_at: string;
+      /** @description Who proposed it */
+      created_by: string;
+      /** @description Signatures collected */
+      signatures: components["schemas"]["GovernanceSignatureResponseInput"][];
+      /** @description Whether the channel's modification policy is met by the stored signatures */
+      policy: {
+        /** @description The mod_policies the update must meet, e.g. /Channel/Application/Admins: MAJORITY Admins */
+        rule: string;
+        /** @description How many orgs must sign (the strictest policy) */
+        required: number;
+        /** @description MSP ids that signed and count toward it */
+        signed: string[];
+        /** @description MSP ids whose signatures are still missing */
+        missing: string[];
+        /** @description Whether the signatures meet every policy, so it can be submitted */
+        satisfied: boolean;
+        /** @description e.g. '2 of 3 orgs signed' */
+        summary: string;
+      };
+    };
+    GovernanceEventInput: {
+      /** @description Event id */
+      id: string;
+      /** @description Proposal id */
+      proposal_id: string;
+      /** @description proposal_created, signature_added, proposal_shared, proposal_submitted, ... */
+      event_type: string;
+      /** @description JSON details */
+      data: string;
+      /** @description When */
+      created_at: string;
+    };
+    /** @description A network shared by another console */
+    FederationNetworkShareInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Network name (Fabric: the channel name) */
+      name: string;
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Besu: the chain id the genesis must carry */
+      chainId?: number;
+      /** @description Fabric: the channel's orderer organizations */
+      orderers?: {
+        /** @description Orderer organization's MSP id */
+        mspId: string;
+        /** @description The organization's orderer endpoints */
+        endpoints: string[];
+        /** @description TLS CA certificates to trust the endpoints with */
+        tlsCaCerts: string[];
+      }[];
+      /** @description Besu: enode URLs of the network's nodes on the sending console */
+      bootnodes?: string[];
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** @description A public key shared by another console */
+    FederationKeyShareInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The key's id on the sending console */
+      keyId: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      keySize: number | null;
+      /**
+       * @description Encoding of publicKey
+       * @constant
+       */
+      format: "PEM";
+      /** @description SubjectPublicKeyInfo PEM (never private material) */
+      publicKey: string;
+      /** @description EIP-55 address of a secp256k1 key */
+      ethereumAddress?: string | null;
+      /** @description When the share expires (ISO-8601) */
+      expiresAt?: string | null;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    FederationShareReceiptInput: {
+      /** @description The receiver's own id of the share */
+      shareId: string;
+      /** @description pending for networks, active for keys */
+      status: string;
+    };
+    /** @description A recipient tells the sender it accepted or rejected a network share */
+    FederationShareAnswerInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /**
+       * @description What the recipient did with the share
+       * @enum {string}
+       */
+      status: "accepted" | "rejected";
+    };
+    /** @description This console's organizations and nodes, public material only */
+    FederationInventoryInput: {
+      /** @description Fabric organizations */
+      organizations: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description Name */
+        name: string;
+        /** @description Sign CA certificate */
+        signCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCertificate: string;
+      }[];
+      /** @description Fabric peers */
+      fabric_peers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Fabric orderers */
+      fabric_orderers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Besu nodes */
+      besu_nodes: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description JSON-RPC URL */
+        rpcUrl: string;
+        /** @description Advertised P2P host */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description Whether it serves metrics */
+        metricsEnabled: boolean;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Besu version */
+        version: string;
+      }[];
+    };
+    /** @description Handshake: the accepting console presents itself and the invitation nonce */
+    FederationHandshakeInput: {
+      /** @description Nonce of the invitation being accepted */
+      invitation_nonce: string;
+      /** @description Sender's node id */
+      node_id: string;
+      /** @description Sender's raw Ed25519 public key, base64url */
+      public_key: string;
+      /** @description Sender's endpoint URL */
+      endpoint: string;
+    };
+    FederationHandshakeResponseInput: {
+      /** @description The inviting console's node id */
+      node_id: string;
+    };
+    FederationPingInput: {
+      /** @description The answering console's node id */
+      node_id: string;
+      /** @description Its clock (ISO-8601) */
+      time: string;
+      /** @description Whether the answering console grants the pinging one metrics federation */
+      metrics_federation?: boolean;
+    };
+    FederationAckInput: {
+      /** @description What happened */
+      message: string;
+    };
     /** @description This console's federation identity */
     FederationIdentityInput: {
       /** @description This console's node id: cl- and the first 32 hex characters of SHA-256 of its key */
@@ -6637,191 +7644,6 @@ export interface components {
       fabric_orderers: components["schemas"]["ExternalFabricOrdererInput"][];
       /** @description External Besu nodes */
       besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
-    };
-    /** @description This console's organizations and nodes, public material only */
-    FederationInventoryInput: {
-      /** @description Fabric organizations */
-      organizations: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description MSP id */
-        mspId: string;
-        /** @description Name */
-        name: string;
-        /** @description Sign CA certificate */
-        signCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCertificate: string;
-      }[];
-      /** @description Fabric peers */
-      fabric_peers: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description MSP id */
-        mspId: string;
-        /** @description host:port other nodes dial */
-        externalEndpoint: string;
-        /** @description Signing certificate */
-        signCertificate: string;
-        /** @description TLS certificate */
-        tlsCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCaCertificate: string;
-        /** @description Fabric version */
-        version: string;
-      }[];
-      /** @description Fabric orderers */
-      fabric_orderers: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description MSP id */
-        mspId: string;
-        /** @description host:port other nodes dial */
-        externalEndpoint: string;
-        /** @description Signing certificate */
-        signCertificate: string;
-        /** @description TLS certificate */
-        tlsCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCaCertificate: string;
-        /** @description Fabric version */
-        version: string;
-      }[];
-      /** @description Besu nodes */
-      besu_nodes: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description enode URL */
-        enodeUrl: string;
-        /** @description JSON-RPC URL */
-        rpcUrl: string;
-        /** @description Advertised P2P host */
-        p2pHost: string;
-        /** @description P2P port */
-        p2pPort: number;
-        /** @description Whether it serves metrics */
-        metricsEnabled: boolean;
-        /** @description Metrics port */
-        metricsPort: number;
-        /** @description Besu version */
-        version: string;
-      }[];
-    };
-    /** @description Handshake: the accepting console presents itself and the invitation nonce */
-    FederationHandshakeInput: {
-      /** @description Nonce of the invitation being accepted */
-      invitation_nonce: string;
-      /** @description Sender's node id */
-      node_id: string;
-      /** @description Sender's raw Ed25519 public key, base64url */
-      public_key: string;
-      /** @description Sender's endpoint URL */
-      endpoint: string;
-    };
-    FederationHandshakeResponseInput: {
-      /** @description The inviting console's node id */
-      node_id: string;
-    };
-    FederationPingInput: {
-      /** @description The answering console's node id */
-      node_id: string;
-      /** @description Its clock (ISO-8601) */
-      time: string;
-      /** @description Whether the answering console grants the pinging one metrics federation */
-      metrics_federation?: boolean;
-    };
-    FederationAckInput: {
-      /** @description What happened */
-      message: string;
-    };
-    /** @description A network shared by another console */
-    FederationNetworkShareInput: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /** @description The network's id on the sending console */
-      networkId: number;
-      /** @description Network name (Fabric: the channel name) */
-      name: string;
-      /**
-       * @description fabric or besu
-       * @enum {string}
-       */
-      platform: "fabric" | "besu";
-      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
-      genesisBlock: string;
-      /** @description Besu: the chain id the genesis must carry */
-      chainId?: number;
-      /** @description Fabric: the channel's orderer organizations */
-      orderers?: {
-        /** @description Orderer organization's MSP id */
-        mspId: string;
-        /** @description The organization's orderer endpoints */
-        endpoints: string[];
-        /** @description TLS CA certificates to trust the endpoints with */
-        tlsCaCerts: string[];
-      }[];
-      /** @description Besu: enode URLs of the network's nodes on the sending console */
-      bootnodes?: string[];
-      /** @description The user who shared it on the sending console */
-      sharedBy: string | null;
-      /** @description Free-form labels the sender attached (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    /** @description A public key shared by another console */
-    FederationKeyShareInput: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /** @description The key's id on the sending console */
-      keyId: string;
-      /** @description Key name */
-      name: string;
-      /** @description EC, ED25519 or RSA */
-      algorithm: string;
-      /** @description Curve of EC keys */
-      curve: string | null;
-      /** @description RSA modulus size */
-      keySize: number | null;
-      /**
-       * @description Encoding of publicKey
-       * @constant
-       */
-      format: "PEM";
-      /** @description SubjectPublicKeyInfo PEM (never private material) */
-      publicKey: string;
-      /** @description EIP-55 address of a secp256k1 key */
-      ethereumAddress?: string | null;
-      /** @description When the share expires (ISO-8601) */
-      expiresAt?: string | null;
-      /** @description The user who shared it on the sending console */
-      sharedBy: string | null;
-      /** @description Free-form labels the sender attached (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    FederationShareReceiptInput: {
-      /** @description The receiver's own id of the share */
-      shareId: string;
-      /** @description pending for networks, active for keys */
-      status: string;
-    };
-    /** @description A recipient tells the sender it accepted or rejected a network share */
-    FederationShareAnswerInput: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /**
-       * @description What the recipient did with the share
-       * @enum {string}
-       */
-      status: "accepted" | "rejected";
     };
     /** @description Grant or withdraw metrics federation for a connected console */
     MetricsFederationRequestInput: {
@@ -7363,6 +8185,8 @@ export interface components {
         | "PLUGIN_MANAGE"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
+        | "GOVERNANCE_READ"
+        | "GOVERNANCE_MANAGE"
       )[];
       /** @description Owner */
       user_id: number;
@@ -8246,6 +9070,803 @@ export interface components {
       /** @description Mounted files */
       volumes: string[];
     };
+    PrepareConfigUpdateRequest: {
+      /** @description The Fabric network (channel) to change */
+      network_id: number;
+      /** @description Free-form kind of change, e.g. add_org */
+      proposal_type: string;
+      /** @description The same operations as POST /networks/fabric/{id}/update-config */
+      operations: (
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_org";
+            payload:
+              | {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                }
+              | {
+                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                  external_organization_id: number;
+                };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_orderer_org";
+            payload:
+              | {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                  /** @description host:port */
+                  orderer_endpoints: string[];
+                }
+              | {
+                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                  external_organization_id: number;
+                  /** @description host:port */
+                  orderer_endpoints?: string[];
+                };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "set_anchor_peers";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Anchor peers (empty removes them) */
+              anchor_peers: {
+                /** @description Host */
+                host: string;
+                /** @description Port */
+                port: number;
+              }[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_consenter";
+            payload: {
+              /** @description Current host */
+              host: string;
+              /** @description Current port */
+              port: number;
+              /** @description New host */
+              new_host: string;
+              /** @description New port */
+              new_port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_etcd_raft_options";
+            payload: {
+              /** @description Tick interval */
+              tick_interval?: string;
+              /** @description Election tick */
+              election_tick?: number;
+              /** @description Heartbeat tick */
+              heartbeat_tick?: number;
+              /** @description Max inflight blocks */
+              max_inflight_blocks?: number;
+              /** @description Snapshot interval (bytes) */
+              snapshot_interval_size?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_size";
+            payload: {
+              /** @description Messages per block */
+              max_message_count?: number;
+              /** @description Absolute max bytes */
+              absolute_max_bytes?: number;
+              /** @description Preferred max bytes */
+              preferred_max_bytes?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_timeout";
+            payload: {
+              /** @description Batch timeout, e.g. 2s */
+              timeout: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_application_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_channel_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+      )[];
+    };
+    GovernanceSignatureResponse: {
+      /** @description Signature id */
+      id: number;
+      /** @description Proposal id */
+      proposal_id: string;
+      /** @description The signing organization's MSP id */
+      msp_id: string;
+      /** @description When it was signed (or received) */
+      signed_at: string;
+      /** @description The user who signed here, or the node id of the console it came from */
+      signed_by: string;
+    };
+    GovernanceProposalResponse: {
+      /** @description Proposal id */
+      id: string;
+      /** @description The local Fabric network; 0 when this console has none for the channel */
+      network_id: number;
+      /** @description Channel */
+      channel_name: string;
+      /** @description Kind of change */
+      proposal_type: string;
+      /**
+       * @description pending, stale (recompute it) or submitted
+       * @enum {string}
+       */
+      status: "pending" | "stale" | "submitted";
+      /** @description The operations */
+      operations: (
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+              /** @description host:port */
+              orderer_endpoints: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "set_anchor_peers";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Anchor peers (empty removes them) */
+              anchor_peers: {
+                /** @description Host */
+                host: string;
+                /** @description Port */
+                port: number;
+              }[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_consenter";
+            payload: {
+              /** @description Current host */
+              host: string;
+              /** @description Current port */
+              port: number;
+              /** @description New host */
+              new_host: string;
+              /** @description New port */
+              new_port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_etcd_raft_options";
+            payload: {
+              /** @description Tick interval */
+              tick_interval?: string;
+              /** @description Election tick */
+              election_tick?: number;
+              /** @description Heartbeat tick */
+              heartbeat_tick?: number;
+              /** @description Max inflight blocks */
+              max_inflight_blocks?: number;
+              /** @description Snapshot interval (bytes) */
+              snapshot_interval_size?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_size";
+            payload: {
+              /** @description Messages per block */
+              max_message_count?: number;
+              /** @description Absolute max bytes */
+              absolute_max_bytes?: number;
+              /** @description Preferred max bytes */
+              preferred_max_bytes?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_timeout";
+            payload: {
+              /** @description Batch timeout, e.g. 2s */
+              timeout: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_application_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_channel_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+      )[];
+      /** @description The read/write-set delta (ConfigUpdate) as JSON */
+      preview_json: string;
+      /** @description Human-readable lines: + added, ~ changed, - removed config elements */
+      diff: string[];
+      /** @description The channel config sequence the update was computed against */
+      config_sequence: number;
+      /** @description The channel config changed since; it can't be submitted until recomputed */
+      stale: boolean;
+      /** @description Node id of the console that proposed it; empty when proposed here */
+      origin_node_id: string;
+      /** @description Submitted: the config update's transaction id */
+      tx_id: string;
+      /** @description Created */
+      created_at: string;
+      /** @description Who proposed it */
+      created_by: string;
+      /** @description Signatures collected */
+      signatures: components["schemas"]["GovernanceSignatureResponse"][];
+      /** @description Whether the channel's modification policy is met by the stored signatures */
+      policy: {
+        /** @description The mod_policies the update must meet, e.g. /Channel/Application/Admins: MAJORITY Admins */
+        rule: string;
+        /** @description How many orgs must sign (the strictest policy) */
+        required: number;
+        /** @description MSP ids that signed and count toward it */
+        signed: string[];
+        /** @description MSP ids whose signatures are still missing */
+        missing: string[];
+        /** @description Whether the signatures meet every policy, so it can be submitted */
+        satisfied: boolean;
+        /** @description e.g. '2 of 3 orgs signed' */
+        summary: string;
+      };
+    };
+    GovernanceEvent: {
+      /** @description Event id */
+      id: string;
+      /** @description Proposal id */
+      proposal_id: string;
+      /** @description proposal_created, signature_added, proposal_shared, proposal_submitted, ... */
+      event_type: string;
+      /** @description JSON details */
+      data: string;
+      /** @description When */
+      created_at: string;
+    };
+    /** @description A network shared by another console */
+    FederationNetworkShare: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Network name (Fabric: the channel name) */
+      name: string;
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Besu: the chain id the genesis must carry */
+      chainId?: number;
+      /** @description Fabric: the channel's orderer organizations */
+      orderers?: {
+        /** @description Orderer organization's MSP id */
+        mspId: string;
+        /** @description The organization's orderer endpoints */
+        endpoints: string[];
+        /** @description TLS CA certificates to trust the endpoints with */
+        tlsCaCerts: string[];
+      }[];
+      /** @description Besu: enode URLs of the network's nodes on the sending console */
+      bootnodes?: string[];
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** @description A public key shared by another console */
+    FederationKeyShare: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The key's id on the sending console */
+      keyId: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      keySize: number | null;
+      /**
+       * @description Encoding of publicKey
+       * @constant
+       */
+      format: "PEM";
+      /** @description SubjectPublicKeyInfo PEM (never private material) */
+      publicKey: string;
+      /** @description EIP-55 address of a secp256k1 key */
+      ethereumAddress?: string | null;
+      /** @description When the share expires (ISO-8601) */
+      expiresAt?: string | null;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    FederationShareReceipt: {
+      /** @description The receiver's own id of the share */
+      shareId: string;
+      /** @description pending for networks, active for keys */
+      status: string;
+    };
+    /** @description A recipient tells the sender it accepted or rejected a network share */
+    FederationShareAnswer: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /**
+       * @description What the recipient did with the share
+       * @enum {string}
+       */
+      status: "accepted" | "rejected";
+    };
+    /** @description This console's organizations and nodes, public material only */
+    FederationInventory: {
+      /** @description Fabric organizations */
+      organizations: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description Name */
+        name: string;
+        /** @description Sign CA certificate */
+        signCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCertificate: string;
+      }[];
+      /** @description Fabric peers */
+      fabric_peers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Fabric orderers */
+      fabric_orderers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Besu nodes */
+      besu_nodes: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description JSON-RPC URL */
+        rpcUrl: string;
+        /** @description Advertised P2P host */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description Whether it serves metrics */
+        metricsEnabled: boolean;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Besu version */
+        version: string;
+      }[];
+    };
+    /** @description Handshake: the accepting console presents itself and the invitation nonce */
+    FederationHandshake: {
+      /** @description Nonce of the invitation being accepted */
+      invitation_nonce: string;
+      /** @description Sender's node id */
+      node_id: string;
+      /** @description Sender's raw Ed25519 public key, base64url */
+      public_key: string;
+      /** @description Sender's endpoint URL */
+      endpoint: string;
+    };
+    FederationHandshakeResponse: {
+      /** @description The inviting console's node id */
+      node_id: string;
+    };
+    FederationPing: {
+      /** @description The answering console's node id */
+      node_id: string;
+      /** @description Its clock (ISO-8601) */
+      time: string;
+      /** @description Whether the answering console grants the pinging one metrics federation */
+      metrics_federation?: boolean;
+    };
+    FederationAck: {
+      /** @description What happened */
+      message: string;
+    };
     /** @description This console's federation identity */
     FederationIdentity: {
       /** @description This console's node id: cl- and the first 32 hex characters of SHA-256 of its key */
@@ -8413,191 +10034,6 @@ export interface components {
       fabric_orderers: components["schemas"]["ExternalFabricOrderer"][];
       /** @description External Besu nodes */
       besu_nodes: components["schemas"]["ExternalBesuNode"][];
-    };
-    /** @description This console's organizations and nodes, public material only */
-    FederationInventory: {
-      /** @description Fabric organizations */
-      organizations: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description MSP id */
-        mspId: string;
-        /** @description Name */
-        name: string;
-        /** @description Sign CA certificate */
-        signCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCertificate: string;
-      }[];
-      /** @description Fabric peers */
-      fabric_peers: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description MSP id */
-        mspId: string;
-        /** @description host:port other nodes dial */
-        externalEndpoint: string;
-        /** @description Signing certificate */
-        signCertificate: string;
-        /** @description TLS certificate */
-        tlsCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCaCertificate: string;
-        /** @description Fabric version */
-        version: string;
-      }[];
-      /** @description Fabric orderers */
-      fabric_orderers: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description MSP id */
-        mspId: string;
-        /** @description host:port other nodes dial */
-        externalEndpoint: string;
-        /** @description Signing certificate */
-        signCertificate: string;
-        /** @description TLS certificate */
-        tlsCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCaCertificate: string;
-        /** @description Fabric version */
-        version: string;
-      }[];
-      /** @description Besu nodes */
-      besu_nodes: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description enode URL */
-        enodeUrl: string;
-        /** @description JSON-RPC URL */
-        rpcUrl: string;
-        /** @description Advertised P2P host */
-        p2pHost: string;
-        /** @description P2P port */
-        p2pPort: number;
-        /** @description Whether it serves metrics */
-        metricsEnabled: boolean;
-        /** @description Metrics port */
-        metricsPort: number;
-        /** @description Besu version */
-        version: string;
-      }[];
-    };
-    /** @description Handshake: the accepting console presents itself and the invitation nonce */
-    FederationHandshake: {
-      /** @description Nonce of the invitation being accepted */
-      invitation_nonce: string;
-      /** @description Sender's node id */
-      node_id: string;
-      /** @description Sender's raw Ed25519 public key, base64url */
-      public_key: string;
-      /** @description Sender's endpoint URL */
-      endpoint: string;
-    };
-    FederationHandshakeResponse: {
-      /** @description The inviting console's node id */
-      node_id: string;
-    };
-    FederationPing: {
-      /** @description The answering console's node id */
-      node_id: string;
-      /** @description Its clock (ISO-8601) */
-      time: string;
-      /** @description Whether the answering console grants the pinging one metrics federation */
-      metrics_federation?: boolean;
-    };
-    FederationAck: {
-      /** @description What happened */
-      message: string;
-    };
-    /** @description A network shared by another console */
-    FederationNetworkShare: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /** @description The network's id on the sending console */
-      networkId: number;
-      /** @description Network name (Fabric: the channel name) */
-      name: string;
-      /**
-       * @description fabric or besu
-       * @enum {string}
-       */
-      platform: "fabric" | "besu";
-      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
-      genesisBlock: string;
-      /** @description Besu: the chain id the genesis must carry */
-      chainId?: number;
-      /** @description Fabric: the channel's orderer organizations */
-      orderers?: {
-        /** @description Orderer organization's MSP id */
-        mspId: string;
-        /** @description The organization's orderer endpoints */
-        endpoints: string[];
-        /** @description TLS CA certificates to trust the endpoints with */
-        tlsCaCerts: string[];
-      }[];
-      /** @description Besu: enode URLs of the network's nodes on the sending console */
-      bootnodes?: string[];
-      /** @description The user who shared it on the sending console */
-      sharedBy: string | null;
-      /** @description Free-form labels the sender attached (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    /** @description A public key shared by another console */
-    FederationKeyShare: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /** @description The key's id on the sending console */
-      keyId: string;
-      /** @description Key name */
-      name: string;
-      /** @description EC, ED25519 or RSA */
-      algorithm: string;
-      /** @description Curve of EC keys */
-      curve: string | null;
-      /** @description RSA modulus size */
-      keySize: number | null;
-      /**
-       * @description Encoding of publicKey
-       * @constant
-       */
-      format: "PEM";
-      /** @description SubjectPublicKeyInfo PEM (never private material) */
-      publicKey: string;
-      /** @description EIP-55 address of a secp256k1 key */
-      ethereumAddress?: string | null;
-      /** @description When the share expires (ISO-8601) */
-      expiresAt?: string | null;
-      /** @description The user who shared it on the sending console */
-      sharedBy: string | null;
-      /** @description Free-form labels the sender attached (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    FederationShareReceipt: {
-      /** @description The receiver's own id of the share */
-      shareId: string;
-      /** @description pending for networks, active for keys */
-      status: string;
-    };
-    /** @description A recipient tells the sender it accepted or rejected a network share */
-    FederationShareAnswer: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /**
-       * @description What the recipient did with the share
-       * @enum {string}
-       */
-      status: "accepted" | "rejected";
     };
     /** @description Grant or withdraw metrics federation for a connected console */
     MetricsFederationRequest: {
@@ -9965,6 +11401,8 @@ export interface operations {
             | "PLUGIN_MANAGE"
             | "FEDERATION_READ"
             | "FEDERATION_MANAGE"
+            | "GOVERNANCE_READ"
+            | "GOVERNANCE_MANAGE"
           )[];
         };
       };
@@ -26729,6 +28167,869 @@ export interface operations {
       };
     };
   };
+  listProposals: {
+    parameters: {
+      query?: {
+        /** @description Only the proposals of this Fabric network */
+        network_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Proposals, newest first */
+            proposals: components["schemas"]["GovernanceProposalResponse"][];
+            /** @description How many */
+            total: number;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  prepareConfigUpdate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PrepareConfigUpdateRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GovernanceProposalResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getProposal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GovernanceProposalResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getProposalEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GovernanceEvent"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listProposalSignatures: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Signatures */
+            signatures: components["schemas"]["GovernanceSignatureResponse"][];
+            /** @description How many */
+            total: number;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  signProposal: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The org to sign as (its admin on this console) */
+          msp_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Signature id */
+            id: number;
+            /** @description MSP id */
+            msp_id: string;
+            /** @description Proposal id */
+            proposal_id: string;
+            /** @description When */
+            signed_at: string;
+            /** @description Id of the user who signed */
+            signed_by: number;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  withdrawProposalSignature: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+        /** @description Signature id */
+        signatureId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { success: true } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: boolean;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  recomputeProposal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GovernanceProposalResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  submitProposal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Proposal id */
+            proposal_id: string;
+            /** @description Transaction id of the config update */
+            tx_id: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  shareProposal: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Connected console (GET /node/connected-peers) */
+          connection_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description { success: true } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: boolean;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  shareProposalSignature: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Proposal id */
+        proposalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Connected console to send it to (the proposer's) */
+          connection_id: number;
+          /** @description The signature to send */
+          signature_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description { success: true } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: boolean;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getNodeIdentity: {
     parameters: {
       query?: never;
@@ -30149,6 +32450,174 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["LabelValuesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationReceiveProposal: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The proposer's proposal id */
+          proposal_id: string;
+          /** @description Channel */
+          channel_name: string;
+          /** @description Kind of change */
+          proposal_type: string;
+          /** @description The operations */
+          operations: {
+            [key: string]: unknown;
+          }[];
+          /** @description The marshalled ConfigUpdate every signature covers */
+          update_b64: string;
+          /** @description The channel config it was computed against */
+          config_b64: string;
+          /** @description That config's sequence */
+          config_sequence: number;
+          /** @description The read/write sets as JSON */
+          preview_json: string;
+          /** @description Who proposed it */
+          created_by: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The proposal id on this console */
+            proposal_id: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationReceiveSignature: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The proposal id on the RECEIVING console (the proposer's) */
+          proposal_id: string;
+          /** @description The signing org */
+          msp_id: string;
+          /** @description ConfigSignature.signature_header */
+          signature_header_b64: string;
+          /** @description ConfigSignature.signature */
+          signature_b64: string;
+          /** @description Who signed on the sending console */
+          signed_by: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The proposal id on this console */
+            proposal_id: string;
+          };
         };
       };
       /** @description Invalid input: the message names the field */

@@ -4,7 +4,7 @@ import { configOperation, configOperationInput } from "../fabric-networks/fabric
 
 /** Schemas of /pro/networks/proposals* (upstream's pro.* shapes plus the product's additions). */
 
-export const proposalIdParams = z.object({ proposalId: z.uuid().describe("Proposal id") });
+export const proposalIdParams = z.object({ proposalId: z.string().min(1).max(64).describe("Proposal id") });
 export const signatureIdParams = proposalIdParams.extend({
   signatureId: z.coerce.number().int().positive().max(2_147_483_647).describe("Signature id"),
 });
