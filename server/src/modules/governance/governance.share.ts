@@ -9,6 +9,7 @@ import { ConflictError, InputError, NotFoundError, UpstreamError } from "../../h
 import type { FederationClient } from "../federation/federation.client.js";
 import { signatureHeaders, type SignedRoutes } from "../federation/federation.inbound.routes.js";
 import type { ConnectionRow } from "../federation/federation.repo.js";
+import { configOperation } from "../fabric-networks/fabric-networks.change.schema.js";
 import type { GovernanceRepo, ProposalRow } from "./governance.repo.js";
 import { configOf, configSignature } from "./governance.wire.js";
 
@@ -23,7 +24,7 @@ const proposalWire = z.object({
   proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
   channel_name: z.string().min(1).max(249).describe("Channel"),
   proposal_type: z.string().min(1).max(64).describe("Kind of change"),
-  operations: z.array(z.record(z.string(), z.unknown())).max(50).describe("The operations"),
+  operations: z.array(configOperation).max(50).describe("The operations (shown to the signers)"),
   update_b64: b64.describe("The marshalled ConfigUpdate every signature covers"),
   config_b64: b64.describe("The channel config it was computed against"),
   config_sequence: z.number().int().min(0).describe("That config's sequence"),

@@ -1,0 +1,217 @@
+import { randomUUID } from "node:crypto";
+import { common } from "@hyperledger/fabric-protos";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  addApplicationOrg,
+  buildGenesisBlock,
+  computeConfigUpdate,
+  configUpdateToJson,
+} from "../../fabric/configtx/index.js";
+import { configFromBlock } from "../../fabric/deliver.js";
+import { buildChannelMsp } from "../../fabric/msp/index.js";
+import { bootConsole, connect, connectionId, notificationsOf, type Console } from "../../test-support/sharing.js";
+import { dialects } from "../../test-support/test-app.js";
+import { createGovernanceRepo } from "./governance.repo.js";
+
+const CHANNEL = "govchannel";
+
+async function orgWithTls(c: Console, mspId: string) {
+  const res = await c.api("POST", "/organizations", { mspId, name: mspId });
+  expect(res.statusCode, res.body).toBe(201);
+  const o = res.json() as { signCertificate: string; tlsCertificate: string };
+  return {
+    msp: buildChannelMsp({ mspId, caCertPem: o.signCertificate, tlsCaCertPem: o.tlsCertificate }),
+    tls: o.tlsCertificate,
+    ca: o.signCertificate,
+  };
+}
+
+async function org(c: Console, mspId: string) {
+  const res = await c.api("POST", "/organizations", { mspId, name: mspId });
+  expect(res.statusCode, res.body).toBe(201);
+  const o = res.json() as { signCertificate: string; tlsCertificate: string };
+  return buildChannelMsp({ mspId, caCertPem: o.signCertificate, tlsCaCertPem: o.tlsCertificate });
+}
+
+/**
+ * A proposal stored on `c` as POST /pro/networks/proposals stores it. Computing it through the
+ * route needs a running orderer (the real-Fabric test covers that); here the update is computed
+ * by the same configtx library from the channel's block, so no Fabric binaries are needed.
+ */
+async function seedProposal(
+  c: Console,
+  networkId: number,
+  config: common.Config,
+  org: { msp: ReturnType<typeof buildChannelMsp>; ca: string; tls: string },
+): Promise<string> {
+  const { msp } = org;
+  const added = msp.name;
+  const update = computeConfigUpdate(CHANNEL, config, addApplicationOrg(config, { msp }));
+  const now = new Date().toISOString();
+  const id = randomUUID();
+  await createGovernanceRepo(c.t.database.db).insert({
+    id,
+    network_id: networkId,
+    channel_name: CHANNEL,
+    proposal_type: "add_org",
+    operations_json: JSON.stringify([
+      { type: "add_org", payload: { msp_id: added, root_certs: [org.ca], tls_root_certs: [org.tls] } },
+    ]),
+    update_b64: Buffer.from(update.serializeBinary()).toString("base64"),
+    preview_json: JSON.stringify(configUpdateToJson(update)),
+    config_b64: Buffer.from(config.serializeBinary()).toString("base64"),
+    config_sequence: config.getSequence(),
+    status: "pending",
+    tx_id: null,
+    origin_node_id: null,
+    connection_id: null,
+    remote_proposal_id: null,
+    created_by: "admin",
+    created_at: now,
+    updated_at: now,
+  });
+  return id;
+}
+
+/**
+ * Two real consoles over HTTP: A shares a channel config-update proposal with B, B signs it as
+ * its org's admin and sends the signature back, A verifies it against the org's MSP before it
+ * stores it; forged or tampered signatures are refused and nothing is stored.
+ */
+describe.each(dialects())("governance proposals between consoles (%s)", (dialect) => {
+  let a: Console;
+  let b: Console;
+  let bOnA: number;
+  let aOnB: number;
+  let proposalId: string;
+  let onB: string;
+
+  const proposal = async (c: Console, id: string) => {
+    const res = await c.api("GET", `/pro/networks/proposals/${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as {
+      signatures: { id: number; msp_id: string }[];
+      policy: { summary: string; missing: string[]; satisfied: boolean };
+      origin_node_id: string;
+      network_id: number;
+      diff: string[];
+    };
+  };
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([bootConsole(dialect), bootConsole(dialect)]);
+    bOnA = await connect(a, b);
+    aOnB = await connectionId(b, a);
+    const { msp: orgA, tls: tlsA } = await orgWithTls(a, "GovAMSP");
+    const orgB = await org(b, "GovBMSP");
+    const orgC = await orgWithTls(a, "GovCMSP");
+    const TLS_A = tlsA;
+    const block = buildGenesisBlock({
+      channelId: CHANNEL,
+      fabricVersion: "3.1.0",
+      peerOrgs: [{ msp: orgA }, { msp: orgB }],
+      ordererOrgs: [{ msp: orgA, ordererEndpoints: ["orderer0.example.com:7050"] }],
+      consensus: {
+        type: "etcdraft",
+        consenters: [
+          {
+            host: "orderer0.example.com",
+            port: 7050,
+            clientTlsCert: TLS_A,
+            serverTlsCert: TLS_A,
+          },
+        ],
+      },
+    });
+    const genesis = Buffer.from(block.serializeBinary()).toString("base64");
+    const ids: number[] = [];
+    for (const c of [a, b]) {
+      const res = await c.api("POST", "/networks/fabric/import", { genesisFile: genesis });
+      expect(res.statusCode, res.body).toBe(200);
+      ids.push(res.json().networkId as number);
+    }
+    proposalId = await seedProposal(a, ids[0] as number, configFromBlock(block), orgC);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.t.close(), b?.t.close()]);
+  });
+
+  it("A's proposal counts MAJORITY Admins of two orgs and shows the diff", async () => {
+    const p = await proposal(a, proposalId);
+    expect(p.policy).toMatchObject({ summary: "0 of 2 orgs signed", satisfied: false, missing: ["GovAMSP", "GovBMSP"] });
+    expect(p.diff).toContain("+ Channel/Application/GovCMSP");
+  });
+
+  it("A shares it with B: B stores it mapped to its network and is notified", async () => {
+    const res = await a.api("POST", `/pro/networks/proposals/${proposalId}/share`, { connection_id: bOnA });
+    expect(res.statusCode, res.body).toBe(200);
+    const list = (await b.api("GET", "/pro/networks/proposals")).json().proposals as { id: string }[];
+    expect(list).toHaveLength(1);
+    onB = (list[0] as { id: string }).id;
+    const p = await proposal(b, onB);
+    expect(p.origin_node_id).toBe(a.id.nodeId);
+    expect(p.network_id).toBeGreaterThan(0);
+    const n = await notificationsOf(b, "proposal.received");
+    expect(n[0]).toMatchObject({ channel_name: CHANNEL, from_node_id: a.id.nodeId, proposal_id: onB });
+    // Sharing it again is idempotent on B.
+    expect((await a.api("POST", `/pro/networks/proposals/${proposalId}/share`, { connection_id: bOnA })).statusCode).toBe(200);
+    expect((await b.api("GET", "/pro/networks/proposals")).json().total).toBe(1);
+  });
+
+  it("B can't sign for an org it doesn't hold", async () => {
+    const res = await b.api("POST", `/pro/networks/proposals/${onB}/sign`, { msp_id: "GovAMSP" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/body\.msp_id: this console holds no admin identity of GovAMSP/);
+  });
+
+  it("a tampered or misattributed signature is refused by A and nothing is stored", async () => {
+    const signed = await b.api("POST", `/pro/networks/proposals/${onB}/sign`, { msp_id: "GovBMSP" });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const sigId = signed.json().id as number;
+    const db = b.t.database.db;
+    const row = await db.selectFrom("governance_signatures").selectAll().where("id", "=", sigId).executeTakeFirstOrThrow();
+    const sig = Buffer.from(row.signature_b64, "base64");
+    sig[sig.length - 1] = (sig[sig.length - 1] as number) ^ 0xff;
+    await db.updateTable("governance_signatures").set({ signature_b64: sig.toString("base64") }).where("id", "=", sigId).execute();
+    const tampered = await b.api("POST", `/pro/networks/proposals/${onB}/signatures/share`, {
+      connection_id: aOnB,
+      signature_id: sigId,
+    });
+    expect(tampered.statusCode).toBe(502);
+    expect(tampered.json().message).toMatch(/does not verify over the config update/);
+    // Claiming another org's name with B's admin certificate.
+    await db
+      .updateTable("governance_signatures")
+      .set({ signature_b64: row.signature_b64, msp_id: "GovAMSP" })
+      .where("id", "=", sigId)
+      .execute();
+    const misattributed = await b.api("POST", `/pro/networks/proposals/${onB}/signatures/share`, {
+      connection_id: aOnB,
+      signature_id: sigId,
+    });
+    expect(misattributed.statusCode).toBe(502);
+    expect(misattributed.json().message).toMatch(/the signer belongs to GovBMSP, not GovAMSP/);
+    expect((await proposal(a, proposalId)).signatures).toEqual([]);
+  });
+
+  it("B signs and sends the signature back: A verifies and stores it, is notified, and counts it", async () => {
+    const signed = await b.api("POST", `/pro/networks/proposals/${onB}/sign`, { msp_id: "GovBMSP" });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const res = await b.api("POST", `/pro/networks/proposals/${onB}/signatures/share`, {
+      connection_id: aOnB,
+      signature_id: signed.json().id,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = await proposal(a, proposalId);
+    expect(p.signatures.map((s) => s.msp_id)).toEqual(["GovBMSP"]);
+    expect(p.policy).toMatchObject({ summary: "1 of 2 orgs signed", missing: ["GovAMSP"] });
+    const n = await notificationsOf(a, "signature.received");
+    expect(n[0]).toMatchObject({ channel_name: CHANNEL, signer_msp_id: "GovBMSP", proposal_id: proposalId });
+    // A signs as its own org: the MAJORITY is met.
+    const mine = await a.api("POST", `/pro/networks/proposals/${proposalId}/sign`, { msp_id: "GovAMSP" });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect((await proposal(a, proposalId)).policy).toMatchObject({ summary: "2 of 2 orgs signed", satisfied: true });
+    const events = (await a.api("GET", `/pro/networks/proposals/${proposalId}/events`)).json() as { event_type: string }[];
+    expect(events.map((e) => e.event_type)).toEqual(["proposal_shared", "proposal_shared", "signature_received", "signature_added"]);
+  });
+});
