@@ -416,17 +416,25 @@ const GOV_EXTRAS: Record<string, string> = {
   "policy.signed": "MSP ids that signed",
   "policy.summary": "'2 of 3 orgs signed'",
 };
-const GOV_OPS_UNION = "same fields, as a union keyed by type (oneOf) with one typed payload per operation, which this comparison can't read";
+const GOV_OPS_UNION =
+  "same fields, as a union keyed by type (oneOf) with one typed payload per operation, which this comparison can't read";
 const GOVERNANCE_ALLOWED: Record<string, string> = {
   ...Object.fromEntries(
-    (["POST /pro/networks/proposals", "GET /pro/networks/proposals/{proposalId}", "GET /pro/networks/proposals"] as const).flatMap(
-      (op) => {
-        const pre = op === "GET /pro/networks/proposals" ? "proposals[]." : "";
-        const extras = Object.entries(GOV_EXTRAS).map(([f, why]) => [`${op} response:${pre}${f}`, `${GOV}: ${why}`]);
-        const ops = [`${op} response:operations[].payload`, `${op} response:operations[].type`].map((k) => [k, GOV_OPS_UNION]);
-        return pre ? extras : [...extras, ...ops];
-      },
-    ),
+    (
+      [
+        "POST /pro/networks/proposals",
+        "GET /pro/networks/proposals/{proposalId}",
+        "GET /pro/networks/proposals",
+      ] as const
+    ).flatMap((op) => {
+      const pre = op === "GET /pro/networks/proposals" ? "proposals[]." : "";
+      const extras = Object.entries(GOV_EXTRAS).map(([f, why]) => [`${op} response:${pre}${f}`, `${GOV}: ${why}`]);
+      const ops = [`${op} response:operations[].payload`, `${op} response:operations[].type`].map((k) => [
+        k,
+        GOV_OPS_UNION,
+      ]);
+      return pre ? extras : [...extras, ...ops];
+    }),
   ),
   ...Object.fromEntries(
     ["id", "msp_id", "proposal_id", "signed_at", "signed_by", ""].map((f) => [

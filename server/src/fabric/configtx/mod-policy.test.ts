@@ -58,7 +58,10 @@ describe("mod policy evaluation", () => {
   });
 
   it("a Signature policy counts n of its principals; a non-admin signer of another org doesn't count", () => {
-    const c = channel(three, { type: "Signature", rule: "OutOf(2, 'Org1MSP.admin', 'Org2MSP.admin', 'Org3MSP.member')" });
+    const c = channel(three, {
+      type: "Signature",
+      rule: "OutOf(2, 'Org1MSP.admin', 'Org2MSP.admin', 'Org3MSP.member')",
+    });
     expect(evaluatePolicy(c, path, new Set(["Org3MSP"]))).toMatchObject({ required: 2, satisfied: false });
     expect(evaluatePolicy(c, path, new Set(["Org3MSP", "Org9MSP"])).satisfied).toBe(false);
     expect(evaluatePolicy(c, path, new Set(["Org2MSP", "Org3MSP"])).satisfied).toBe(true);

@@ -8,7 +8,14 @@ const pem = (b: Uint8Array): string => Buffer.from(b).toString("utf8");
 /** The FabricMSPConfig of an org of the channel (application or orderer), by MSP id. */
 function orgMsp(config: common.Config, mspId: string): msp.FabricMSPConfig | undefined {
   for (const key of ["Application", "Orderer"]) {
-    const v = config.getChannelGroup()?.getGroupsMap().get(key)?.getGroupsMap().get(mspId)?.getValuesMap().get(VALUE_KEYS.msp);
+    const v = config
+      .getChannelGroup()
+      ?.getGroupsMap()
+      .get(key)
+      ?.getGroupsMap()
+      .get(mspId)
+      ?.getValuesMap()
+      .get(VALUE_KEYS.msp);
     if (!v) continue;
     const m = msp.MSPConfig.deserializeBinary(v.getValue_asU8());
     if (m.getType() === 0) return msp.FabricMSPConfig.deserializeBinary(m.getConfig_asU8());

@@ -49,7 +49,11 @@ describe("governance proposals on a real channel", () => {
         operations: [
           {
             type: "add_org",
-            payload: { msp_id: "GovOrg4MSP", root_certs: [org4.signCertificate], tls_root_certs: [org4.tlsCertificate] },
+            payload: {
+              msp_id: "GovOrg4MSP",
+              root_certs: [org4.signCertificate],
+              tls_root_certs: [org4.tlsCertificate],
+            },
           },
         ],
       });

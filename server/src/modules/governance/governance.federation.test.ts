@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { common } from "@hyperledger/fabric-protos";
+import type { common } from "@hyperledger/fabric-protos";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addApplicationOrg,
@@ -138,7 +138,11 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
 
   it("A's proposal counts MAJORITY Admins of two orgs and shows the diff", async () => {
     const p = await proposal(a, proposalId);
-    expect(p.policy).toMatchObject({ summary: "0 of 2 orgs signed", satisfied: false, missing: ["GovAMSP", "GovBMSP"] });
+    expect(p.policy).toMatchObject({
+      summary: "0 of 2 orgs signed",
+      satisfied: false,
+      missing: ["GovAMSP", "GovBMSP"],
+    });
     expect(p.diff).toContain("+ Channel/Application/GovCMSP");
   });
 
@@ -154,7 +158,9 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
     const n = await notificationsOf(b, "proposal.received");
     expect(n[0]).toMatchObject({ channel_name: CHANNEL, from_node_id: a.id.nodeId, proposal_id: onB });
     // Sharing it again is idempotent on B.
-    expect((await a.api("POST", `/pro/networks/proposals/${proposalId}/share`, { connection_id: bOnA })).statusCode).toBe(200);
+    expect(
+      (await a.api("POST", `/pro/networks/proposals/${proposalId}/share`, { connection_id: bOnA })).statusCode,
+    ).toBe(200);
     expect((await b.api("GET", "/pro/networks/proposals")).json().total).toBe(1);
   });
 
@@ -169,10 +175,18 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
     expect(signed.statusCode, signed.body).toBe(200);
     const sigId = signed.json().id as number;
     const db = b.t.database.db;
-    const row = await db.selectFrom("governance_signatures").selectAll().where("id", "=", sigId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("governance_signatures")
+      .selectAll()
+      .where("id", "=", sigId)
+      .executeTakeFirstOrThrow();
     const sig = Buffer.from(row.signature_b64, "base64");
     sig[sig.length - 1] = (sig[sig.length - 1] as number) ^ 0xff;
-    await db.updateTable("governance_signatures").set({ signature_b64: sig.toString("base64") }).where("id", "=", sigId).execute();
+    await db
+      .updateTable("governance_signatures")
+      .set({ signature_b64: sig.toString("base64") })
+      .where("id", "=", sigId)
+      .execute();
     const tampered = await b.api("POST", `/pro/networks/proposals/${onB}/signatures/share`, {
       connection_id: aOnB,
       signature_id: sigId,
@@ -211,7 +225,14 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
     const mine = await a.api("POST", `/pro/networks/proposals/${proposalId}/sign`, { msp_id: "GovAMSP" });
     expect(mine.statusCode, mine.body).toBe(200);
     expect((await proposal(a, proposalId)).policy).toMatchObject({ summary: "2 of 2 orgs signed", satisfied: true });
-    const events = (await a.api("GET", `/pro/networks/proposals/${proposalId}/events`)).json() as { event_type: string }[];
-    expect(events.map((e) => e.event_type)).toEqual(["proposal_shared", "proposal_shared", "signature_received", "signature_added"]);
+    const events = (await a.api("GET", `/pro/networks/proposals/${proposalId}/events`)).json() as {
+      event_type: string;
+    }[];
+    expect(events.map((e) => e.event_type)).toEqual([
+      "proposal_shared",
+      "proposal_shared",
+      "signature_received",
+      "signature_added",
+    ]);
   });
 });

@@ -1,11 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
 import type { DB } from "../../db/db.js";
-import type {
-  GovernanceEventsTable,
-  GovernanceProposalsTable,
-  GovernanceSignaturesTable,
-} from "../../db/types.js";
+import type { GovernanceEventsTable, GovernanceProposalsTable, GovernanceSignaturesTable } from "../../db/types.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 
 export type ProposalRow = Selectable<GovernanceProposalsTable>;

@@ -75,7 +75,8 @@ export function registerGovernanceRoutes(
       schema: {
         operationId: "getProposal",
         tags,
-        summary: "A proposal with its operations, preview, signatures and policy status (marked stale when the channel moved on)",
+        summary:
+          "A proposal with its operations, preview, signatures and policy status (marked stale when the channel moved on)",
         params: proposalIdParams,
         response: { 200: proposalResponse },
       },

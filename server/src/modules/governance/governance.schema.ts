@@ -42,7 +42,9 @@ export const signatureResponse = z
 
 const policy = z
   .object({
-    rule: z.string().describe("The mod_policies the update must meet, e.g. /Channel/Application/Admins: MAJORITY Admins"),
+    rule: z
+      .string()
+      .describe("The mod_policies the update must meet, e.g. /Channel/Application/Admins: MAJORITY Admins"),
     required: z.number().int().describe("How many orgs must sign (the strictest policy)"),
     signed: z.array(z.string()).describe("MSP ids that signed and count toward it"),
     missing: z.array(z.string()).describe("MSP ids whose signatures are still missing"),
@@ -81,7 +83,9 @@ export const listSignaturesResponse = z.object({
   total: z.number().int().describe("How many"),
 });
 
-export const signBody = z.object({ msp_id: z.string().min(1).max(100).describe("The org to sign as (its admin on this console)") });
+export const signBody = z.object({
+  msp_id: z.string().min(1).max(100).describe("The org to sign as (its admin on this console)"),
+});
 export const signResponse = z.object({
   id: z.number().int().describe("Signature id"),
   msp_id: z.string().describe("MSP id"),
@@ -90,7 +94,9 @@ export const signResponse = z.object({
   signed_by: z.number().int().describe("Id of the user who signed"),
 });
 
-export const shareProposalBody = z.object({ connection_id: dbId().describe("Connected console (GET /node/connected-peers)") });
+export const shareProposalBody = z.object({
+  connection_id: dbId().describe("Connected console (GET /node/connected-peers)"),
+});
 export const shareSignatureBody = z.object({
   connection_id: dbId().describe("Connected console to send it to (the proposer's)"),
   signature_id: dbId().describe("The signature to send"),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { common } from "@hyperledger/fabric-protos";
+import type { common } from "@hyperledger/fabric-protos";
 import {
   channelMspIds,
   evaluateUpdatePolicies,
@@ -192,10 +192,7 @@ export function createGovernanceService(deps: {
       if (p.network_id === null) {
         throw new InputError(`this console has no network for channel ${p.channel_name}`);
       }
-      const { fields } = await prepareRow(
-        p.network_id,
-        JSON.parse(p.operations_json) as ConfigOperationInput[],
-      );
+      const { fields } = await prepareRow(p.network_id, JSON.parse(p.operations_json) as ConfigOperationInput[]);
       await repo.deleteSignatures(id);
       const updated = await repo.update(id, { ...fields, status: "pending", updated_at: new Date().toISOString() });
       await repo.event(id, "proposal_recomputed", { by, config_sequence: fields.config_sequence });
@@ -227,7 +224,8 @@ export function createGovernanceService(deps: {
         );
       }
       const held = await change.heldOrgs(at.current);
-      if (!held[0]) throw new InputError(`this console holds no organization of channel ${p.channel_name} to submit with`);
+      if (!held[0])
+        throw new InputError(`this console holds no organization of channel ${p.channel_name} to submit with`);
       const envelope = envelopeWith(p, sigs);
       const res = await change.broadcastSigned(network, at, envelope, await held[0].admin());
       await repo.update(id, { status: "submitted", tx_id: res.txId, updated_at: new Date().toISOString() });

@@ -19,7 +19,11 @@ export const GOVERNANCE_PATHS = {
   signature: "/federation/governance/signatures",
 } as const;
 
-const b64 = z.string().min(1).max(8_000_000).regex(/^[A-Za-z0-9+/=]+$/, "must be base64");
+const b64 = z
+  .string()
+  .min(1)
+  .max(8_000_000)
+  .regex(/^[A-Za-z0-9+/=]+$/, "must be base64");
 const proposalWire = z.object({
   proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
   channel_name: z.string().min(1).max(249).describe("Channel"),
@@ -63,12 +67,15 @@ export function createGovernanceSharing(deps: {
   async function connection(id: number): Promise<ConnectionRow> {
     const c = (await deps.federation().connections()).find((x) => x.id === id);
     if (!c) throw new InputError(`body.connection_id: no connected console with id ${id} (GET /node/connected-peers)`);
-    if (c.status === "revoked") throw new ConflictError(`body.connection_id: the connection with ${c.node_id} is revoked`);
+    if (c.status === "revoked")
+      throw new ConflictError(`body.connection_id: the connection with ${c.node_id} is revoked`);
     return c;
   }
 
   async function post(c: ConnectionRow, path: string, body: unknown): Promise<unknown> {
-    const reply = await deps.federation().client.send({ endpoint: c.endpoint, to: c.node_id, method: "POST", path, body });
+    const reply = await deps
+      .federation()
+      .client.send({ endpoint: c.endpoint, to: c.node_id, method: "POST", path, body });
     if (reply.status !== 200) throw new UpstreamError(`${c.node_id} refused it: ${reply.message}`);
     return reply.data;
   }
@@ -83,7 +90,8 @@ export function createGovernanceSharing(deps: {
     async shareProposal(id: string, connectionId: number, by: string): Promise<void> {
       const p = await repo.byId(id);
       if (!p) throw new NotFoundError(`proposal ${id} not found`);
-      if (p.status !== "pending") throw new ConflictError(`proposal ${id} is ${p.status}; only a pending proposal can be shared`);
+      if (p.status !== "pending")
+        throw new ConflictError(`proposal ${id} is ${p.status}; only a pending proposal can be shared`);
       const c = await connection(connectionId);
       await post(c, GOVERNANCE_PATHS.proposal, {
         proposal_id: p.id,
@@ -140,7 +148,9 @@ export function createGovernanceSharing(deps: {
         throw new InputError("body.update_b64: not a marshalled ConfigUpdate and Config");
       }
       if (update.getChannelId() !== body.channel_name) {
-        throw new InputError(`body.update_b64: the update is for channel ${update.getChannelId()}, not ${body.channel_name}`);
+        throw new InputError(
+          `body.update_b64: the update is for channel ${update.getChannelId()}, not ${body.channel_name}`,
+        );
       }
       const known = await repo.byRemote(c.id, body.proposal_id);
       if (known) return { proposal_id: known.id };

@@ -14,7 +14,9 @@ export function updateOf(p: Pick<ProposalRow, "update_b64">): common.ConfigUpdat
 }
 
 /** A ConfigSignature from its stored parts. */
-export function configSignature(s: Pick<SignatureRow, "signature_header_b64" | "signature_b64">): common.ConfigSignature {
+export function configSignature(
+  s: Pick<SignatureRow, "signature_header_b64" | "signature_b64">,
+): common.ConfigSignature {
   const sig = new common.ConfigSignature();
   sig.setSignatureHeader(bytes(s.signature_header_b64));
   sig.setSignature(bytes(s.signature_b64));
