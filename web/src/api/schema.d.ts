@@ -32511,10 +32511,267 @@ export interface operations {
           channel_name: string;
           /** @description Kind of change */
           proposal_type: string;
-          /** @description The operations */
-          operations: {
-            [key: string]: unknown;
-          }[];
+          /** @description The operations (shown to the signers) */
+          operations: (
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "add_org";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "add_orderer_org";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                  /** @description host:port */
+                  orderer_endpoints: string[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "remove_org";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_org_msp";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "remove_orderer_org";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_orderer_org_msp";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "set_anchor_peers";
+                payload: {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Anchor peers (empty removes them) */
+                  anchor_peers: {
+                    /** @description Host */
+                    host: string;
+                    /** @description Port */
+                    port: number;
+                  }[];
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "add_consenter";
+                payload: {
+                  /** @description Host */
+                  host: string;
+                  /** @description Port */
+                  port: number;
+                  /** @description Client TLS cert */
+                  client_tls_cert: string;
+                  /** @description Server TLS cert */
+                  server_tls_cert: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "remove_consenter";
+                payload: {
+                  /** @description Host */
+                  host: string;
+                  /** @description Port */
+                  port: number;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_consenter";
+                payload: {
+                  /** @description Current host */
+                  host: string;
+                  /** @description Current port */
+                  port: number;
+                  /** @description New host */
+                  new_host: string;
+                  /** @description New port */
+                  new_port: number;
+                  /** @description Client TLS cert */
+                  client_tls_cert: string;
+                  /** @description Server TLS cert */
+                  server_tls_cert: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_etcd_raft_options";
+                payload: {
+                  /** @description Tick interval */
+                  tick_interval?: string;
+                  /** @description Election tick */
+                  election_tick?: number;
+                  /** @description Heartbeat tick */
+                  heartbeat_tick?: number;
+                  /** @description Max inflight blocks */
+                  max_inflight_blocks?: number;
+                  /** @description Snapshot interval (bytes) */
+                  snapshot_interval_size?: number;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_batch_size";
+                payload: {
+                  /** @description Messages per block */
+                  max_message_count?: number;
+                  /** @description Absolute max bytes */
+                  absolute_max_bytes?: number;
+                  /** @description Preferred max bytes */
+                  preferred_max_bytes?: number;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_batch_timeout";
+                payload: {
+                  /** @description Batch timeout, e.g. 2s */
+                  timeout: string;
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_application_policy";
+                payload: {
+                  /** @description Policy name */
+                  policy_name: string;
+                  policy: {
+                    /**
+                     * @description Signature or ImplicitMeta
+                     * @enum {string}
+                     */
+                    type: "Signature" | "ImplicitMeta";
+                    /** @description Policy rule */
+                    rule: string;
+                  };
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_orderer_policy";
+                payload: {
+                  /** @description Policy name */
+                  policy_name: string;
+                  policy: {
+                    /**
+                     * @description Signature or ImplicitMeta
+                     * @enum {string}
+                     */
+                    type: "Signature" | "ImplicitMeta";
+                    /** @description Policy rule */
+                    rule: string;
+                  };
+                };
+              }
+            | {
+                /**
+                 * @description Operation
+                 * @enum {string}
+                 */
+                type: "update_channel_policy";
+                payload: {
+                  /** @description Policy name */
+                  policy_name: string;
+                  policy: {
+                    /**
+                     * @description Signature or ImplicitMeta
+                     * @enum {string}
+                     */
+                    type: "Signature" | "ImplicitMeta";
+                    /** @description Policy rule */
+                    rule: string;
+                  };
+                };
+              }
+          )[];
           /** @description The marshalled ConfigUpdate every signature covers */
           update_b64: string;
           /** @description The channel config it was computed against */
