@@ -10,7 +10,8 @@ import {
 import { configFromBlock } from "../../fabric/deliver.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
 import { bootConsole, connect, connectionId, notificationsOf, type Console } from "../../test-support/sharing.js";
-import { dialects } from "../../test-support/test-app.js";
+import { apiOf } from "../../test-support/federation.js";
+import { createUser, dialects } from "../../test-support/test-app.js";
 import { createGovernanceRepo } from "./governance.repo.js";
 
 const CHANNEL = "govchannel";
@@ -234,5 +235,44 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
       "signature_received",
       "signature_added",
     ]);
+  });
+
+  it("audits proposals, signatures and shares on both sides; a viewer reads but can't sign or share", async () => {
+    const types = async (c: Console) =>
+      (
+        await c.t.database.db
+          .selectFrom("audit_logs")
+          .select(["event_type", "event_outcome"])
+          .where("event_type", "like", "governance.%")
+          .execute()
+      ).map((x) => `${x.event_type}:${x.event_outcome}`);
+    expect(await types(a)).toEqual(
+      expect.arrayContaining([
+        "governance.proposal_share:SUCCESS",
+        "governance.signature_received:SUCCESS",
+        "governance.signature_received:FAILURE",
+        "governance.proposal_sign:SUCCESS",
+      ]),
+    );
+    expect(await types(b)).toEqual(
+      expect.arrayContaining([
+        "governance.proposal_received:SUCCESS",
+        "governance.proposal_sign:SUCCESS",
+        "governance.proposal_sign:FAILURE",
+        "governance.signature_share:SUCCESS",
+        "governance.signature_share:FAILURE",
+      ]),
+    );
+    // No private key material in any audit detail.
+    const details = await a.t.database.db.selectFrom("audit_logs").select("details").execute();
+    expect(JSON.stringify(details)).not.toMatch(/PRIVATE KEY/);
+    const viewer = apiOf(a.t, await createUser(a.t, "govviewer", "viewer"));
+    expect((await viewer("GET", `/pro/networks/proposals/${proposalId}`)).statusCode).toBe(200);
+    expect((await viewer("POST", `/pro/networks/proposals/${proposalId}/sign`, { msp_id: "GovAMSP" })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await viewer("POST", `/pro/networks/proposals/${proposalId}/share`, { connection_id: bOnA })).statusCode,
+    ).toBe(403);
   });
 });
