@@ -447,6 +447,7 @@ const GOVERNANCE_ALLOWED: Record<string, string> = {
   "POST /pro/networks/proposals/{proposalId}/recompute": `${GOV}: recompute a stale proposal against the current config (old signatures are void)`,
   "POST /federation/governance/proposals": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a proposal shared to sign`,
   "POST /federation/governance/signatures": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a verified org admin signature sent back`,
+  "POST /federation/governance/status": `${GOV}: console-to-console route, Ed25519-signed (decision 40): the proposer submitted a shared proposal`,
 };
 
 /**

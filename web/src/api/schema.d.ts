@@ -5682,6 +5682,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/federation/governance/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: the proposer submitted a proposal this console received (signed) */
+    post: operations["federationReceiveProposalStatus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -32861,6 +32878,84 @@ export interface operations {
           signature_b64: string;
           /** @description Who signed on the sending console */
           signed_by: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The proposal id on this console */
+            proposal_id: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationReceiveProposalStatus: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The proposer's proposal id */
+          proposal_id: string;
+          /**
+           * @description What happened to it
+           * @enum {string}
+           */
+          status: "submitted";
+          /** @description The config update's transaction id */
+          tx_id: string;
         };
       };
     };

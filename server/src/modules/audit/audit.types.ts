@@ -138,6 +138,7 @@ export const AUDIT_EVENT_TYPES = [
   "governance.signature_share",
   "governance.proposal_received",
   "governance.signature_received",
+  "governance.proposal_status_received",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -10,7 +10,7 @@ import {
 import { configFromBlock } from "../../fabric/deliver.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
 import { bootConsole, connect, connectionId, notificationsOf, type Console } from "../../test-support/sharing.js";
-import { apiOf } from "../../test-support/federation.js";
+import { apiOf, signedHeaders, strangerIdentity } from "../../test-support/federation.js";
 import { createUser, dialects } from "../../test-support/test-app.js";
 import { createGovernanceRepo } from "./governance.repo.js";
 
@@ -274,5 +274,26 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
     expect(
       (await viewer("POST", `/pro/networks/proposals/${proposalId}/share`, { connection_id: bOnA })).statusCode,
     ).toBe(403);
+  });
+
+  it("B's copy becomes submitted when A's signed status message says so; a stranger's message is refused", async () => {
+    const path = "/federation/governance/status";
+    const send = (signer: typeof a.id) => {
+      const body = JSON.stringify({ proposal_id: proposalId, status: "submitted", tx_id: "ab".repeat(32) });
+      return b.t.app.inject({
+        method: "POST",
+        url: `/api/v1${path}`,
+        headers: signedHeaders(signer, { to: b.id.nodeId, method: "POST", path, body }),
+        payload: body,
+      });
+    };
+    expect((await send(strangerIdentity())).statusCode).toBe(401);
+    expect((await proposal(b, onB)).signatures.length).toBeGreaterThan(0);
+    const res = await send(a.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const p = (await b.api("GET", `/pro/networks/proposals/${onB}`)).json();
+    expect(p).toMatchObject({ status: "submitted", tx_id: "ab".repeat(32) });
+    const sign = await b.api("POST", `/pro/networks/proposals/${onB}/sign`, { msp_id: "GovBMSP" });
+    expect(sign.statusCode).toBe(409);
   });
 });

@@ -23,6 +23,8 @@ export function createGovernanceService(deps: {
   repo: GovernanceRepo;
   change: Pick<FabricChange, "prepare" | "readCurrent" | "broadcastSigned" | "heldOrgs">;
   ctx: Pick<FabricContext, "network" | "orgByMspId">;
+  /** Called after a submit went through (tells the consoles it was shared with). */
+  onSubmitted?: (p: ProposalRow, txId: string) => Promise<void>;
 }) {
   const { repo, change, ctx } = deps;
 
@@ -230,6 +232,7 @@ export function createGovernanceService(deps: {
       const res = await change.broadcastSigned(network, at, envelope, await held[0].admin());
       await repo.update(id, { status: "submitted", tx_id: res.txId, updated_at: new Date().toISOString() });
       await repo.event(id, "proposal_submitted", { by, tx_id: res.txId, block_number: res.blockNumber });
+      await deps.onSubmitted?.(p, res.txId);
       return { proposal_id: id, tx_id: res.txId };
     },
   };

@@ -17,6 +17,7 @@ import { configOf, configSignature } from "./governance.wire.js";
 export const GOVERNANCE_PATHS = {
   proposal: "/federation/governance/proposals",
   signature: "/federation/governance/signatures",
+  status: "/federation/governance/status",
 } as const;
 
 const b64 = z
@@ -41,6 +42,11 @@ const signatureWire = z.object({
   signature_header_b64: b64.describe("ConfigSignature.signature_header"),
   signature_b64: b64.describe("ConfigSignature.signature"),
   signed_by: z.string().max(255).describe("Who signed on the sending console"),
+});
+const statusWire = z.object({
+  proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
+  status: z.literal("submitted").describe("What happened to it"),
+  tx_id: z.string().min(1).max(128).describe("The config update's transaction id"),
 });
 const ack = z.object({ proposal_id: z.string().describe("The proposal id on this console") });
 
@@ -136,6 +142,49 @@ export function createGovernanceSharing(deps: {
         proposal_id: p.id,
         signer_msp_id: s.msp_id,
       });
+    },
+
+    /**
+     * Tells every console the proposal was shared with that it was submitted (best effort: a
+     * console that misses it sees its copy go stale with the next config block).
+     */
+    async notifySubmitted(p: ProposalRow, txId: string): Promise<void> {
+      if (p.origin_node_id !== null) return;
+      const sharedWith = new Set(
+        (await repo.events(p.id))
+          .filter((e) => e.event_type === "proposal_shared")
+          .map((e) => (JSON.parse(e.data_json) as { connection_id?: number }).connection_id),
+      );
+      const conns = (await deps.federation().connections()).filter(
+        (c) => sharedWith.has(c.id) && c.status !== "revoked",
+      );
+      await Promise.all(
+        conns.map(async (c) => {
+          const ok = await post(c, GOVERNANCE_PATHS.status, {
+            proposal_id: p.id,
+            status: "submitted",
+            tx_id: txId,
+          }).then(
+            () => true,
+            () => false,
+          );
+          await repo.event(p.id, ok ? "status_sent" : "status_send_failed", {
+            connection_id: c.id,
+            to_node_id: c.node_id,
+          });
+        }),
+      );
+    },
+
+    async receiveStatus(from: string, body: z.infer<typeof statusWire>) {
+      const c = await senderConnection(from);
+      const p = await repo.byRemote(c.id, body.proposal_id);
+      if (!p) throw new NotFoundError(`body.proposal_id: no proposal ${body.proposal_id} from this console`);
+      if (p.status !== "submitted") {
+        await repo.update(p.id, { status: "submitted", tx_id: body.tx_id, updated_at: new Date().toISOString() });
+        await repo.event(p.id, "proposal_submitted", { by_node_id: c.node_id, tx_id: body.tx_id });
+      }
+      return { proposal_id: p.id };
     },
 
     async receiveProposal(from: string, body: z.infer<typeof proposalWire>) {
@@ -266,6 +315,25 @@ export function governanceInboundRoutes(sharing: GovernanceSharing): SignedRoute
         req.auditInfo.resource = `proposal:${req.body.proposal_id}`;
         req.auditInfo.details = { msp_id: req.body.msp_id };
         return sharing.receiveSignature(sender(req), req.body);
+      },
+    );
+    r.post(
+      GOVERNANCE_PATHS.status,
+      {
+        config: { access: "public", audit: "governance.proposal_status_received" },
+        schema: {
+          operationId: "federationReceiveProposalStatus",
+          tags: ["Federation"],
+          summary: "Console to console: the proposer submitted a proposal this console received (signed)",
+          headers: signatureHeaders,
+          body: statusWire,
+          response: { 200: ack },
+        },
+      },
+      async (req) => {
+        req.auditInfo.resource = `proposal:${req.body.proposal_id}`;
+        req.auditInfo.details = { tx_id: req.body.tx_id };
+        return sharing.receiveStatus(sender(req), req.body);
       },
     );
   };

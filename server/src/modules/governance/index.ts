@@ -19,7 +19,6 @@ export function registerGovernanceModule(
 ): { service: GovernanceService; inbound: SignedRoutes; bindFederation(f: FederationPlumbing): void } {
   const repo = createGovernanceRepo(ctx.db);
   let federation: FederationPlumbing | undefined;
-  const service = createGovernanceService({ repo, change: deps.change, ctx: deps.fabric });
   const sharing = createGovernanceSharing({
     repo,
     federation: () => {
@@ -28,6 +27,12 @@ export function registerGovernanceModule(
     },
     networkIdByChannel: async (name) => (await repo.fabricNetworkByName(name))?.id ?? null,
     bus: ctx.bus,
+  });
+  const service = createGovernanceService({
+    repo,
+    change: deps.change,
+    ctx: deps.fabric,
+    onSubmitted: (p, txId) => sharing.notifySubmitted(p, txId),
   });
   registerGovernanceRoutes(api, service, sharing);
   return {
