@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { common } from "@hyperledger/fabric-protos";
+import { common } from "@hyperledger/fabric-protos";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addApplicationOrg,
@@ -276,6 +276,43 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
     ).toBe(403);
   });
 
+  it("a re-shared proposal with new bytes (recomputed by A) replaces B's copy and voids B's signatures", async () => {
+    const row = await a.t.database.db
+      .selectFrom("governance_proposals")
+      .selectAll()
+      .where("id", "=", proposalId)
+      .executeTakeFirstOrThrow();
+    // Other update bytes for the same channel, as a recompute on A would produce.
+    const update = new common.ConfigUpdate();
+    update.setChannelId(CHANNEL);
+    const path = "/federation/governance/proposals";
+    const body = JSON.stringify({
+      proposal_id: proposalId,
+      channel_name: CHANNEL,
+      proposal_type: row.proposal_type,
+      operations: JSON.parse(row.operations_json) as unknown,
+      update_b64: Buffer.from(update.serializeBinary()).toString("base64"),
+      config_b64: row.config_b64,
+      config_sequence: row.config_sequence,
+      preview_json: row.preview_json,
+      created_by: row.created_by,
+    });
+    expect((await proposal(b, onB)).signatures.length).toBeGreaterThan(0);
+    const res = await b.t.app.inject({
+      method: "POST",
+      url: `/api/v1${path}`,
+      headers: signedHeaders(a.id, { to: b.id.nodeId, method: "POST", path, body }),
+      payload: body,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ proposal_id: onB });
+    expect((await proposal(b, onB)).signatures).toEqual([]);
+    const events = (await b.api("GET", `/pro/networks/proposals/${onB}/events`)).json() as { event_type: string }[];
+    expect(events.map((e) => e.event_type)).toContain("proposal_recomputed");
+    // Only the proposer recomputes.
+    expect((await b.api("POST", `/pro/networks/proposals/${onB}/recompute`)).statusCode).toBe(409);
+  });
+
   it("B's copy becomes submitted when A's signed status message says so; a stranger's message is refused", async () => {
     const path = "/federation/governance/status";
     const send = (signer: typeof a.id) => {
@@ -288,7 +325,6 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
       });
     };
     expect((await send(strangerIdentity())).statusCode).toBe(401);
-    expect((await proposal(b, onB)).signatures.length).toBeGreaterThan(0);
     const res = await send(a.id);
     expect(res.statusCode, res.body).toBe(200);
     const p = (await b.api("GET", `/pro/networks/proposals/${onB}`)).json();

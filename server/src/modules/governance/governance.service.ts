@@ -191,6 +191,12 @@ export function createGovernanceService(deps: {
     async recompute(id: string, by: string) {
       const p = await row(id);
       if (p.status === "submitted") throw new ConflictError(`proposal ${id} is already submitted`);
+      // Every console must sign the same bytes: only the proposer recomputes, then shares it again.
+      if (p.origin_node_id !== null) {
+        throw new ConflictError(
+          `proposal ${id} came from console ${p.origin_node_id}; it recomputes the proposal and shares it again`,
+        );
+      }
       if (p.network_id === null) {
         throw new InputError(`this console has no network for channel ${p.channel_name}`);
       }

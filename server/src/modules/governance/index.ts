@@ -6,7 +6,8 @@ import type { SignedRoutes } from "../federation/federation.inbound.routes.js";
 import { createGovernanceRepo } from "./governance.repo.js";
 import { registerGovernanceRoutes } from "./governance.routes.js";
 import { createGovernanceService, type GovernanceService } from "./governance.service.js";
-import { createGovernanceSharing, governanceInboundRoutes, type FederationPlumbing } from "./governance.share.js";
+import { governanceInboundRoutes } from "./governance.inbound.js";
+import { createGovernanceSharing, type FederationPlumbing } from "./governance.share.js";
 
 /**
  * Channel config-update proposals signed across consoles (docs/governance.md). Federation is
