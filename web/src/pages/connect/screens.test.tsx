@@ -129,8 +129,8 @@ describe("External Nodes screen", () => {
     expect(screenText(<ExternalNodesPage />, "/external-nodes", "/external-nodes", asRole("admin"), seed)).toContain(
       "Delete Org2MSP",
     );
-    expect(screenText(<ExternalNodesPage />, "/external-nodes", "/external-nodes", asRole("viewer"), seed)).not.toContain(
-      "Delete Org2MSP",
-    );
+    expect(
+      screenText(<ExternalNodesPage />, "/external-nodes", "/external-nodes", asRole("viewer"), seed),
+    ).not.toContain("Delete Org2MSP");
   });
 });
