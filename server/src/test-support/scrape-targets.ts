@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolvePrometheus } from "../modules/metrics/prometheus-binary.js";
-import type { TestApp } from "./test-app.js";
+import { insertNodeRow, type TestApp } from "./test-app.js";
 
 /**
  * Test-only stand-ins for what the managed Prometheus scrapes: a metrics endpoint in Prometheus's text
@@ -43,33 +43,10 @@ export async function startExporter(
 }
 
 /** A RUNNING Fabric peer row whose operations address is `address` (so the console scrapes it). */
-export async function insertScrapedPeer(
-  t: TestApp,
-  slug: string,
-  address: string,
-): Promise<{ id: number; slug: string }> {
-  const now = new Date().toISOString();
-  return t.database.db
-    .insertInto("nodes")
-    .values({
-      name: slug,
-      slug,
-      platform: "FABRIC",
-      node_type: "FABRIC_PEER",
-      status: "RUNNING",
-      error_message: null,
-      endpoint: null,
-      organization_id: null,
-      network_id: null,
-      key_id: null,
-      tls_key_id: null,
-      config: "{}",
-      deployment: JSON.stringify({ kind: "fabric", role: "peer", operationsAddress: address, ports: [] }),
-      down_since: null,
-      down_reason: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(["id", "slug"])
-    .executeTakeFirstOrThrow();
+export function insertScrapedPeer(t: TestApp, slug: string, address: string): Promise<{ id: number; slug: string }> {
+  return insertNodeRow(t, {
+    name: slug,
+    nodeType: "FABRIC_PEER",
+    deployment: { kind: "fabric", role: "peer", operationsAddress: address, ports: [] },
+  });
 }

@@ -98,6 +98,47 @@ export async function createUser(
 }
 
 /**
+ * A RUNNING node row written straight to the database (no process behind it), for tests about what
+ * the console reads of its nodes: scrape targets, the federation inventory, shared bootnodes.
+ */
+export async function insertNodeRow(
+  t: TestApp,
+  row: {
+    name: string;
+    nodeType: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE";
+    deployment: object;
+    organizationId?: number | null;
+    networkId?: number | null;
+    keyId?: number | null;
+  },
+): Promise<{ id: number; slug: string }> {
+  const now = new Date().toISOString();
+  return t.database.db
+    .insertInto("nodes")
+    .values({
+      name: row.name,
+      slug: row.name,
+      platform: row.nodeType === "BESU_FULLNODE" ? "BESU" : "FABRIC",
+      node_type: row.nodeType,
+      status: "RUNNING",
+      error_message: null,
+      endpoint: null,
+      organization_id: row.organizationId ?? null,
+      network_id: row.networkId ?? null,
+      key_id: row.keyId ?? null,
+      tls_key_id: null,
+      config: "{}",
+      deployment: JSON.stringify(row.deployment),
+      down_since: null,
+      down_reason: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(["id", "slug"])
+    .executeTakeFirstOrThrow();
+}
+
+/**
  * A network record without nodes, straight into the database: enough for tests of everything that
  * does not ask a node (chaincodes, projects, usage guards).
  */

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enodeUrl } from "../../besu/index.js";
 import { apiOf, identityOf, listenAndSetEndpoint, type Api } from "../../test-support/federation.js";
-import { createTestApp, dialects, insertNetworkRow, type TestApp } from "../../test-support/test-app.js";
+import { createTestApp, dialects, insertNetworkRow, insertNodeRow, type TestApp } from "../../test-support/test-app.js";
 import { createExternalRefs } from "../fabric-networks/fabric-networks.external.js";
 import { createExternalNodesRepo } from "./external-nodes.repo.js";
 
@@ -44,30 +44,8 @@ describe.each(dialects())("external nodes used by the console (%s)", (d) => {
     const created = await a.api("POST", "/organizations", { mspId: "ExtOrgAMSP", name: "Ext Org A" });
     expect(created.statusCode, created.body).toBe(201);
     org = created.json();
-    const now = new Date().toISOString();
-    const insert = (name: string, type: string, deployment: object) =>
-      a.t.database.db
-        .insertInto("nodes")
-        .values({
-          name,
-          slug: name,
-          platform: type === "BESU_FULLNODE" ? "BESU" : "FABRIC",
-          node_type: type,
-          status: "RUNNING",
-          error_message: null,
-          endpoint: null,
-          organization_id: org.id,
-          network_id: null,
-          key_id: null,
-          tls_key_id: null,
-          config: "{}",
-          deployment: JSON.stringify(deployment),
-          down_since: null,
-          down_reason: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+    const insert = (name: string, nodeType: "FABRIC_ORDERER" | "BESU_FULLNODE", deployment: object) =>
+      insertNodeRow(a.t, { name, nodeType, deployment, organizationId: org.id });
     await insert("ext-orderer0", "FABRIC_ORDERER", {
       kind: "fabric",
       role: "orderer",

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiOf, identityOf, listenAndSetEndpoint, type Api } from "../../test-support/federation.js";
-import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import { createTestApp, createUser, dialects, insertNodeRow, type TestApp } from "../../test-support/test-app.js";
 import type { Identity } from "./federation.identity.js";
 
 const ENV = { CHAINLAUNCH_FEDERATION_PING_SECONDS: "0.2" };
@@ -131,66 +131,38 @@ describe.each(dialects())("federation between two real consoles (%s)", (d) => {
     const org = await a.api("POST", "/organizations", { mspId: "FedOrgAMSP", name: "Fed Org A" });
     expect(org.statusCode, org.body).toBe(201);
     const o = org.json();
-    const now = new Date().toISOString();
-    const deployment = (role: string, port: number) =>
-      JSON.stringify({
-        kind: "fabric",
-        role,
-        version: "3.1.0",
-        mspId: "FedOrgAMSP",
-        organizationId: o.id,
-        externalEndpoint: `a.example.com:${port}`,
-        adminAddress: "0.0.0.0:9443",
-        signCert: o.signCertificate,
-        tlsCert: o.tlsCertificate,
-        signCaCert: o.signCertificate,
-        tlsCaCert: o.tlsCertificate,
-        ports: [],
-      });
-    const insert = (name: string, type: string, dep: string) =>
-      a.t.database.db
-        .insertInto("nodes")
-        .values({
-          name,
-          slug: name,
-          platform: type === "BESU_FULLNODE" ? "BESU" : "FABRIC",
-          node_type: type,
-          status: "RUNNING",
-          error_message: null,
-          endpoint: null,
-          organization_id: o.id,
-          network_id: null,
-          key_id: null,
-          tls_key_id: null,
-          config: "{}",
-          deployment: dep,
-          down_since: null,
-          down_reason: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+    const deployment = (role: string, port: number) => ({
+      kind: "fabric",
+      role,
+      version: "3.1.0",
+      mspId: "FedOrgAMSP",
+      organizationId: o.id,
+      externalEndpoint: `a.example.com:${port}`,
+      adminAddress: "0.0.0.0:9443",
+      signCert: o.signCertificate,
+      tlsCert: o.tlsCertificate,
+      signCaCert: o.signCertificate,
+      tlsCaCert: o.tlsCertificate,
+      ports: [],
+    });
+    const insert = (name: string, nodeType: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE", dep: object) =>
+      insertNodeRow(a.t, { name, nodeType, deployment: dep, organizationId: o.id });
     const peer = await insert("fed-peer0", "FABRIC_PEER", deployment("peer", 7051));
     await insert("fed-orderer0", "FABRIC_ORDERER", deployment("orderer", 7050));
     const enode = `enode://${"ab".repeat(64)}@10.0.0.5:30303`;
-    await insert(
-      "fed-besu0",
-      "BESU_FULLNODE",
-      JSON.stringify({
-        kind: "besu",
-        enodeUrl: enode,
-        keyFile: "/secret/key",
-        props: {
-          externalIp: "10.0.0.5",
-          p2pPort: 30303,
-          rpcPort: 8545,
-          metricsEnabled: true,
-          metricsPort: 9545,
-          version: "25.4.1",
-        },
-      }),
-    );
+    await insert("fed-besu0", "BESU_FULLNODE", {
+      kind: "besu",
+      enodeUrl: enode,
+      keyFile: "/secret/key",
+      props: {
+        externalIp: "10.0.0.5",
+        p2pPort: 30303,
+        rpcPort: 8545,
+        metricsEnabled: true,
+        metricsPort: 9545,
+        version: "25.4.1",
+      },
+    });
 
     const live = await b.api("GET", `/node/connected-peers/${a.id.nodeId}/nodes`);
     expect(live.statusCode, live.body).toBe(200);

@@ -8,7 +8,7 @@ import {
   notificationsOf,
   type Console,
 } from "../../test-support/sharing.js";
-import { createUser, dialects } from "../../test-support/test-app.js";
+import { createUser, dialects, insertNodeRow } from "../../test-support/test-app.js";
 import { apiOf } from "../../test-support/federation.js";
 import { waitFor } from "../../test-support/wait.js";
 
@@ -209,29 +209,13 @@ describe.each(dialects())("sharing networks between consoles (%s)", (dialect) =>
       .subarray(-64)
       .toString("hex");
     const enode = `enode://${point}@10.0.0.5:30303`;
-    const now = new Date().toISOString();
-    await a.t.database.db
-      .insertInto("nodes")
-      .values({
-        name: "besu-boot",
-        slug: "besu-boot",
-        platform: "BESU",
-        node_type: "BESU_FULLNODE",
-        status: "RUNNING",
-        error_message: null,
-        endpoint: null,
-        organization_id: null,
-        network_id: net.json().id,
-        key_id: key.json().id,
-        tls_key_id: null,
-        config: "{}",
-        deployment: JSON.stringify({ kind: "besu", enodeUrl: enode, props: {} }),
-        down_since: null,
-        down_reason: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertNodeRow(a.t, {
+      name: "besu-boot",
+      nodeType: "BESU_FULLNODE",
+      networkId: net.json().id,
+      keyId: key.json().id,
+      deployment: { kind: "besu", enodeUrl: enode, props: {} },
+    });
     const res = await a.api("POST", "/pro/sharing/besu-network", { networkId: net.json().id, recipients: [bOnA] });
     expect(res.statusCode, res.body).toBe(201);
     const share = (await shares(b, "received")).find((s) => s.platform === "besu");
