@@ -15,9 +15,12 @@ export interface Console {
   id: Identity;
 }
 
-export async function bootConsole(dialect: TestDialect): Promise<Console> {
-  // A slow ping keeps the connection status still while the tests look at it.
-  const t = await createTestApp(dialect, { CHAINLAUNCH_FEDERATION_PING_SECONDS: "30" });
+/**
+ * A console listening on loopback with its federation endpoint set. The default slow ping keeps the
+ * connection status still while the tests look at it; status tests ping faster.
+ */
+export async function bootConsole(dialect: TestDialect, pingSeconds = "30"): Promise<Console> {
+  const t = await createTestApp(dialect, { CHAINLAUNCH_FEDERATION_PING_SECONDS: pingSeconds });
   const url = await listenAndSetEndpoint(t);
   return { t, api: apiOf(t), url, id: await identityOf(t) };
 }

@@ -1,24 +1,12 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enodeUrl } from "../../besu/index.js";
-import { apiOf, identityOf, listenAndSetEndpoint, type Api } from "../../test-support/federation.js";
-import { createTestApp, dialects, insertNetworkRow, insertNodeRow, type TestApp } from "../../test-support/test-app.js";
+import { bootConsole, type Console } from "../../test-support/sharing.js";
+import { dialects, insertNetworkRow, insertNodeRow } from "../../test-support/test-app.js";
 import { createExternalRefs } from "../fabric-networks/fabric-networks.external.js";
 import { createExternalNodesRepo } from "./external-nodes.repo.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-interface Console {
-  t: TestApp;
-  api: Api;
-  nodeId: string;
-}
-
-async function boot(dialect: "sqlite" | "postgres"): Promise<Console> {
-  const t = await createTestApp(dialect, { CHAINLAUNCH_FEDERATION_PING_SECONDS: "1" });
-  await listenAndSetEndpoint(t);
-  return { t, api: apiOf(t), nodeId: (await identityOf(t)).nodeId };
-}
 
 /**
  * External organizations, orderers and Besu nodes used where the console takes them (issue 16):
@@ -38,7 +26,7 @@ describe.each(dialects())("external nodes used by the console (%s)", (d) => {
     b.t.app.inject({ method: "PUT", url: `/api/v1${url}`, headers: b.t.admin, payload });
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([boot(d), boot(d)]);
+    [a, b] = await Promise.all([bootConsole(d, "1"), bootConsole(d, "1")]);
     const jwt = (await a.api("POST", "/node/generate-invitation", { bidirectional: true })).json().invitation_jwt;
     expect((await b.api("POST", "/node/accept-invitation", { invitation_jwt: jwt })).statusCode).toBe(200);
     const created = await a.api("POST", "/organizations", { mspId: "ExtOrgAMSP", name: "Ext Org A" });
@@ -66,7 +54,7 @@ describe.each(dialects())("external nodes used by the console (%s)", (d) => {
       keyFile: "/secret/key",
       props: { externalIp: "10.0.0.7", p2pPort: 30303, rpcPort: 8545, metricsEnabled: false, metricsPort: 9545 },
     });
-    const sync = await b.api("POST", "/node/sync-external-nodes", { peer_node_id: a.nodeId });
+    const sync = await b.api("POST", "/node/sync-external-nodes", { peer_node_id: a.id.nodeId });
     expect(sync.statusCode, sync.body).toBe(200);
     ext.org = ((await b.api("GET", "/external-nodes/fabric-organizations")).json() as Json[])[0]?.id;
     ext.orderer = ((await b.api("GET", "/external-nodes/fabric-orderers")).json() as Json[])[0]?.id;

@@ -1,26 +1,15 @@
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiOf, identityOf, listenAndSetEndpoint, type Api } from "../../test-support/federation.js";
+import { bootConsole, type Console } from "../../test-support/sharing.js";
+import { apiOf } from "../../test-support/federation.js";
 import { freePort } from "../../test-support/postgres.js";
 import { insertScrapedPeer, prometheusAvailable, startExporter } from "../../test-support/scrape-targets.js";
-import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import { createUser, dialects } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const havePrometheus = prometheusAvailable("the metrics federation tests");
-
-interface Console {
-  t: TestApp;
-  api: Api;
-  nodeId: string;
-}
-
-async function boot(dialect: "sqlite" | "postgres"): Promise<Console> {
-  const t = await createTestApp(dialect, { CHAINLAUNCH_FEDERATION_PING_SECONDS: "1" });
-  await listenAndSetEndpoint(t);
-  return { t, api: apiOf(t), nodeId: (await identityOf(t)).nodeId };
-}
 
 const series = (res: { json(): Json }): Json[] => res.json().data.result as Json[];
 
@@ -34,10 +23,10 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
   const grantedToB = async () =>
     ((await b.api("GET", "/node/connected-peers")).json().connected_peers as Json[])[0]?.peer_grants_metrics;
   const grant = (on: boolean, c?: Console, peer?: string) =>
-    (c ?? a).api("POST", "/node/metrics-federation", { peer_node_id: peer ?? b.nodeId, metrics_federation: on });
+    (c ?? a).api("POST", "/node/metrics-federation", { peer_node_id: peer ?? b.id.nodeId, metrics_federation: on });
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([boot(d), boot(d)]);
+    [a, b] = await Promise.all([bootConsole(d, "1"), bootConsole(d, "1")]);
     const jwt = (await a.api("POST", "/node/generate-invitation", { bidirectional: true })).json().invitation_jwt;
     const accepted = await b.api("POST", "/node/accept-invitation", { invitation_jwt: jwt });
     expect(accepted.statusCode, accepted.body).toBe(200);
@@ -54,20 +43,20 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
   });
 
   it("refuses B's query with A's 403 until A grants it; the grant is admin/manager only and audited", async () => {
-    const before = await query(a.nodeId, "up");
+    const before = await query(a.id.nodeId, "up");
     expect(before.statusCode, before.body).toBe(403);
-    expect(before.json().message).toMatch(`does not grant metrics federation to ${b.nodeId}`);
+    expect(before.json().message).toMatch(`does not grant metrics federation to ${b.id.nodeId}`);
     expect(await grantedToB()).toBe(false);
     const viewer = apiOf(a.t, await createUser(a.t, "mfviewer", "viewer"));
     expect(
-      (await viewer("POST", "/node/metrics-federation", { peer_node_id: b.nodeId, metrics_federation: true }))
+      (await viewer("POST", "/node/metrics-federation", { peer_node_id: b.id.nodeId, metrics_federation: true }))
         .statusCode,
     ).toBe(403);
     const on = await grant(true);
     expect(on.statusCode, on.body).toBe(200);
     expect(on.json().message).toMatch(/enabled/);
     const peers = (await a.api("GET", "/node/connected-peers")).json().connected_peers as Json[];
-    expect(peers.find((p) => p.node_id === b.nodeId)?.metrics_federation).toBe(true);
+    expect(peers.find((p) => p.node_id === b.id.nodeId)?.metrics_federation).toBe(true);
     // B learns it from A's next ping answer.
     await waitFor("B sees A's grant", async () => ((await grantedToB()) === true ? true : undefined), 10_000);
     // A grant is A's alone: B still grants nothing to A.
@@ -79,7 +68,7 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
       .select(["event_outcome", "affected_resource"])
       .where("event_type", "=", "federation.metrics_federation")
       .execute();
-    expect(audit).toContainEqual({ event_outcome: "SUCCESS", affected_resource: `federation_peer:${b.nodeId}` });
+    expect(audit).toContainEqual({ event_outcome: "SUCCESS", affected_resource: `federation_peer:${b.id.nodeId}` });
   });
 
   it("answers 404 for unknown consoles and connections", async () => {
@@ -91,7 +80,7 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
   });
 
   it("answers 503 while Prometheus is not deployed on A", async () => {
-    const res = await query(a.nodeId, "up");
+    const res = await query(a.id.nodeId, "up");
     expect(res.statusCode, res.body).toBe(503);
     expect(res.json().message).toMatch(/Prometheus is not deployed/);
   });
@@ -116,7 +105,7 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
     );
     await a.t.database.db.deleteFrom("nodes").where("slug", "=", "fedforeign0").execute();
 
-    const byNode = await query(a.nodeId, "ledger_blockchain_height");
+    const byNode = await query(a.id.nodeId, "ledger_blockchain_height");
     expect(byNode.statusCode, byNode.body).toBe(200);
     expect(series(byNode)).toHaveLength(1);
     expect(series(byNode)[0]?.metric).toMatchObject({ job: "fedpeer0", channel: "alpha" });
@@ -134,7 +123,7 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
     ['ledger_blockchain_height{job=~".+"} or on() vector(1)'],
     ['sum by (job, channel) (ledger_blockchain_height{job!="fedpeer0"})'],
   ])("gives B nothing foreign for %s", async (q) => {
-    const res = await query(a.nodeId, q);
+    const res = await query(a.id.nodeId, q);
     expect(res.statusCode, res.body).toBe(200);
     for (const s of series(res)) {
       expect(s.metric.job ?? "fedpeer0").toBe("fedpeer0");
@@ -143,26 +132,26 @@ describe.skipIf(!havePrometheus).each(dialects())("metrics federation between tw
   });
 
   it("answers label values among A's node jobs, and bad PromQL with 400", async () => {
-    const jobs = await b.api("GET", `/metrics/connection/${a.nodeId}/label/job/values`);
+    const jobs = await b.api("GET", `/metrics/connection/${a.id.nodeId}/label/job/values`);
     expect(jobs.statusCode, jobs.body).toBe(200);
     expect(jobs.json()).toEqual({ status: "success", data: ["fedpeer0"] });
     const channels = await b.api(
       "GET",
-      `/metrics/connection/${a.nodeId}/label/channel/values?match=${encodeURIComponent('{job="fedforeign0"}')}`,
+      `/metrics/connection/${a.id.nodeId}/label/channel/values?match=${encodeURIComponent('{job="fedforeign0"}')}`,
     );
     expect(channels.json().data).toEqual(["alpha"]);
-    const bad = await query(a.nodeId, "rate(up[5m]");
+    const bad = await query(a.id.nodeId, "rate(up[5m]");
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(new RegExp(`the console ${a.nodeId} answered: query: `));
+    expect(bad.json().message).toMatch(new RegExp(`the console ${a.id.nodeId} answered: query: `));
   });
 
   it("refuses again once A withdraws the grant, and refuses a revoked connection", async () => {
     expect((await grant(false)).statusCode).toBe(200);
-    expect((await query(a.nodeId, "up")).statusCode).toBe(403);
+    expect((await query(a.id.nodeId, "up")).statusCode).toBe(403);
     expect(await grantedToB()).toBe(false);
     expect((await grant(true)).statusCode).toBe(200);
-    expect((await b.api("DELETE", `/node/connected-peers/${a.nodeId}`)).statusCode).toBe(200);
-    const revoked = await query(a.nodeId, "up");
+    expect((await b.api("DELETE", `/node/connected-peers/${a.id.nodeId}`)).statusCode).toBe(200);
+    const revoked = await query(a.id.nodeId, "up");
     expect(revoked.statusCode).toBe(409);
     expect(revoked.json().message).toMatch(/revoked/);
     await waitFor(
