@@ -132,11 +132,11 @@ export function registerFederationInboundRoutes(
         },
       },
       async (req) => {
-        await svc.touch(sender(req));
+        const from = await svc.touchAndGet(sender(req));
         return {
           node_id: await svc.nodeId(),
           time: new Date().toISOString(),
-          metrics_federation: await svc.grantsMetrics(sender(req)),
+          metrics_federation: from.metrics_federation === 1,
         };
       },
     );

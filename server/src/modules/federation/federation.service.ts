@@ -242,11 +242,6 @@ export function createFederationService(deps: {
       await repo.revoke(sender, iso(), "revoked by the other console");
     },
 
-    /** Whether this console grants `sender` read access to its node metrics. */
-    async grantsMetrics(sender: string): Promise<boolean> {
-      return (await repo.connection(sender))?.metrics_federation === 1;
-    },
-
     async touch(sender: string): Promise<void> {
       await repo.setReachability(sender, true, iso(), null);
     },
