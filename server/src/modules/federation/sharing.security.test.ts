@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedHeaders, strangerIdentity } from "../../test-support/federation.js";
 import { bootConsole, channelBlock, connect, type Console } from "../../test-support/sharing.js";
 import { dialects } from "../../test-support/test-app.js";
+import { waitFor } from "../../test-support/wait.js";
 import type { Identity } from "./federation.identity.js";
 
 /**
@@ -86,8 +87,17 @@ describe.each(dialects())("refused share messages (%s)", (dialect) => {
     const first = await toB(a.id, NETWORK, payload, headers);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toEqual({ shareId: expect.any(String), status: "pending" });
-    const after = await state();
+    // The notification is stored off the event bus, after the answer: wait for it before the snapshot.
+    const after = await waitFor(
+      "the first delivery's notification",
+      async () => {
+        const s = await state();
+        return s.notifications.length > 0 ? s : undefined;
+      },
+      10_000,
+    );
     expect(after.shares).toHaveLength(1);
+    expect(after.notifications.map((n) => n.event_type)).toEqual(["network.received"]);
     const replay = await toB(a.id, NETWORK, payload, headers);
     expect(replay.statusCode).toBe(401);
     expect(replay.json().message).toMatch(/already used/);
