@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiOf, identityOf, listenAndSetEndpoint, type Api } from "../../test-support/federation.js";
 import { createTestApp, createUser, dialects, insertNodeRow, type TestApp } from "../../test-support/test-app.js";
+import { waitFor } from "../../test-support/wait.js";
 import type { Identity } from "./federation.identity.js";
 
 const ENV = { CHAINLAUNCH_FEDERATION_PING_SECONDS: "0.2" };
@@ -108,9 +109,21 @@ describe.each(dialects())("federation between two real consoles (%s)", (d) => {
       outcome: "SUCCESS",
       resource: `federation_peer:${b.id.nodeId}`,
     });
+    const accepts = (await audit(b, "federation.invitation_accept")).length;
+    const handshakes = (await audit(a, "federation.handshake")).length;
     const jwt = await invite(a);
     expect((await accept(b, jwt)).statusCode).toBe(200);
     expect((await accept(b, jwt)).statusCode).toBe(409);
+    // Audit rows are written after each response is sent: wait for both calls' rows on both sides.
+    await waitFor(
+      "both accepts and both handshakes audited",
+      async () =>
+        (await audit(b, "federation.invitation_accept")).length >= accepts + 2 &&
+        (await audit(a, "federation.handshake")).length >= handshakes + 2
+          ? true
+          : undefined,
+      10_000,
+    );
     expect((await audit(a, "federation.handshake")).at(-1)).toEqual({
       outcome: "FAILURE",
       resource: `federation_peer:${b.id.nodeId}`,
