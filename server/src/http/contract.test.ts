@@ -418,6 +418,18 @@ const GOV_EXTRAS: Record<string, string> = {
 };
 const GOV_OPS_UNION =
   "same fields, as a union keyed by type (oneOf) with one typed payload per operation, which this comparison can't read";
+/** The product's additions to pro.ChaincodeProposal. */
+const CC_PROPOSAL_EXTRAS: Record<string, string> = {
+  approvals: "each org's approval from CheckCommitReadiness, so the proposer sees when it can commit",
+  chaincodeId: "the local chaincode created for it",
+  definitionId: "the local definition created for it (install, approve and commit go through it)",
+  error: "why the last accept failed, so it can be retried",
+  initRequired: "part of the definition every org must approve identically",
+  sharedWith: "connection ids it was shared with from this console",
+  sourceSha256: "the source archive recipients receive, checked on arrival",
+  sourceType: "the process runtime runs source (node, go, executable), not only images",
+};
+
 const GOVERNANCE_ALLOWED: Record<string, string> = {
   ...Object.fromEntries(
     (
@@ -448,6 +460,18 @@ const GOVERNANCE_ALLOWED: Record<string, string> = {
   "POST /federation/governance/proposals": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a proposal shared to sign`,
   "POST /federation/governance/signatures": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a verified org admin signature sent back`,
   "POST /federation/governance/status": `${GOV}: console-to-console route, Ed25519-signed (decision 40): the proposer submitted a shared proposal`,
+  ...Object.fromEntries(
+    (
+      [
+        "POST /pro/chaincodes/proposals response:",
+        "GET /pro/chaincodes/proposals response:[].",
+        "GET /pro/chaincodes/proposals/{proposalId} response:proposal.",
+        "POST /pro/chaincodes/proposals/{proposalId}/accept response:proposal.",
+      ] as const
+    ).flatMap((pre) => Object.entries(CC_PROPOSAL_EXTRAS).map(([f, why]) => [`${pre}${f}`, `${GOV}: ${why}`])),
+  ),
+  "POST /pro/chaincodes/proposals request:definition_id": `${GOV}: propose an existing local definition, whose source recipients receive (the process runtime runs source, not images)`,
+  "POST /pro/chaincodes/proposals request:init_required": `${GOV}: part of a chaincode definition every org must approve identically`,
 };
 
 /**

@@ -4832,6 +4832,75 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/pro/chaincodes/proposals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Chaincode proposals (proposed here or received), newest first */
+    get: operations["listChaincodeProposals"];
+    put?: never;
+    /** Propose a chaincode definition to the consortium */
+    post: operations["createChaincodeProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/chaincodes/proposals/{proposalId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A chaincode proposal with its local chaincode and definition, and each org's approval */
+    get: operations["getChaincodeProposal"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/chaincodes/proposals/{proposalId}/share": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send the proposal (definition and source) to connected consoles */
+    post: operations["shareChaincodeProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/chaincodes/proposals/{proposalId}/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create the definition here and install and approve it for this console's orgs (build, install, chaincode server, approve) */
+    post: operations["acceptChaincodeProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/node/identity": {
     parameters: {
       query?: never;
@@ -7309,6 +7378,131 @@ export interface components {
       /** @description When */
       created_at: string;
     };
+    CreateChaincodeProposalRequestInput: {
+      /** @description Chaincode name on the channel */
+      name: string;
+      /** @description The Fabric network (channel) */
+      network_id: number;
+      /** @description Channel name; must match the network's when given */
+      channel_name?: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence (committed sequence + 1) */
+      sequence: number;
+      /** @description Signature-policy DSL or channel policy path; empty for the channel default */
+      endorsement_policy?: string;
+      /** @description Image to run (needs a Docker engine) */
+      docker_image?: string;
+      /** @description host:port of this console's chaincode server (default: a free local port) */
+      chaincode_address?: string;
+      /** @description The chaincode's Init must be invoked first */
+      init_required?: boolean;
+      /** @description Propose this existing local definition (its source is what recipients receive) */
+      definition_id?: number;
+    };
+    ChaincodeProposalInput: {
+      /** @description DB PK */
+      id: number;
+      /** @description Unique slug, the same on every console the proposal reached */
+      chaincodeDefId: string;
+      /** @description Chaincode name */
+      name: string;
+      /** @description The local Fabric network; 0 when this console has none for the channel */
+      networkId: number;
+      /** @description Channel */
+      channelName: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Endorsement policy; empty for the channel default */
+      endorsementPolicy: string;
+      /** @description Image, when the code is an image */
+      dockerImage: string;
+      /** @description host:port of this console's chaincode server */
+      chaincodeAddress: string;
+      /**
+       * @description proposed, received, accepting, accepted, failed, committed
+       * @enum {string}
+       */
+      status:
+        | "proposed"
+        | "received"
+        | "accepting"
+        | "accepted"
+        | "failed"
+        | "committed";
+      /** @description Connection it came in on; 0 when proposed here */
+      connectionId: number;
+      /** @description Who shared it (user and node id); empty when proposed here */
+      sharedBy: string;
+      /** @description Node id of the console that shared it; empty when proposed here */
+      sharedByNodeId: string;
+      /** @description Created */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+      /** @description The chaincode's Init must be invoked first */
+      initRequired: boolean;
+      /**
+       * @description Where the code comes from
+       * @enum {string}
+       */
+      sourceType: "docker" | "node" | "go" | "executable" | "none";
+      /** @description SHA-256 of the source archive recipients get; empty when none */
+      sourceSha256: string;
+      /** @description The local definition, once created (proposer or accept) */
+      definitionId: number | null;
+      /** @description The local chaincode, once created */
+      chaincodeId: number | null;
+      /** @description Why the last accept failed; empty otherwise */
+      error: string;
+      /** @description Each org's approval from CheckCommitReadiness ({} when no peer here can answer) */
+      approvals: {
+        [key: string]: boolean;
+      };
+      /** @description Connection ids it was shared with from this console */
+      sharedWith: number[];
+    };
+    ChaincodeDefinitionWithChaincodeInput: {
+      proposal: components["schemas"]["ChaincodeProposalInput"];
+      /** @description The local chaincode, once created (omitted before) */
+      chaincode?: {
+        /** @description Chaincode id */
+        id: number;
+        /** @description Name */
+        name: string;
+        /** @description Network id */
+        networkId: number;
+      };
+      /** @description The local definition, once created (omitted before) */
+      definition?: {
+        /** @description Definition id */
+        id: number;
+        /** @description Chaincode id */
+        chaincodeId: number;
+        /** @description Image */
+        dockerImage: string;
+        /** @description Endorsement policy */
+        endorsementPolicy: string;
+        /** @description The proposal's id */
+        proposalId: number;
+        /** @description Sequence */
+        sequence: number;
+        /** @description Version */
+        version: string;
+      };
+    };
+    ShareChaincodeProposalRequestInput: {
+      /** @description Connection ids of the consoles to send it to (GET /node/connected-peers) */
+      recipients: number[];
+    };
+    ShareChaincodeProposalResponseInput: {
+      /** @description Every recipient took it */
+      success: boolean;
+      /** @description Which recipients failed and why */
+      error?: string;
+    };
     /** @description A network shared by another console */
     FederationNetworkShareInput: {
       /** @description The sender's share id (UUID) */
@@ -9698,6 +9892,131 @@ export interface components {
       data: string;
       /** @description When */
       created_at: string;
+    };
+    CreateChaincodeProposalRequest: {
+      /** @description Chaincode name on the channel */
+      name: string;
+      /** @description The Fabric network (channel) */
+      network_id: number;
+      /** @description Channel name; must match the network's when given */
+      channel_name?: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence (committed sequence + 1) */
+      sequence: number;
+      /** @description Signature-policy DSL or channel policy path; empty for the channel default */
+      endorsement_policy?: string;
+      /** @description Image to run (needs a Docker engine) */
+      docker_image?: string;
+      /** @description host:port of this console's chaincode server (default: a free local port) */
+      chaincode_address?: string;
+      /** @description The chaincode's Init must be invoked first */
+      init_required?: boolean;
+      /** @description Propose this existing local definition (its source is what recipients receive) */
+      definition_id?: number;
+    };
+    ChaincodeProposal: {
+      /** @description DB PK */
+      id: number;
+      /** @description Unique slug, the same on every console the proposal reached */
+      chaincodeDefId: string;
+      /** @description Chaincode name */
+      name: string;
+      /** @description The local Fabric network; 0 when this console has none for the channel */
+      networkId: number;
+      /** @description Channel */
+      channelName: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Endorsement policy; empty for the channel default */
+      endorsementPolicy: string;
+      /** @description Image, when the code is an image */
+      dockerImage: string;
+      /** @description host:port of this console's chaincode server */
+      chaincodeAddress: string;
+      /**
+       * @description proposed, received, accepting, accepted, failed, committed
+       * @enum {string}
+       */
+      status:
+        | "proposed"
+        | "received"
+        | "accepting"
+        | "accepted"
+        | "failed"
+        | "committed";
+      /** @description Connection it came in on; 0 when proposed here */
+      connectionId: number;
+      /** @description Who shared it (user and node id); empty when proposed here */
+      sharedBy: string;
+      /** @description Node id of the console that shared it; empty when proposed here */
+      sharedByNodeId: string;
+      /** @description Created */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+      /** @description The chaincode's Init must be invoked first */
+      initRequired: boolean;
+      /**
+       * @description Where the code comes from
+       * @enum {string}
+       */
+      sourceType: "docker" | "node" | "go" | "executable" | "none";
+      /** @description SHA-256 of the source archive recipients get; empty when none */
+      sourceSha256: string;
+      /** @description The local definition, once created (proposer or accept) */
+      definitionId: number | null;
+      /** @description The local chaincode, once created */
+      chaincodeId: number | null;
+      /** @description Why the last accept failed; empty otherwise */
+      error: string;
+      /** @description Each org's approval from CheckCommitReadiness ({} when no peer here can answer) */
+      approvals: {
+        [key: string]: boolean;
+      };
+      /** @description Connection ids it was shared with from this console */
+      sharedWith: number[];
+    };
+    ChaincodeDefinitionWithChaincode: {
+      proposal: components["schemas"]["ChaincodeProposal"];
+      /** @description The local chaincode, once created (omitted before) */
+      chaincode?: {
+        /** @description Chaincode id */
+        id: number;
+        /** @description Name */
+        name: string;
+        /** @description Network id */
+        networkId: number;
+      };
+      /** @description The local definition, once created (omitted before) */
+      definition?: {
+        /** @description Definition id */
+        id: number;
+        /** @description Chaincode id */
+        chaincodeId: number;
+        /** @description Image */
+        dockerImage: string;
+        /** @description Endorsement policy */
+        endorsementPolicy: string;
+        /** @description The proposal's id */
+        proposalId: number;
+        /** @description Sequence */
+        sequence: number;
+        /** @description Version */
+        version: string;
+      };
+    };
+    ShareChaincodeProposalRequest: {
+      /** @description Connection ids of the consoles to send it to (GET /node/connected-peers) */
+      recipients: number[];
+    };
+    ShareChaincodeProposalResponse: {
+      /** @description Every recipient took it */
+      success: boolean;
+      /** @description Which recipients failed and why */
+      error?: string;
     };
     /** @description A network shared by another console */
     FederationNetworkShare: {
@@ -28989,6 +29308,366 @@ export interface operations {
           "application/json": {
             [key: string]: boolean;
           };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listChaincodeProposals: {
+    parameters: {
+      query?: {
+        /** @description Only the proposals of this Fabric network */
+        network_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChaincodeProposal"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createChaincodeProposal: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateChaincodeProposalRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChaincodeProposal"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getChaincodeProposal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode proposal id */
+        proposalId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChaincodeDefinitionWithChaincode"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  shareChaincodeProposal: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Chaincode proposal id */
+        proposalId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ShareChaincodeProposalRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ShareChaincodeProposalResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  acceptChaincodeProposal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Chaincode proposal id */
+        proposalId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChaincodeDefinitionWithChaincode"];
         };
       };
       /** @description Invalid input: the message names the field */

@@ -5,6 +5,8 @@ import type { FabricContext } from "../fabric-networks/fabric-networks.context.j
 import type { SignedRoutes } from "../federation/federation.inbound.routes.js";
 import { createGovernanceRepo } from "./governance.repo.js";
 import { registerGovernanceRoutes } from "./governance.routes.js";
+import { registerChaincodeProposalRoutes } from "./chaincode-proposals.routes.js";
+import { AppError } from "../../http/errors.js";
 import { createGovernanceService, type GovernanceService } from "./governance.service.js";
 import { governanceInboundRoutes } from "./governance.inbound.js";
 import { createGovernanceSharing, type FederationPlumbing } from "./governance.share.js";
@@ -36,6 +38,17 @@ export function registerGovernanceModule(
     onSubmitted: (p, txId) => sharing.notifySubmitted(p, txId),
   });
   registerGovernanceRoutes(api, service, sharing);
+  // Contract first: the chaincode-proposal service lands in the next commits.
+  const pending = (): never => {
+    throw new AppError("chaincode proposals are not built yet", 501, "NOT_IMPLEMENTED");
+  };
+  registerChaincodeProposalRoutes(api, {
+    create: pending,
+    list: pending,
+    get: pending,
+    share: pending,
+    accept: pending,
+  });
   return {
     service,
     inbound: governanceInboundRoutes(sharing),
