@@ -42,16 +42,18 @@ export function ProposalActions({
       )}
       {share}
       {p.status !== "committed" && (
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={!canCommit(p)}
-          title={blocked}
-          aria-label={`Commit ${p.name}`}
-          onClick={onCommit}
-        >
-          <UploadCloudIcon /> Commit
-        </Button>
+        // A disabled button gets no pointer events, so the reason sits on a wrapper that does.
+        <span title={blocked} data-testid={`commit-${p.id}`}>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={!canCommit(p)}
+            aria-label={`Commit ${p.name}`}
+            onClick={onCommit}
+          >
+            <UploadCloudIcon /> Commit
+          </Button>
+        </span>
       )}
     </div>
   );
