@@ -89,7 +89,10 @@ function ShareStep({ proposal, onDone }: { proposal: ChaincodeProposal; onDone: 
     );
   }
   return (
-    <div className="max-w-xl">
+    <div className="grid max-w-xl gap-3">
+      <p role="status" className="text-sm">
+        {proposal.name} {proposal.version}, sequence {proposal.sequence}, is proposed on {proposal.channelName}.
+      </p>
       <ShareProposalForm proposal={proposal} peers={targets} onDone={onDone} onCancel={onDone} cancelLabel="Skip" />
     </div>
   );
