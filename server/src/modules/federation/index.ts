@@ -111,11 +111,14 @@ export function registerFederationModule(
     [metricsInboundRoutes(metrics), ...(deps.inbound ?? [])],
   );
   api.addHook("onReady", async () => loop.start());
-  return { service, plumbing: {
+  return {
+    service,
+    plumbing: {
       client,
       connections,
       connectionById: (id) => repo.connectionById(id),
       connectionByNodeId: (nodeId) => repo.connection(nodeId),
     },
-    close: () => loop.stop() };
+    close: () => loop.stop(),
+  };
 }
