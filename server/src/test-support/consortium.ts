@@ -50,11 +50,8 @@ export async function consortium(opts: { ports: number; code: string; channel: s
   };
   try {
     const track = (c: FabricApi) => started.push(c);
-    const [a, b, c] = (await Promise.all([0, 1, 2].map((i) => federatedFabricApi(opts.ports + i * 60, track)))) as [
-      FederatedFabricApi,
-      FederatedFabricApi,
-      FederatedFabricApi,
-    ];
+    const boot = (i: number) => federatedFabricApi(opts.ports + i * 60, track);
+    const [a, b, c] = await Promise.all([boot(0), boot(1), boot(2)]);
 
     const peerOrg = async (api: FederatedFabricApi, letter: string) => {
       const org = await api.ok("POST", "/organizations", {
@@ -89,21 +86,9 @@ export async function consortium(opts: { ports: number; code: string; channel: s
       { console: b, mspId: bOwn.org.mspId },
       { console: c, mspId: cOwn.org.mspId },
     ]);
-    const [bNet, cNet] = (await Promise.all(
-      [
-        { to: b, toOnOwner: ab.toOnFrom, peer: bOwn.peer },
-        { to: c, toOnOwner: ac.toOnFrom, peer: cOwn.peer },
-      ].map((x) =>
-        shareAndJoin({
-          owner: a,
-          networkId: chan.net.id,
-          to: x.to,
-          toOnOwner: x.toOnOwner,
-          channel,
-          peerIds: [x.peer.id],
-        }),
-      ),
-    )) as [{ networkId: number }, { networkId: number }];
+    const join = (to: FederatedFabricApi, toOnOwner: number, peer: Json) =>
+      shareAndJoin({ owner: a, networkId: chan.net.id, to, toOnOwner, channel, peerIds: [peer.id] });
+    const [bNet, cNet] = await Promise.all([join(b, ab.toOnFrom, bOwn.peer), join(c, ac.toOnFrom, cOwn.peer)]);
 
     const member = (api: FederatedFabricApi, org: Json, peer: Json, networkId: number): ConsortiumMember => ({
       api,
