@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { EventBus } from "../../events/bus.js";
 import { ConfigtxInputError, verifyConfigSignature } from "../../fabric/configtx/index.js";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
+import type { ConnectionRow } from "../federation/federation.repo.js";
 import type { GovernanceRepo, ProposalRow } from "./governance.repo.js";
 import { configOf, configSignature } from "./governance.wire.js";
 import { GOVERNANCE_PATHS, type proposalWire, type signatureWire, type statusWire } from "./governance.inbound.js";
@@ -120,10 +121,11 @@ export function createGovernanceSharing(deps: {
       const sharedWith = new Set(
         (await repo.events(p.id))
           .filter((e) => e.event_type === "proposal_shared")
-          .map((e) => (JSON.parse(e.data_json) as { connection_id?: number }).connection_id),
+          .map((e) => (JSON.parse(e.data_json) as { connection_id?: number }).connection_id)
+          .filter((id): id is number => typeof id === "number"),
       );
-      const conns = (await deps.federation().connections()).filter(
-        (c) => sharedWith.has(c.id) && c.status !== "revoked",
+      const conns = (await Promise.all([...sharedWith].map((id) => links.connectionById(id)))).filter(
+        (c): c is ConnectionRow => c !== undefined && c.status !== "revoked",
       );
       await Promise.all(
         conns.map(async (c) => {
