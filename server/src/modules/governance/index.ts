@@ -29,6 +29,12 @@ export function registerGovernanceModule(
       return federation;
     },
     networkIdByChannel: async (name) => (await repo.fabricNetworkByName(name))?.id ?? null,
+    // Without a running node of the channel, a received proposal is accepted as sent.
+    channelConfig: (id) =>
+      deps.fabric
+        .network(id)
+        .then((n) => deps.change.newestConfig(n))
+        .catch(() => null),
     bus: ctx.bus,
   });
   const service = createGovernanceService({
@@ -36,6 +42,7 @@ export function registerGovernanceModule(
     change: deps.change,
     ctx: deps.fabric,
     onSubmitted: (p, txId) => sharing.notifySubmitted(p, txId),
+    beforeWithdraw: (p, s) => sharing.withdrawShared(p, s),
   });
   registerGovernanceRoutes(api, service, sharing);
   // Contract first: the chaincode-proposal service lands in the next commits.
