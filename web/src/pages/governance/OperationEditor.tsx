@@ -7,7 +7,7 @@ import { FieldError, Label } from "@/components/ui/label";
 import type { ExternalOrganization } from "@/data/external-nodes/types";
 import { OPERATION_LABEL, type OperationDraft } from "@/pages/governance/proposal-form";
 
-const SELECT = "h-9 rounded-md border bg-background px-3 text-sm";
+const SELECT = "h-9 w-full min-w-0 rounded-md border bg-background px-3 text-sm";
 
 function Field({
   id,

@@ -31,17 +31,22 @@ import { proposalPath } from "@/pages/governance/proposal-view";
 function CreateForm({ networkId, channel }: { networkId: number; channel: string }): ReactElement {
   const navigate = useNavigate();
   const current = useFabricChannelConfigQuery(networkId, "current");
+  // The current config comes from a running node; without one the editors fall back to block 0 (the
+  // server still computes the proposal against a running orderer's newest config, or says why not).
+  const genesis = useFabricChannelConfigQuery(networkId, "genesis");
   const external = useExternalOrganizationsQuery();
   const create = useProposalCreateMutation();
   const [drafts, setDrafts] = useState<OperationDraft[]>([]);
   const [kind, setKind] = useState<OperationKind>("add_org");
   const [errors, setErrors] = useState<Record<number, Record<string, string>>>({});
   const [rootError, setRootError] = useState<string>();
-  const config = current.data?.config;
+  const config = current.data?.config ?? (current.isError ? genesis.data?.config : undefined);
+  const loading = current.isPending || (current.isError && genesis.isPending);
   const ctx = useMemo<DraftContext>(() => {
     const orgs = channelOrgsOf(config);
     return {
-      channelOrgs: [...new Set([...orgs.peer, ...orgs.orderer])].sort(),
+      // Removing an org and anchor peers are changes of the application (peer) orgs.
+      channelOrgs: orgs.peer,
       current: batchSettingsOf(config),
       externalOrgs: external.data ?? [],
     };
@@ -74,9 +79,15 @@ function CreateForm({ networkId, channel }: { networkId: number; channel: string
       },
     );
   };
-  if (current.isError) return <QueryState query={current}>{() => null}</QueryState>;
+  if (current.isError && genesis.isError) return <QueryState query={current}>{() => null}</QueryState>;
   return (
     <div className="space-y-6">
+      {current.isError && (
+        <p role="status" className="rounded-lg border border-warning/50 bg-warning/10 p-4 text-sm">
+          The channel&apos;s current config could not be read ({current.error.message}); the editors use its first
+          config block. Creating the proposal needs a joined, running orderer of the channel.
+        </p>
+      )}
       {drafts.map((d, i) => (
         <OperationEditor
           key={i}
@@ -104,7 +115,7 @@ function CreateForm({ networkId, channel }: { networkId: number; channel: string
             <Label htmlFor="operation-kind">Operation</Label>
             <select
               id="operation-kind"
-              className="h-9 rounded-md border bg-background px-3 text-sm"
+              className="h-9 w-full min-w-0 rounded-md border bg-background px-3 text-sm"
               value={kind}
               onChange={(e) => setKind(e.target.value as OperationKind)}
             >
@@ -118,7 +129,7 @@ function CreateForm({ networkId, channel }: { networkId: number; channel: string
           <Button
             type="button"
             variant="outline"
-            disabled={current.isPending}
+            disabled={loading}
             onClick={() => {
               setDrafts((all) => [...all, newDraft(kind, ctx.current)]);
               setRootError(undefined);
@@ -141,7 +152,7 @@ function CreateForm({ networkId, channel }: { networkId: number; channel: string
         </CardContent>
         <CardFooter className="flex-col items-end gap-2 pt-4">
           <FieldError message={rootError} />
-          <Button onClick={submit} disabled={create.isPending || current.isPending}>
+          <Button onClick={submit} disabled={create.isPending || loading}>
             {create.isPending && <Loader2Icon className="animate-spin" />}
             Create proposal
           </Button>

@@ -49,7 +49,7 @@ export function ShareProposalCard({ p }: { p: Proposal }): ReactElement {
             <Label htmlFor="share-connection">Console</Label>
             <select
               id="share-connection"
-              className="h-9 rounded-md border bg-background px-3 text-sm"
+              className="h-9 w-full min-w-0 rounded-md border bg-background px-3 text-sm"
               value={chosen}
               onChange={(e) => {
                 setChosen(e.target.value);

@@ -63,7 +63,7 @@ export function SignCard({ p, onSigned }: { p: Proposal; onSigned?: (signatureId
             <Label htmlFor="sign-msp">Sign as</Label>
             <select
               id="sign-msp"
-              className="h-9 rounded-md border bg-background px-3 text-sm"
+              className="h-9 w-full min-w-0 rounded-md border bg-background px-3 text-sm"
               value={msp}
               onChange={(e) => {
                 setChosen(e.target.value);
