@@ -9,6 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { useNetworkProposalsQuery } from "@/data/governance/proposal-queries";
 import { formatDateTime } from "@/lib/utils";
 import { ProposalStatusBadge } from "@/pages/governance/ProposalStatusBadge";
+import { ChaincodeProposalsSection } from "@/pages/networks/proposals/ChaincodeProposalsSection";
 import { diffLines, diffSummary, proposalPath } from "@/pages/governance/proposal-view";
 
 /** The channel's config-update proposals: status, what they change, the signature count. */
@@ -94,7 +95,7 @@ export function ProposalsTab({ networkId }: { networkId: number }): ReactElement
   return (
     <div className="space-y-6">
       <ConfigProposalsCard networkId={networkId} />
-      {/* Chaincode proposals: the lead renders <ChaincodeProposalsSection networkId={networkId} /> (web-cc) here. */}
+      <ChaincodeProposalsSection networkId={networkId} />
     </div>
   );
 }
