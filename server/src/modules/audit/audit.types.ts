@@ -143,6 +143,8 @@ export const AUDIT_EVENT_TYPES = [
   "governance.chaincode_proposal_share",
   "governance.chaincode_proposal_accept",
   "governance.chaincode_proposal_received",
+  "troubleshooting.test_connection",
+  "troubleshooting.validate_certificate",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
