@@ -29,6 +29,7 @@ import { createSettingsService } from "./settings/settings.service.js";
 import { registerSystemRoutes } from "./system/system.routes.js";
 import { registerUsersRoutes } from "./users/users.routes.js";
 import { registerTroubleshootingModule } from "./troubleshooting/index.js";
+import { registerMcpModule } from "./mcp/index.js";
 import { createUsersService } from "./users/users.service.js";
 import { createWsHub } from "../events/ws-hub.js";
 
@@ -65,6 +66,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   const keys = registerKeysModule(api, { db: ctx.db, providers });
   const orgs = registerOrganizationsModule(api, { db: ctx.db, keys });
   registerTroubleshootingModule(api, { settings, orgs });
+  registerMcpModule(api, ctx);
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
   const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
   registerNodeRpcModule(api, nodes.service, keys);

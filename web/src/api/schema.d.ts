@@ -598,6 +598,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/mcp/info": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What the MCP server offers: name, version, transport, endpoint and tools (no credentials needed) */
+    get: operations["getMCPInfo"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu": {
     parameters: {
       query?: never;
@@ -15579,6 +15596,66 @@ export interface operations {
       };
       /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getMCPInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Server name */
+            name: string;
+            /** @description Console version */
+            version: string;
+            /** @description streamable-http */
+            transport: string;
+            /** @description URL MCP clients connect to */
+            endpoint: string;
+            /** @description How clients authenticate */
+            authentication: string;
+            /** @description Every tool; a key sees those its role may call */
+            tools: {
+              /** @description Tool name */
+              name: string;
+              /** @description What it does (from the OpenAPI operation) */
+              description: string;
+              /** @description Only reads */
+              read_only: boolean;
+            }[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
         headers: {
           [name: string]: unknown;
         };

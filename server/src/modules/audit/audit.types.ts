@@ -145,6 +145,7 @@ export const AUDIT_EVENT_TYPES = [
   "governance.chaincode_proposal_received",
   "troubleshooting.test_connection",
   "troubleshooting.validate_certificate",
+  "mcp.request",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
