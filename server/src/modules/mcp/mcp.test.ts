@@ -65,22 +65,26 @@ describe.each(dialects())("MCP server on %s", (dialect) => {
     expect(String(toolJson(refused))).toMatch(/^HTTP 403: .*your role is viewer/);
     // Audit rows are written after each response; wait for them as a reader of the log would.
     type Row = { eventType: string; eventOutcome: string; details: unknown };
-    const audit = await waitFor("the MCP and REST audit rows", async () => {
-      const body = (
-        await t.app.inject({ method: "GET", url: "/api/v1/audit/logs?page_size=100", headers: t.admin })
-      ).json() as { items: Row[] };
-      const text = JSON.stringify(body.items.filter((e) => e.eventType === "mcp.request"));
-      const ok =
-        text.includes('"tool":"stop_node","status":403') &&
-        text.includes('"tool":"list_nodes","status":200') &&
-        body.items.some(
-          (e) =>
-            e.eventType === "permission.denied" &&
-            JSON.stringify(e.details).includes(`"path":"/api/v1/nodes/${node.id}/stop"`) &&
-            JSON.stringify(e.details).includes('"role":"viewer"'),
-        );
-      return ok ? body : undefined;
-    });
+    const audit = await waitFor(
+      "the MCP and REST audit rows",
+      async () => {
+        const body = (
+          await t.app.inject({ method: "GET", url: "/api/v1/audit/logs?page_size=100", headers: t.admin })
+        ).json() as { items: Row[] };
+        const text = JSON.stringify(body.items.filter((e) => e.eventType === "mcp.request"));
+        const ok =
+          text.includes('"tool":"stop_node","status":403') &&
+          text.includes('"tool":"list_nodes","status":200') &&
+          body.items.some(
+            (e) =>
+              e.eventType === "permission.denied" &&
+              JSON.stringify(e.details).includes(`"path":"/api/v1/nodes/${node.id}/stop"`) &&
+              JSON.stringify(e.details).includes('"role":"viewer"'),
+          );
+        return ok ? body : undefined;
+      },
+      15_000,
+    );
     expect(audit.items.length).toBeGreaterThan(0);
   });
 
@@ -120,7 +124,7 @@ describe.each(dialects())("MCP server on %s", (dialect) => {
       body: JSON.stringify(init),
     });
     expect(basic.status).toBe(403);
-    expect((await basic.json()).message).toMatch(/API key only/);
+    expect(((await basic.json()) as { message: string }).message).toMatch(/API key only/);
     const none = await fetch(`${base}/api/v1/mcp`, { method: "POST", headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
   });
