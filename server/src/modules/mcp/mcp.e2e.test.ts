@@ -56,12 +56,16 @@ describe("MCP tools on a real node", () => {
       const logs = await admin.callTool({ name: "node_logs", arguments: { id: peer.id } });
       expect(logs.isError).toBe(false);
 
-      const audit = await waitFor("audit rows", async () => {
-        const items = (await h.ok("GET", "/audit/logs?page_size=200")).items as Json[];
-        const stop = items.find((e) => e.eventType === "node.stop" && e.eventOutcome === "SUCCESS");
-        const denied = items.find((e) => e.eventType === "permission.denied" && e.details?.role === "viewer");
-        return stop && denied ? { stop, denied } : undefined;
-      });
+      const audit = await waitFor(
+        "audit rows",
+        async () => {
+          const items = (await h.ok("GET", "/audit/logs?page_size=200")).items as Json[];
+          const stop = items.find((e) => e.eventType === "node.stop" && e.eventOutcome === "SUCCESS");
+          const denied = items.find((e) => e.eventType === "permission.denied" && e.details?.role === "viewer");
+          return stop && denied ? { stop, denied } : undefined;
+        },
+        15_000,
+      );
       expect(audit.stop.affectedResource).toContain(String(peer.id));
     },
   );
