@@ -19,16 +19,31 @@ function copy(text: string): void {
 }
 
 /** "Copy as curl": the console API call (always), and the direct command where a standard tool does the test. */
-export function CopyCommandMenu({ request, label }: { request: ConnectionTestRequest; label: string }): ReactElement {
+export function CopyCommandMenu({
+  request,
+  label,
+  compact = false,
+}: {
+  request: ConnectionTestRequest;
+  label: string;
+  /** An icon button (table rows); the accessible name and tooltip still say what it does. */
+  compact?: boolean;
+}): ReactElement {
   const direct = directCommand(request);
   const protocol = request.protocol ?? "tcp";
   const directName = protocol === "tls" ? "openssl s_client" : protocol === "tcp" ? "nc" : "curl (direct)";
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button type="button" variant="outline" size="sm" aria-label={label}>
+        <Button
+          type="button"
+          variant="outline"
+          size={compact ? "icon-sm" : "sm"}
+          aria-label={label}
+          title="Copy as curl"
+        >
           <TerminalIcon />
-          Copy as curl
+          {!compact && "Copy as curl"}
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">

@@ -94,6 +94,12 @@ export function TestDetails({ result }: { result: ConnectionTestResult }): React
   );
 }
 
+/** The health answer up to its explanation ("not offered (UNIMPLEMENTED): the server…" → "not offered (UNIMPLEMENTED)"); the details hold it all. */
+export function shortHealth(health: string): string {
+  const i = health.indexOf(":");
+  return i > 0 ? health.slice(0, i) : health;
+}
+
 /** Results of the connection tests: one row per test, expandable for TLS and protocol details. */
 export function ResultsTable({ rows }: { rows: readonly TestRow[] }): ReactElement {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
@@ -105,78 +111,81 @@ export function ResultsTable({ rows }: { rows: readonly TestRow[] }): ReactEleme
       return next;
     });
   return (
-    <div className="overflow-x-auto">
-      <Table aria-label="Connection test results">
-        <TableHeader>
-          <TableRow>
-            <TableHead className="w-8" />
-            <TableHead>Node</TableHead>
-            <TableHead>Target</TableHead>
-            <TableHead>Protocol</TableHead>
-            <TableHead>Result</TableHead>
-            <TableHead>Time (ms)</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead>TLS</TableHead>
-            <TableHead>Health</TableHead>
-            <TableHead>Error</TableHead>
-            <TableHead />
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.map((row) => {
-            const r = row.result;
-            const expanded = open.has(row.id);
-            const label = `${row.node} ${row.target}`;
-            return (
-              <Fragment key={row.id}>
-                <TableRow aria-label={label}>
-                  <TableCell>
-                    {r && (
-                      <Button
-                        type="button"
-                        variant="ghost"
-                        size="icon-sm"
-                        aria-expanded={expanded}
-                        aria-label={`${expanded ? "Hide" : "Show"} details of ${label}`}
-                        onClick={() => toggle(row.id)}
-                      >
-                        {expanded ? <ChevronDownIcon /> : <ChevronRightIcon />}
-                      </Button>
-                    )}
-                  </TableCell>
-                  <TableCell className="font-medium">{row.node}</TableCell>
-                  <TableCell>
-                    <div>{row.target}</div>
-                    <div className="text-xs break-all text-muted-foreground">{row.request.endpoint}</div>
-                  </TableCell>
-                  <TableCell>{row.request.protocol}</TableCell>
-                  <TableCell>
-                    <Outcome row={row} />
-                  </TableCell>
-                  <TableCell>{r ? r.response_time_ms : "—"}</TableCell>
-                  <TableCell>{r?.status_code ?? "—"}</TableCell>
-                  <TableCell>
-                    <TlsCell result={r} />
-                  </TableCell>
-                  <TableCell className="max-w-64 text-xs">{r?.details?.health ?? "—"}</TableCell>
-                  <TableCell className="max-w-64 text-xs text-destructive">{row.error ?? r?.error ?? ""}</TableCell>
-                  <TableCell>
-                    <CopyCommandMenu request={row.request} label={`Copy command for ${label}`} />
+    <Table aria-label="Connection test results">
+      <TableHeader>
+        <TableRow>
+          <TableHead className="w-8" />
+          <TableHead>Node</TableHead>
+          <TableHead>Target</TableHead>
+          <TableHead>Result, time</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>TLS</TableHead>
+          <TableHead>Health</TableHead>
+          <TableHead>Error</TableHead>
+          <TableHead />
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((row) => {
+          const r = row.result;
+          const expanded = open.has(row.id);
+          const label = `${row.node} ${row.target}`;
+          return (
+            <Fragment key={row.id}>
+              <TableRow aria-label={label}>
+                <TableCell>
+                  {r && (
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon-sm"
+                      aria-expanded={expanded}
+                      aria-label={`${expanded ? "Hide" : "Show"} details of ${label}`}
+                      onClick={() => toggle(row.id)}
+                    >
+                      {expanded ? <ChevronDownIcon /> : <ChevronRightIcon />}
+                    </Button>
+                  )}
+                </TableCell>
+                <TableCell className="min-w-28 font-medium whitespace-normal [overflow-wrap:anywhere]">
+                  {row.node}
+                </TableCell>
+                <TableCell className="min-w-32 whitespace-normal [overflow-wrap:anywhere]">
+                  <div>
+                    {row.target} <span className="text-xs text-muted-foreground">({row.request.protocol})</span>
+                  </div>
+                  <div className="text-xs text-muted-foreground">{row.request.endpoint}</div>
+                </TableCell>
+                <TableCell>
+                  <Outcome row={row} />
+                  {r && <div className="mt-1 text-xs text-muted-foreground">{r.response_time_ms} ms</div>}
+                </TableCell>
+                <TableCell>{r?.status_code ?? "—"}</TableCell>
+                <TableCell>
+                  <TlsCell result={r} />
+                </TableCell>
+                <TableCell className="min-w-28 text-xs whitespace-normal" title={r?.details?.health}>
+                  {r?.details?.health ? shortHealth(r.details.health) : "—"}
+                </TableCell>
+                <TableCell className="min-w-32 text-xs whitespace-normal text-destructive [overflow-wrap:anywhere]">
+                  {row.error ?? r?.error ?? ""}
+                </TableCell>
+                <TableCell>
+                  <CopyCommandMenu request={row.request} label={`Copy command for ${label}`} compact />
+                </TableCell>
+              </TableRow>
+              {expanded && r && (
+                <TableRow>
+                  <TableCell />
+                  <TableCell colSpan={8} className="bg-muted/40 whitespace-normal">
+                    <TestDetails result={r} />
                   </TableCell>
                 </TableRow>
-                {expanded && r && (
-                  <TableRow>
-                    <TableCell />
-                    <TableCell colSpan={10} className="bg-muted/40">
-                      <TestDetails result={r} />
-                    </TableCell>
-                  </TableRow>
-                )}
-              </Fragment>
-            );
-          })}
-        </TableBody>
-      </Table>
-    </div>
+              )}
+            </Fragment>
+          );
+        })}
+      </TableBody>
+    </Table>
   );
 }

@@ -7,7 +7,7 @@ import {
   type ConnectionTestResult,
 } from "@/data/troubleshooting/troubleshooting-api";
 import { CertificateResult } from "@/pages/troubleshooting/CertificateResult";
-import { ResultsTable, TestDetails, type TestRow } from "@/pages/troubleshooting/ResultsTable";
+import { ResultsTable, shortHealth, TestDetails, type TestRow } from "@/pages/troubleshooting/ResultsTable";
 
 const text = (html: string): string => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
@@ -110,6 +110,7 @@ describe("ResultsTable", () => {
     expect(t).toContain("Success");
     expect(t).toContain("TLS valid");
     expect(t).toContain("not offered (UNIMPLEMENTED)");
+    expect(shortHealth("not offered (UNIMPLEMENTED): the server speaks gRPC")).toBe("not offered (UNIMPLEMENTED)");
     const d = text(renderToStaticMarkup(<TestDetails result={ok} />));
     expect(d).toContain("TLSv1.3");
     expect(d).toContain("TLS_AES_128_GCM_SHA256");
