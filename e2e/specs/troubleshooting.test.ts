@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
-import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+import { join } from "node:path";
+import { adminUser, ARTIFACTS, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { removeFabricFixtures, waitNodeStatus } from "../support/fabric.js";
 import { freePortIn } from "../support/server.js";
 
@@ -136,6 +137,9 @@ describe("troubleshooting", () => {
     // The TLS details of the peer's gRPC row.
     await grpc.getByRole("button", { name: `Show details of ${PEER} gRPC` }).click();
     await table.getByText(/^TLSv1\.[23]$/).waitFor();
+    await page.getByRole("region", { name: "Node presets" }).evaluate((el) => el.scrollIntoView({ block: "start" }));
+    await screenshot(page, "troubleshooting");
+    await page.screenshot({ path: join(ARTIFACTS, "troubleshooting-full.png"), fullPage: true });
 
     // Copy as curl: the console API call for the row.
     await grpc.getByRole("button", { name: `Copy command for ${PEER} gRPC` }).click();
@@ -144,7 +148,6 @@ describe("troubleshooting", () => {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toContain(`${s.baseUrl}/api/v1/troubleshooting/test-connection`);
     expect(copied).toContain('"protocol":"grpcs"');
-    await screenshot(page, "troubleshooting");
   });
 
   it("validates the peer org's TLS CA certificate", async () => {
@@ -154,6 +157,7 @@ describe("troubleshooting", () => {
     const result = page.getByRole("region", { name: "Certificate check result" });
     await result.getByText("Valid", { exact: true }).waitFor({ timeout: 15_000 });
     await result.getByText("CA", { exact: true }).waitFor();
+    await result.evaluate((el) => el.scrollIntoView({ block: "end" }));
     await screenshot(page, "troubleshooting-certificate");
   });
 });
