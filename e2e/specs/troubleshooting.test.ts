@@ -160,4 +160,18 @@ describe("troubleshooting", () => {
     await result.evaluate((el) => el.scrollIntoView({ block: "end" }));
     await screenshot(page, "troubleshooting-certificate");
   });
+  it("has a Troubleshooting card in General settings that checks the lookup URL", async () => {
+    const page = s.page;
+    await page.goto("/settings/general#troubleshooting");
+    const card = page.locator("form").filter({ has: page.getByRole("heading", { name: "Troubleshooting" }) });
+    await card.getByLabel("Troubleshooting tools need sign-in").waitFor();
+    const url = card.getByLabel("Public IP lookup service");
+    await url.fill("ftp://ip.example.com");
+    await card.getByRole("button", { name: "Save changes" }).click();
+    await card.getByText("Use an http(s) URL such as https://ip.example.com, or leave empty").waitFor();
+    // Nothing was saved: the setting is still empty.
+    const saved = await apiCall<{ config: { publicIpLookupUrl: string } }>(s.baseUrl, adminUser(), "GET", "/settings");
+    expect(saved.data.config.publicIpLookupUrl).toBe("");
+    await card.getByRole("button", { name: "Reset" }).click();
+  });
 });
