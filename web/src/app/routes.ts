@@ -87,6 +87,8 @@ const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
 const analytics: PageLoader = () => import("@/pages/analytics/AnalyticsPage").then((m) => m.AnalyticsPage);
+const troubleshooting: PageLoader = () =>
+  import("@/pages/troubleshooting/TroubleshootingPage").then((m) => m.TroubleshootingPage);
 const monitoring: PageLoader = () => import("@/pages/monitoring/MonitoringPage").then((m) => m.MonitoringPage);
 
 const nodes: PageLoader = () => import("@/pages/nodes/NodesPage").then((m) => m.NodesPage);
@@ -199,7 +201,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "plugins/:name/deploy", title: "Deploy Plugin", load: pluginDeploy },
   { path: "users", title: "Users", load: users },
   { path: "platform/analytics", title: "Analytics", load: analytics },
-  { path: "platform/troubleshooting", title: "Troubleshooting" },
+  { path: "platform/troubleshooting", title: "Troubleshooting", load: troubleshooting },
 ];
 
 /** Routes whose screens later issues deliver; each renders the "coming soon" placeholder. */

@@ -58,6 +58,28 @@ const FEDERATION_FIELDS: FieldDef[] = [
   },
 ];
 
+const TROUBLESHOOTING_FIELDS: FieldDef[] = [
+  {
+    name: "troubleshootingRequireAuth",
+    label: "Troubleshooting tools need sign-in",
+    kind: "checkbox",
+    help: "Off: anyone who reaches the console may run the tools (rate-limited, reachability only). On: a signed-in user or API key is required.",
+  },
+  {
+    name: "publicIpLookupUrl",
+    label: "Public IP lookup service",
+    kind: "text",
+    help: "Optional: a URL that answers with the caller's IP address, asked by the Public IP tool when no external address is set. Empty: no outside service is assumed.",
+    rules: {
+      // The server's rule for this setting: empty, or http(s):// and no spaces.
+      pattern: {
+        value: /^$|^https?:\/\/\S+$/,
+        message: "Use an http(s) URL such as https://ip.example.com, or leave empty",
+      },
+    },
+  },
+];
+
 /** Scrolls to the card named by the URL's hash (the Connect screen links to #federation) once it renders. */
 function useScrollToHash(ready: boolean): void {
   const { hash } = useLocation();
@@ -66,7 +88,7 @@ function useScrollToHash(ready: boolean): void {
   }, [ready, hash]);
 }
 
-/** Global settings: health checks, demo mode, node command templates, the alert thresholds, plugin registries and the federation endpoint. */
+/** Global settings: health checks, demo mode, node command templates, the alert thresholds, plugin registries, the federation endpoint and the troubleshooting tools. */
 export function GeneralSettingsPage(): ReactElement {
   const settings = useSettingsQuery();
   useScrollToHash(settings.isSuccess);
@@ -111,6 +133,20 @@ export function GeneralSettingsPage(): ReactElement {
               title="Federation"
               description="How other consoles reach this one when you connect them on the Connect screen."
               fields={FEDERATION_FIELDS}
+              config={s.config}
+              updatedAt={s.updated_at}
+            />
+          )}
+        </QueryState>
+      </div>
+      <div className="h-6" />
+      <div id="troubleshooting" className="scroll-mt-20">
+        <QueryState query={settings} loading={<LoadingRows rows={2} />}>
+          {(s) => (
+            <SettingsForm
+              title="Troubleshooting"
+              description="Who may use the troubleshooting tools, and where the Public IP tool may ask for this console's address."
+              fields={TROUBLESHOOTING_FIELDS}
               config={s.config}
               updatedAt={s.updated_at}
             />
