@@ -4,12 +4,19 @@ import { z } from "zod";
 import { configOperation } from "../fabric-networks/fabric-networks.change.schema.js";
 import { signatureHeaders, type SignedRoutes } from "../federation/federation.inbound.routes.js";
 import type { GovernanceSharing } from "./governance.share.js";
+import { chaincodeProposalWire, MAX_CC_WIRE_BYTES } from "./chaincode-proposals.wire.js";
+
+/** What the inbound routes need of the chaincode-proposal service. */
+export interface ChaincodeProposalReceiver {
+  receive(from: string, body: z.infer<typeof chaincodeProposalWire>): Promise<{ proposal_id: string }>;
+}
 
 /** The signed console-to-console paths of governance. */
 export const GOVERNANCE_PATHS = {
   proposal: "/federation/governance/proposals",
   signature: "/federation/governance/signatures",
   status: "/federation/governance/status",
+  chaincode: "/federation/governance/chaincode-proposals",
 } as const;
 
 const b64 = z
@@ -43,7 +50,10 @@ export const statusWire = z.object({
 const ack = z.object({ proposal_id: z.string().describe("The proposal id on this console") });
 
 /** The signed routes other consoles deliver proposals and signatures on. */
-export function governanceInboundRoutes(sharing: GovernanceSharing): SignedRoutes {
+export function governanceInboundRoutes(
+  sharing: GovernanceSharing,
+  chaincode: ChaincodeProposalReceiver,
+): SignedRoutes {
   return (f: FastifyInstance, sender: (req: FastifyRequest) => string) => {
     const r = f.withTypeProvider<ZodTypeProvider>();
     r.post(
@@ -100,6 +110,29 @@ export function governanceInboundRoutes(sharing: GovernanceSharing): SignedRoute
         req.auditInfo.resource = `proposal:${req.body.proposal_id}`;
         req.auditInfo.details = { tx_id: req.body.tx_id };
         return sharing.receiveStatus(sender(req), req.body);
+      },
+    );
+    r.post(
+      GOVERNANCE_PATHS.chaincode,
+      {
+        // The source archive travels inside the JSON (base64): above the federation default.
+        bodyLimit: MAX_CC_WIRE_BYTES,
+        config: { access: "public", audit: "governance.chaincode_proposal_received" },
+        schema: {
+          operationId: "federationReceiveChaincodeProposal",
+          tags: ["Federation"],
+          summary: "Console to console: a chaincode definition proposal with its source archive (signed)",
+          headers: signatureHeaders,
+          body: chaincodeProposalWire,
+          response: { 200: ack },
+        },
+      },
+      async (req) => {
+        req.auditInfo.resource = `chaincode_proposal:${req.body.def_id}`;
+        req.auditInfo.details = { name: req.body.name, version: req.body.version, sequence: req.body.sequence };
+        const res = await chaincode.receive(sender(req), req.body);
+        req.auditInfo.details = { ...req.auditInfo.details, proposal_id: res.proposal_id };
+        return res;
       },
     );
   };
