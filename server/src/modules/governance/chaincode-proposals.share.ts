@@ -9,7 +9,8 @@ import { packSource } from "../../runtime/chaincode-source.js";
 import type { ConnectionRow } from "../federation/federation.repo.js";
 import type { ChaincodeProposalsRepo } from "./chaincode-proposals.repo.js";
 import type { ChaincodeProposals } from "./chaincode-proposals.service.js";
-import { chaincodeProposalWire, MAX_CC_SOURCE_BYTES } from "./chaincode-proposals.wire.js";
+import type { chaincodeProposalWire } from "./chaincode-proposals.wire.js";
+import { MAX_CC_SOURCE_BYTES } from "./chaincode-proposals.wire.js";
 import { GOVERNANCE_PATHS } from "./governance.inbound.js";
 import type { FederationPlumbing } from "./governance.share.js";
 
