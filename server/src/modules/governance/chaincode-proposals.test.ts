@@ -26,7 +26,7 @@ async function importChannel(c: Console, genesis: string): Promise<number> {
   return res.json().networkId as number;
 }
 
-async function ok(c: Console, method: "GET" | "POST", path: string, body?: unknown, code = 200): Promise<Json> {
+async function ok(c: Console, method: "GET" | "POST", path: string, body?: object, code = 200): Promise<Json> {
   const res = await c.api(method, path, body);
   expect(res.statusCode, res.body).toBe(code);
   return res.json() as Json;
