@@ -63,7 +63,11 @@ export function proposalResponse(
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     initRequired: r.init_required === 1,
-    sourceType: (SOURCE_TYPES.includes(r.source_type as SourceType) ? r.source_type : "none") as SourceType,
+    // Proposed here: the definition's source as it is now (uploaded after the proposal was made).
+    sourceType:
+      def && r.connection_id === 0
+        ? sourceTypeOf(def)
+        : ((SOURCE_TYPES.includes(r.source_type as SourceType) ? r.source_type : "none") as SourceType),
     sourceSha256: r.source_sha256,
     definitionId: r.definition_id,
     chaincodeId: r.chaincode_id,
