@@ -262,6 +262,7 @@ export function createChaincodeProposals(deps: {
 
     async accept(id: number, user: string): Promise<ChaincodeDefinitionWithChaincode> {
       const r = await row(id);
+      if (r.status === "accepting") throw new ConflictError(`chaincode proposal ${id} is already being accepted`);
       if (!ACCEPTABLE.includes(r.status)) {
         throw new ConflictError(
           `chaincode proposal ${id} is ${r.status}; only a received, proposed or failed one can be accepted`,

@@ -15,6 +15,7 @@ import {
 import { createUser, dialects } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
 import type { Json } from "../../test-support/fabric-api.js";
+import { createChaincodeProposalsRepo } from "./chaincode-proposals.repo.js";
 import { GOVERNANCE_PATHS } from "./governance.inbound.js";
 
 const P = "/pro/chaincodes/proposals";
@@ -308,15 +309,25 @@ describe.each(dialects())("chaincode proposals between consoles (%s)", (dialect)
     expect(((await ok(b, "GET", P)) as Json[]).map((p) => p.name)).toEqual(["ccp"]);
   });
 
-  it("B's accept without a running peer fails retryably; two concurrent accepts: one is refused as busy", async () => {
+  it("B's accept without a running peer fails retryably; of two concurrent claims exactly one wins", async () => {
     const results = await Promise.all([1, 2].map(() => b.api("POST", `${P}/${onB.id}/accept`)));
     expect(results.map((r) => r.statusCode)).toEqual([409, 409]);
-    const messages = results.map((r) => r.json().message as string).sort();
-    expect(messages.some((m) => /already being accepted|is failed/.test(m))).toBe(true);
-    expect(messages.some((m) => /has no running peer on this console/.test(m))).toBe(true);
+    // The second either found it claimed, or ran after the first had failed (failed is retryable).
+    for (const r of results) {
+      expect(r.json().message).toMatch(/already being accepted|has no running peer on this console/);
+    }
     const p = await ok(b, "GET", `${P}/${onB.id}`);
     expect(p.proposal).toMatchObject({ status: "failed" });
     expect(p.proposal.error).toMatch(/has no running peer on this console/);
+    // The claim itself (the conditional UPDATE): one winner, on either database.
+    const repo = createChaincodeProposalsRepo(b.t.database.db);
+    const now = new Date().toISOString();
+    const wins = await Promise.all([1, 2, 3].map(() => repo.claim(onB.id as number, ["failed"], "accepting", now)));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    const busy = await b.api("POST", `${P}/${onB.id}/accept`);
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().message).toBe(`chaincode proposal ${onB.id} is already being accepted`);
+    await repo.update(onB.id as number, { status: "failed", updated_at: now });
     // Retry: failed is acceptable again (same refusal, same state).
     const retry = await b.api("POST", `${P}/${onB.id}/accept`);
     expect(retry.statusCode).toBe(409);
