@@ -288,14 +288,7 @@ export function createChaincodeProposals(deps: {
           await chaincodes.deploy(def.id, undefined, user);
         }
         if ((def.source_type === "none" || !def.source_path) && r.source_archive) {
-          const type =
-            r.source_type === "executable"
-              ? "executable"
-              : r.source_type === "go"
-                ? "go"
-                : r.source_type === "node"
-                  ? "node"
-                  : "auto";
+          const type = (["executable", "go", "node"] as const).find((t) => t === r.source_type) ?? "auto";
           await chaincodes.uploadSource(def.id, await readFile(r.source_archive), type, user);
         }
         await chaincodes.build(def.id, user);
