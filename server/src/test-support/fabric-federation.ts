@@ -1,82 +1,99 @@
-import { expect } from "vitest";
 import { fabricApi, waitFor, type FabricApi, type Json } from "./fabric-api.js";
 import { listenAndSetEndpoint } from "./federation.js";
 
-/** Chain height of a channel as a console's own joined peer reports it (-1 when it can't tell). */
+/**
+ * Test-only helpers for consoles that run real Fabric nodes and talk to each other: connect
+ * them, add one console's orgs to another's channel, share the channel and join it.
+ */
+
+export type FederatedFabricApi = FabricApi & { nodeId: string };
+
+/** A fabricApi console (SQLite) listening on loopback with its federation endpoint set. */
+export async function federatedFabricApi(ports: number, track?: (c: FabricApi) => void): Promise<FederatedFabricApi> {
+  const api = await fabricApi({ ports });
+  track?.(api);
+  await listenAndSetEndpoint(api.t);
+  const nodeId = (await api.ok("GET", "/node/identity")).node_id as string;
+  return Object.assign(api, { nodeId });
+}
+
+/** The id of the connection with `nodeId` on console `on`. */
+export async function connectionIdOf(on: FabricApi, nodeId: string): Promise<number> {
+  const peers = (await on.ok("GET", "/node/connected-peers")).connected_peers as Json[];
+  const p = peers.find((x) => x.node_id === nodeId);
+  if (!p) throw new Error(`${nodeId} is not connected`);
+  return p.id as number;
+}
+
+/** `from` invites, `to` accepts (both directions); answers each side's connection id of the other. */
+export async function connectFabric(
+  from: FederatedFabricApi,
+  to: FederatedFabricApi,
+): Promise<{ toOnFrom: number; fromOnTo: number }> {
+  const inv = await from.ok("POST", "/node/generate-invitation", { bidirectional: true });
+  await to.ok("POST", "/node/accept-invitation", { invitation_jwt: inv.invitation_jwt });
+  return { toOnFrom: await connectionIdOf(from, to.nodeId), fromOnTo: await connectionIdOf(to, from.nodeId) };
+}
+
+/** Chain height of a channel as a console's own joined peer reports it (-1 when it can't). */
 export async function channelHeight(c: FabricApi, networkId: number): Promise<number> {
   const r = await c.call("GET", `/networks/fabric/${networkId}/info`);
   return r.status === 200 ? Number(r.body.height) : -1;
 }
 
 /**
- * Two consoles on one real channel, joined through federation (docs/federation.md): A holds the channel
- * with its peer org and orderer; B's org (one peer) is added from B's synced external-organization
- * record; A shares the network, B accepts it and its peer joins and catches up. Both consoles have
- * synced the other's nodes (A sees B's peer as an external node). `consoles` receives both for cleanup.
+ * `on` syncs the nodes of each console in `from` and adds their orgs (by MSP id) to its channel
+ * from the external-organization records, in one config update (signed by `on`'s orgs: enough
+ * while they are the channel's only application org). Answers the external-organization records.
  */
-export async function twoConsoleChannel(p: {
-  ports: [number, number];
-  code: string;
-  prefix: string;
-  channel: string;
-  consoles: FabricApi[];
-}) {
-  const a = await fabricApi({ ports: p.ports[0] });
-  p.consoles.push(a);
-  const b = await fabricApi({ ports: p.ports[1] });
-  p.consoles.push(b);
-  await Promise.all([listenAndSetEndpoint(a.t), listenAndSetEndpoint(b.t)]);
-
-  const [chan, bOrg] = await Promise.all([
-    a.peerOrdererChannel({ code: `${p.code}A`, prefix: `${p.prefix}a`, channel: p.channel }),
-    b.ok("POST", "/organizations", { mspId: `${p.code}BOrg1MSP`, name: `${p.code} B Org 1` }),
-  ]);
-  const [bPeer] = (await b.createNodes(bOrg, 1, 0, `${p.prefix}b-`)) as [Json];
-
-  const aId = (await a.ok("GET", "/node/identity")).node_id as string;
-  const bId = (await b.ok("GET", "/node/identity")).node_id as string;
-  const inv = await a.ok("POST", "/node/generate-invitation", { bidirectional: true });
-  await b.ok("POST", "/node/accept-invitation", { invitation_jwt: inv.invitation_jwt });
-  const bSync = await b.ok("POST", "/node/sync-external-nodes", { peer_node_id: aId });
-  await a.ok("POST", "/node/sync-external-nodes", { peer_node_id: bId });
-  const aOrgs: Json[] = await a.ok("GET", "/external-nodes/fabric-organizations");
-  const external = aOrgs.find((o) => o.mspId === bOrg.mspId);
-  expect(external?.signCertificate).toBe(bOrg.signCertificate);
-  await a.ok("POST", `/networks/fabric/${chan.net.id}/update-config`, {
-    operations: [{ type: "add_org", payload: { external_organization_id: external.id } }],
+export async function addOrgsFromConsoles(
+  on: FabricApi,
+  networkId: number,
+  from: { console: FederatedFabricApi; mspId: string }[],
+): Promise<Json[]> {
+  for (const f of from) await on.ok("POST", "/node/sync-external-nodes", { peer_node_id: f.console.nodeId });
+  const records: Json[] = await on.ok("GET", "/external-nodes/fabric-organizations");
+  const added = from.map((f) => {
+    const r = records.find((o) => o.mspId === f.mspId);
+    if (!r) throw new Error(`no external organization ${f.mspId} after the sync`);
+    return r;
   });
+  await on.ok("POST", `/networks/fabric/${networkId}/update-config`, {
+    operations: added.map((r) => ({ type: "add_org", payload: { external_organization_id: r.id } })),
+  });
+  return added;
+}
 
-  const bOnA = ((await a.ok("GET", "/node/connected-peers")).connected_peers as Json[]).find((x) => x.node_id === bId);
-  const aOnB = ((await b.ok("GET", "/node/connected-peers")).connected_peers as Json[]).find((x) => x.node_id === aId);
-  const share = await a.ok("POST", "/pro/sharing/network", { networkId: chan.net.id, recipients: [bOnA.id] });
-  expect(share.status).not.toBe("failed");
-  const received = ((await b.ok("GET", "/pro/shared-networks?direction=received")).networks as Json[]).find(
-    (n) => n.networkName === p.channel,
+/**
+ * `owner` shares its network with `to` (connection `toOnOwner`), `to` accepts it (an import of
+ * block 0), joins its peers and waits until they reach the owner's height. Answers `to`'s
+ * network id and the share id on the owner.
+ */
+export async function shareAndJoin(p: {
+  owner: FabricApi;
+  networkId: number;
+  to: FabricApi;
+  toOnOwner: number;
+  channel: string;
+  peerIds: number[];
+}): Promise<{ networkId: number; shareId: string }> {
+  const share = await p.owner.ok("POST", "/pro/sharing/network", {
+    networkId: p.networkId,
+    recipients: [p.toOnOwner],
+  });
+  if (share.status === "failed") throw new Error(`sharing ${p.channel} failed: ${JSON.stringify(share)}`);
+  const received = ((await p.to.ok("GET", "/pro/shared-networks?direction=received")).networks as Json[]).find(
+    (n) => n.networkName === p.channel && n.status === "pending",
   );
-  expect(received?.status).toBe("pending");
-  const accepted = await b.ok("POST", `/pro/shared-networks/${received.id}/accept`);
-  const bNetId = accepted.networkId as number;
-
-  await b.ok("POST", `/networks/fabric/${bNetId}/peers/${bPeer.id}/join`);
-  const target = await channelHeight(a, chan.net.id);
+  if (!received) throw new Error(`no pending share of ${p.channel} on the recipient`);
+  const accepted = await p.to.ok("POST", `/pro/shared-networks/${received.id}/accept`);
+  const networkId = accepted.networkId as number;
+  for (const id of p.peerIds) await p.to.ok("POST", `/networks/fabric/${networkId}/peers/${id}/join`);
+  const target = await channelHeight(p.owner, p.networkId);
   await waitFor(
-    `B's peer at A's height ${target}`,
-    async () => ((await channelHeight(b, bNetId)) >= target ? true : undefined),
+    `the recipient's peers at the owner's height ${target}`,
+    async () => ((await channelHeight(p.to, networkId)) >= target ? true : undefined),
     90_000,
   );
-  return {
-    a,
-    b,
-    chan,
-    bOrg,
-    bPeer,
-    bNetId,
-    aId,
-    bId,
-    bOnA: bOnA.id as number,
-    aOnB: aOnB.id as number,
-    bSync,
-    share,
-    target,
-  };
+  return { networkId, shareId: share.shareId as string };
 }

@@ -67,6 +67,8 @@ const chaincodePlayground: PageLoader = () =>
 const project: PageLoader = () => import("@/pages/smart-contracts/projects/ProjectPage").then((m) => m.ProjectPage);
 const projectEditor: PageLoader = () =>
   import("@/pages/smart-contracts/projects/ProjectEditorPage").then((m) => m.ProjectEditorPage);
+const chaincodePropose: PageLoader = () =>
+  import("@/pages/networks/proposals/ChaincodeProposePage").then((m) => m.ChaincodeProposePage);
 const networkChaincode: PageLoader = () =>
   import("@/pages/smart-contracts/NetworkChaincodePage").then((m) => m.NetworkChaincodePage);
 const fabricCreate: PageLoader = () =>
@@ -158,7 +160,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "networks/:networkId/fabric/proposals/:id", title: "Proposal" },
   { path: "networks/:id/fabric/proposals/create", title: "Create Proposal" },
   { path: "networks/fabric/proposals/:proposalId/sign", title: "Sign Proposal" },
-  { path: "networks/:networkId/fabric/chaincodes/propose", title: "Propose Chaincode" },
+  { path: "networks/:networkId/fabric/chaincodes/propose", title: "Propose Chaincode", load: chaincodePropose },
   { path: "networks/fabric/chaincodes/:id", title: "Chaincode", load: networkChaincode },
   { path: "organizations/:id", title: "Organization", load: organization },
   { path: "fabric/organizations", title: "Organizations", load: organizations },

@@ -139,6 +139,7 @@ export const AUDIT_EVENT_TYPES = [
   "governance.proposal_received",
   "governance.signature_received",
   "governance.proposal_status_received",
+  "governance.signature_withdraw_received",
   "governance.chaincode_proposal_create",
   "governance.chaincode_proposal_share",
   "governance.chaincode_proposal_accept",

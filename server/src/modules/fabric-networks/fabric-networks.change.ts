@@ -271,6 +271,11 @@ export function createFabricChange(deps: {
 
   return {
     readCurrent,
+    /**
+     * The newest config this console can read: from a running orderer of the channel, else from a
+     * joined running peer (which may lag the orderer by a block or two).
+     */
+    newestConfig: (network: NetworkRow): Promise<common.Config> => inspect.newestConfig(network, "orderer"),
     broadcastSigned,
     heldOrgs,
     /**

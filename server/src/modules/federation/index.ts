@@ -27,7 +27,12 @@ import { createNetworkShareSender } from "./sharing.send.js";
 export interface FederationModule {
   service: FederationService;
   /** The signed client and the connections, for modules that talk to connected consoles. */
-  plumbing: { client: FederationClient; connections(): Promise<ConnectionRow[]> };
+  plumbing: {
+    client: FederationClient;
+    connections(): Promise<ConnectionRow[]>;
+    connectionById(id: number): Promise<ConnectionRow | undefined>;
+    connectionByNodeId(nodeId: string): Promise<ConnectionRow | undefined>;
+  };
   close(): Promise<void>;
 }
 
@@ -106,5 +111,14 @@ export function registerFederationModule(
     [metricsInboundRoutes(metrics), ...(deps.inbound ?? [])],
   );
   api.addHook("onReady", async () => loop.start());
-  return { service, plumbing: { client, connections }, close: () => loop.stop() };
+  return {
+    service,
+    plumbing: {
+      client,
+      connections,
+      connectionById: (id) => repo.connectionById(id),
+      connectionByNodeId: (nodeId) => repo.connection(nodeId),
+    },
+    close: () => loop.stop(),
+  };
 }

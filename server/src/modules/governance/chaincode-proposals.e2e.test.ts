@@ -2,7 +2,12 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { haveFabricBinaries, waitFor, type FabricApi, type Json } from "../../test-support/fabric-api.js";
-import { twoConsoleChannel } from "../../test-support/fabric-federation.js";
+import {
+  addOrgsFromConsoles,
+  connectFabric,
+  federatedFabricApi,
+  shareAndJoin,
+} from "../../test-support/fabric-federation.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ASSET_NODE = resolve(here, "../../fabric/test-support/chaincode/asset-node");
@@ -30,12 +35,25 @@ describe("chaincode proposals between two consoles on a real channel", () => {
     async () => {
       // Away from the other Fabric tests' ports (docs/testing.md): 47200-47799.
       const slot = (process.pid % 5) * 60;
-      const { a, b, chan, bOrg, bNetId, bOnA } = await twoConsoleChannel({
-        ports: [47200 + slot, 47500 + slot],
-        code: "Ccp",
-        prefix: "ccp",
+      const track = (c: FabricApi) => consoles.push(c);
+      const a = await federatedFabricApi(47200 + slot, track);
+      const b = await federatedFabricApi(47500 + slot, track);
+      const [chan, bOrg] = await Promise.all([
+        a.peerOrdererChannel({ code: "CcpA", prefix: "ccpa", channel: "ccpchannel" }),
+        b.ok("POST", "/organizations", { mspId: "CcpBOrg1MSP", name: "Ccp B Org 1" }),
+      ]);
+      const [bPeer] = (await b.createNodes(bOrg, 1, 0, "ccpb-")) as [Json];
+      const { toOnFrom: bOnA } = await connectFabric(a, b);
+      // Each syncs the other's nodes: B's peer is an external node on A (a commit endorser).
+      await b.ok("POST", "/node/sync-external-nodes", { peer_node_id: a.nodeId });
+      await addOrgsFromConsoles(a, chan.net.id, [{ console: b, mspId: bOrg.mspId }]);
+      const { networkId: bNetId } = await shareAndJoin({
+        owner: a,
+        networkId: chan.net.id,
+        to: b,
+        toOnOwner: bOnA,
         channel: "ccpchannel",
-        consoles,
+        peerIds: [bPeer.id],
       });
       const policy = `AND('${chan.org.mspId}.member','${bOrg.mspId}.member')`;
 

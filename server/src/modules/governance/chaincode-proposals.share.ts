@@ -37,9 +37,9 @@ export function createChaincodeProposalSharing(deps: {
   return {
     async share(id: number, recipients: number[], user: string): Promise<{ success: boolean; error?: string }> {
       const r = await deps.proposals.row(id);
-      const conns = await deps.federation().connections();
+      const found = await Promise.all(recipients.map((cid) => deps.federation().connectionById(cid)));
       const targets = recipients.map((cid, i) => {
-        const c = conns.find((x) => x.id === cid);
+        const c = found[i];
         if (!c)
           throw new InputError(
             `body.recipients[${i}]: no connected console with id ${cid} (GET /node/connected-peers)`,
@@ -122,8 +122,8 @@ export function createChaincodeProposalSharing(deps: {
     },
 
     async receive(from: string, body: z.infer<typeof chaincodeProposalWire>): Promise<{ proposal_id: string }> {
-      const c = (await deps.federation().connections()).find((x) => x.node_id === from && x.status !== "revoked");
-      if (!c) throw new NotFoundError(`no connection with ${from}`);
+      const c = await deps.federation().connectionByNodeId(from);
+      if (!c || c.status === "revoked") throw new NotFoundError(`no connection with ${from}`);
       const source = Buffer.from(body.source_b64, "base64");
       if (source.length > MAX_CC_SOURCE_BYTES) {
         throw new InputError(`body.source_b64: the source is over the ${MAX_CC_SOURCE_BYTES / MiB} MiB limit`);

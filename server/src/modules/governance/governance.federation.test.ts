@@ -276,6 +276,70 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
     ).toBe(403);
   });
 
+  it("B withdraws the signature it sent: gone on A too; forged, stranger's and other-org withdrawals refused", async () => {
+    const path = "/federation/governance/signatures/withdraw";
+    const send = (signer: typeof a.id, body: object, from?: string) => {
+      const raw = JSON.stringify(body);
+      return a.t.app.inject({
+        method: "POST",
+        url: `/api/v1${path}`,
+        headers: signedHeaders(signer, { to: a.id.nodeId, method: "POST", path, body: raw, ...(from ? { from } : {}) }),
+        payload: raw,
+      });
+    };
+    const onA = async () => (await proposal(a, proposalId)).signatures.map((s) => s.msp_id).sort();
+    expect(await onA()).toEqual(["GovAMSP", "GovBMSP"]);
+    // Not signed by a connected console, or signed by a stranger claiming to be B.
+    expect((await send(strangerIdentity(), { proposal_id: proposalId, msp_id: "GovBMSP" })).statusCode).toBe(401);
+    expect(
+      (await send(strangerIdentity(), { proposal_id: proposalId, msp_id: "GovBMSP" }, b.id.nodeId)).statusCode,
+    ).toBe(401);
+    // B may not withdraw a signature it didn't send (A's own).
+    const other = await send(b.id, { proposal_id: proposalId, msp_id: "GovAMSP" });
+    expect(other.statusCode).toBe(403);
+    expect(other.json().message).toMatch(/body\.msp_id: the signature of GovAMSP was not sent by this console/);
+    expect(await onA()).toEqual(["GovAMSP", "GovBMSP"]);
+
+    // B withdraws through its own route: A deletes it and records it.
+    const mine = (await proposal(b, onB)).signatures.find((s) => s.msp_id === "GovBMSP");
+    const res = await b.api("DELETE", `/pro/networks/proposals/${onB}/signatures/${mine?.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await onA()).toEqual(["GovAMSP"]);
+    expect((await proposal(b, onB)).signatures.map((s) => s.msp_id)).not.toContain("GovBMSP");
+    const eventsOf = async (c: Console, id: string) =>
+      ((await c.api("GET", `/pro/networks/proposals/${id}/events`)).json() as { event_type: string; data: string }[])
+        .filter((e) => e.event_type.startsWith("signature_withdraw"))
+        .map((e) => ({ type: e.event_type, ...(JSON.parse(e.data) as object) }));
+    expect(await eventsOf(a, proposalId)).toEqual([
+      { type: "signature_withdrawn", msp_id: "GovBMSP", from_node_id: b.id.nodeId },
+    ]);
+    // Both written by one request: their order within a millisecond is arbitrary.
+    expect(await eventsOf(b, onB)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: "signature_withdrawal_sent", msp_id: "GovBMSP", to_node_id: a.id.nodeId }),
+        expect.objectContaining({ type: "signature_withdrawn", msp_id: "GovBMSP" }),
+      ]),
+    );
+    expect(await eventsOf(b, onB)).toHaveLength(2);
+
+    // B signs and sends it again; once A has submitted, B's withdrawal is refused and B keeps it.
+    const again = await b.api("POST", `/pro/networks/proposals/${onB}/sign`, { msp_id: "GovBMSP" });
+    expect(again.statusCode, again.body).toBe(200);
+    const shared = await b.api("POST", `/pro/networks/proposals/${onB}/signatures/share`, {
+      connection_id: aOnB,
+      signature_id: again.json().id,
+    });
+    expect(shared.statusCode, shared.body).toBe(200);
+    expect(await onA()).toEqual(["GovAMSP", "GovBMSP"]);
+    const proposals = a.t.database.db.updateTable("governance_proposals").where("id", "=", proposalId);
+    await proposals.set({ status: "submitted" }).execute();
+    const late = await b.api("DELETE", `/pro/networks/proposals/${onB}/signatures/${again.json().id}`);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toMatch(/refused the withdrawal: proposal .* is already submitted/);
+    expect((await proposal(b, onB)).signatures.map((s) => s.msp_id)).toContain("GovBMSP");
+    await proposals.set({ status: "pending" }).execute();
+  });
+
   it("a re-shared proposal with new bytes (recomputed by A) replaces B's copy and voids B's signatures", async () => {
     const row = await a.t.database.db
       .selectFrom("governance_proposals")

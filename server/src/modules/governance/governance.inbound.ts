@@ -16,6 +16,7 @@ export const GOVERNANCE_PATHS = {
   proposal: "/federation/governance/proposals",
   signature: "/federation/governance/signatures",
   status: "/federation/governance/status",
+  withdraw: "/federation/governance/signatures/withdraw",
   chaincode: "/federation/governance/chaincode-proposals",
 } as const;
 
@@ -46,6 +47,14 @@ export const statusWire = z.object({
   proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
   status: z.literal("submitted").describe("What happened to it"),
   tx_id: z.string().min(1).max(128).describe("The config update's transaction id"),
+});
+export const withdrawWire = z.object({
+  proposal_id: z.string().min(1).max(64).describe("The proposal id on the RECEIVING console (the proposer's)"),
+  msp_id: z.string().min(1).max(100).describe("The org whose signature the sending console sent and now withdraws"),
+});
+const withdrawAck = z.object({
+  proposal_id: z.string().describe("The proposal id on this console"),
+  withdrawn: z.boolean().describe("The signature was deleted"),
 });
 const ack = z.object({ proposal_id: z.string().describe("The proposal id on this console") });
 
@@ -110,6 +119,28 @@ export function governanceInboundRoutes(
         req.auditInfo.resource = `proposal:${req.body.proposal_id}`;
         req.auditInfo.details = { tx_id: req.body.tx_id };
         return sharing.receiveStatus(sender(req), req.body);
+      },
+    );
+    r.post(
+      GOVERNANCE_PATHS.withdraw,
+      {
+        config: { access: "public", audit: "governance.signature_withdraw_received" },
+        schema: {
+          operationId: "federationWithdrawSignature",
+          tags: ["Federation"],
+          summary:
+            "Console to console: the console that sent an org's signature withdraws it before submission (signed)",
+          description:
+            "403 when the signature was not sent by the calling console; 409 when the proposal is already submitted.",
+          headers: signatureHeaders,
+          body: withdrawWire,
+          response: { 200: withdrawAck },
+        },
+      },
+      async (req) => {
+        req.auditInfo.resource = `proposal:${req.body.proposal_id}`;
+        req.auditInfo.details = { msp_id: req.body.msp_id };
+        return sharing.receiveWithdraw(sender(req), req.body);
       },
     );
     r.post(

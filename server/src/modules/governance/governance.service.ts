@@ -21,10 +21,15 @@ const b64 = (u: Uint8Array): string => Buffer.from(u).toString("base64");
  */
 export function createGovernanceService(deps: {
   repo: GovernanceRepo;
-  change: Pick<FabricChange, "prepare" | "readCurrent" | "broadcastSigned" | "heldOrgs">;
+  change: Pick<FabricChange, "prepare" | "readCurrent" | "newestConfig" | "broadcastSigned" | "heldOrgs">;
   ctx: Pick<FabricContext, "network" | "orgByMspId">;
   /** Called after a submit went through (tells the consoles it was shared with). */
   onSubmitted?: (p: ProposalRow, txId: string) => Promise<void>;
+  /**
+   * Called before a signature is deleted here (tells the consoles it was sent to); throwing keeps
+   * the signature, so the withdrawal can be retried.
+   */
+  beforeWithdraw?: (p: ProposalRow, s: SignatureRow) => Promise<void>;
 }) {
   const { repo, change, ctx } = deps;
 
@@ -45,14 +50,16 @@ export function createGovernanceService(deps: {
 
   /**
    * Marks a pending proposal stale when the channel's config sequence moved on since it was
-   * computed. `strict` rethrows when the config can't be read (sign/submit need to know).
+   * computed (read from an orderer, else a peer of the channel). A lagging peer may still be
+   * behind the proposal: only a newer sequence makes it stale. `strict` rethrows when the config
+   * can't be read.
    */
   async function refresh(p: ProposalRow, strict: boolean): Promise<ProposalRow> {
     if (p.status !== "pending" || p.network_id === null) return p;
     try {
       const network = await ctx.network(p.network_id);
-      const { current } = await change.readCurrent(network);
-      if (current.getSequence() === p.config_sequence) return p;
+      const current = await change.newestConfig(network);
+      if (current.getSequence() <= p.config_sequence) return p;
       const now = new Date().toISOString();
       await repo.event(p.id, "proposal_stale", { config_sequence: current.getSequence() });
       return (await repo.update(p.id, { status: "stale", updated_at: now })) ?? p;
@@ -182,6 +189,7 @@ export function createGovernanceService(deps: {
       if (p.status === "submitted") throw new ConflictError(`proposal ${id} is already submitted`);
       const s = await repo.signature(id, signatureId);
       if (!s) throw new NotFoundError(`signature ${signatureId} of proposal ${id} not found`);
+      await deps.beforeWithdraw?.(p, s);
       await repo.deleteSignature(id, signatureId);
       await repo.event(id, "signature_withdrawn", { msp_id: s.msp_id, by });
       return s;
@@ -214,7 +222,12 @@ export function createGovernanceService(deps: {
         throw new InputError(`this console has no network for channel ${p.channel_name}`);
       }
       if (p.status === "submitted") throw new ConflictError(`proposal ${id} is already submitted`);
-      const network = await ctx.network(p.network_id);
+      const networkId = p.network_id;
+      // First what any running node of the channel says (a console without an orderer still
+      // learns that its copy is stale: 409, not "no orderer"), then the orderer it submits to.
+      p = await refresh(p, false);
+      assertPending(p);
+      const network = await ctx.network(networkId);
       const at = await change.readCurrent(network);
       if (at.current.getSequence() !== p.config_sequence) {
         p = await refresh(p, true);

@@ -3,17 +3,15 @@ import { common } from "@hyperledger/fabric-protos";
 import type { z } from "zod";
 import type { EventBus } from "../../events/bus.js";
 import { ConfigtxInputError, verifyConfigSignature } from "../../fabric/configtx/index.js";
-import { ConflictError, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
-import type { FederationClient } from "../federation/federation.client.js";
+import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import type { ConnectionRow } from "../federation/federation.repo.js";
 import type { GovernanceRepo, ProposalRow } from "./governance.repo.js";
 import { configOf, configSignature } from "./governance.wire.js";
 import { GOVERNANCE_PATHS, type proposalWire, type signatureWire, type statusWire } from "./governance.inbound.js";
+import { governanceLinks, type FederationPlumbing } from "./governance.links.js";
+import { createGovernanceWithdrawals } from "./governance.withdraw.js";
 
-export interface FederationPlumbing {
-  client: FederationClient;
-  connections(): Promise<ConnectionRow[]>;
-}
+export type { FederationPlumbing } from "./governance.links.js";
 
 const bytes = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, "base64"));
 
@@ -26,33 +24,37 @@ export function createGovernanceSharing(deps: {
   repo: GovernanceRepo;
   federation: () => FederationPlumbing;
   networkIdByChannel(name: string): Promise<number | null>;
+  /** This console's own view of the channel config; null when it has no running node to ask. */
+  channelConfig(networkId: number): Promise<common.Config | null>;
   bus: Pick<EventBus, "publish">;
 }) {
   const { repo } = deps;
+  const links = governanceLinks(deps.federation, repo);
+  const { connection, post, sender: senderConnection } = links;
 
-  async function connection(id: number): Promise<ConnectionRow> {
-    const c = (await deps.federation().connections()).find((x) => x.id === id);
-    if (!c) throw new InputError(`body.connection_id: no connected console with id ${id} (GET /node/connected-peers)`);
-    if (c.status === "revoked")
-      throw new ConflictError(`body.connection_id: the connection with ${c.node_id} is revoked`);
-    return c;
-  }
-
-  async function post(c: ConnectionRow, path: string, body: unknown): Promise<unknown> {
-    const reply = await deps
-      .federation()
-      .client.send({ endpoint: c.endpoint, to: c.node_id, method: "POST", path, body });
-    if (reply.status !== 200) throw new UpstreamError(`${c.node_id} refused it: ${reply.message}`);
-    return reply.data;
-  }
-
-  async function senderConnection(nodeId: string): Promise<ConnectionRow> {
-    const c = (await deps.federation().connections()).find((x) => x.node_id === nodeId && x.status !== "revoked");
-    if (!c) throw new NotFoundError(`no connection with ${nodeId}`);
-    return c;
+  /**
+   * Compares the config the proposer sent with this console's own view of the channel: a newer
+   * sequence here means the proposal is already overtaken (stale on arrival); the same sequence
+   * with other bytes means the proposer counts and verifies against a config that isn't the
+   * channel's (refused). Answers this console's newer sequence when it is stale on arrival, else null.
+   */
+  async function checkAgainstOwn(networkId: number | null, sent: common.Config): Promise<number | null> {
+    const own = networkId ? await deps.channelConfig(networkId) : null;
+    if (!own) return null;
+    if (own.getSequence() > sent.getSequence()) return own.getSequence();
+    if (
+      own.getSequence() === sent.getSequence() &&
+      Buffer.compare(Buffer.from(own.serializeBinary()), Buffer.from(sent.serializeBinary())) !== 0
+    ) {
+      throw new InputError(
+        `body.config_b64: the config sent (sequence ${sent.getSequence()}) does not match this console's channel config`,
+      );
+    }
+    return null;
   }
 
   return {
+    ...createGovernanceWithdrawals({ repo, links }),
     async shareProposal(id: string, connectionId: number, by: string): Promise<void> {
       const p = await repo.byId(id);
       if (!p) throw new NotFoundError(`proposal ${id} not found`);
@@ -95,7 +97,13 @@ export function createGovernanceSharing(deps: {
         signature_b64: s.signature_b64,
         signed_by: s.signed_by,
       });
-      await repo.event(p.id, "signature_shared", { msp_id: s.msp_id, connection_id: c.id, to_node_id: c.node_id, by });
+      await repo.event(p.id, "signature_shared", {
+        signature_id: s.id,
+        msp_id: s.msp_id,
+        connection_id: c.id,
+        to_node_id: c.node_id,
+        by,
+      });
       deps.bus.publish("signature.shared", {
         channel_name: p.channel_name,
         network_id: p.network_id ?? 0,
@@ -113,10 +121,11 @@ export function createGovernanceSharing(deps: {
       const sharedWith = new Set(
         (await repo.events(p.id))
           .filter((e) => e.event_type === "proposal_shared")
-          .map((e) => (JSON.parse(e.data_json) as { connection_id?: number }).connection_id),
+          .map((e) => (JSON.parse(e.data_json) as { connection_id?: number }).connection_id)
+          .filter((id): id is number => typeof id === "number"),
       );
-      const conns = (await deps.federation().connections()).filter(
-        (c) => sharedWith.has(c.id) && c.status !== "revoked",
+      const conns = (await Promise.all([...sharedWith].map((id) => links.connectionById(id)))).filter(
+        (c): c is ConnectionRow => c !== undefined && c.status !== "revoked",
       );
       await Promise.all(
         conns.map(async (c) => {
@@ -150,11 +159,17 @@ export function createGovernanceSharing(deps: {
     async receiveProposal(from: string, body: z.infer<typeof proposalWire>) {
       const c = await senderConnection(from);
       let update: common.ConfigUpdate;
+      let sent: common.Config;
       try {
         update = common.ConfigUpdate.deserializeBinary(bytes(body.update_b64));
-        common.Config.deserializeBinary(bytes(body.config_b64));
+        sent = common.Config.deserializeBinary(bytes(body.config_b64));
       } catch {
         throw new InputError("body.update_b64: not a marshalled ConfigUpdate and Config");
+      }
+      if (sent.getSequence() !== body.config_sequence) {
+        throw new InputError(
+          `body.config_sequence: ${body.config_sequence} is not the sequence of the config sent (${sent.getSequence()})`,
+        );
       }
       if (update.getChannelId() !== body.channel_name) {
         throw new InputError(
@@ -165,6 +180,9 @@ export function createGovernanceSharing(deps: {
       if (known && (known.update_b64 === body.update_b64 || known.status === "submitted")) {
         return { proposal_id: known.id };
       }
+      const networkId = known ? known.network_id : await deps.networkIdByChannel(body.channel_name);
+      const newer = await checkAgainstOwn(networkId, sent);
+      const status = newer === null ? "pending" : "stale";
       if (known) {
         // The proposer recomputed it: new bytes, so the signatures made here for the old ones are void.
         await repo.deleteSignatures(known.id);
@@ -174,13 +192,14 @@ export function createGovernanceSharing(deps: {
           preview_json: body.preview_json,
           config_b64: body.config_b64,
           config_sequence: body.config_sequence,
-          status: "pending",
+          status,
           updated_at: new Date().toISOString(),
         });
         await repo.event(known.id, "proposal_recomputed", {
           from_node_id: c.node_id,
           config_sequence: body.config_sequence,
         });
+        if (newer !== null) await repo.event(known.id, "proposal_stale", { config_sequence: newer, on_arrival: true });
         deps.bus.publish("proposal.received", {
           channel_name: known.channel_name,
           from_user: body.created_by,
@@ -193,7 +212,7 @@ export function createGovernanceSharing(deps: {
       const now = new Date().toISOString();
       const row = await repo.insertReceived({
         id: randomUUID(),
-        network_id: await deps.networkIdByChannel(body.channel_name),
+        network_id: networkId,
         channel_name: body.channel_name,
         proposal_type: body.proposal_type,
         operations_json: JSON.stringify(body.operations),
@@ -201,7 +220,7 @@ export function createGovernanceSharing(deps: {
         preview_json: body.preview_json,
         config_b64: body.config_b64,
         config_sequence: body.config_sequence,
-        status: "pending",
+        status,
         tx_id: null,
         origin_node_id: c.node_id,
         connection_id: c.id,
@@ -214,6 +233,7 @@ export function createGovernanceSharing(deps: {
       if (!p) throw new ConflictError("the proposal could not be stored");
       if (row) {
         await repo.event(p.id, "proposal_received", { from_node_id: c.node_id, from_user: body.created_by });
+        if (newer !== null) await repo.event(p.id, "proposal_stale", { config_sequence: newer, on_arrival: true });
         deps.bus.publish("proposal.received", {
           channel_name: p.channel_name,
           from_user: body.created_by,
@@ -227,9 +247,7 @@ export function createGovernanceSharing(deps: {
 
     async receiveSignature(from: string, body: z.infer<typeof signatureWire>) {
       const c = await senderConnection(from);
-      const p: ProposalRow | undefined =
-        (await repo.byRemote(c.id, body.proposal_id)) ??
-        (await repo.byId(body.proposal_id).then((x) => (x && x.origin_node_id === null ? x : undefined)));
+      const p: ProposalRow | undefined = await links.proposalFor(c, body.proposal_id);
       if (!p) throw new NotFoundError(`body.proposal_id: no proposal ${body.proposal_id} here`);
       if (p.status !== "pending") throw new ConflictError(`proposal ${p.id} is ${p.status}`);
       try {

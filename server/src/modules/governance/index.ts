@@ -39,6 +39,12 @@ export function registerGovernanceModule(
     repo,
     federation: federationOf,
     networkIdByChannel,
+    // Without a running node of the channel, a received proposal is accepted as sent.
+    channelConfig: (id) =>
+      deps.fabric
+        .network(id)
+        .then((n) => deps.change.newestConfig(n))
+        .catch(() => null),
     bus: ctx.bus,
   });
   const service = createGovernanceService({
@@ -46,6 +52,7 @@ export function registerGovernanceModule(
     change: deps.change,
     ctx: deps.fabric,
     onSubmitted: (p, txId) => sharing.notifySubmitted(p, txId),
+    beforeWithdraw: (p, s) => sharing.withdrawShared(p, s),
   });
   registerGovernanceRoutes(api, service, sharing);
   const proposals = createChaincodeProposals({

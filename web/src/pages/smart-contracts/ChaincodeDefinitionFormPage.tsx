@@ -21,7 +21,7 @@ import { buildPolicy, POLICY_ROLES, type PolicyRole, type PolicyRule } from "@/p
 const selectClass = "h-9 rounded-md border bg-background px-3 text-sm";
 
 /** Pick orgs, a rule and a role; writes the DSL into the policy field (which stays editable). */
-function PolicyBuilder({ orgs, onBuild }: { orgs: string[]; onBuild: (dsl: string) => void }): ReactElement {
+export function PolicyBuilder({ orgs, onBuild }: { orgs: string[]; onBuild: (dsl: string) => void }): ReactElement {
   const [chosen, setChosen] = useState<string[]>([]);
   const [rule, setRule] = useState<PolicyRule>("AND");
   const [role, setRole] = useState<PolicyRole>("peer");
