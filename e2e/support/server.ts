@@ -8,6 +8,8 @@ export const REPO_ROOT = resolve(import.meta.dirname, "..", "..");
 
 export interface RunningServer {
   url: string;
+  /** CHAINLAUNCH_DATA of this server (its SQLite file is chainlaunch.db in it). */
+  dataDir: string;
   adminPassword: string;
   stop: () => Promise<void>;
   logs: () => string;
@@ -54,9 +56,15 @@ async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number)
   throw new Error(`server at ${url} did not become healthy within ${timeoutMs} ms`);
 }
 
-/** Starts the real server as `make start` runs it (`node server/bundle/main.js serve`) on a free port with a throwaway data dir. */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+/**
+ * Starts the real server as `make start` runs it (`node server/bundle/main.js serve`) on a free port
+ * (or `opts.port`, for a spec that keeps to its own port range) with a throwaway data dir.
+ */
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  opts: { port?: number } = {},
+): Promise<RunningServer> {
+  const port = opts.port ?? (await freePort());
   const dataDir = await mkdtemp(join(tmpdir(), "chainlaunch-e2e-"));
   const adminPassword = "e2e-admin-password";
   let output = "";
@@ -86,6 +94,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   }
   return {
     url,
+    dataDir,
     adminPassword,
     logs: () => output,
     stop: async () => {

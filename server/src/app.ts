@@ -133,7 +133,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     sessionTtlMs: config.sessionTtlMs,
   });
   const apiKeys = createApiKeysService({ keys: createApiKeysRepo(db), users: usersRepo });
+  const routes: RouteEntry[] = [];
   const ctx: AppContext = {
+    routes,
     config,
     db,
     dialect,
@@ -194,7 +196,6 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   registerJsonBodyParser(app);
   registerFieldValidation(app);
   registerAuthHooks(app, { auth, apiKeys, audit, demoMode: config.demoMode, allowedOrigins: config.allowedOrigins });
-  const routes: RouteEntry[] = [];
   app.addHook("onRoute", (route) => {
     if (!route.url.startsWith(API_PREFIX) || !route.config?.access) return;
     for (const method of [route.method].flat()) {

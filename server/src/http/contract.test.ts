@@ -476,6 +476,27 @@ const GOVERNANCE_ALLOWED: Record<string, string> = {
   "POST /pro/chaincodes/proposals request:init_required": `${GOV}: part of a chaincode definition every org must approve identically`,
 };
 
+/** Product additions of the troubleshooting tools (issue 19, docs/troubleshooting.md). */
+const TS = "product addition (issue 19)";
+const TROUBLESHOOTING_ALLOWED: Record<string, string> = {
+  ...Object.fromEntries(
+    ["POST /settings response", "GET /settings response", "POST /settings request"].flatMap((where) => [
+      [`${where}:config.troubleshootingRequireAuth`, `${TS}: the admin setting that makes the tools need credentials`],
+      [`${where}:config.publicIpLookupUrl`, `${TS}: an optional echo service for the public IP; none is assumed`],
+    ]),
+  ),
+  "POST /troubleshooting/test-connection request:ca_cert": `${TS}: the CA to verify TLS against (default: the console's org TLS CAs)`,
+  "POST /troubleshooting/test-connection request:server_name": `${TS}: the name to send and check, as a node's clients would (e.g. peer0.org1)`,
+  ...Object.fromEntries(
+    (["chain", "subject", "verified_against", "verify_error"] as const).map((f) => [
+      `POST /troubleshooting/test-connection response:tls_info.${f}`,
+      `${TS}: the certificate chain and why verification failed, against what`,
+    ]),
+  ),
+  "POST /troubleshooting/validate-certificate response:chain": `${TS}: the path the certificate chained along`,
+  "POST /troubleshooting/validate-certificate response:fingerprint": `${TS}: SHA-256 fingerprint, to compare with other tools`,
+};
+
 /**
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
@@ -491,6 +512,7 @@ const ALLOWED: Record<string, string> = {
   ...PLUGIN_ALLOWED,
   ...FEDERATION_ALLOWED,
   ...GOVERNANCE_ALLOWED,
+  ...TROUBLESHOOTING_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

@@ -70,6 +70,15 @@ describe("RBAC matrix over every registered route", () => {
             mismatches.push(`${who} ${route.method} ${route.url}: unsigned, got ${res.statusCode}`);
           continue;
         }
+        // The MCP endpoint takes API keys only (modules/mcp): Basic callers get 403, anonymous 401.
+        if (route.url === "/api/v1/mcp") {
+          const want = who === "anonymous" ? 401 : 403;
+          if (res.statusCode !== want)
+            mismatches.push(
+              `${who} ${route.method} ${route.url}: API keys only, expected ${want}, got ${res.statusCode}`,
+            );
+          continue;
+        }
         const denied = res.statusCode === 401 || res.statusCode === 403;
         const expectedStatus = who === "anonymous" ? 401 : 403;
         if (expected && denied)

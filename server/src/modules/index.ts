@@ -28,6 +28,8 @@ import { registerSettingsRoutes } from "./settings/settings.routes.js";
 import { createSettingsService } from "./settings/settings.service.js";
 import { registerSystemRoutes } from "./system/system.routes.js";
 import { registerUsersRoutes } from "./users/users.routes.js";
+import { registerTroubleshootingModule } from "./troubleshooting/index.js";
+import { registerMcpModule } from "./mcp/index.js";
 import { createUsersService } from "./users/users.service.js";
 import { createWsHub } from "../events/ws-hub.js";
 
@@ -63,6 +65,8 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   });
   const keys = registerKeysModule(api, { db: ctx.db, providers });
   const orgs = registerOrganizationsModule(api, { db: ctx.db, keys });
+  registerTroubleshootingModule(api, { settings, orgs });
+  registerMcpModule(api, ctx);
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
   const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
   registerNodeRpcModule(api, nodes.service, keys);

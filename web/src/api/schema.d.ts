@@ -547,6 +547,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/troubleshooting/public-ip": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The address other parties should use to reach this console (no outside service is assumed) */
+    get: operations["getPublicIp"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/troubleshooting/test-connection": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reach an endpoint over tcp, tls, grpc(s) or http(s): timing, TLS details, gRPC handshake and health */
+    post: operations["testConnection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/troubleshooting/validate-certificate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Check a certificate: chain, validity window, key usage, SANs, CA flag */
+    post: operations["validateCertificate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/mcp/info": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What the MCP server offers: name, version, transport, endpoint and tools (no credentials needed) */
+    get: operations["getMCPInfo"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu": {
     parameters: {
       query?: never;
@@ -8288,6 +8356,16 @@ export interface components {
        * @default
        */
       federationEndpoint: string;
+      /**
+       * @description Require a signed-in user or API key for /troubleshooting/* (anonymous by default, rate-limited)
+       * @default false
+       */
+      troubleshootingRequireAuth: boolean;
+      /**
+       * @description Optional service that echoes the console's public IP (GET /troubleshooting/public-ip asks it when defaultNodeExposeIP is empty); empty: none, no outside service is assumed
+       * @default
+       */
+      publicIpLookupUrl: string;
     };
     /** @description Global settings */
     SettingInput: {
@@ -8323,6 +8401,106 @@ export interface components {
       description: string;
       /** @description Permissions the role holds */
       permissions: components["schemas"]["PermissionInfoInput"][];
+    };
+    ConnectionTestRequestInput: {
+      /** @description host:port, or an http(s) URL */
+      endpoint: string;
+      /**
+       * @description tcp, tls, grpc, grpcs, http or https
+       * @default tcp
+       * @enum {string}
+       */
+      protocol: "tcp" | "tls" | "grpc" | "grpcs" | "http" | "https";
+      /** @description seconds, default 10, at most 30 (10 without credentials) */
+      timeout?: number;
+      /** @description HTTP request headers (http/https; signed-in callers only) */
+      headers?: {
+        [key: string]: string;
+      };
+      /** @description PEM CA bundle to verify TLS against; default: the TLS CAs of this console's organizations */
+      ca_cert?: string;
+      /** @description Server name to send (SNI) and check the certificate for; default: the endpoint's host */
+      server_name?: string;
+    };
+    TLSInfoInput: {
+      /** @description Negotiated TLS version */
+      version: string;
+      /** @description Negotiated cipher suite */
+      cipher_suite: string;
+      /** @description Server name sent and checked */
+      server_name: string;
+      /** @description Issuer of the server's certificate */
+      issuer: string;
+      /** @description The server certificate's notAfter */
+      cert_expiry: string;
+      /** @description The chain verifies against the CA and the certificate names the host */
+      certificate_valid: boolean;
+      /** @description Subject of the server's certificate */
+      subject: string;
+      /** @description Subjects of the chain the server sent, leaf first */
+      chain: string[];
+      /** @description Why verification failed; empty when valid */
+      verify_error: string;
+      /** @description What the chain was checked against */
+      verified_against: string;
+    };
+    ConnectionTestResponseInput: {
+      /** @description The endpoint tested */
+      endpoint: string;
+      /** @description The protocol used */
+      protocol: string;
+      /** @description Reached, and for TLS verified, and for gRPC answered */
+      success: boolean;
+      /** @description Time to the answer */
+      response_time_ms: number;
+      /** @description HTTP status, or the gRPC status of the health check */
+      status_code?: number;
+      /** @description Why it failed */
+      error?: string;
+      /** @description TLS details (signed-in callers only) */
+      tls_info?: components["schemas"]["TLSInfoInput"];
+      /** @description gRPC handshake and health check, or a few HTTP response headers (signed-in callers only) */
+      details?: {
+        [key: string]: string;
+      };
+    };
+    CertificateValidationRequestInput: {
+      /** @description PEM encoded certificate; intermediates may follow it */
+      certificate: string;
+      /** @description Optional root CA (and intermediates) to validate against */
+      root_ca?: string;
+      /** @description Optional DNS names (or IPs) the certificate must cover */
+      dns_names?: string[];
+    };
+    CertificateValidationResponseInput: {
+      /** @description Subject */
+      subject: string;
+      /** @description Issuer */
+      issuer: string;
+      /** @description Serial number (hex) */
+      serial_number: string;
+      /** @description Valid from */
+      not_before: string;
+      /** @description Valid until */
+      not_after: string;
+      /** @description basicConstraints CA:TRUE */
+      is_ca: boolean;
+      /** @description Key usages and extended key usages */
+      key_usage: string[];
+      /** @description SAN DNS names */
+      dns_names: string[];
+      /** @description SAN IP addresses */
+      ip_addresses: string[];
+      /** @description No errors */
+      valid: boolean;
+      /** @description What makes it invalid */
+      errors: string[];
+      /** @description What may cause trouble */
+      warnings: string[];
+      /** @description Subjects from the certificate up to the root it chained to */
+      chain: string[];
+      /** @description SHA-256 fingerprint (hex) */
+      fingerprint: string;
     };
     /** @description An alert of the console's rule engine */
     Alert: {
@@ -10803,6 +10981,16 @@ export interface components {
        * @default
        */
       federationEndpoint: string;
+      /**
+       * @description Require a signed-in user or API key for /troubleshooting/* (anonymous by default, rate-limited)
+       * @default false
+       */
+      troubleshootingRequireAuth: boolean;
+      /**
+       * @description Optional service that echoes the console's public IP (GET /troubleshooting/public-ip asks it when defaultNodeExposeIP is empty); empty: none, no outside service is assumed
+       * @default
+       */
+      publicIpLookupUrl: string;
     };
     /** @description Global settings */
     Setting: {
@@ -10838,6 +11026,106 @@ export interface components {
       description: string;
       /** @description Permissions the role holds */
       permissions: components["schemas"]["PermissionInfo"][];
+    };
+    ConnectionTestRequest: {
+      /** @description host:port, or an http(s) URL */
+      endpoint: string;
+      /**
+       * @description tcp, tls, grpc, grpcs, http or https
+       * @default tcp
+       * @enum {string}
+       */
+      protocol: "tcp" | "tls" | "grpc" | "grpcs" | "http" | "https";
+      /** @description seconds, default 10, at most 30 (10 without credentials) */
+      timeout?: number;
+      /** @description HTTP request headers (http/https; signed-in callers only) */
+      headers?: {
+        [key: string]: string;
+      };
+      /** @description PEM CA bundle to verify TLS against; default: the TLS CAs of this console's organizations */
+      ca_cert?: string;
+      /** @description Server name to send (SNI) and check the certificate for; default: the endpoint's host */
+      server_name?: string;
+    };
+    TLSInfo: {
+      /** @description Negotiated TLS version */
+      version: string;
+      /** @description Negotiated cipher suite */
+      cipher_suite: string;
+      /** @description Server name sent and checked */
+      server_name: string;
+      /** @description Issuer of the server's certificate */
+      issuer: string;
+      /** @description The server certificate's notAfter */
+      cert_expiry: string;
+      /** @description The chain verifies against the CA and the certificate names the host */
+      certificate_valid: boolean;
+      /** @description Subject of the server's certificate */
+      subject: string;
+      /** @description Subjects of the chain the server sent, leaf first */
+      chain: string[];
+      /** @description Why verification failed; empty when valid */
+      verify_error: string;
+      /** @description What the chain was checked against */
+      verified_against: string;
+    };
+    ConnectionTestResponse: {
+      /** @description The endpoint tested */
+      endpoint: string;
+      /** @description The protocol used */
+      protocol: string;
+      /** @description Reached, and for TLS verified, and for gRPC answered */
+      success: boolean;
+      /** @description Time to the answer */
+      response_time_ms: number;
+      /** @description HTTP status, or the gRPC status of the health check */
+      status_code?: number;
+      /** @description Why it failed */
+      error?: string;
+      /** @description TLS details (signed-in callers only) */
+      tls_info?: components["schemas"]["TLSInfo"];
+      /** @description gRPC handshake and health check, or a few HTTP response headers (signed-in callers only) */
+      details?: {
+        [key: string]: string;
+      };
+    };
+    CertificateValidationRequest: {
+      /** @description PEM encoded certificate; intermediates may follow it */
+      certificate: string;
+      /** @description Optional root CA (and intermediates) to validate against */
+      root_ca?: string;
+      /** @description Optional DNS names (or IPs) the certificate must cover */
+      dns_names?: string[];
+    };
+    CertificateValidationResponse: {
+      /** @description Subject */
+      subject: string;
+      /** @description Issuer */
+      issuer: string;
+      /** @description Serial number (hex) */
+      serial_number: string;
+      /** @description Valid from */
+      not_before: string;
+      /** @description Valid until */
+      not_after: string;
+      /** @description basicConstraints CA:TRUE */
+      is_ca: boolean;
+      /** @description Key usages and extended key usages */
+      key_usage: string[];
+      /** @description SAN DNS names */
+      dns_names: string[];
+      /** @description SAN IP addresses */
+      ip_addresses: string[];
+      /** @description No errors */
+      valid: boolean;
+      /** @description What makes it invalid */
+      errors: string[];
+      /** @description What may cause trouble */
+      warnings: string[];
+      /** @description Subjects from the certificate up to the root it chained to */
+      chain: string[];
+      /** @description SHA-256 fingerprint (hex) */
+      fingerprint: string;
     };
     ErrorResponse: {
       /** @description Stable code: INVALID_INPUT, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, ... */
@@ -15197,6 +15485,214 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPublicIp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description ip, source (settings, lookup or interface) and notes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  testConnection: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ConnectionTestRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ConnectionTestResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  validateCertificate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CertificateValidationRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CertificateValidationResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getMCPInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Server name */
+            name: string;
+            /** @description Console version */
+            version: string;
+            /** @description streamable-http */
+            transport: string;
+            /** @description URL MCP clients connect to */
+            endpoint: string;
+            /** @description How clients authenticate */
+            authentication: string;
+            /** @description Every tool; a key sees those its role may call */
+            tools: {
+              /** @description Tool name */
+              name: string;
+              /** @description What it does (from the OpenAPI operation) */
+              description: string;
+              /** @description Only reads */
+              read_only: boolean;
+            }[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
         headers: {
           [name: string]: unknown;
         };

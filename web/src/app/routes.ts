@@ -79,6 +79,10 @@ const fabricBlocks: PageLoader = () => import("@/pages/networks/FabricBlocksPage
 const fabricBlock: PageLoader = () => import("@/pages/networks/FabricBlockPage").then((m) => m.FabricBlockPage);
 const fabricJoin: PageLoader = () => import("@/pages/fabric-join/FabricJoinPage").then((m) => m.FabricJoinPage);
 const fabricWizard: PageLoader = () => import("@/pages/fabric-wizard/FabricWizardPage").then((m) => m.FabricWizardPage);
+const proposal: PageLoader = () => import("@/pages/governance/ProposalDetailPage").then((m) => m.ProposalDetailPage);
+const proposalCreate: PageLoader = () =>
+  import("@/pages/governance/ProposalCreatePage").then((m) => m.ProposalCreatePage);
+const proposalSign: PageLoader = () => import("@/pages/governance/ProposalSignPage").then((m) => m.ProposalSignPage);
 const besuNetwork: PageLoader = () =>
   import("@/pages/networks/BesuNetworkDetailPage").then((m) => m.BesuNetworkDetailPage);
 
@@ -157,9 +161,9 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "networks/:id/blocks", title: "Blocks", load: fabricBlocks },
   { path: "networks/:id/blocks/:blockNumber", title: "Block", load: fabricBlock },
   { path: "networks/besu/:networkId/:nodeId/blocks/:blockNumber", title: "Block", load: besuBlock },
-  { path: "networks/:networkId/fabric/proposals/:id", title: "Proposal" },
-  { path: "networks/:id/fabric/proposals/create", title: "Create Proposal" },
-  { path: "networks/fabric/proposals/:proposalId/sign", title: "Sign Proposal" },
+  { path: "networks/:networkId/fabric/proposals/:id", title: "Proposal", load: proposal, textId: true },
+  { path: "networks/:id/fabric/proposals/create", title: "Create Proposal", load: proposalCreate },
+  { path: "networks/fabric/proposals/:proposalId/sign", title: "Sign Proposal", load: proposalSign },
   { path: "networks/:networkId/fabric/chaincodes/propose", title: "Propose Chaincode", load: chaincodePropose },
   { path: "networks/fabric/chaincodes/:id", title: "Chaincode", load: networkChaincode },
   { path: "organizations/:id", title: "Organization", load: organization },

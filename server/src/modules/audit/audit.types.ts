@@ -144,6 +144,9 @@ export const AUDIT_EVENT_TYPES = [
   "governance.chaincode_proposal_share",
   "governance.chaincode_proposal_accept",
   "governance.chaincode_proposal_received",
+  "troubleshooting.test_connection",
+  "troubleshooting.validate_certificate",
+  "mcp.request",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

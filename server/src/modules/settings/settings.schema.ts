@@ -88,6 +88,18 @@ export const settingConfig = z
       .describe(
         "URL other consoles reach this one at (invitations carry it; its federation routes are below /api/v1/federation); empty: CHAINLAUNCH_PUBLIC_URL",
       ),
+    troubleshootingRequireAuth: z
+      .boolean()
+      .default(false)
+      .describe("Require a signed-in user or API key for /troubleshooting/* (anonymous by default, rate-limited)"),
+    publicIpLookupUrl: z
+      .string()
+      .max(2048)
+      .regex(/^$|^https?:\/\/\S+$/, "must be an http(s) URL that answers with the caller's IP address")
+      .default("")
+      .describe(
+        "Optional service that echoes the console's public IP (GET /troubleshooting/public-ip asks it when defaultNodeExposeIP is empty); empty: none, no outside service is assumed",
+      ),
   })
   .strict()
   .refine((c) => c.portRangeEnd > c.portRangeStart, {

@@ -47,7 +47,7 @@ const data = {
 
 describe("mapNotification", () => {
   it.each([
-    ["proposal.received", "info", "New Proposal Received", "/networks/12/fabric/proposals/34"],
+    ["proposal.received", "info", "New Proposal Received", "/networks/fabric/proposals/34/sign"],
     ["proposal.shared", "success", "Proposal Shared", "/networks/12/fabric/proposals/34"],
     ["signature.received", "info", "New Signature Received", "/networks/12/fabric/proposals/34"],
     ["signature.shared", "success", "Signature Shared", "/networks/12/fabric/proposals/34"],
@@ -81,6 +81,14 @@ describe("mapNotification", () => {
   it("covers every event type of spec §9 and the console's alerts", () => {
     expect(EVENT_TYPES).toHaveLength(19);
     for (const t of EVENT_TYPES) expect(mapNotification(n(t, data)).title).not.toBe("System Notification");
+  });
+
+  it("links a proposal with no local network (network_id 0) to its sign page", () => {
+    for (const type of ["proposal.shared", "signature.received", "signature.shared", "proposal.received"]) {
+      expect(mapNotification(n(type, { ...data, network_id: 0, proposal_id: "p-1" })).link).toBe(
+        "/networks/fabric/proposals/p-1/sign",
+      );
+    }
   });
 
   it("links Besu network shares to the Besu network screen", () => {

@@ -68,8 +68,16 @@ export function bytesToMB(size: unknown): string {
   return Number.isFinite(n) ? (n / (1024 * 1024)).toFixed(2) : "0.00";
 }
 
+/** A proposal's detail page; a received copy with no local network (network_id 0) has only its sign page. */
 function proposalLink(d: Record<string, unknown>): string {
-  return `/networks/${str(d, "network_id")}/fabric/proposals/${str(d, "proposal_id")}`;
+  const networkId = Number(d.network_id);
+  if (!Number.isInteger(networkId) || networkId <= 0) return signLink(d);
+  return `/networks/${networkId}/fabric/proposals/${str(d, "proposal_id")}`;
+}
+
+/** Where a received proposal lands: its summary, diff and signing as this console's org. */
+function signLink(d: Record<string, unknown>): string {
+  return `/networks/fabric/proposals/${str(d, "proposal_id")}/sign`;
 }
 
 /** A chaincode proposal's network tab; a channel this console has no network for: the shared networks. */
@@ -126,7 +134,7 @@ const MAPPERS: Record<(typeof EVENT_TYPES)[number], (d: Record<string, unknown>)
     type: "info",
     title: "New Proposal Received",
     message: `${str(d, "from_user", "A peer")} sent a configuration proposal for channel ${str(d, "channel_name")}`,
-    link: proposalLink(d),
+    link: signLink(d),
     linkText: "View Proposal",
   }),
   "proposal.shared": (d) => ({

@@ -1,7 +1,7 @@
 import { ArrowRightIcon, Loader2Icon, PlusIcon } from "lucide-react";
 import { useMemo, useState, type ReactElement } from "react";
 import { useForm } from "react-hook-form";
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
 import { CopyButton } from "@/components/CopyButton";
 import { DetailField, Mono } from "@/components/DetailField";
@@ -47,6 +47,7 @@ import { NetworkChaincodesTab } from "@/pages/smart-contracts/NetworkChaincodesT
 import { consensusOf, statusLabel } from "@/pages/networks/FabricNetworkTable";
 import { AddExternalOrgCard } from "@/pages/networks/AddExternalOrgCard";
 import { ShareNetworkButton } from "@/pages/shared-networks/ShareNetworkButton";
+import { ProposalsTab } from "@/pages/governance/ProposalsTab";
 
 function AddNode({ networkId, members }: { networkId: number; members: FabricNetworkNode[] }): ReactElement {
   const nodes = useNodesQuery({ page: 1, limit: 1000, platform: "FABRIC" });
@@ -479,10 +480,26 @@ function DeleteNetwork({ n }: { n: FabricNetwork }): ReactElement {
   );
 }
 
-/** One Fabric channel: nodes and joins, organizations, anchor peers, channel config and blocks. */
+const TABS = ["nodes", "organizations", "anchor-peers", "config", "blocks", "chaincodes", "proposals"] as const;
+
+/** One Fabric channel: nodes and joins, organizations, anchor peers, channel config, blocks and proposals. */
 export function FabricNetworkDetailPage(): ReactElement {
   const id = Number(useParams().id);
   const network = useFabricNetworkQuery(id);
+  // The tab is in the URL (?tab=proposals) so notification links can open it.
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get("tab");
+  const tab = TABS.find((t) => t === asked) ?? "nodes";
+  const selectTab = (t: string): void =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (t === "nodes") next.delete("tab");
+        else next.set("tab", t);
+        return next;
+      },
+      { replace: true },
+    );
   return (
     <QueryState query={network}>
       {(n) => (
@@ -498,7 +515,7 @@ export function FabricNetworkDetailPage(): ReactElement {
             }
           />
           <Overview n={n} />
-          <Tabs defaultValue="nodes">
+          <Tabs value={tab} onValueChange={selectTab}>
             <div className="overflow-x-auto">
               <TabsList>
                 <TabsTrigger value="nodes">Nodes</TabsTrigger>
@@ -507,6 +524,7 @@ export function FabricNetworkDetailPage(): ReactElement {
                 <TabsTrigger value="config">Channel config</TabsTrigger>
                 <TabsTrigger value="blocks">Blocks</TabsTrigger>
                 <TabsTrigger value="chaincodes">Chaincodes</TabsTrigger>
+                <TabsTrigger value="proposals">Proposals</TabsTrigger>
               </TabsList>
             </div>
             <TabsContent value="nodes" className="mt-4">
@@ -526,6 +544,9 @@ export function FabricNetworkDetailPage(): ReactElement {
             </TabsContent>
             <TabsContent value="chaincodes" className="mt-4">
               <NetworkChaincodesTab networkId={n.id} />
+            </TabsContent>
+            <TabsContent value="proposals" className="mt-4">
+              <ProposalsTab networkId={n.id} />
             </TabsContent>
           </Tabs>
         </div>

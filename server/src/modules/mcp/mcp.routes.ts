@@ -1,0 +1,209 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { VERSION } from "../../app.js";
+import { isAllowed } from "../../http/auth-hooks.js";
+import { ForbiddenError } from "../../http/errors.js";
+import type { Principal } from "../../http/principal.js";
+import type { RouteAccess } from "../../http/permissions.js";
+import { buildTools, requestOf, type ToolDef } from "./mcp.tools.js";
+
+const NAME = "chainlaunch";
+const OPENAPI_URI = "chainlaunch://openapi.json";
+/** A tool's answer is cut here so one call can't flood the assistant's context. */
+const MAX_TOOL_TEXT = 200_000;
+
+/** The API key the caller presented (the MCP endpoint takes nothing else). */
+function apiKeyOf(req: FastifyRequest): string {
+  const header = req.headers["x-api-key"];
+  if (typeof header === "string" && header) return header.trim();
+  const auth = req.headers.authorization ?? "";
+  return /^bearer /i.test(auth) ? auth.slice(7).trim() : "";
+}
+
+/**
+ * The console as a Model Context Protocol server over Streamable HTTP (docs/mcp.md). Stateless:
+ * each POST gets its own server and transport. Authentication is by API key only, and every tool
+ * call is the REST call it names, made with the caller's key, so the key's user and role, the
+ * permission table, validation and the audit log apply exactly as they do to the REST API.
+ */
+export function registerMcpRoutes(
+  app: FastifyInstance,
+  deps: { routes: () => readonly { method: string; url: string; access: RouteAccess }[] },
+): void {
+  let tools: ToolDef[] | undefined;
+  const toolDefs = (): ToolDef[] => {
+    tools ??= buildTools(app.swagger() as Parameters<typeof buildTools>[0], deps.routes());
+    return tools;
+  };
+
+  function mcpServer(req: FastifyRequest, principal: Principal, calls: { tool: string; status: number }[]): Server {
+    const server = new Server(
+      { name: NAME, version: VERSION },
+      {
+        capabilities: { tools: {}, resources: {} },
+        instructions:
+          "ChainLaunch operates Hyperledger Fabric and Besu nodes and networks. Tools run as the API key's user and role.",
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: toolDefs()
+        .filter((t) => isAllowed(t.access, principal, t.method))
+        .map((t) => ({
+          name: t.name,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          annotations: { readOnlyHint: t.readOnly, destructiveHint: !t.readOnly && t.method === "DELETE" },
+        })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = toolDefs().find((t) => t.name === request.params.name);
+      if (!tool) {
+        calls.push({ tool: request.params.name, status: 404 });
+        return { isError: true, content: [{ type: "text" as const, text: `unknown tool ${request.params.name}` }] };
+      }
+      let call: ReturnType<typeof requestOf>;
+      try {
+        call = requestOf(tool, (request.params.arguments ?? {}) as Record<string, unknown>);
+      } catch (err) {
+        calls.push({ tool: tool.name, status: 400 });
+        return { isError: true, content: [{ type: "text" as const, text: (err as Error).message }] };
+      }
+      // The REST route decides: a role that may not call it gets its 403 (and the denial is audited there).
+      const res = await app.inject({
+        method: call.method as "GET",
+        url: call.url,
+        headers: {
+          "x-api-key": apiKeyOf(req),
+          ...(call.body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        remoteAddress: req.ip,
+        ...(call.body !== undefined ? { payload: JSON.stringify(call.body) } : {}),
+      });
+      calls.push({ tool: tool.name, status: res.statusCode });
+      const text = res.body.length > MAX_TOOL_TEXT ? `${res.body.slice(0, MAX_TOOL_TEXT)}\n…(truncated)` : res.body;
+      return {
+        isError: res.statusCode >= 400,
+        content: [{ type: "text" as const, text: res.statusCode >= 400 ? `HTTP ${res.statusCode}: ${text}` : text }],
+      };
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+      resources: [
+        {
+          uri: OPENAPI_URI,
+          name: "openapi",
+          title: "ChainLaunch REST API (OpenAPI 3)",
+          mimeType: "application/json",
+        },
+      ],
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      if (request.params.uri !== OPENAPI_URI) throw new Error(`unknown resource ${request.params.uri}`);
+      return {
+        contents: [{ uri: OPENAPI_URI, mimeType: "application/json", text: JSON.stringify(app.swagger()) }],
+      };
+    });
+    return server;
+  }
+
+  app.route({
+    method: ["POST", "GET", "DELETE"],
+    url: "/mcp",
+    config: { access: "self", audit: "mcp.request" },
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const principal = req.principal;
+      if (!principal || principal.via !== "api_key") {
+        throw new ForbiddenError(
+          "the MCP endpoint takes an API key only (X-API-Key or Authorization: Bearer); create one under Settings → MCP",
+        );
+      }
+      const calls: { tool: string; status: number }[] = [];
+      const server = mcpServer(req, principal, calls);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await server.connect(transport);
+      try {
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(req.headers)) {
+          if (typeof v === "string") headers.set(k, v);
+          else if (Array.isArray(v)) headers.set(k, v.join(", "));
+        }
+        const url = `http://${req.host}${req.url}`;
+        const request = new Request(url, {
+          method: req.method,
+          headers,
+          ...(req.method === "POST" ? { body: JSON.stringify(req.body ?? null) } : {}),
+        });
+        const res = await transport.handleRequest(request, req.method === "POST" ? { parsedBody: req.body } : {});
+        const body = await res.text();
+        const messages = [req.body].flat() as { method?: string }[];
+        req.auditInfo.resource = "mcp";
+        req.auditInfo.details = {
+          methods: messages.map((m) => m?.method ?? "").filter(Boolean),
+          ...(calls.length ? { tools: calls } : {}),
+          api_key_id: principal.apiKeyId,
+        };
+        reply.code(res.status);
+        res.headers.forEach((v, k) => {
+          if (k !== "content-length") reply.header(k, v);
+        });
+        return reply.send(body);
+      } finally {
+        await transport.close();
+        await server.close();
+      }
+    },
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    "/mcp/info",
+    {
+      config: { access: "public" },
+      schema: {
+        operationId: "getMCPInfo",
+        tags: ["MCP"],
+        summary: "What the MCP server offers: name, version, transport, endpoint and tools (no credentials needed)",
+        response: {
+          200: z
+            .object({
+              name: z.string().describe("Server name"),
+              version: z.string().describe("Console version"),
+              transport: z.string().describe("streamable-http"),
+              endpoint: z.string().describe("URL MCP clients connect to"),
+              authentication: z.string().describe("How clients authenticate"),
+              tools: z
+                .array(
+                  z.object({
+                    name: z.string().describe("Tool name"),
+                    description: z.string().describe("What it does (from the OpenAPI operation)"),
+                    read_only: z.boolean().describe("Only reads"),
+                  }),
+                )
+                .describe("Every tool; a key sees those its role may call"),
+            })
+            .catchall(z.unknown()),
+        },
+      },
+    },
+    async (req) => ({
+      name: NAME,
+      version: VERSION,
+      transport: "streamable-http",
+      endpoint: `${req.protocol}://${req.host}/api/v1/mcp`,
+      authentication: "API key: X-API-Key header or Authorization: Bearer <key>",
+      tools: toolDefs().map((t) => ({ name: t.name, description: t.description, read_only: t.readOnly })),
+    }),
+  );
+}

@@ -1,0 +1,174 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { crossSiteProblem } from "../../http/auth-hooks.js";
+import { AppError, ForbiddenError, InputError, RateLimitError, UnauthorizedError } from "../../http/errors.js";
+import type { SettingsService } from "../settings/settings.service.js";
+import { CertificateInputError, validateCertificate } from "./certificate-check.js";
+import { parseEndpoint, testConnection } from "./connection-test.js";
+import { LookupError, publicIp } from "./public-ip.js";
+import {
+  ANON_TIMEOUT_S,
+  certificateValidationBody,
+  certificateValidationResponse,
+  connectionTestBody,
+  connectionTestResponse,
+  publicIpResponse,
+} from "./troubleshooting.schema.js";
+
+const tags = ["Troubleshooting"];
+
+/** Calls per client IP per minute: anonymous callers get a tight budget, signed-in ones a loose one. */
+export const RATE_LIMITS = { anonymous: 20, signedIn: 120 } as const;
+const WINDOW_MS = 60_000;
+
+/** A fixed one-minute window per client IP (in memory; the console is one process). */
+export function createRateLimiter(now: () => number = Date.now) {
+  const windows = new Map<string, { start: number; count: number }>();
+  return {
+    take(key: string, limit: number): void {
+      const t = now();
+      const w = windows.get(key);
+      if (!w || t - w.start >= WINDOW_MS) {
+        // Drop expired windows now and then so the map does not grow with every address seen.
+        if (windows.size > 10_000) for (const [k, v] of windows) if (t - v.start >= WINDOW_MS) windows.delete(k);
+        windows.set(key, { start: t, count: 1 });
+        return;
+      }
+      w.count += 1;
+      if (w.count > limit) {
+        const wait = Math.max(1, Math.ceil((w.start + WINDOW_MS - t) / 1000));
+        throw new RateLimitError(`too many troubleshooting calls from ${key}; try again in ${wait} s`, wait);
+      }
+    },
+  };
+}
+
+/**
+ * The troubleshooting tools (docs/troubleshooting.md). They are public as upstream's are, so they
+ * are guarded here: an admin setting can require credentials, every caller is rate-limited per IP,
+ * anonymous callers get only reachability (no TLS details, headers or bodies), a foreign web page
+ * can't use a visitor's browser to call them (Sec-Fetch-Site / Origin), and no CORS header is sent,
+ * so no other site can read an answer.
+ */
+export function registerTroubleshootingRoutes(
+  app: FastifyInstance,
+  deps: {
+    settings: Pick<SettingsService, "get">;
+    knownTlsCas: () => Promise<{ name: string; pem: string }[]>;
+    limiter?: ReturnType<typeof createRateLimiter>;
+  },
+): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const limiter = deps.limiter ?? createRateLimiter();
+
+  async function guard(req: FastifyRequest): Promise<{ signedIn: boolean }> {
+    const problem = crossSiteProblem(req, [], { requireProof: false });
+    if (problem) throw new ForbiddenError(`cross-site request refused: ${problem}`);
+    const signedIn = Boolean(req.principal);
+    if (!signedIn && (await deps.settings.get()).config.troubleshootingRequireAuth) {
+      throw new UnauthorizedError("the troubleshooting tools need a signed-in user or API key (Settings)");
+    }
+    limiter.take(req.ip, signedIn ? RATE_LIMITS.signedIn : RATE_LIMITS.anonymous);
+    return { signedIn };
+  }
+
+  r.get(
+    "/troubleshooting/public-ip",
+    {
+      config: { access: "public" },
+      schema: {
+        operationId: "getPublicIp",
+        tags,
+        summary: "The address other parties should use to reach this console (no outside service is assumed)",
+        response: { 200: publicIpResponse },
+      },
+    },
+    async (req) => {
+      await guard(req);
+      const { config } = await deps.settings.get();
+      try {
+        return await publicIp({
+          configured: config.defaultNodeExposeIP,
+          lookupUrl: config.publicIpLookupUrl,
+          timeoutMs: 5_000,
+        });
+      } catch (err) {
+        if (err instanceof LookupError) throw new AppError(err.message, 502, "UPSTREAM_ERROR");
+        throw err;
+      }
+    },
+  );
+
+  r.post(
+    "/troubleshooting/test-connection",
+    {
+      config: { access: "public", audit: "troubleshooting.test_connection" },
+      schema: {
+        operationId: "testConnection",
+        tags,
+        summary: "Reach an endpoint over tcp, tls, grpc(s) or http(s): timing, TLS details, gRPC handshake and health",
+        body: connectionTestBody,
+        response: { 200: connectionTestResponse },
+      },
+    },
+    async (req) => {
+      const { signedIn } = await guard(req);
+      const b = req.body;
+      // Headers may carry credentials: only the endpoint and protocol are recorded.
+      req.auditInfo.resource = `endpoint:${b.endpoint.slice(0, 200)}`;
+      req.auditInfo.details = { protocol: b.protocol, anonymous: !signedIn };
+      try {
+        parseEndpoint(b.endpoint, b.protocol);
+      } catch (err) {
+        throw new InputError(`body.${(err as Error).message}`, { field: "body.endpoint" });
+      }
+      if (!signedIn && b.headers && Object.keys(b.headers).length > 0) {
+        throw new InputError("body.headers: only signed-in callers may send headers", { field: "body.headers" });
+      }
+      const timeoutS = Math.min(b.timeout ?? 10, signedIn ? Number.POSITIVE_INFINITY : ANON_TIMEOUT_S);
+      const result = await testConnection({
+        endpoint: b.endpoint,
+        protocol: b.protocol,
+        timeoutMs: timeoutS * 1000,
+        headers: signedIn ? b.headers : undefined,
+        caPem: b.ca_cert,
+        knownCas: b.ca_cert ? [] : await deps.knownTlsCas(),
+        serverName: b.server_name,
+      });
+      if (signedIn) return result;
+      // Anonymous: reachability only.
+      const { endpoint, protocol, success, response_time_ms } = result;
+      return {
+        endpoint,
+        protocol,
+        success,
+        response_time_ms,
+        ...(result.error ? { error: success ? result.error : "not reachable or not verified" } : {}),
+      };
+    },
+  );
+
+  r.post(
+    "/troubleshooting/validate-certificate",
+    {
+      config: { access: "public", audit: "troubleshooting.validate_certificate" },
+      schema: {
+        operationId: "validateCertificate",
+        tags,
+        summary: "Check a certificate: chain, validity window, key usage, SANs, CA flag",
+        body: certificateValidationBody,
+        response: { 200: certificateValidationResponse },
+      },
+    },
+    async (req) => {
+      await guard(req);
+      try {
+        return validateCertificate(req.body);
+      } catch (err) {
+        if (err instanceof CertificateInputError)
+          throw new InputError(`body.${err.message}`, { field: `body.${err.field}` });
+        throw err;
+      }
+    },
+  );
+}
