@@ -652,7 +652,45 @@ export interface GovernanceEventsTable {
   created_at: string;
 }
 
+/** A chaincode-definition proposal, made here or received from another console (migration 0018). */
+export interface ChaincodeProposalsTable {
+  id: Generated<number>;
+  /** The proposer's slug, the same on every console it reached. */
+  def_id: string;
+  name: string;
+  /** The local Fabric network of the channel; 0 when this console has none for it. */
+  network_id: number;
+  channel_name: string;
+  version: string;
+  sequence: number;
+  endorsement_policy: string;
+  docker_image: string;
+  chaincode_address: string;
+  init_required: number;
+  /** docker, node, go, executable or none. */
+  source_type: string;
+  /** SHA-256 (hex) of the source archive; empty when there is none. */
+  source_sha256: string;
+  /** Received proposals: path of the stored source archive. */
+  source_archive: string | null;
+  /** proposed, received, accepting, accepted, failed, committed. */
+  status: string;
+  error: string;
+  /** The connection it came in on; 0 when proposed here. */
+  connection_id: number;
+  shared_by: string;
+  shared_by_node_id: string;
+  created_by: string;
+  chaincode_id: number | null;
+  definition_id: number | null;
+  /** JSON array of the connection ids it was shared with from here. */
+  shared_with: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  chaincode_proposals: ChaincodeProposalsTable;
   governance_proposals: GovernanceProposalsTable;
   governance_signatures: GovernanceSignaturesTable;
   governance_events: GovernanceEventsTable;

@@ -460,6 +460,7 @@ const GOVERNANCE_ALLOWED: Record<string, string> = {
   "POST /federation/governance/proposals": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a proposal shared to sign`,
   "POST /federation/governance/signatures": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a verified org admin signature sent back`,
   "POST /federation/governance/status": `${GOV}: console-to-console route, Ed25519-signed (decision 40): the proposer submitted a shared proposal`,
+  "POST /federation/governance/chaincode-proposals": `${GOV}: console-to-console route, Ed25519-signed (decision 40): a chaincode definition proposal with its source archive`,
   "POST /federation/governance/signatures/withdraw": `${GOV}: console-to-console route, Ed25519-signed (decision 40): the console that sent a signature withdraws it before submission`,
   ...Object.fromEntries(
     (

@@ -108,7 +108,11 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     })),
   );
   registerNotificationProvidersModule(api, ctx, { masterKey: providers.masterKey });
-  const governance = registerGovernanceModule(api, ctx, { change: fabricNetworks.change, fabric: fabricNetworks.ctx });
+  const governance = registerGovernanceModule(api, ctx, {
+    change: fabricNetworks.change,
+    fabric: fabricNetworks.ctx,
+    chaincodes: chaincodes.service,
+  });
   const federation = registerFederationModule(api, ctx, {
     masterKey: providers.masterKey,
     settings,

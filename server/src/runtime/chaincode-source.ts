@@ -286,3 +286,21 @@ export function chaincodeServerEnv(p: {
   }
   return env;
 }
+
+/**
+ * The source of a definition as one buffer to send to another console: an executable as its bytes,
+ * a folder as a gzip tar of its content without node_modules and .git (the receiver installs and
+ * builds it again; `extractArchive` takes it back).
+ */
+export async function packSource(path: string, executable: boolean): Promise<Buffer> {
+  if (executable) return readFile(path);
+  const tar = await which("tar");
+  if (!tar) throw new Error("the `tar` program is not installed");
+  const out = join(dirname(path), `.pack-${process.pid}-${Date.now()}.tgz`);
+  try {
+    await execFileP(tar, ["-czf", out, "--exclude=./node_modules", "--exclude=./.git", "-C", path, "."]);
+    return await readFile(out);
+  } finally {
+    await rm(out, { force: true });
+  }
+}

@@ -5856,6 +5856,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/federation/governance/chaincode-proposals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a chaincode definition proposal with its source archive (signed) */
+    post: operations["federationReceiveChaincodeProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -34239,6 +34256,102 @@ export interface operations {
             proposal_id: string;
             /** @description The signature was deleted */
             withdrawn: boolean;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  federationReceiveChaincodeProposal: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The proposer's slug of the proposal */
+          def_id: string;
+          /** @description Chaincode name */
+          name: string;
+          /** @description Channel */
+          channel_name: string;
+          /** @description Version label */
+          version: string;
+          /** @description Definition sequence */
+          sequence: number;
+          /** @description Endorsement policy; empty for the channel default */
+          endorsement_policy: string;
+          /** @description Image, when the code is an image */
+          docker_image: string;
+          /** @description The chaincode's Init must be invoked first */
+          init_required: boolean;
+          /**
+           * @description Where the code comes from
+           * @enum {string}
+           */
+          source_type: "docker" | "node" | "go" | "executable" | "none";
+          /** @description The source: a tar.gz of the source folder, or the executable; empty for an image */
+          source_b64: string;
+          /** @description SHA-256 of the decoded source; empty when there is none */
+          source_sha256: string;
+          /** @description Who shared it on the sending console */
+          shared_by: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The proposal id on this console */
+            proposal_id: string;
           };
         };
       };

@@ -16,6 +16,7 @@ import { plugins } from "./0014-plugins.js";
 import { federation } from "./0015-federation.js";
 import { federationSharing } from "./0016-federation-sharing.js";
 import { governanceProposals } from "./0017-governance-proposals.js";
+import { chaincodeProposals } from "./0018-chaincode-proposals.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -43,6 +44,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0015-federation": federation(dialect),
         "0016-federation-sharing": federationSharing(dialect),
         "0017-governance-proposals": governanceProposals(dialect),
+        "0018-chaincode-proposals": chaincodeProposals(dialect),
       };
     },
   };

@@ -25,6 +25,16 @@ export function createChaincodesRepo(db: DB) {
         "n.platform as network_platform",
       ]);
   return {
+    /** Peers of an org synced from other consoles (external nodes): endpoint and TLS CA. */
+    externalPeers: (mspId: string): Promise<{ external_endpoint: string; tls_ca_certificate: string }[]> =>
+      db
+        .selectFrom("external_fabric_nodes")
+        .select(["external_endpoint", "tls_ca_certificate"])
+        .where("role", "=", "peer")
+        .where("msp_id", "=", mspId)
+        .where("external_endpoint", "<>", "")
+        .orderBy("id")
+        .execute(),
     async list(networkId?: number): Promise<ChaincodeRow[]> {
       let q = chaincodes();
       if (networkId) q = q.where("c.network_id", "=", networkId);

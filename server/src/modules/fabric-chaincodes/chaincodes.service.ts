@@ -31,7 +31,16 @@ import {
   detectSourceType,
   extractArchive,
 } from "../../runtime/chaincode-source.js";
-import { libraryInput, type FabricContext, type FabricNodeInfo } from "../fabric-networks/fabric-networks.context.js";
+import {
+  dialAddress,
+  libraryInput,
+  type FabricContext,
+  type FabricNodeInfo,
+} from "../fabric-networks/fabric-networks.context.js";
+import { common } from "@hyperledger/fabric-protos";
+import { channelSummary } from "../../fabric/configtx/read.js";
+import { configFromBlock } from "../../fabric/deliver.js";
+import type { GrpcEndpoint } from "../../fabric/grpc-connection.js";
 import type { FabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { ChaincodeRow, ChaincodesRepo, DefinitionRow } from "./chaincodes.repo.js";
@@ -57,6 +66,8 @@ export interface ChaincodesDeps {
   dir: string;
   /** Whether a Docker engine answers here (docker_image needs one). */
   dockerAvailable?: () => boolean;
+  /** Peers of an org synced from other consoles (external nodes), to endorse a commit with. */
+  externalPeers?: (mspId: string) => Promise<GrpcEndpoint[]>;
 }
 
 const json = <T>(s: string, fallback: T): T => {
@@ -179,11 +190,26 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     return n;
   }
 
-  async function runningOrderer(cc: ChaincodeRow): Promise<FabricNodeInfo> {
+  /**
+   * Where to send lifecycle transactions: a joined orderer of this console, else (a channel joined
+   * through another console) the orderer endpoints and TLS CAs the channel's genesis block publishes.
+   */
+  async function ordererEndpoint(cc: ChaincodeRow): Promise<GrpcEndpoint> {
     const { orderers } = await channelNodes(cc.network_id);
     const o = orderers.find((x) => x.status === "RUNNING") ?? orderers[0];
-    if (!o) throw new ConflictError(`channel '${cc.network_name}' has no joined orderer on this console`);
-    return o;
+    if (o) return ctx.grpcEndpoint(o);
+    const row = await ctx.network(cc.network_id);
+    const fromBlock = (() => {
+      try {
+        const summary = channelSummary(configFromBlock(common.Block.deserializeBinary(ctx.genesisOf(row))));
+        const org = summary.orderer.find((x) => x.endpoints.length > 0);
+        return org ? { address: dialAddress(org.endpoints[0]!), tlsRootCert: org.tlsCaCerts.join("\n") } : undefined;
+      } catch {
+        return undefined;
+      }
+    })();
+    if (!fromBlock) throw new ConflictError(`channel '${cc.network_name}' has no joined orderer on this console`);
+    return fromBlock;
   }
 
   /** Any running joined peer of the channel (for reads), preferring `mspId`'s. */
@@ -679,14 +705,14 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     async approve(definitionId: number, peerId: number, user: string): Promise<Record<string, string>> {
       const { def, cc } = await definition(definitionId);
       const p = await channelPeer(cc, peerId, "peer_id");
-      const orderer = await runningOrderer(cc);
+      const orderer = await ordererEndpoint(cc);
       const pkg = await packageOf(cc, def);
       const signer = await adminOf(p);
       const started = Date.now();
       try {
         const { txId } = await approveForMyOrg({
           peer: ctx.grpcEndpoint(p),
-          orderer: ctx.grpcEndpoint(orderer),
+          orderer,
           signer,
           channelId: cc.network_name,
           definition: lifecycleInput(cc, def),
@@ -717,7 +743,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     async commit(definitionId: number, peerId: number, user: string): Promise<Record<string, string>> {
       const { def, cc } = await definition(definitionId);
       const p = await channelPeer(cc, peerId, "peer_id");
-      const orderer = await runningOrderer(cc);
+      const orderer = await ordererEndpoint(cc);
       const signer = await adminOf(p);
       const input = lifecycleInput(cc, def);
       const c = await committed(cc, p).catch(() => undefined);
@@ -738,17 +764,21 @@ export function createChaincodesService(deps: ChaincodesDeps) {
         throw new ConflictError(message, { approvals, missing });
       }
       const { peers } = await channelNodes(cc.network_id);
-      const endorsers: FabricNodeInfo[] = [p];
+      const endorsers: { mspId: string; endpoint: GrpcEndpoint }[] = [
+        { mspId: p.mspId, endpoint: ctx.grpcEndpoint(p) },
+      ];
       for (const org of orgs) {
         if (!approvals[org] || endorsers.some((e) => e.mspId === org)) continue;
         const q = peers.find((x) => x.mspId === org && x.status === "RUNNING");
-        if (q) endorsers.push(q);
+        // An org whose peers run on another console: its peer synced from there (docs/governance.md).
+        const endpoint = q ? ctx.grpcEndpoint(q) : (await deps.externalPeers?.(org))?.[0];
+        if (endpoint) endorsers.push({ mspId: org, endpoint });
       }
       const started = Date.now();
       try {
         const { txId } = await commitDefinition({
-          peers: endorsers.map((e) => ctx.grpcEndpoint(e)),
-          orderer: ctx.grpcEndpoint(orderer),
+          peers: endorsers.map((e) => e.endpoint),
+          orderer,
           signer,
           channelId: cc.network_name,
           definition: input,
@@ -992,6 +1022,32 @@ export function createChaincodesService(deps: ChaincodesDeps) {
           error: def.deploy_error,
         },
       };
+    },
+
+    /**
+     * Each org's approval of a definition, read from a running peer of the channel here
+     * (CheckCommitReadiness, or the committed definition's approvals), and the committed sequence.
+     * `{}` and null when no peer here can answer.
+     */
+    async approvals(definitionId: number): Promise<{ approvals: Record<string, boolean>; committed: number | null }> {
+      const { def, cc } = await definition(definitionId);
+      const reader = await readPeer(cc);
+      if (!reader) return { approvals: {}, committed: null };
+      try {
+        const c = await committed(cc, reader);
+        if (c && c.sequence >= def.sequence) {
+          return { approvals: c.sequence === def.sequence ? c.approvals : {}, committed: c.sequence };
+        }
+        const a = await checkCommitReadiness(
+          ctx.grpcEndpoint(reader),
+          await adminOf(reader),
+          cc.network_name,
+          lifecycleInput(cc, def),
+        );
+        return { approvals: a, committed: c?.sequence ?? 0 };
+      } catch {
+        return { approvals: {}, committed: null };
+      }
     },
 
     /** The committed sequence of a chaincode on a channel, read from one peer. */

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.js";
-import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
+import { dialAddress, type FabricContext } from "../fabric-networks/fabric-networks.context.js";
 import { createFabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { NodeDefaultsService } from "../nodes/nodes.defaults.js";
@@ -47,6 +47,11 @@ export function registerChaincodesModule(
     bus: ctx.bus,
     freePort: (preferred, reserved) => deps.defaults.freePort(preferred, reserved),
     dir,
+    externalPeers: async (mspId) =>
+      (await repo.externalPeers(mspId)).map((p) => ({
+        address: dialAddress(p.external_endpoint),
+        tlsRootCert: p.tls_ca_certificate,
+      })),
   });
   const calls = createChaincodeCalls({ db: ctx.db, ctx: deps.fabric, keys: deps.keys, chaincodes: service });
   registerChaincodesRoutes(api, service, calls);

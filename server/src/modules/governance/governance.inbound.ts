@@ -4,6 +4,12 @@ import { z } from "zod";
 import { configOperation } from "../fabric-networks/fabric-networks.change.schema.js";
 import { signatureHeaders, type SignedRoutes } from "../federation/federation.inbound.routes.js";
 import type { GovernanceSharing } from "./governance.share.js";
+import { chaincodeProposalWire, MAX_CC_WIRE_BYTES } from "./chaincode-proposals.wire.js";
+
+/** What the inbound routes need of the chaincode-proposal service. */
+export interface ChaincodeProposalReceiver {
+  receive(from: string, body: z.infer<typeof chaincodeProposalWire>): Promise<{ proposal_id: string }>;
+}
 
 /** The signed console-to-console paths of governance. */
 export const GOVERNANCE_PATHS = {
@@ -11,6 +17,7 @@ export const GOVERNANCE_PATHS = {
   signature: "/federation/governance/signatures",
   status: "/federation/governance/status",
   withdraw: "/federation/governance/signatures/withdraw",
+  chaincode: "/federation/governance/chaincode-proposals",
 } as const;
 
 const b64 = z
@@ -52,7 +59,10 @@ const withdrawAck = z.object({
 const ack = z.object({ proposal_id: z.string().describe("The proposal id on this console") });
 
 /** The signed routes other consoles deliver proposals and signatures on. */
-export function governanceInboundRoutes(sharing: GovernanceSharing): SignedRoutes {
+export function governanceInboundRoutes(
+  sharing: GovernanceSharing,
+  chaincode: ChaincodeProposalReceiver,
+): SignedRoutes {
   return (f: FastifyInstance, sender: (req: FastifyRequest) => string) => {
     const r = f.withTypeProvider<ZodTypeProvider>();
     r.post(
@@ -131,6 +141,29 @@ export function governanceInboundRoutes(sharing: GovernanceSharing): SignedRoute
         req.auditInfo.resource = `proposal:${req.body.proposal_id}`;
         req.auditInfo.details = { msp_id: req.body.msp_id };
         return sharing.receiveWithdraw(sender(req), req.body);
+      },
+    );
+    r.post(
+      GOVERNANCE_PATHS.chaincode,
+      {
+        // The source archive travels inside the JSON (base64): above the federation default.
+        bodyLimit: MAX_CC_WIRE_BYTES,
+        config: { access: "public", audit: "governance.chaincode_proposal_received" },
+        schema: {
+          operationId: "federationReceiveChaincodeProposal",
+          tags: ["Federation"],
+          summary: "Console to console: a chaincode definition proposal with its source archive (signed)",
+          headers: signatureHeaders,
+          body: chaincodeProposalWire,
+          response: { 200: ack },
+        },
+      },
+      async (req) => {
+        req.auditInfo.resource = `chaincode_proposal:${req.body.def_id}`;
+        req.auditInfo.details = { name: req.body.name, version: req.body.version, sequence: req.body.sequence };
+        const res = await chaincode.receive(sender(req), req.body);
+        req.auditInfo.details = { ...req.auditInfo.details, proposal_id: res.proposal_id };
+        return res;
       },
     );
   };

@@ -6,7 +6,10 @@ import type { SignedRoutes } from "../federation/federation.inbound.routes.js";
 import { createGovernanceRepo } from "./governance.repo.js";
 import { registerGovernanceRoutes } from "./governance.routes.js";
 import { registerChaincodeProposalRoutes } from "./chaincode-proposals.routes.js";
-import { AppError } from "../../http/errors.js";
+import { join } from "node:path";
+import { createChaincodeProposalsRepo } from "./chaincode-proposals.repo.js";
+import { createChaincodeProposals, type ProposalChaincodes } from "./chaincode-proposals.service.js";
+import { createChaincodeProposalSharing } from "./chaincode-proposals.share.js";
 import { createGovernanceService, type GovernanceService } from "./governance.service.js";
 import { governanceInboundRoutes } from "./governance.inbound.js";
 import { createGovernanceSharing, type FederationPlumbing } from "./governance.share.js";
@@ -17,18 +20,25 @@ import { createGovernanceSharing, type FederationPlumbing } from "./governance.s
  */
 export function registerGovernanceModule(
   api: FastifyInstance,
-  ctx: Pick<AppContext, "db" | "bus">,
-  deps: { change: FabricChange; fabric: Pick<FabricContext, "network" | "orgByMspId"> },
+  ctx: Pick<AppContext, "db" | "bus" | "config">,
+  deps: {
+    change: FabricChange;
+    fabric: Pick<FabricContext, "network" | "orgByMspId">;
+    chaincodes: ProposalChaincodes;
+  },
 ): { service: GovernanceService; inbound: SignedRoutes; bindFederation(f: FederationPlumbing): void } {
   const repo = createGovernanceRepo(ctx.db);
   let federation: FederationPlumbing | undefined;
+  const federationOf = (): FederationPlumbing => {
+    if (!federation) throw new Error("federation is not wired");
+    return federation;
+  };
+  const networkIdByChannel = async (name: string): Promise<number | null> =>
+    (await repo.fabricNetworkByName(name))?.id ?? null;
   const sharing = createGovernanceSharing({
     repo,
-    federation: () => {
-      if (!federation) throw new Error("federation is not wired");
-      return federation;
-    },
-    networkIdByChannel: async (name) => (await repo.fabricNetworkByName(name))?.id ?? null,
+    federation: federationOf,
+    networkIdByChannel,
     // Without a running node of the channel, a received proposal is accepted as sent.
     channelConfig: (id) =>
       deps.fabric
@@ -45,20 +55,29 @@ export function registerGovernanceModule(
     beforeWithdraw: (p, s) => sharing.withdrawShared(p, s),
   });
   registerGovernanceRoutes(api, service, sharing);
-  // Contract first: the chaincode-proposal service lands in the next commits.
-  const pending = (): never => {
-    throw new AppError("chaincode proposals are not built yet", 501, "NOT_IMPLEMENTED");
-  };
+  const proposals = createChaincodeProposals({
+    repo: createChaincodeProposalsRepo(ctx.db),
+    chaincodes: deps.chaincodes,
+    fabric: deps.fabric,
+  });
+  const ccSharing = createChaincodeProposalSharing({
+    repo: createChaincodeProposalsRepo(ctx.db),
+    proposals,
+    federation: federationOf,
+    networkIdByChannel,
+    bus: ctx.bus,
+    dir: join(ctx.config.dataDir, "governance", "chaincode"),
+  });
   registerChaincodeProposalRoutes(api, {
-    create: pending,
-    list: pending,
-    get: pending,
-    share: pending,
-    accept: pending,
+    create: (body, user) => proposals.create(body, user),
+    list: (networkId) => proposals.list(networkId),
+    get: (id) => proposals.get(id),
+    share: (id, recipients, user) => ccSharing.share(id, recipients, user),
+    accept: (id, user) => proposals.accept(id, user),
   });
   return {
     service,
-    inbound: governanceInboundRoutes(sharing),
+    inbound: governanceInboundRoutes(sharing, ccSharing),
     bindFederation: (f) => {
       federation = f;
     },

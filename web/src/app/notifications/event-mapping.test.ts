@@ -53,8 +53,8 @@ describe("mapNotification", () => {
     ["signature.shared", "success", "Signature Shared", "/networks/12/fabric/proposals/34"],
     ["network.received", "info", "Network Shared With You", "/networks/fabric/shared"],
     ["network.shared", "success", "Network Shared", "/networks/12/fabric"],
-    ["chaincode.received", "info", "Chaincode Received", "/sc/fabric/chaincodes/56"],
-    ["chaincode.shared", "success", "Chaincode Shared", "/sc/fabric/chaincodes/56"],
+    ["chaincode.received", "info", "Chaincode Received", "/networks/12/fabric?tab=proposals"],
+    ["chaincode.shared", "success", "Chaincode Shared", "/networks/12/fabric?tab=proposals"],
     ["backup.success", "success", "Backup Completed", "/settings/backups"],
     ["backup.failure", "error", "Backup Failed", "/settings/backups"],
     ["node.downtime", "error", "Node Down", "/nodes/9"],
@@ -93,6 +93,12 @@ describe("mapNotification", () => {
 
   it("links Besu network shares to the Besu network screen", () => {
     expect(mapNotification(n("network.shared", { ...data, platform: "besu" })).link).toBe("/networks/12/besu");
+  });
+
+  it("links a chaincode proposal of a channel without a local network to the shared networks", () => {
+    for (const type of ["chaincode.received", "chaincode.shared"]) {
+      expect(mapNotification(n(type, { ...data, network_id: 0 })).link).toBe("/networks/fabric/shared");
+    }
   });
 
   it("shows backup size in MB with two decimals", () => {

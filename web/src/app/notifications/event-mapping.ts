@@ -80,6 +80,12 @@ function signLink(d: Record<string, unknown>): string {
   return `/networks/fabric/proposals/${str(d, "proposal_id")}/sign`;
 }
 
+/** A chaincode proposal's network tab; a channel this console has no network for: the shared networks. */
+function chaincodeProposalLink(d: Record<string, unknown>): string {
+  const id = Number(d.network_id);
+  return Number.isInteger(id) && id > 0 ? `/networks/${id}/fabric?tab=proposals` : "/networks/fabric/shared";
+}
+
 function networkLink(d: Record<string, unknown>): string {
   const platform = str(d, "platform", "fabric").toLowerCase() === "besu" ? "besu" : "fabric";
   return `/networks/${str(d, "network_id")}/${platform}`;
@@ -171,15 +177,15 @@ const MAPPERS: Record<(typeof EVENT_TYPES)[number], (d: Record<string, unknown>)
     title: "Chaincode Received",
     message:
       `${str(d, "from_user", "A peer")} shared chaincode ${str(d, "chaincode_name")} ${str(d, "version", "")}`.trim(),
-    link: `/sc/fabric/chaincodes/${str(d, "chaincode_id")}`,
-    linkText: "View Chaincode",
+    link: chaincodeProposalLink(d),
+    linkText: "View Proposal",
   }),
   "chaincode.shared": (d) => ({
     type: "success",
     title: "Chaincode Shared",
     message: `Chaincode ${str(d, "chaincode_name")} was shared with ${str(d, "shared_with_nodes", "0")} node(s)`,
-    link: `/sc/fabric/chaincodes/${str(d, "chaincode_id")}`,
-    linkText: "View Chaincode",
+    link: chaincodeProposalLink(d),
+    linkText: "View Proposal",
   }),
   "backup.success": (d) => ({
     type: "success",
