@@ -11,7 +11,8 @@ export function McpToolList({ tools }: { tools: readonly McpTool[] }): ReactElem
       <CardHeader>
         <CardTitle>Tools ({tools.length})</CardTitle>
         <CardDescription>
-          Each tool is one REST call. A key only sees the tools its role may call: a viewer key gets the read-only ones.
+          Each tool is one REST call. A key only sees the tools its role may call: a viewer key gets the read tools and
+          queries, nothing that changes infrastructure.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -69,7 +69,8 @@ export function rolesUpTo(role: Role): Role[] {
 
 /** What an assistant can do with a key of each role. */
 export const ROLE_REACH: Record<Role, string> = {
-  viewer: "Read-only tools: list and inspect nodes, networks, keys and settings. Nothing can be changed.",
+  viewer:
+    "Read tools: list and inspect nodes, networks and keys, query metrics and chaincodes. Cannot change infrastructure.",
   manager:
     "Read tools plus operating tools: create, change, start, stop and delete nodes, networks, chaincodes and keys.",
   admin: "Every tool, including users and settings. Give this only to an assistant you trust with the whole console.",

@@ -66,7 +66,7 @@ describe("Settings → MCP", () => {
     expect(screenHtml(<McpSettingsPage />, "/settings/mcp", "/settings/mcp", seed(mcpKeys.info(), info))).toMatch(
       /id="mcp-key-name"[^>]*value="mcp-\d{4}-\d{2}-\d{2}"/,
     );
-    expect(viewerText).toContain("viewer : Read-only tools");
+    expect(viewerText).toContain("viewer : Read tools");
     expect(viewerText).not.toContain("manager :");
     expect(viewerText).toContain('X-API-Key: <YOUR_API_KEY>"');
     const adminText = screenText(
