@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminUser, openAs, openSession, type Session } from "../support/browser.js";
+import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 
 /** Settings → MCP against the real server: a viewer key made on the screen works with the endpoint shown. */
 describe("settings: MCP", () => {
@@ -30,6 +30,9 @@ describe("settings: MCP", () => {
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByText("Copy your new key now").waitFor();
     const secret = (await page.getByTestId("mcp-key-secret").innerText()).trim();
+    await page.setViewportSize({ width: 1280, height: 2400 });
+    await screenshot(page, "settings-mcp-key-created");
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(secret.length).toBeGreaterThan(16);
 
     await page.getByRole("tab", { name: "VS Code" }).click();

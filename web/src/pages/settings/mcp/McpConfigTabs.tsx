@@ -40,7 +40,7 @@ export function McpConfigTabs({ url, secret }: { url: string; secret?: string | 
                     <span className="text-sm font-medium">{s.title}</span>
                     <CopyButton value={s.text} label={`Copy ${s.title}`} />
                   </div>
-                  <pre className="overflow-x-auto rounded-md border bg-muted px-3 py-2 font-mono text-xs whitespace-pre">
+                  <pre className="overflow-x-auto rounded-md border bg-muted px-3 py-2 font-mono text-xs break-all whitespace-pre-wrap">
                     {s.text}
                   </pre>
                 </div>
