@@ -14,7 +14,8 @@ const SCREENS = [
   { name: "monitoring", path: "/monitoring", ready: "Monitoring" },
   { name: "analytics", path: "/platform/analytics", ready: "Analytics" },
   { name: "plugins", path: "/plugins", ready: "Plugins" },
-  { name: "pending", path: "/settings/mcp", ready: "MCP Integration" },
+  { name: "settings-mcp", path: "/settings/mcp", ready: "Endpoint" },
+  { name: "pending", path: "/platform/troubleshooting", ready: "Troubleshooting" },
 ] as const;
 
 /** Screens of keys, providers, organizations and Besu networks, over the seeded catalog. */

@@ -18,6 +18,7 @@ const dashboard: PageLoader = () => import("@/pages/dashboard/DashboardPage").th
 const account: PageLoader = () => import("@/pages/account/AccountPage").then((m) => m.AccountPage);
 const access: PageLoader = () => import("@/pages/settings/AccessPage").then((m) => m.AccessPage);
 const network: PageLoader = () => import("@/pages/settings/NetworkSettingsPage").then((m) => m.NetworkSettingsPage);
+const mcp: PageLoader = () => import("@/pages/settings/McpSettingsPage").then((m) => m.McpSettingsPage);
 const general: PageLoader = () => import("@/pages/settings/GeneralSettingsPage").then((m) => m.GeneralSettingsPage);
 const users: PageLoader = () => import("@/pages/users/UsersPage").then((m) => m.UsersPage);
 const apiKeys: PageLoader = () => import("@/pages/api-keys/ApiKeysPage").then((m) => m.ApiKeysPage);
@@ -177,7 +178,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "settings/api-keys", title: "API Keys", load: apiKeys },
   { path: "settings/api-keys/new", title: "New API Key", load: apiKeyNew },
   { path: "settings/api-keys/:id", title: "API Key", load: apiKey },
-  { path: "settings/mcp", title: "MCP Integration" },
+  { path: "settings/mcp", title: "MCP Integration", load: mcp },
   { path: "settings/providers", title: "Key Providers", load: providers },
   { path: "settings/providers/add", title: "Add Key Provider", load: providerAdd },
   { path: "settings/providers/create/vault", title: "Create Vault Provider" },

@@ -9,6 +9,11 @@ export interface ApiKeyCreateVars {
   expires_in?: string;
 }
 
+/** `POST /api-keys`: the new key and its secret, which the server returns only this once. */
+export function createApiKey(body: ApiKeyCreateVars): Promise<{ api_key: APIKey; key: string }> {
+  return unwrap(api.POST("/api-keys", { body }));
+}
+
 export function useApiKeyCreateMutation(): UseMutationResult<
   { api_key: APIKey; key: string },
   Error,
@@ -16,7 +21,7 @@ export function useApiKeyCreateMutation(): UseMutationResult<
 > {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: ApiKeyCreateVars) => unwrap(api.POST("/api-keys", { body })),
+    mutationFn: createApiKey,
     onSuccess: () => qc.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }

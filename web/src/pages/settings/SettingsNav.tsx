@@ -6,6 +6,7 @@ const TABS = [
   { href: "/settings/general", label: "General" },
   { href: "/settings/network", label: "Network" },
   { href: "/settings/access", label: "Access" },
+  { href: "/settings/mcp", label: "MCP" },
 ] as const;
 
 /** Tabs linking the settings screens that share the sidebar's "Settings" item. */

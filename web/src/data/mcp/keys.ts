@@ -1,0 +1,4 @@
+export const mcpKeys = {
+  all: ["mcp"] as const,
+  info: () => [...mcpKeys.all, "info"] as const,
+};
