@@ -44,7 +44,7 @@ describe("login and logout", () => {
     await s.page.waitForURL("**/dashboard");
     await s.page.goto("/no/such/page");
     await s.page.getByRole("heading", { name: "Page not found" }).waitFor();
-    await s.page.goto("/platform/troubleshooting");
+    await s.page.goto("/settings/providers/create/vault");
     await s.page.getByText("Coming soon").waitFor();
   });
 

@@ -15,7 +15,7 @@ const SCREENS = [
   { name: "analytics", path: "/platform/analytics", ready: "Analytics" },
   { name: "plugins", path: "/plugins", ready: "Plugins" },
   { name: "settings-mcp", path: "/settings/mcp", ready: "Endpoint" },
-  { name: "pending", path: "/platform/troubleshooting", ready: "Troubleshooting" },
+  { name: "pending", path: "/settings/providers/create/vault", ready: "Create Vault Provider" },
 ] as const;
 
 /** Screens of keys, providers, organizations and Besu networks, over the seeded catalog. */
