@@ -1,3 +1,5 @@
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { common } from "@hyperledger/fabric-protos";
 import { afterAll, describe, expect, it } from "vitest";
 import { consortium, type Consortium, type ConsortiumMember } from "../../test-support/consortium.js";
@@ -9,13 +11,17 @@ import {
 } from "../../test-support/fabric-api.js";
 import { identityOf, signedHeaders } from "../../test-support/federation.js";
 
+const ASSET_NODE = resolve(dirname(fileURLToPath(import.meta.url)), "../../fabric/test-support/chaincode/asset-node");
+
 /**
  * Issue 17: three consoles (orgs A, B, C), connected, on one real channel holding the three orgs
  * under MAJORITY Admins. A proposes adding org D, signs, shares with B and C; B signs and sends its
  * signature back, withdraws it (gone on A too), signs again; A submits with 2 of 3 and org D is in
  * every console's current-channel-config. A proposal computed before is stale on A and on B (409),
  * arrives stale on C, and a proposal whose config doesn't match the receiver's is refused.
- * Skipped without binaries (the reason is printed).
+ * In the same setup A proposes a chaincode definition whose policy needs all three orgs; B and C
+ * accept it (install, chaincode server, approve on their own consoles), A commits, and an invoke
+ * endorsed by the three orgs' peers succeeds. Skipped without binaries (the reason is printed).
  */
 const bins = await haveFabricBinaries("governance consortium e2e");
 let h: Consortium | undefined;
@@ -214,6 +220,83 @@ describe("config-update proposals across three consoles on a real channel", () =
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toMatch(/^body\.config_b64: .*does not match this console's channel config/);
       expect(((await c.api.ok("GET", P)).proposals as Json[]).map((x) => x.proposal_type)).not.toContain("forged");
+    },
+  );
+  it.skipIf(!bins)(
+    "a chaincode proposal: A proposes and shares, B and C accept (install, server, approve), A commits, an invoke endorsed by all three succeeds",
+    { timeout: 900_000 },
+    async () => {
+      if (!h) throw new Error("the consortium did not start (see the test before)");
+      const { a, b, c } = h;
+      const CC = "/pro/chaincodes/proposals";
+      const policy = `AND('${a.mspId}.member','${b.mspId}.member','${c.mspId}.member')`;
+      const created = await a.api.ok("POST", CC, {
+        name: "consasset",
+        network_id: a.networkId,
+        version: "1.0",
+        sequence: 1,
+        endorsement_policy: policy,
+      });
+      expect(created).toMatchObject({ status: "proposed", channelName: "conschannel", endorsementPolicy: policy });
+      await a.api.ok("POST", `/sc/fabric/definitions/${created.definitionId}/source`, { source_path: ASSET_NODE });
+      expect((await a.api.ok("POST", `${CC}/${created.id}/accept`)).proposal.status).toBe("accepted");
+      const shared = await a.api.ok("POST", `${CC}/${created.id}/share`, {
+        recipients: [h.conn("a", "b"), h.conn("a", "c")],
+      });
+      expect(shared).toEqual({ success: true });
+
+      // B and C accept on their own consoles: their peers install it, their chaincode servers start, their orgs approve.
+      const accepted: Record<string, Json> = {};
+      for (const m of [b, c]) {
+        const copy = ((await m.api.ok("GET", CC)) as Json[]).find((x) => x.chaincodeDefId === created.chaincodeDefId);
+        expect(copy).toMatchObject({ status: "received", networkId: m.networkId, endorsementPolicy: policy });
+        const r = await m.api.ok("POST", `${CC}/${copy.id}/accept`);
+        expect(r.proposal).toMatchObject({ status: "accepted", error: "" });
+        accepted[m.mspId] = r;
+      }
+
+      const approvals = await waitFor(
+        "A sees the three orgs' approvals",
+        async () => {
+          const ap = (await a.api.ok("GET", `${CC}/${created.id}`)).proposal.approvals as Record<string, boolean>;
+          return ap[a.mspId] && ap[b.mspId] && ap[c.mspId] ? ap : undefined;
+        },
+        90_000,
+        1000,
+      );
+      expect(approvals).toMatchObject({ [a.mspId]: true, [b.mspId]: true, [c.mspId]: true });
+      await a.api.ok("POST", `/sc/fabric/definitions/${created.definitionId}/commit`, { peer_id: a.peerId });
+      expect((await a.api.ok("GET", `${CC}/${created.id}`)).proposal.status).toBe("committed");
+
+      const wrote = await waitFor(
+        "an invoke endorsed by the peers of A, B and C",
+        async () => {
+          const r = await a.api.call("POST", `/sc/fabric/chaincodes/${created.chaincodeId}/invoke`, {
+            function: "CreateAsset",
+            args: ["cons1", "blue"],
+          });
+          if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+          return r.body as Json;
+        },
+        120_000,
+        3000,
+      );
+      expect(wrote.transaction_id).toMatch(/^[0-9a-f]{64}$/);
+      for (const m of [b, c]) {
+        const read = await waitFor(
+          `${m.mspId} reads the asset through its own peer`,
+          async () => {
+            const r = await m.api.call("POST", `/sc/fabric/chaincodes/${accepted[m.mspId]!.chaincode.id}/query`, {
+              function: "ReadAsset",
+              args: ["cons1"],
+            });
+            return r.status === 200 ? (r.body as Json) : undefined;
+          },
+          30_000,
+          1000,
+        );
+        expect(read.result).toMatchObject({ id: "cons1", value: "blue" });
+      }
     },
   );
 });
