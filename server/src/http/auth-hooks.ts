@@ -20,7 +20,7 @@ function parseBasic(header: string): { username: string; password: string } | nu
   return { username: decoded.slice(0, i), password: decoded.slice(i + 1) };
 }
 
-function presentedApiKey(req: FastifyRequest): string | undefined {
+export function presentedApiKey(req: FastifyRequest): string | undefined {
   const header = req.headers["x-api-key"];
   if (typeof header === "string" && header) return header.trim();
   const auth = req.headers.authorization;

@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { VERSION } from "../../app.js";
-import { isAllowed } from "../../http/auth-hooks.js";
+import { isAllowed, presentedApiKey } from "../../http/auth-hooks.js";
 import { ForbiddenError } from "../../http/errors.js";
 import type { Principal } from "../../http/principal.js";
 import type { RouteAccess } from "../../http/permissions.js";
@@ -20,14 +20,6 @@ const NAME = "chainlaunch";
 const OPENAPI_URI = "chainlaunch://openapi.json";
 /** A tool's answer is cut here so one call can't flood the assistant's context. */
 const MAX_TOOL_TEXT = 200_000;
-
-/** The API key the caller presented (the MCP endpoint takes nothing else). */
-function apiKeyOf(req: FastifyRequest): string {
-  const header = req.headers["x-api-key"];
-  if (typeof header === "string" && header) return header.trim();
-  const auth = req.headers.authorization ?? "";
-  return /^bearer /i.test(auth) ? auth.slice(7).trim() : "";
-}
 
 /**
  * The console as a Model Context Protocol server over Streamable HTTP (docs/mcp.md). Stateless:
@@ -82,7 +74,7 @@ export function registerMcpRoutes(
         method: call.method as "GET",
         url: call.url,
         headers: {
-          "x-api-key": apiKeyOf(req),
+          "x-api-key": presentedApiKey(req) ?? "",
           ...(call.body !== undefined ? { "content-type": "application/json" } : {}),
         },
         remoteAddress: req.ip,
