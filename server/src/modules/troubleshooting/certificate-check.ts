@@ -1,5 +1,7 @@
 import { X509Certificate } from "node:crypto";
+import { isIP } from "node:net";
 import { decodeCertificate, type DecodedCertificate } from "../../crypto/certificate-decoder.js";
+import { CryptoInputError } from "../../crypto/errors.js";
 
 /** What POST /troubleshooting/validate-certificate answers (upstream's fields plus `chain` and `fingerprint`). */
 export interface CertificateReport {
@@ -34,16 +36,7 @@ function load(pem: string, field: string): { x509: X509Certificate; decoded: Dec
   try {
     return { x509: new X509Certificate(pem), decoded: decodeCertificate(pem) };
   } catch (err) {
-    throw new CertificateInputError(field, `${field}: not a valid PEM certificate (${(err as Error).message})`);
-  }
-}
-
-export class CertificateInputError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
+    throw new CryptoInputError(field, `${field}: not a valid PEM certificate (${(err as Error).message})`);
   }
 }
 
@@ -55,10 +48,6 @@ function dnsMatches(name: string, san: string): boolean {
   if (!s.startsWith("*.")) return false;
   const dot = n.indexOf(".");
   return dot > 0 && n.slice(dot + 1) === s.slice(2);
-}
-
-function isIp(name: string): boolean {
-  return /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.includes(":");
 }
 
 function describe(c: DecodedCertificate): string {
@@ -77,16 +66,13 @@ export function validateCertificate(
 ): CertificateReport {
   const leafBlocks = pemBlocks(input.certificate);
   if (leafBlocks.length === 0) {
-    throw new CertificateInputError(
-      "certificate",
-      "certificate: no PEM certificate (-----BEGIN CERTIFICATE-----) found",
-    );
+    throw new CryptoInputError("certificate", "certificate: no PEM certificate (-----BEGIN CERTIFICATE-----) found");
   }
   const leaf = load(leafBlocks[0]!, "certificate");
   const extra = leafBlocks.slice(1).map((p, i) => load(p, `certificate (block ${i + 2})`));
   const rootBlocks = input.root_ca?.trim() ? pemBlocks(input.root_ca) : [];
   if (input.root_ca?.trim() && rootBlocks.length === 0) {
-    throw new CertificateInputError("root_ca", "root_ca: no PEM certificate (-----BEGIN CERTIFICATE-----) found");
+    throw new CryptoInputError("root_ca", "root_ca: no PEM certificate (-----BEGIN CERTIFICATE-----) found");
   }
   const roots = rootBlocks.map((p, i) => load(p, rootBlocks.length > 1 ? `root_ca (block ${i + 1})` : "root_ca"));
   const errors: string[] = [];
@@ -150,7 +136,8 @@ export function validateCertificate(
   }
 
   for (const name of input.dns_names ?? []) {
-    const ok = isIp(name) ? d.sans.ipAddresses.includes(name) : d.sans.dnsNames.some((san) => dnsMatches(name, san));
+    const ok =
+      isIP(name) !== 0 ? d.sans.ipAddresses.includes(name) : d.sans.dnsNames.some((san) => dnsMatches(name, san));
     if (!ok) {
       const sans = [...d.sans.dnsNames, ...d.sans.ipAddresses];
       errors.push(

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { crossSiteProblem } from "../../http/auth-hooks.js";
 import { AppError, ForbiddenError, InputError, RateLimitError, UnauthorizedError } from "../../http/errors.js";
 import type { SettingsService } from "../settings/settings.service.js";
-import { CertificateInputError, validateCertificate } from "./certificate-check.js";
+import { CryptoInputError } from "../../crypto/errors.js";
+import { validateCertificate } from "./certificate-check.js";
 import { parseEndpoint, testConnection } from "./connection-test.js";
 import { LookupError, publicIp } from "./public-ip.js";
 import {
@@ -165,7 +166,7 @@ export function registerTroubleshootingRoutes(
       try {
         return validateCertificate(req.body);
       } catch (err) {
-        if (err instanceof CertificateInputError)
+        if (err instanceof CryptoInputError)
           throw new InputError(`body.${err.message}`, { field: `body.${err.field}` });
         throw err;
       }
