@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { opensslIn } from "../../test-support/openssl.js";
 import { validateCertificate } from "./certificate-check.js";
 
 const run = promisify(execFile);
@@ -17,70 +18,6 @@ describe("validate-certificate agrees with openssl verify", () => {
   let dir: string;
   const pem: Record<string, string> = {};
 
-  async function ossl(...args: string[]): Promise<void> {
-    await run("openssl", args, { cwd: dir });
-  }
-  async function ca(name: string, cn: string, signer?: string): Promise<void> {
-    if (!signer) {
-      await ossl(
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        `${name}.key`,
-        "-out",
-        `${name}.pem`,
-        "-subj",
-        `/O=Org1/CN=${cn}`,
-        "-days",
-        "365",
-        "-addext",
-        "basicConstraints=critical,CA:TRUE",
-        "-addext",
-        "keyUsage=critical,keyCertSign,cRLSign",
-      );
-      return;
-    }
-    await leaf(name, cn, signer, "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n");
-  }
-  async function leaf(name: string, cn: string, signer: string, ext: string, days = "30"): Promise<void> {
-    await ossl(
-      "req",
-      "-new",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:P-256",
-      "-nodes",
-      "-keyout",
-      `${name}.key`,
-      "-out",
-      `${name}.csr`,
-      "-subj",
-      `/O=Org1/CN=${cn}`,
-    );
-    await writeFile(join(dir, `${name}.ext`), ext);
-    await ossl(
-      "x509",
-      "-req",
-      "-in",
-      `${name}.csr`,
-      "-CA",
-      `${signer}.pem`,
-      "-CAkey",
-      `${signer}.key`,
-      "-days",
-      days,
-      "-out",
-      `${name}.pem`,
-      "-extfile",
-      `${name}.ext`,
-    );
-  }
   /** openssl's verdict: exit 0 or the error line. */
   async function opensslVerify(leafName: string, extra: string[] = []): Promise<{ ok: boolean; out: string }> {
     try {
@@ -101,17 +38,18 @@ describe("validate-certificate agrees with openssl verify", () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "cl-certcheck-"));
-    await ca("root", "tlsca.org1.example.com");
-    await ca("inter", "inter.org1.example.com", "root");
-    await leaf("good", "peer0.org1.example.com", "inter", tlsExt);
-    await leaf("expired", "peer0.org1.example.com", "inter", tlsExt, "-1");
-    await leaf("notca", "peer1.org1.example.com", "good", tlsExt);
+    const o = opensslIn(dir);
+    const subject = (cn: string) => `/O=Org1/CN=${cn}`;
+    const caExt = "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n";
+    await o.selfSignedCa("root", subject("tlsca.org1.example.com"));
+    await o.issue("inter", subject("inter.org1.example.com"), "root", caExt);
+    await o.issue("good", subject("peer0.org1.example.com"), "inter", tlsExt);
+    await o.issue("expired", subject("peer0.org1.example.com"), "inter", tlsExt, "-1");
+    await o.issue("notca", subject("peer1.org1.example.com"), "good", tlsExt);
     // An impostor root with the very same name signs a leaf: names match, signatures don't.
-    await ca("impostor", "inter.org1.example.com");
-    await leaf("forged", "peer0.org1.example.com", "impostor", tlsExt);
-    for (const n of ["root", "inter", "good", "expired", "notca", "forged"]) {
-      pem[n] = await readFile(join(dir, `${n}.pem`), "utf8");
-    }
+    await o.selfSignedCa("impostor", subject("inter.org1.example.com"));
+    await o.issue("forged", subject("peer0.org1.example.com"), "impostor", tlsExt);
+    for (const n of ["root", "inter", "good", "expired", "notca", "forged"]) pem[n] = await o.read(`${n}.pem`);
   }, 60_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -1,80 +1,25 @@
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer } from "node:tls";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { opensslIn } from "../../test-support/openssl.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 
-const run = promisify(execFile);
-
-/** A TLS CA and a server certificate for localhost, made by the openssl CLI. */
+/** A TLS CA, a second unrelated CA and a server certificate for localhost, made by the openssl CLI. */
 async function tlsMaterial(dir: string) {
-  const o = (...a: string[]) => run("openssl", a, { cwd: dir });
+  const o = opensslIn(dir);
   for (const name of ["ca", "other"]) {
-    await o(
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:P-256",
-      "-nodes",
-      "-keyout",
-      `${name}.key`,
-      "-out",
-      `${name}.pem`,
-      "-subj",
-      `/O=${name}/CN=tlsca.${name}.example.com`,
-      "-days",
-      "30",
-      "-addext",
-      "basicConstraints=critical,CA:TRUE",
-      "-addext",
-      "keyUsage=critical,keyCertSign",
-    );
+    await o.selfSignedCa(name, `/O=${name}/CN=tlsca.${name}.example.com`, { days: "30", keyUsage: "keyCertSign" });
   }
-  await o(
-    "req",
-    "-new",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "srv.key",
-    "-out",
-    "srv.csr",
-    "-subj",
-    "/CN=localhost",
-  );
-  await run("sh", ["-c", "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > srv.ext"], { cwd: dir });
-  await o(
-    "x509",
-    "-req",
-    "-in",
-    "srv.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-days",
-    "30",
-    "-out",
-    "srv.pem",
-    "-extfile",
-    "srv.ext",
-  );
-  const read = (f: string) => readFile(join(dir, f), "utf8");
+  await o.issue("srv", "/CN=localhost", "ca", "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
   return {
-    ca: await read("ca.pem"),
-    other: await read("other.pem"),
-    cert: await read("srv.pem"),
-    key: await read("srv.key"),
+    ca: await o.read("ca.pem"),
+    other: await o.read("other.pem"),
+    cert: await o.read("srv.pem"),
+    key: await o.read("srv.key"),
   };
 }
 
