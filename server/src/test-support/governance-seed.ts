@@ -1,16 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { common } from "@hyperledger/fabric-protos";
-import {
-  addApplicationOrg,
-  buildGenesisBlock,
-  computeConfigUpdate,
-  configUpdateToJson,
-} from "../fabric/configtx/index.js";
+import { buildGenesisBlock } from "../fabric/configtx/index.js";
 import { configFromBlock } from "../fabric/deliver.js";
 import { buildChannelMsp } from "../fabric/msp/index.js";
 import { openDatabase } from "../db/db.js";
 import { createGovernanceRepo } from "../modules/governance/governance.repo.js";
+import { storeAddOrgProposal } from "./governance-proposal.js";
 
 /**
  * Fixtures of the governance browser test (e2e/specs/governance.test.ts), run as a CLI with a JSON
@@ -57,34 +52,13 @@ async function proposal(req: {
   add: OrgInput;
 }): Promise<{ id: string }> {
   const config = configFromBlock(common.Block.deserializeBinary(Buffer.from(req.genesis_b64, "base64")));
-  const update = computeConfigUpdate(req.channel, config, addApplicationOrg(config, { msp: msp(req.add) }));
   const handle = openDatabase({ dataDir: req.dataDir });
   try {
-    const now = new Date().toISOString();
-    const id = randomUUID();
-    await createGovernanceRepo(handle.db).insert({
-      id,
-      network_id: req.networkId,
-      channel_name: req.channel,
-      proposal_type: "add_org",
-      operations_json: JSON.stringify([
-        {
-          type: "add_org",
-          payload: { msp_id: req.add.mspId, root_certs: [req.add.signCert], tls_root_certs: [req.add.tlsCert] },
-        },
-      ]),
-      update_b64: Buffer.from(update.serializeBinary()).toString("base64"),
-      preview_json: JSON.stringify(configUpdateToJson(update)),
-      config_b64: Buffer.from(config.serializeBinary()).toString("base64"),
-      config_sequence: config.getSequence(),
-      status: "pending",
-      tx_id: null,
-      origin_node_id: null,
-      connection_id: null,
-      remote_proposal_id: null,
-      created_by: "admin",
-      created_at: now,
-      updated_at: now,
+    const id = await storeAddOrgProposal(handle.db, {
+      networkId: req.networkId,
+      channel: req.channel,
+      config,
+      add: req.add,
     });
     await createGovernanceRepo(handle.db).event(id, "proposal_created", {
       by: "admin",

@@ -1,18 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { common } from "@hyperledger/fabric-protos";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  addApplicationOrg,
-  buildGenesisBlock,
-  computeConfigUpdate,
-  configUpdateToJson,
-} from "../../fabric/configtx/index.js";
+import { buildGenesisBlock } from "../../fabric/configtx/index.js";
 import { configFromBlock } from "../../fabric/deliver.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
 import { bootConsole, connect, connectionId, notificationsOf, type Console } from "../../test-support/sharing.js";
 import { apiOf, signedHeaders, strangerIdentity } from "../../test-support/federation.js";
+import { storeAddOrgProposal } from "../../test-support/governance-proposal.js";
 import { createUser, dialects } from "../../test-support/test-app.js";
-import { createGovernanceRepo } from "./governance.repo.js";
 
 const CHANNEL = "govchannel";
 
@@ -32,46 +26,6 @@ async function org(c: Console, mspId: string) {
   expect(res.statusCode, res.body).toBe(201);
   const o = res.json() as { signCertificate: string; tlsCertificate: string };
   return buildChannelMsp({ mspId, caCertPem: o.signCertificate, tlsCaCertPem: o.tlsCertificate });
-}
-
-/**
- * A proposal stored on `c` as POST /pro/networks/proposals stores it. Computing it through the
- * route needs a running orderer (the real-Fabric test covers that); here the update is computed
- * by the same configtx library from the channel's block, so no Fabric binaries are needed.
- */
-async function seedProposal(
-  c: Console,
-  networkId: number,
-  config: common.Config,
-  org: { msp: ReturnType<typeof buildChannelMsp>; ca: string; tls: string },
-): Promise<string> {
-  const { msp } = org;
-  const added = msp.name;
-  const update = computeConfigUpdate(CHANNEL, config, addApplicationOrg(config, { msp }));
-  const now = new Date().toISOString();
-  const id = randomUUID();
-  await createGovernanceRepo(c.t.database.db).insert({
-    id,
-    network_id: networkId,
-    channel_name: CHANNEL,
-    proposal_type: "add_org",
-    operations_json: JSON.stringify([
-      { type: "add_org", payload: { msp_id: added, root_certs: [org.ca], tls_root_certs: [org.tls] } },
-    ]),
-    update_b64: Buffer.from(update.serializeBinary()).toString("base64"),
-    preview_json: JSON.stringify(configUpdateToJson(update)),
-    config_b64: Buffer.from(config.serializeBinary()).toString("base64"),
-    config_sequence: config.getSequence(),
-    status: "pending",
-    tx_id: null,
-    origin_node_id: null,
-    connection_id: null,
-    remote_proposal_id: null,
-    created_by: "admin",
-    created_at: now,
-    updated_at: now,
-  });
-  return id;
 }
 
 /**
@@ -131,7 +85,12 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
       expect(res.statusCode, res.body).toBe(200);
       ids.push(res.json().networkId as number);
     }
-    proposalId = await seedProposal(a, ids[0] as number, configFromBlock(block), orgC);
+    proposalId = await storeAddOrgProposal(a.t.database.db, {
+      networkId: ids[0] as number,
+      channel: CHANNEL,
+      config: configFromBlock(block),
+      add: { mspId: "GovCMSP", signCert: orgC.ca, tlsCert: orgC.tls },
+    });
   });
   afterAll(async () => {
     await Promise.all([a?.t.close(), b?.t.close()]);
