@@ -158,6 +158,15 @@ export function createGovernanceSharing(deps: {
 
     async receiveProposal(from: string, body: z.infer<typeof proposalWire>) {
       const c = await senderConnection(from);
+      /** proposal.received for the copy stored here (first arrival or a recomputed one). */
+      const announce = (p: { id: string; channel_name: string; network_id: number | null }) =>
+        deps.bus.publish("proposal.received", {
+          channel_name: p.channel_name,
+          from_user: body.created_by,
+          from_node_id: c.node_id,
+          network_id: p.network_id ?? 0,
+          proposal_id: p.id,
+        });
       let update: common.ConfigUpdate;
       let sent: common.Config;
       try {
@@ -200,13 +209,7 @@ export function createGovernanceSharing(deps: {
           config_sequence: body.config_sequence,
         });
         if (newer !== null) await repo.event(known.id, "proposal_stale", { config_sequence: newer, on_arrival: true });
-        deps.bus.publish("proposal.received", {
-          channel_name: known.channel_name,
-          from_user: body.created_by,
-          from_node_id: c.node_id,
-          network_id: known.network_id ?? 0,
-          proposal_id: known.id,
-        });
+        announce(known);
         return { proposal_id: known.id };
       }
       const now = new Date().toISOString();
@@ -234,13 +237,7 @@ export function createGovernanceSharing(deps: {
       if (row) {
         await repo.event(p.id, "proposal_received", { from_node_id: c.node_id, from_user: body.created_by });
         if (newer !== null) await repo.event(p.id, "proposal_stale", { config_sequence: newer, on_arrival: true });
-        deps.bus.publish("proposal.received", {
-          channel_name: p.channel_name,
-          from_user: body.created_by,
-          from_node_id: c.node_id,
-          network_id: p.network_id ?? 0,
-          proposal_id: p.id,
-        });
+        announce(p);
       }
       return { proposal_id: p.id };
     },
