@@ -9,7 +9,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useMeQuery } from "@/data/auth/me-query";
 import { useAcceptChaincodeProposalMutation } from "@/data/chaincode-proposals/chaincode-proposal-accept-mutation";
-import { useChaincodeProposalsQuery } from "@/data/chaincode-proposals/chaincode-proposals-query";
+import {
+  useChaincodeProposalQuery,
+  useChaincodeProposalsQuery,
+} from "@/data/chaincode-proposals/chaincode-proposals-query";
 import type { ChaincodeProposal } from "@/data/chaincode-proposals/types";
 import { showToast } from "@/lib/toast";
 import { errorMessage } from "@/lib/utils";
@@ -50,7 +53,20 @@ function Approvals({ approvals }: { approvals: Record<string, boolean> }): React
 }
 
 /** One proposal; its own accept mutation, so two accepts on two rows each show their own progress. */
-function ProposalRow({ proposal: p, canManage }: { proposal: ChaincodeProposal; canManage: boolean }): ReactElement {
+function ProposalRow({
+  proposal: listed,
+  canManage,
+}: {
+  proposal: ChaincodeProposal;
+  canManage: boolean;
+}): ReactElement {
+  // The list carries no approvals (asking a peer per row would slow it): the detail reads them, and
+  // notices a commit made from another console. Everything else stays the list's (it polls while accepting).
+  const detail = useChaincodeProposalQuery(listed.id, listed.definitionId !== null && listed.status !== "committed");
+  const read = detail.data?.proposal;
+  const p: ChaincodeProposal = read
+    ? { ...listed, approvals: read.approvals, status: read.status === "committed" ? "committed" : listed.status }
+    : listed;
   const accept = useAcceptChaincodeProposalMutation();
   const [committing, setCommitting] = useState(false);
   const badge = proposalStatusBadge(p.status);

@@ -147,6 +147,17 @@ describe("Chaincode proposals section", () => {
     expect(text(asRole("admin"), list([{ ...received, connectionId: 0, sharedBy: "" }]))).toContain("This console");
   });
 
+  it("takes the approvals from the proposal's detail (the list answers none) and a commit the detail saw", () => {
+    // As the server answers: the list has no approvals; GET /pro/chaincodes/proposals/{id} reads them from a peer.
+    const listed = { ...accepted, approvals: {} };
+    const detail = (p: ChaincodeProposal) => seed(chaincodeProposalKeys.detail(p.id), { proposal: p });
+    const h = html(asRole("admin"), list([listed]), detail(accepted));
+    expect(h).toContain("2 of 3 approved");
+    expect(h).not.toMatch(/<button[^>]*disabled=""[^>]*aria-label="Commit assets"/);
+    expect(html(asRole("admin"), list([listed]))).toMatch(/<button[^>]*disabled=""[^>]*aria-label="Commit assets"/);
+    expect(text(asRole("admin"), list([listed]), detail({ ...accepted, status: "committed" }))).toContain("Committed");
+  });
+
   it("enables Commit only with a majority of approvals", () => {
     const minority = { ...accepted, approvals: { Org1MSP: true, Org2MSP: false, Org3MSP: false } };
     expect(html(asRole("admin"), list([accepted]))).not.toMatch(
