@@ -7562,7 +7562,7 @@ export interface components {
       chaincodeId: number | null;
       /** @description Why the last accept failed; empty otherwise */
       error: string;
-      /** @description Each org's approval from CheckCommitReadiness ({} when no peer here can answer) */
+      /** @description Each org's approval from CheckCommitReadiness, read by GET of one proposal ({} in lists, and when no peer here can answer) */
       approvals: {
         [key: string]: boolean;
       };
@@ -10187,7 +10187,7 @@ export interface components {
       chaincodeId: number | null;
       /** @description Why the last accept failed; empty otherwise */
       error: string;
-      /** @description Each org's approval from CheckCommitReadiness ({} when no peer here can answer) */
+      /** @description Each org's approval from CheckCommitReadiness, read by GET of one proposal ({} in lists, and when no peer here can answer) */
       approvals: {
         [key: string]: boolean;
       };

@@ -92,7 +92,9 @@ export const chaincodeProposal = z
     error: z.string().describe("Why the last accept failed; empty otherwise"),
     approvals: z
       .record(z.string(), z.boolean())
-      .describe("Each org's approval from CheckCommitReadiness ({} when no peer here can answer)"),
+      .describe(
+        "Each org's approval from CheckCommitReadiness, read by GET of one proposal ({} in lists, and when no peer here can answer)",
+      ),
     sharedWith: z.array(z.number().int()).describe("Connection ids it was shared with from this console"),
   })
   .meta({ id: "ChaincodeProposal" });
