@@ -89,8 +89,12 @@ export interface KeyProvidersTable {
   /** DATABASE, VAULT, AWS_KMS or HSM. */
   type: string;
   is_default: number;
-  /** JSON; secrets inside it are envelope-encrypted by the provider module. */
+  /** JSON of the public settings (address, region, mounts); never a secret. */
   config: string;
+  /** AES-256-GCM envelope (master key, AAD bound to the id) of the provider's credentials, or null. */
+  secrets_encrypted: string | null;
+  /** Managed Vault: "running" when it should run (started again at boot), "stopped", or "". */
+  state: Generated<string>;
   created_at: string;
   updated_at: string;
 }

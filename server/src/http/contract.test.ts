@@ -501,7 +501,16 @@ const TROUBLESHOOTING_ALLOWED: Record<string, string> = {
  * Deliberate deviations from the upstream contract, each with its reason. Keys are
  * "METHOD /path" or "METHOD /path request|response:<property path>".
  */
+/** Product additions of key providers (issue 18): the managed-or-external mode and an unreachable server's reason. */
+const KEY_PROVIDER_ALLOWED: Record<string, string> = {
+  "GET /key-providers/{id}/vault/status response:mode":
+    "managed (this console runs OpenBao as a process) or external; the reference only has docker-managed Vaults",
+  "GET /key-providers/{id}/vault/status response:error":
+    "why an external Vault could not be reached (the reference's container_error is about the container)",
+};
+
 const ALLOWED: Record<string, string> = {
+  ...KEY_PROVIDER_ALLOWED,
   ...CHAINCODE_ALLOWED,
   ...PROJECT_ALLOWED,
   ...BACKUP_ALLOWED,

@@ -301,6 +301,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/key-providers/{id}/vault/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a managed OpenBao server, initialise it on first start and unseal it */
+    post: operations["startVault"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/key-providers/{id}/vault/stop": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop a managed OpenBao server */
+    post: operations["stopVault"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/key-providers/{id}/vault/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** State of a Vault provider's server (and of the managed process) */
+    get: operations["getVaultStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/key-providers/{id}/awskms/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Reachability of an AWS KMS provider and the keys it holds */
+    get: operations["getAWSKMSStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/keys": {
     parameters: {
       query?: never;
@@ -12655,7 +12723,7 @@ export interface operations {
             type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
             /** @description 1 when new keys and organizations use this provider by default */
             isDefault: number;
-            /** @description Provider settings without secrets */
+            /** @description Provider settings without secrets: `vault` or `awsKms` with the non-secret fields; tokens, keys and unseal keys are never returned */
             config: {
               [key: string]: unknown;
             };
@@ -12719,15 +12787,15 @@ export interface operations {
           /** @description Unique name */
           name: string;
           /**
-           * @description DATABASE today; VAULT and AWS_KMS come in a later release
+           * @description DATABASE, VAULT or AWS_KMS (HSM is not supported)
            * @enum {string}
            */
           type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
           /** @description 1 to make this the default provider */
           isDefault?: number;
-          /** @description Backend-specific settings; DATABASE needs none */
+          /** @description Backend-specific settings; DATABASE takes none */
           config?: {
-            /** @description Vault settings (not supported yet) */
+            /** @description Vault settings, for type VAULT */
             vault?: {
               /** @description Vault address */
               address?: string;
@@ -12749,7 +12817,7 @@ export interface operations {
               namespace?: string;
               /** @description Network */
               network?: string;
-              /** @description Operation */
+              /** @description IMPORT links an existing Vault or OpenBao; CREATE runs a managed OpenBao (default IMPORT) */
               operation?: string;
               /** @description PKI mount */
               pkiMount?: string;
@@ -12766,7 +12834,7 @@ export interface operations {
               /** @description Version */
               version?: string;
             };
-            /** @description AWS KMS settings (not supported yet) */
+            /** @description AWS KMS settings, for type AWS_KMS */
             awsKms?: {
               /** @description Role to assume */
               assumeRoleArn?: string;
@@ -12782,9 +12850,9 @@ export interface operations {
               endpointUrl?: string;
               /** @description External id */
               externalId?: string;
-              /** @description Key alias prefix */
+              /** @description Key alias prefix, e.g. chainlaunch/ (keys are named alias/<prefix><key name>) */
               kmsKeyAliasPrefix?: string;
-              /** @description Operation */
+              /** @description IMPORT (link an AWS account or endpoint) */
               operation?: string;
             };
           };
@@ -12810,7 +12878,7 @@ export interface operations {
             type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
             /** @description 1 when new keys and organizations use this provider by default */
             isDefault: number;
-            /** @description Provider settings without secrets */
+            /** @description Provider settings without secrets: `vault` or `awsKms` with the non-secret fields; tokens, keys and unseal keys are never returned */
             config: {
               [key: string]: unknown;
             };
@@ -12896,7 +12964,7 @@ export interface operations {
             type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
             /** @description 1 when new keys and organizations use this provider by default */
             isDefault: number;
-            /** @description Provider settings without secrets */
+            /** @description Provider settings without secrets: `vault` or `awsKms` with the non-secret fields; tokens, keys and unseal keys are never returned */
             config: {
               [key: string]: unknown;
             };
@@ -13009,6 +13077,414 @@ export interface operations {
       };
       /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  startVault: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Result of a Vault operation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description True when the operation succeeded */
+            success: boolean;
+            /** @description What happened */
+            message: string;
+            /** @description Why it failed */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  stopVault: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Result of a Vault operation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description True when the operation succeeded */
+            success: boolean;
+            /** @description What happened */
+            message: string;
+            /** @description Why it failed */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getVaultStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description State of a Vault provider's server */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Provider ID */
+            provider_id: number;
+            /** @description Provider name */
+            provider_name: string;
+            /** @description managed (this console runs OpenBao) or external */
+            mode: string;
+            /** @description Vault API address */
+            address: string;
+            /** @description Listen port (managed) */
+            port: string;
+            /** @description Storage directory (managed) */
+            data_directory: string;
+            /** @description True when the storage directory exists (managed) */
+            data_exists: boolean;
+            /** @description True when the console keeps the unseal keys (managed) */
+            has_unseal_keys: boolean;
+            /** @description True when the API answered */
+            vault_reachable: boolean;
+            /** @description True when the server is initialized */
+            vault_initialized: boolean;
+            /** @description True while sealed */
+            sealed: boolean;
+            /** @description active, standby, sealed, uninitialized, stopped or unreachable */
+            vault_status: string;
+            /** @description HTTP status of /v1/sys/health (0 when unreachable) */
+            vault_status_code: number;
+            /** @description Server version */
+            vault_version: string;
+            /** @description Cluster id */
+            cluster_id: string;
+            /** @description Cluster name */
+            cluster_name: string;
+            /** @description The /v1/sys/health answer */
+            vault_health_details: {
+              [key: string]: unknown;
+            };
+            /** @description Why the server could not be reached */
+            error?: string;
+            /** @description Always false: managed Vault runs as a process */
+            docker_available: boolean;
+            /** @description Managed: the process was started by this console */
+            container_exists: boolean;
+            /** @description Managed: the process is running */
+            container_running: boolean;
+            /** @description Managed: running, stopped, crashed or not_created */
+            container_status: string;
+            /** @description Managed: process id */
+            container_id: string;
+            /** @description Managed: process id */
+            container_full_id: string;
+            /** @description Managed: process name */
+            container_name: string;
+            /** @description Managed: the server binary */
+            container_image: string;
+            /** @description Managed: when the data directory was created */
+            container_created: string;
+            /** @description Managed: when the process started */
+            container_started_at: string;
+            /** @description Managed: when the process stopped */
+            container_finished_at: string;
+            /** @description Managed: the last exit or start error */
+            container_error: string;
+            /** @description Managed: restarts after crashes */
+            container_restart_count: number;
+            /** @description Managed: listen addresses */
+            container_ports: {
+              [key: string]: unknown;
+            };
+            /** @description Default certificate TTL */
+            default_cert_ttl: string;
+            /** @description Default CA certificate TTL */
+            default_ca_cert_ttl: string;
+            /** @description Maximum certificate TTL */
+            max_cert_ttl: string;
+            /** @description Maximum CA certificate TTL */
+            max_ca_cert_ttl: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getAWSKMSStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Reachability of an AWS KMS provider */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Provider ID */
+            provider_id: number;
+            /** @description Provider name */
+            provider_name: string;
+            /** @description AWS region */
+            region: string;
+            /** @description Custom endpoint, when set */
+            endpoint: string;
+            /** @description Access key id, masked */
+            access_key_id: string;
+            /** @description True when static credentials are stored */
+            has_credentials: boolean;
+            /** @description AWS account (from STS GetCallerIdentity when it answers) */
+            account_id: string;
+            /** @description True when KMS answered */
+            kms_reachable: boolean;
+            /** @description True when KMS answered */
+            service_available: boolean;
+            /** @description available, unavailable or error */
+            kms_status: string;
+            /** @description Why KMS could not be reached */
+            connection_error: string;
+            /** @description Keys this console keeps in the provider */
+            key_count: number;
+            /** @description AWS SDK */
+            sdk_version: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -17,6 +17,7 @@ import { federation } from "./0015-federation.js";
 import { federationSharing } from "./0016-federation-sharing.js";
 import { governanceProposals } from "./0017-governance-proposals.js";
 import { chaincodeProposals } from "./0018-chaincode-proposals.js";
+import { keyProviderSecrets } from "./0019-key-provider-secrets.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -45,6 +46,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0016-federation-sharing": federationSharing(dialect),
         "0017-governance-proposals": governanceProposals(dialect),
         "0018-chaincode-proposals": chaincodeProposals(dialect),
+        "0019-key-provider-secrets": keyProviderSecrets(dialect),
       };
     },
   };

@@ -27,6 +27,8 @@ export const AUDIT_EVENT_TYPES = [
   "node.contract_send",
   "key_provider.create",
   "key_provider.delete",
+  "key_provider.vault_start",
+  "key_provider.vault_stop",
   "key.create",
   "key.delete",
   "key.sign",

@@ -260,6 +260,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
         description: `TLS of the chaincode server of ${cc.name} ${d.version} (definition ${d.id})`,
         spec: { algorithm: "EC", curve: "P-256" },
         providerId: org.row.provider_id,
+        exportable: true,
         certificate: {
           subject: { commonName: `${cc.name}.chaincode`, organization: [org.mspId] },
           sans: {

@@ -4,6 +4,8 @@ import type { DB } from "../../db/db.js";
 import { createKeyProvidersRepo } from "./key-providers.repo.js";
 import { registerKeyProvidersRoutes } from "./key-providers.routes.js";
 import { createKeyProvidersService, type KeyProvidersService } from "./key-providers.service.js";
+import { createAwsKmsBackend } from "./aws-kms/aws-kms-backend.js";
+import { createVaultBackend } from "./vault/vault-backend.js";
 
 /**
  * Wires key providers. On ready it resolves the master key (CHAINLAUNCH_MASTER_KEY, else
@@ -22,13 +24,18 @@ export function registerKeyProvidersModule(
       if (!masterKey) throw new Error("master key not loaded yet");
       return masterKey;
     },
+    dataDir: deps.dataDir,
+    log: api.log,
+    backends: (ctx) => ({ VAULT: createVaultBackend(ctx), AWS_KMS: createAwsKmsBackend(ctx) }),
   });
   api.addHook("onReady", async () => {
     const loaded = await loadOrCreateMasterKey({ envValue: deps.masterKeyEnv, dataDir: deps.dataDir });
     masterKey = loaded.key;
     fromEnv = loaded.source === "env";
     await providers.ensureBuiltIn();
+    await providers.ready();
   });
+  api.addHook("onClose", async () => providers.close());
   registerKeyProvidersRoutes(api, providers);
   return Object.assign(providers, {
     /** The master key and where it came from (backups include the key file, not an env key). */

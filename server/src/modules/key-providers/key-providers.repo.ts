@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Transaction } from "kysely";
+import type { Insertable, Selectable, Transaction, Updateable } from "kysely";
 import type { DB } from "../../db/db.js";
 import type { Database, KeyProvidersTable } from "../../db/types.js";
 
@@ -27,6 +27,9 @@ export function createKeyProvidersRepo(db: DB) {
     },
     async insert(row: Insertable<KeyProvidersTable>, trx?: Transaction<Database>): Promise<KeyProviderRow> {
       return q(trx).insertInto("key_providers").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(id: number, set: Updateable<KeyProvidersTable>, trx?: Transaction<Database>): Promise<void> {
+      await q(trx).updateTable("key_providers").set(set).where("id", "=", id).execute();
     },
     async clearDefault(trx?: Transaction<Database>): Promise<void> {
       await q(trx).updateTable("key_providers").set({ is_default: 0 }).where("is_default", "=", 1).execute();

@@ -1,14 +1,32 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { createProviderBody, providerIdParams, providerResponse } from "./key-providers.schema.js";
+import { InputError } from "../../http/errors.js";
+import type { AwsKmsBackend } from "./aws-kms/aws-kms-backend.js";
+import {
+  awsKmsStatusResponse,
+  createProviderBody,
+  providerIdParams,
+  providerResponse,
+  vaultOperationResponse,
+  vaultStatusResponse,
+} from "./key-providers.schema.js";
 import type { KeyProvidersService } from "./key-providers.service.js";
+import type { VaultBackend } from "./vault/vault-backend.js";
 
 const tags = ["Providers"];
 
 /** Key providers: where private keys live. */
 export function registerKeyProvidersRoutes(app: FastifyInstance, providers: KeyProvidersService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /** The provider's backend when it is of `type`; 400 naming the id otherwise. */
+  async function backendFor<T>(id: number, type: "VAULT" | "AWS_KMS"): Promise<T> {
+    const row = await providers.row(id);
+    const backend = row.type === type ? providers.backend(type) : undefined;
+    if (!backend) throw new InputError(`id: key provider "${row.name}" is of type ${row.type}, not ${type}`);
+    return backend as T;
+  }
 
   r.get(
     "/key-providers",
@@ -77,5 +95,71 @@ export function registerKeyProvidersRoutes(app: FastifyInstance, providers: KeyP
       req.auditInfo.details = { name: removed.name, type: removed.type };
       return reply.status(204).send(null);
     },
+  );
+
+  r.post(
+    "/key-providers/:id/vault/start",
+    {
+      config: { access: "PROVIDER_CREATE", audit: "key_provider.vault_start" },
+      schema: {
+        operationId: "startVault",
+        tags: ["Key Providers"],
+        summary: "Start a managed OpenBao server, initialise it on first start and unseal it",
+        params: providerIdParams,
+        response: { 200: vaultOperationResponse },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `key_provider:${req.params.id}`;
+      return (await backendFor<VaultBackend>(req.params.id, "VAULT")).start(req.params.id);
+    },
+  );
+
+  r.post(
+    "/key-providers/:id/vault/stop",
+    {
+      config: { access: "PROVIDER_CREATE", audit: "key_provider.vault_stop" },
+      schema: {
+        operationId: "stopVault",
+        tags: ["Key Providers"],
+        summary: "Stop a managed OpenBao server",
+        params: providerIdParams,
+        response: { 200: vaultOperationResponse },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `key_provider:${req.params.id}`;
+      return (await backendFor<VaultBackend>(req.params.id, "VAULT")).stop(req.params.id);
+    },
+  );
+
+  r.get(
+    "/key-providers/:id/vault/status",
+    {
+      config: { access: "PROVIDER_READ" },
+      schema: {
+        operationId: "getVaultStatus",
+        tags: ["Key Providers"],
+        summary: "State of a Vault provider's server (and of the managed process)",
+        params: providerIdParams,
+        response: { 200: vaultStatusResponse },
+      },
+    },
+    async (req) => (await backendFor<VaultBackend>(req.params.id, "VAULT")).status(req.params.id),
+  );
+
+  r.get(
+    "/key-providers/:id/awskms/status",
+    {
+      config: { access: "PROVIDER_READ" },
+      schema: {
+        operationId: "getAWSKMSStatus",
+        tags: ["key-providers"],
+        summary: "Reachability of an AWS KMS provider and the keys it holds",
+        params: providerIdParams,
+        response: { 200: awsKmsStatusResponse },
+      },
+    },
+    async (req) => (await backendFor<AwsKmsBackend>(req.params.id, "AWS_KMS")).status(req.params.id),
   );
 }

@@ -49,3 +49,56 @@ export interface KeyProviderDriver {
   /** Forgets the key inside the provider (no-op for DATABASE: the row is the key). */
   delete(stored: StoredKeyMaterial): Promise<void>;
 }
+
+/** What the key-providers service gives a remote backend (Vault, AWS KMS). */
+export interface ProviderBackendContext {
+  dataDir: string;
+  masterKey: () => Buffer;
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /** The provider's decrypted credentials ({} when none were stored). */
+  secrets(providerId: number): Promise<Record<string, string>>;
+  /** Replaces the provider's credentials (encrypted with the master key, bound to the id). */
+  saveSecrets(providerId: number, secrets: Record<string, string>): Promise<void>;
+  /** Replaces the provider's public config (never put a secret in it). */
+  saveConfig(providerId: number, config: Record<string, unknown>): Promise<void>;
+  /** Records whether a managed server should run ("running" | "stopped"). */
+  saveState(providerId: number, state: string): Promise<void>;
+  /** The provider's current row (404 when missing). */
+  row(providerId: number): Promise<ProviderRowView>;
+  /** How many keys the provider holds. */
+  countKeys(providerId: number): Promise<number>;
+}
+
+/** The columns a backend reads from its provider row. */
+export interface ProviderRowView {
+  id: number;
+  name: string;
+  type: string;
+  /** JSON text of the public config. */
+  config: string;
+  state: string;
+}
+
+/**
+ * One remote provider type. The service stores the row; the backend checks settings, builds the
+ * driver and runs anything the type needs (a managed Vault server).
+ */
+export interface ProviderBackend {
+  /**
+   * Checks a create request's settings (`config.vault` or `config.awsKms`) and splits them into
+   * the public config to store and the credentials to encrypt. Reaches the service when it can:
+   * bad credentials are a 400 naming the field, an unreachable endpoint a 502.
+   */
+  prepare(input: { name: string; config: Record<string, unknown> | undefined }): Promise<{
+    config: Record<string, unknown>;
+    secrets: Record<string, string>;
+  }>;
+  /** The driver of a stored provider; called once per provider per process. */
+  driver(row: ProviderRowView): KeyProviderDriver;
+  /** After the row is deleted: stop a managed server, forget cached clients. */
+  onDelete?(row: ProviderRowView): Promise<void>;
+  /** At boot, with every provider of this type: start managed servers whose state is "running". */
+  onReady?(rows: ProviderRowView[]): Promise<void>;
+  /** At shutdown. */
+  onClose?(): Promise<void>;
+}

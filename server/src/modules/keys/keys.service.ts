@@ -56,6 +56,13 @@ export interface CreateKeyParams {
    * transaction. A pending key left by a crash is removed at the next boot.
    */
   pending?: boolean;
+  /**
+   * The private key must be written to disk (a node's MSP keystore and TLS key, an admin identity
+   * the peer CLI uses): when the provider can't export keys (Vault, AWS KMS), the key goes to the
+   * built-in DATABASE provider instead, while the certificate is still issued by the CA key wherever
+   * that lives.
+   */
+  exportable?: boolean;
 }
 
 /** Something that may hold on to a key (an organization, a node). Returns who, or null. */
@@ -144,7 +151,7 @@ function parseDurationNamed(value: string, field: string): number {
  */
 export function createKeysService(deps: {
   repo: KeysRepo;
-  providers: Pick<KeyProvidersService, "resolve" | "driverFor">;
+  providers: Pick<KeyProvidersService, "resolve" | "resolveExportable" | "driverFor">;
   clock?: () => Date;
 }) {
   const { repo, providers } = deps;
@@ -209,7 +216,9 @@ export function createKeysService(deps: {
   }
 
   async function createKey(params: CreateKeyParams): Promise<KeyWithProviderRow> {
-    const { row: provider, driver } = await providers.resolve(params.providerId);
+    const { row: provider, driver } = params.exportable
+      ? await providers.resolveExportable(params.providerId)
+      : await providers.resolve(params.providerId);
     const generated = await driver.generate(params.spec);
     const stored: StoredKeyMaterial = generated;
     const cert = params.certificate

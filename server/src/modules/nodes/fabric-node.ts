@@ -126,6 +126,7 @@ export async function issueFabricIdentities(
     description: `Signing identity of ${p.role} ${p.name}`,
     spec: P256,
     providerId: p.cas.providerId,
+    exportable: true,
     certificate: specs.sign,
   });
   onCreated(sign.id);
@@ -134,6 +135,7 @@ export async function issueFabricIdentities(
     description: `TLS identity of ${p.role} ${p.name}`,
     spec: P256,
     providerId: p.cas.providerId,
+    exportable: true,
     certificate: specs.tls,
   });
   onCreated(tls.id);

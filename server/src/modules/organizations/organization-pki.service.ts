@@ -78,7 +78,16 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
     }) {
       const make = async (name: string, certificate: CertificateSpec): Promise<KeyWithProviderRow> => {
         // Pending until the organization row commits (a crash in between leaves nothing at the next boot).
-        const row = await keys.createKey({ name, spec: P256, providerId: p.providerId, certificate, pending: true });
+        // The two CA keys stay in the org's provider; identities are written to disk by the peer CLI
+        // and nodes, so they go where keys can be exported (their certificates are still CA-signed).
+        const row = await keys.createKey({
+          name,
+          spec: P256,
+          providerId: p.providerId,
+          certificate,
+          pending: true,
+          exportable: !certificate.isCA,
+        });
         p.onCreated(row.id);
         return row;
       };
@@ -133,6 +142,7 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
         description: body.description ?? null,
         spec: P256,
         providerId: org.provider_id,
+        exportable: true,
         certificate: identitySpec(org, ca.id, caType, {
           commonName: body.name,
           role: body.role,
