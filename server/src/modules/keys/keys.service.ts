@@ -105,7 +105,8 @@ export function toKeyResponse(row: KeyWithProviderRow): KeyResponse {
     provider: { id: row.provider_id, name: row.provider_name, type },
     providerMetadata: {},
     kmsKeyId: row.provider_key_ref,
-    canUseInNodes: algorithm === "EC" && (curve === "P-256" || curve === "secp256k1"),
+    // Node processes read their key from disk, so only keys the console can export qualify.
+    canUseInNodes: type === "DATABASE" && algorithm === "EC" && (curve === "P-256" || curve === "secp256k1"),
     generatedLocally: type === "DATABASE",
     importedToProvider: false,
     isExportable: false,
@@ -367,7 +368,13 @@ export function createKeysService(deps: {
     async exportPrivateKeyPem(keyId: number): Promise<string> {
       const row = await mustGet(keyId);
       const { driver } = await providers.driverFor(row.provider_id);
-      if (!driver.exportPrivateKeyPem) throw new InputError(`keyId: key ${keyId}'s provider can't export private keys`);
+      if (!driver.exportPrivateKeyPem) {
+        throw new InputError(
+          `keyId: key ${keyId} lives in key provider "${row.provider_name}" (${row.provider_type}), which never exports ` +
+            "private keys; nodes read their keys from disk, so use a key of the database provider",
+          { field: "keyId" },
+        );
+      }
       return driver.exportPrivateKeyPem(material(row));
     },
 
