@@ -59,8 +59,9 @@ describe.skipIf(!HAVE_BAO)("key providers: managed Vault", () => {
     await page.getByRole("radio", { name: "HashiCorp Vault" }).click();
     await page.waitForURL("**/settings/providers/create/vault");
 
-    await page.getByLabel("Name", { exact: true }).fill(PROVIDER);
+    // The add page stays on screen (with its own Name field) until the form's chunk loads.
     await page.getByRole("radio", { name: /Managed OpenBao/ }).check();
+    await page.getByLabel("Name", { exact: true }).fill(PROVIDER);
     await page.getByText(/the unseal keys and the root token\s+are kept encrypted/).waitFor();
     await page.getByLabel("Port", { exact: true }).fill(String(port));
     await page.getByLabel("Unseal key shares", { exact: true }).fill("3");
