@@ -156,10 +156,10 @@ export function VaultProviderForm(): ReactElement {
               <div className="flex gap-3 rounded-lg border bg-muted/40 p-3 text-sm">
                 <InfoIcon className="mt-0.5 size-4 shrink-0 text-primary" />
                 <p>
-                  The console runs OpenBao as a process on this machine, with file storage in its data directory and TLS
-                  on 127.0.0.1. On the first start it initialises the server; the unseal keys and the root token are
-                  kept encrypted with the master key, and the server is unsealed on every start. Start it from the
-                  provider's page once it is created.
+                  The console runs OpenBao as a process on this machine, with its storage in the console's data
+                  directory and TLS on 127.0.0.1. On the first start it initialises the server; the unseal keys and the
+                  root token are kept encrypted with the master key, and the server is unsealed on every start. Start it
+                  from the provider's page once it is created.
                 </p>
               </div>
               <div className="grid gap-4 sm:grid-cols-3">
