@@ -15,7 +15,8 @@ const SCREENS = [
   { name: "analytics", path: "/platform/analytics", ready: "Analytics" },
   { name: "plugins", path: "/plugins", ready: "Plugins" },
   { name: "settings-mcp", path: "/settings/mcp", ready: "Endpoint" },
-  { name: "pending", path: "/settings/providers/create/vault", ready: "Create Vault Provider" },
+  { name: "provider-create-vault", path: "/settings/providers/create/vault", ready: "Create Vault Provider" },
+  { name: "provider-create-aws-kms", path: "/settings/providers/create/aws-kms", ready: "Create AWS KMS Provider" },
 ] as const;
 
 /** Screens of keys, providers, organizations and Besu networks, over the seeded catalog. */

@@ -40,6 +40,10 @@ const providerAdd: PageLoader = () =>
   import("@/pages/key-providers/KeyProviderAddPage").then((m) => m.KeyProviderAddPage);
 const provider: PageLoader = () =>
   import("@/pages/key-providers/KeyProviderDetailPage").then((m) => m.KeyProviderDetailPage);
+const providerVault: PageLoader = () =>
+  import("@/pages/key-providers/VaultProviderCreatePage").then((m) => m.VaultProviderCreatePage);
+const providerAwsKms: PageLoader = () =>
+  import("@/pages/key-providers/AwsKmsProviderCreatePage").then((m) => m.AwsKmsProviderCreatePage);
 const organizations: PageLoader = () =>
   import("@/pages/organizations/OrganizationsPage").then((m) => m.OrganizationsPage);
 const organization: PageLoader = () =>
@@ -181,8 +185,8 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "settings/mcp", title: "MCP Integration", load: mcp },
   { path: "settings/providers", title: "Key Providers", load: providers },
   { path: "settings/providers/add", title: "Add Key Provider", load: providerAdd },
-  { path: "settings/providers/create/vault", title: "Create Vault Provider" },
-  { path: "settings/providers/create/aws-kms", title: "Create AWS KMS Provider" },
+  { path: "settings/providers/create/vault", title: "Create Vault Provider", load: providerVault },
+  { path: "settings/providers/create/aws-kms", title: "Create AWS KMS Provider", load: providerAwsKms },
   { path: "settings/providers/:id", title: "Key Provider", load: provider },
   { path: "settings/backups", title: "Backups", load: backups },
   { path: "settings/backups/targets/create", title: "Create Backup Target", load: backupTargetCreate },

@@ -1,9 +1,8 @@
-import { CheckIcon, Loader2Icon } from "lucide-react";
+import { CheckIcon, ChevronRightIcon, Loader2Icon } from "lucide-react";
 import type { ReactElement } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { PageHeader } from "@/components/states";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -15,10 +14,19 @@ import { cn } from "@/lib/utils";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
 import { PROVIDER_TYPES } from "@/pages/key-providers/ProviderTypeBadge";
 
+/** The database provider is set up on this page; the others have their own form (`to`). */
 const CHOICES = [
-  { type: "DATABASE", text: "Keys are envelope-encrypted (AES-256-GCM) in ChainLaunch's own database.", ready: true },
-  { type: "VAULT", text: "Keys live in a HashiCorp Vault transit and PKI engine.", ready: false },
-  { type: "AWS_KMS", text: "Keys are generated and used inside AWS Key Management Service.", ready: false },
+  { type: "DATABASE", text: "Keys are envelope-encrypted (AES-256-GCM) in ChainLaunch's own database.", to: null },
+  {
+    type: "VAULT",
+    text: "Keys live in a HashiCorp Vault or OpenBao transit engine, external or run by the console.",
+    to: "/settings/providers/create/vault",
+  },
+  {
+    type: "AWS_KMS",
+    text: "Keys are generated and used inside AWS Key Management Service.",
+    to: "/settings/providers/create/aws-kms",
+  },
 ] as const;
 
 interface Values {
@@ -26,7 +34,7 @@ interface Values {
   isDefault: boolean;
 }
 
-/** Add a key provider: the database provider now; Vault and AWS KMS are shown as coming soon. */
+/** Add a key provider: the database provider here; Vault and AWS KMS open their own forms. */
 function KeyProviderAddPageContent(): ReactElement {
   const navigate = useNavigate();
   const create = useKeyProviderCreateMutation();
@@ -59,30 +67,35 @@ function KeyProviderAddPageContent(): ReactElement {
       <div className="mb-6 grid gap-3 sm:grid-cols-3" role="radiogroup" aria-label="Provider type">
         {CHOICES.map((c) => {
           const t = PROVIDER_TYPES[c.type];
+          const selected = c.to === null;
           return (
-            <div
+            <button
               key={c.type}
+              type="button"
               role="radio"
-              aria-checked={c.ready}
-              aria-disabled={!c.ready}
+              aria-checked={selected}
+              aria-label={t.label}
+              onClick={() => {
+                if (c.to) void navigate(c.to);
+              }}
               className={cn(
-                "relative rounded-xl border p-4 text-sm",
-                c.ready ? "border-primary ring-2 ring-primary/20" : "cursor-not-allowed opacity-60",
+                "relative rounded-xl border p-4 text-left text-sm transition-colors",
+                selected ? "border-primary ring-2 ring-primary/20" : "hover:border-primary/60 hover:bg-muted/40",
               )}
             >
               <div className="mb-2 flex items-center justify-between">
                 <span className="flex size-9 items-center justify-center rounded-lg bg-primary/10 text-primary">
                   <t.icon className="size-5" />
                 </span>
-                {c.ready ? (
+                {selected ? (
                   <CheckIcon className="size-4 text-primary" />
                 ) : (
-                  <Badge variant="secondary">Coming soon</Badge>
+                  <ChevronRightIcon className="size-4 text-muted-foreground" />
                 )}
               </div>
               <p className="font-medium">{t.label}</p>
               <p className="mt-1 text-xs text-muted-foreground">{c.text}</p>
-            </div>
+            </button>
           );
         })}
       </div>

@@ -1,4 +1,5 @@
 import type { ReactElement } from "react";
+import type { KeyProvider } from "@/api/client";
 import { Link, useParams } from "react-router";
 import { DeleteResourceButton } from "@/components/ConfirmDialog";
 import { DetailField } from "@/components/DetailField";
@@ -11,9 +12,16 @@ import { useKeyProviderQuery } from "@/data/key-providers/key-provider-query";
 import { useKeysQuery } from "@/data/keys/keys-query";
 import { formatDateTime } from "@/lib/utils";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
+import { AwsKmsStatusCard } from "@/pages/key-providers/AwsKmsStatusCard";
+import { ProviderKeysCard } from "@/pages/key-providers/ProviderKeysCard";
 import { ProviderTypeBadge } from "@/pages/key-providers/ProviderTypeBadge";
+import { settingsRows } from "@/pages/key-providers/provider-settings";
+import { VaultStatusCard } from "@/pages/key-providers/VaultStatusCard";
 
-/** One key provider: type, default flag, how many keys it holds, settings, delete. */
+/**
+ * One key provider: type, default flag, its settings (never a secret: the API returns none), the
+ * server's status for Vault and AWS KMS, and the keys it holds with a "Create key" preset to it.
+ */
 function KeyProviderDetailPageContent(): ReactElement {
   const id = Number(useParams().id);
   const provider = useKeyProviderQuery(id);
@@ -69,22 +77,40 @@ function KeyProviderDetailPageContent(): ReactElement {
               <CardTitle className="text-base">Settings</CardTitle>
             </CardHeader>
             <CardContent>
-              {Object.keys(p.config).length === 0 ? (
-                <p className="text-sm text-muted-foreground">
-                  {p.type === "DATABASE"
-                    ? "The database provider needs no settings: keys are encrypted with the installation's master key."
-                    : "No settings."}
-                </p>
-              ) : (
-                <pre className="overflow-auto rounded-lg border bg-muted/40 p-3 font-mono text-xs">
-                  {JSON.stringify(p.config, null, 2)}
-                </pre>
-              )}
+              <ProviderSettings provider={p} />
             </CardContent>
           </Card>
+          {p.type === "VAULT" ? <VaultStatusCard providerId={p.id} /> : null}
+          {p.type === "AWS_KMS" ? <AwsKmsStatusCard providerId={p.id} /> : null}
+          <ProviderKeysCard provider={p} />
         </div>
       )}
     </QueryState>
+  );
+}
+
+/** The provider's non-secret settings, by type. */
+function ProviderSettings({ provider }: { provider: KeyProvider }): ReactElement {
+  if (provider.type === "DATABASE") {
+    return (
+      <p className="text-sm text-muted-foreground">
+        The database provider needs no settings: keys are encrypted with the installation&apos;s master key.
+      </p>
+    );
+  }
+  const rows = settingsRows(provider);
+  if (rows.length === 0) return <p className="text-sm text-muted-foreground">No settings.</p>;
+  return (
+    <dl className="grid grid-cols-2 gap-5 md:grid-cols-4" data-testid="provider-settings">
+      {rows.map((r) => (
+        <DetailField key={r.label} label={r.label}>
+          {r.value}
+        </DetailField>
+      ))}
+      <p className="col-span-2 self-end text-xs text-muted-foreground md:col-span-4">
+        Tokens, secret keys and unseal keys are stored encrypted and are never shown.
+      </p>
+    </dl>
   );
 }
 
