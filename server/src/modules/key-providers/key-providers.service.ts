@@ -32,7 +32,13 @@ export function toProviderResponse(row: KeyProviderRow): ProviderResponse {
     name: row.name,
     type,
     isDefault: row.is_default ? 1 : 0,
-    config: parseConfig(row.config),
+    // Stored flat by each backend; answered as the reference's ProviderConfig ({vault} or {awsKms}).
+    config:
+      type === "VAULT"
+        ? { vault: parseConfig(row.config) }
+        : type === "AWS_KMS"
+          ? { awsKms: parseConfig(row.config) }
+          : parseConfig(row.config),
     createdAt: row.created_at,
   };
 }
