@@ -6,11 +6,16 @@ SHELL := /bin/bash
 
 help:
 	@echo "make start   install what is missing, build, and serve the console on http://localhost:8100"
+	@echo "            (VAULT=1 also installs OpenBao for managed Vault key providers)"
 	@echo "make test    install what the tests need and run every tier"
 	@echo "make check   format, lint, typecheck, unit tests and generated-file drift"
 
+# make start VAULT=1 also installs the OpenBao server that managed Vault key providers run.
+VAULT ?=
+
 deps:
 	@scripts/system-deps.sh start
+	@if [ -n "$(VAULT)" ]; then scripts/system-deps.sh vault; fi
 	@scripts/node-deps.sh
 
 build: deps
