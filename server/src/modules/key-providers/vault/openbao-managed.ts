@@ -94,7 +94,10 @@ export function createManagedOpenBao(ctx: ProviderBackendContext): ManagedOpenBa
     let seal = await sealStatus(ep);
     if (!seal.initialized) {
       if (secrets.unsealKeys) {
-        ctx.log.warn({ providerId }, "managed OpenBao storage is empty although it was initialised before; initialising anew");
+        ctx.log.warn(
+          { providerId },
+          "managed OpenBao storage is empty although it was initialised before; initialising anew",
+        );
       }
       const init = await vaultRequest(ep, "PUT", "/v1/sys/init", {
         secret_shares: cfg.shares ?? 3,
@@ -123,7 +126,9 @@ export function createManagedOpenBao(ctx: ProviderBackendContext): ManagedOpenBa
         if (res.body.sealed === false) break;
       }
       if ((await sealStatus(ep)).sealed) {
-        throw new UpstreamError(`id: OpenBao of provider "${name}" stayed sealed: the stored unseal keys don't open it`);
+        throw new UpstreamError(
+          `id: OpenBao of provider "${name}" stayed sealed: the stored unseal keys don't open it`,
+        );
       }
     }
     // Raft elects itself leader a moment after unsealing; until then writes answer 5xx.
@@ -143,7 +148,9 @@ export function createManagedOpenBao(ctx: ProviderBackendContext): ManagedOpenBa
     const row = await ctx.row(providerId);
     const cfg = parseVaultConfig(row.config);
     if (cfg.mode !== "managed" || !cfg.port) {
-      throw new InputError(`id: key provider "${row.name}" links an external Vault; only managed ones are started here`);
+      throw new InputError(
+        `id: key provider "${row.name}" links an external Vault; only managed ones are started here`,
+      );
     }
     const state = supervisor.get(processId(providerId));
     if (state && (state.status === "RUNNING" || state.status === "STARTING")) {
@@ -167,7 +174,10 @@ export function createManagedOpenBao(ctx: ProviderBackendContext): ManagedOpenBa
       cwd: layout.dir,
       logFile: layout.logFile,
       // Any answer from the API means the listener is up (sealed servers answer too).
-      probe: async () => (await sealStatus(ep).then(() => true).catch(() => false)),
+      probe: async () =>
+        await sealStatus(ep)
+          .then(() => true)
+          .catch(() => false),
     };
     starting.add(providerId);
     try {

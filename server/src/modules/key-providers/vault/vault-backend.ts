@@ -45,7 +45,9 @@ export function createVaultBackend(ctx: ProviderBackendContext): VaultBackend {
   async function managedRow(providerId: number) {
     const row = await ctx.row(providerId);
     if (parseVaultConfig(row.config).mode !== "managed") {
-      throw new InputError(`id: key provider "${row.name}" links an external Vault; only managed ones start and stop here`);
+      throw new InputError(
+        `id: key provider "${row.name}" links an external Vault; only managed ones start and stop here`,
+      );
     }
     return row;
   }

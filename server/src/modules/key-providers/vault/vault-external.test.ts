@@ -27,7 +27,8 @@ describe.skipIf("skip" in bao).each(dialects())("external Vault provider on %s",
 
   const api = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: t.admin, ...(payload ? { payload } : {}) });
-  const vaultProvider = (name: string, vault: object) => api("POST", "/key-providers", { name, type: "VAULT", config: { vault } });
+  const vaultProvider = (name: string, vault: object) =>
+    api("POST", "/key-providers", { name, type: "VAULT", config: { vault } });
 
   it("links a running Vault by token; the token is kept encrypted and never returned", async () => {
     const res = await vaultProvider("ext", { address: dev.address, token: dev.rootToken });

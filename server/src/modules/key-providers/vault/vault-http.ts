@@ -121,7 +121,8 @@ export async function listMounts(
 ): Promise<Record<string, { type?: string; options?: Record<string, string> | null }> | undefined> {
   const res = await vaultRequest(ep, "GET", "/v1/sys/mounts");
   if (res.status === 403) return undefined;
-  if (res.status !== 200) throw new UpstreamError(`Vault at ${ep.address}: listing mounts failed: ${vaultErrorText(res)}`);
+  if (res.status !== 200)
+    throw new UpstreamError(`Vault at ${ep.address}: listing mounts failed: ${vaultErrorText(res)}`);
   const d = dataOf(res);
   const mounts = Object.keys(d).length > 0 ? d : res.body;
   return mounts as Record<string, { type?: string; options?: Record<string, string> | null }>;

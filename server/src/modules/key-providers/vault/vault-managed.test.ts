@@ -77,7 +77,11 @@ describe.skipIf("skip" in bao).each(dialects())("managed OpenBao provider on %s"
     caKeyId = ca.json().id;
     const stopped = await api("POST", `/key-providers/${id}/vault/stop`);
     expect(stopped.statusCode).toBe(200);
-    expect(await status()).toMatchObject({ container_status: "stopped", vault_status: "stopped", vault_reachable: false });
+    expect(await status()).toMatchObject({
+      container_status: "stopped",
+      vault_status: "stopped",
+      vault_reachable: false,
+    });
     expect((await api("POST", `/key-providers/${id}/vault/stop`)).statusCode).toBe(409);
     const leaf = (await api("POST", "/keys", { name: "leaf", algorithm: "EC" })).json();
     const refused = await api("POST", `/keys/${leaf.id}/sign`, { caKeyId, certificate: { commonName: "leaf" } });
@@ -92,7 +96,11 @@ describe.skipIf("skip" in bao).each(dialects())("managed OpenBao provider on %s"
 
   it("comes back running and unsealed after a console restart", async () => {
     await t.restart();
-    await waitFor("the managed OpenBao to be active", async () => ((await status()).vault_status === "active" ? true : undefined), 60_000);
+    await waitFor(
+      "the managed OpenBao to be active",
+      async () => ((await status()).vault_status === "active" ? true : undefined),
+      60_000,
+    );
     const leaf = (await api("POST", "/keys", { name: "leaf-2", algorithm: "EC" })).json();
     const signed = await api("POST", `/keys/${leaf.id}/sign`, { caKeyId, certificate: { commonName: "leaf-2" } });
     expect(signed.statusCode, signed.body).toBe(200);

@@ -93,7 +93,8 @@ export async function vaultStatus(p: {
     container_finished_at: "",
     container_error: proc?.errorMessage ?? "",
     container_restart_count: proc?.restarts ?? 0,
-    container_ports: managed && p.cfg.port ? { api: `127.0.0.1:${p.cfg.port}`, cluster: `127.0.0.1:${p.cfg.port + 1}` } : {},
+    container_ports:
+      managed && p.cfg.port ? { api: `127.0.0.1:${p.cfg.port}`, cluster: `127.0.0.1:${p.cfg.port + 1}` } : {},
     default_cert_ttl: p.cfg.defaultCertTTL ?? "",
     default_ca_cert_ttl: p.cfg.defaultCACertTTL ?? "",
     max_cert_ttl: p.cfg.maxCertTTL ?? "",

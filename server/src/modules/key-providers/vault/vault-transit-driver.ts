@@ -85,7 +85,8 @@ export function createVaultDriver(deps: {
     const t = await deps.target();
     const res = await call(`reading key ${ref}`, "GET", (x) => kvPath(x, "data", ref));
     const envelope = (dataOf(res).data as Record<string, unknown> | undefined)?.envelope;
-    if (typeof envelope !== "string") throw new UpstreamError(`Vault provider "${t.providerName}": key ${ref} has no envelope`);
+    if (typeof envelope !== "string")
+      throw new UpstreamError(`Vault provider "${t.providerName}": key ${ref} has no envelope`);
     return loadPrivateKey(decryptEnvelopeToString(deps.masterKey(), envelope, kvAad(t.providerId, ref)));
   }
 
@@ -201,9 +202,13 @@ export function createVaultDriver(deps: {
         [200, 204, 404],
       );
       if (config.status === 404) return;
-      await call(`deleting key ${ref}`, "DELETE", (t) => `/v1/${t.transitMount}/keys/${ref}`, undefined, [
-        200, 204, 404,
-      ]);
+      await call(
+        `deleting key ${ref}`,
+        "DELETE",
+        (t) => `/v1/${t.transitMount}/keys/${ref}`,
+        undefined,
+        [200, 204, 404],
+      );
     },
   };
 }
