@@ -190,7 +190,12 @@ export function createManagedOpenBao(ctx: ProviderBackendContext): ManagedOpenBa
       try {
         await unseal(providerId);
       } catch (err) {
-        await supervisor.stop(spec.id).catch(() => undefined);
+        const now = supervisor.get(spec.id);
+        if (now?.pid !== undefined && now.pid !== started.pid) {
+          // It crashed while being unsealed and the supervisor restarted it: unseal that one instead.
+          starting.delete(providerId);
+          void unseal(providerId).catch(() => undefined);
+        } else await supervisor.stop(spec.id).catch(() => undefined);
         throw err;
       }
     } finally {

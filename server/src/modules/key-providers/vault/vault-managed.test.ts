@@ -106,6 +106,30 @@ describe.skipIf("skip" in bao).each(dialects())("managed OpenBao provider on %s"
     expect(signed.statusCode, signed.body).toBe(200);
   }, 120_000);
 
+  it("restarts a crashed server and unseals it again", async () => {
+    // Starts of one provider run one after the other: this 409 comes once the boot-time start is done.
+    expect((await api("POST", `/key-providers/${id}/vault/start`)).statusCode).toBe(409);
+    const pid = Number((await status()).container_id);
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, "SIGKILL");
+    let last: unknown;
+    const s = await waitFor(
+      "the restarted OpenBao to be active",
+      async () => {
+        const now = await status();
+        last = now;
+        return Number(now.container_id) !== pid && now.vault_status === "active" ? now : undefined;
+      },
+      60_000,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; last status ${JSON.stringify(last)}`);
+    });
+    expect(s.container_restart_count).toBe(1);
+    const leaf = (await api("POST", "/keys", { name: "leaf-3", algorithm: "EC" })).json();
+    const signed = await api("POST", `/keys/${leaf.id}/sign`, { caKeyId, certificate: { commonName: "leaf-3" } });
+    expect(signed.statusCode, signed.body).toBe(200);
+  }, 90_000);
+
   it("keeps the root token and unseal keys out of the database and the data dir in plaintext", async () => {
     const row = await t.database.db
       .selectFrom("key_providers")
