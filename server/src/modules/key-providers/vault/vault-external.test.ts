@@ -45,6 +45,9 @@ describe.skipIf("skip" in bao).each(dialects())("external Vault provider on %s",
     expect(row.config).not.toContain(dev.rootToken);
     expect(row.secrets_encrypted).toMatch(/^v1\./);
     expect(row.secrets_encrypted).not.toContain(dev.rootToken);
+    const audit = await t.database.db.selectFrom("audit_logs").selectAll().execute();
+    expect(audit.length).toBeGreaterThan(0);
+    expect(JSON.stringify(audit)).not.toContain(dev.rootToken);
     const status = (await api("GET", `/key-providers/${providerId}/vault/status`)).json();
     expect(status).toMatchObject({ mode: "external", vault_reachable: true, sealed: false, vault_status: "active" });
     expect(status.vault_version).toMatch(/^2\./);
