@@ -109,6 +109,25 @@ describe.skipIf("skip" in bao).each(dialects())("external Vault provider on %s",
     expect(execFileSync("openssl", ["verify", "-CAfile", caFile, leafFile], { encoding: "utf8" })).toMatch(/: OK/);
   });
 
+  it("an organization on Vault keeps its CA keys in transit; its identities, on disk-able keys, are CA-signed", async () => {
+    const res = await api("POST", "/organizations", { mspId: "VaultOrgMSP", name: "VaultOrg", providerId });
+    expect(res.statusCode, res.body).toBe(201);
+    const org = res.json();
+    const listed = (await api("GET", `/organizations/${org.id}/keys`)).json().keys as Record<string, { id: number }>;
+    const all = await Promise.all(Object.values(listed).map(async (k) => (await api("GET", `/keys/${k.id}`)).json()));
+    const inVault = all.filter((k) => k.provider.id === providerId);
+    expect(inVault.map((k) => k.name).sort()).toEqual(["VaultOrgMSP-sign-ca", "VaultOrgMSP-tls-ca"]);
+    for (const k of inVault) expect((await dev.call("GET", `/v1/transit/keys/${k.kmsKeyId}`)).status).toBe(200);
+    const admin = all.find((k) => k.id === org.adminSignKeyId);
+    expect(admin?.provider.id).toBe(1);
+    const caFile = join(tmp, `${dialect}-org-ca.pem`);
+    const adminFile = join(tmp, `${dialect}-org-admin.pem`);
+    writeFileSync(caFile, org.signCertificate);
+    writeFileSync(adminFile, admin?.certificate ?? "");
+    expect(execFileSync("openssl", ["verify", "-CAfile", caFile, adminFile], { encoding: "utf8" })).toMatch(/: OK/);
+    expect((await api("DELETE", `/organizations/${org.id}`)).statusCode).toBe(204);
+  });
+
   it("deleting a key removes it from transit (and secp256k1 from KV); a provider with keys can't go", async () => {
     const busy = await api("DELETE", `/key-providers/${providerId}`);
     expect(busy.statusCode).toBe(409);
