@@ -34,7 +34,7 @@ describe.skipIf("skip" in bao).each(dialects())("external Vault provider on %s",
     const res = await vaultProvider("ext", { address: dev.address, token: dev.rootToken });
     expect(res.statusCode).toBe(201);
     providerId = res.json().id;
-    expect(res.json().config).toMatchObject({ mode: "external", address: dev.address, transitMount: "transit" });
+    expect(res.json().config.vault).toMatchObject({ mode: "external", address: dev.address, transitMount: "transit" });
     const list = await api("GET", "/key-providers");
     expect(list.body).not.toContain(dev.rootToken);
     const row = await t.database.db

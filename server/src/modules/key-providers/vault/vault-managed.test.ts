@@ -43,7 +43,7 @@ describe.skipIf("skip" in bao).each(dialects())("managed OpenBao provider on %s"
     });
     expect(created.statusCode).toBe(201);
     id = created.json().id;
-    expect(created.json().config).toMatchObject({ mode: "managed", shares: 3, threshold: 2 });
+    expect(created.json().config.vault).toMatchObject({ mode: "managed", shares: 3, threshold: 2 });
     expect((await status()).container_status).toBe("not_created");
     const started = await api("POST", `/key-providers/${id}/vault/start`);
     expect(started.statusCode, started.body).toBe(200);
