@@ -130,6 +130,7 @@ describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
       expect(ca.statusCode, ca.body).toBe(201);
       expect(ca.json()).toMatchObject({ provider: { id: providerId, type: "AWS_KMS" } });
       expect(ca.json().kmsKeyId).toBeTruthy();
+      expect(ca.json().canUseInNodes).toBe(false);
       caId = ca.json().id;
       const leafKey = await api("POST", "/keys", { name: "leaf", algorithm: "EC", curve: "P-256" });
       expect(leafKey.statusCode, leafKey.body).toBe(201);
@@ -156,23 +157,26 @@ describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
       expect(items.find((k) => k.id === caId)?.provider.type).toBe("AWS_KMS");
     });
 
-    it("makes secp256k1 and P-384 keys, and refuses Ed25519 by field", async () => {
+    it("makes secp256k1, P-384 and RSA keys, and refuses Ed25519 by field", async () => {
       const k1 = await api("POST", "/keys", { name: "eth", algorithm: "EC", curve: "secp256k1", providerId });
       expect(k1.statusCode, k1.body).toBe(201);
       expect(k1.json().ethereumAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
-      const p384 = await api("POST", "/keys", {
-        name: "p384",
-        algorithm: "EC",
-        curve: "P-384",
-        providerId,
-        certificate: { commonName: "P-384 CA", isCA: true },
-      });
-      expect(p384.statusCode, p384.body).toBe(201);
-      writeFileSync(join(dir, `p384-${dialect}.pem`), p384.json().certificate);
-      const verified = await run("openssl", ["verify", "-CAfile", `p384-${dialect}.pem`, `p384-${dialect}.pem`], {
-        cwd: dir,
-      });
-      expect(verified.stdout).toContain(": OK");
+      // P-384 (ECDSA_SHA_384) and RSA (PKCS#1 v1.5 SHA-256) CA certificates, self-signed in KMS.
+      for (const [name, spec] of [
+        ["p384", { algorithm: "EC", curve: "P-384" }],
+        ["rsa", { algorithm: "RSA", keySize: 2048 }],
+      ] as const) {
+        const key = await api("POST", "/keys", {
+          name,
+          ...spec,
+          providerId,
+          certificate: { commonName: `${name} CA`, isCA: true },
+        });
+        expect(key.statusCode, key.body).toBe(201);
+        const file = `${name}-${dialect}.pem`;
+        writeFileSync(join(dir, file), key.json().certificate);
+        expect((await run("openssl", ["verify", "-CAfile", file, file], { cwd: dir })).stdout).toContain(": OK");
+      }
       const ed = await api("POST", "/keys", { name: "ed", algorithm: "ED25519", providerId });
       expect(ed.statusCode).toBe(400);
       expect(ed.json().message).toMatch(/^algorithm: /);
@@ -190,11 +194,29 @@ describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
         kms_reachable: true,
         kms_status: "available",
         account_id: "123456789012",
-        key_count: 3,
+        key_count: 4,
       });
       expect(status.body).not.toContain(SECRET);
       const del = await api("DELETE", `/key-providers/${providerId}`);
       expect(del.statusCode).toBe(409);
+
+      // A provider that assumes a role: STS AssumeRole with the stored key pair, then KMS with the role's credentials.
+      const role = await api("POST", "/key-providers", {
+        name: `kms-role-${dialect}`,
+        type: "AWS_KMS",
+        config: {
+          awsKms: awsKms({ assumeRoleArn: "arn:aws:iam::123456789012:role/chainlaunch", externalId: "ext-1" }),
+        },
+      });
+      expect(role.statusCode, role.body).toBe(201);
+      const roleKey = await api("POST", "/keys", { name: "via-role", algorithm: "EC", providerId: role.json().id });
+      expect(roleKey.statusCode, roleKey.body).toBe(201);
+      expect((await api("GET", `/key-providers/${role.json().id}/awskms/status`)).json()).toMatchObject({
+        kms_status: "available",
+        key_count: 1,
+      });
+      expect((await api("DELETE", `/keys/${roleKey.json().id}`)).statusCode).toBe(204);
+      expect((await api("DELETE", `/key-providers/${role.json().id}`)).statusCode).toBe(204);
 
       const doomed = await api("POST", "/keys", { name: "doomed", algorithm: "EC", curve: "P-256", providerId });
       const ref = doomed.json().kmsKeyId as string;
