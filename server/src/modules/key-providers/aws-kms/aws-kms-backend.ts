@@ -1,9 +1,7 @@
-import { ListKeysCommand } from "@aws-sdk/client-kms";
-import { GetCallerIdentityCommand } from "@aws-sdk/client-sts";
 import type { AwsKmsStatusResponse } from "../key-providers.schema.js";
 import type { ProviderBackend, ProviderBackendContext, ProviderRowView } from "../provider.js";
 import {
-  AWS_SDK_VERSION,
+  awsSdkVersion,
   awsReason,
   createAwsClients,
   isAuthError,
@@ -42,7 +40,7 @@ export function createAwsKmsBackend(ctx: ProviderBackendContext): AwsKmsBackend 
         const row = await ctx.row(providerId);
         const config = storedAwsKmsConfig(row.config);
         const secrets = (await ctx.secrets(providerId)) as AwsKmsSecrets;
-        return { config, clients: createAwsClients(config, secrets) };
+        return { config, clients: await createAwsClients(config, secrets) };
       })();
       // A failed load (e.g. the row vanished) is not remembered.
       entry.catch(() => clients.delete(providerId));
@@ -54,9 +52,9 @@ export function createAwsKmsBackend(ctx: ProviderBackendContext): AwsKmsBackend 
   return {
     async prepare({ config: input }) {
       const { config, secrets } = parseAwsKmsConfig(input);
-      const probe = createAwsClients(config, secrets);
+      const probe = await createAwsClients(config, secrets);
       try {
-        await probe.kms.send(new ListKeysCommand({ Limit: 1 }));
+        await probe.kms.send(new probe.sdk.kms.ListKeysCommand({ Limit: 1 }));
       } catch (err) {
         throw kmsFailure(err, config, "listing keys", { setup: true });
       } finally {
@@ -93,7 +91,7 @@ export function createAwsKmsBackend(ctx: ProviderBackendContext): AwsKmsBackend 
       let kmsStatus = "available";
       let connectionError = "";
       try {
-        await c.kms.send(new ListKeysCommand({ Limit: 1 }));
+        await c.kms.send(new c.sdk.kms.ListKeysCommand({ Limit: 1 }));
       } catch (err) {
         kmsStatus = isNetworkError(err) ? "unavailable" : "error";
         connectionError = isAuthError(err) ? `credentials refused (${awsReason(err)})` : awsReason(err);
@@ -102,7 +100,7 @@ export function createAwsKmsBackend(ctx: ProviderBackendContext): AwsKmsBackend 
       if (kmsStatus === "available") {
         // Optional: KMS may be reachable where STS is not (a VPC endpoint for KMS only).
         accountId = await c.sts
-          .send(new GetCallerIdentityCommand({}))
+          .send(new c.sdk.sts.GetCallerIdentityCommand({}))
           .then((r) => r.Account ?? "")
           .catch(() => "");
       }
@@ -119,7 +117,7 @@ export function createAwsKmsBackend(ctx: ProviderBackendContext): AwsKmsBackend 
         kms_status: kmsStatus,
         connection_error: connectionError,
         key_count: await ctx.countKeys(providerId),
-        sdk_version: AWS_SDK_VERSION,
+        sdk_version: awsSdkVersion(),
       };
     },
   };

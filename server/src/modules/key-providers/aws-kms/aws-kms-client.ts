@@ -1,13 +1,38 @@
 import { createRequire } from "node:module";
-import { KMSClient } from "@aws-sdk/client-kms";
-import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import type * as KmsSdk from "@aws-sdk/client-kms";
+import type * as StsSdk from "@aws-sdk/client-sts";
 import { InputError, UpstreamError, errorMessage } from "../../../http/errors.js";
 import type { AwsKmsPublicConfig, AwsKmsSecrets } from "./aws-kms-config.js";
 
-/** The pinned SDK release, for the status card. */
-export const AWS_SDK_VERSION: string = (
-  createRequire(import.meta.url)("@aws-sdk/client-kms/package.json") as { version: string }
-).version;
+/** The SDK release in use, for the status card ("unknown" when its package.json can't be read). */
+export function awsSdkVersion(): string {
+  try {
+    return (createRequire(import.meta.url)("@aws-sdk/client-kms/package.json") as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+let sdk: Promise<{ kms: typeof KmsSdk; sts: typeof StsSdk }> | undefined;
+/**
+ * The SDK is loaded on first use: it costs a quarter of a second at boot and prints a Node version
+ * notice, neither of which a console without AWS_KMS providers should pay.
+ */
+export function loadAwsSdk(): Promise<{ kms: typeof KmsSdk; sts: typeof StsSdk }> {
+  sdk ??= Promise.all([import("@aws-sdk/client-kms"), import("@aws-sdk/client-sts")]).then(([kms, sts]) => ({
+    kms: commonJs(kms, "KMSClient"),
+    sts: commonJs(sts, "STSClient"),
+  }));
+  return sdk;
+}
+
+/**
+ * The SDK packages are CommonJS: under tsx their exports arrive as named exports, while in the
+ * esbuild bundle a dynamic import hands them over as `default` only.
+ */
+function commonJs<T extends object>(mod: T, probe: keyof T): T {
+  return mod[probe] ? mod : (mod as unknown as { default: T }).default;
+}
 
 /**
  * Short timeouts and one retry: a console request that waits on KMS should fail in seconds with a
@@ -63,7 +88,7 @@ export function endpointOf(config: AwsKmsPublicConfig): string {
  * (environment, instance role); with `assumeRoleArn`, those are used to assume the role, and the
  * temporary credentials are refreshed a few minutes before they expire.
  */
-function credentialsFor(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets): CredentialSource {
+function credentialsFor(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets, lib: typeof StsSdk): CredentialSource {
   const base: Credentials | undefined =
     config.awsAccessKeyId && secrets.awsSecretAccessKey
       ? {
@@ -73,7 +98,7 @@ function credentialsFor(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets): Cre
         }
       : undefined;
   if (!config.assumeRoleArn) return base;
-  const sts = new STSClient({
+  const sts = new lib.STSClient({
     region: config.awsRegion,
     ...(config.endpointUrl ? { endpoint: config.endpointUrl } : {}),
     ...(base ? { credentials: base } : {}),
@@ -84,7 +109,7 @@ function credentialsFor(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets): Cre
   return async () => {
     if (cached?.expiration && cached.expiration.getTime() - Date.now() > 5 * 60_000) return cached;
     const out = await sts.send(
-      new AssumeRoleCommand({
+      new lib.AssumeRoleCommand({
         RoleArn: config.assumeRoleArn,
         RoleSessionName: "chainlaunch",
         ...(config.externalId ? { ExternalId: config.externalId } : {}),
@@ -103,14 +128,17 @@ function credentialsFor(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets): Cre
 }
 
 export interface AwsClients {
-  kms: KMSClient;
-  sts: STSClient;
+  kms: KmsSdk.KMSClient;
+  sts: StsSdk.STSClient;
+  /** The SDK modules, for their command classes. */
+  sdk: { kms: typeof KmsSdk; sts: typeof StsSdk };
   destroy(): void;
 }
 
 /** The KMS and STS clients of one provider. STS goes to the same custom endpoint (moto and LocalStack serve both). */
-export function createAwsClients(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets): AwsClients {
-  const credentials = credentialsFor(config, secrets);
+export async function createAwsClients(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets): Promise<AwsClients> {
+  const lib = await loadAwsSdk();
+  const credentials = credentialsFor(config, secrets, lib.sts);
   const common = {
     region: config.awsRegion,
     ...(config.endpointUrl ? { endpoint: config.endpointUrl } : {}),
@@ -118,11 +146,12 @@ export function createAwsClients(config: AwsKmsPublicConfig, secrets: AwsKmsSecr
     requestHandler: HTTP,
     maxAttempts: MAX_ATTEMPTS,
   };
-  const kms = new KMSClient(common);
-  const sts = new STSClient(common);
+  const kms = new lib.kms.KMSClient(common);
+  const sts = new lib.sts.STSClient(common);
   return {
     kms,
     sts,
+    sdk: lib,
     destroy() {
       kms.destroy();
       sts.destroy();

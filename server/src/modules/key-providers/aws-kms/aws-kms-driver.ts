@@ -1,15 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import {
-  CreateAliasCommand,
-  CreateKeyCommand,
-  DeleteAliasCommand,
-  GetPublicKeyCommand,
-  ListAliasesCommand,
-  ScheduleKeyDeletionCommand,
-  SignCommand,
-  type KeySpec as KmsKeySpec,
-  type SigningAlgorithmSpec,
-} from "@aws-sdk/client-kms";
+import type { KeySpec as KmsKeySpec, SigningAlgorithmSpec } from "@aws-sdk/client-kms";
 import { p256, p384, p521 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import {
@@ -114,7 +104,7 @@ export function createAwsKmsDriver(deps: {
     }
     const out = await call("signing", (c) =>
       c.kms.send(
-        new SignCommand({
+        new c.sdk.kms.SignCommand({
           KeyId: keyId(stored),
           Message: digest,
           MessageType: "DIGEST",
@@ -135,11 +125,13 @@ export function createAwsKmsDriver(deps: {
   async function scheduleDeletion(id: string): Promise<void> {
     try {
       const clients = await deps.clients();
-      const aliases = await clients.kms.send(new ListAliasesCommand({ KeyId: id }));
+      const aliases = await clients.kms.send(new clients.sdk.kms.ListAliasesCommand({ KeyId: id }));
       for (const a of aliases.Aliases ?? []) {
-        if (a.AliasName) await clients.kms.send(new DeleteAliasCommand({ AliasName: a.AliasName }));
+        if (a.AliasName) await clients.kms.send(new clients.sdk.kms.DeleteAliasCommand({ AliasName: a.AliasName }));
       }
-      await clients.kms.send(new ScheduleKeyDeletionCommand({ KeyId: id, PendingWindowInDays: DELETION_WINDOW_DAYS }));
+      await clients.kms.send(
+        new clients.sdk.kms.ScheduleKeyDeletionCommand({ KeyId: id, PendingWindowInDays: DELETION_WINDOW_DAYS }),
+      );
     } catch (err) {
       const name = (err as { name?: string }).name;
       if (name === "NotFoundException" || name === "KMSInvalidStateException") return;
@@ -160,7 +152,7 @@ export function createAwsKmsDriver(deps: {
       const config = await deps.config();
       const created = await call("creating a key", (c) =>
         c.kms.send(
-          new CreateKeyCommand({
+          new c.sdk.kms.CreateKeyCommand({
             KeyUsage: "SIGN_VERIFY",
             KeySpec: k.keySpec,
             Description: `ChainLaunch ${k.slug} signing key`,
@@ -173,8 +165,12 @@ export function createAwsKmsDriver(deps: {
       try {
         // Readable and unique: the curve and a random suffix (the console's key name may change or repeat).
         const alias = `alias/${config.kmsKeyAliasPrefix}${k.slug}-${randomBytes(6).toString("hex")}`;
-        await call("naming the key", (c) => c.kms.send(new CreateAliasCommand({ AliasName: alias, TargetKeyId: id })));
-        const pub = await call("reading the public key", (c) => c.kms.send(new GetPublicKeyCommand({ KeyId: id })));
+        await call("naming the key", (c) =>
+          c.kms.send(new c.sdk.kms.CreateAliasCommand({ AliasName: alias, TargetKeyId: id })),
+        );
+        const pub = await call("reading the public key", (c) =>
+          c.kms.send(new c.sdk.kms.GetPublicKeyCommand({ KeyId: id })),
+        );
         if (!pub.PublicKey) throw new Error("KMS GetPublicKey returned no key");
         const publicKey = loadPublicKey(pub.PublicKey);
         const got = keySpecOf(publicKey);
