@@ -157,6 +157,40 @@ describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
       expect(items.find((k) => k.id === caId)?.provider.type).toBe("AWS_KMS");
     });
 
+    it("an organization's CA keys live in KMS and sign its admin identity; the identity's own key is local", async () => {
+      const org = await api("POST", "/organizations", {
+        mspId: `Kms${dialect}MSP`,
+        name: `kms-org-${dialect}`,
+        providerId,
+      });
+      expect(org.statusCode, org.body).toBe(201);
+      const o = org.json();
+      const admin = (await api("GET", `/keys/${o.adminSignKeyId}`)).json();
+      expect(admin.provider.type).toBe("DATABASE");
+      writeFileSync(join(dir, `org-ca-${dialect}.pem`), o.signCertificate);
+      writeFileSync(join(dir, `org-admin-${dialect}.pem`), admin.certificate);
+      const verified = await run(
+        "openssl",
+        ["verify", "-CAfile", `org-ca-${dialect}.pem`, `org-admin-${dialect}.pem`],
+        {
+          cwd: dir,
+        },
+      );
+      expect(verified.stdout).toContain(": OK");
+      const caKeys = await t.database.db
+        .selectFrom("keys")
+        .select(["private_key_encrypted", "provider_key_ref"])
+        .where("provider_id", "=", providerId)
+        .where("is_ca", "=", 1)
+        .execute();
+      // The organization's sign and TLS CAs, plus the CA key of the test before.
+      expect(caKeys.length).toBeGreaterThanOrEqual(3);
+      for (const k of caKeys) {
+        expect(k.private_key_encrypted).toBeNull();
+        expect(k.provider_key_ref).toBeTruthy();
+      }
+    });
+
     it("makes secp256k1, P-384 and RSA keys, and refuses Ed25519 by field", async () => {
       const k1 = await api("POST", "/keys", { name: "eth", algorithm: "EC", curve: "secp256k1", providerId });
       expect(k1.statusCode, k1.body).toBe(201);
@@ -194,7 +228,7 @@ describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
         kms_reachable: true,
         kms_status: "available",
         account_id: "123456789012",
-        key_count: 4,
+        key_count: 6,
       });
       expect(status.body).not.toContain(SECRET);
       const del = await api("DELETE", `/key-providers/${providerId}`);
