@@ -8,8 +8,8 @@ import {
   http,
   type Abi,
   type Hex,
+  type LocalAccount,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { parseAddress, parseHexData } from "./encoding.js";
 import { BesuInputError } from "./errors.js";
 import { BesuRpcError, jsonSafe, parseAbi } from "./rpc.js";
@@ -38,14 +38,15 @@ async function rpcStep<T>(method: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Deploys contracts and calls them on a node's JSON-RPC endpoint, signing locally with a managed
- * secp256k1 key (the private key never leaves this process; only signed transactions are sent).
+ * Deploys contracts and calls them on a node's JSON-RPC endpoint. Transactions are signed by the
+ * given account (a managed secp256k1 key through remoteAccount, wherever the key lives); only signed
+ * transactions are sent.
  */
 export function createContractClient(rpcUrl: string, opts: { timeoutMs?: number } = {}) {
   const transport = http(rpcUrl, { timeout: opts.timeoutMs ?? 15_000, retryCount: 0 });
   const pub = createPublicClient({ transport });
 
-  async function wallet(privateKeyHex: Hex) {
+  async function wallet(account: LocalAccount) {
     const chainId = await rpcStep("eth_chainId", () => pub.getChainId());
     const chain = defineChain({
       id: chainId,
@@ -53,7 +54,7 @@ export function createContractClient(rpcUrl: string, opts: { timeoutMs?: number 
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       rpcUrls: { default: { http: [rpcUrl] } },
     });
-    return createWalletClient({ account: privateKeyToAccount(privateKeyHex), chain, transport });
+    return createWalletClient({ account, chain, transport });
   }
 
   async function receipt(hash: Hex) {
@@ -71,7 +72,7 @@ export function createContractClient(rpcUrl: string, opts: { timeoutMs?: number 
 
   return {
     /** Deploys `bytecode` (with constructor args encoded by `abi`) and waits for the receipt. */
-    async deploy(p: { privateKey: Hex; bytecode: string; abi?: string; args?: unknown[] }) {
+    async deploy(p: { account: LocalAccount; bytecode: string; abi?: string; args?: unknown[] }) {
       const bytecode = parseHexData(p.bytecode, "bytecode");
       if (bytecode.length < 4) throw new BesuInputError("bytecode", "is empty");
       const data = p.abi
@@ -84,7 +85,7 @@ export function createContractClient(rpcUrl: string, opts: { timeoutMs?: number 
             }
           })()
         : bytecode;
-      const w = await wallet(p.privateKey);
+      const w = await wallet(p.account);
       const hash = await rpcStep("eth_sendRawTransaction", () => w.sendTransaction({ data } as never));
       return { from: w.account.address, ...(await receipt(hash)) };
     },
@@ -101,7 +102,7 @@ export function createContractClient(rpcUrl: string, opts: { timeoutMs?: number 
     },
     /** Sends a transaction calling a function, signed with the key, and waits for the receipt. */
     async send(p: {
-      privateKey: Hex;
+      account: LocalAccount;
       address: string;
       abi: string;
       functionName: string;
@@ -112,7 +113,7 @@ export function createContractClient(rpcUrl: string, opts: { timeoutMs?: number 
       const to = parseAddress(p.address, "address");
       const data = encodeCall(abi, p.functionName, p.args ?? []);
       const value = p.value ? BigInt(p.value) : undefined;
-      const w = await wallet(p.privateKey);
+      const w = await wallet(p.account);
       const hash = await rpcStep("eth_sendRawTransaction", () =>
         w.sendTransaction({ to, data, ...(value ? { value } : {}) } as never),
       );

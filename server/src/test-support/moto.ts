@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { MOTO_KMS_DIGEST_LAUNCHER } from "./moto-kms-digest.js";
 import { freePort } from "./postgres.js";
 
 /**
@@ -35,17 +36,34 @@ export function findMotoServer(): string | undefined {
   return undefined;
 }
 
+/** The Python that runs moto_server (next to it in a venv, else python3 on PATH). */
+function motoPython(bin: string): string {
+  return [join(dirname(bin), "python3"), join(dirname(bin), "python"), "python3"].find((p) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return p === "python3";
+    }
+  }) as string;
+}
+
 /**
- * Starts moto_server. With `enforceAuth`, moto checks signatures and IAM after the first `freeActions`
+ * Starts moto_server. With `kmsDigest`, through a launcher that makes KMS Sign honour
+ * MessageType=DIGEST as AWS does (see moto-kms-digest.ts). With `enforceAuth`, moto checks signatures and IAM after the first `freeActions`
  * requests (its INITIAL_NO_AUTH_ACTION_COUNT), which lets a test set up a user and then see bad
  * credentials refused.
  */
-export async function startMoto(opts: { enforceAuth?: boolean; freeActions?: number } = {}): Promise<Moto> {
+export async function startMoto(
+  opts: { enforceAuth?: boolean; freeActions?: number; kmsDigest?: boolean } = {},
+): Promise<Moto> {
   const bin = findMotoServer();
   if (!bin) throw new Error("moto_server not found: run scripts/system-deps.sh test (or pip install 'moto[server]')");
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(bin, ["-H", "127.0.0.1", "-p", String(port)], {
+  const args = ["-H", "127.0.0.1", "-p", String(port)];
+  const [cmd, argv] = opts.kmsDigest ? [motoPython(bin), ["-c", MOTO_KMS_DIGEST_LAUNCHER, ...args]] : [bin, args];
+  const child: ChildProcess = spawn(cmd, argv, {
     stdio: "ignore",
     env: {
       ...process.env,
@@ -82,14 +100,7 @@ export async function startMoto(opts: { enforceAuth?: boolean; freeActions?: num
     async put(bucket, key, body) {
       // A signed overwrite (moto refuses unsigned writes over objects a signed client made), through
       // boto3 from moto's own Python.
-      const python = [join(dirname(bin), "python3"), join(dirname(bin), "python"), "python3"].find((p) => {
-        try {
-          accessSync(p, constants.X_OK);
-          return true;
-        } catch {
-          return p === "python3";
-        }
-      }) as string;
+      const python = motoPython(bin);
       const script =
         "import boto3,sys;boto3.client('s3',endpoint_url=sys.argv[1],region_name='us-east-1'," +
         "aws_access_key_id='test',aws_secret_access_key='test').put_object(Bucket=sys.argv[2],Key=sys.argv[3],Body=sys.stdin.buffer.read())";

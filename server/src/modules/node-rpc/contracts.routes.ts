@@ -2,8 +2,9 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { InputError, NotFoundError } from "../../http/errors.js";
+import type { LocalAccount } from "viem";
+import { remoteAccount } from "../../besu/remote-account.js";
 import type { KeysService } from "../keys/keys.service.js";
-import { besuKeyFileFromPem } from "../nodes/besu-node.js";
 import { runRpc, type RpcEndpointResolver } from "./node-rpc.routes.js";
 
 const tags = ["Smart Contracts"];
@@ -38,23 +39,32 @@ const txResult = z.object({
 });
 
 /**
- * Deploy and use contracts through a Besu node: transactions are signed inside the console with a
- * managed secp256k1 key and sent as raw transactions; the private key never leaves the server.
+ * Deploy and use contracts through a Besu node: transactions are signed with a managed secp256k1 key
+ * by its provider (the database, AWS KMS, Vault) and sent as raw transactions; the private key never
+ * leaves the provider.
  */
 export function registerContractRoutes(
   app: FastifyInstance,
   nodes: RpcEndpointResolver,
-  keys: Pick<KeysService, "get" | "exportPrivateKeyPem">,
+  keys: Pick<KeysService, "get" | "sign">,
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  async function signer(id: number): Promise<`0x${string}`> {
+  /**
+   * The key as a viem account that signs through the keys service: one path for every provider, so
+   * a key in AWS KMS or Vault signs the same way as one in the database (the digest is signed where
+   * the key lives; low S and the recovery id are settled in remoteAccount).
+   */
+  async function signer(id: number): Promise<LocalAccount> {
     const key = await keys.get(id).catch((err: unknown) => {
       if (err instanceof NotFoundError) throw new InputError(`keyId: key ${id} not found`);
       throw err;
     });
     if (key.curve !== "secp256k1")
       throw new InputError(`keyId: key ${id} is ${key.algorithm} ${key.curve ?? ""}, not secp256k1`.trim());
-    return besuKeyFileFromPem(await keys.exportPrivateKeyPem(id)) as `0x${string}`;
+    if (!key.ethereumAddress) throw new InputError(`keyId: key ${id} has no Ethereum address`);
+    return remoteAccount(key.ethereumAddress, (digest) =>
+      keys.sign(id, digest, { prehashed: true, encoding: "p1363" }),
+    );
   }
 
   r.post(
@@ -81,11 +91,11 @@ export function registerContractRoutes(
       req.auditInfo.resource = `node:${req.params.id}`;
       req.auditInfo.details = { keyId: req.body.keyId };
       const url = await nodes.rpcUrl(req.params.id);
-      const privateKey = await signer(req.body.keyId);
+      const account = await signer(req.body.keyId);
       const res = await runRpc(
         async () =>
           (await contractLibrary()).createContractClient(url).deploy({
-            privateKey,
+            account,
             bytecode: req.body.bytecode,
             abi: req.body.abi,
             args: req.body.args,
@@ -168,8 +178,8 @@ export function registerContractRoutes(
       req.auditInfo.resource = `node:${req.params.id}`;
       req.auditInfo.details = { keyId: req.body.keyId, address: req.body.address, functionName: req.body.functionName };
       const url = await nodes.rpcUrl(req.params.id);
-      const privateKey = await signer(req.body.keyId);
-      return runRpc(async () => (await contractLibrary()).createContractClient(url).send({ privateKey, ...req.body }), {
+      const account = await signer(req.body.keyId);
+      return runRpc(async () => (await contractLibrary()).createContractClient(url).send({ account, ...req.body }), {
         nodeId: req.params.id,
         nodes,
       });

@@ -9,7 +9,7 @@ import { registerNodeRpcRoutes, type RpcEndpointResolver } from "./node-rpc.rout
 export function registerNodeRpcModule(
   api: FastifyInstance,
   nodes: Pick<NodesService, "get">,
-  keys: Pick<KeysService, "get" | "exportPrivateKeyPem">,
+  keys: Pick<KeysService, "get" | "sign">,
 ): void {
   const resolver: RpcEndpointResolver = {
     async rpcUrl(nodeId) {
