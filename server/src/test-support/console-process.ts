@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,16 @@ import { ADMIN_PASSWORD } from "./test-app.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
+
+/** Every file under a directory, as text (binary files as latin1, so a string inside one still shows). */
+export function filesUnder(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return filesUnder(p);
+    return st?.isFile() ? [{ path: p, text: readFileSync(p).toString("latin1") }] : [];
+  });
+}
 
 const SERVER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { decryptEnvelopeToString, parseMasterKey } from "../../crypto/envelope.js";
-import { startConsoleProcess, type ConsoleProcess } from "../../test-support/console-process.js";
+import { filesUnder, startConsoleProcess, type ConsoleProcess } from "../../test-support/console-process.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
   fabricNodeSpec,
@@ -19,19 +19,6 @@ import { processesUnder } from "../../test-support/processes.js";
 import { Fatal, waitFor } from "../../test-support/wait.js";
 
 const run = promisify(execFile);
-
-/** Every file under `dir` (the console's data dir), as bytes. */
-function filesUnder(dir: string): { path: string; data: Buffer }[] {
-  const out: { path: string; data: Buffer }[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const st = statSync(p, { throwIfNoEntry: false });
-    if (!st) continue;
-    if (st.isDirectory()) out.push(...filesUnder(p));
-    else if (st.isFile()) out.push({ path: p, data: readFileSync(p) });
-  }
-  return out;
-}
 
 const found = openBaoForTests();
 const bao = "path" in found ? found.path : undefined;
@@ -194,7 +181,7 @@ describe("managed OpenBao as an organization's CA", () => {
         expect(exported.status, JSON.stringify(exported.body)).toBe(400);
       }
       const haystacks = [
-        ...filesUnder(dir).map((f) => ({ where: f.path, text: f.data.toString("latin1") })),
+        ...filesUnder(dir).map((f) => ({ where: f.path, text: f.text })),
         { where: "console log", text: h.logs() },
         { where: "API responses", text: h.responses().join("\n") },
       ];

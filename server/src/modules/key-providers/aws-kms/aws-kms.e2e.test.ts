@@ -1,9 +1,8 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import pg from "pg";
 import { createPublicClient, createWalletClient, http, parseEther, type Hex } from "viem";
@@ -13,7 +12,8 @@ import { anvilPath } from "../../../test-support/anvil.js";
 import { findMotoServer, startMoto, type Moto } from "../../../test-support/moto.js";
 import type { Json } from "../../../test-support/fabric-api.js";
 import { freePort } from "../../../test-support/postgres.js";
-import { ADMIN_PASSWORD, createTestApp, dialects } from "../../../test-support/test-app.js";
+import { createTestApp, dialects } from "../../../test-support/test-app.js";
+import { filesUnder, startConsoleProcess, type ConsoleProcess } from "../../../test-support/console-process.js";
 
 /**
  * The AWS_KMS provider end to end, with the real server as a child process (so its log can be read),
@@ -24,7 +24,6 @@ import { ADMIN_PASSWORD, createTestApp, dialects } from "../../../test-support/t
  */
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
-const main = fileURLToPath(new URL("../../../main.ts", import.meta.url));
 const motoBin = findMotoServer();
 const anvil = anvilPath();
 if (!motoBin || !anvil) console.warn("skipping the AWS KMS end-to-end test: moto_server or anvil is not installed");
@@ -50,16 +49,6 @@ function compile(): { abi: string; bytecode: string } {
   return { abi: JSON.stringify(c.abi), bytecode: `0x${c.evm.bytecode.object}` };
 }
 
-/** Every file under a directory, as text (binary files included, as latin1, so a string inside one shows). */
-function filesUnder(dir: string): { path: string; text: string }[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) return filesUnder(p);
-    return st.isFile() ? [{ path: p, text: readFileSync(p).toString("latin1") }] : [];
-  });
-}
-
 /** Every row of every table of a PostgreSQL database, as JSON text. */
 async function postgresText(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
@@ -81,26 +70,15 @@ async function postgresText(url: string): Promise<string> {
 
 describe.skipIf(!motoBin || !anvil).each(dialects())("AWS KMS provider end to end on %s", (dialect) => {
   let kms: Moto;
-  let server: ChildProcess;
+  let server: ConsoleProcess;
   let chain: ChildProcess;
-  let base: string;
   let rpcUrl: string;
   let rpcPort: number;
   let databaseUrl: string | undefined;
-  let log = "";
-  const bodies: string[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), "kms-e2e-"));
-  const auth = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString("base64")}` };
 
   async function api(method: string, path: string, body?: object): Promise<{ status: number; json: Json }> {
-    const res = await fetch(`${base}/api/v1${path}`, {
-      method,
-      headers: { ...auth, ...(body ? { "content-type": "application/json" } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    bodies.push(text);
-    return { status: res.status, json: text ? JSON.parse(text) : null };
+    const r = await server.call(method, path, body);
+    return { status: r.status, json: r.body ?? null };
   }
 
   beforeAll(async () => {
@@ -110,44 +88,15 @@ describe.skipIf(!motoBin || !anvil).each(dialects())("AWS KMS provider end to en
       await scratch.close();
     }
     kms = await startMoto({ kmsDigest: true });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ["--import", "tsx", main, "serve"], {
-      env: {
-        ...process.env,
-        CHAINLAUNCH_DATA: dataDir,
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        CHAINLAUNCH_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
-        CHAINLAUNCH_BESU_DOWNLOAD: "0",
-        // Everything the server says, request bodies' echoes included, is searched for the secret.
-        LOG_LEVEL: "trace",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    server.stdout?.on("data", (c: Buffer) => (log += c.toString()));
-    server.stderr?.on("data", (c: Buffer) => (log += c.toString()));
-    const until = Date.now() + 90_000;
-    while (
-      !(await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      if (Date.now() > until || server.exitCode !== null) throw new Error(`server did not start:\n${log}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    // Everything the server says, request bodies' echoes included, is searched for the secret.
+    server = await startConsoleProcess({ LOG_LEVEL: "trace", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
     rpcPort = await freePort();
     rpcUrl = `http://127.0.0.1:${rpcPort}`;
   }, 180_000);
   afterAll(async () => {
-    server?.kill("SIGTERM");
     chain?.kill("SIGKILL");
     kms?.stop();
-    await new Promise((r) => setTimeout(r, 500));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server?.close();
   });
 
   let providerId: number;
@@ -273,10 +222,10 @@ describe.skipIf(!motoBin || !anvil).each(dialects())("AWS KMS provider end to en
     expect(status.json).toMatchObject({ kms_reachable: true, key_count: 2, access_key_id: "AKIA****" });
     await api("GET", "/key-providers");
     await api("GET", "/keys?pageSize=100");
-    for (const body of bodies) expect(body).not.toContain(SECRET);
-    expect(log.length).toBeGreaterThan(0);
-    expect(log).not.toContain(SECRET);
-    for (const f of filesUnder(dataDir)) expect(f.text.includes(SECRET), f.path).toBe(false);
+    for (const body of server.responses()) expect(body).not.toContain(SECRET);
+    expect(server.logs().length).toBeGreaterThan(0);
+    expect(server.logs()).not.toContain(SECRET);
+    for (const f of filesUnder(server.dataDir)) expect(f.text.includes(SECRET), f.path).toBe(false);
     if (databaseUrl) expect(await postgresText(databaseUrl)).not.toContain(SECRET);
     // KMS keys have no private key on our side at all.
     const keys = (await api("GET", "/keys?pageSize=100")).json;
