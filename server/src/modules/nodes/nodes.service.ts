@@ -175,6 +175,12 @@ export function createNodesService(deps: NodesServiceDeps) {
         `${prefix}.keyId: key ${keyId} is ${key.algorithm}${key.curve ? ` ${key.curve}` : ""}, not secp256k1`,
       );
     }
+    if (!key.canUseInNodes) {
+      throw new InputError(
+        `${prefix}.keyId: key ${keyId} lives in key provider "${key.provider.name}" (${key.provider.type}), ` +
+          "which never hands out private keys; besu reads its node key from disk, so use a key of the database provider",
+      );
+    }
     return key;
   }
 

@@ -213,6 +213,32 @@ describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
         writeFileSync(join(dir, file), key.json().certificate);
         expect((await run("openssl", ["verify", "-CAfile", file, file], { cwd: dir })).stdout).toContain(": OK");
       }
+      // Besu reads its node key from disk, which a KMS key never reaches: a named 400, nothing created.
+      expect(k1.json().canUseInNodes).toBe(false);
+      const v = (await api("POST", "/keys", { name: "validator", algorithm: "EC", curve: "secp256k1" })).json();
+      const net = await api("POST", "/networks/besu", {
+        name: `kms-net-${dialect}`,
+        config: { chainId: 4322, initialValidatorsKeyIds: [v.id] },
+      });
+      expect(net.statusCode, net.body).toBe(200);
+      const node = await api("POST", "/nodes?start=false", {
+        name: "kms-besu",
+        blockchainPlatform: "BESU",
+        besuNode: {
+          networkId: net.json().id,
+          keyId: k1.json().id,
+          externalIp: "127.0.0.1",
+          internalIp: "127.0.0.1",
+          p2pHost: "127.0.0.1",
+          p2pPort: 30303,
+          rpcHost: "127.0.0.1",
+          rpcPort: 8545,
+          metricsPort: 9545,
+        },
+      });
+      expect(node.statusCode, node.body).toBe(400);
+      expect(node.json().message).toMatch(/^besuNode\.keyId: key \d+ lives in key provider "[^"]+" \(AWS_KMS\)/);
+      expect((await api("GET", "/nodes")).json().items).toHaveLength(0);
       const ed = await api("POST", "/keys", { name: "ed", algorithm: "ED25519", providerId });
       expect(ed.statusCode).toBe(400);
       expect(ed.json().message).toMatch(/^algorithm: /);
