@@ -3,13 +3,14 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { InputError, NotFoundError } from "../../http/errors.js";
 import type { LocalAccount } from "viem";
-import { remoteAccount } from "../../besu/remote-account.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { runRpc, type RpcEndpointResolver } from "./node-rpc.routes.js";
 
 const tags = ["Smart Contracts"];
 /** Loaded on first use: the contract client pulls in viem's client and account code. */
 const contractLibrary = () => import("../../besu/contracts.js");
+/** Loaded on first use too (viem's accounts). */
+const accountLibrary = () => import("../../besu/remote-account.js");
 const idParams = z
   .object({
     id: z.coerce
@@ -62,6 +63,7 @@ export function registerContractRoutes(
     if (key.curve !== "secp256k1")
       throw new InputError(`keyId: key ${id} is ${key.algorithm} ${key.curve ?? ""}, not secp256k1`.trim());
     if (!key.ethereumAddress) throw new InputError(`keyId: key ${id} has no Ethereum address`);
+    const { remoteAccount } = await accountLibrary();
     return remoteAccount(key.ethereumAddress, (digest) =>
       keys.sign(id, digest, { prehashed: true, encoding: "p1363" }),
     );
