@@ -14,7 +14,6 @@ import {
 } from "../../test-support/fabric-api.js";
 import { openBaoForTests } from "../../test-support/openbao.js";
 import { vaultRequest } from "./vault/vault-http.js";
-import { freePort } from "../../test-support/postgres.js";
 import { processesUnder } from "../../test-support/processes.js";
 import { Fatal, waitFor } from "../../test-support/wait.js";
 
@@ -50,10 +49,12 @@ describe("managed OpenBao as an organization's CA", () => {
       c = await startConsoleProcess({ CHAINLAUNCH_BAO: bao as string });
       const h = c;
       const settings = (await h.ok("GET", "/settings")).config;
-      await h.ok("POST", "/settings", { config: { ...settings, portRangeStart: ports, portRangeEnd: ports + 29 } });
+      await h.ok("POST", "/settings", { config: { ...settings, portRangeStart: ports, portRangeEnd: ports + 25 } });
 
       // Managed OpenBao: created, started (initialised with 3 shares, threshold 2, unsealed).
-      const vaultPort = await freePort();
+      // The API and cluster ports come from this test's own range, never the OS's ephemeral one that
+      // other tests' fixed ranges overlap.
+      const vaultPort = ports + 27;
       const provider = await h.ok("POST", "/key-providers", {
         name: "bao",
         type: "VAULT",
