@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
 import { createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anvilPath } from "../../test-support/anvil.js";
+import { ANVIL_DEV_KEY, anvilPath, compileContract } from "../../test-support/anvil.js";
 import { freePort } from "../../test-support/postgres.js";
 import { createTestApp, createUser, type TestApp } from "../../test-support/test-app.js";
 
@@ -11,7 +10,6 @@ import { createTestApp, createUser, type TestApp } from "../../test-support/test
  * Deploying and using a contract through a Besu node's endpoints, end to end against anvil (a real
  * JSON-RPC node) serving the node's configured RPC port. The contract is compiled by solc-js.
  */
-const require = createRequire(import.meta.url);
 const bin = anvilPath();
 if (!bin) console.warn("skipping contract tests: @foundry-rs/anvil-linux-amd64 is not installed (npm ci installs it)");
 
@@ -23,22 +21,6 @@ contract Storage {
   function set(uint256 x) public { v = x; }
   function get() public view returns (uint256) { return v; }
 }`;
-function compile(): { abi: string; bytecode: string } {
-  const solc = require("solc") as { compile(input: string): string };
-  const out = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: "Solidity",
-        sources: { "Storage.sol": { content: SOURCE } },
-        settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
-      }),
-    ),
-  );
-  const c = out.contracts["Storage.sol"].Storage;
-  return { abi: JSON.stringify(c.abi), bytecode: `0x${c.evm.bytecode.object}` };
-}
-
-const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as Hex; // anvil's first dev account
 
 describe.skipIf(!bin)("contracts through a Besu node's endpoints (anvil)", () => {
   let t: TestApp;
@@ -46,7 +28,7 @@ describe.skipIf(!bin)("contracts through a Besu node's endpoints (anvil)", () =>
   let nodeId: number;
   let signer: { id: number; ethereumAddress: string };
   let contract: string;
-  const { abi, bytecode } = compile();
+  const { abi, bytecode } = compileContract(SOURCE, "Storage");
 
   beforeAll(async () => {
     t = await createTestApp("sqlite");
@@ -102,7 +84,7 @@ describe.skipIf(!bin)("contracts through a Besu node's endpoints (anvil)", () =>
       await new Promise((r) => setTimeout(r, 100));
     }
     // Fund the managed key's address with a real transaction from a dev account.
-    const dev = createWalletClient({ account: privateKeyToAccount(DEV_KEY), transport: http(url) });
+    const dev = createWalletClient({ account: privateKeyToAccount(ANVIL_DEV_KEY), transport: http(url) });
     await dev.sendTransaction({ to: signer.ethereumAddress as Hex, value: parseEther("10"), chain: null });
   }, 60_000);
   afterAll(async () => {

@@ -1,6 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -8,7 +7,7 @@ import pg from "pg";
 import { createPublicClient, createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anvilPath } from "../../../test-support/anvil.js";
+import { ANVIL_DEV_KEY, anvilPath, compileContract } from "../../../test-support/anvil.js";
 import { findMotoServer, startMoto, type Moto } from "../../../test-support/moto.js";
 import type { Json } from "../../../test-support/fabric-api.js";
 import { freePort } from "../../../test-support/postgres.js";
@@ -23,31 +22,14 @@ import { filesUnder, startConsoleProcess, type ConsoleProcess } from "../../../t
  * the database and the data directory.
  */
 const run = promisify(execFile);
-const require = createRequire(import.meta.url);
 const motoBin = findMotoServer();
 const anvil = anvilPath();
 if (!motoBin || !anvil) console.warn("skipping the AWS KMS end-to-end test: moto_server or anvil is not installed");
 
 const SECRET = "e2e-kms-secret-Vb3nQ8wLz5XcR1tY6uPa";
-const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as Hex; // anvil's first dev account
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract Counter { uint256 public n; function bump() public { n += 1; } }`;
-
-function compile(): { abi: string; bytecode: string } {
-  const solc = require("solc") as { compile(input: string): string };
-  const out = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: "Solidity",
-        sources: { "Counter.sol": { content: SOURCE } },
-        settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
-      }),
-    ),
-  );
-  const c = out.contracts["Counter.sol"].Counter;
-  return { abi: JSON.stringify(c.abi), bytecode: `0x${c.evm.bytecode.object}` };
-}
 
 /** Every row of every table of a PostgreSQL database, as JSON text. */
 async function postgresText(url: string): Promise<string> {
@@ -187,10 +169,10 @@ describe.skipIf(!motoBin || !anvil).each(dialects())("AWS KMS provider end to en
         if (i > 150) throw new Error("anvil did not answer");
         await new Promise((r) => setTimeout(r, 100));
       }
-      const dev = createWalletClient({ account: privateKeyToAccount(DEV_KEY), transport: http(rpcUrl) });
+      const dev = createWalletClient({ account: privateKeyToAccount(ANVIL_DEV_KEY), transport: http(rpcUrl) });
       await dev.sendTransaction({ to: address, value: parseEther("5"), chain: null });
 
-      const { abi, bytecode } = compile();
+      const { abi, bytecode } = compileContract(SOURCE, "Counter");
       const deployed = await api("POST", `/nodes/${node.json.id}/contracts/deploy`, {
         keyId: kmsKey.json.id,
         bytecode,
