@@ -35,8 +35,10 @@ for (const f of fs.readdirSync(process.argv[1])) {
     }
     for (const a of file.assertionResults || []) {
       if (a.status !== "failed") continue;
-      const msg = (a.failureMessages || [])[0] || "";
-      console.log(`FAILED ${rel} > ${a.fullName}: ${msg.split("\n")[0].slice(0, 300)}`);
+      let msg = ((a.failureMessages || [])[0] || "").split("\n")[0];
+      // vitest reports a timeout with the stack of the call site, whose first line says nothing.
+      if (msg === "Error: STACK_TRACE_ERROR") msg = `timed out (vitest timeout) after ${Math.round(a.duration || 0)} ms`;
+      console.log(`FAILED ${rel} > ${a.fullName}: ${msg.slice(0, 300)}`);
     }
   }
 }

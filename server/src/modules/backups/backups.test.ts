@@ -21,7 +21,9 @@ const wait = <T>(fn: () => Promise<T | undefined>, o: { timeoutMs: number; what:
  * fail on a corrupted one, schedules (cron validation, retention, a missed run caught up once), and
  * who may do what.
  */
-describe.each(dialects())("backups on %s", (dialect) => {
+// Each test drives real restic against moto and waits for a run with its own named deadline (up to
+// 180 s for a drill); the suite's timeout sits above those so the named wait is what fails.
+describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
   let t: TestApp;
   let moto: Moto;
   let viewer: { authorization: string };
@@ -462,7 +464,7 @@ describe.each(dialects())("backups on %s", (dialect) => {
     await call("DELETE", `/backups/schedules/${s.id}`);
   });
 
-  it("catches up a run missed while the console was down, once", { timeout: 180_000 }, async () => {
+  it("catches up a run missed while the console was down, once", async () => {
     const s = (
       await call("POST", "/backups/schedules", {
         name: "missed",

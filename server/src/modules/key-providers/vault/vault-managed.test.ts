@@ -18,7 +18,9 @@ function filesUnder(dir: string): string[] {
   );
 }
 
-describe.skipIf("skip" in bao).each(dialects())("managed OpenBao provider on %s", (dialect) => {
+// Each test waits for a real server with its own named deadline (up to 120 s); the suite timeout sits
+// above those so the named wait is what fails.
+describe.skipIf("skip" in bao).each(dialects())("managed OpenBao provider on %s", { timeout: 180_000 }, (dialect) => {
   let t: TestApp;
   let id: number;
   let caKeyId: number;
