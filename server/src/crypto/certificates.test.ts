@@ -5,7 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeCertificate, parseCertificate } from "./certificate-decoder.js";
-import { createSelfSignedCertificate, issueCertificate, parseDuration, type Issuer } from "./certificates.js";
+import {
+  createCsr,
+  createSelfSignedCertificate,
+  issueCertificate,
+  parseDuration,
+  type Issuer,
+} from "./certificates.js";
 import { createCrl, normaliseSerialNumber } from "./crl.js";
 import { CryptoInputError } from "./errors.js";
 import { generateKeyPair, isLowS, subjectKeyIdentifier, type KeyPair, type KeySpec } from "./key-algorithms.js";
@@ -342,5 +348,34 @@ describe("CRL", () => {
     expect(normaliseSerialNumber("80")).toBe("0080");
     expectInputError(() => normaliseSerialNumber("xyz"), "serialNumber");
     expectInputError(() => normaliseSerialNumber("000"), "serialNumber");
+  });
+});
+
+describe("certificate requests (PKCS#10)", () => {
+  it.each<[string, KeySpec]>([
+    ["P-256", { algorithm: "EC", curve: "P-256" }],
+    ["P-384", { algorithm: "EC", curve: "P-384" }],
+    ["RSA 2048", { algorithm: "RSA", keySize: 2048 }],
+    ["Ed25519", { algorithm: "ED25519" }],
+  ])("openssl verifies a %s request and reads its subject and SANs", async (_name, spec) => {
+    const kp = await generateKeyPair(spec);
+    const pem = await createCsr({
+      signer: localSigner(kp.privateKey),
+      subject: { commonName: "peer0.org1.example.com", organization: ["Org1MSP"], organizationalUnit: ["peer"] },
+      sans: { dnsNames: ["peer0.org1.example.com", "localhost"], ipAddresses: ["127.0.0.1"] },
+    });
+    const out = openssl(["req", "-in", file("req.pem", pem), "-noout", "-verify", "-text"]);
+    expect(out).toMatch(/O\s*=\s*Org1MSP, OU\s*=\s*peer, CN\s*=\s*peer0\.org1\.example\.com/);
+    expect(out).toContain("DNS:peer0.org1.example.com, DNS:localhost, IP Address:127.0.0.1");
+    const signatureOk = opensslStatus(["req", "-in", file("req.pem", pem), "-noout", "-verify"]);
+    expect(signatureOk.out).toMatch(/verify OK|Certificate request self-signature verify OK/);
+  });
+
+  it("leaves the attributes empty without SANs", async () => {
+    const kp = await generateKeyPair({ algorithm: "EC", curve: "P-256" });
+    const pem = await createCsr({ signer: localSigner(kp.privateKey), subject: { commonName: "admin" } });
+    const out = openssl(["req", "-in", file("req.pem", pem), "-noout", "-verify", "-text"]);
+    expect(out).toContain("CN = admin");
+    expect(out).not.toContain("Subject Alternative Name");
   });
 });

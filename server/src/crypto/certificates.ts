@@ -102,6 +102,7 @@ const OID = {
   authorityKeyId: "2.5.29.35",
   extKeyUsage: "2.5.29.37",
   subjectAltName: "2.5.29.17",
+  extensionRequest: "1.2.840.113549.1.9.14",
   serverAuth: "1.3.6.1.5.5.7.3.1",
   clientAuth: "1.3.6.1.5.5.7.3.2",
 } as const;
@@ -383,4 +384,34 @@ export async function issueCertificate(params: {
     signer: params.issuer.signer,
     ski,
   });
+}
+
+/**
+ * A PKCS#10 certificate request for the signer's key: the subject, the SANs in an
+ * extensionRequest attribute, signed by the key itself. A CA run by a key provider (Vault's PKI
+ * engine) issues certificates from these, so the leaf key never leaves the console either.
+ */
+export async function createCsr(params: {
+  signer: CertificateSigner;
+  subject: SubjectName;
+  sans?: SubjectAltNames;
+}): Promise<string> {
+  const name = encodeName(params.subject);
+  const generalNames = encodeGeneralNames(params.sans ?? {});
+  const attributes =
+    generalNames.length > 0
+      ? [
+          der.sequence(
+            der.oid(OID.extensionRequest),
+            der.set(der.sequence(extension(OID.subjectAltName, false, der.sequence(...generalNames)))),
+          ),
+        ]
+      : [];
+  const info = der.sequence(
+    der.integer(0),
+    name,
+    publicKeyToDer(params.signer.publicKey),
+    der.tlv(0xa0, ...attributes),
+  );
+  return der.pem(await signTbs(info, signatureAlgorithm(params.signer.spec), params.signer), "CERTIFICATE REQUEST");
 }

@@ -503,6 +503,8 @@ const TROUBLESHOOTING_ALLOWED: Record<string, string> = {
  */
 /** Product additions of key providers (issue 18): the managed-or-external mode and an unreachable server's reason. */
 const KEY_PROVIDER_ALLOWED: Record<string, string> = {
+  "POST /key-providers request:config.vault.caEngine":
+    "transit (CA keys in transit, certificates built here) or pki (CA keys are PKI issuers and Vault issues the certificates); the reference has only pkiMount",
   "GET /key-providers/{id}/vault/status response:mode":
     "managed (this console runs OpenBao as a process) or external; the reference only has docker-managed Vaults",
   "GET /key-providers/{id}/vault/status response:error":

@@ -335,6 +335,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/key-providers/{id}/vault/unseal": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Unseal a managed OpenBao server with its stored unseal keys (an external Vault is unsealed by its operator) */
+    post: operations["unsealVault"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/key-providers/{id}/vault/tune-pki": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set the TTLs of the provider's PKI mount (mounting it when missing) */
+    post: operations["tunePKIMount"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/key-providers/{id}/vault/status": {
     parameters: {
       query?: never;
@@ -12801,6 +12835,11 @@ export interface operations {
               address?: string;
               /** @description CA certificate PEM */
               caCert?: string;
+              /**
+               * @description Where CA keys (self-signed isCA keys, e.g. an organization's CAs) live: transit (default; certificates are built by the console and signed by transit) or pki (a PKI issuer; Vault issues the certificates)
+               * @enum {string}
+               */
+              caEngine?: "transit" | "pki";
               /** @description Default CA certificate TTL */
               defaultCACertTTL?: string;
               /** @description Default certificate TTL */
@@ -13190,6 +13229,194 @@ export interface operations {
       cookie?: never;
     };
     requestBody?: never;
+    responses: {
+      /** @description Result of a Vault operation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description True when the operation succeeded */
+            success: boolean;
+            /** @description What happened */
+            message: string;
+            /** @description Why it failed */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  unsealVault: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Provider ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Result of a Vault operation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description True when the operation succeeded */
+            success: boolean;
+            /** @description What happened */
+            message: string;
+            /** @description Why it failed */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  tunePKIMount: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Provider ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Default TTL of CA certificates (10 years: 87600h) */
+          defaultCaCertTtl?: string;
+          /** @description Default TTL of certificates (1 year: 8760h) */
+          defaultCertTtl?: string;
+          /** @description Deprecated: use defaultCertTtl */
+          defaultLeaseTtl?: string;
+          /** @description Longest TTL of CA certificates (the mount's max lease TTL) */
+          maxCaCertTtl?: string;
+          /** @description Longest TTL of certificates */
+          maxCertTtl?: string;
+          /** @description Deprecated: use maxCaCertTtl */
+          maxLeaseTtl?: string;
+        };
+      };
+    };
     responses: {
       /** @description Result of a Vault operation */
       200: {

@@ -29,6 +29,8 @@ export const AUDIT_EVENT_TYPES = [
   "key_provider.delete",
   "key_provider.vault_start",
   "key_provider.vault_stop",
+  "key_provider.vault_unseal",
+  "key_provider.vault_tune_pki",
   "key.create",
   "key.delete",
   "key.sign",

@@ -8,6 +8,7 @@ import {
   createProviderBody,
   providerIdParams,
   providerResponse,
+  tunePkiRequest,
   vaultOperationResponse,
   vaultStatusResponse,
 } from "./key-providers.schema.js";
@@ -130,6 +131,44 @@ export function registerKeyProvidersRoutes(app: FastifyInstance, providers: KeyP
     async (req) => {
       req.auditInfo.resource = `key_provider:${req.params.id}`;
       return (await backendFor<VaultBackend>(req.params.id, "VAULT")).stop(req.params.id);
+    },
+  );
+
+  r.post(
+    "/key-providers/:id/vault/unseal",
+    {
+      config: { access: "PROVIDER_CREATE", audit: "key_provider.vault_unseal" },
+      schema: {
+        operationId: "unsealVault",
+        tags: ["Key Providers"],
+        summary:
+          "Unseal a managed OpenBao server with its stored unseal keys (an external Vault is unsealed by its operator)",
+        params: providerIdParams,
+        response: { 200: vaultOperationResponse },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `key_provider:${req.params.id}`;
+      return (await backendFor<VaultBackend>(req.params.id, "VAULT")).unseal(req.params.id);
+    },
+  );
+
+  r.post(
+    "/key-providers/:id/vault/tune-pki",
+    {
+      config: { access: "PROVIDER_CREATE", audit: "key_provider.vault_tune_pki" },
+      schema: {
+        operationId: "tunePKIMount",
+        tags: ["Key Providers"],
+        summary: "Set the TTLs of the provider's PKI mount (mounting it when missing)",
+        params: providerIdParams,
+        body: tunePkiRequest,
+        response: { 200: vaultOperationResponse },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `key_provider:${req.params.id}`;
+      return (await backendFor<VaultBackend>(req.params.id, "VAULT")).tunePki(req.params.id, req.body);
     },
   );
 

@@ -12,6 +12,12 @@ export const vaultConfig = z
   .object({
     address: str("Vault address"),
     caCert: str("CA certificate PEM"),
+    caEngine: z
+      .enum(["transit", "pki"])
+      .optional()
+      .describe(
+        "Where CA keys (self-signed isCA keys, e.g. an organization's CAs) live: transit (default; certificates are built by the console and signed by transit) or pki (a PKI issuer; Vault issues the certificates)",
+      ),
     defaultCACertTTL: str("Default CA certificate TTL"),
     defaultCertTTL: str("Default certificate TTL"),
     kvMount: str("KV mount"),
@@ -94,6 +100,19 @@ export const createProviderBody = z
   .strict()
   .describe("New key provider");
 export type CreateProviderBody = z.infer<typeof createProviderBody>;
+
+/** POST /key-providers/{id}/vault/tune-pki: the PKI mount's TTLs (Go durations such as 8760h). */
+export const tunePkiRequest = z
+  .object({
+    defaultCaCertTtl: str("Default TTL of CA certificates (10 years: 87600h)"),
+    defaultCertTtl: str("Default TTL of certificates (1 year: 8760h)"),
+    defaultLeaseTtl: str("Deprecated: use defaultCertTtl"),
+    maxCaCertTtl: str("Longest TTL of CA certificates (the mount's max lease TTL)"),
+    maxCertTtl: str("Longest TTL of certificates"),
+    maxLeaseTtl: str("Deprecated: use maxCaCertTtl"),
+  })
+  .strict();
+export type TunePkiRequest = z.infer<typeof tunePkiRequest>;
 
 export const vaultOperationResponse = z
   .object({

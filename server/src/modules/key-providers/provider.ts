@@ -1,5 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { KeySpec, SignatureEncoding } from "../../crypto/key-algorithms.js";
+import type { ExtKeyUsageName, SubjectAltNames, SubjectName } from "../../crypto/certificates.js";
 import type { CertificateSigner } from "../../crypto/signer.js";
 
 export const PROVIDER_TYPES = ["DATABASE", "VAULT", "HSM", "AWS_KMS"] as const;
@@ -17,6 +18,31 @@ export interface StoredKeyMaterial {
 
 export interface GeneratedKey extends StoredKeyMaterial {
   publicKey: KeyObject;
+}
+
+/** What a CA run by its provider (a Vault PKI issuer) is asked to sign. */
+export interface ProviderIssueRequest {
+  /** PKCS#10 request of the subject's key: subject and SANs are taken from it as they are. */
+  csrPem: string;
+  /** An intermediate CA certificate instead of a leaf. */
+  isCA: boolean;
+  extKeyUsage: ExtKeyUsageName[];
+  /** RSA subject keys also get keyEncipherment, as certificates issued here do. */
+  rsa: boolean;
+  notAfter: Date;
+}
+
+/**
+ * A CA key whose certificates its provider issues (a Vault PKI issuer): the console builds no
+ * to-be-signed bytes for it and it signs nothing else.
+ */
+export interface ProviderCertificateAuthority {
+  /** The issued certificate's PEM. */
+  issue(req: ProviderIssueRequest): Promise<string>;
+  /** Revokes a certificate it issued (hex serial); 400 naming serialNumber when it issued none such. */
+  revoke(serialNumber: string): Promise<void>;
+  /** The CA's current CRL (PEM), as the provider keeps it. */
+  crl(): Promise<string>;
 }
 
 /**
@@ -46,6 +72,16 @@ export interface KeyProviderDriver {
    * key locally implement it; it must never reach an API response.
    */
   exportPrivateKeyPem?(stored: StoredKeyMaterial): Promise<string>;
+  /**
+   * Only drivers whose CA keys are provider-run CAs (Vault with caEngine "pki"): creates a CA key
+   * together with its self-signed certificate, both made by the provider.
+   */
+  generateCa?(
+    spec: KeySpec,
+    cert: { subject: SubjectName; sans: SubjectAltNames; notAfter: Date },
+  ): Promise<GeneratedKey & { certificatePem: string }>;
+  /** The provider-run CA of a stored key, or undefined when the console signs with the key itself. */
+  certificateAuthority?(stored: StoredKeyMaterial): ProviderCertificateAuthority | undefined;
   /** Forgets the key inside the provider (no-op for DATABASE: the row is the key). */
   delete(stored: StoredKeyMaterial): Promise<void>;
 }

@@ -1,6 +1,8 @@
 import type { KeyObject } from "node:crypto";
 import type { Transaction } from "kysely";
+import { parseCertificate } from "../../crypto/certificate-decoder.js";
 import {
+  createCsr,
   createSelfSignedCertificate,
   issueCertificate,
   parseDuration,
@@ -27,7 +29,13 @@ import { nowIso } from "../../db/db.js";
 import type { Database } from "../../db/types.js";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import type { KeyProvidersService } from "../key-providers/key-providers.service.js";
-import { PROVIDER_TYPES, type ProviderType, type StoredKeyMaterial } from "../key-providers/provider.js";
+import {
+  PROVIDER_TYPES,
+  type GeneratedKey,
+  type ProviderCertificateAuthority,
+  type ProviderType,
+  type StoredKeyMaterial,
+} from "../key-providers/provider.js";
 import { withNamedInput } from "./crypto-errors.js";
 import type { CertificateRequest, CreateKeyBody, KeyResponse, PagedKeysResponse } from "./keys.schema.js";
 import type { KeyFilter, KeyRow, KeysRepo, KeyWithProviderRow } from "./keys.repo.js";
@@ -145,6 +153,18 @@ function parseDurationNamed(value: string, field: string): number {
   }
 }
 
+/** An IssuedCertificate read back from a certificate its provider made. */
+function issuedFromPem(pem: string, publicKey: KeyObject): IssuedCertificate {
+  const parsed = parseCertificate(pem);
+  return {
+    pem,
+    serialNumber: parsed.serialNumber,
+    notBefore: parsed.notBefore,
+    notAfter: parsed.notAfter,
+    subjectKeyId: parsed.subjectKeyId ?? subjectKeyIdentifier(publicKey),
+  };
+}
+
 /**
  * Keys: generation through a provider, certificates (self-signed or CA-issued), fingerprints,
  * and deletion guarded by whoever still uses the key. Other modules use the internal methods
@@ -171,6 +191,12 @@ export function createKeysService(deps: {
     return driver.signer(material(row));
   }
 
+  /** The provider-run CA (Vault PKI issuer) behind a CA key, if its provider issues its certificates. */
+  async function providerCaOf(row: KeyWithProviderRow): Promise<ProviderCertificateAuthority | undefined> {
+    const { driver } = await providers.driverFor(row.provider_id);
+    return driver.certificateAuthority?.(material(row));
+  }
+
   /** Issues (or self-signs) a certificate for `publicKey` as the spec says. */
   async function certify(
     publicKey: KeyObject,
@@ -186,6 +212,25 @@ export function createKeysService(deps: {
         throw new InputError(`caKeyId: key ${cert.signingKeyId} ("${issuerRow.name}") is not a CA`, {
           field: "caKeyId",
         });
+      }
+      const providerCa = await providerCaOf(issuerRow);
+      if (providerCa) {
+        // The provider issues: it gets a request signed by the subject's own key, never the key.
+        const subjectSigner = await selfSigner();
+        return withNamedInput(
+          async () => {
+            const csrPem = await createCsr({ signer: subjectSigner, subject: cert.subject, sans: cert.sans ?? {} });
+            const pem = await providerCa.issue({
+              csrPem,
+              isCA: cert.isCA ?? false,
+              extKeyUsage: cert.extKeyUsage ?? [],
+              rsa: keySpecOf(publicKey).algorithm === "RSA",
+              notAfter: validity.notAfter,
+            });
+            return issuedFromPem(pem, publicKey);
+          },
+          { issuer: "caKeyId" },
+        );
       }
       const signer = await signerFor(issuerRow.id);
       return withNamedInput(
@@ -220,11 +265,20 @@ export function createKeysService(deps: {
     const { row: provider, driver } = params.exportable
       ? await providers.resolveExportable(params.providerId)
       : await providers.resolve(params.providerId);
-    const generated = await driver.generate(params.spec);
-    const stored: StoredKeyMaterial = generated;
-    const cert = params.certificate
-      ? await certify(generated.publicKey, () => driver.signer(stored), params.certificate)
-      : undefined;
+    let generated: GeneratedKey;
+    let cert: IssuedCertificate | undefined;
+    const wanted = params.certificate;
+    if (wanted?.isCA && !wanted.signingKeyId && driver.generateCa) {
+      // A provider-run CA (Vault PKI): the provider makes the key and its self-signed certificate.
+      const notAfter = new Date(now().getTime() + (wanted.validForMs ?? DEFAULT_VALIDITY_MS));
+      const made = await driver.generateCa(params.spec, { subject: wanted.subject, sans: wanted.sans ?? {}, notAfter });
+      generated = made;
+      cert = issuedFromPem(made.certificatePem, made.publicKey);
+    } else {
+      generated = await driver.generate(params.spec);
+      const stored: StoredKeyMaterial = generated;
+      cert = wanted ? await certify(generated.publicKey, () => driver.signer(stored), wanted) : undefined;
+    }
     const ts = nowIso();
     const spec = params.spec;
     const inserted = await repo.insert({
@@ -335,6 +389,8 @@ export function createKeysService(deps: {
     row: mustGet,
     rows: (ids: number[], trx?: Transaction<Database>) => repo.byIds(ids, trx),
     signerFor,
+    /** The provider-run CA behind a CA key (Vault PKI), which issues its certificates and CRLs itself. */
+    providerCa: async (keyId: number) => providerCaOf(await mustGet(keyId)),
 
     /** Replaces a key's certificate (renewal); keeps the key pair. */
     async recertify(keyId: number, cert: CertificateSpec): Promise<KeyWithProviderRow> {
@@ -384,8 +440,29 @@ export function createKeysService(deps: {
     },
 
     /** Deletes keys without usage checks; the caller owns them (e.g. an organization being deleted). */
-    async removeOwned(ids: number[], trx?: Transaction<Database>): Promise<void> {
+    /** Deletes key rows another module owns (in its transaction); answers them for forgetInProviders. */
+    async removeOwned(ids: number[], trx?: Transaction<Database>): Promise<KeyWithProviderRow[]> {
+      const rows = await repo.byIds(ids, trx);
       await repo.delete(ids, trx);
+      return rows;
+    },
+
+    /**
+     * After removeOwned's transaction committed: deletes the keys inside remote providers (transit
+     * keys, PKI issuers, KMS keys). The rows are gone already, so failures are answered, not thrown.
+     */
+    async forgetInProviders(rows: KeyWithProviderRow[]): Promise<string[]> {
+      const failures: string[] = [];
+      for (const row of rows) {
+        if (!row.provider_key_ref) continue;
+        try {
+          const { driver } = await providers.driverFor(row.provider_id);
+          await driver.delete(material(row));
+        } catch (err) {
+          failures.push(`key ${row.id} (${row.provider_key_ref}): ${(err as Error).message}`);
+        }
+      }
+      return failures;
     },
 
     specOf(row: KeyRow): KeySpec {

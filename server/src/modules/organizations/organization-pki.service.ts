@@ -243,6 +243,14 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
 
     async revokeSerial(org: OrganizationRow, serial: string, reason = 0, caType: CaType = "sign"): Promise<string> {
       const serialNumber = await withNamedInput(async () => normaliseSerialNumber(serial));
+      // A Vault PKI CA revokes first (it refuses serials it never issued); doing it again is harmless.
+      const providerCa = await keys.providerCa((await caKeyOf(org, caType)).id);
+      if (providerCa) {
+        if ((await repo.revoked(org.id, caType)).some((r) => r.serial_number === serialNumber)) {
+          throw new ConflictError(`serialNumber: ${serialNumber} is already revoked`);
+        }
+        await providerCa.revoke(serialNumber);
+      }
       const ts = nowIso();
       try {
         await repo.insertRevoked({
@@ -265,6 +273,14 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
 
     async unrevoke(org: OrganizationRow, serial: string): Promise<string> {
       const serialNumber = await withNamedInput(async () => normaliseSerialNumber(serial));
+      for (const type of ["sign", "tls"] as const) {
+        if (await keys.providerCa((await caKeyOf(org, type)).id)) {
+          throw new InputError(
+            `serialNumber: organization ${org.msp_id}'s CAs are Vault PKI issuers, and Vault can't take back a revocation`,
+            { field: "serialNumber" },
+          );
+        }
+      }
       if ((await repo.deleteRevoked(org.id, serialNumber)) === 0) {
         throw new NotFoundError(`serialNumber: ${serialNumber} is not revoked by organization ${org.msp_id}`);
       }
@@ -287,6 +303,9 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
      */
     async crl(org: OrganizationRow, caType: CaType = "sign"): Promise<string> {
       const ca = await caKeyOf(org, caType);
+      const providerCa = await keys.providerCa(ca.id);
+      // A Vault PKI CA keeps its own revocation list (revokeSerial revoked there too).
+      if (providerCa) return providerCa.crl();
       const entries = (await repo.revoked(org.id, caType)).map((r) => ({
         serialNumber: r.serial_number,
         revocationDate: new Date(r.revocation_time),

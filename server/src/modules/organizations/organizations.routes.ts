@@ -129,6 +129,9 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
       req.auditInfo.resource = `organization:${req.params.id}`;
       const removed = await orgs.remove(req.params.id);
       req.auditInfo.details = { mspId: removed.msp_id };
+      // The organization is gone either way; a provider that kept a key is worth a warning.
+      for (const leftover of removed.leftovers)
+        req.log.warn({ leftover }, "a remote key of the deleted organization stays in its provider");
       return reply.status(204).send(null);
     },
   );

@@ -186,7 +186,8 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
       usageCheckers.push(check);
     },
 
-    async remove(id: number): Promise<OrganizationRow> {
+    /** Deletes the organization and its keys; `leftovers` names remote keys its provider kept. */
+    async remove(id: number): Promise<OrganizationRow & { leftovers: string[] }> {
       const row = await mustGet(id);
       for (const check of usageCheckers) {
         const user = await check(id);
@@ -194,12 +195,12 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
           throw new ConflictError(`id: organization '${row.msp_id}' is still used by ${user}; delete that first`);
       }
       const keyIds = (await repo.keys(id)).map((k) => k.key_id);
-      await repo.transaction(async (trx) => {
+      const removed = await repo.transaction(async (trx) => {
         await repo.delete(id, trx);
         // Identities first, CAs last: leaf keys reference their CA through signing_key_id.
-        await keys.removeOwned([...keyIds].reverse(), trx);
+        return keys.removeOwned([...keyIds].reverse(), trx);
       });
-      return row;
+      return { ...row, leftovers: await keys.forgetInProviders(removed) };
     },
 
     /** The organization's keys by key id (the upstream shape: `{keys: {"<keyId>": {...}}}`). */

@@ -20,6 +20,8 @@ interface ManagedSecrets {
 export interface ManagedOpenBao {
   start(providerId: number): Promise<{ address: string }>;
   stop(providerId: number): Promise<void>;
+  /** Unseals a running server with the stored keys (409 when it isn't running). */
+  unseal(providerId: number): Promise<void>;
   /** The supervised process, if this console runs it. */
   process(providerId: number): ProcessState | undefined;
   binary(): string | undefined;
@@ -216,6 +218,17 @@ export function createManagedOpenBao(ctx: ProviderBackendContext): ManagedOpenBa
         }
         await supervisor.stop(processId(providerId));
         await ctx.saveState(providerId, "stopped");
+      }),
+    unseal: (providerId) =>
+      serial(providerId, async () => {
+        const row = await ctx.row(providerId);
+        const state = supervisor.get(processId(providerId));
+        if (!state || state.status === "STOPPED" || state.status === "PENDING") {
+          throw new ConflictError(
+            `id: OpenBao of provider "${row.name}" is not running; start it (it unseals on start)`,
+          );
+        }
+        await unseal(providerId);
       }),
     process: (providerId) => supervisor.get(processId(providerId)),
     binary: () => lastBinary,

@@ -1,9 +1,10 @@
 import { InputError } from "../../../http/errors.js";
-import type { VaultOperationResponse, VaultStatusResponse } from "../key-providers.schema.js";
+import type { TunePkiRequest, VaultOperationResponse, VaultStatusResponse } from "../key-providers.schema.js";
 import type { ProviderBackend, ProviderBackendContext } from "../provider.js";
 import { createManagedOpenBao } from "./openbao-managed.js";
 import { parseVaultConfig, prepareExternal, prepareManaged } from "./vault-config.js";
 import { createVaultDriver, type VaultTarget } from "./vault-transit-driver.js";
+import { tunePkiMount } from "./vault-pki.js";
 import { vaultStatus } from "./vault-status.js";
 
 /** The VAULT backend: external Vault/OpenBao by token, or a managed OpenBao run as a process. */
@@ -12,6 +13,10 @@ export interface VaultBackend extends ProviderBackend {
   start(providerId: number): Promise<VaultOperationResponse>;
   /** POST /key-providers/{id}/vault/stop (409 when not running). */
   stop(providerId: number): Promise<VaultOperationResponse>;
+  /** POST /key-providers/{id}/vault/unseal: a managed server, with its stored keys (400 for an external Vault). */
+  unseal(providerId: number): Promise<VaultOperationResponse>;
+  /** POST /key-providers/{id}/vault/tune-pki: the PKI mount's TTLs, stored in the config too. */
+  tunePki(providerId: number, body: TunePkiRequest): Promise<VaultOperationResponse>;
   /** GET /key-providers/{id}/vault/status. */
   status(providerId: number): Promise<VaultStatusResponse>;
 }
@@ -39,6 +44,7 @@ export function createVaultBackend(ctx: ProviderBackendContext): VaultBackend {
       endpoint: { address: cfg.address, caCert: cfg.caCert, namespace: cfg.namespace, token, timeoutMs: 15_000 },
       transitMount: cfg.transitMount,
       kvMount: cfg.kvMount,
+      pkiMount: cfg.pkiMount,
     };
   }
 
@@ -68,7 +74,8 @@ export function createVaultBackend(ctx: ProviderBackendContext): VaultBackend {
       return { config: { ...prepared.config }, secrets: prepared.secrets };
     },
     driver(row) {
-      return createVaultDriver({ target: () => targetOf(row.id), masterKey: ctx.masterKey });
+      const { caEngine } = parseVaultConfig(row.config);
+      return createVaultDriver({ target: () => targetOf(row.id), masterKey: ctx.masterKey, caEngine });
     },
     async start(providerId) {
       const row = await managedRow(providerId);
@@ -79,6 +86,19 @@ export function createVaultBackend(ctx: ProviderBackendContext): VaultBackend {
       const row = await managedRow(providerId);
       await managed.stop(providerId);
       return { success: true, message: `OpenBao of provider "${row.name}" stopped` };
+    },
+    async unseal(providerId) {
+      const row = await ctx.row(providerId);
+      if (parseVaultConfig(row.config).mode !== "managed") {
+        throw new InputError(
+          `id: key provider "${row.name}" links an external Vault; its operator unseals it (the console holds no unseal keys)`,
+        );
+      }
+      await managed.unseal(providerId);
+      return { success: true, message: `OpenBao of provider "${row.name}" is unsealed` };
+    },
+    async tunePki(providerId, body) {
+      return tunePkiMount(ctx, await targetOf(providerId), body);
     },
     async status(providerId) {
       const row = await ctx.row(providerId);

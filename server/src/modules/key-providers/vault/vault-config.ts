@@ -17,8 +17,13 @@ export interface VaultPublicConfig {
   shares?: number;
   threshold?: number;
   version?: string;
-  /** Upstream fields kept as given (PKI settings). */
-  pkiMount?: string;
+  /**
+   * Where CA keys live: "transit" (default; certificates built here, signed by transit) or "pki"
+   * (each CA is an issuer in the PKI mount, and Vault issues its certificates).
+   */
+  caEngine: "transit" | "pki";
+  /** The PKI mount (default "pki"); mounted and tuned when caEngine is "pki" or on tune-pki. */
+  pkiMount: string;
   defaultCertTTL?: string;
   defaultCACertTTL?: string;
   maxCertTTL?: string;
@@ -26,6 +31,8 @@ export interface VaultPublicConfig {
 }
 
 const F = "config.vault";
+/** A new PKI mount's max lease TTL when maxCACertTTL is not given: 20 years, as upstream's example. */
+export const DEFAULT_PKI_MAX_TTL = "175200h";
 const MOUNT_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** Reads the stored config back (tolerating a row written by another version). */
@@ -51,7 +58,8 @@ export function parseVaultConfig(text: string): VaultPublicConfig {
     shares: n("shares"),
     threshold: n("threshold"),
     version: s("version"),
-    pkiMount: s("pkiMount"),
+    caEngine: v.caEngine === "pki" ? "pki" : "transit",
+    pkiMount: s("pkiMount") ?? "pki",
     defaultCertTTL: s("defaultCertTTL"),
     defaultCACertTTL: s("defaultCACertTTL"),
     maxCertTTL: s("maxCertTTL"),
@@ -72,11 +80,33 @@ function mount(input: Record<string, unknown>, key: string, fallback: string): s
   return v;
 }
 
-/** Upstream's optional PKI fields, kept as given. */
-function extras(input: Record<string, unknown>): Partial<VaultPublicConfig> {
-  const out: Record<string, string> = {};
-  for (const k of ["pkiMount", "defaultCertTTL", "defaultCACertTTL", "maxCertTTL", "maxCACertTTL"]) {
-    const v = str(input, k);
+/** A Vault duration: Go's (8760h, 90m, 1h30m), with days (30d), or whole seconds. */
+const DURATION_RE = /^(?:\d+|(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d))+)$/;
+
+/** Checks a TTL field (Vault rejects others with a message naming nothing). */
+export function ttl(input: Record<string, unknown>, key: string, field = F): string | undefined {
+  const v = input[key];
+  if (v === undefined || v === null || v === "") return undefined;
+  if (typeof v !== "string" || !DURATION_RE.test(v.trim())) {
+    throw new InputError(`${field}.${key}: "${String(v)}" is not a duration (e.g. 8760h, 30d)`);
+  }
+  return v.trim();
+}
+
+/** The CA engine, the PKI mount and its TTLs. */
+function pkiSettings(
+  input: Record<string, unknown>,
+): Partial<VaultPublicConfig> & Pick<VaultPublicConfig, "caEngine" | "pkiMount"> {
+  const engine = str(input, "caEngine") ?? "transit";
+  if (engine !== "transit" && engine !== "pki") {
+    throw new InputError(`${F}.caEngine: "${engine}" is neither transit nor pki`);
+  }
+  const out: Partial<VaultPublicConfig> & Pick<VaultPublicConfig, "caEngine" | "pkiMount"> = {
+    caEngine: engine,
+    pkiMount: mount(input, "pkiMount", "pki"),
+  };
+  for (const k of ["defaultCertTTL", "defaultCACertTTL", "maxCertTTL", "maxCACertTTL"] as const) {
+    const v = ttl(input, k);
     if (v) out[k] = v;
   }
   return out;
@@ -118,7 +148,7 @@ export async function prepareManaged(
       shares,
       threshold,
       version: "managed",
-      ...extras(input),
+      ...pkiSettings(input),
     },
     secrets: {},
   };
@@ -160,7 +190,7 @@ export async function prepareExternal(
     ...(namespace ? { namespace } : {}),
     transitMount: mount(input, "transitMount", "transit"),
     kvMount: mount(input, "kvMount", "secret"),
-    ...extras(input),
+    ...pkiSettings(input),
   };
   const ep: VaultEndpoint = { address, caCert, namespace, token, timeoutMs: 5000 };
   await checkReady(ep);
@@ -186,15 +216,25 @@ export async function checkReady(ep: VaultEndpoint): Promise<void> {
  */
 export async function ensureMounts(
   ep: VaultEndpoint,
-  config: Pick<VaultPublicConfig, "transitMount" | "kvMount">,
+  config: Pick<VaultPublicConfig, "transitMount" | "kvMount" | "caEngine" | "pkiMount" | "maxCACertTTL">,
   field: string,
 ): Promise<void> {
   const mounts = await listMounts(ep);
   if (!mounts) return;
-  const wanted = [
+  const wanted: { key: string; path: string; type: string; body: Record<string, unknown> }[] = [
     { key: "transitMount", path: config.transitMount, type: "transit", body: { type: "transit" } },
     { key: "kvMount", path: config.kvMount, type: "kv", body: { type: "kv", options: { version: "2" } } },
   ];
+  if (config.caEngine === "pki") {
+    // The mount's max lease TTL caps every certificate it issues (the system default is 32 days).
+    const maxTtl = config.maxCACertTTL ?? DEFAULT_PKI_MAX_TTL;
+    wanted.push({
+      key: "pkiMount",
+      path: config.pkiMount,
+      type: "pki",
+      body: { type: "pki", config: { max_lease_ttl: maxTtl } },
+    });
+  }
   for (const w of wanted) {
     const have = mounts[`${w.path}/`];
     if (have) {

@@ -7,6 +7,7 @@ import { openBaoForTests } from "../../../test-support/openbao.js";
 import { processesUnder } from "../../../test-support/processes.js";
 import { createTestApp, dialects, type TestApp } from "../../../test-support/test-app.js";
 import { waitFor } from "../../../test-support/wait.js";
+import { vaultRequest } from "./vault-http.js";
 
 const bao = openBaoForTests();
 if ("skip" in bao) console.warn(`skipping managed OpenBao tests: ${bao.skip}`);
@@ -132,7 +133,8 @@ describe.skipIf("skip" in bao).each(dialects())("managed OpenBao provider on %s"
     expect(signed.statusCode, signed.body).toBe(200);
   }, 90_000);
 
-  it("keeps the root token and unseal keys out of the database and the data dir in plaintext", async () => {
+  /** The provider's row and its secrets, decrypted with the master key as only the console can. */
+  async function stored() {
     const row = await t.database.db
       .selectFrom("key_providers")
       .selectAll()
@@ -142,6 +144,29 @@ describe.skipIf("skip" in bao).each(dialects())("managed OpenBao provider on %s"
     const secrets = JSON.parse(
       decryptEnvelopeToString(masterKey, row.secrets_encrypted ?? "", `chainlaunch:key-provider-secrets:${id}`),
     ) as { rootToken: string; unsealKeys: string };
+    return { row, secrets };
+  }
+
+  it("unseals a server sealed behind its back when asked (POST .../vault/unseal)", async () => {
+    const { row, secrets } = await stored();
+    const cfg = JSON.parse(row.config) as { address: string; caCert?: string };
+    const ep = { address: cfg.address, caCert: cfg.caCert, token: secrets.rootToken };
+    const sealed = await vaultRequest(ep, "PUT", "/v1/sys/seal");
+    expect(sealed.status).toBe(204);
+    expect((await status()).sealed).toBe(true);
+    const leaf = (await api("POST", "/keys", { name: "leaf-sealed", algorithm: "EC" })).json();
+    const refused = await api("POST", `/keys/${leaf.id}/sign`, { caKeyId, certificate: { commonName: "x" } });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().message).toMatch(/sealed/);
+    const unsealed = await api("POST", `/key-providers/${id}/vault/unseal`);
+    expect(unsealed.statusCode, unsealed.body).toBe(200);
+    expect(await status()).toMatchObject({ sealed: false, vault_status: "active" });
+    const signed = await api("POST", `/keys/${leaf.id}/sign`, { caKeyId, certificate: { commonName: "leaf-4" } });
+    expect(signed.statusCode, signed.body).toBe(200);
+  }, 90_000);
+
+  it("keeps the root token and unseal keys out of the database and the data dir in plaintext", async () => {
+    const { row, secrets } = await stored();
     const needles = [secrets.rootToken, ...(JSON.parse(secrets.unsealKeys) as string[])];
     expect(needles).toHaveLength(4);
     for (const n of needles) {

@@ -23,6 +23,7 @@ describe.skipIf("skip" in bao)("Vault transit driver against a real OpenBao", ()
         endpoint: { address: dev.address, token: dev.rootToken },
         transitMount: "transit",
         kvMount: "secret",
+        pkiMount: "pki",
       }),
     });
   }, 60_000);
@@ -88,6 +89,7 @@ describe.skipIf("skip" in bao)("Vault transit driver against a real OpenBao", ()
         endpoint: { address: dev.address, token: "nope" },
         transitMount: "transit",
         kvMount: "secret",
+        pkiMount: "pki",
       }),
     });
     await expect(bad.generate({ algorithm: "EC", curve: "P-256" })).rejects.toThrow(

@@ -15,6 +15,7 @@ import {
 } from "../../../crypto/key-algorithms.js";
 import { InputError, UpstreamError } from "../../../http/errors.js";
 import type { KeyProviderDriver, StoredKeyMaterial } from "../provider.js";
+import { createVaultPki, isPkiRef } from "./vault-pki.js";
 import { dataOf, vaultErrorText, vaultRequest, type VaultEndpoint, type VaultResponse } from "./vault-http.js";
 
 /** What the driver needs of its provider at each call (a managed Vault's address and token change on start). */
@@ -24,7 +25,17 @@ export interface VaultTarget {
   endpoint: VaultEndpoint;
   transitMount: string;
   kvMount: string;
+  pkiMount: string;
 }
+
+/** One Vault request of a driver: refusals become errors naming the provider and what failed. */
+export type VaultCall = (
+  what: string,
+  method: "GET" | "POST" | "DELETE",
+  path: (t: VaultTarget) => string,
+  body?: unknown,
+  ok?: number[],
+) => Promise<VaultResponse>;
 
 /** Transit key type per key spec; secp256k1 has none (it is kept in KV, see below). */
 function transitType(spec: KeySpec): string | undefined {
@@ -55,15 +66,11 @@ const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 export function createVaultDriver(deps: {
   target: () => Promise<VaultTarget>;
   masterKey: () => Buffer;
+  /** "pki": self-signed CA keys become PKI issuers (see vault-pki.ts). */
+  caEngine?: "transit" | "pki";
 }): KeyProviderDriver {
   /** Runs a request and turns Vault's refusals into errors naming the provider. */
-  async function call(
-    what: string,
-    method: "GET" | "POST" | "DELETE",
-    path: (t: VaultTarget) => string,
-    body?: unknown,
-    ok: number[] = [200, 204],
-  ): Promise<VaultResponse> {
+  const call: VaultCall = async (what, method, path, body, ok = [200, 204]) => {
     const t = await deps.target();
     let res: VaultResponse;
     try {
@@ -75,7 +82,8 @@ export function createVaultDriver(deps: {
     const reason = vaultErrorText(res);
     const hint = res.status === 503 ? " (the Vault is sealed or stopped; start or unseal it)" : "";
     throw new UpstreamError(`Vault provider "${t.providerName}": ${what} failed: ${reason}${hint}`);
-  }
+  };
+  const pki = createVaultPki({ call, target: deps.target });
 
   const kvPath = (t: VaultTarget, kind: "data" | "metadata", ref: string) =>
     `/v1/${t.kvMount}/${kind}/chainlaunch/keys/${encodeURIComponent(ref)}`;
@@ -92,6 +100,11 @@ export function createVaultDriver(deps: {
 
   function refOf(stored: StoredKeyMaterial): string {
     if (!stored.providerKeyRef) throw new InputError("keyId: this key has no Vault key reference");
+    if (isPkiRef(stored.providerKeyRef)) {
+      throw new InputError(
+        "keyId: this key is a Vault PKI issuer: Vault issues its certificates and CRLs, and it signs nothing else",
+      );
+    }
     return stored.providerKeyRef;
   }
 
@@ -149,6 +162,8 @@ export function createVaultDriver(deps: {
 
   return {
     type: "VAULT",
+    ...(deps.caEngine === "pki" ? { generateCa: pki.generateCa } : {}),
+    certificateAuthority: pki.certificateAuthority,
     async generate(spec) {
       const ref = `cl-${randomUUID()}`;
       const type = transitType(spec);
@@ -180,6 +195,7 @@ export function createVaultDriver(deps: {
       return { providerKeyRef: ref, privateKeyEncrypted: null, publicKeyPem: publicKeyToPem(publicKey), publicKey };
     },
     async signer(stored) {
+      refOf(stored);
       const publicKey = loadPublicKey(stored.publicKeyPem);
       const spec = keySpecOf(publicKey);
       return { spec, publicKey, sign: (data) => sign(stored, data, { encoding: "p1363" }) };
@@ -189,6 +205,7 @@ export function createVaultDriver(deps: {
       return stored.publicKeyPem;
     },
     async delete(stored) {
+      if (stored.providerKeyRef && isPkiRef(stored.providerKeyRef)) return pki.delete(stored.providerKeyRef);
       const ref = refOf(stored);
       if (isKv(stored)) {
         await call(`deleting key ${ref}`, "DELETE", (t) => kvPath(t, "metadata", ref), undefined, [200, 204, 404]);
