@@ -66,11 +66,16 @@ describe.skipIf(!HAVE_BAO)("key providers: managed Vault", () => {
     await page.getByLabel("Port", { exact: true }).fill(String(port));
     await page.getByLabel("Unseal key shares", { exact: true }).fill("3");
     await page.getByLabel("Threshold", { exact: true }).fill("2");
+    // Its CAs will be issuers of the PKI engine, mounted on the first start.
+    await page.getByRole("radio", { name: /PKI engine/ }).check();
+    await page.getByLabel("PKI mount", { exact: true }).fill("fabric-pki");
     await page.getByRole("button", { name: "Create provider" }).click();
     await page.waitForURL(/\/settings\/providers\/\d+$/);
     providerId = Number(/(\d+)$/.exec(page.url())?.[1]);
     await page.getByRole("heading", { name: PROVIDER }).waitFor();
     await page.getByTestId("provider-settings").getByText("Managed OpenBao").waitFor();
+    await page.getByTestId("provider-settings").getByText("PKI engine (Vault issues)").waitFor();
+    await page.getByTestId("provider-settings").getByText("fabric-pki").waitFor();
 
     const status = page.getByTestId("vault-status");
     await status.waitFor();

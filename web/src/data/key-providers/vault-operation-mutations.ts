@@ -14,6 +14,11 @@ export function stopVault(id: number): Promise<VaultOperationResult> {
   return unwrap(api.POST("/key-providers/{id}/vault/stop", { params: { path: { id } } }));
 }
 
+/** Unseals a running managed OpenBao with the keys the console keeps. */
+export function unsealVault(id: number): Promise<VaultOperationResult> {
+  return unwrap(api.POST("/key-providers/{id}/vault/unseal", { params: { path: { id } } }));
+}
+
 function useVaultOperation(
   id: number,
   run: (id: number) => Promise<VaultOperationResult>,
@@ -32,4 +37,8 @@ export function useVaultStartMutation(id: number): UseMutationResult<VaultOperat
 
 export function useVaultStopMutation(id: number): UseMutationResult<VaultOperationResult, Error, void> {
   return useVaultOperation(id, stopVault);
+}
+
+export function useVaultUnsealMutation(id: number): UseMutationResult<VaultOperationResult, Error, void> {
+  return useVaultOperation(id, unsealVault);
 }

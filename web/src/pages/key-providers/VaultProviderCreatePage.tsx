@@ -17,6 +17,7 @@ import {
   validateVaultForm,
   VAULT_FORM_DEFAULTS,
   VAULT_FORM_FIELDS,
+  type VaultCaEngine,
   type VaultFormValues,
   type VaultMode,
 } from "@/pages/key-providers/vault-form";
@@ -34,6 +35,19 @@ const MODES: { value: VaultMode; label: string; text: string }[] = [
   },
 ];
 
+const CA_ENGINES: { value: VaultCaEngine; label: string; text: string }[] = [
+  {
+    value: "transit",
+    label: "Transit keys",
+    text: "An organization's CA keys are transit keys: the console builds each certificate and transit signs it.",
+  },
+  {
+    value: "pki",
+    label: "PKI engine",
+    text: "Each CA is an issuer of Vault's PKI engine: Vault issues the certificates from requests the new keys sign, and keeps the revocation list.",
+  },
+];
+
 /** Add a HashiCorp Vault / OpenBao provider: an existing server, or one the console manages. */
 export function VaultProviderForm(): ReactElement {
   const {
@@ -44,6 +58,7 @@ export function VaultProviderForm(): ReactElement {
     formState: { errors },
   } = useForm<VaultFormValues>({ defaultValues: VAULT_FORM_DEFAULTS });
   const mode = watch("mode");
+  const caEngine = watch("caEngine");
   const { submit, pending } = useCreateProvider(VAULT_FORM_FIELDS, (f, message) => setError(f, { message }));
   // Every field runs the one validator, so the form and its unit tests agree on the rules.
   const reg = (k: keyof VaultFormValues) => register(k, { validate: (_, all) => validateVaultForm(all)[k] ?? true });
@@ -201,6 +216,41 @@ export function VaultProviderForm(): ReactElement {
               </div>
             </div>
           )}
+          <fieldset className="grid gap-3">
+            <legend className="mb-2 text-sm font-medium">Certificate authorities</legend>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {CA_ENGINES.map((m) => (
+                <label
+                  key={m.value}
+                  className={cn(
+                    "flex cursor-pointer items-start gap-3 rounded-xl border p-4 text-sm",
+                    caEngine === m.value && "border-primary ring-2 ring-primary/20",
+                  )}
+                >
+                  <input
+                    type="radio"
+                    value={m.value}
+                    className="mt-0.5 size-4 accent-primary"
+                    {...register("caEngine")}
+                  />
+                  <span>
+                    <span className="font-medium">{m.label}</span>
+                    <span className="mt-1 block text-xs text-muted-foreground">{m.text}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            {caEngine === "pki" ? (
+              <FormField
+                id="vault-pki"
+                label="PKI mount"
+                error={errors.pkiMount?.message}
+                hint="Mounted if missing, with a 20-year maximum TTL (Tune it later from the API)."
+              >
+                <Input id="vault-pki" aria-invalid={Boolean(errors.pkiMount)} {...reg("pkiMount")} />
+              </FormField>
+            ) : null}
+          </fieldset>
         </CardContent>
         <ProviderFormFooter pending={pending} label="Create provider" />
       </form>

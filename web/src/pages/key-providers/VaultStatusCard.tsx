@@ -1,4 +1,4 @@
-import { Loader2Icon, PlayIcon, RefreshCwIcon, SquareIcon } from "lucide-react";
+import { Loader2Icon, LockOpenIcon, PlayIcon, RefreshCwIcon, SquareIcon } from "lucide-react";
 import type { ReactElement } from "react";
 import { RoleGate } from "@/app/RoleGate";
 import { OPERATORS } from "@/app/roles";
@@ -12,6 +12,7 @@ import { showMutationError } from "@/data/error-toast";
 import {
   useVaultStartMutation,
   useVaultStopMutation,
+  useVaultUnsealMutation,
   type VaultOperationResult,
 } from "@/data/key-providers/vault-operation-mutations";
 import { useVaultStatusQuery, type VaultStatus } from "@/data/key-providers/vault-status-query";
@@ -63,21 +64,33 @@ export function VaultStatusView({ status }: { status: VaultStatus }): ReactEleme
   );
 }
 
-function toastResult(what: "started" | "stopped", r: VaultOperationResult): void {
+function toastResult(what: "started" | "stopped" | "unsealed", r: VaultOperationResult): void {
   if (r.success) showToast("success", `Vault ${what}`, { description: r.message });
   else showToast("error", `Vault not ${what}`, { description: r.error ?? r.message });
 }
 
-/** Start / Stop of a managed server, disabled per state; admins and managers only. */
+/** Start / Stop (and Unseal when sealed while running) of a managed server, disabled per state; admins and managers only. */
 function VaultActions({ id, status }: { id: number; status: VaultStatus | undefined }): ReactElement | null {
   const start = useVaultStartMutation(id);
   const stop = useVaultStopMutation(id);
-  const { managed, canStart, canStop } = vaultActions(status);
+  const unseal = useVaultUnsealMutation(id);
+  const { managed, canStart, canStop, canUnseal } = vaultActions(status);
   if (!managed) return null;
-  const busy = start.isPending || stop.isPending;
+  const busy = start.isPending || stop.isPending || unseal.isPending;
   return (
     <RoleGate allowed={OPERATORS}>
       <div className="flex gap-2">
+        {canUnseal ? (
+          <Button
+            size="sm"
+            disabled={busy}
+            onClick={() =>
+              unseal.mutate(undefined, { onSuccess: (r) => toastResult("unsealed", r), onError: showMutationError })
+            }
+          >
+            {unseal.isPending ? <Loader2Icon className="animate-spin" /> : <LockOpenIcon />} Unseal
+          </Button>
+        ) : null}
         <Button
           size="sm"
           disabled={!canStart || busy}

@@ -75,6 +75,24 @@ describe("Vault provider form", () => {
     expect(toVaultBody(managed).config?.vault).toEqual({ operation: "CREATE", shares: 3, threshold: 2 });
   });
 
+  it("sends the PKI engine and its mount only when chosen, and checks the mount", () => {
+    expect(toVaultBody({ ...managed, caEngine: "pki", pkiMount: "fabric-pki" }).config?.vault).toEqual({
+      operation: "CREATE",
+      shares: 3,
+      threshold: 2,
+      caEngine: "pki",
+      pkiMount: "fabric-pki",
+    });
+    expect(toVaultBody({ ...external, caEngine: "pki", pkiMount: "" }).config?.vault).toMatchObject({
+      caEngine: "pki",
+    });
+    expect(toVaultBody({ ...external, pkiMount: "ignored" }).config?.vault).not.toHaveProperty("caEngine");
+    expect(validateVaultForm({ ...external, caEngine: "pki", pkiMount: "a/b c" }).pkiMount).toBe(
+      "Letters, digits, - and _ only",
+    );
+    expect(validateVaultForm({ ...external, caEngine: "transit", pkiMount: "a/b c" }).pkiMount).toBeUndefined();
+  });
+
   it("puts the server's named 400s on their fields, schema details or message prefix alike", () => {
     const byMessage = new ApiError(400, "INVALID_INPUT", "config.vault.token: Vault at https://v refused the token", {
       error: "INVALID_INPUT",

@@ -24,12 +24,13 @@ const LABELS: Record<"VAULT" | "AWS_KMS", [string, string][]> = {
     ["namespace", "Namespace"],
     ["transitMount", "Transit mount"],
     ["kvMount", "KV mount"],
-    ["pkiMount", "PKI mount"],
     ["port", "Port"],
     ["shares", "Unseal key shares"],
     ["threshold", "Unseal threshold"],
     ["defaultCertTTL", "Default certificate TTL"],
     ["maxCertTTL", "Maximum certificate TTL"],
+    ["defaultCACertTTL", "Default CA certificate TTL"],
+    ["maxCACertTTL", "Maximum CA certificate TTL"],
   ],
   AWS_KMS: [
     ["awsRegion", "Region"],
@@ -54,6 +55,9 @@ export function settingsRows(p: KeyProvider): { label: string; value: string }[]
   const rows: { label: string; value: string }[] = [];
   if (p.type === "VAULT") {
     rows.push({ label: "Mode", value: isManagedVault(p) ? "Managed OpenBao" : "External" });
+    const pki = s.caEngine === "pki";
+    rows.push({ label: "Certificate authorities", value: pki ? "PKI engine (Vault issues)" : "Transit keys" });
+    if (pki && typeof s.pkiMount === "string") rows.push({ label: "PKI mount", value: s.pkiMount });
   }
   for (const [key, label] of LABELS[p.type]) {
     const v = s[key];

@@ -208,14 +208,16 @@ describe("Vault status card", () => {
     expect(text).toContain("https://127.0.0.1:50010");
     expect(text).toMatch(/Process running PID 4242/);
     expect(text).toMatch(/Restarts 0/);
-    expect(vaultActions(running)).toEqual({ managed: true, canStart: false, canStop: true });
+    expect(vaultActions(running)).toEqual({ managed: true, canStart: false, canStop: true, canUnseal: false });
   });
 
-  it("lets a stopped or sealed managed server start, and shows a crash's last error", () => {
+  it("lets a stopped server start and a sealed running one unseal, and shows a crash's last error", () => {
     expect(vaultStateBadge(stopped)).toEqual({ label: "Stopped", tone: "secondary" });
-    expect(vaultActions(stopped)).toEqual({ managed: true, canStart: true, canStop: false });
+    expect(vaultActions(stopped)).toEqual({ managed: true, canStart: true, canStop: false, canUnseal: false });
     expect(vaultStateBadge(sealedUp)).toEqual({ label: "Sealed", tone: "warning" });
-    expect(vaultActions(sealedUp)).toEqual({ managed: true, canStart: true, canStop: true });
+    // Running but sealed: Start would be refused (it runs); the kept unseal keys open it.
+    expect(vaultActions(sealedUp)).toEqual({ managed: true, canStart: false, canStop: true, canUnseal: true });
+    expect(vaultActions({ ...sealedUp, has_unseal_keys: false }).canUnseal).toBe(false);
     const text = screenText(<VaultStatusView status={crashed} />, "/", "/");
     expect(text).toContain("Crashed");
     expect(text).toContain("Last error exit code 1: bind: in use");
@@ -223,7 +225,7 @@ describe("Vault status card", () => {
 
   it("shows an external server without process fields or buttons", () => {
     expect(vaultStateBadge(external)).toEqual({ label: "Unreachable", tone: "destructive" });
-    expect(vaultActions(external)).toEqual({ managed: false, canStart: false, canStop: false });
+    expect(vaultActions(external)).toEqual({ managed: false, canStart: false, canStop: false, canUnseal: false });
     const text = screenText(<VaultStatusView status={external} />, "/", "/");
     expect(text).toContain("connect ECONNREFUSED");
     expect(text).not.toContain("PID");
@@ -277,7 +279,7 @@ describe("Key provider page", () => {
   it("lists the Vault settings, never a secret, and the status card with Start and Stop", () => {
     const text = page();
     expect(text).toMatch(
-      /Mode Managed OpenBao Address https:\/\/127\.0\.0\.1:50010 Transit mount transit KV mount secret/,
+      /Mode Managed OpenBao Certificate authorities Transit keys Address https:\/\/127\.0\.0\.1:50010 Transit mount transit KV mount secret/,
     );
     expect(text).toMatch(/Unseal key shares 3 Unseal threshold 2/);
     expect(text).toContain("are never shown");

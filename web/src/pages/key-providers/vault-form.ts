@@ -3,6 +3,9 @@ import type { KeyProviderCreateVars } from "@/data/key-providers/key-provider-cr
 /** External: link a Vault or OpenBao by token. Managed: the console runs OpenBao itself. */
 export type VaultMode = "external" | "managed";
 
+/** Where CA keys live: transit keys (certificates built by the console) or issuers of the PKI engine. */
+export type VaultCaEngine = "transit" | "pki";
+
 /** The Vault form's values, as strings as the inputs hold them. */
 export interface VaultFormValues {
   name: string;
@@ -18,6 +21,8 @@ export interface VaultFormValues {
   port: string;
   shares: string;
   threshold: string;
+  caEngine: VaultCaEngine;
+  pkiMount: string;
 }
 
 export const VAULT_FORM_DEFAULTS: VaultFormValues = {
@@ -33,6 +38,8 @@ export const VAULT_FORM_DEFAULTS: VaultFormValues = {
   port: "",
   shares: "3",
   threshold: "2",
+  caEngine: "transit",
+  pkiMount: "pki",
 };
 
 const V = "config.vault";
@@ -51,6 +58,8 @@ export const VAULT_FORM_FIELDS = {
   port: `${V}.port`,
   shares: `${V}.shares`,
   threshold: `${V}.threshold`,
+  caEngine: `${V}.caEngine`,
+  pkiMount: `${V}.pkiMount`,
 } as const satisfies Record<keyof VaultFormValues, string>;
 
 const MOUNT_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -84,6 +93,10 @@ export function validateVaultForm(v: VaultFormValues): Partial<Record<keyof Vaul
     if (threshold === undefined || threshold < 1) out.threshold = "At least 1";
     else if (shares !== undefined && threshold > shares) out.threshold = "At most the number of key shares";
   }
+  if (v.caEngine === "pki") {
+    const m = v.pkiMount.trim().replace(/^\/+|\/+$/g, "");
+    if (m && !MOUNT_RE.test(m)) out.pkiMount = "Letters, digits, - and _ only";
+  }
   return out;
 }
 
@@ -96,6 +109,9 @@ export function toVaultBody(v: VaultFormValues): KeyProviderCreateVars {
   const opt = (k: "caCert" | "namespace" | "transitMount" | "kvMount"): Record<string, string> =>
     v[k].trim() ? { [k]: v[k].trim() } : {};
   const port = int(v.port);
+  // Transit is the server's default; PKI is sent with its mount (empty: the server's "pki").
+  const pki =
+    v.caEngine === "pki" ? { caEngine: "pki", ...(v.pkiMount.trim() ? { pkiMount: v.pkiMount.trim() } : {}) } : {};
   const vault =
     v.mode === "external"
       ? {
@@ -106,12 +122,14 @@ export function toVaultBody(v: VaultFormValues): KeyProviderCreateVars {
           ...opt("namespace"),
           ...opt("transitMount"),
           ...opt("kvMount"),
+          ...pki,
         }
       : {
           operation: "CREATE",
           ...(port !== undefined ? { port } : {}),
           shares: int(v.shares) ?? 3,
           threshold: int(v.threshold) ?? 2,
+          ...pki,
         };
   return {
     name: v.name.trim(),

@@ -20,10 +20,17 @@ export function vaultStateBadge(s: VaultStatus): { label: string; tone: Tone } {
  * Which buttons a managed server offers. Start also unseals a running but sealed server, so it stays
  * available until the server is up and unsealed; Stop needs a running process.
  */
-export function vaultActions(s: VaultStatus | undefined): { managed: boolean; canStart: boolean; canStop: boolean } {
-  if (!s || s.mode !== "managed") return { managed: false, canStart: false, canStop: false };
+export function vaultActions(s: VaultStatus | undefined): {
+  managed: boolean;
+  canStart: boolean;
+  canStop: boolean;
+  canUnseal: boolean;
+} {
+  if (!s || s.mode !== "managed") return { managed: false, canStart: false, canStop: false, canUnseal: false };
   const up = s.container_running && s.vault_reachable && s.vault_initialized && !s.sealed;
-  return { managed: true, canStart: !up, canStop: s.container_running };
+  // Sealed while running (sealed by hand, or an unseal that failed): the kept keys open it again.
+  const canUnseal = s.container_running && s.vault_reachable && s.vault_initialized && s.sealed && s.has_unseal_keys;
+  return { managed: true, canStart: !up && !s.container_running, canStop: s.container_running, canUnseal };
 }
 
 /** Yes / No for a boolean field. */
