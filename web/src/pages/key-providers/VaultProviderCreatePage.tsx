@@ -1,6 +1,6 @@
 import { InfoIcon } from "lucide-react";
-import type { ReactElement } from "react";
-import { useForm } from "react-hook-form";
+import type { ReactElement, ReactNode } from "react";
+import { useForm, type UseFormRegisterReturn } from "react-hook-form";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
 import { PageHeader } from "@/components/states";
 import { Card, CardContent } from "@/components/ui/card";
@@ -48,6 +48,39 @@ const CA_ENGINES: { value: VaultCaEngine; label: string; text: string }[] = [
   },
 ];
 
+/** One radio card per choice (a label, and what it means), under a legend; `children` follow the cards. */
+function ChoiceCards<T extends string>(props: {
+  legend: string;
+  choices: { value: T; label: string; text: string }[];
+  selected: T;
+  input: UseFormRegisterReturn;
+  children?: ReactNode;
+}): ReactElement {
+  return (
+    <fieldset className="grid gap-3">
+      <legend className="mb-2 text-sm font-medium">{props.legend}</legend>
+      <div className="grid gap-3 sm:grid-cols-2">
+        {props.choices.map((m) => (
+          <label
+            key={m.value}
+            className={cn(
+              "flex cursor-pointer items-start gap-3 rounded-xl border p-4 text-sm",
+              props.selected === m.value && "border-primary ring-2 ring-primary/20",
+            )}
+          >
+            <input type="radio" value={m.value} className="mt-0.5 size-4 accent-primary" {...props.input} />
+            <span>
+              <span className="font-medium">{m.label}</span>
+              <span className="mt-1 block text-xs text-muted-foreground">{m.text}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      {props.children}
+    </fieldset>
+  );
+}
+
 /** Add a HashiCorp Vault / OpenBao provider: an existing server, or one the console manages. */
 export function VaultProviderForm(): ReactElement {
   const {
@@ -77,26 +110,7 @@ export function VaultProviderForm(): ReactElement {
             />
           </FormField>
           <DefaultProviderCheckbox {...register("isDefault")} />
-          <fieldset className="grid gap-3">
-            <legend className="mb-2 text-sm font-medium">Mode</legend>
-            <div className="grid gap-3 sm:grid-cols-2">
-              {MODES.map((m) => (
-                <label
-                  key={m.value}
-                  className={cn(
-                    "flex cursor-pointer items-start gap-3 rounded-xl border p-4 text-sm",
-                    mode === m.value && "border-primary ring-2 ring-primary/20",
-                  )}
-                >
-                  <input type="radio" value={m.value} className="mt-0.5 size-4 accent-primary" {...register("mode")} />
-                  <span>
-                    <span className="font-medium">{m.label}</span>
-                    <span className="mt-1 block text-xs text-muted-foreground">{m.text}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <ChoiceCards legend="Mode" choices={MODES} selected={mode} input={register("mode")} />
           {mode === "external" ? (
             <div className="grid gap-4">
               <FormField
@@ -216,30 +230,12 @@ export function VaultProviderForm(): ReactElement {
               </div>
             </div>
           )}
-          <fieldset className="grid gap-3">
-            <legend className="mb-2 text-sm font-medium">Certificate authorities</legend>
-            <div className="grid gap-3 sm:grid-cols-2">
-              {CA_ENGINES.map((m) => (
-                <label
-                  key={m.value}
-                  className={cn(
-                    "flex cursor-pointer items-start gap-3 rounded-xl border p-4 text-sm",
-                    caEngine === m.value && "border-primary ring-2 ring-primary/20",
-                  )}
-                >
-                  <input
-                    type="radio"
-                    value={m.value}
-                    className="mt-0.5 size-4 accent-primary"
-                    {...register("caEngine")}
-                  />
-                  <span>
-                    <span className="font-medium">{m.label}</span>
-                    <span className="mt-1 block text-xs text-muted-foreground">{m.text}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
+          <ChoiceCards
+            legend="Certificate authorities"
+            choices={CA_ENGINES}
+            selected={caEngine}
+            input={register("caEngine")}
+          >
             {caEngine === "pki" ? (
               <FormField
                 id="vault-pki"
@@ -250,7 +246,7 @@ export function VaultProviderForm(): ReactElement {
                 <Input id="vault-pki" aria-invalid={Boolean(errors.pkiMount)} {...reg("pkiMount")} />
               </FormField>
             ) : null}
-          </fieldset>
+          </ChoiceCards>
         </CardContent>
         <ProviderFormFooter pending={pending} label="Create provider" />
       </form>

@@ -8,6 +8,7 @@ import {
   type FabricApi,
   type Json,
 } from "../../../test-support/fabric-api.js";
+import { vaultSerial } from "./vault-pki.js";
 import { openBaoForTests, startOpenBaoDev, type OpenBaoDev } from "../../../test-support/openbao.js";
 
 /**
@@ -37,13 +38,6 @@ function servedCertificate(endpoint: string): Promise<string> {
     });
     socket.on("error", reject);
   });
-}
-
-/** Vault's serial text (colon-separated bytes of the integer) for a certificate. */
-function vaultSerial(pem: string): string {
-  let hex = BigInt(`0x${new X509Certificate(pem).serialNumber}`).toString(16);
-  if (hex.length % 2) hex = `0${hex}`;
-  return hex.match(/../g)!.join(":");
 }
 
 describe("Vault PKI as the CA of a running network", () => {
@@ -97,7 +91,7 @@ describe("Vault PKI as the CA of a running network", () => {
         expect(key.provider.type).toBe("DATABASE");
         const cert = new X509Certificate(key.certificate);
         expect(cert.verify(new X509Certificate(caPem).publicKey)).toBe(true);
-        const known = await dev.call("GET", `/v1/pki/cert/${vaultSerial(key.certificate)}`);
+        const known = await dev.call("GET", `/v1/pki/cert/${vaultSerial(cert.serialNumber)}`);
         expect(known.status, `Vault knows the certificate of key ${keyId}`).toBe(200);
       }
       // The running peer serves the TLS certificate Vault issued.

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBaoForTests, startOpenBaoDev, type OpenBaoDev } from "../../../test-support/openbao.js";
+import { vaultSerial } from "./vault-pki.js";
 import { createTestApp, dialects, type TestApp } from "../../../test-support/test-app.js";
 
 const bao = openBaoForTests();
@@ -121,10 +122,8 @@ describe.skipIf("skip" in bao).each(dialects())("Vault PKI as an organization's 
     expect(text).toContain("DNS:peer0.pki, DNS:localhost, IP Address:127.0.0.1");
     expect(text).toMatch(/Key Usage: critical\s+Digital Signature\n/);
     // Vault knows the certificate: it issued it.
-    let hex = BigInt(`0x${new X509Certificate(peer.certificate).serialNumber}`).toString(16);
-    if (hex.length % 2) hex = `0${hex}`;
-    const colon = hex.match(/../g)!.join(":");
-    const known = await dev.call("GET", `/v1/fabric-pki/cert/${colon}`);
+    const serial = vaultSerial(new X509Certificate(peer.certificate).serialNumber);
+    const known = await dev.call("GET", `/v1/fabric-pki/cert/${serial}`);
     expect(known.status).toBe(200);
   });
 

@@ -35,7 +35,7 @@ function pkiKeyType(spec: KeySpec): { key_type: string; key_bits: number } {
 }
 
 /** Vault's serial text (colon-separated bytes of the integer) from our hex. */
-function vaultSerial(hex: string): string {
+export function vaultSerial(hex: string): string {
   let h = BigInt(`0x${hex.replace(/[^0-9a-f]/gi, "") || "0"}`).toString(16);
   if (h.length % 2) h = `0${h}`;
   return h.match(/../g)!.join(":");
