@@ -277,11 +277,17 @@ export function createKeysService(deps: {
     } else {
       generated = await driver.generate(params.spec);
       const stored: StoredKeyMaterial = generated;
-      cert = wanted ? await certify(generated.publicKey, () => driver.signer(stored), wanted) : undefined;
+      try {
+        cert = wanted ? await certify(generated.publicKey, () => driver.signer(stored), wanted) : undefined;
+      } catch (err) {
+        // Nothing refers to the new key yet: a remote provider must not keep it.
+        await driver.delete(stored).catch(() => undefined);
+        throw err;
+      }
     }
     const ts = nowIso();
     const spec = params.spec;
-    const inserted = await repo.insert({
+    const inserted = await insertOrForget(driver, generated, {
       name: params.name,
       description: params.description ?? null,
       algorithm: spec.algorithm,
@@ -305,6 +311,20 @@ export function createKeysService(deps: {
       updated_at: ts,
     });
     return mustGet(inserted.id);
+  }
+
+  /** Inserts a new key's row; when that fails, the key made in a remote provider is deleted there again. */
+  async function insertOrForget(
+    driver: { delete(stored: StoredKeyMaterial): Promise<void> },
+    generated: StoredKeyMaterial,
+    row: Parameters<KeysRepo["insert"]>[0],
+  ): Promise<{ id: number }> {
+    try {
+      return await repo.insert(row);
+    } catch (err) {
+      await driver.delete(generated).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** 409 naming the first module that still uses the key; `except` is the caller's own check. */

@@ -192,6 +192,22 @@ describe.skipIf("skip" in bao).each(dialects())("Vault PKI as an organization's 
     );
   });
 
+  it("deletes a transit key again when its certificate is refused, so Vault keeps no orphan", async () => {
+    const transitKeys = async () =>
+      ((await dev.call("LIST", "/v1/transit/keys")).body.data as { keys?: string[] } | undefined)?.keys ?? [];
+    const before = await transitKeys();
+    const res = await api("POST", "/keys", {
+      name: "bad-cert",
+      providerId,
+      algorithm: "EC",
+      curve: "P-256",
+      certificate: { commonName: "bad", dnsNames: ["not a dns name!"] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/dnsNames/);
+    expect(await transitKeys()).toEqual(before);
+  });
+
   it("tunes the PKI mount's TTLs and keeps them in the config; bad TTLs are named", async () => {
     const bad = await api("POST", `/key-providers/${providerId}/vault/tune-pki`, { defaultCertTtl: "a year" });
     expect(bad.statusCode).toBe(400);
