@@ -167,8 +167,9 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
         });
         return respond(await mustGet(id));
       } catch (err) {
-        // Keys are generated outside the transaction; don't leave orphans behind.
-        await keys.removeOwned(created).catch(() => undefined);
+        // Keys are generated outside the transaction; don't leave orphans behind, here or in a remote provider.
+        const removed = await keys.removeOwned([...created].reverse()).catch(() => []);
+        await keys.forgetInProviders(removed);
         if (isUniqueViolation(err))
           throw new ConflictError(`mspId: an organization with mspId '${body.mspId}' already exists`);
         throw err;

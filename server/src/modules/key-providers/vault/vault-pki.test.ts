@@ -227,6 +227,24 @@ describe.skipIf("skip" in bao).each(dialects())("Vault PKI as an organization's 
     expect(unseal.json().message).toMatch(/^id: .*external Vault/);
   });
 
+  it("leaves no issuer in Vault when an organization can't be created", async () => {
+    const issuers = async () =>
+      ((await dev.call("LIST", "/v1/fabric-pki/issuers")).body.data as { keys?: string[] } | undefined)?.keys ?? [];
+    const before = await issuers();
+    // The CAs fit under the mount's 87600h max TTL; the identities' 100 years don't.
+    const res = await api("POST", "/organizations", {
+      mspId: "TooLongMSP",
+      name: "too-long",
+      providerId,
+      caCertValidFor: "8760h",
+      certValidFor: "876000h",
+    });
+    expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect((await api("GET", "/organizations/by-mspid/TooLongMSP")).statusCode).toBe(404);
+    expect(await issuers()).toEqual(before);
+  });
+
   it("deletes the organization and its issuers leave Vault", async () => {
     const del = await api("DELETE", `/organizations/${org.id}`);
     expect(del.statusCode, del.body).toBe(204);
