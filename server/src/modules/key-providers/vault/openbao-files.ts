@@ -83,6 +83,9 @@ export async function writeServerConfig(layout: OpenBaoLayout, port: number): Pr
     `storage "raft" {`,
     `  path = ${q(layout.dataDir)}`,
     `  node_id = "chainlaunch"`,
+    // One node: raft's timings at their tightest, so the first election (which sys/init waits for)
+    // takes about a second instead of five to ten on a loaded machine.
+    `  performance_multiplier = 1`,
     `}`,
     `listener "tcp" {`,
     `  address = ${q(`127.0.0.1:${port}`)}`,

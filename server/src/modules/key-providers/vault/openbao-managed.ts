@@ -33,6 +33,7 @@ export interface ManagedOpenBao {
 
 const processId = (providerId: number): string => `openbao-${providerId}`;
 const ACTIVE_TIMEOUT_MS = 30_000;
+const INIT_TIMEOUT_MS = 60_000;
 
 /**
  * Runs managed OpenBao servers as supervised child processes: one per provider, raft storage and
@@ -101,7 +102,8 @@ export function createManagedOpenBao(ctx: ProviderBackendContext): ManagedOpenBa
           "managed OpenBao storage is empty although it was initialised before; initialising anew",
         );
       }
-      const init = await vaultRequest(ep, "PUT", "/v1/sys/init", {
+      // Init bootstraps raft and waits for its first election: slow on a loaded machine.
+      const init = await vaultRequest({ ...ep, timeoutMs: INIT_TIMEOUT_MS }, "PUT", "/v1/sys/init", {
         secret_shares: cfg.shares ?? 3,
         secret_threshold: cfg.threshold ?? 2,
       });
