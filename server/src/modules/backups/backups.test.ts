@@ -250,6 +250,15 @@ describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
     });
     backupId = res.json().id;
     const done = await finished(backupId);
+    // The run's last events follow the update of its row: wait for them before reading them.
+    await wait(
+      async () =>
+        events.some((e) => e.type === "backup.success") &&
+        events.filter((e) => e.type === "backup.progress").at(-1)?.data.status === "completed"
+          ? true
+          : undefined,
+      { timeoutMs: 10_000, what: "the completed backup's events" },
+    );
     off();
     expect(done.status, done.errorMessage).toBe("completed");
     expect(done.snapshotId).toMatch(/^[0-9a-f]{64}$/);
