@@ -410,7 +410,7 @@ export function createKeysService(deps: {
     rows: (ids: number[], trx?: Transaction<Database>) => repo.byIds(ids, trx),
     signerFor,
     /** The provider-run CA behind a CA key (Vault PKI), which issues its certificates and CRLs itself. */
-    providerCa: async (keyId: number) => providerCaOf(await mustGet(keyId)),
+    providerCa: providerCaOf,
 
     /** Replaces a key's certificate (renewal); keeps the key pair. */
     async recertify(keyId: number, cert: CertificateSpec): Promise<KeyWithProviderRow> {

@@ -244,7 +244,7 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
     async revokeSerial(org: OrganizationRow, serial: string, reason = 0, caType: CaType = "sign"): Promise<string> {
       const serialNumber = await withNamedInput(async () => normaliseSerialNumber(serial));
       // A Vault PKI CA revokes first (it refuses serials it never issued); doing it again is harmless.
-      const providerCa = await keys.providerCa((await caKeyOf(org, caType)).id);
+      const providerCa = await keys.providerCa(await caKeyOf(org, caType));
       if (providerCa) {
         if ((await repo.revoked(org.id, caType)).some((r) => r.serial_number === serialNumber)) {
           throw new ConflictError(`serialNumber: ${serialNumber} is already revoked`);
@@ -274,7 +274,7 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
     async unrevoke(org: OrganizationRow, serial: string): Promise<string> {
       const serialNumber = await withNamedInput(async () => normaliseSerialNumber(serial));
       for (const type of ["sign", "tls"] as const) {
-        if (await keys.providerCa((await caKeyOf(org, type)).id)) {
+        if (await keys.providerCa(await caKeyOf(org, type))) {
           throw new InputError(
             `serialNumber: organization ${org.msp_id}'s CAs are Vault PKI issuers, and Vault can't take back a revocation`,
             { field: "serialNumber" },
@@ -303,7 +303,7 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
      */
     async crl(org: OrganizationRow, caType: CaType = "sign"): Promise<string> {
       const ca = await caKeyOf(org, caType);
-      const providerCa = await keys.providerCa(ca.id);
+      const providerCa = await keys.providerCa(ca);
       // A Vault PKI CA keeps its own revocation list (revokeSerial revoked there too).
       if (providerCa) return providerCa.crl();
       const entries = (await repo.revoked(org.id, caType)).map((r) => ({
