@@ -277,52 +277,53 @@ export function createKeysService(deps: {
     } else {
       generated = await driver.generate(params.spec);
       const stored: StoredKeyMaterial = generated;
-      try {
-        cert = wanted ? await certify(generated.publicKey, () => driver.signer(stored), wanted) : undefined;
-      } catch (err) {
-        // Nothing refers to the new key yet: a remote provider must not keep it.
-        await driver.delete(stored).catch(() => undefined);
-        throw err;
-      }
+      cert = wanted
+        ? await orForget(driver, stored, () => certify(generated.publicKey, () => driver.signer(stored), wanted))
+        : undefined;
     }
     const ts = nowIso();
     const spec = params.spec;
-    const inserted = await insertOrForget(driver, generated, {
-      name: params.name,
-      description: params.description ?? null,
-      algorithm: spec.algorithm,
-      curve: spec.algorithm === "EC" ? spec.curve : null,
-      key_size: spec.algorithm === "RSA" ? spec.keySize : null,
-      provider_id: provider.id,
-      provider_key_ref: generated.providerKeyRef,
-      public_key: generated.publicKeyPem,
-      private_key_encrypted: generated.privateKeyEncrypted,
-      certificate: cert?.pem ?? null,
-      is_ca: cert && params.certificate?.isCA ? 1 : 0,
-      signing_key_id: params.certificate?.signingKeyId ?? null,
-      sha256_fingerprint: sha256Fingerprint(generated.publicKey),
-      sha1_fingerprint: subjectKeyIdentifier(generated.publicKey),
-      ethereum_address:
-        spec.algorithm === "EC" && spec.curve === "secp256k1" ? ethereumAddress(generated.publicKey) : null,
-      status: params.pending ? "pending" : "active",
-      expires_at: cert ? cert.notAfter.toISOString() : null,
-      last_rotated_at: null,
-      created_at: ts,
-      updated_at: ts,
-    });
+    const inserted = await orForget(driver, generated, () =>
+      repo.insert({
+        name: params.name,
+        description: params.description ?? null,
+        algorithm: spec.algorithm,
+        curve: spec.algorithm === "EC" ? spec.curve : null,
+        key_size: spec.algorithm === "RSA" ? spec.keySize : null,
+        provider_id: provider.id,
+        provider_key_ref: generated.providerKeyRef,
+        public_key: generated.publicKeyPem,
+        private_key_encrypted: generated.privateKeyEncrypted,
+        certificate: cert?.pem ?? null,
+        is_ca: cert && params.certificate?.isCA ? 1 : 0,
+        signing_key_id: params.certificate?.signingKeyId ?? null,
+        sha256_fingerprint: sha256Fingerprint(generated.publicKey),
+        sha1_fingerprint: subjectKeyIdentifier(generated.publicKey),
+        ethereum_address:
+          spec.algorithm === "EC" && spec.curve === "secp256k1" ? ethereumAddress(generated.publicKey) : null,
+        status: params.pending ? "pending" : "active",
+        expires_at: cert ? cert.notAfter.toISOString() : null,
+        last_rotated_at: null,
+        created_at: ts,
+        updated_at: ts,
+      }),
+    );
     return mustGet(inserted.id);
   }
 
-  /** Inserts a new key's row; when that fails, the key made in a remote provider is deleted there again. */
-  async function insertOrForget(
+  /**
+   * Runs the step after a key was made (its certificate, its row); when the step fails, the key is
+   * deleted in its provider again: nothing refers to it yet, and a remote provider must not keep it.
+   */
+  async function orForget<T>(
     driver: { delete(stored: StoredKeyMaterial): Promise<void> },
-    generated: StoredKeyMaterial,
-    row: Parameters<KeysRepo["insert"]>[0],
-  ): Promise<{ id: number }> {
+    stored: StoredKeyMaterial,
+    step: () => Promise<T>,
+  ): Promise<T> {
     try {
-      return await repo.insert(row);
+      return await step();
     } catch (err) {
-      await driver.delete(generated).catch(() => undefined);
+      await driver.delete(stored).catch(() => undefined);
       throw err;
     }
   }
@@ -459,8 +460,10 @@ export function createKeysService(deps: {
       await repo.activate(ids, trx);
     },
 
-    /** Deletes keys without usage checks; the caller owns them (e.g. an organization being deleted). */
-    /** Deletes key rows another module owns (in its transaction); answers them for forgetInProviders. */
+    /**
+     * Deletes keys without usage checks; the caller owns them (e.g. an organization being deleted) and
+     * its transaction. Answers the rows for forgetInProviders.
+     */
     async removeOwned(ids: number[], trx?: Transaction<Database>): Promise<KeyWithProviderRow[]> {
       const rows = await repo.byIds(ids, trx);
       await repo.delete(ids, trx);
