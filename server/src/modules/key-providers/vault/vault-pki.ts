@@ -52,7 +52,7 @@ function certificateOf(res: VaultResponse, what: string): string {
 }
 
 /** The PKI half of a Vault driver: CA keys as issuers, certificates and CRLs issued by Vault. */
-export function createVaultPki(deps: { call: VaultCall; target: () => Promise<VaultTarget> }) {
+export function createVaultPki(deps: { call: VaultCall }) {
   const { call } = deps;
 
   function authority(ref: string): ProviderCertificateAuthority {

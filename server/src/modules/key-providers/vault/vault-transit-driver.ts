@@ -83,7 +83,7 @@ export function createVaultDriver(deps: {
     const hint = res.status === 503 ? " (the Vault is sealed or stopped; start or unseal it)" : "";
     throw new UpstreamError(`Vault provider "${t.providerName}": ${what} failed: ${reason}${hint}`);
   };
-  const pki = createVaultPki({ call, target: deps.target });
+  const pki = createVaultPki({ call });
 
   const kvPath = (t: VaultTarget, kind: "data" | "metadata", ref: string) =>
     `/v1/${t.kvMount}/${kind}/chainlaunch/keys/${encodeURIComponent(ref)}`;
