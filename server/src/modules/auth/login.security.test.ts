@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import type * as PasswordModule from "./password.js";
 
 /**
  * Counts the real scrypt checks: the product's own function runs, the count says how many
@@ -8,7 +9,7 @@ import { createTestApp, createUser, dialects, type TestApp } from "../../test-su
  */
 const scryptChecks = vi.hoisted(() => ({ count: 0 }));
 vi.mock("./password.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("./password.js")>();
+  const real = await importOriginal<typeof PasswordModule>();
   return {
     ...real,
     verifyPassword: async (password: string, stored: string): Promise<boolean> => {
