@@ -45,7 +45,7 @@ function notOffered(req: FastifyRequest, reply: FastifyReply): FastifyReply {
 
 /**
  * The console as a Model Context Protocol server over Streamable HTTP (docs/mcp.md). Stateless:
- * each POST gets its own server and transport, closed when the POST ends; GET and DELETE get a 405. Authentication is by API key only, and every tool
+ * each POST gets its own server and transport, closed when its answer is ready; GET and DELETE get a 405. Authentication is by API key only, and every tool
  * call is the REST call it names, made with the caller's key, so the key's user and role, the
  * permission table, validation and the audit log apply exactly as they do to the REST API.
  */
@@ -147,10 +147,9 @@ export function registerMcpRoutes(
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
-      // The per-request server lives no longer than its request: closed when the answer is ready,
-      // or at once when the client goes away first (the transport would wait for the answer forever).
-      const gone = new Promise<undefined>((resolve) => reply.raw.once("close", () => resolve(undefined)));
       await server.connect(transport);
+      // The per-request server lives no longer than its request: with JSON answers (no stream) the
+      // transport resolves once every response is ready, and both are closed below.
       try {
         const headers = new Headers();
         for (const [k, v] of Object.entries(req.headers)) {
@@ -163,11 +162,7 @@ export function registerMcpRoutes(
           headers,
           body: JSON.stringify(req.body ?? null),
         });
-        const res = await Promise.race([transport.handleRequest(request, { parsedBody: req.body }), gone]);
-        if (!res) {
-          req.log.info("MCP client went away before its answer");
-          return reply.hijack();
-        }
+        const res = await transport.handleRequest(request, { parsedBody: req.body });
         const body = await res.text();
         const messages = [req.body].flat() as { method?: string }[];
         req.auditInfo.resource = "mcp";
