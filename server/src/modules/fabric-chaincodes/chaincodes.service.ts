@@ -1,6 +1,8 @@
 import { createChaincodeDefinitions } from "./chaincodes.definitions.js";
 import { createChaincodeDeploy } from "./chaincodes.deploy.js";
-import { createChaincodeLifecycle } from "./chaincodes.lifecycle.js";
+import { createChaincodeApprove } from "./chaincodes.approve.js";
+import { createChaincodeCommit } from "./chaincodes.commit.js";
+import { createChaincodeInstall } from "./chaincodes.install.js";
 import { createChaincodePackaging } from "./chaincodes.package.js";
 import { createChaincodeShared, type ChaincodesDeps } from "./chaincodes.shared.js";
 import { createChaincodeSources } from "./chaincodes.source.js";
@@ -21,7 +23,9 @@ export function createChaincodesService(deps: ChaincodesDeps) {
   return {
     ...createChaincodeDefinitions(deps, s, src),
     uploadSource: src.uploadSource,
-    ...createChaincodeLifecycle(deps, s, pkgs),
+    ...createChaincodeInstall(deps, s, pkgs),
+    ...createChaincodeApprove(deps, s, pkgs),
+    ...createChaincodeCommit(deps, s),
     ...createChaincodeDeploy(deps, s, pkgs, src),
     ...createChaincodeStatus(deps, s, pkgs),
     // Used by the calls service.
@@ -40,6 +44,8 @@ export function createChaincodesService(deps: ChaincodesDeps) {
       const cc = await repo.byId(d.chaincode_id);
       return `chaincode '${cc?.name ?? d.chaincode_id}' version ${d.version} (TLS key of its server)`;
     },
+    /** At console start: steps a stopped console left "started" become "interrupted" (see markInterrupted). */
+    markInterrupted: s.markInterrupted,
     close(): void {
       runtime.close();
     },

@@ -49,6 +49,11 @@ export function dockerEngineAvailable(): boolean {
   return Boolean(process.env.DOCKER_HOST) || existsSync("/var/run/docker.sock");
 }
 
+/** A step's timeline entry while the step runs (see `begin`). */
+export interface StepEntry {
+  finish(status: "success" | "failed", data?: Record<string, unknown>): Promise<void>;
+}
+
 /**
  * What every verb of the chaincode service shares: lookups that 404, the API's shapes of rows, the
  * channel's nodes as this console sees them, timeline events and the mapping of Fabric failures.
@@ -130,6 +135,47 @@ export function createChaincodeShared(deps: ChaincodesDeps) {
       event_data: JSON.stringify(data),
       created_at: nowIso(),
     });
+  }
+
+  /**
+   * Starts a step's timeline entry ("started") before the step reaches a peer or an orderer, so a
+   * console that stops during it still leaves the entry (marked "interrupted" at the next start).
+   * `finish` completes the same entry with the outcome and the step's duration.
+   */
+  async function begin(definitionId: number, type: string, data: Record<string, unknown>): Promise<StepEntry> {
+    const started = Date.now();
+    const row = await repo.insertEvent({
+      definition_id: definitionId,
+      event_type: type,
+      event_data: JSON.stringify({ status: "started", ...data }),
+      created_at: nowIso(),
+    });
+    return {
+      async finish(status, more = {}) {
+        const outcome = { ...data, ...more, status, duration_ms: Date.now() - started };
+        await repo.updateEventData(row.id, JSON.stringify(outcome));
+      },
+    };
+  }
+
+  /**
+   * Marks the steps left "started" by a console that stopped before they ended (entries written
+   * before `before`, this start) as "interrupted": the step may or may not have gone through, and
+   * retrying it is safe (approve and commit answer "already" when it did).
+   */
+  async function markInterrupted(before: string): Promise<number> {
+    let n = 0;
+    for (const e of await repo.startedEvents(before)) {
+      const data = json<Record<string, unknown>>(e.event_data, {});
+      if (data.status !== "started") continue;
+      // Builds before this version wrote "started" and the outcome as two entries: such a build ended.
+      const later = (await repo.events(e.definition_id)).some((x) => x.id > e.id && x.event_type === e.event_type);
+      if (e.event_type === "build" && later) continue;
+      const note = "the console stopped during this step; it may or may not have completed: retry it";
+      await repo.updateEventData(e.id, JSON.stringify({ ...data, status: "interrupted", error: note }));
+      n++;
+    }
+    return n;
   }
 
   /** Peers and orderers of the chaincode's channel that have joined it, with their node info. */
@@ -224,6 +270,8 @@ export function createChaincodeShared(deps: ChaincodesDeps) {
     definition,
     lifecycleInput,
     event,
+    begin,
+    markInterrupted,
     channelNodes,
     channelPeer,
     ordererEndpoint,

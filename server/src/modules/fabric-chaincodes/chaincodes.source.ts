@@ -16,7 +16,7 @@ import type { ChaincodeShared, ChaincodesDeps } from "./chaincodes.shared.js";
 /** A definition's source: imported from a host path or an uploaded archive, and built. */
 export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared) {
   const { repo } = deps;
-  const { defDir, definition, definitionResponse, event } = s;
+  const { defDir, definition, definitionResponse, event, begin } = s;
 
   /** Copies a source directory or executable from this host into the definition's folder. */
   async function importSourcePath(
@@ -74,11 +74,11 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
       if (found) return found;
     }
     await repo.updateDefinition(def.id, { deploy_status: "building", deploy_error: null, updated_at: nowIso() });
-    await event(def.id, "build", { status: "started", user, source_type: def.source_type });
+    const entry = await begin(def.id, "build", { user, source_type: def.source_type });
     const buildLog = opts.logFile ?? join(defDir(def.id), "build.log");
     try {
       const run = await buildChaincode({ type: kind, srcDir: def.source_path, logFile: buildLog });
-      await event(def.id, "build", { status: "success", user });
+      await entry.finish("success");
       await repo.updateDefinition(def.id, { deploy_status: "none", updated_at: nowIso() });
       return run;
     } catch (err) {
@@ -88,7 +88,7 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
         deploy_error: errorMessage(err),
         updated_at: nowIso(),
       });
-      await event(def.id, "build", { status: "failed", user, error: errorMessage(err), log });
+      await entry.finish("failed", { error: errorMessage(err), log });
       throw new InputError(`source: ${errorMessage(err)}`, { field: "source", buildLog: log });
     }
   }
