@@ -25,6 +25,8 @@ export interface LeaderWaitOptions {
   firstMs?: number;
   /** Longest pause between tries (default 1 s). */
   capMs?: number;
+  /** Which failures mean "no leader yet" (default isNoLeader; the Gateway words it its own way). */
+  when?: (err: unknown) => boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function untilLeader<T>(op: () => Promise<T>, opts: LeaderWaitOptio
     try {
       return await op();
     } catch (err) {
-      if (!isNoLeader(err)) throw err;
+      if (!(opts.when ?? isNoLeader)(err)) throw err;
       const waited = Date.now() - started;
       if (waited + delay > timeoutMs) throw stillNoLeader(err, waited);
       await sleep(delay);

@@ -2,6 +2,7 @@ import type * as grpc from "@grpc/grpc-js";
 import type * as FabricGateway from "@hyperledger/fabric-gateway";
 import { peer } from "@hyperledger/fabric-protos";
 import { openGrpcClient, type GrpcEndpoint } from "../grpc-connection.js";
+import { untilLeader } from "../leader-wait.js";
 
 /** How a call to a chaincode is signed: an MSP identity and a signer of SHA-256 digests (low-S ECDSA). */
 export interface GatewayIdentity {
@@ -66,6 +67,19 @@ function explain(err: unknown, kind: ChaincodeCallError["kind"], txId?: string):
 }
 
 /**
+ * Whether the Gateway could not submit because the orderers answered SERVICE_UNAVAILABLE (no Raft
+ * leader yet): its error, or a detail per orderer, names the status. Nothing was ordered then.
+ */
+function ordererHasNoLeader(err: unknown): boolean {
+  const e = err as { message?: unknown; details?: unknown };
+  const words = [
+    e.message,
+    ...(Array.isArray(e.details) ? e.details.map((d: { message?: unknown }) => d?.message) : []),
+  ];
+  return words.some((w) => typeof w === "string" && /SERVICE_UNAVAILABLE/.test(w));
+}
+
+/**
  * One connection to a peer's Gateway service for calling chaincode. Keep it for many calls; the
  * gRPC channel is reused.
  */
@@ -107,7 +121,8 @@ export async function openGateway(endpoint: GrpcEndpoint, identity: GatewayIdent
       try {
         const tx = await proposal.endorse();
         stage = "submit";
-        const submitted = await tx.submit();
+        // The same signed envelope again (same transaction id) until the orderer has a leader.
+        const submitted = await untilLeader(() => tx.submit(), { when: ordererHasNoLeader });
         stage = "commit";
         const status = await submitted.getStatus();
         if (!status.successful) {
