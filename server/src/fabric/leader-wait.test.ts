@@ -1,6 +1,7 @@
 import { common } from "@hyperledger/fabric-protos";
 import { describe, expect, it } from "vitest";
 import { BroadcastError } from "./broadcast.js";
+import { ordererHasNoLeader } from "./chaincode/gateway.js";
 import { DeliverError } from "./deliver.js";
 import { isNoLeader, untilLeader } from "./leader-wait.js";
 
@@ -54,5 +55,31 @@ describe("waiting for a Raft leader", () => {
       /SERVICE_UNAVAILABLE: no Raft leader \(still after waiting 0\.\d s for a leader\)/,
     );
     expect(isNoLeader(err)).toBe(true);
+  });
+
+  it("reads the Gateway's words for orderers without a leader, and not its other failures", () => {
+    const gw = (message: string, details: { address: string; mspId: string; message: string }[] = []) =>
+      Object.assign(new Error(message), { details });
+    const detail = (message: string) => ({ address: "127.0.0.1:7050", mspId: "OrdMSP", message });
+    // Fabric 3.1: every orderer answered a 5xx status, and the Gateway adds no detail.
+    expect(ordererHasNoLeader(gw("14 UNAVAILABLE: no orderers could successfully process transaction"))).toBe(true);
+    expect(
+      ordererHasNoLeader(
+        gw("14 UNAVAILABLE: no orderers could successfully process transaction", [
+          detail("rpc error: code = Aborted desc = received unsuccessful response from orderer: SERVICE_UNAVAILABLE"),
+        ]),
+      ),
+    ).toBe(true);
+    // A connection failure (a detail without the status) and a 4xx refusal are not waited for.
+    expect(
+      ordererHasNoLeader(
+        gw("14 UNAVAILABLE: no orderers could successfully process transaction", [
+          detail("rpc error: code = Unavailable desc = connection error: connect: connection refused"),
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      ordererHasNoLeader(gw("10 ABORTED: received unsuccessful response from orderer: status=BAD_REQUEST, info=x")),
+    ).toBe(false);
   });
 });

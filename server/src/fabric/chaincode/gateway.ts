@@ -68,15 +68,20 @@ function explain(err: unknown, kind: ChaincodeCallError["kind"], txId?: string):
 
 /**
  * Whether the Gateway could not submit because the orderers answered SERVICE_UNAVAILABLE (no Raft
- * leader yet): its error, or a detail per orderer, names the status. Nothing was ordered then.
+ * leader yet); nothing was ordered then. The peer's Gateway words it in two ways: a detail per
+ * orderer naming the status, or (Fabric 3.1) "no orderers could successfully process transaction"
+ * with no detail at all, which it answers only when every orderer returned a 5xx status (a
+ * connection failure adds a detail, a 4xx status is an Aborted error of its own).
  */
-function ordererHasNoLeader(err: unknown): boolean {
+export function ordererHasNoLeader(err: unknown): boolean {
   const e = err as { message?: unknown; details?: unknown };
-  const words = [
-    e.message,
-    ...(Array.isArray(e.details) ? e.details.map((d: { message?: unknown }) => d?.message) : []),
-  ];
-  return words.some((w) => typeof w === "string" && /SERVICE_UNAVAILABLE/.test(w));
+  const details = Array.isArray(e.details) ? (e.details as { message?: unknown }[]) : [];
+  if (details.some((d) => typeof d?.message === "string" && /SERVICE_UNAVAILABLE/.test(d.message))) return true;
+  return (
+    details.length === 0 &&
+    typeof e.message === "string" &&
+    /no orderers could successfully process transaction|SERVICE_UNAVAILABLE/.test(e.message)
+  );
 }
 
 /**

@@ -17,8 +17,8 @@ const ASSET_NODE = resolve(here, "../../fabric/test-support/chaincode/asset-node
  * peer org and one Raft orderer. An approve sent right after the orderer restarts waits for the
  * leader and succeeds; approving or committing again answers success with "already"; an approval
  * that replaces the org's earlier one names what changed; a definition that differs from the
- * committed sequence is a 409 naming the difference; every step leaves one completed timeline entry.
- * No chaincode server runs: approve and commit need the installed package only.
+ * committed sequence is a 409 naming the difference; an invoke right after an orderer restart
+ * succeeds; every step leaves one completed timeline entry.
  */
 const bins = await haveFabricBinaries("lifecycle restart e2e");
 let harness: FabricApi | undefined;
@@ -65,6 +65,7 @@ describe("idempotent lifecycle steps", () => {
         sequence: 1,
         endorsement_policy: "OR('LcOrg1MSP.peer')",
       });
+      await h.ok("POST", `/sc/fabric/definitions/${def.id}/install`, { peer_ids: [peer.id] });
       const replaced = await h.ok("POST", `/sc/fabric/definitions/${def.id}/approve`, { peer_id: peer.id });
       expect(replaced.message).toMatch(
         /replacing its approval of sequence 1 that differed in: version \(1\.0 → 1\.1\)/,
@@ -76,6 +77,19 @@ describe("idempotent lifecycle steps", () => {
       expect(recommit).toMatchObject({ status: "success", already: "committed" });
       const reapprove = await h.ok("POST", `/sc/fabric/definitions/${def.id}/approve`, { peer_id: peer.id });
       expect(reapprove.already).toBe("approved");
+
+      // An invoke right after another orderer restart: the Gateway's submit waits for the leader too.
+      await h.ok("POST", `/sc/fabric/definitions/${def.id}/deploy`, {});
+      const t1 = Date.now();
+      await h.ok("POST", `/nodes/${orderer.id}/restart`);
+      const invoked = await h.call("POST", `/sc/fabric/chaincodes/${cc.id}/invoke`, {
+        function: "CreateAsset",
+        args: ["r1", "after-restart"],
+      });
+      console.log(`invoke right after an orderer restart: ${Date.now() - t1} ms`);
+      expect(invoked.status, JSON.stringify(invoked.body)).toBe(200);
+      expect(invoked.body.result).toEqual({ id: "r1", value: "after-restart" });
+      await h.ok("POST", `/sc/fabric/definitions/${def.id}/undeploy`, {});
 
       // A row that no longer matches what the channel committed at its sequence (as if edited elsewhere).
       await h.t.database.db
@@ -98,10 +112,14 @@ describe("idempotent lifecycle steps", () => {
         "install:success",
         "approve:success",
         "approve:success:approved",
+        "install:success",
         "approve:success",
         "commit:success",
         "commit:success:committed",
         "approve:success:approved",
+        "build:success",
+        "deploy:success",
+        "undeploy:success",
         "commit:failed",
         "approve:failed",
       ]);
