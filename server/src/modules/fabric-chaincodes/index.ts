@@ -54,7 +54,7 @@ export function registerChaincodesModule(
       })),
   });
   const calls = createChaincodeCalls({ db: ctx.db, ctx: deps.fabric, keys: deps.keys, chaincodes: service });
-  registerChaincodesRoutes(api, service, calls);
+  registerChaincodesRoutes(api, service, calls, { dataDir: ctx.config.dataDir });
   registerMspExportRoute(api, { fabric: deps.fabric, keys: deps.keys, dataDir: ctx.config.dataDir });
   void runtime.resume().catch((err: unknown) => ctx.log.warn({ err }, "resuming chaincode servers failed"));
   return {
