@@ -4048,7 +4048,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Put the project's files back as they were at a commit (recorded as a new commit) */
+    /**
+     * Put the project's files back as they were at a commit (recorded as a new commit)
+     * @description A commit holding an npm install script or a binding.gyp is refused (400) before anything is written.
+     */
     post: operations["restoreProjectCommit"];
     delete?: never;
     options?: never;
@@ -4133,7 +4136,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Write a file of a project (atomically) */
+    /**
+     * Write a file of a project (atomically)
+     * @description A package.json with an npm install script (preinstall, install, postinstall, prepublish, preprepare, prepare, postprepare, dependencies) or gypfile, and a binding.gyp, are refused with a 400 naming them: npm would run them on the host by itself.
+     */
     post: operations["writeFile"];
     delete?: never;
     options?: never;
