@@ -244,6 +244,13 @@ export const PERMISSIONS = {
     description: "Install, edit, delete, deploy, stop and resume plugins",
     roles: OPERATORS,
   },
+  HOST_COMMAND: {
+    name: "Define host commands",
+    category: "System",
+    description:
+      "Define what the console runs on its host: plugins that are not a built-in catalogue entry as published (their own processes or compose file), prebuilt chaincode executables, chaincode source copied from a host path (source_path), plugin registries",
+    roles: ADMIN,
+  },
   FEDERATION_READ: {
     name: "Read federation",
     category: "Federation",

@@ -257,7 +257,10 @@ export interface paths {
     /** Get global settings */
     get: operations["getSetting"];
     put?: never;
-    /** Replace global settings */
+    /**
+     * Replace global settings
+     * @description Adding a URL to config.pluginRegistries needs HOST_COMMAND (admins): a registry supplies plugin definitions, whose processes run commands on the host. 403 for other callers; the other settings save as before.
+     */
     post: operations["createOrUpdateSetting"];
     delete?: never;
     options?: never;
@@ -3526,7 +3529,10 @@ export interface paths {
     /** List a chaincode's definitions */
     get: operations["listChaincodeDefinitions"];
     put?: never;
-    /** Create a definition: version, next sequence, endorsement policy, collections, source */
+    /**
+     * Create a definition: version, next sequence, endorsement policy, collections, source
+     * @description source_type executable and source_path define what runs on the host: 403 unless the caller holds HOST_COMMAND (admins). A source_path inside (or holding) the data directory, or whose package.json has an npm install script (preinstall, install, postinstall, prepare, ...): 400 naming it.
+     */
     post: operations["createChaincodeDefinition"];
     delete?: never;
     options?: never;
@@ -3559,7 +3565,10 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Change a definition that is not committed yet */
+    /**
+     * Change a definition that is not committed yet
+     * @description source_type and source_path are checked as on create (403 for executable and source_path).
+     */
     put: operations["updateChaincodeDefinition"];
     post?: never;
     /** Delete a definition (stops its chaincode server) */
@@ -4039,7 +4048,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Put the project's files back as they were at a commit (recorded as a new commit) */
+    /**
+     * Put the project's files back as they were at a commit (recorded as a new commit)
+     * @description A commit holding an npm install script or a binding.gyp is refused (400) before anything is written.
+     */
     post: operations["restoreProjectCommit"];
     delete?: never;
     options?: never;
@@ -4124,7 +4136,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Write a file of a project (atomically) */
+    /**
+     * Write a file of a project (atomically)
+     * @description A package.json with an npm install script (preinstall, install, postinstall, prepublish, preprepare, prepare, postprepare, dependencies) or gypfile, and a binding.gyp, are refused with a 400 naming them: npm would run them on the host by itself.
+     */
     post: operations["writeFile"];
     delete?: never;
     options?: never;
@@ -4642,7 +4657,10 @@ export interface paths {
     };
     /** A plugin, its deployment status and its YAML */
     get: operations["getPlugin"];
-    /** Change a plugin's definition (JSON or YAML); a running deployment keeps its own until deployed again */
+    /**
+     * Change a plugin's definition (JSON or YAML); a running deployment keeps its own until deployed again
+     * @description Changing what the plugin runs (its processes or compose file) to something that is not a built-in catalogue entry's as published: 403 unless the caller holds HOST_COMMAND (admins).
+     */
     put: operations["updatePlugin"];
     post?: never;
     /** Delete a plugin (stops it first and removes its files) */
@@ -4663,7 +4681,7 @@ export interface paths {
     put?: never;
     /**
      * Deploy a plugin with parameter values
-     * @description Values are checked against spec.parameters first (400 naming parameters.<field>); x-source values are bound to the console's resources. A process that does not start ends the deploy: 400 with its log in details.log, the plugin in error, nothing left running. A compose plugin without a Docker engine: 400 DOCKER_UNAVAILABLE. 409 while it runs.
+     * @description Values are checked against spec.parameters first (400 naming parameters.<field>); x-source values are bound to the console's resources; a compose plugin refuses values with line breaks (they would add lines to its compose file). A process that does not start ends the deploy: 400 with its log in details.log, the plugin in error, nothing left running. A compose plugin without a Docker engine: 400 DOCKER_UNAVAILABLE. 409 while it runs.
      */
     post: operations["deployPlugin"];
     delete?: never;
@@ -5063,7 +5081,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create the definition here and install and approve it for this console's orgs (build, install, chaincode server, approve) */
+    /**
+     * Create the definition here and install and approve it for this console's orgs (build, install, chaincode server, approve)
+     * @description A prebuilt executable (declared or detected in the archive) needs HOST_COMMAND (admins): 403 for others. An archive whose package.json has an npm install script: 400 naming it.
+     */
     post: operations["acceptChaincodeProposal"];
     delete?: never;
     options?: never;
@@ -5704,7 +5725,7 @@ export interface paths {
     put?: never;
     /**
      * Upload the chaincode's code: an archive (tar.gz, tar, zip) of a Node.js or Go project, or an executable
-     * @description Send the file as the request body (Content-Type application/octet-stream or application/gzip), or JSON {"source_path": "/dir"} to copy a directory or executable of this host. type=auto detects package.json (node), go.mod (go) or a single executable.
+     * @description Send the file as the request body (Content-Type application/octet-stream or application/gzip), or JSON {"source_path": "/dir"} to copy a directory or executable of this host. type=auto detects package.json (node), go.mod (go) or a single executable. An executable (type=executable, or detected) and source_path need HOST_COMMAND (admins): 403 for others. A package.json with an npm install script (preinstall, install, postinstall, prepare, ...): 400 naming it.
      */
     post: operations["uploadChaincodeDefinitionSource"];
     delete?: never;
@@ -5725,7 +5746,7 @@ export interface paths {
     put?: never;
     /**
      * Install a plugin (JSON, or its YAML with Content-Type application/yaml)
-     * @description Bad YAML and fields that break the plugin format are a 400 naming the field, with line and column for YAML (details.errors: [{path, message, line, column}]). 409 when the name exists.
+     * @description Bad YAML and fields that break the plugin format are a 400 naming the field, with line and column for YAML (details.errors: [{path, message, line, column}]). 409 when the name exists. A plugin whose spec is not a built-in catalogue entry's as published (its own processes or compose file) runs commands on the host: 403 unless the caller holds HOST_COMMAND (admins).
      */
     post: operations["createPlugin"];
     delete?: never;
@@ -6086,6 +6107,7 @@ export interface components {
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
+        | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
         | "GOVERNANCE_READ"
@@ -8711,6 +8733,7 @@ export interface components {
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
+        | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
         | "GOVERNANCE_READ"
@@ -12162,6 +12185,7 @@ export interface operations {
             | "NOTIFICATION_PROVIDER_CONFIG"
             | "PLUGIN_READ"
             | "PLUGIN_MANAGE"
+            | "HOST_COMMAND"
             | "FEDERATION_READ"
             | "FEDERATION_MANAGE"
             | "GOVERNANCE_READ"

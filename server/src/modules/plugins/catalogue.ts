@@ -119,6 +119,11 @@ export function createCatalogue(deps: { registries(): Promise<string[]>; dir?: (
   }
 
   return {
+    /**
+     * The built-in catalogue only (shipped with the product, never a registry's): the plugins a
+     * manager may install as published, since their processes were reviewed with the product.
+     */
+    published: (): Promise<AvailablePlugin[]> => builtin(),
     async list(opts: { refresh?: boolean } = {}): Promise<Catalogue> {
       const urls = await deps.registries();
       const key = urls.join("\n");

@@ -1,0 +1,64 @@
+import type { LightMyRequestResponse } from "fastify";
+import { createUser, type TestApp } from "./test-app.js";
+import { waitFor } from "./wait.js";
+
+/** One way a user reaches the API: its label in test names and the headers it sends. */
+export interface Caller {
+  label: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A manager as an attacker would come: a browser session (cookie, same-origin) and an API key the
+ * manager created for itself. Security tests run each reproduction as both.
+ */
+export async function managerCallers(t: TestApp, username: string): Promise<Caller[]> {
+  const password = "manager-password-1";
+  const basic = await createUser(t, username, "manager", password);
+  const login = await t.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { username, password } });
+  if (login.statusCode !== 200) throw new Error(`login of ${username} failed: ${login.statusCode} ${login.body}`);
+  const cookie = /session_id=[^;]+/.exec([login.headers["set-cookie"]].flat().join(";"))?.[0];
+  if (!cookie) throw new Error(`login of ${username} set no session cookie`);
+  const key = await t.app.inject({
+    method: "POST",
+    url: "/api/v1/api-keys",
+    headers: basic,
+    payload: { name: `${username}-key` },
+  });
+  if (key.statusCode !== 201) throw new Error(`API key of ${username} failed: ${key.statusCode} ${key.body}`);
+  return [
+    { label: "manager session", headers: { cookie, "sec-fetch-site": "same-origin" } },
+    { label: "manager API key", headers: { "x-api-key": (key.json() as { key: string }).key } },
+  ];
+}
+
+/** An audit event as GET /audit/logs lists it. */
+export interface AuditItem {
+  eventType: string;
+  eventOutcome: string;
+  requestId: string;
+  affectedResource: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * The audit entry of the request that got `res` (matched by its requestId), read as an admin; the
+ * entry is written once the response is sent, so it is awaited.
+ */
+export async function auditOf(t: TestApp, res: LightMyRequestResponse, eventType: string): Promise<AuditItem> {
+  const requestId = (res.json() as { requestId?: string }).requestId;
+  if (!requestId) throw new Error(`the response has no requestId: ${res.body}`);
+  return waitFor(
+    `the audit entry of request ${requestId}`,
+    async () => {
+      const list = await t.app.inject({
+        method: "GET",
+        url: `/api/v1/audit/logs?event_type=${encodeURIComponent(eventType)}&page_size=100`,
+        headers: t.admin,
+      });
+      return (list.json() as { items: AuditItem[] }).items.find((e) => e.requestId === requestId);
+    },
+    5000,
+    50,
+  );
+}
