@@ -1,5 +1,5 @@
-import { ForbiddenError } from "../../http/errors.js";
-import type { Principal } from "../../http/principal.js";
+import type { FastifyRequest } from "fastify";
+import { assertHostCommandAllowed } from "../../http/host-command.js";
 
 /**
  * Which extra environment variables a non-admin may give a node process.
@@ -28,10 +28,6 @@ const REFUSED_NAMES: readonly RegExp[] = [
 /** Values that name a place on the host: an absolute path, a home-relative one, or a way up. */
 const PATH_LIKE = /(^|[=:,;\s])(\/|~)|(^|[\\/])\.\.([\\/]|$)/;
 
-function isAdmin(p: Principal | null): boolean {
-  return p?.role === "admin" && p.ownerRole === "admin";
-}
-
 /** Why a variable is refused, or undefined when a manager may set it. */
 export function refusedEnvReason(name: string, value: string): string | undefined {
   if (REFUSED_NAMES.some((re) => re.test(name)))
@@ -41,23 +37,21 @@ export function refusedEnvReason(name: string, value: string): string | undefine
 }
 
 /**
- * Refuses (403, naming the field) variables only an admin may set. `current` is the node's present
- * env on an update: a client that sends back what it read (an admin's settings) is not refused
- * for the values it did not change.
+ * Refuses (403 HOST_COMMAND, naming the field, audited) variables only an admin may set. `current`
+ * is the node's present env on an update: a client that sends back what it read (an admin's
+ * settings) is not refused for the values it did not change.
  * @throws ForbiddenError naming `<field>.<NAME>`
  */
 export function assertNodeEnvAllowed(
-  principal: Principal | null,
+  req: FastifyRequest,
   field: string,
   env: Record<string, string> | null | undefined,
   current: Record<string, string> = {},
 ): void {
-  if (!env || isAdmin(principal)) return;
+  if (!env) return;
   for (const [name, value] of Object.entries(env)) {
     if (current[name] === value) continue;
     const why = refusedEnvReason(name, value);
-    if (why) {
-      throw new ForbiddenError(`${field}.${name}: only an admin may set this variable (${why})`);
-    }
+    if (why) assertHostCommandAllowed(req, `${field}.${name}`, why);
   }
 }

@@ -76,7 +76,7 @@ export function registerNodesRoutes(
     async (req, reply) => {
       req.auditInfo.details = { name: req.body.name, platform: req.body.blockchainPlatform };
       for (const field of ["fabricPeer", "fabricOrderer", "besuNode"] as const) {
-        assertNodeEnvAllowed(req.principal, `${field}.env`, req.body[field]?.env);
+        assertNodeEnvAllowed(req, `${field}.env`, req.body[field]?.env);
       }
       const node = await svc.create(req.body, req.query.start);
       req.auditInfo.resource = `node:${node.id}`;
@@ -116,7 +116,7 @@ export function registerNodesRoutes(
       req.auditInfo.resource = `node:${req.params.id}`;
       for (const field of ["fabricPeer", "fabricOrderer", "besuNode"] as const) {
         const env = req.body[field]?.env;
-        if (env) assertNodeEnvAllowed(req.principal, `${field}.env`, env, await currentEnv(req.params.id));
+        if (env) assertNodeEnvAllowed(req, `${field}.env`, env, await currentEnv(req.params.id));
       }
       return svc.update(req.params.id, req.body);
     },
