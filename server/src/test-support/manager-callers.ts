@@ -43,7 +43,13 @@ export async function managerCallers(t: TestApp, username = "mallory"): Promise<
 export async function auditOf(
   t: TestApp,
   res: { json(): unknown; headers: Record<string, unknown> },
-): Promise<{ type: string; outcome: string; username: string | null; resource: string | null; details: string | null }> {
+): Promise<{
+  type: string;
+  outcome: string;
+  username: string | null;
+  resource: string | null;
+  details: string | null;
+}> {
   const requestId = (res.json() as { requestId?: string }).requestId;
   if (!requestId) throw new Error("the answer carries no requestId");
   return waitFor(

@@ -170,14 +170,19 @@ describe.each(dialects())("federation security (%s)", (dialect) => {
       expect(res.statusCode, what).toBe(401);
       expect(res.json().message, what).toMatch(message);
       // No refusal names a node id: not A's, nor the one a forger claims, nor the one it addressed.
-      for (const id of [a.id.nodeId, b.id.nodeId, c.id.nodeId, stranger.nodeId]) expect(res.body, what).not.toContain(id);
+      for (const id of [a.id.nodeId, b.id.nodeId, c.id.nodeId, stranger.nodeId])
+        expect(res.body, what).not.toContain(id);
     }
     // An unknown sender and a known one with a bad signature get the same answer.
     const unknown = await toA(signedHeaders(stranger, ping), "GET", "/federation/ping");
     const impostor = await toA(signedHeaders(stranger, { ...ping, from: b.id.nodeId }), "GET", "/federation/ping");
     expect(unknown.json().message).toBe(impostor.json().message);
     // A guess at the recipient's id learns nothing either.
-    const guess = await toA(signedHeaders(stranger, { ...ping, to: `cl-${"0".repeat(32)}` }), "GET", "/federation/ping");
+    const guess = await toA(
+      signedHeaders(stranger, { ...ping, to: `cl-${"0".repeat(32)}` }),
+      "GET",
+      "/federation/ping",
+    );
     expect(guess.statusCode).toBe(401);
     expect(guess.body).not.toContain(a.id.nodeId);
     // A signed revoke whose path is changed, and a handshake whose body is changed after signing.
@@ -229,7 +234,12 @@ describe.each(dialects())("federation security (%s)", (dialect) => {
     expect(ping.body).not.toContain(b.id.nodeId);
     // Only the revoked console's own key learns that it is revoked: a forger naming B gets the plain 401.
     const forged = await toA(
-      signedHeaders(strangerIdentity(), { from: b.id.nodeId, to: a.id.nodeId, method: "GET", path: "/federation/ping" }),
+      signedHeaders(strangerIdentity(), {
+        from: b.id.nodeId,
+        to: a.id.nodeId,
+        method: "GET",
+        path: "/federation/ping",
+      }),
       "GET",
       "/federation/ping",
     );

@@ -64,7 +64,8 @@ export function createInboundVerifier(deps: {
         throw new UnauthorizedError("federation request refused: malformed nonce");
       const me = await identity.identity();
       // Names no node id: whoever sends an unsigned guess must not learn this console's id from the answer.
-      if (to !== me.nodeId) throw new UnauthorizedError("federation request refused: it is not addressed to this console");
+      if (to !== me.nodeId)
+        throw new UnauthorizedError("federation request refused: it is not addressed to this console");
       const timestamp = /^\d{1,12}$/.test(ts) ? Number(ts) : NaN;
       if (!Number.isFinite(timestamp) || Math.abs(timestamp * 1000 - now()) > REPLAY_WINDOW_MS) {
         throw new UnauthorizedError(

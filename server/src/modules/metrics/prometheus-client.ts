@@ -42,7 +42,8 @@ export function createPrometheusClient(baseUrl: () => string, timeoutMs = 30_000
       body = JSON.parse(text) as PromResponse;
     } catch {
       // The status only: a port that no longer holds our Prometheus may hold anything, and its page is not ours to show.
-      if (!res.ok) throw new UpstreamError(`Prometheus at ${baseUrl()} answered HTTP ${res.status} without a JSON body`);
+      if (!res.ok)
+        throw new UpstreamError(`Prometheus at ${baseUrl()} answered HTTP ${res.status} without a JSON body`);
       return { status: "success", data: text };
     }
     if (body.status === "error") {

@@ -61,7 +61,9 @@ export class SmtpError extends Error {
       typeof e.originalCode === "string" ? e.originalCode : "",
     ].filter(Boolean);
     const own =
-      e.response === undefined && ["ESOCKET", "ETLS", "EDNS", "ECONNECTION"].includes(code) && typeof e.message === "string"
+      e.response === undefined &&
+      ["ESOCKET", "ETLS", "EDNS", "ECONNECTION"].includes(code) &&
+      typeof e.message === "string"
         ? e.message
         : "";
     super(`${what}${facts.length ? ` (${facts.join(", ")})` : ""}${own ? `: ${own}` : ""}`);

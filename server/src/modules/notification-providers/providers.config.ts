@@ -134,7 +134,9 @@ export interface StoredProvider {
 function keep(field: string, value: string | undefined, stored: string | undefined, moved: string | undefined) {
   if (value !== undefined && value !== MASKED) return value;
   if (stored !== undefined && moved) {
-    throw new InputError(`${field}: must be given again when ${moved} (a stored secret never follows a new destination)`);
+    throw new InputError(
+      `${field}: must be given again when ${moved} (a stored secret never follows a new destination)`,
+    );
   }
   return stored;
 }

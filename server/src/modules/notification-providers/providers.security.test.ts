@@ -86,7 +86,12 @@ describe.each(dialects())("notification provider secrets and echoes (%s)", (dial
     for (const c of callers) {
       const name = `hook-${c.label.replace(/ /g, "-")}`;
       const id = await adminCreates(
-        webhook(name, { url: hookA.url, secret: ADMIN_HMAC, ca_cert: hookA.cert, headers: { Authorization: ADMIN_TOKEN } }),
+        webhook(name, {
+          url: hookA.url,
+          secret: ADMIN_HMAC,
+          ca_cert: hookA.cert,
+          headers: { Authorization: ADMIN_TOKEN },
+        }),
       );
       const before = await row(id);
       const masked = { secret: "********", headers: { Authorization: "********" } };
@@ -188,7 +193,9 @@ describe.each(dialects())("notification provider secrets and echoes (%s)", (dial
       expect(own.statusCode, own.body).toBe(200);
       const sent = await call("POST", `/notifications/providers/${id}/test`, c.headers, { testEmail: "t@example.com" });
       expect(sent.json(), sent.body).toMatchObject({ status: "success" });
-      expect(sent.json().message).toMatch(/^test email sent to t@example\.com: the mail server accepted it \(reply 250\)$/);
+      expect(sent.json().message).toMatch(
+        /^test email sent to t@example\.com: the mail server accepted it \(reply 250\)$/,
+      );
       expect(smtpB.logins.map((l) => l.pass)).toEqual(["manager-own-pass"]);
       smtpB.logins.length = 0;
     }
@@ -206,7 +213,10 @@ describe.each(dialects())("notification provider secrets and echoes (%s)", (dial
       expect(hook.statusCode, hook.body).toBe(201);
       const res = await call("POST", `/notifications/providers/${hook.json().id}/test`, c.headers, {});
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ status: "failure", message: "the receiver answered HTTP 500 Internal Server Error" });
+      expect(res.json()).toMatchObject({
+        status: "failure",
+        message: "the receiver answered HTTP 500 Internal Server Error",
+      });
       expect(res.body).not.toContain(LEAK);
       const stored = await call("GET", `/notifications/providers/${hook.json().id}`, c.headers);
       expect(stored.json().lastTestMessage).toBe("the receiver answered HTTP 500 Internal Server Error");

@@ -42,9 +42,14 @@ describe("public addresses", () => {
   });
 
   it("refuses a name when any of its addresses is not public, and pins the one it checked", async () => {
-    const resolver = (answers: string[]) => async () => answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-    await expect(checkedPublicAddress("mixed.example", resolver(["192.0.2.7", "10.0.0.8"]))).rejects.toThrow(NotPublicError);
-    await expect(checkedPublicAddress("v6.example", resolver(["2001:db8::1", "::1"]))).rejects.toThrow(/resolves to a unspecified or loopback/);
+    const resolver = (answers: string[]) => async () =>
+      answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+    await expect(checkedPublicAddress("mixed.example", resolver(["192.0.2.7", "10.0.0.8"]))).rejects.toThrow(
+      NotPublicError,
+    );
+    await expect(checkedPublicAddress("v6.example", resolver(["2001:db8::1", "::1"]))).rejects.toThrow(
+      /resolves to a unspecified or loopback/,
+    );
     await expect(checkedPublicAddress("ok.example", resolver(["192.0.2.7", "2001:db8::2"]))).resolves.toEqual({
       address: "192.0.2.7",
       family: 4,
@@ -59,7 +64,12 @@ describe("public addresses", () => {
     try {
       // .invalid never resolves (RFC 6761): success proves the connection used the pinned address.
       const lookup = pinnedLookup({ address: "127.0.0.1", family: 4 });
-      const pinned = await testConnection({ endpoint: `pinned.invalid:${port}`, protocol: "tcp", timeoutMs: 3000, lookup });
+      const pinned = await testConnection({
+        endpoint: `pinned.invalid:${port}`,
+        protocol: "tcp",
+        timeoutMs: 3000,
+        lookup,
+      });
       expect(pinned).toMatchObject({ success: true });
       const unpinned = await testConnection({ endpoint: `pinned.invalid:${port}`, protocol: "tcp", timeoutMs: 3000 });
       expect(unpinned).toMatchObject({ success: false, error: expect.stringMatching(/does not resolve/) });
@@ -123,7 +133,9 @@ describe.each(dialects())("anonymous test-connection (%s)", (dialect) => {
     for (const [endpoint, protocol] of targets) {
       const res = await probe({ endpoint, protocol, timeout: 2 });
       expect(res.statusCode, `${endpoint} ${protocol}: ${res.body}`).toBe(403);
-      expect(res.json().message).toMatch(/^body\.endpoint: .* (is|resolves to) a .*address; anonymous callers may only test public/);
+      expect(res.json().message).toMatch(
+        /^body\.endpoint: .* (is|resolves to) a .*address; anonymous callers may only test public/,
+      );
       expect(res.json().details).toEqual({ field: "body.endpoint" });
       expect(res.body).not.toContain("success");
       expect(await auditOf(t, res)).toMatchObject({

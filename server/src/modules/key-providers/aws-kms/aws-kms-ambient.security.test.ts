@@ -94,8 +94,8 @@ describe.each(dialects())("AWS KMS ambient credentials (%s)", (dialect) => {
   });
 
   it("never builds a client for a stored provider with a custom endpoint and no credentials", async () => {
-    await expect(createAwsClients({ awsRegion: "us-east-1", endpointUrl: endpoint, kmsKeyAliasPrefix: "x/" }, {})).rejects.toThrow(
-      /^config\.awsKms\.awsAccessKeyId: is required with endpointUrl/,
-    );
+    await expect(
+      createAwsClients({ awsRegion: "us-east-1", endpointUrl: endpoint, kmsKeyAliasPrefix: "x/" }, {}),
+    ).rejects.toThrow(/^config\.awsKms\.awsAccessKeyId: is required with endpointUrl/);
   });
 });
