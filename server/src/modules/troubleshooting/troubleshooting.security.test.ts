@@ -58,7 +58,7 @@ describe("public addresses", () => {
   });
 
   it("connects to the pinned address, whatever the name would resolve to later", async () => {
-    const server = createNetServer((s) => s.end());
+    const server = createHttpServer((_req, res) => res.end("ok"));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as AddressInfo).port;
     try {
@@ -73,6 +73,13 @@ describe("public addresses", () => {
       expect(pinned).toMatchObject({ success: true });
       const unpinned = await testConnection({ endpoint: `pinned.invalid:${port}`, protocol: "tcp", timeoutMs: 3000 });
       expect(unpinned).toMatchObject({ success: false, error: expect.stringMatching(/does not resolve/) });
+      const http = await testConnection({
+        endpoint: `http://pinned.invalid:${port}/`,
+        protocol: "http",
+        timeoutMs: 3000,
+        lookup,
+      });
+      expect(http).toMatchObject({ success: true, status_code: 200 });
     } finally {
       server.close();
     }
