@@ -108,7 +108,7 @@ function once(s: WebhookSettings, secrets: ProviderSecrets, n: OutgoingNotificat
 /**
  * POSTs a notification to a webhook, signed with the provider's secret. Network errors, 5xx and
  * 429 are retried with exponential backoff under the same delivery id; other answers are final.
- * Resolves with the receiver's answer, or throws WebhookError with the last one.
+ * Resolves with the receiver's status, or throws WebhookError with the last failure (never its body).
  */
 export async function postWebhook(
   s: WebhookSettings,
