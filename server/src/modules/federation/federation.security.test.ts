@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiOf,
@@ -9,6 +11,7 @@ import {
   tamper,
   type Api,
 } from "../../test-support/federation.js";
+import { auditOf, managerCallers } from "../../test-support/manager-callers.js";
 import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
 import type { Identity } from "./federation.identity.js";
@@ -254,6 +257,32 @@ describe.each(dialects())("federation security (%s)", (dialect) => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await state(a, b)).toEqual(before);
     expect((await a.api("DELETE", `/node/connected-peers/cl-${"0".repeat(32)}`)).statusCode).toBe(404);
+  });
+
+  it("never quotes what a self-made invitation's endpoint answered (manager session and API key)", async () => {
+    // A manager can sign an invitation with a key of their own and name any endpoint: here a loopback
+    // service that answers JSON that is not a console's error envelope.
+    const leak = createServer((_req, res) => {
+      res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ message: "SECRET-BODY" }));
+    });
+    await new Promise<void>((r) => leak.listen(0, "127.0.0.1", r));
+    const endpoint = `http://127.0.0.1:${(leak.address() as AddressInfo).port}`;
+    try {
+      for (const caller of await managerCallers(a.t, `fedmgr${Date.now() % 100000}`)) {
+        const res = await a.t.app.inject({
+          method: "POST",
+          url: "/api/v1/node/accept-invitation",
+          headers: caller.headers,
+          payload: { invitation_jwt: forgeInvitation(strangerIdentity(), { endpoint }) },
+        });
+        expect(res.statusCode, `${caller.label}: ${res.body}`).toBe(400);
+        expect(res.json().message).toMatch(/HTTP 403 Forbidden/);
+        expect(res.body).not.toContain("SECRET-BODY");
+        expect(await auditOf(a.t, res)).toMatchObject({ type: "federation.invitation_accept", outcome: "FAILURE" });
+      }
+    } finally {
+      leak.close();
+    }
   });
 
   it("shows a console that went away as unreachable", async () => {
