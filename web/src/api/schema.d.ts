@@ -8332,7 +8332,7 @@ export interface components {
        * @enum {string}
        */
       status: "success" | "failure";
-      /** @description What the mail server or webhook receiver answered */
+      /** @description The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text */
       message: string;
       testedAt: string;
     };
@@ -10958,7 +10958,7 @@ export interface components {
        * @enum {string}
        */
       status: "success" | "failure";
-      /** @description What the mail server or webhook receiver answered */
+      /** @description The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text */
       message: string;
       testedAt: string;
     };
