@@ -1,0 +1,279 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseMasterKey } from "../../crypto/envelope.js";
+import { startMoto, type Moto } from "../../test-support/moto.js";
+import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import { waitFor } from "../../test-support/wait.js";
+import { RecoveryKeyError, unwrapMasterKey, WRAPPED_MASTER_KEY_FILE } from "./recovery-key.js";
+
+/** What a browser sends from the console itself (inject's default host is localhost:80). */
+const ORIGIN = "http://localhost:80";
+
+/** Every regular file under a directory. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Issue 29, backups: a manager (a session and an API key) can't create, change, test or delete a
+ * backup target, make the recovery key or run a restore (drill), each refused with a 403 and a
+ * `permission.denied` audit entry, with nothing created anywhere; a LOCAL target outside the allowed
+ * roots is a 400 naming bucketPath; a snapshot made by real restic holds the master key in no form
+ * but wrapped under the recovery key, which unwraps it; a run a dead console left running is failed
+ * and notified once at the next boot.
+ */
+describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (dialect) => {
+  let t: TestApp;
+  let moto: Moto;
+  let recoveryKey: string;
+  let targetId: number;
+  let backupId: number;
+  const callers: Array<{ as: string; headers: Record<string, string> }> = [];
+  const attacker = `attacker-${dialect}`;
+
+  const api = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, headers: object, payload?: object) =>
+    t.app.inject({ method, url: `/api/v1${url}`, headers: headers as Record<string, string>, payload });
+  const admin = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
+    api(method, url, t.admin, payload);
+  const foreign = (name: string) => ({
+    name,
+    type: "S3",
+    endpoint: moto.endpoint,
+    region: "us-east-1",
+    bucketName: attacker,
+    bucketPath: "loot",
+    accessKeyId: "AKIDATTACKER",
+    secretKey: "attacker-secret",
+    resticPassword: "attacker-chosen-password",
+    forcePathStyle: true,
+  });
+  const denials = async (username: string) =>
+    t.database.db
+      .selectFrom("audit_logs")
+      .select(["details", "event_outcome"])
+      .where("event_type", "=", "permission.denied")
+      .where("username", "=", username)
+      .execute();
+
+  beforeAll(async () => {
+    moto = await startMoto();
+    await moto.createBucket(attacker);
+    t = await createTestApp(dialect);
+    await createUser(t, "mallory", "manager", "mallory-secret-1");
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/login",
+      payload: { username: "mallory", password: "mallory-secret-1" },
+    });
+    const cookie = [login.headers["set-cookie"] ?? []].flat().find((c) => c.startsWith("session_id="));
+    if (!cookie) throw new Error(`no session: ${login.statusCode} ${login.body}`);
+    callers.push({ as: "manager session", headers: { cookie: cookie.split(";")[0]!, origin: ORIGIN } });
+    const key = await api("POST", "/api-keys", t.basic("mallory", "mallory-secret-1"), { name: "mallory-key" });
+    expect(key.statusCode, key.body).toBe(201);
+    callers.push({ as: "manager API key", headers: { "x-api-key": key.json().key } });
+
+    const made = await admin("POST", "/backups/recovery-key", {});
+    expect(made.statusCode, made.body).toBe(201);
+    recoveryKey = made.json().recoveryKey;
+    // The admin's target, in the default root of LOCAL targets.
+    const target = await admin("POST", "/backups/targets", {
+      name: "admin-local",
+      type: "LOCAL",
+      bucketPath: join(t.config.dataDir, "backups", "local", "repo"),
+      resticPassword: "admin-restic-password",
+    });
+    expect(target.statusCode, target.body).toBe(201);
+    targetId = target.json().id;
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    moto?.stop();
+  });
+
+  it("refuses target changes, the recovery key and restores to a manager, auditing each, changing nothing", async () => {
+    const before = (await admin("GET", "/backups/targets")).body;
+    for (const c of callers) {
+      const attempts: Array<[string, "POST" | "PUT" | "DELETE", string, object?]> = [
+        ["BACKUP_TARGETS", "POST", "/backups/targets", foreign(`loot-${callers.indexOf(c)}`)],
+        ["BACKUP_TARGETS", "POST", "/backups/targets/test", foreign("probe")],
+        ["BACKUP_TARGETS", "PUT", `/backups/targets/${targetId}`, foreign("admin-local")],
+        ["BACKUP_TARGETS", "DELETE", `/backups/targets/${targetId}`],
+        ["BACKUP_TARGETS", "POST", "/backups/recovery-key", { replace: true }],
+        ["BACKUP_RESTORE", "POST", "/backups/1/verify"],
+      ];
+      for (const [required, method, url, body] of attempts) {
+        const seen = (await denials("mallory")).length;
+        const res = await api(method, url, c.headers, body);
+        expect(res.statusCode, `${c.as} ${method} ${url}: ${res.body}`).toBe(403);
+        expect(res.json()).toMatchObject({ error: "FORBIDDEN" });
+        const audit = await denials("mallory");
+        expect(audit.length, `${c.as} ${method} ${url} audited`).toBe(seen + 1);
+        expect(JSON.parse(audit.at(-1)!.details!)).toMatchObject({ method, required, role: "manager" });
+      }
+    }
+    // Nothing was created or changed: no target, no repository in the attacker's bucket.
+    expect((await admin("GET", "/backups/targets")).body).toBe(before);
+    expect(await moto.list(attacker, "")).toEqual([]);
+    expect((await admin("GET", "/backups/recovery-key")).json()).toMatchObject({ configured: true });
+  });
+
+  it("lets a manager back up (and schedule) to the admin's target", async () => {
+    for (const c of callers) {
+      const s = await api("POST", "/backups/schedules", c.headers, {
+        name: `nightly-${callers.indexOf(c)}`,
+        cronExpression: "0 3 * * *",
+        targetId,
+        retentionDays: 7,
+      });
+      expect(s.statusCode, `${c.as}: ${s.body}`).toBe(201);
+      expect((await admin("DELETE", `/backups/schedules/${s.json().id}`)).statusCode).toBe(204);
+    }
+    const run = await api("POST", "/backups", callers[1]!.headers, { targetId });
+    expect(run.statusCode, run.body).toBe(201);
+    backupId = run.json().id;
+    const done = await waitFor(
+      `backup ${backupId}`,
+      async () => {
+        const b = (await admin("GET", `/backups/${backupId}`)).json();
+        return b.status === "completed" || b.status === "failed" ? b : undefined;
+      },
+      120_000,
+    );
+    expect(done.status, done.errorMessage).toBe("completed");
+  });
+
+  it("answers a LOCAL target outside the allowed roots with a 400 naming bucketPath, audited, creating nothing", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "bk-outside-"));
+    const root = join(t.config.dataDir, "backups", "local");
+    mkdirSync(root, { recursive: true });
+    symlinkSync(outside, join(root, "escape"));
+    try {
+      for (const path of [
+        join(outside, "repo"),
+        "/etc/chainlaunch-repo",
+        "/proc/self",
+        join(t.config.dataDir, "keys-repo"),
+        t.config.dataDir,
+        join(root, "escape", "repo"),
+        join(root, "..", "..", "nodes"),
+      ]) {
+        const res = await admin("POST", "/backups/targets", {
+          name: "local-outside",
+          type: "LOCAL",
+          bucketPath: path,
+          resticPassword: "local-password",
+        });
+        expect(res.statusCode, `${path}: ${res.body}`).toBe(400);
+        expect(res.json().message).toMatch(/^bucketPath: /);
+        expect(res.json().message).toContain("CHAINLAUNCH_BACKUP_LOCAL_ROOTS");
+      }
+      expect(readdirSync(outside)).toEqual([]);
+      const names = ((await admin("GET", "/backups/targets")).json() as Array<{ name: string }>).map((x) => x.name);
+      expect(names).not.toContain("local-outside");
+      const failures = await t.database.db
+        .selectFrom("audit_logs")
+        .select("event_outcome")
+        .where("event_type", "=", "backup_target.create")
+        .where("event_outcome", "=", "FAILURE")
+        .execute();
+      expect(failures.length).toBeGreaterThanOrEqual(7);
+    } finally {
+      rmSync(join(root, "escape"), { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the master key out of the snapshot in every form but wrapped; the recovery key unwraps it", async () => {
+    const keyFile = join(t.config.dataDir, "master.key");
+    const fileText = readFileSync(keyFile, "utf8");
+    const master = parseMasterKey(fileText);
+    const forms = [
+      master,
+      Buffer.from(fileText.trim()),
+      Buffer.from(master.toString("base64")),
+      Buffer.from(master.toString("base64url")),
+      Buffer.from(master.toString("hex")),
+      Buffer.from(master.toString("hex").toUpperCase()),
+    ];
+    const scratch = mkdtempSync(join(tmpdir(), "bk-snapshot-"));
+    try {
+      const repo = join(t.config.dataDir, "backups", "local", "repo");
+      execFileSync("restic", ["-r", repo, "restore", "latest", "--target", scratch], {
+        env: { ...process.env, RESTIC_PASSWORD: "admin-restic-password" },
+        stdio: "ignore",
+      });
+      const files = filesUnder(scratch);
+      expect(files.length).toBeGreaterThanOrEqual(4);
+      expect(files.some((f) => f.endsWith(dialect === "sqlite" ? "chainlaunch.db" : "postgres.sql"))).toBe(true);
+      expect(files.map((f) => f.slice(scratch.length))).not.toContain("/data/master.key");
+      for (const f of files) {
+        if (statSync(f).size > 64 * 1024 * 1024) continue;
+        const bytes = readFileSync(f);
+        for (const form of forms) expect(bytes.includes(form), `${f} holds the master key`).toBe(false);
+      }
+      const wrapped = JSON.parse(readFileSync(join(scratch, WRAPPED_MASTER_KEY_FILE), "utf8"));
+      expect(JSON.stringify(wrapped)).not.toContain(recoveryKey.slice(6));
+      expect(unwrapMasterKey(wrapped, recoveryKey).equals(master)).toBe(true);
+      const other = `clrk1-${Buffer.alloc(32, 9).toString("base64url")}`;
+      expect(() => unwrapMasterKey(wrapped, other)).toThrow(RecoveryKeyError);
+      expect(() => unwrapMasterKey(wrapped, other)).toThrow(/needs the one with fingerprint/);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it("fails a run the console was killed in at the next boot, and notifies it once", async () => {
+    const now = new Date().toISOString();
+    const crashed = await t.database.db
+      .insertInto("backups")
+      .values({
+        target_id: targetId,
+        schedule_id: null,
+        status: "running",
+        metadata: "null",
+        created_by: "mallory",
+        created_at: now,
+        started_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const notified = async () =>
+      (
+        await t.database.db
+          .selectFrom("user_notifications")
+          .select("event_data")
+          .where("event_type", "=", "backup.failure")
+          .execute()
+      ).filter((n) => JSON.parse(n.event_data).backup_id === crashed.id);
+    const users = (await t.database.db.selectFrom("users").select("id").execute()).length;
+    await t.restart();
+    const b = (await admin("GET", `/backups/${crashed.id}`)).json();
+    expect(b.status).toBe("failed");
+    expect(b.errorMessage).toMatch(/^interrupted: /);
+    const once = await waitFor(
+      "the failure notifications",
+      async () => {
+        const n = await notified();
+        return n.length >= users ? n : undefined;
+      },
+      10_000,
+    );
+    expect(once).toHaveLength(users);
+    expect(JSON.parse(once[0]!.event_data)).toMatchObject({
+      target_name: "admin-local",
+      reason: expect.stringMatching(/^interrupted/),
+    });
+    await t.restart();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await notified()).toHaveLength(users);
+  });
+});
