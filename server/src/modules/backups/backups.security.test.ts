@@ -8,9 +8,28 @@ import { startMoto, type Moto } from "../../test-support/moto.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
 import { RecoveryKeyError, unwrapMasterKey, WRAPPED_MASTER_KEY_FILE } from "./recovery-key.js";
+import { restoreBackup } from "./restore.js";
 
 /** What a browser sends from the console itself (inject's default host is localhost:80). */
 const ORIGIN = "http://localhost:80";
+
+/** The forms a 32-byte key is written in (raw, base64, base64url, hex). */
+const formsOf = (key: Buffer): Buffer[] => [
+  key,
+  Buffer.from(key.toString("base64")),
+  Buffer.from(key.toString("base64url")),
+  Buffer.from(key.toString("hex")),
+  Buffer.from(key.toString("hex").toUpperCase()),
+];
+
+/** The files under dir that hold any of the forms (files over 64 MiB are not read). */
+function holders(dir: string, forms: Buffer[]): string[] {
+  return filesUnder(dir).filter((f) => {
+    if (statSync(f).size > 64 * 1024 * 1024) return false;
+    const bytes = readFileSync(f);
+    return forms.some((form) => bytes.includes(form));
+  });
+}
 
 /** Every regular file under a directory. */
 function filesUnder(dir: string): string[] {
@@ -196,14 +215,7 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
     const keyFile = join(t.config.dataDir, "master.key");
     const fileText = readFileSync(keyFile, "utf8");
     const master = parseMasterKey(fileText);
-    const forms = [
-      master,
-      Buffer.from(fileText.trim()),
-      Buffer.from(master.toString("base64")),
-      Buffer.from(master.toString("base64url")),
-      Buffer.from(master.toString("hex")),
-      Buffer.from(master.toString("hex").toUpperCase()),
-    ];
+    const forms = [...formsOf(master), Buffer.from(fileText.trim())];
     const scratch = mkdtempSync(join(tmpdir(), "bk-snapshot-"));
     try {
       const repo = join(t.config.dataDir, "backups", "local", "repo");
@@ -215,11 +227,9 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
       expect(files.length).toBeGreaterThanOrEqual(4);
       expect(files.some((f) => f.endsWith(dialect === "sqlite" ? "chainlaunch.db" : "postgres.sql"))).toBe(true);
       expect(files.map((f) => f.slice(scratch.length))).not.toContain("/data/master.key");
-      for (const f of files) {
-        if (statSync(f).size > 64 * 1024 * 1024) continue;
-        const bytes = readFileSync(f);
-        for (const form of forms) expect(bytes.includes(form), `${f} holds the master key`).toBe(false);
-      }
+      // The search finds the key where it is (the console's own key file), and nowhere in the snapshot.
+      expect(holders(t.config.dataDir, forms)).toContain(keyFile);
+      expect(holders(scratch, forms)).toEqual([]);
       const wrapped = JSON.parse(readFileSync(join(scratch, WRAPPED_MASTER_KEY_FILE), "utf8"));
       expect(JSON.stringify(wrapped)).not.toContain(recoveryKey.slice(6));
       expect(unwrapMasterKey(wrapped, recoveryKey).equals(master)).toBe(true);
@@ -228,6 +238,60 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
       expect(() => unwrapMasterKey(wrapped, other)).toThrow(/needs the one with fingerprint/);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it("wraps a CHAINLAUNCH_MASTER_KEY too: not in the snapshot, and the restore unwraps it into master.key", async () => {
+    const envKey = Buffer.alloc(32, 0).map((_, i) => (i * 37 + 11) & 0xff);
+    const u = await createTestApp(dialect, { CHAINLAUNCH_MASTER_KEY: envKey.toString("base64") });
+    const restored = mkdtempSync(join(tmpdir(), "bk-envkey-"));
+    try {
+      const call = (url: string, payload: object) =>
+        u.app.inject({ method: "POST", url: `/api/v1${url}`, headers: u.admin, payload });
+      const key = (await call("/backups/recovery-key", {})).json().recoveryKey as string;
+      const repo = join(u.config.dataDir, "backups", "local", "env-repo");
+      const target = await call("/backups/targets", {
+        name: "env",
+        type: "LOCAL",
+        bucketPath: repo,
+        resticPassword: "env-restic-password",
+      });
+      expect(target.statusCode, target.body).toBe(201);
+      const run = (await call("/backups", { targetId: target.json().id })).json();
+      const done = await waitFor(
+        "the backup",
+        async () => {
+          const b = (await u.app.inject({ method: "GET", url: `/api/v1/backups/${run.id}`, headers: u.admin })).json();
+          return b.status === "completed" || b.status === "failed" ? b : undefined;
+        },
+        120_000,
+      );
+      expect(done.status, done.errorMessage).toBe("completed");
+      const snap = join(restored, "snapshot");
+      execFileSync("restic", ["-r", repo, "restore", "latest", "--target", snap], {
+        env: { ...process.env, RESTIC_PASSWORD: "env-restic-password" },
+        stdio: "ignore",
+      });
+      expect(holders(snap, formsOf(envKey))).toEqual([]);
+      // Without the recovery key the restore stops before writing anything, naming what it needs.
+      const opts = {
+        target: repo,
+        snapshot: "latest",
+        dataDir: join(restored, "data"),
+        password: "env-restic-password",
+        databaseUrl: dialect === "postgres" ? "postgres://unused@127.0.0.1:1/x" : undefined,
+      };
+      await expect(restoreBackup(opts)).rejects.toThrow(/CHAINLAUNCH_RECOVERY_KEY/);
+      expect(readdirSync(restored)).toEqual(["snapshot"]);
+      if (dialect === "sqlite") {
+        const r = await restoreBackup({ ...opts, recoveryKey: key });
+        expect(r.masterKeyWritten).toBe(true);
+        expect(parseMasterKey(readFileSync(join(opts.dataDir, "master.key"), "utf8")).equals(envKey)).toBe(true);
+        expect(statSync(join(opts.dataDir, "master.key")).mode & 0o777).toBe(0o600);
+      }
+    } finally {
+      await u.close();
+      rmSync(restored, { recursive: true, force: true });
     }
   });
 
