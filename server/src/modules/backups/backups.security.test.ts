@@ -1,14 +1,27 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMasterKey } from "../../crypto/envelope.js";
 import { startMoto, type Moto } from "../../test-support/moto.js";
+import { freePort } from "../../test-support/postgres.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
-import { waitFor } from "../../test-support/wait.js";
+import { Fatal, waitFor } from "../../test-support/wait.js";
 import { RecoveryKeyError, unwrapMasterKey, WRAPPED_MASTER_KEY_FILE } from "./recovery-key.js";
 import { restoreBackup } from "./restore.js";
+
+const SERVER_DIR = resolve(import.meta.dirname, "../../..");
 
 /** What a browser sends from the console itself (inject's default host is localhost:80). */
 const ORIGIN = "http://localhost:80";
@@ -198,13 +211,20 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
       expect(readdirSync(outside)).toEqual([]);
       const names = ((await admin("GET", "/backups/targets")).json() as Array<{ name: string }>).map((x) => x.name);
       expect(names).not.toContain("local-outside");
-      const failures = await t.database.db
-        .selectFrom("audit_logs")
-        .select("event_outcome")
-        .where("event_type", "=", "backup_target.create")
-        .where("event_outcome", "=", "FAILURE")
-        .execute();
-      expect(failures.length).toBeGreaterThanOrEqual(7);
+      // The audit hook writes after the response (onResponse): wait for the last one.
+      await waitFor(
+        "seven audited refusals",
+        async () => {
+          const failures = await t.database.db
+            .selectFrom("audit_logs")
+            .select("event_outcome")
+            .where("event_type", "=", "backup_target.create")
+            .where("event_outcome", "=", "FAILURE")
+            .execute();
+          return failures.length >= 7 ? true : undefined;
+        },
+        5_000,
+      );
     } finally {
       rmSync(join(root, "escape"), { force: true });
       rmSync(outside, { recursive: true, force: true });
@@ -295,21 +315,66 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
     }
   });
 
-  it("fails a run the console was killed in at the next boot, and notifies it once", async () => {
-    const now = new Date().toISOString();
-    const crashed = await t.database.db
-      .insertInto("backups")
-      .values({
-        target_id: targetId,
-        schedule_id: null,
-        status: "running",
-        metadata: "null",
-        created_by: "mallory",
-        created_at: now,
-        started_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+  it("fails a run the console was killed in (SIGKILL mid-backup) at the next boot, and notifies it once", async () => {
+    // A second console process on the same data directory and database, killed while it backs up.
+    const big = join(t.config.dataDir, "big.bin");
+    writeFileSync(big, randomBytes(256 * 1024 * 1024));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      CHAINLAUNCH_DATA: t.config.dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
+      CHAINLAUNCH_BESU_DOWNLOAD: "0",
+    };
+    delete env.DATABASE_URL;
+    delete env.CHAINLAUNCH_MASTER_KEY;
+    if (t.config.databaseUrl) env.DATABASE_URL = t.config.databaseUrl;
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
+      cwd: SERVER_DIR,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const http = async (method: string, path: string, body?: object) => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+        method,
+        headers: { authorization: t.admin.authorization, ...(body ? { "content-type": "application/json" } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    let crashedId: number;
+    try {
+      await waitFor(
+        "the second console",
+        async () => {
+          if (child.exitCode !== null) throw new Fatal(`serve exited ${child.exitCode}: ${stderr}`);
+          return fetch(`http://127.0.0.1:${port}/api/v1/backups`, { headers: { authorization: t.admin.authorization } })
+            .then((r) => (r.ok ? true : undefined))
+            .catch(() => undefined);
+        },
+        60_000,
+      );
+      const started = await http("POST", "/backups", { targetId });
+      crashedId = started.id as number;
+      await waitFor(
+        `backup ${crashedId} running`,
+        async () => ((await http("GET", `/backups/${crashedId}`)).status === "running" ? true : undefined),
+        30_000,
+        20,
+      );
+    } finally {
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
+      rmSync(big, { force: true });
+    }
+    await new Promise<void>((r) => (child.exitCode !== null || child.signalCode ? r() : child.once("exit", () => r())));
+    expect((await admin("GET", `/backups/${crashedId}`)).json().status).toBe("running");
+
     const notified = async () =>
       (
         await t.database.db
@@ -317,10 +382,11 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
           .select("event_data")
           .where("event_type", "=", "backup.failure")
           .execute()
-      ).filter((n) => JSON.parse(n.event_data).backup_id === crashed.id);
+      ).filter((n) => JSON.parse(n.event_data).backup_id === crashedId);
     const users = (await t.database.db.selectFrom("users").select("id").execute()).length;
+    expect(await notified()).toEqual([]);
     await t.restart();
-    const b = (await admin("GET", `/backups/${crashed.id}`)).json();
+    const b = (await admin("GET", `/backups/${crashedId}`)).json();
     expect(b.status).toBe("failed");
     expect(b.errorMessage).toMatch(/^interrupted: /);
     const once = await waitFor(
@@ -339,5 +405,16 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
     await t.restart();
     await new Promise((r) => setTimeout(r, 500));
     expect(await notified()).toHaveLength(users);
+    // The repository the killed restic left locked takes the next backup (a stale lock is removed).
+    const next = (await admin("POST", "/backups", { targetId })).json();
+    const done = await waitFor(
+      `backup ${next.id}`,
+      async () => {
+        const x = (await admin("GET", `/backups/${next.id}`)).json();
+        return x.status === "completed" || x.status === "failed" ? x : undefined;
+      },
+      120_000,
+    );
+    expect(done.status, done.errorMessage).toBe("completed");
   });
 });

@@ -177,6 +177,8 @@ export function runTool(
 
 /**
  * Writes a consistent copy of the console into `staging`:
+ * - the master key only wrapped under the recovery key (`master-key.wrapped.json`); `master.key`
+ *   itself never (a repository's holder must not be able to open the console's keys);
  * - the database: SQLite's online backup API (a consistent copy while the console keeps writing) or
  *   pg_dump (one transaction snapshot);
  * - the data directory (keys, MSPs, node configs, chaincode and project folders), without the
