@@ -262,7 +262,7 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
   });
 
   it("wraps a CHAINLAUNCH_MASTER_KEY too: not in the snapshot, and the restore unwraps it into master.key", async () => {
-    const envKey = Buffer.alloc(32, 0).map((_, i) => (i * 37 + 11) & 0xff);
+    const envKey = Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff));
     const u = await createTestApp(dialect, { CHAINLAUNCH_MASTER_KEY: envKey.toString("base64") });
     const restored = mkdtempSync(join(tmpdir(), "bk-envkey-"));
     try {
