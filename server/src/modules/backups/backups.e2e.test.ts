@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -22,6 +22,13 @@ import { ADMIN_PASSWORD } from "../../test-support/test-app.js";
 const run = promisify(execFile);
 const serverDir = resolve(import.meta.dirname, "../../..");
 const bins = await haveFabricBinaries("backup restore e2e");
+
+/** Every regular file under a directory. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : [],
+  );
+}
 
 /** Every private key in a console's SQLite database, decrypted with its master key file. */
 function privateKeys(dbFile: string, masterKeyFile: string): Map<number, string> {
@@ -110,6 +117,43 @@ describe("backup and restore of a console with a running channel", () => {
       // Both nodes were paused while their folders were copied, and run on.
       expect(backup.metadata.backup.nodes.map((n: Json) => n.paused)).toEqual([true, true]);
       expect((await h.ok("GET", `/nodes/${peer.id}`)).status).toBe("RUNNING");
+      // The snapshot of a console with organizations, nodes and a channel holds its master key nowhere in
+      // clear (raw, base64, base64url or hex), only wrapped under the recovery key.
+      const master = parseMasterKey(readFileSync(join(h.t.config.dataDir, "master.key"), "utf8"));
+      const peek = mkdtempSync(join(tmpdir(), "chainlaunch-peek-"));
+      try {
+        await run(
+          "restic",
+          [
+            "-r",
+            "s3:" + moto.endpoint + "/drill/console",
+            "-o",
+            "s3.bucket-lookup=path",
+            "restore",
+            backup.snapshotId,
+            "--target",
+            peek,
+          ],
+          {
+            env: {
+              ...process.env,
+              RESTIC_PASSWORD: "restore-password",
+              AWS_ACCESS_KEY_ID: "AKIDRESTORE",
+              AWS_SECRET_ACCESS_KEY: "restore-secret",
+              AWS_DEFAULT_REGION: "us-east-1",
+            },
+          },
+        );
+        const forms = ["base64", "base64url", "hex"].map((e) => Buffer.from(master.toString(e as BufferEncoding)));
+        const holding = filesUnder(peek).filter((f) => {
+          const bytes = readFileSync(f);
+          return [master, ...forms].some((form) => bytes.includes(form));
+        });
+        expect(filesUnder(peek).length).toBeGreaterThan(50);
+        expect(holding).toEqual([]);
+      } finally {
+        rmSync(peek, { recursive: true, force: true });
+      }
 
       const before = {
         users: (await h.ok("GET", "/users")).map((u: Json) => [u.id, u.username, u.role]),
