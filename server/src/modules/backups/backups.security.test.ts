@@ -10,6 +10,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -181,6 +183,58 @@ describe.each(dialects())("backups under attack (%s)", { timeout: 180_000 }, (di
       120_000,
     );
     expect(done.status, done.errorMessage).toBe("completed");
+  });
+
+  it("never sends a stored S3 secret key to a new endpoint or bucket: moving a target needs the key again", async () => {
+    await moto.createBucket(`own-${dialect}`);
+    const own = {
+      name: "admin-s3",
+      type: "S3",
+      endpoint: moto.endpoint,
+      region: "us-east-1",
+      bucketName: `own-${dialect}`,
+      bucketPath: "console",
+      accessKeyId: "AKIDOWN",
+      secretKey: "own-secret-key",
+      resticPassword: "own-restic-password",
+      forcePathStyle: true,
+    };
+    const created = await admin("POST", "/backups/targets", own);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    // A listener that records every request (restic would sign them with the stored key).
+    const seen: string[] = [];
+    const listener = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ""}`);
+      res.statusCode = 500;
+      res.end();
+    });
+    await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()));
+    const elsewhere = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      const { secretKey: _kept, ...withoutSecret } = own;
+      for (const [method, url, body] of [
+        ["PUT", `/backups/targets/${id}`, { ...withoutSecret, endpoint: elsewhere }],
+        ["PUT", `/backups/targets/${id}`, { ...withoutSecret, bucketName: attacker }],
+        ["POST", "/backups/targets/test", { ...withoutSecret, endpoint: elsewhere, id }],
+      ] as const) {
+        const res = await admin(method, url, body);
+        expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(400);
+        expect(res.json().message).toMatch(/^secretKey: the endpoint or bucket changed/);
+      }
+      expect(seen).toEqual([]);
+      expect(await moto.list(attacker, "")).toEqual([]);
+      expect((await admin("GET", `/backups/targets/${id}`)).json()).toMatchObject({
+        endpoint: moto.endpoint,
+        bucketName: `own-${dialect}`,
+      });
+      // Same place, no key: the stored one is kept (a rename).
+      const renamed = await admin("PUT", `/backups/targets/${id}`, { ...withoutSecret, name: "admin-s3-renamed" });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+    } finally {
+      listener.close();
+      await admin("DELETE", `/backups/targets/${id}`);
+    }
   });
 
   it("answers a LOCAL target outside the allowed roots with a 400 naming bucketPath, audited, creating nothing", async () => {

@@ -18,6 +18,26 @@ export function createBackupTargets(core: BackupsCore) {
   const duplicate = (name: string): ConflictError =>
     new ConflictError(`name: a backup target named '${name}' already exists`);
 
+  /**
+   * A stored S3 secret key goes only where it was saved for: a body that moves the target (type,
+   * endpoint or bucket) must bring the secret key again, or it would be sent to the new place.
+   */
+  function keptSecret(body: CreateTargetBody, current?: TargetAccess): string | null {
+    if (body.type !== "S3") return null;
+    if (body.secretKey) return body.secretKey;
+    if (!current?.secretKey) return null;
+    const moved =
+      current.type !== "S3" ||
+      (current.endpoint ?? "") !== (body.endpoint || "") ||
+      (current.bucketName ?? "") !== (body.bucketName || "");
+    if (moved) {
+      throw new InputError(
+        "secretKey: the endpoint or bucket changed; send the secret key again (the stored one goes only where it was saved for)",
+      );
+    }
+    return current.secretKey;
+  }
+
   async function accessFromBody(body: CreateTargetBody, current?: TargetAccess): Promise<TargetAccess> {
     const access: TargetAccess = {
       type: body.type,
@@ -26,7 +46,7 @@ export function createBackupTargets(core: BackupsCore) {
       bucketName: body.type === "S3" ? body.bucketName || null : null,
       bucketPath: body.bucketPath ?? "",
       accessKeyId: body.type === "S3" ? body.accessKeyId || null : null,
-      secretKey: body.type === "S3" ? body.secretKey || current?.secretKey || null : null,
+      secretKey: keptSecret(body, current),
       resticPassword: body.resticPassword || current?.resticPassword || randomBytes(24).toString("base64url"),
       forcePathStyle: body.type === "S3" ? (body.forcePathStyle ?? false) : false,
     };
