@@ -65,6 +65,18 @@ const envSchema = z.object({
   CHAINLAUNCH_BESU_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
   CHAINLAUNCH_PROMETHEUS_BIN: z.string().min(1).optional(),
   CHAINLAUNCH_BUILTINS_DIR: z.string().min(1).optional(),
+  CHAINLAUNCH_BACKUP_LOCAL_ROOTS: z
+    .string()
+    .default("")
+    .refine(
+      (v) =>
+        v
+          .split(":")
+          .map((d) => d.trim())
+          .filter(Boolean)
+          .every((d) => d.startsWith("/")),
+      "must be a colon-separated list of absolute directories like /srv/backups",
+    ),
   CHAINLAUNCH_FEDERATION_PING_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -104,6 +116,8 @@ export interface Config {
   builtinsDir: string | undefined;
   /** How often each connected console is pinged (federation status: connected / unreachable). */
   federationPingMs: number;
+  /** Directories LOCAL backup targets may use; empty means `<dataDir>/backups/local`. */
+  backupLocalRoots: string[];
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -146,5 +160,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     prometheusBin: e.CHAINLAUNCH_PROMETHEUS_BIN,
     builtinsDir: e.CHAINLAUNCH_BUILTINS_DIR,
     federationPingMs: Math.round(e.CHAINLAUNCH_FEDERATION_PING_SECONDS * 1000),
+    backupLocalRoots: e.CHAINLAUNCH_BACKUP_LOCAL_ROOTS.split(":")
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => resolve(d)),
   };
 }

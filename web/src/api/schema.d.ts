@@ -4252,6 +4252,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/backups/recovery-key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether the backup recovery key exists, and its fingerprint (never the key) */
+    get: operations["getBackupRecoveryKey"];
+    put?: never;
+    /** Make the recovery key that wraps the master key in snapshots; it is returned this once */
+    post: operations["createBackupRecoveryKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/backups/schedules": {
     parameters: {
       query?: never;
@@ -6101,6 +6119,8 @@ export interface components {
         | "BACKUP_READ"
         | "BACKUP_RUN"
         | "BACKUP_CONFIG"
+        | "BACKUP_TARGETS"
+        | "BACKUP_RESTORE"
         | "METRICS_READ"
         | "METRICS_CONFIG"
         | "NOTIFICATION_PROVIDER_READ"
@@ -6707,6 +6727,23 @@ export interface components {
       valid: boolean;
       nextExecutions: string[];
       error?: string;
+    };
+    BackupRecoveryStatusInput: {
+      /** @description Whether a recovery key exists; backups fail until an admin makes one */
+      configured: boolean;
+      /** @description First 16 hex characters of the key's SHA-256, to tell keys apart */
+      fingerprint: string | null;
+      createdAt: string | null;
+      /** @description The admin who made it */
+      createdBy: string | null;
+      /** @description False when the console runs with another master key than the wrapped one: make a new recovery key */
+      matchesMasterKey: boolean;
+    };
+    BackupRecoveryKeyInput: {
+      /** @description The recovery key, shown this once: the console keeps only its hash. A restore needs it */
+      recoveryKey: string;
+      fingerprint: string;
+      createdAt: string;
     };
     /** @description Prometheus deployment */
     DeployPrometheusRequestInput: {
@@ -8727,6 +8764,8 @@ export interface components {
         | "BACKUP_READ"
         | "BACKUP_RUN"
         | "BACKUP_CONFIG"
+        | "BACKUP_TARGETS"
+        | "BACKUP_RESTORE"
         | "METRICS_READ"
         | "METRICS_CONFIG"
         | "NOTIFICATION_PROVIDER_READ"
@@ -9333,6 +9372,23 @@ export interface components {
       valid: boolean;
       nextExecutions: string[];
       error?: string;
+    };
+    BackupRecoveryStatus: {
+      /** @description Whether a recovery key exists; backups fail until an admin makes one */
+      configured: boolean;
+      /** @description First 16 hex characters of the key's SHA-256, to tell keys apart */
+      fingerprint: string | null;
+      createdAt: string | null;
+      /** @description The admin who made it */
+      createdBy: string | null;
+      /** @description False when the console runs with another master key than the wrapped one: make a new recovery key */
+      matchesMasterKey: boolean;
+    };
+    BackupRecoveryKey: {
+      /** @description The recovery key, shown this once: the console keeps only its hash. A restore needs it */
+      recoveryKey: string;
+      fingerprint: string;
+      createdAt: string;
     };
     /** @description Prometheus deployment */
     DeployPrometheusRequest: {
@@ -12179,6 +12235,8 @@ export interface operations {
             | "BACKUP_READ"
             | "BACKUP_RUN"
             | "BACKUP_CONFIG"
+            | "BACKUP_TARGETS"
+            | "BACKUP_RESTORE"
             | "METRICS_READ"
             | "METRICS_CONFIG"
             | "NOTIFICATION_PROVIDER_READ"
@@ -25961,7 +26019,7 @@ export interface operations {
           region?: string;
           /** @description S3 bucket (required for S3) */
           bucketName?: string;
-          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) */
+          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) inside CHAINLAUNCH_BACKUP_LOCAL_ROOTS (default <data>/backups/local) */
           bucketPath?: string;
           /** @description S3 access key id (required for S3) */
           accessKeyId?: string;
@@ -26057,7 +26115,7 @@ export interface operations {
           region?: string;
           /** @description S3 bucket (required for S3) */
           bucketName?: string;
-          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) */
+          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) inside CHAINLAUNCH_BACKUP_LOCAL_ROOTS (default <data>/backups/local) */
           bucketPath?: string;
           /** @description S3 access key id (required for S3) */
           accessKeyId?: string;
@@ -26226,7 +26284,7 @@ export interface operations {
           region?: string;
           /** @description S3 bucket (required for S3) */
           bucketName?: string;
-          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) */
+          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) inside CHAINLAUNCH_BACKUP_LOCAL_ROOTS (default <data>/backups/local) */
           bucketPath?: string;
           /** @description S3 access key id (required for S3) */
           accessKeyId?: string;
@@ -26353,6 +26411,137 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getBackupRecoveryKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BackupRecoveryStatus"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createBackupRecoveryKey: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Replace the existing key (snapshots made before keep needing the old one) */
+          replace?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BackupRecoveryKey"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
