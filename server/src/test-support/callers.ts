@@ -4,15 +4,17 @@ import { waitFor } from "./wait.js";
 
 /** One way a user reaches the API: its label in test names and the headers it sends. */
 export interface Caller {
-  label: string;
+  label: "manager session" | "manager API key";
   headers: Record<string, string>;
+  /** The manager's user name, which audit entries carry. */
+  username: string;
 }
 
 /**
  * A manager as an attacker would come: a browser session (cookie, same-origin) and an API key the
  * manager created for itself. Security tests run each reproduction as both.
  */
-export async function managerCallers(t: TestApp, username: string): Promise<Caller[]> {
+export async function managerCallers(t: TestApp, username = "mallory"): Promise<Caller[]> {
   const password = "manager-password-1";
   const basic = await createUser(t, username, "manager", password);
   const login = await t.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { username, password } });
@@ -27,8 +29,8 @@ export async function managerCallers(t: TestApp, username: string): Promise<Call
   });
   if (key.statusCode !== 201) throw new Error(`API key of ${username} failed: ${key.statusCode} ${key.body}`);
   return [
-    { label: "manager session", headers: { cookie, "sec-fetch-site": "same-origin" } },
-    { label: "manager API key", headers: { "x-api-key": (key.json() as { key: string }).key } },
+    { label: "manager session", headers: { cookie, "sec-fetch-site": "same-origin" }, username },
+    { label: "manager API key", headers: { "x-api-key": (key.json() as { key: string }).key }, username },
   ];
 }
 
@@ -59,6 +61,43 @@ export async function auditOf(t: TestApp, res: LightMyRequestResponse, eventType
       return (list.json() as { items: AuditItem[] }).items.find((e) => e.requestId === requestId);
     },
     5000,
+    50,
+  );
+}
+
+/**
+ * The audit row of one answered request, of any event type but `permission.denied`, read from the
+ * database (found by the request id an error body carries). The
+ * entry is written in the onResponse hook, which may finish after inject resolves: wait a little.
+ */
+export async function auditRowOf(
+  t: TestApp,
+  res: { json(): unknown; headers: Record<string, unknown> },
+): Promise<{
+  type: string;
+  outcome: string;
+  username: string | null;
+  resource: string | null;
+  details: string | null;
+}> {
+  const requestId = (res.json() as { requestId?: string }).requestId;
+  if (!requestId) throw new Error("the answer carries no requestId");
+  return waitFor(
+    `the audit entry of request ${requestId}`,
+    async () =>
+      t.database.db
+        .selectFrom("audit_logs")
+        .select([
+          "event_type as type",
+          "event_outcome as outcome",
+          "username",
+          "affected_resource as resource",
+          "details",
+        ])
+        .where("request_id", "=", requestId)
+        .where("event_type", "!=", "permission.denied")
+        .executeTakeFirst(),
+    5_000,
     50,
   );
 }

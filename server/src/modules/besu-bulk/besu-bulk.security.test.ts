@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditOf, managerCallers, type Caller } from "../../test-support/manager-callers.js";
+import { auditRowOf, managerCallers, type Caller } from "../../test-support/callers.js";
 import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 
 /**
@@ -34,7 +34,7 @@ describe.each(dialects())("Besu bulk create names (%s)", (dialect) => {
         expect(res.statusCode, `${c.label} ${networkName}: ${res.body}`).toBe(400);
         expect(res.json().message).toMatch(/^body\.networkName: /);
         expect(await counts()).toEqual(before);
-        expect(await auditOf(t, res)).toMatchObject({
+        expect(await auditRowOf(t, res)).toMatchObject({
           type: "besu_network.bulk_create",
           outcome: "FAILURE",
           username: c.username,

@@ -11,7 +11,7 @@ import {
   tamper,
   type Api,
 } from "../../test-support/federation.js";
-import { auditOf, managerCallers } from "../../test-support/manager-callers.js";
+import { auditRowOf, managerCallers } from "../../test-support/callers.js";
 import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
 import type { Identity } from "./federation.identity.js";
@@ -278,7 +278,7 @@ describe.each(dialects())("federation security (%s)", (dialect) => {
         expect(res.statusCode, `${caller.label}: ${res.body}`).toBe(400);
         expect(res.json().message).toMatch(/HTTP 403 Forbidden/);
         expect(res.body).not.toContain("SECRET-BODY");
-        expect(await auditOf(a.t, res)).toMatchObject({ type: "federation.invitation_accept", outcome: "FAILURE" });
+        expect(await auditRowOf(a.t, res)).toMatchObject({ type: "federation.invitation_accept", outcome: "FAILURE" });
       }
     } finally {
       leak.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
+import { managerCallers, type Caller } from "../../test-support/callers.js";
+import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 import { refusedEnvReason } from "./node-env-policy.js";
 
 /**
@@ -33,26 +34,13 @@ describe("node env variables a manager may not set", () => {
 describe.each(dialects())("node env as a manager on %s", (dialect) => {
   let t: TestApp;
   let org: { id: number; mspId: string };
-  const callers: { name: string; headers: Record<string, string> }[] = [];
+  let callers: Caller[] = [];
   const admin = (method: "GET" | "POST", url: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: t.admin, ...(payload ? { payload } : {}) });
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    const basic = await createUser(t, "mgr", "manager");
-    const login = await t.app.inject({
-      method: "POST",
-      url: "/api/v1/auth/login",
-      payload: { username: "mgr", password: "password-123" },
-    });
-    const cookie = [login.headers["set-cookie"] ?? []].flat().find((c) => c.startsWith("session_id="))!;
-    callers.push({
-      name: "manager session",
-      headers: { cookie: cookie.split(";")[0]!, origin: "http://localhost:80", "sec-fetch-site": "same-origin" },
-    });
-    const key = await t.app.inject({ method: "POST", url: "/api/v1/api-keys", headers: basic, payload: { name: "k" } });
-    expect(key.statusCode).toBe(201);
-    callers.push({ name: "manager API key", headers: { authorization: `Bearer ${key.json().key as string}` } });
+    callers = await managerCallers(t);
     const created = await admin("POST", "/organizations", { mspId: "EnvOrgMSP", name: "EnvOrg" });
     expect(created.statusCode).toBe(201);
     org = { id: created.json().id as number, mspId: "EnvOrgMSP" };
@@ -78,7 +66,7 @@ describe.each(dialects())("node env as a manager on %s", (dialect) => {
         headers: caller.headers,
         payload: peer(`env-${i}-${name.toLowerCase()}`, { [name]: value }),
       });
-      expect(res.statusCode, `${caller.name}: ${res.body}`).toBe(403);
+      expect(res.statusCode, `${caller.label}: ${res.body}`).toBe(403);
       expect(res.json().message).toContain(`fabricPeer.env.${name}`);
     }
     expect((await admin("GET", "/nodes")).json().total).toBe(before);

@@ -1,6 +1,6 @@
 import { createServer as createNetServer, type AddressInfo, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditOf, managerCallers, type Caller } from "../../test-support/manager-callers.js";
+import { auditRowOf, managerCallers, type Caller } from "../../test-support/callers.js";
 import {
   startHttpsReceiver,
   startSmtp,
@@ -111,7 +111,7 @@ describe.each(dialects())("notification provider secrets and echoes (%s)", (dial
         const res = await call("PUT", `/notifications/providers/${id}`, c.headers, webhook(name, config));
         expect(res.statusCode, `${c.label}: ${res.body}`).toBe(400);
         expect(res.json().message).toMatch(message);
-        expect(await auditOf(t, res)).toMatchObject({
+        expect(await auditRowOf(t, res)).toMatchObject({
           type: "notification_provider.update",
           outcome: "FAILURE",
           username: c.username,
@@ -168,7 +168,7 @@ describe.each(dialects())("notification provider secrets and echoes (%s)", (dial
         );
         expect(res.statusCode, `${c.label}: ${res.body}`).toBe(400);
         expect(res.json().message).toMatch(/^config\.password: must be given again when the host or port changes/);
-        expect(await auditOf(t, res)).toMatchObject({ type: "notification_provider.update", outcome: "FAILURE" });
+        expect(await auditRowOf(t, res)).toMatchObject({ type: "notification_provider.update", outcome: "FAILURE" });
         expect(await row(id)).toEqual(before);
       }
       // A host spelled differently is another destination too.

@@ -1,12 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { managerCallers, type Caller } from "../../test-support/manager-callers.js";
+import { managerCallers, type Caller } from "../../test-support/callers.js";
 import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 
 /**
- * A plugin registry is any URL a manager types into the settings, loopback services included. What
- * such a server answers never comes back in the catalogue's errors: only the status or the failure.
+ * A plugin registry is any URL typed into the settings, loopback services included. Only an admin
+ * adds one (HOST_COMMAND), but managers read the catalogue: what such a server answers never comes
+ * back in its errors, only the status or the failure.
  */
 const LEAK = "SECRET-BODY";
 
@@ -40,7 +41,9 @@ describe.each(dialects())("plugin registry errors (%s)", (dialect) => {
         t.app.inject({ method, url: `/api/v1${url}`, headers: c.headers, ...(payload ? { payload } : {}) });
       const settings = (await api("GET", "/settings")).json().config;
       const registries = ["/text", "/html", "/error", "/index.json"].map((p) => `${base}${p}`);
-      const set = await api("POST", "/settings", { config: { ...settings, pluginRegistries: registries } });
+      const asAdmin = (config: object) =>
+        t.app.inject({ method: "POST", url: "/api/v1/settings", headers: t.admin, payload: { config } });
+      const set = await asAdmin({ ...settings, pluginRegistries: registries });
       expect(set.statusCode, set.body).toBe(200);
       const res = await api("POST", "/plugins/available/refresh");
       expect(res.statusCode, `${c.label}: ${res.body}`).toBe(200);
@@ -53,7 +56,7 @@ describe.each(dialects())("plugin registry errors (%s)", (dialect) => {
         { source: `${base}/index.json`, message: expect.stringMatching(/^plugins\[0\]: a plugin is a YAML mapping/) },
         { source: `${base}/index.json`, message: `plugins[1]: HTTP 500 from ${base}/error` },
       ]);
-      await api("POST", "/settings", { config: { ...settings, pluginRegistries: [] } });
+      await asAdmin({ ...settings, pluginRegistries: [] });
     }
   });
 });

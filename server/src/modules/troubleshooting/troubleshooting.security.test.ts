@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer as createNetServer, type AddressInfo, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditOf, managerCallers, type Caller } from "../../test-support/manager-callers.js";
+import { auditRowOf, managerCallers, type Caller } from "../../test-support/callers.js";
 import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 import { testConnection } from "./connection-test.js";
 import { checkedPublicAddress, nonPublicKind, NotPublicError, pinnedLookup } from "./public-address.js";
@@ -145,7 +145,7 @@ describe.each(dialects())("anonymous test-connection (%s)", (dialect) => {
       );
       expect(res.json().details).toEqual({ field: "body.endpoint" });
       expect(res.body).not.toContain("success");
-      expect(await auditOf(t, res)).toMatchObject({
+      expect(await auditRowOf(t, res)).toMatchObject({
         type: "troubleshooting.test_connection",
         outcome: "FAILURE",
         username: null,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditOf, managerCallers, type Caller } from "../../../test-support/manager-callers.js";
+import { auditRowOf, managerCallers, type Caller } from "../../../test-support/callers.js";
 import { createTestApp, dialects, type TestApp } from "../../../test-support/test-app.js";
 import { createAwsClients } from "./aws-kms-client.js";
 
@@ -63,7 +63,7 @@ describe.each(dialects())("AWS KMS ambient credentials (%s)", (dialect) => {
         const res = await create(c, { endpointUrl: endpoint, ...extra }, `ambient-${seen.length}`);
         expect(res.statusCode, `${c.label}: ${res.body}`).toBe(400);
         expect(res.json().message).toMatch(/^config\.awsKms\.awsAccessKeyId: is required with endpointUrl/);
-        expect(await auditOf(t, res)).toMatchObject({
+        expect(await auditRowOf(t, res)).toMatchObject({
           type: "key_provider.create",
           outcome: "FAILURE",
           username: c.username,
