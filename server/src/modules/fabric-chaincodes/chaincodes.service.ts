@@ -24,7 +24,6 @@ import { BroadcastError } from "../../fabric/broadcast.js";
 import { ProposalError } from "../../fabric/peer-client.js";
 import { AppError, ConflictError, errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
 import {
-  buildChaincode,
   ChaincodeBuildError,
   chaincodeServerEnv,
   copySourceDir,
@@ -382,7 +381,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     }
     const kind = def.source_type as "node" | "go" | "executable";
     if (opts.built) {
-      const found = await buildChaincode({
+      const found = await runtime.build(def.id, {
         type: kind,
         srcDir: def.source_path,
         logFile: join(defDir(def.id), "build.log"),
@@ -394,7 +393,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     await event(def.id, "build", { status: "started", user, source_type: def.source_type });
     const buildLog = opts.logFile ?? join(defDir(def.id), "build.log");
     try {
-      const run = await buildChaincode({ type: kind, srcDir: def.source_path, logFile: buildLog });
+      const run = await runtime.build(def.id, { type: kind, srcDir: def.source_path, logFile: buildLog });
       await event(def.id, "build", { status: "success", user });
       await repo.updateDefinition(def.id, { deploy_status: "none", updated_at: nowIso() });
       return run;
