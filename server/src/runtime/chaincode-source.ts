@@ -1,6 +1,18 @@
 import { execFile, spawn } from "node:child_process";
 import { constants } from "node:fs";
-import { access, appendFile, cp, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import {
+  access,
+  appendFile,
+  cp,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { readLastLines } from "./log-files.js";
@@ -225,8 +237,7 @@ export function buildEnv(cacheDir: string, extra: Record<string, string> = {}): 
 }
 
 /** The cache folders a build binds writable. */
-export const buildCaches = (cacheDir: string): string[] =>
-  ["npm", "go-mod", "go-build"].map((d) => join(cacheDir, d));
+export const buildCaches = (cacheDir: string): string[] => ["npm", "go-mod", "go-build"].map((d) => join(cacheDir, d));
 
 /**
  * Prepares a chaincode source to run as a chaincode-as-a-service server, logging every step, each
@@ -273,7 +284,14 @@ export async function buildChaincode(p: {
     readOnly: [nodePrefix()],
     caches: buildCaches(p.sandbox.cacheDir),
   };
-  const opts = { cwd: p.srcDir, env, logFile: p.logFile, timeoutMs: p.timeoutMs ?? 600_000, sandbox: p.sandbox, policy };
+  const opts = {
+    cwd: p.srcDir,
+    env,
+    logFile: p.logFile,
+    timeoutMs: p.timeoutMs ?? 600_000,
+    sandbox: p.sandbox,
+    policy,
+  };
   if (p.type === "executable") {
     const st = await stat(p.srcDir).catch(() => undefined);
     const file = st?.isDirectory() ? join(p.srcDir, (await readdir(p.srcDir))[0] ?? "") : p.srcDir;
@@ -313,7 +331,14 @@ export async function buildChaincode(p: {
       "npm install",
       npm,
       // Install scripts never run (a preinstall is arbitrary code); packages that need them are not supported.
-      ["install", ...(hasBuild ? [] : ["--omit=dev"]), "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"],
+      [
+        "install",
+        ...(hasBuild ? [] : ["--omit=dev"]),
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+      ],
       opts,
     );
   }

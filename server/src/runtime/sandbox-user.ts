@@ -38,7 +38,16 @@ export async function ensureSandboxUser(
     try {
       await run(
         "useradd",
-        ["--system", "--no-create-home", "--user-group", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", user],
+        [
+          "--system",
+          "--no-create-home",
+          "--user-group",
+          "--home-dir",
+          "/nonexistent",
+          "--shell",
+          "/usr/sbin/nologin",
+          user,
+        ],
         { timeout: 30_000 },
       );
       log?.info({ user }, "created the sandbox user for user code");

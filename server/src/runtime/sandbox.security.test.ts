@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChaincodesRepo } from "../modules/fabric-chaincodes/chaincodes.repo.js";
 import { createChaincodeRuntime, type ChaincodeRunSpec } from "../modules/fabric-chaincodes/chaincodes.runtime.js";
+import { createPluginProcesses } from "../modules/plugins/plugins.runtime.js";
 import { freePort } from "../test-support/postgres.js";
 import { processesUnder } from "../test-support/processes.js";
 import { createTestApp, SANDBOX_TEST_CACHE, type TestApp } from "../test-support/test-app.js";
@@ -60,8 +61,8 @@ describe.skipIf(!bwrap)("sandbox: user code can't reach the console's secrets", 
     rmSync(escapeFile, { force: true });
   });
 
-  const results = (phase: string): Results =>
-    JSON.parse(readFileSync(join(t.config.dataDir, "chaincodes", String(defId), "src", `results-${phase}.json`), "utf8"));
+  const results = (phase: string, dir = join(t.config.dataDir, "chaincodes", String(defId), "src")): Results =>
+    JSON.parse(readFileSync(join(dir, `results-${phase}.json`), "utf8"));
 
   function expectHeld(r: Results): void {
     const summary = Object.entries(r)
@@ -80,7 +81,7 @@ describe.skipIf(!bwrap)("sandbox: user code can't reach the console's secrets", 
       expect({ name, ...r[name] }).toMatchObject({ name, ok: false });
     }
     // The data dir inside is only the path down to its own folder (bwrap's skeleton), never its files.
-    if (r.listDataDir!.ok) expect(r.listDataDir!.value).toBe("chaincodes");
+    if (r.listDataDir!.ok) expect(["chaincodes", "plugins"]).toContain(r.listDataDir!.value);
     expect(r.writeOwnFolder).toEqual({ ok: true, value: r.phase });
     // /tmp inside is the sandbox's own: the write lands there, never in the host's /tmp.
     expect(existsSync(escapeFile)).toBe(false);
@@ -131,6 +132,51 @@ describe.skipIf(!bwrap)("sandbox: user code can't reach the console's secrets", 
     console.log(`sandboxed chaincode server RUNNING after ${Date.now() - t0} ms`);
     expect(state, state.errorMessage).toMatchObject({ status: "RUNNING" });
     expectHeld(results("server"));
+  });
+
+  it("holds for a plugin process", async () => {
+    const plugins = join(t.config.dataDir, "plugins");
+    const runDir = join(plugins, "attacker", "run");
+    mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    cpSync(join(ATTACK_SRC, "attack.js"), join(runDir, "attack.js"));
+    const other = join(t.config.dataDir, "chaincodes", "901", "tls", "server.key");
+    writeFileSync(
+      join(runDir, "aim.json"),
+      JSON.stringify({ dataDir: t.config.dataDir, consolePid: process.pid, escapeFile, otherKey: other }),
+    );
+    const processes = createPluginProcesses({
+      stateDir: join(plugins, ".runtime"),
+      onGaveUp: () => undefined,
+      sandbox: createSandbox({ mode: "bwrap", user: "chainlaunch-sandbox", cacheDir: SANDBOX_TEST_CACHE, log: silent }),
+      dir: plugins,
+      builtinsDir: () => join(t.config.dataDir, "no-builtins"),
+    });
+    try {
+      const st = await processes.start("attacker", {
+        name: "main",
+        command: process.execPath,
+        args: ["-e", "require('./attack.js')('plugin'); setInterval(() => {}, 1000)"],
+        env: {},
+        cwd: runDir,
+        ports: [],
+      });
+      expect(st.status).toBe("RUNNING");
+      expectHeld(results("plugin", runDir));
+      // Its working folder must be its own.
+      await expect(
+        processes.start("attacker", {
+          name: "x",
+          command: "/bin/sh",
+          args: [],
+          env: {},
+          cwd: t.config.dataDir,
+          ports: [],
+        }),
+      ).rejects.toThrow(/outside the plugin's folder/);
+    } finally {
+      await processes.stop("attacker", "main");
+      processes.close();
+    }
   });
 
   it("a restarted console adopts the sandboxed server, and stop() ends it and everything under it", async () => {

@@ -84,7 +84,8 @@ const ETC_FILES = [
 /** Top-level entries that are symlinks into /usr on merged-/usr systems, or folders elsewhere. */
 const ROOT_LINKS = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
 
-const isUnder = (path: string, dir: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+const isUnder = (path: string, dir: string): boolean =>
+  path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
 function isExecutable(p: string): boolean {
   try {
@@ -169,7 +170,8 @@ export function bwrapArgs(
     a.push(b.how, b.path, b.path);
     made.add(b.path);
   }
-  a.push("--chdir", cmd.cwd, "--");
+  // The skeleton (the folders leading to the binds) is read-only: writes land only in the binds and /tmp.
+  a.push("--remount-ro", "/", "--chdir", cmd.cwd, "--");
   if (opts.identity) {
     const { uid, gid } = opts.identity;
     a.push(opts.setpriv ?? "/usr/bin/setpriv", `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups");
@@ -236,7 +238,8 @@ export function createSandbox(opts: {
   /** Once: the user (when root) and a trial run, so a broken bwrap is reported at the first use. */
   const prepare = (): Promise<SandboxIdentity | undefined> =>
     (ready ??= (async () => {
-      if (root && !setpriv) throw new SandboxUnavailableError("setpriv (util-linux) is needed to drop to the sandbox user");
+      if (root && !setpriv)
+        throw new SandboxUnavailableError("setpriv (util-linux) is needed to drop to the sandbox user");
       const identity = root ? await ensureSandboxUser(opts.user, opts.log) : undefined;
       const probe = { command: "/usr/bin/true", args: [], env: {}, cwd: "/" };
       const args = bwrapArgs(probe, { writable: [], dieWithParent: true }, { identity, setpriv });

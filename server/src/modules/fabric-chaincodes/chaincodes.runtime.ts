@@ -6,7 +6,9 @@ import type { EventBus } from "../../events/bus.js";
 import {
   buildChaincode,
   ChaincodeBuildError,
-  type ChaincodeCommand, type ChaincodeSourceType } from "../../runtime/chaincode-source.js";
+  type ChaincodeCommand,
+  type ChaincodeSourceType,
+} from "../../runtime/chaincode-source.js";
 import {
   createSupervisor,
   tcpProbe,

@@ -99,7 +99,9 @@ export function createPluginProcesses(deps: {
     const readOnly = [nodePrefix(), deps.builtinsDir()];
     if (!within(command, "/usr") && !within(command, runDir)) {
       if (within(command, dataDir)) {
-        throw new Error(`command ${p.command} is a file of the console's data folder; sandboxed processes can't run it`);
+        throw new Error(
+          `command ${p.command} is a file of the console's data folder; sandboxed processes can't run it`,
+        );
       }
       readOnly.push(command);
     }
