@@ -381,12 +381,14 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     }
     const kind = def.source_type as "node" | "go" | "executable";
     if (opts.built) {
-      const found = await runtime.build(def.id, {
-        type: kind,
-        srcDir: def.source_path,
-        logFile: join(defDir(def.id), "build.log"),
-        built: true,
-      }).catch(() => undefined);
+      const found = await runtime
+        .build(def.id, {
+          type: kind,
+          srcDir: def.source_path,
+          logFile: join(defDir(def.id), "build.log"),
+          built: true,
+        })
+        .catch(() => undefined);
       if (found) return found;
     }
     await repo.updateDefinition(def.id, { deploy_status: "building", deploy_error: null, updated_at: nowIso() });
