@@ -22,7 +22,7 @@ export interface Sandbox {
    * command line after a console restart (adoption).
    * @throws SandboxUnavailableError when user code must not run here
    */
-  wrap(cmd: SandboxCommand, policy: SandboxPolicy): Promise<SandboxCommand>;
+  wrap(cmd: SandboxCommand, policy: SandboxPolicy, opts?: WrapOptions): Promise<SandboxCommand>;
   /** Folder of the caches (npm, Go) that sandboxed builds share. */
   readonly cacheDir: string;
 }
@@ -49,6 +49,14 @@ export interface SandboxPolicy {
   caches?: string[];
   /** A build step: dies with the console. Servers do not (a restarted console adopts them). */
   dieWithParent?: boolean;
+}
+
+export interface WrapOptions {
+  /**
+   * False to leave the folders as they are: for adopting a server that already runs (its files are
+   * the sandbox user's since its start), so a restarted console finds it without a chown first.
+   */
+  grant?: boolean;
 }
 
 /** User code cannot run: the sandbox is missing or broken. The message names the fix. */
@@ -192,6 +200,9 @@ function assertAbsolute(cmd: SandboxCommand, policy: SandboxPolicy): void {
   }
 }
 
+/** The sandbox user and the trial run, per bwrap and user: a console restarted in-process reuses them. */
+const prepared = new Map<string, Promise<SandboxIdentity | undefined>>();
+
 /**
  * Makes the sandbox for `mode`:
  * - `auto`: bwrap when it is installed and works here, else `unavailable` (user code is refused);
@@ -234,10 +245,12 @@ export function createSandbox(opts: {
   }
   const root = (opts.uid ?? process.getuid?.() ?? 0) === 0;
   const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find(isExecutable);
-  let ready: Promise<SandboxIdentity | undefined> | undefined;
-  /** Once: the user (when root) and a trial run, so a broken bwrap is reported at the first use. */
-  const prepare = (): Promise<SandboxIdentity | undefined> =>
-    (ready ??= (async () => {
+  const key = `${bwrap}|${root ? opts.user : ""}`;
+  /** Once per process: the user (when root) and a trial run, so a broken bwrap is reported at the first use. */
+  const prepare = (): Promise<SandboxIdentity | undefined> => {
+    const known = prepared.get(key);
+    if (known) return known;
+    const ready = (async () => {
       if (root && !setpriv)
         throw new SandboxUnavailableError("setpriv (util-linux) is needed to drop to the sandbox user");
       const identity = root ? await ensureSandboxUser(opts.user, opts.log) : undefined;
@@ -251,16 +264,19 @@ export function createSandbox(opts: {
       }
       return identity;
     })().catch((err: unknown) => {
-      ready = undefined;
+      prepared.delete(key);
       throw err;
-    }));
+    });
+    prepared.set(key, ready);
+    return ready;
+  };
   return {
     kind: "bwrap",
     cacheDir,
-    async wrap(cmd, policy) {
+    async wrap(cmd, policy, wrapOpts = {}) {
       assertAbsolute(cmd, policy);
       const identity = await prepare();
-      if (identity) {
+      if (identity && wrapOpts.grant !== false) {
         await grantWrite([...policy.writable, ...(policy.caches ?? [])], identity, policy.caches ?? []);
         await grantRead(policy.secrets ?? [], identity);
       }

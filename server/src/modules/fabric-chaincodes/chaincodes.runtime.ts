@@ -121,11 +121,12 @@ export function createChaincodeRuntime(deps: {
       secrets: [join(dir, "tls")],
     };
   };
-  const specOf = async (r: ChaincodeRunSpec): Promise<ProcessSpec> => {
+  const specOf = async (r: ChaincodeRunSpec, grant = true): Promise<ProcessSpec> => {
     const { host, port } = splitHostPort(r.address);
     const boxed = await deps.sandbox.wrap(
       { command: r.command, args: r.args, env: r.env, cwd: r.cwd },
       serverPolicy(r.definitionId),
+      { grant },
     );
     return {
       id: processId(r.definitionId),
@@ -189,9 +190,8 @@ export function createChaincodeRuntime(deps: {
       for (const d of defs) {
         try {
           const r = JSON.parse(await readFile(runFile(d.id), "utf8")) as ChaincodeRunSpec;
-          const spec = await specOf(r);
-          const adopted = await supervisor.adopt(spec);
-          if (!adopted.adopted && d.deploy_status === "running") await supervisor.start(spec);
+          const adopted = await supervisor.adopt(await specOf(r, false));
+          if (!adopted.adopted && d.deploy_status === "running") await supervisor.start(await specOf(r));
         } catch (err) {
           deps.log.warn({ err, definitionId: d.id }, "could not resume a chaincode server");
         }

@@ -107,11 +107,12 @@ export function createPluginProcesses(deps: {
     }
     return { writable: [runDir], readOnly, secrets: [join(own, "secrets")] };
   };
-  const specOf = async (plugin: string, p: RenderedProcess): Promise<ProcessSpec> => {
+  const specOf = async (plugin: string, p: RenderedProcess, grant = true): Promise<ProcessSpec> => {
     const boxed = await deps.sandbox.wrap(
       // The console's basics, then the plugin's own variables.
       { command: p.command, args: p.args, env: { ...minimalEnv(), ...p.env }, cwd: p.cwd },
       policyOf(plugin, p),
+      { grant },
     );
     return {
       id: processId(plugin, p.name),
@@ -125,7 +126,7 @@ export function createPluginProcesses(deps: {
     start: async (plugin: string, p: RenderedProcess): Promise<ProcessState> =>
       supervisor.start(await specOf(plugin, p)),
     adopt: async (plugin: string, p: RenderedProcess): Promise<ProcessState> =>
-      supervisor.adopt(await specOf(plugin, p)),
+      supervisor.adopt(await specOf(plugin, p, false)),
     async stop(plugin: string, service: string): Promise<void> {
       const id = processId(plugin, service);
       if (supervisor.get(id)) await supervisor.stop(id);
