@@ -92,3 +92,15 @@ export async function grantRead(paths: string[], id: SandboxIdentity): Promise<v
     await run("chmod", ["-R", "g+rX", p], { timeout: 60_000 });
   }
 }
+
+/**
+ * Hands existing console-written files to the sandbox user (owner and group, modes kept, links not
+ * followed). Only for folders the console removes before it writes them again, so nothing the
+ * program plants there is ever written through.
+ */
+export async function handOver(paths: string[], id: SandboxIdentity): Promise<void> {
+  for (const p of paths) {
+    if (!(await stat(p).catch(() => undefined))) continue;
+    await run("chown", ["-R", "-h", "-P", `${id.uid}:${id.gid}`, p], { timeout: 60_000 });
+  }
+}

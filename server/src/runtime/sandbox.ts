@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, lstatSync, readlinkSync } from "node
 import { execFile } from "node:child_process";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { promisify } from "node:util";
-import { ensureSandboxUser, grantRead, grantWrite, type SandboxIdentity } from "./sandbox-user.js";
+import { ensureSandboxUser, grantRead, grantWrite, handOver, type SandboxIdentity } from "./sandbox-user.js";
 
 const run = promisify(execFile);
 
@@ -45,6 +45,12 @@ export interface SandboxPolicy {
    * made readable to the sandbox user's group, still owned by the console, bound read-only.
    */
   secrets?: string[];
+  /**
+   * Console-written folders the console always replaces whole (removes, then writes) and that the
+   * program must read (plugin key files): handed to the sandbox user with their modes kept (0600
+   * stays 0600), bound read-only.
+   */
+  handed?: string[];
   /** Shared caches (npm, Go): created on first use, owned by the sandbox user, bound writable. */
   caches?: string[];
   /** A build step: dies with the console. Servers do not (a restarted console adopts them). */
@@ -167,7 +173,7 @@ export function bwrapArgs(
   const visible = (p: string): boolean => isUnder(p, "/usr");
   const binds: { path: string; how: string }[] = [
     ...(policy.readOnly ?? []).filter((p) => !visible(p)).map((path) => ({ path, how: "--ro-bind-try" })),
-    ...(policy.secrets ?? []).map((path) => ({ path, how: "--ro-bind-try" })),
+    ...[...(policy.secrets ?? []), ...(policy.handed ?? [])].map((path) => ({ path, how: "--ro-bind-try" })),
     ...(policy.caches ?? []).map((path) => ({ path, how: "--bind" })),
     ...policy.writable.map((path) => ({ path, how: "--bind" })),
   ];
@@ -195,7 +201,16 @@ function sandboxEnv(env: Record<string, string>): Record<string, string> {
 }
 
 function assertAbsolute(cmd: SandboxCommand, policy: SandboxPolicy): void {
-  for (const p of [cmd.command, cmd.cwd, ...policy.writable, ...(policy.readOnly ?? []), ...(policy.caches ?? [])]) {
+  const all = [
+    cmd.command,
+    cmd.cwd,
+    ...policy.writable,
+    ...(policy.readOnly ?? []),
+    ...(policy.secrets ?? []),
+    ...(policy.handed ?? []),
+    ...(policy.caches ?? []),
+  ];
+  for (const p of all) {
     if (!isAbsolute(p)) throw new Error(`sandbox paths must be absolute: ${p}`);
   }
 }
@@ -279,6 +294,7 @@ export function createSandbox(opts: {
       if (identity && wrapOpts.grant !== false) {
         await grantWrite([...policy.writable, ...(policy.caches ?? [])], identity, policy.caches ?? []);
         await grantRead(policy.secrets ?? [], identity);
+        await handOver(policy.handed ?? [], identity);
       }
       return {
         command: bwrap,

@@ -84,7 +84,7 @@ export function createPluginProcesses(deps: {
   });
   const within = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`);
   /**
-   * A process's boundary: its plugin's run folder writable, its key files readable, node and the
+   * A process's boundary: its plugin's run folder writable, its key files (0600, handed to its user) readable, node and the
    * built-ins read-only, and its command when that lies outside /usr (never a file of the data dir).
    */
   const policyOf = (plugin: string, p: RenderedProcess): SandboxPolicy => {
@@ -105,7 +105,8 @@ export function createPluginProcesses(deps: {
       }
       readOnly.push(command);
     }
-    return { writable: [runDir], readOnly, secrets: [join(own, "secrets")] };
+    // The console removes `secrets` before each deploy writes it, so it can be the program's own.
+    return { writable: [runDir], readOnly, handed: [join(own, "secrets")] };
   };
   const specOf = async (plugin: string, p: RenderedProcess, grant = true): Promise<ProcessSpec> => {
     const boxed = await deps.sandbox.wrap(
