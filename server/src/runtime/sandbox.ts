@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, lstatSync, readlinkSync } from "node:fs";
 import { execFile } from "node:child_process";
+import { mkdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import { ensureSandboxUser, grantRead, grantWrite, handOver, type SandboxIdentity } from "./sandbox-user.js";
@@ -291,6 +292,10 @@ export function createSandbox(opts: {
     async wrap(cmd, policy, wrapOpts = {}) {
       assertAbsolute(cmd, policy);
       const identity = await prepare();
+      // bwrap refuses to bind a folder that does not exist.
+      if (wrapOpts.grant !== false) {
+        for (const d of [...policy.writable, ...(policy.caches ?? [])]) await mkdir(d, { recursive: true });
+      }
       if (identity && wrapOpts.grant !== false) {
         await grantWrite([...policy.writable, ...(policy.caches ?? [])], identity, policy.caches ?? []);
         await grantRead(policy.secrets ?? [], identity);
