@@ -43,6 +43,17 @@ if [ "$tier" = "test" ]; then
     need_moto=1
   fi
 fi
+# --- MCP Python SDK (issue 29, item 10; added by httpfix): mcp-python.e2e.test.ts drives the MCP endpoint
+# with the official Python client, from a venv under ~/.cache/chainlaunch/mcp-py.
+MCP_VENV="${HOME}/.cache/chainlaunch/mcp-py"
+install_mcp_py() {
+  [ "$tier" = "test" ] || return 0
+  "$MCP_VENV/bin/python" -c "import mcp" 2>/dev/null && return 0
+  echo "installing the MCP Python SDK into $MCP_VENV"
+  python3 -m venv "$MCP_VENV"
+  "$MCP_VENV/bin/pip" install -q "mcp>=1.10,<2"
+}
+# --- end MCP Python SDK
 install_moto() {
   [ "${need_moto:-0}" = 1 ] || return 0
   echo "installing moto_server into $MOTO_VENV"
@@ -72,6 +83,7 @@ PY
 }
 if [ ${#want[@]} -eq 0 ]; then
   install_moto
+  install_mcp_py
   install_bao
   exit 0
 fi
@@ -91,4 +103,5 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null
 install_moto
+install_mcp_py
 install_bao

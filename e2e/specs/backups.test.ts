@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { startMoto } from "../support/moto.js";
+import { USERS } from "../support/users.js";
 
 /**
  * Backups in the browser against real restic and a real S3 endpoint (moto_server): a target created
  * from its form (with Test connection), "Back up now" until the row shows completed, and the
- * schedule form's live cron preview (next times, then the parser's message for a bad expression).
+ * schedule form's live cron preview (next times, then the parser's message for a bad expression); the
+ * recovery key made and shown once; a manager sees no target form, recovery key button or Verify.
  */
 describe("backups", () => {
   let s: Session;
@@ -48,8 +50,18 @@ describe("backups", () => {
     expect(t?.secretKey).toBe("********");
   });
 
-  it("backs up now and shows the completed backup", async () => {
+  it("makes the recovery key, shown once, then backs up now and shows the completed backup", async () => {
     const page = s.page;
+    const card = page.getByTestId("recovery-key-card");
+    await card.getByText("None yet", { exact: false }).waitFor();
+    await card.getByRole("button", { name: "Create recovery key" }).click();
+    const shown = await card.getByTestId("recovery-key").innerText();
+    expect(shown).toMatch(/^clrk1-[A-Za-z0-9_-]{43}$/);
+    await card.getByRole("button", { name: "I have saved it" }).click();
+    await card.getByText("Fingerprint", { exact: false }).waitFor();
+    expect(await card.innerText()).not.toContain(shown);
+    const status = await apiCall<{ configured: boolean }>(s.baseUrl, adminUser(), "GET", "/backups/recovery-key");
+    expect(status.data.configured).toBe(true);
     await page.getByRole("tab", { name: "Backups" }).click();
     await page.getByLabel("Backup target", { exact: true }).selectOption({ label: "e2e-s3" });
     await page.getByRole("button", { name: "Back up now" }).click();
@@ -79,5 +91,23 @@ describe("backups", () => {
     const error = page.getByTestId("cron-error");
     await error.waitFor();
     expect((await error.innerText()).toLowerCase()).toContain("minute");
+  });
+
+  it("shows a manager the targets read-only, and no recovery key button or Verify", async () => {
+    await openAs(s, USERS.manager, "/settings/backups");
+    const page = s.page;
+    await page.locator("[data-testid^=backup-]").first().getByText("completed", { exact: true }).waitFor();
+    await page.getByTestId("recovery-key-card").getByText("Fingerprint", { exact: false }).waitFor();
+    expect(await page.getByRole("button", { name: /recovery key/ }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Add target" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Verify" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Back up now" }).count()).toBe(1);
+    await page.getByRole("tab", { name: "Targets" }).click();
+    await page.getByRole("link", { name: "e2e-s3" }).click();
+    await page.getByTestId("target-summary").waitFor();
+    expect(await page.getByRole("button", { name: "Save" }).count()).toBe(0);
+    await page.goto("/settings/backups/targets/create");
+    await page.getByText("Only admins add backup targets", { exact: false }).waitFor();
+    await screenshot(page, "backups-manager");
   });
 });

@@ -23,6 +23,7 @@ import { registerErrorHandler } from "./http/error-handler.js";
 import { registerFieldValidation } from "./http/field-validation.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { completeOperation, ERROR_RESPONSE_SCHEMA } from "./http/openapi-responses.js";
+import { registerHeaderGuard } from "./http/header-guard.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import "./http/fastify-types.js";
 import type { RouteAccess } from "./http/permissions.js";
@@ -110,6 +111,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     reply.header("x-request-id", String(req.id));
   });
   registerSecurityHeaders(app);
+  registerHeaderGuard(app);
 
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {

@@ -12,15 +12,17 @@ commands:
   openapi [--out FILE]  print the OpenAPI document (or write it to FILE)
   permissions-doc [--out FILE]
                         print the role/route permission matrix as Markdown
-  backup restore --target REPO --snapshot ID|latest --data-dir DIR [--password-file F] [--path-style]
+  backup restore --target REPO --snapshot ID|latest --data-dir DIR [--password-file F]
+                 [--recovery-key-file F] [--path-style]
                         restore a backup into an empty data directory (then: CHAINLAUNCH_DATA=DIR chainlaunch serve)
   backup snapshots --target REPO [--password-file F] [--path-style]
                         list the ChainLaunch snapshots in a repository
 
   REPO is s3:<endpoint>/<bucket>/<path> or a directory. The repository password comes from
   RESTIC_PASSWORD or --password-file; S3 credentials from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
-  AWS_DEFAULT_REGION. A backup made with CHAINLAUNCH_MASTER_KEY needs that key set; a PostgreSQL backup
-  needs DATABASE_URL pointing at an empty database.
+  AWS_DEFAULT_REGION. Snapshots hold the master key wrapped under the backup recovery key: give it in
+  CHAINLAUNCH_RECOVERY_KEY or --recovery-key-file (or set CHAINLAUNCH_MASTER_KEY to the master key
+  itself). A PostgreSQL backup needs DATABASE_URL pointing at an empty database.
 `;
 
 /** `--name value` and `--flag` options of a CLI command. */
@@ -78,6 +80,9 @@ async function backupCommand(args: string[]): Promise<void> {
       snapshot: need("snapshot"),
       dataDir,
       masterKey: process.env.CHAINLAUNCH_MASTER_KEY,
+      recoveryKey: o["recovery-key-file"]
+        ? readFileSync(o["recovery-key-file"], "utf8").trim()
+        : process.env.CHAINLAUNCH_RECOVERY_KEY,
       databaseUrl: process.env.DATABASE_URL,
       log: (line) => process.stdout.write(`${line}\n`),
     });
@@ -86,7 +91,7 @@ async function backupCommand(args: string[]): Promise<void> {
       `restored backup ${result.manifest.backupId} of ${result.manifest.createdAt}: ${c.users} user(s), ` +
         `${c.fabric_organizations} organization(s), ${c.keys} key(s), ${c.networks} network(s), ${c.nodes} node(s)\n` +
         `start it with: CHAINLAUNCH_DATA=${dataDir}${result.manifest.database.dialect === "postgres" ? " DATABASE_URL=..." : ""}` +
-        `${result.manifest.masterKey.included ? "" : " CHAINLAUNCH_MASTER_KEY=..."} chainlaunch serve\n`,
+        `${result.manifest.masterKey.included || result.masterKeyWritten ? "" : " CHAINLAUNCH_MASTER_KEY=..."} chainlaunch serve\n`,
     );
   } catch (err) {
     if (err instanceof RestoreError) throw new CliError(err.message);

@@ -65,6 +65,18 @@ const envSchema = z.object({
   CHAINLAUNCH_BESU_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
   CHAINLAUNCH_PROMETHEUS_BIN: z.string().min(1).optional(),
   CHAINLAUNCH_BUILTINS_DIR: z.string().min(1).optional(),
+  CHAINLAUNCH_BACKUP_LOCAL_ROOTS: z
+    .string()
+    .default("")
+    .refine(
+      (v) =>
+        v
+          .split(":")
+          .map((d) => d.trim())
+          .filter(Boolean)
+          .every((d) => d.startsWith("/")),
+      "must be a colon-separated list of absolute directories like /srv/backups",
+    ),
   CHAINLAUNCH_FEDERATION_PING_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   CHAINLAUNCH_SANDBOX: z.enum(["auto", "bwrap", "off"]).default("auto"),
   CHAINLAUNCH_SANDBOX_USER: z
@@ -116,6 +128,8 @@ export interface Config {
   sandboxUser: string;
   /** Caches (npm, Go) that sandboxed builds share; default `<dataDir>/sandbox-cache`. */
   sandboxCacheDir: string | undefined;
+  /** Directories LOCAL backup targets may use; empty means `<dataDir>/backups/local`. */
+  backupLocalRoots: string[];
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -161,5 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: e.CHAINLAUNCH_SANDBOX,
     sandboxUser: e.CHAINLAUNCH_SANDBOX_USER,
     sandboxCacheDir: e.CHAINLAUNCH_SANDBOX_CACHE ? resolve(e.CHAINLAUNCH_SANDBOX_CACHE) : undefined,
+    backupLocalRoots: e.CHAINLAUNCH_BACKUP_LOCAL_ROOTS.split(":")
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => resolve(d)),
   };
 }

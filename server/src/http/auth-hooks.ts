@@ -7,6 +7,8 @@ import { PERMISSIONS, roleHas, type RouteAccess } from "./permissions.js";
 import { DEMO_PRINCIPAL, type Principal } from "./principal.js";
 
 export const SESSION_COOKIE = "session_id";
+/** Where a request keeps its `auditInfo` (see the decorator). */
+const AUDIT_INFO = Symbol("auditInfo");
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Reads the demo visitor may not make although viewers may: the user list and the audit log. */
@@ -111,8 +113,16 @@ export function registerAuthHooks(
   },
 ): void {
   app.decorateRequest("principal", null);
-  // Initialised per request in onRequest (Fastify forbids shared object decorators).
-  app.decorateRequest("auditInfo", null as unknown as FastifyRequest["auditInfo"]);
+  // Created on first use, per request (Fastify forbids shared object decorators). Not in onRequest:
+  // a hook registered before ours may refuse the request, and the onResponse hook still audits it.
+  app.decorateRequest("auditInfo", {
+    getter(this: FastifyRequest & { [AUDIT_INFO]?: FastifyRequest["auditInfo"] }) {
+      return (this[AUDIT_INFO] ??= {});
+    },
+    setter(this: FastifyRequest & { [AUDIT_INFO]?: FastifyRequest["auditInfo"] }, value: FastifyRequest["auditInfo"]) {
+      this[AUDIT_INFO] = value;
+    },
+  });
   app.decorateRequest("auditDone", false);
 
   app.addHook("onRoute", (route) => {
@@ -143,7 +153,6 @@ export function registerAuthHooks(
   }
 
   app.addHook("onRequest", async (req) => {
-    req.auditInfo = {};
     const access = req.routeOptions.config?.access;
     if (!access) return;
     req.principal = access === "public" ? await resolve(req).catch(() => null) : await resolve(req);
@@ -190,16 +199,17 @@ export function registerAuthHooks(
     const eventType = req.routeOptions.config?.audit;
     if (!eventType || req.auditDone) return;
     const ok = reply.statusCode < 400;
+    const info = req.auditInfo;
     await deps.audit.record({
       eventType,
       outcome: ok ? "SUCCESS" : "FAILURE",
-      userId: req.auditInfo.userId ?? (p?.userId || null),
-      username: req.auditInfo.username ?? p?.username ?? null,
+      userId: info.userId ?? (p?.userId || null),
+      username: info.username ?? p?.username ?? null,
       sourceIp: req.ip,
       requestId: String(req.id),
       sessionId: p?.sessionId ? String(p.sessionId) : null,
-      resource: req.auditInfo.resource ?? null,
-      details: { method: req.method, path: req.url.split("?")[0], status: reply.statusCode, ...req.auditInfo.details },
+      resource: info.resource ?? null,
+      details: { method: req.method, path: req.url.split("?")[0], status: reply.statusCode, ...info.details },
     });
   });
 }

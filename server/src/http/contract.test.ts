@@ -221,6 +221,10 @@ const BACKUP_ALLOWED: Record<string, string> = {
     "product addition (issue 13): the forms' Test connection button checks settings without saving them",
   "POST /backups/{id}/verify":
     "product addition (issue 13): a restore drill (restic check, restore into a scratch folder, compare with the manifest)",
+  "GET /backups/recovery-key":
+    "product addition (issue 29): whether the recovery key that wraps the master key in snapshots exists, and its fingerprint",
+  "POST /backups/recovery-key":
+    "product addition (issue 29): an admin makes the recovery key, shown once; snapshots hold the master key only wrapped under it",
 };
 
 const METRICS_ALLOWED: Record<string, string> = {

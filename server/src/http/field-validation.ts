@@ -119,12 +119,36 @@ function modeOf(raw: unknown): FieldValidation | undefined {
   return mode;
 }
 
-/** A Kubernetes-style warning header value (RFC 7234 warn-code 299, agent "-"). */
-const warning = (field: string): string => {
-  // Inside the header's quoted-string the field's own quotes are escaped: unknown field \"body.x\".
-  const quoted = `"${field.replace(/[\\"]/g, "\\$&")}"`;
-  return `299 - "unknown field ${quoted.replace(/[\\"]/g, "\\$&")}"`;
-};
+/** Longest field name (in characters, before escaping) a Warning header quotes; longer ones are cut. */
+const MAX_WARNED_FIELD = 100;
+/** Most Warning headers one response carries; the rest are counted in a last one. */
+const MAX_WARNINGS = 10;
+
+/**
+ * A field name as a JSON string literal that is printable ASCII only: quotes, backslashes and control
+ * characters are escaped by JSON.stringify, and DEL and everything above U+007E become `\uXXXX`
+ * (astral characters as their surrogate pair). Node refuses to send a header value holding a
+ * character above U+00FF or a control character (ERR_INVALID_CHAR), and that happened after the
+ * handler had written: the client saw a 500 for a row that existed. `JSON.parse` gives the name back.
+ */
+export function escapedField(field: string): string {
+  const chars = Array.from(field);
+  const cut = chars.length > MAX_WARNED_FIELD ? `${chars.slice(0, MAX_WARNED_FIELD).join("")}...` : field;
+  return JSON.stringify(cut).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A Kubernetes-style warning header value (RFC 7234 warn-code 299, agent "-"), printable ASCII only. */
+export const warning = (field: string): string =>
+  // Inside the header's quoted-string the field's own quotes and backslashes are escaped again:
+  // unknown field \"body.x\".
+  `299 - "${`unknown field ${escapedField(field)}`.replace(/[\\"]/g, "\\$&")}"`;
+
+/** The Warning header values for `fields`: at most MAX_WARNINGS, then one that counts the rest. */
+export function warningHeaders(fields: readonly string[]): string[] {
+  const shown = fields.slice(0, MAX_WARNINGS).map(warning);
+  const rest = fields.length - shown.length;
+  return rest > 0 ? [...shown, `299 - "${rest} more unknown fields"`] : shown;
+}
 
 /** Applies `?fieldValidation=` before the schemas validate the body (see the module comment). */
 export function registerFieldValidation(app: FastifyInstance): void {
@@ -146,6 +170,6 @@ export function registerFieldValidation(app: FastifyInstance): void {
       return;
     }
     const dropped = unknownFields(schema, req.body, "body", true);
-    if (dropped.length && (mode ?? "Warn") === "Warn") reply.header("warning", dropped.map(warning));
+    if (dropped.length && (mode ?? "Warn") === "Warn") reply.header("warning", warningHeaders(dropped));
   });
 }

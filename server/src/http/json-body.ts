@@ -54,7 +54,9 @@ export function findNul(value: unknown, path = "body"): string | undefined {
  * - bodies nested deeper than MAX_JSON_DEPTH are refused with a 400, before parsing;
  * - a NUL character in any string is refused with a 400 naming the field (PostgreSQL text cannot hold it).
  * Prototype-poisoning protection is Fastify's (its default parser does the parsing).
- * Query strings and path parameters with a NUL are refused in an onRequest hook for the same reason.
+ * Query strings and paths with a NUL are refused for the same reason, in a preParsing hook: it runs
+ * after every onRequest hook, so the caller is known (and a refusal of theirs audited) whatever the
+ * order the hooks were registered in (issue 29, item 9).
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser("error", "error");
@@ -73,7 +75,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     });
   });
 
-  app.addHook("onRequest", async (req) => {
+  app.addHook("preParsing", async (req) => {
     if (!/%00/.test(req.url) && !req.url.includes("\u0000")) return;
     const q = req.url.indexOf("?");
     const path = q === -1 ? req.url : req.url.slice(0, q);

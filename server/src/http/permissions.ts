@@ -198,14 +198,27 @@ export const PERMISSIONS = {
   BACKUP_RUN: {
     name: "Run backups",
     category: "Backups",
-    description: "Back up now, verify backups with a restore drill, delete backups",
+    description: "Back up now to a target an admin made, delete backups",
     roles: OPERATORS,
   },
   BACKUP_CONFIG: {
-    name: "Configure backups",
+    name: "Schedule backups",
     category: "Backups",
-    description: "Create, change and delete backup targets and schedules",
+    description: "Create, change, enable and delete backup schedules (on targets an admin made)",
     roles: OPERATORS,
+  },
+  BACKUP_TARGETS: {
+    name: "Configure backup targets",
+    category: "Backups",
+    description:
+      "Create, change, test and delete backup targets (where the console's data goes) and make the recovery key that wraps the master key in snapshots",
+    roles: ADMIN,
+  },
+  BACKUP_RESTORE: {
+    name: "Restore backups",
+    category: "Backups",
+    description: "Run restore drills: a snapshot restored onto this host and compared with its manifest",
+    roles: ADMIN,
   },
   METRICS_READ: {
     name: "Read metrics",
@@ -243,6 +256,13 @@ export const PERMISSIONS = {
     category: "Plugins",
     description: "Install, edit, delete, deploy, stop and resume plugins",
     roles: OPERATORS,
+  },
+  HOST_COMMAND: {
+    name: "Define host commands",
+    category: "System",
+    description:
+      "Define what the console runs on its host: plugins that are not a built-in catalogue entry as published (their own processes or compose file), prebuilt chaincode executables, chaincode source copied from a host path (source_path), plugin registries",
+    roles: ADMIN,
   },
   FEDERATION_READ: {
     name: "Read federation",

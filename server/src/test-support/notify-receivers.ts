@@ -62,6 +62,8 @@ function decodeQp(s: string): string {
  */
 export async function startSmtp(opts: { auth?: { user: string; pass: string }; tls?: boolean } = {}) {
   const mails: ReceivedMail[] = [];
+  /** Every login attempt, accepted or not (what a client sent as its password). */
+  const logins: { user: string; pass: string }[] = [];
   const { key, cert } = selfSignedCert();
   const server = new SMTPServer({
     key,
@@ -71,6 +73,7 @@ export async function startSmtp(opts: { auth?: { user: string; pass: string }; t
     allowInsecureAuth: opts.tls === false,
     authOptional: !opts.auth,
     onAuth(a, _session, cb) {
+      logins.push({ user: a.username ?? "", pass: a.password ?? "" });
       if (opts.auth && a.username === opts.auth.user && a.password === opts.auth.pass) {
         cb(null, { user: a.username });
         return;
@@ -104,6 +107,7 @@ export async function startSmtp(opts: { auth?: { user: string; pass: string }; t
   return {
     port,
     mails,
+    logins,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -116,9 +120,10 @@ export interface ReceivedHook {
 
 /**
  * A real HTTPS webhook receiver with a self-signed certificate (`cert` is its PEM, for ca_cert).
- * It answers each request with the next status of `script` (then the last one) and records it.
+ * It answers each request with the next status of `script` (then the last one) and records it;
+ * `body` replaces the text of its answers.
  */
-export async function startHttpsReceiver(script: number[] = [200]) {
+export async function startHttpsReceiver(script: number[] = [200], opts: { body?: string } = {}) {
   const { key, cert } = selfSignedCert();
   const requests: ReceivedHook[] = [];
   const server = https.createServer({ key, cert }, (req, res) => {
@@ -127,7 +132,9 @@ export async function startHttpsReceiver(script: number[] = [200]) {
     req.on("end", () => {
       requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
       const status = script[Math.min(requests.length - 1, script.length - 1)] ?? 200;
-      res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : `status ${status}`);
+      res
+        .writeHead(status, { "content-type": "text/plain" })
+        .end(opts.body ?? (status < 300 ? "ok" : `status ${status}`));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

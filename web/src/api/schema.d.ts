@@ -257,7 +257,10 @@ export interface paths {
     /** Get global settings */
     get: operations["getSetting"];
     put?: never;
-    /** Replace global settings */
+    /**
+     * Replace global settings
+     * @description Adding a URL to config.pluginRegistries needs HOST_COMMAND (admins): a registry supplies plugin definitions, whose processes run commands on the host. 403 for other callers; the other settings save as before.
+     */
     post: operations["createOrUpdateSetting"];
     delete?: never;
     options?: never;
@@ -3526,7 +3529,10 @@ export interface paths {
     /** List a chaincode's definitions */
     get: operations["listChaincodeDefinitions"];
     put?: never;
-    /** Create a definition: version, next sequence, endorsement policy, collections, source */
+    /**
+     * Create a definition: version, next sequence, endorsement policy, collections, source
+     * @description source_type executable and source_path define what runs on the host: 403 unless the caller holds HOST_COMMAND (admins). A source_path inside (or holding) the data directory, or whose package.json has an npm install script (preinstall, install, postinstall, prepare, ...): 400 naming it.
+     */
     post: operations["createChaincodeDefinition"];
     delete?: never;
     options?: never;
@@ -3559,7 +3565,10 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Change a definition that is not committed yet */
+    /**
+     * Change a definition that is not committed yet
+     * @description source_type and source_path are checked as on create (403 for executable and source_path).
+     */
     put: operations["updateChaincodeDefinition"];
     post?: never;
     /** Delete a definition (stops its chaincode server) */
@@ -4039,7 +4048,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Put the project's files back as they were at a commit (recorded as a new commit) */
+    /**
+     * Put the project's files back as they were at a commit (recorded as a new commit)
+     * @description A commit holding an npm install script or a binding.gyp is refused (400) before anything is written.
+     */
     post: operations["restoreProjectCommit"];
     delete?: never;
     options?: never;
@@ -4124,7 +4136,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Write a file of a project (atomically) */
+    /**
+     * Write a file of a project (atomically)
+     * @description A package.json with an npm install script (preinstall, install, postinstall, prepublish, preprepare, prepare, postprepare, dependencies) or gypfile, and a binding.gyp, are refused with a 400 naming them: npm would run them on the host by itself.
+     */
     post: operations["writeFile"];
     delete?: never;
     options?: never;
@@ -4232,6 +4247,24 @@ export interface paths {
     post?: never;
     /** Delete a backup target and its backup records (the repository's data stays) */
     delete: operations["deleteBackupTarget"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/backups/recovery-key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether the backup recovery key exists, and its fingerprint (never the key) */
+    get: operations["getBackupRecoveryKey"];
+    put?: never;
+    /** Make the recovery key that wraps the master key in snapshots; it is returned this once */
+    post: operations["createBackupRecoveryKey"];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -4642,7 +4675,10 @@ export interface paths {
     };
     /** A plugin, its deployment status and its YAML */
     get: operations["getPlugin"];
-    /** Change a plugin's definition (JSON or YAML); a running deployment keeps its own until deployed again */
+    /**
+     * Change a plugin's definition (JSON or YAML); a running deployment keeps its own until deployed again
+     * @description Changing what the plugin runs (its processes or compose file) to something that is not a built-in catalogue entry's as published: 403 unless the caller holds HOST_COMMAND (admins).
+     */
     put: operations["updatePlugin"];
     post?: never;
     /** Delete a plugin (stops it first and removes its files) */
@@ -4663,7 +4699,7 @@ export interface paths {
     put?: never;
     /**
      * Deploy a plugin with parameter values
-     * @description Values are checked against spec.parameters first (400 naming parameters.<field>); x-source values are bound to the console's resources. A process that does not start ends the deploy: 400 with its log in details.log, the plugin in error, nothing left running. A compose plugin without a Docker engine: 400 DOCKER_UNAVAILABLE. 409 while it runs.
+     * @description Values are checked against spec.parameters first (400 naming parameters.<field>); x-source values are bound to the console's resources; a compose plugin refuses values with line breaks (they would add lines to its compose file). A process that does not start ends the deploy: 400 with its log in details.log, the plugin in error, nothing left running. A compose plugin without a Docker engine: 400 DOCKER_UNAVAILABLE. 409 while it runs.
      */
     post: operations["deployPlugin"];
     delete?: never;
@@ -5063,7 +5099,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create the definition here and install and approve it for this console's orgs (build, install, chaincode server, approve) */
+    /**
+     * Create the definition here and install and approve it for this console's orgs (build, install, chaincode server, approve)
+     * @description A prebuilt executable (declared or detected in the archive) needs HOST_COMMAND (admins): 403 for others. An archive whose package.json has an npm install script: 400 naming it.
+     */
     post: operations["acceptChaincodeProposal"];
     delete?: never;
     options?: never;
@@ -5704,7 +5743,7 @@ export interface paths {
     put?: never;
     /**
      * Upload the chaincode's code: an archive (tar.gz, tar, zip) of a Node.js or Go project, or an executable
-     * @description Send the file as the request body (Content-Type application/octet-stream or application/gzip), or JSON {"source_path": "/dir"} to copy a directory or executable of this host. type=auto detects package.json (node), go.mod (go) or a single executable.
+     * @description Send the file as the request body (Content-Type application/octet-stream or application/gzip), or JSON {"source_path": "/dir"} to copy a directory or executable of this host. type=auto detects package.json (node), go.mod (go) or a single executable. An executable (type=executable, or detected) and source_path need HOST_COMMAND (admins): 403 for others. A package.json with an npm install script (preinstall, install, postinstall, prepare, ...): 400 naming it.
      */
     post: operations["uploadChaincodeDefinitionSource"];
     delete?: never;
@@ -5725,7 +5764,7 @@ export interface paths {
     put?: never;
     /**
      * Install a plugin (JSON, or its YAML with Content-Type application/yaml)
-     * @description Bad YAML and fields that break the plugin format are a 400 naming the field, with line and column for YAML (details.errors: [{path, message, line, column}]). 409 when the name exists.
+     * @description Bad YAML and fields that break the plugin format are a 400 naming the field, with line and column for YAML (details.errors: [{path, message, line, column}]). 409 when the name exists. A plugin whose spec is not a built-in catalogue entry's as published (its own processes or compose file) runs commands on the host: 403 unless the caller holds HOST_COMMAND (admins).
      */
     post: operations["createPlugin"];
     delete?: never;
@@ -6080,12 +6119,15 @@ export interface components {
         | "BACKUP_READ"
         | "BACKUP_RUN"
         | "BACKUP_CONFIG"
+        | "BACKUP_TARGETS"
+        | "BACKUP_RESTORE"
         | "METRICS_READ"
         | "METRICS_CONFIG"
         | "NOTIFICATION_PROVIDER_READ"
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
+        | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
         | "GOVERNANCE_READ"
@@ -6685,6 +6727,23 @@ export interface components {
       valid: boolean;
       nextExecutions: string[];
       error?: string;
+    };
+    BackupRecoveryStatusInput: {
+      /** @description Whether a recovery key exists; backups fail until an admin makes one */
+      configured: boolean;
+      /** @description First 16 hex characters of the key's SHA-256, to tell keys apart */
+      fingerprint: string | null;
+      createdAt: string | null;
+      /** @description The admin who made it */
+      createdBy: string | null;
+      /** @description False when the console runs with another master key than the wrapped one: make a new recovery key */
+      matchesMasterKey: boolean;
+    };
+    BackupRecoveryKeyInput: {
+      /** @description The recovery key, shown this once: the console keeps only its hash. A restore needs it */
+      recoveryKey: string;
+      fingerprint: string;
+      createdAt: string;
     };
     /** @description Prometheus deployment */
     DeployPrometheusRequestInput: {
@@ -8310,7 +8369,7 @@ export interface components {
        * @enum {string}
        */
       status: "success" | "failure";
-      /** @description What the mail server or webhook receiver answered */
+      /** @description The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text */
       message: string;
       testedAt: string;
     };
@@ -8705,12 +8764,15 @@ export interface components {
         | "BACKUP_READ"
         | "BACKUP_RUN"
         | "BACKUP_CONFIG"
+        | "BACKUP_TARGETS"
+        | "BACKUP_RESTORE"
         | "METRICS_READ"
         | "METRICS_CONFIG"
         | "NOTIFICATION_PROVIDER_READ"
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
+        | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
         | "GOVERNANCE_READ"
@@ -9310,6 +9372,23 @@ export interface components {
       valid: boolean;
       nextExecutions: string[];
       error?: string;
+    };
+    BackupRecoveryStatus: {
+      /** @description Whether a recovery key exists; backups fail until an admin makes one */
+      configured: boolean;
+      /** @description First 16 hex characters of the key's SHA-256, to tell keys apart */
+      fingerprint: string | null;
+      createdAt: string | null;
+      /** @description The admin who made it */
+      createdBy: string | null;
+      /** @description False when the console runs with another master key than the wrapped one: make a new recovery key */
+      matchesMasterKey: boolean;
+    };
+    BackupRecoveryKey: {
+      /** @description The recovery key, shown this once: the console keeps only its hash. A restore needs it */
+      recoveryKey: string;
+      fingerprint: string;
+      createdAt: string;
     };
     /** @description Prometheus deployment */
     DeployPrometheusRequest: {
@@ -10935,7 +11014,7 @@ export interface components {
        * @enum {string}
        */
       status: "success" | "failure";
-      /** @description What the mail server or webhook receiver answered */
+      /** @description The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text */
       message: string;
       testedAt: string;
     };
@@ -12156,12 +12235,15 @@ export interface operations {
             | "BACKUP_READ"
             | "BACKUP_RUN"
             | "BACKUP_CONFIG"
+            | "BACKUP_TARGETS"
+            | "BACKUP_RESTORE"
             | "METRICS_READ"
             | "METRICS_CONFIG"
             | "NOTIFICATION_PROVIDER_READ"
             | "NOTIFICATION_PROVIDER_CONFIG"
             | "PLUGIN_READ"
             | "PLUGIN_MANAGE"
+            | "HOST_COMMAND"
             | "FEDERATION_READ"
             | "FEDERATION_MANAGE"
             | "GOVERNANCE_READ"
@@ -25937,7 +26019,7 @@ export interface operations {
           region?: string;
           /** @description S3 bucket (required for S3) */
           bucketName?: string;
-          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) */
+          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) inside CHAINLAUNCH_BACKUP_LOCAL_ROOTS (default <data>/backups/local) */
           bucketPath?: string;
           /** @description S3 access key id (required for S3) */
           accessKeyId?: string;
@@ -26033,7 +26115,7 @@ export interface operations {
           region?: string;
           /** @description S3 bucket (required for S3) */
           bucketName?: string;
-          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) */
+          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) inside CHAINLAUNCH_BACKUP_LOCAL_ROOTS (default <data>/backups/local) */
           bucketPath?: string;
           /** @description S3 access key id (required for S3) */
           accessKeyId?: string;
@@ -26202,7 +26284,7 @@ export interface operations {
           region?: string;
           /** @description S3 bucket (required for S3) */
           bucketName?: string;
-          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) */
+          /** @description Path of the repository in the bucket (S3), or an absolute directory (LOCAL) inside CHAINLAUNCH_BACKUP_LOCAL_ROOTS (default <data>/backups/local) */
           bucketPath?: string;
           /** @description S3 access key id (required for S3) */
           accessKeyId?: string;
@@ -26329,6 +26411,137 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getBackupRecoveryKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BackupRecoveryStatus"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createBackupRecoveryKey: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Replace the existing key (snapshots made before keep needing the old one) */
+          replace?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BackupRecoveryKey"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,6 +10,12 @@ describe("mutation error toasts (spec §8)", () => {
       description: "You do not have permission to perform this action.",
     });
   });
+  it("says why a host command was refused", () => {
+    const message =
+      "spec.processes: defining plugin processes or a compose file (this plugin is not a built-in catalogue entry as published) runs commands on the host; only an admin may do it (your role is manager)";
+    const error = toApiError(403, { error: "FORBIDDEN", message, details: { permission: "HOST_COMMAND" } });
+    expect(mutationErrorText(error)).toEqual({ title: "Permission Denied", description: message });
+  });
   it("shows the message of other errors", () => {
     expect(mutationErrorText(new ApiError(409, "CONFLICT", "username: already taken"))).toEqual({
       title: "An error occurred",

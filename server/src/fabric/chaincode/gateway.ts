@@ -2,6 +2,7 @@ import type * as grpc from "@grpc/grpc-js";
 import type * as FabricGateway from "@hyperledger/fabric-gateway";
 import { peer } from "@hyperledger/fabric-protos";
 import { openGrpcClient, type GrpcEndpoint } from "../grpc-connection.js";
+import { untilLeader } from "../leader-wait.js";
 
 /** How a call to a chaincode is signed: an MSP identity and a signer of SHA-256 digests (low-S ECDSA). */
 export interface GatewayIdentity {
@@ -66,6 +67,24 @@ function explain(err: unknown, kind: ChaincodeCallError["kind"], txId?: string):
 }
 
 /**
+ * Whether the Gateway could not submit because the orderers answered SERVICE_UNAVAILABLE (no Raft
+ * leader yet); nothing was ordered then. The peer's Gateway words it in two ways: a detail per
+ * orderer naming the status, or (Fabric 3.1) "no orderers could successfully process transaction"
+ * with no detail at all, which it answers only when every orderer returned a 5xx status (a
+ * connection failure adds a detail, a 4xx status is an Aborted error of its own).
+ */
+export function ordererHasNoLeader(err: unknown): boolean {
+  const e = err as { message?: unknown; details?: unknown };
+  const details = Array.isArray(e.details) ? (e.details as { message?: unknown }[]) : [];
+  if (details.some((d) => typeof d?.message === "string" && /SERVICE_UNAVAILABLE/.test(d.message))) return true;
+  return (
+    details.length === 0 &&
+    typeof e.message === "string" &&
+    /no orderers could successfully process transaction|SERVICE_UNAVAILABLE/.test(e.message)
+  );
+}
+
+/**
  * One connection to a peer's Gateway service for calling chaincode. Keep it for many calls; the
  * gRPC channel is reused.
  */
@@ -107,7 +126,8 @@ export async function openGateway(endpoint: GrpcEndpoint, identity: GatewayIdent
       try {
         const tx = await proposal.endorse();
         stage = "submit";
-        const submitted = await tx.submit();
+        // The same signed envelope again (same transaction id) until the orderer has a leader.
+        const submitted = await untilLeader(() => tx.submit(), { when: ordererHasNoLeader });
         stage = "commit";
         const status = await submitted.getStatus();
         if (!status.successful) {

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { common, peer } from "@hyperledger/fabric-protos";
-import { broadcastEnvelope } from "../broadcast.js";
 import { openGrpcClient, unaryCall, type GrpcEndpoint } from "../grpc-connection.js";
 import type { SigningIdentity } from "../identity.js";
+import { broadcastWhenLeader } from "../leader-wait.js";
 import { endorsementPolicyOf, ProposalError } from "../peer-client.js";
 import { createSignedProposal } from "../proposal.js";
 import { fillDefinitionArgs, type DefinitionInput } from "./definition.js";
@@ -241,6 +241,9 @@ export async function queryChaincodeDefinition(
       endorsementPolicy: string;
       initRequired: boolean;
       approvals: Record<string, boolean>;
+      /** The stored ApplicationPolicy and CollectionConfigPackage bytes (see definitionDifferences). */
+      validationParameter: Uint8Array;
+      collections: Uint8Array;
     }
   | undefined
 > {
@@ -263,6 +266,8 @@ export async function queryChaincodeDefinition(
       endorsementPolicy: endorsementPolicyOf(r.getValidationParameter_asU8()),
       initRequired: r.getInitRequired(),
       approvals: Object.fromEntries(r.getApprovalsMap().entries()),
+      validationParameter: r.getValidationParameter_asU8(),
+      collections: r.getCollections()?.serializeBinary() ?? new Uint8Array(),
     };
   } catch (err) {
     if (err instanceof ProposalError && /namespace \S+ is not defined/.test(err.peerMessage)) return undefined;
@@ -329,7 +334,8 @@ async function submitLifecycle(params: {
   });
   const responses = await Promise.all(params.peers.map((p) => endorseOn(p, signed, params.fn)));
   const env = transactionEnvelope(signed, responses, params.signer);
-  await broadcastEnvelope(params.orderer, env);
+  // An orderer without a Raft leader (a new channel, a restart) answers SERVICE_UNAVAILABLE: wait for one.
+  await broadcastWhenLeader(params.orderer, env);
   for (const p of params.peers) {
     await waitForTransaction({ peer: p, signer: params.signer, channelId: params.channelId, txId });
   }

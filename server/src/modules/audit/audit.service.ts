@@ -21,6 +21,18 @@ export function redactDetails(value: unknown, depth = 0): unknown {
   return value;
 }
 
+/**
+ * A value for one of the audit log's varchar columns, stored as sent where possible: PostgreSQL text
+ * can't hold a NUL (SQLite can) and a varchar(n) refuses a longer value, either of which would lose
+ * the event on one dialect only. NULs become the visible text `\u0000`, and the value is cut to `max`.
+ * (The `details` column is JSON text, in which JSON.stringify already escapes a NUL.)
+ */
+export function auditColumn(value: string | null | undefined, max: number): string | null {
+  if (value === null || value === undefined) return null;
+  const clean = value.includes("\u0000") ? value.replaceAll("\u0000", "\\u0000") : value;
+  return clean.length > max ? clean.slice(0, max) : clean;
+}
+
 export interface AuditEventDto {
   id: number;
   timestamp: string;
@@ -75,11 +87,11 @@ export function createAuditService(deps: { repo: AuditRepo; log: FastifyBaseLogg
           event_outcome: r.outcome,
           severity: r.severity ?? (r.outcome === "FAILURE" ? "WARNING" : "INFO"),
           user_id: r.userId ?? null,
-          username: r.username ?? null,
-          source_ip: r.sourceIp ?? null,
-          request_id: r.requestId ?? null,
-          session_id: r.sessionId ?? null,
-          affected_resource: r.resource ?? null,
+          username: auditColumn(r.username, 64),
+          source_ip: auditColumn(r.sourceIp, 64),
+          request_id: auditColumn(r.requestId, 64),
+          session_id: auditColumn(r.sessionId, 64),
+          affected_resource: auditColumn(r.resource, 512),
           details: r.details ? JSON.stringify(redactDetails(r.details)) : null,
         });
       } catch (err) {

@@ -96,6 +96,7 @@ export const AUDIT_EVENT_TYPES = [
   "backup_target.update",
   "backup_target.delete",
   "backup_target.test",
+  "backup.recovery_key_create",
   "backup_schedule.create",
   "backup_schedule.update",
   "backup_schedule.delete",

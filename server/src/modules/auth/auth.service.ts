@@ -7,7 +7,7 @@ import type { Principal } from "../../http/principal.js";
 import type { UserRow, UsersRepo } from "../users/users.repo.js";
 import { createCredentialCache, type CredentialCache } from "./credential-cache.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.js";
-import { createFailureLimiter, type FailureLimiter } from "./rate-limiter.js";
+import { createFailureLimiter, holdAttempt, type FailureLimiter } from "./rate-limiter.js";
 import type { SessionsRepo } from "./sessions.repo.js";
 import { hashToken, newToken } from "./tokens.js";
 
@@ -50,7 +50,10 @@ export function createAuthService(deps: {
    * - per username (from any IP) there is only a backoff: each failed attempt is answered after a delay
    *   that doubles with the username's recent failures (up to 2 s). A correct password from an IP that
    *   has not failed passes at once, however many failures others caused.
-   * With `remembered`, a password verified there recently (for the same stored hash) skips scrypt.
+   * The pair and IP places are taken before scrypt runs and given back when it ends (issue 29, item 7),
+   * so parallel attempts can't outrun the count: at most `max` passwords per pair are ever checked.
+   * With `remembered`, a password verified there recently (for the same stored hash) skips scrypt
+   * and takes no place.
    */
   async function checkCredentials(
     username: string,
@@ -61,14 +64,26 @@ export function createAuthService(deps: {
     const name = username.toLowerCase();
     const ipKey = `ip:${ip}`;
     const pairKey = `ip:${ip}|user:${name}`;
+    const refuse = (wait: number): Error =>
+      new RateLimitError(`too many failed sign-in attempts; try again in ${wait} s`, wait);
     const wait = Math.max(perIp.blockedFor(ipKey), limiter.blockedFor(pairKey));
-    if (wait > 0) throw new RateLimitError(`too many failed sign-in attempts; try again in ${wait} s`, wait);
+    if (wait > 0) throw refuse(wait);
     const user = await users.byUsername(username);
     if (user && remembered?.has(username, password, user.password_hash)) return user;
-    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    const attempt = await holdAttempt(
+      [
+        [perIp, ipKey],
+        [limiter, pairKey],
+      ],
+      refuse,
+    );
+    let ok = false;
+    try {
+      ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    } finally {
+      attempt.end(!(user && ok));
+    }
     if (!user || !ok) {
-      perIp.fail(ipKey);
-      limiter.fail(pairKey);
       perUser.fail(name);
       const recent = perUser.count(name);
       if (recent > limiter.max) await sleep(Math.min(MAX_BACKOFF_MS, 50 * 2 ** Math.min(recent - limiter.max, 6)));

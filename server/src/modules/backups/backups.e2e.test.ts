@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -22,6 +22,13 @@ import { ADMIN_PASSWORD } from "../../test-support/test-app.js";
 const run = promisify(execFile);
 const serverDir = resolve(import.meta.dirname, "../../..");
 const bins = await haveFabricBinaries("backup restore e2e");
+
+/** Every regular file under a directory. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : [],
+  );
+}
 
 /** Every private key in a console's SQLite database, decrypted with its master key file. */
 function privateKeys(dbFile: string, masterKeyFile: string): Map<number, string> {
@@ -64,8 +71,8 @@ describe("backup and restore of a console with a running channel", () => {
     async () => {
       moto = await startMoto();
       await moto.createBucket("drill");
-      // Away from the other Fabric tests' ports (docs/testing.md): 39600-40799.
-      const h = await fabricApi({ ports: 39600 + (process.pid % 20) * 60 });
+      // Below the OS's ephemeral range and away from the other Fabric tests' ports: 13200-13799.
+      const h = await fabricApi({ ports: 13200 + (process.pid % 10) * 60 });
       harness = h;
       // Two orgs, one node each, on a channel at height >= 2 (block 0 and an anchor-peer config block).
       const { peer, orderer, net } = await h.peerOrdererChannel({
@@ -83,6 +90,8 @@ describe("backup and restore of a console with a running channel", () => {
         60_000,
       );
 
+      // The admin's recovery key: shown once, it is what unwraps the master key at the restore.
+      const { recoveryKey } = await h.ok("POST", "/backups/recovery-key", {});
       const target = await h.ok("POST", "/backups/targets", {
         name: "drill",
         type: "S3",
@@ -108,6 +117,43 @@ describe("backup and restore of a console with a running channel", () => {
       // Both nodes were paused while their folders were copied, and run on.
       expect(backup.metadata.backup.nodes.map((n: Json) => n.paused)).toEqual([true, true]);
       expect((await h.ok("GET", `/nodes/${peer.id}`)).status).toBe("RUNNING");
+      // The snapshot of a console with organizations, nodes and a channel holds its master key nowhere in
+      // clear (raw, base64, base64url or hex), only wrapped under the recovery key.
+      const master = parseMasterKey(readFileSync(join(h.t.config.dataDir, "master.key"), "utf8"));
+      const peek = mkdtempSync(join(tmpdir(), "chainlaunch-peek-"));
+      try {
+        await run(
+          "restic",
+          [
+            "-r",
+            "s3:" + moto.endpoint + "/drill/console",
+            "-o",
+            "s3.bucket-lookup=path",
+            "restore",
+            backup.snapshotId,
+            "--target",
+            peek,
+          ],
+          {
+            env: {
+              ...process.env,
+              RESTIC_PASSWORD: "restore-password",
+              AWS_ACCESS_KEY_ID: "AKIDRESTORE",
+              AWS_SECRET_ACCESS_KEY: "restore-secret",
+              AWS_DEFAULT_REGION: "us-east-1",
+            },
+          },
+        );
+        const forms = ["base64", "base64url", "hex"].map((e) => Buffer.from(master.toString(e as BufferEncoding)));
+        const holding = filesUnder(peek).filter((f) => {
+          const bytes = readFileSync(f);
+          return [master, ...forms].some((form) => bytes.includes(form));
+        });
+        expect(filesUnder(peek).length).toBeGreaterThan(50);
+        expect(holding).toEqual([]);
+      } finally {
+        rmSync(peek, { recursive: true, force: true });
+      }
 
       const before = {
         users: (await h.ok("GET", "/users")).map((u: Json) => [u.id, u.username, u.role]),
@@ -138,7 +184,10 @@ describe("backup and restore of a console with a running channel", () => {
         AWS_SECRET_ACCESS_KEY: "restore-secret",
         AWS_DEFAULT_REGION: "us-east-1",
       };
-      // The restored console runs on the snapshot's SQLite file and master key file, nothing else.
+      // The recovery key comes from a file (--recovery-key-file), as an operator keeps it.
+      const recoveryFile = join(root, "recovery.key");
+      writeFileSync(recoveryFile, `${recoveryKey}\n`, { mode: 0o600 });
+      // The restored console runs on the snapshot's SQLite file and the master key file the recovery key unwrapped.
       for (const name of ["DATABASE_URL", "CHAINLAUNCH_MASTER_KEY", "CHAINLAUNCH_ADMIN_PASSWORD"]) delete env[name];
       const cli = (args: string[]) =>
         run(process.execPath, ["--import", "tsx", "src/main.ts", "backup", ...args], { cwd: serverDir, env });
@@ -154,8 +203,11 @@ describe("backup and restore of a console with a running channel", () => {
         "--data-dir",
         dataDir,
         "--path-style",
+        "--recovery-key-file",
+        recoveryFile,
       ]);
       expect(out.stdout).toContain("checked");
+      expect(out.stdout).toContain("unwrapped with the recovery key");
       expect(out.stdout).toMatch(/restored backup \d+ .*2 node\(s\)/);
       // Not into a directory that has something in it.
       await expect(

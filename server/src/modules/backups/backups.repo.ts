@@ -68,17 +68,23 @@ export function createBackupsRepo(db: DB) {
       async deleteMany(ids: number[]): Promise<void> {
         if (ids.length) await db.deleteFrom("backups").where("id", "in", ids).execute();
       },
-      /** Runs a stopped console left unfinished: they failed, and say why. */
-      async failInterrupted(at: string): Promise<number> {
-        const r = await db
-          .updateTable("backups")
-          .set({
-            status: "failed",
-            error_message: "interrupted: the console stopped while this backup ran; start a new one",
-            completed_at: at,
-          })
-          .where("status", "in", ["pending", "running"])
-          .executeTakeFirst();
+      /**
+       * Runs a stopped console left unfinished: they failed, and say why. Returns the runs this call
+       * marked (a run is marked once, so each is reported once).
+       */
+      async failInterrupted(at: string): Promise<Array<{ id: number; target_name: string; reason: string }>> {
+        const reason = "interrupted: the console stopped while this backup ran; start a new one";
+        const left = await backups().where("b.status", "in", ["pending", "running"]).execute();
+        const marked: Array<{ id: number; target_name: string; reason: string }> = [];
+        for (const b of left) {
+          const r = await db
+            .updateTable("backups")
+            .set({ status: "failed", error_message: reason, completed_at: at })
+            .where("id", "=", b.id)
+            .where("status", "in", ["pending", "running"])
+            .executeTakeFirst();
+          if (Number(r.numUpdatedRows) > 0) marked.push({ id: b.id, target_name: b.target_name, reason });
+        }
         await db
           .updateTable("backups")
           .set({
@@ -87,7 +93,7 @@ export function createBackupsRepo(db: DB) {
           })
           .where("verification_status", "=", "running")
           .execute();
-        return Number(r.numUpdatedRows);
+        return marked;
       },
     },
   };

@@ -9,6 +9,9 @@ import {
   createTargetBody,
   cronPreviewBody,
   cronPreviewResponse,
+  createRecoveryBody,
+  createRecoveryResponse,
+  recoveryStatusResponse,
   idParams,
   scheduleResponse,
   targetResponse,
@@ -43,7 +46,7 @@ export function registerBackupsRoutes(app: FastifyInstance, svc: BackupsService,
   r.post(
     "/backups/targets",
     {
-      config: { access: "BACKUP_CONFIG", audit: "backup_target.create" },
+      config: { access: "BACKUP_TARGETS", audit: "backup_target.create" },
       schema: {
         operationId: "createBackupTarget",
         tags: targetTags,
@@ -57,7 +60,7 @@ export function registerBackupsRoutes(app: FastifyInstance, svc: BackupsService,
   r.post(
     "/backups/targets/test",
     {
-      config: { access: "BACKUP_CONFIG", audit: "backup_target.test" },
+      config: { access: "BACKUP_TARGETS", audit: "backup_target.test" },
       schema: {
         operationId: "testBackupTarget",
         tags: targetTags,
@@ -85,7 +88,7 @@ export function registerBackupsRoutes(app: FastifyInstance, svc: BackupsService,
   r.put(
     "/backups/targets/:id",
     {
-      config: { access: "BACKUP_CONFIG", audit: "backup_target.update" },
+      config: { access: "BACKUP_TARGETS", audit: "backup_target.update" },
       schema: {
         operationId: "updateBackupTarget",
         tags: targetTags,
@@ -100,7 +103,7 @@ export function registerBackupsRoutes(app: FastifyInstance, svc: BackupsService,
   r.delete(
     "/backups/targets/:id",
     {
-      config: { access: "BACKUP_CONFIG", audit: "backup_target.delete" },
+      config: { access: "BACKUP_TARGETS", audit: "backup_target.delete" },
       schema: {
         operationId: "deleteBackupTarget",
         tags: targetTags,
@@ -112,6 +115,39 @@ export function registerBackupsRoutes(app: FastifyInstance, svc: BackupsService,
     async (req, reply) => {
       await svc.deleteTarget(req.params.id);
       return reply.code(204).send(null);
+    },
+  );
+
+  // ---- recovery key
+  r.get(
+    "/backups/recovery-key",
+    {
+      config: { access: "BACKUP_READ" },
+      schema: {
+        operationId: "getBackupRecoveryKey",
+        tags: targetTags,
+        summary: "Whether the backup recovery key exists, and its fingerprint (never the key)",
+        response: { 200: recoveryStatusResponse },
+      },
+    },
+    async () => svc.recoveryStatus(),
+  );
+  r.post(
+    "/backups/recovery-key",
+    {
+      config: { access: "BACKUP_TARGETS", audit: "backup.recovery_key_create" },
+      schema: {
+        operationId: "createBackupRecoveryKey",
+        tags: targetTags,
+        summary: "Make the recovery key that wraps the master key in snapshots; it is returned this once",
+        body: createRecoveryBody,
+        response: { 201: createRecoveryResponse },
+      },
+    },
+    async (req, reply) => {
+      const created = await svc.createRecoveryKey(req.body, user(req));
+      req.auditInfo.resource = `recovery-key:${created.fingerprint}`;
+      return reply.code(201).send(created);
     },
   );
 
@@ -300,7 +336,7 @@ export function registerBackupsRoutes(app: FastifyInstance, svc: BackupsService,
   r.post(
     "/backups/:id/verify",
     {
-      config: { access: "BACKUP_RUN", audit: "backup.verify" },
+      config: { access: "BACKUP_RESTORE", audit: "backup.verify" },
       schema: {
         operationId: "verifyBackup",
         tags,

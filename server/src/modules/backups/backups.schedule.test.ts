@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test-support/test-app.js";
@@ -14,16 +12,17 @@ describe("a one-minute backup schedule", () => {
   let repoDir: string;
   beforeAll(async () => {
     t = await createTestApp("sqlite");
-    repoDir = join(mkdtempSync(join(tmpdir(), "sched-repo-")), "repo");
+    // Inside the default root of LOCAL targets (<data>/backups/local); the app's close removes it.
+    repoDir = join(t.config.dataDir, "backups", "local", "repo");
   });
   afterAll(async () => {
     await t?.close();
-    rmSync(join(repoDir, ".."), { recursive: true, force: true });
   });
   const call = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: t.admin, ...(payload ? { payload } : {}) });
 
   it("runs twice, at consecutive minutes", { timeout: 200_000 }, async () => {
+    expect((await call("POST", "/backups/recovery-key", {})).statusCode).toBe(201);
     const target = (
       await call("POST", "/backups/targets", {
         name: "local",

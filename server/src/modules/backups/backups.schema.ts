@@ -40,7 +40,9 @@ const targetFields = {
     .trim()
     .max(1024)
     .optional()
-    .describe("Path of the repository in the bucket (S3), or an absolute directory (LOCAL)"),
+    .describe(
+      "Path of the repository in the bucket (S3), or an absolute directory (LOCAL) inside CHAINLAUNCH_BACKUP_LOCAL_ROOTS (default <data>/backups/local)",
+    ),
   accessKeyId: z.string().trim().max(255).optional().describe("S3 access key id (required for S3)"),
   secretKey: z.string().max(1024).optional().describe("S3 secret key; on update, omit it to keep the stored one"),
   resticPassword: z
@@ -138,3 +140,32 @@ export type BackupResponse = z.infer<typeof backupResponse>;
 export type ScheduleResponse = z.infer<typeof scheduleResponse>;
 export type CreateTargetBody = z.infer<typeof createTargetBody>;
 export type CreateScheduleBody = z.infer<typeof createScheduleBody>;
+
+export const recoveryStatusResponse = z
+  .object({
+    configured: z.boolean().describe("Whether a recovery key exists; backups fail until an admin makes one"),
+    fingerprint: z.string().nullable().describe("First 16 hex characters of the key's SHA-256, to tell keys apart"),
+    createdAt: z.string().nullable(),
+    createdBy: z.string().nullable().describe("The admin who made it"),
+    matchesMasterKey: z
+      .boolean()
+      .describe("False when the console runs with another master key than the wrapped one: make a new recovery key"),
+  })
+  .meta({ id: "BackupRecoveryStatus" });
+export const createRecoveryBody = z
+  .object({
+    replace: z
+      .boolean()
+      .optional()
+      .describe("Replace the existing key (snapshots made before keep needing the old one)"),
+  })
+  .strict();
+export const createRecoveryResponse = z
+  .object({
+    recoveryKey: z
+      .string()
+      .describe("The recovery key, shown this once: the console keeps only its hash. A restore needs it"),
+    fingerprint: z.string(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "BackupRecoveryKey" });

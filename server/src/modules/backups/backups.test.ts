@@ -28,6 +28,7 @@ describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
   let moto: Moto;
   let viewer: { authorization: string };
   let manager: { authorization: string };
+  let recoveryKey: string;
   const bucket = `bk-${dialect}`;
   const call = (
     method: "GET" | "POST" | "PUT" | "DELETE",
@@ -75,9 +76,13 @@ describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
   beforeAll(async () => {
     moto = await startMoto();
     await moto.createBucket(bucket);
-    t = await createTestApp(dialect);
+    // LOCAL targets may live under the system temp folder (the LOCAL test's repository).
+    t = await createTestApp(dialect, { CHAINLAUNCH_BACKUP_LOCAL_ROOTS: tmpdir() });
     viewer = await createUser(t, "bkviewer", "viewer");
     manager = await createUser(t, "bkmanager", "manager");
+    const key = await call("POST", "/backups/recovery-key", {});
+    if (key.statusCode !== 201) throw new Error(`recovery key: ${key.statusCode} ${key.body}`);
+    recoveryKey = key.json().recoveryKey;
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -271,12 +276,13 @@ describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
       target_name: "main-renamed",
       size: done.sizeBytes,
     });
-    // The snapshot is in the repository, with the database, the master key and the manifest.
+    // The snapshot is in the repository, with the database, the wrapped master key (never master.key) and the manifest.
     const repo = `s3:${moto.endpoint}/${bucket}/repos/main`;
     const files = restic(repo, ["ls", done.snapshotId]);
     expect(files).toContain("/chainlaunch-backup.json");
     expect(files).toContain(dialect === "sqlite" ? "/database/chainlaunch.db" : "/database/postgres.sql");
-    expect(files).toContain("/data/master.key");
+    expect(files).toContain("/master-key.wrapped.json");
+    expect(files).not.toContain("/data/master.key");
     expect(files).not.toContain("/data/chainlaunch.db");
     expect(files).toContain("/data/prometheus/prometheus.yml");
     expect(files).not.toContain("/data/prometheus/data");
@@ -307,6 +313,7 @@ describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
       secretKey: "secret-key-value",
       pathStyle: true,
       databaseUrl,
+      recoveryKey,
     };
     // The wrong database kind is refused before anything is written.
     await expect(
@@ -318,7 +325,7 @@ describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
     // A master key that is not the backup's is refused.
     await expect(
       restoreBackup({ ...opts, dataDir: `${dir}-2`, masterKey: Buffer.alloc(32, 7).toString("base64") }),
-    ).rejects.toThrow(/differs from the key in this backup/);
+    ).rejects.toThrow(/but the backup needs the key with fingerprint/);
     const restored = await buildApp({ ...t.config, dataDir: dir, databaseUrl });
     try {
       const users = await restored.app.inject({ method: "GET", url: "/api/v1/users", headers: t.admin });

@@ -38,6 +38,7 @@ export function registerBackupsModule(
     bus: ctx.bus,
     log: ctx.log,
     dataDir: ctx.config.dataDir,
+    localRoots: ctx.config.backupLocalRoots,
     database,
     masterKey: deps.masterKey,
     nodes: async () => {

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import SQLite from "better-sqlite3";
 import { parseMasterKey } from "../../crypto/envelope.js";
+import { RecoveryKeyError, unwrapMasterKey, type RecoveryRecord } from "./recovery-key.js";
 import { resticRepo, runRestic, type ResticRepo } from "./restic.js";
 import {
   compareWithManifest,
@@ -29,8 +30,16 @@ export interface RestoreOptions {
   secretKey?: string | undefined;
   region?: string | undefined;
   pathStyle?: boolean;
-  /** CHAINLAUNCH_MASTER_KEY, needed when the backup was made with it. */
+  /**
+   * CHAINLAUNCH_MASTER_KEY: the master key itself. A restore needs it, or the recovery key, unless
+   * the backup predates the recovery key (then master.key is in the snapshot).
+   */
   masterKey?: string | undefined;
+  /**
+   * The backup recovery key (CHAINLAUNCH_RECOVERY_KEY or --recovery-key-file): unwraps the master
+   * key the snapshot holds, which is then written to `<data-dir>/master.key` (mode 0600).
+   */
+  recoveryKey?: string | undefined;
   /** DATABASE_URL: a PostgreSQL backup is loaded into this (empty) database. */
   databaseUrl?: string | undefined;
   log?: (line: string) => void;
@@ -39,6 +48,8 @@ export interface RestoreOptions {
 export interface RestoreResult {
   manifest: BackupManifest;
   counts: Record<string, number>;
+  /** The recovery key unwrapped the master key into `<data-dir>/master.key`. */
+  masterKeyWritten: boolean;
 }
 
 /** The restic view of a repository given on the command line. */
@@ -167,25 +178,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
     }
     log(`checked ${Object.keys(manifest.files).length} files against the manifest`);
 
-    // The master key: in the snapshot, or the operator must bring it.
-    if (!manifest.masterKey.included) {
-      if (!o.masterKey) {
-        throw new RestoreError(
-          `this backup was made with the master key from CHAINLAUNCH_MASTER_KEY (fingerprint ${manifest.masterKey.fingerprint}); ` +
-            "it is not in the backup. Set CHAINLAUNCH_MASTER_KEY to that key for the restore and for every `chainlaunch serve` on the restored data",
-        );
-      }
-      const fp = fingerprintOf(parseMasterKey(o.masterKey));
-      if (fp !== manifest.masterKey.fingerprint) {
-        throw new RestoreError(
-          `CHAINLAUNCH_MASTER_KEY has fingerprint ${fp}, but the backup needs the key with fingerprint ${manifest.masterKey.fingerprint}`,
-        );
-      }
-    } else if (o.masterKey && fingerprintOf(parseMasterKey(o.masterKey)) !== manifest.masterKey.fingerprint) {
-      throw new RestoreError(
-        "CHAINLAUNCH_MASTER_KEY is set but differs from the key in this backup (data/master.key); unset it to use the backup's key",
-      );
-    }
+    const unwrapped = await masterKeyFor(o, manifest, scratch);
 
     if (manifest.database.dialect === "postgres" && !o.databaseUrl) {
       throw new RestoreError(
@@ -229,14 +222,73 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
       );
       log(`rewrote ${from} -> ${dataDir} in ${files} file(s) and the database`);
     }
+    if (unwrapped) {
+      const keyFile = join(dataDir, "master.key");
+      await writeFile(keyFile, unwrapped.toString("base64") + "\n", { mode: 0o600 });
+      await chmod(keyFile, 0o600);
+      log(
+        `the master key (fingerprint ${manifest.masterKey.fingerprint}) was unwrapped with the recovery key into master.key`,
+      );
+    }
     // Pid records of the old machine were never backed up; make sure the runtime folders exist.
     await mkdir(join(dataDir, "runtime"), { recursive: true });
     if ((await lstat(join(dataDir, "master.key")).catch(() => undefined)) && manifest.masterKey.included) {
       log("the master key was restored into the data directory (master.key)");
     }
-    return { manifest, counts };
+    return { manifest, counts, masterKeyWritten: Boolean(unwrapped) };
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Checks the master key the restore will run with: the one in CHAINLAUNCH_MASTER_KEY, the one a
+ * recovery key unwraps (returned, to be written to master.key), or (backups made before the
+ * recovery key) the data/master.key inside the snapshot.
+ */
+async function masterKeyFor(o: RestoreOptions, manifest: BackupManifest, scratch: string): Promise<Buffer | undefined> {
+  const mk = manifest.masterKey;
+  const fromEnv = o.masterKey ? fingerprintOf(parseMasterKey(o.masterKey)) : undefined;
+  if (mk.included) {
+    if (fromEnv && fromEnv !== mk.fingerprint) {
+      throw new RestoreError(
+        "CHAINLAUNCH_MASTER_KEY is set but differs from the key in this backup (data/master.key); unset it to use the backup's key",
+      );
+    }
+    return undefined;
+  }
+  if (fromEnv) {
+    if (fromEnv !== mk.fingerprint) {
+      throw new RestoreError(
+        `CHAINLAUNCH_MASTER_KEY has fingerprint ${fromEnv}, but the backup needs the key with fingerprint ${mk.fingerprint}`,
+      );
+    }
+    return undefined;
+  }
+  if (!mk.wrapped) {
+    throw new RestoreError(
+      `this backup was made with the master key from CHAINLAUNCH_MASTER_KEY (fingerprint ${mk.fingerprint}); ` +
+        "it is not in the backup. Set CHAINLAUNCH_MASTER_KEY to that key for the restore and for every `chainlaunch serve` on the restored data",
+    );
+  }
+  if (!o.recoveryKey) {
+    throw new RestoreError(
+      `this backup holds the master key (fingerprint ${mk.fingerprint}) wrapped under the recovery key with fingerprint ` +
+        `${mk.wrapped.recoveryFingerprint}: set CHAINLAUNCH_RECOVERY_KEY or --recovery-key-file (or CHAINLAUNCH_MASTER_KEY to the master key itself)`,
+    );
+  }
+  try {
+    const record = JSON.parse(await readFile(join(scratch, mk.wrapped.file), "utf8")) as RecoveryRecord;
+    const key = unwrapMasterKey(record, o.recoveryKey);
+    if (fingerprintOf(key) !== mk.fingerprint) {
+      throw new RecoveryKeyError(
+        `the unwrapped master key is not the one this backup was made with (${mk.fingerprint})`,
+      );
+    }
+    return key;
+  } catch (err) {
+    if (err instanceof RecoveryKeyError) throw new RestoreError(`recovery key: ${err.message}`);
+    throw err;
   }
 }
 

@@ -5,6 +5,9 @@ import { copyFile, lstat, mkdir, readdir, readFile, readlink, rm, symlink, write
 import { join, relative, sep } from "node:path";
 import SQLite from "better-sqlite3";
 import { signalGroup } from "../../runtime/proc.js";
+import { fingerprintOf, WRAPPED_MASTER_KEY_FILE, type RecoveryRecord } from "./recovery-key.js";
+
+export { fingerprintOf };
 
 /** The manifest at the root of every snapshot; restore and verify read it. */
 export const MANIFEST_FILE = "chainlaunch-backup.json";
@@ -20,11 +23,18 @@ export interface BackupManifest {
   sourceDataDir: string;
   database: { dialect: "sqlite"; file: string } | { dialect: "postgres"; file: string };
   /**
-   * included: `data/master.key` is in the snapshot (restic encrypts it with the repository password).
-   * Otherwise the key came from CHAINLAUNCH_MASTER_KEY and the restore needs that key: the
-   * fingerprint (first 16 hex of its SHA-256) lets it check the one it is given.
+   * included: `data/master.key` is in the snapshot in clear (backups made before the recovery key;
+   * restic only encrypts it with the repository password). wrapped: the snapshot holds the master
+   * key only as `master-key.wrapped.json`, AES-256-GCM under the admin's recovery key (fingerprint
+   * given here). Neither: the key came from CHAINLAUNCH_MASTER_KEY and the restore needs it. The
+   * fingerprint (first 16 hex of its SHA-256) lets a restore check the key it is given.
    */
-  masterKey: { included: boolean; fingerprint: string };
+  masterKey: {
+    included: boolean;
+    fingerprint: string;
+    source?: "env" | "file";
+    wrapped?: { file: string; recoveryFingerprint: string };
+  };
   /** Nodes whose folders were copied while their process group was paused (SIGSTOP), and for how long. */
   nodes: Array<{ id: number; name: string; paused: boolean; pauseMs: number }>;
   /** Every file below the snapshot root except this manifest: size and SHA-256. */
@@ -42,12 +52,12 @@ export interface SnapshotSources {
   dataDir: string;
   database: { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
   masterKey: { key: Buffer; fromEnv: boolean };
+  /** The master key wrapped under the recovery key: the only form of it a snapshot holds. */
+  recovery: RecoveryRecord;
   nodes: () => Promise<NodePoint[]>;
   /** Pids paused right now are written here first, so a console that dies mid-copy resumes them at boot. */
   frozenFile: string;
 }
-
-export const fingerprintOf = (key: Uint8Array): string => createHash("sha256").update(key).digest("hex").slice(0, 16);
 
 /** Top-level entries of the data directory a snapshot leaves out, and why. */
 const EXCLUDED_TOP = new Set([
@@ -69,10 +79,13 @@ const EXCLUDED_DIRS = [
   join("plugins", ".runtime", "pids"),
 ];
 
-function excluded(rel: string, masterKeyFromEnv: boolean): boolean {
+/**
+ * The master key file (and the *.tmp of one being written) never goes into a snapshot: the wrapped
+ * copy does (see recovery-key.ts).
+ */
+function excluded(rel: string): boolean {
   if (!rel.includes(sep)) {
-    if (EXCLUDED_TOP.has(rel) || rel.startsWith("chainlaunch.db.")) return true;
-    if (masterKeyFromEnv && rel === "master.key") return true;
+    if (EXCLUDED_TOP.has(rel) || rel.startsWith("chainlaunch.db.") || rel.startsWith("master.key")) return true;
   }
   return EXCLUDED_DIRS.some((d) => rel === d || rel.startsWith(d + sep));
 }
@@ -164,6 +177,8 @@ export function runTool(
 
 /**
  * Writes a consistent copy of the console into `staging`:
+ * - the master key only wrapped under the recovery key (`master-key.wrapped.json`); `master.key`
+ *   itself never (a repository's holder must not be able to open the console's keys);
  * - the database: SQLite's online backup API (a consistent copy while the console keeps writing) or
  *   pg_dump (one transaction snapshot);
  * - the data directory (keys, MSPs, node configs, chaincode and project folders), without the
@@ -179,8 +194,19 @@ export async function writeSnapshot(
   backupId: number,
   progress: (phase: string) => void,
 ): Promise<BackupManifest> {
+  const masterFingerprint = fingerprintOf(sources.masterKey.key);
+  if (sources.recovery.masterFingerprint !== masterFingerprint) {
+    throw new Error(
+      `the recovery key (fingerprint ${sources.recovery.fingerprint}) wraps another master key than the one this console runs with; an admin creates a new recovery key (Settings > Backups)`,
+    );
+  }
   await rm(staging, { recursive: true, force: true });
   await mkdir(join(staging, "database"), { recursive: true });
+  const { keyHash, fingerprint, wrappedMasterKey } = sources.recovery;
+  await writeFile(
+    join(staging, WRAPPED_MASTER_KEY_FILE),
+    JSON.stringify({ keyHash, fingerprint, wrappedMasterKey, masterFingerprint }, null, 1),
+  );
 
   progress("database");
   let database: BackupManifest["database"];
@@ -207,7 +233,7 @@ export async function writeSnapshot(
   const nodes = await sources.nodes();
   const nodeDirs = new Set(nodes.map((n) => relative(sources.dataDir, n.dir)).filter((r) => r && !r.startsWith("..")));
   const data = join(staging, "data");
-  await copyTree(sources.dataDir, data, (rel) => excluded(rel, sources.masterKey.fromEnv) || nodeDirs.has(rel));
+  await copyTree(sources.dataDir, data, (rel) => excluded(rel) || nodeDirs.has(rel));
 
   const nodeReport: BackupManifest["nodes"] = [];
   for (const n of nodes) {
@@ -221,7 +247,7 @@ export async function writeSnapshot(
       signalGroup(pid, "SIGSTOP");
     }
     try {
-      await copyTree(n.dir, join(data, rel), (r) => excluded(join(rel, r), false), n.dir).catch((err: unknown) => {
+      await copyTree(n.dir, join(data, rel), (r) => excluded(join(rel, r)), n.dir).catch((err: unknown) => {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       });
     } finally {
@@ -241,7 +267,12 @@ export async function writeSnapshot(
     backupId,
     sourceDataDir: sources.dataDir,
     database,
-    masterKey: { included: !sources.masterKey.fromEnv, fingerprint: fingerprintOf(sources.masterKey.key) },
+    masterKey: {
+      included: false,
+      fingerprint: masterFingerprint,
+      source: sources.masterKey.fromEnv ? "env" : "file",
+      wrapped: { file: WRAPPED_MASTER_KEY_FILE, recoveryFingerprint: fingerprint },
+    },
     nodes: nodeReport,
     files: await checksumTree(staging),
   };

@@ -7,17 +7,14 @@ import type { BesuNetworksService } from "../besu-networks/besu-networks.service
 import { besuNetworkConfig, besuNetworkResponse } from "../besu-networks/besu-networks.schema.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { NodeDefaultsService } from "../nodes/nodes.defaults.js";
-import { nodeResponse } from "../nodes/nodes.schema.js";
+import { nodeName, nodeResponse } from "../nodes/nodes.schema.js";
 import type { NodesService } from "../nodes/nodes.service.js";
 
 export const bulkCreateBody = z
   .object({
-    networkName: z
-      .string()
-      .trim()
-      .min(1)
-      .max(80)
-      .describe("Name of the new network; nodes are named <network>-node-<i>"),
+    // The nodes are named after the network, so the network name follows the node name rule (a
+    // single network's name has no character rule of its own): no slashes, no leading dot.
+    networkName: nodeName.max(80).describe("Name of the new network; nodes are named <network>-node-<i>"),
     description: z.string().max(1000).optional().describe("Free text"),
     nodeCount: z.number().int().min(1).max(16).describe("Validators to create: keys and nodes"),
     config: besuNetworkConfig

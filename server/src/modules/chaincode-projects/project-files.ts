@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, join, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
+import { assertNoInstallScripts, assertNotNativeBuild } from "../fabric-chaincodes/source-policy.js";
 
 /** Largest file the editor reads or writes. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -126,6 +127,9 @@ export function projectFiles(root: string) {
       if (Buffer.byteLength(content, "utf8") > MAX_FILE_BYTES) {
         throw refuse("content", rel, `is larger than ${MAX_FILE_BYTES} bytes`);
       }
+      // npm runs install scripts (and node-gyp) by itself on the host: a save that adds one is refused.
+      assertNotNativeBuild(rel);
+      if (basename(rel) === "package.json") assertNoInstallScripts(content, rel);
       await confine(abs, rel, "path");
       const existing = await lstat(abs).catch(() => undefined);
       if (existing?.isSymbolicLink())

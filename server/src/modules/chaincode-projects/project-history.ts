@@ -1,9 +1,10 @@
 import * as fs from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import git from "isomorphic-git";
 import { InputError, NotFoundError } from "../../http/errors.js";
+import { assertNoInstallScripts, assertNotNativeBuild } from "../fabric-chaincodes/source-policy.js";
 
 export interface CommitInfo {
   hash: string;
@@ -160,6 +161,13 @@ export function projectHistory(dir: string) {
       const oid = await resolve(hash);
       const wanted = await git.listFiles({ fs, dir, ref: oid });
       const tracked = (await head()) ? await git.listFiles({ fs, dir, ref: "HEAD" }) : [];
+      // An old commit may hold what saves refuse now (an npm install script): refused before any write.
+      for (const file of wanted) {
+        assertNotNativeBuild(file);
+        if (basename(file) !== "package.json") continue;
+        const { blob } = await git.readBlob({ fs, dir, oid, filepath: file });
+        assertNoInstallScripts(Buffer.from(blob).toString("utf8"), file);
+      }
       for (const file of tracked) {
         if (!wanted.includes(file)) await rm(join(dir, file), { force: true });
       }

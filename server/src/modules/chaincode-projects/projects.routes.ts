@@ -328,6 +328,8 @@ export function registerProjectsRoutes(app: FastifyInstance, svc: ProjectsServic
         operationId: "restoreProjectCommit",
         tags,
         summary: "Put the project's files back as they were at a commit (recorded as a new commit)",
+        description:
+          "A commit holding an npm install script or a binding.gyp is refused (400) before anything is written.",
         params: commitParams,
         response: { 200: commitResponse },
       },
@@ -422,6 +424,10 @@ export function registerProjectsRoutes(app: FastifyInstance, svc: ProjectsServic
         operationId: "writeFile",
         tags,
         summary: "Write a file of a project (atomically)",
+        description:
+          "A package.json with an npm install script (preinstall, install, postinstall, prepublish, preprepare, " +
+          "prepare, postprepare, dependencies) or gypfile, and a binding.gyp, are refused with a 400 naming them: " +
+          "npm would run them on the host by itself.",
         params: projectFilesParams,
         body: writeFileBody,
         response: { 201: statusResponse },

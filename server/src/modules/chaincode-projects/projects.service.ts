@@ -8,6 +8,7 @@ import { applicationPolicyBytes } from "../../fabric/chaincode/definition.js";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import { libraryInput } from "../fabric-networks/fabric-networks.context.js";
 import { BOILERPLATES, scaffold, type Boilerplate } from "./boilerplates.js";
+import { assertSourceTreeSafe } from "../fabric-chaincodes/source-policy.js";
 import type { ChaincodeCalls } from "../fabric-chaincodes/chaincodes.calls.js";
 import type { ChaincodesService } from "../fabric-chaincodes/chaincodes.service.js";
 import { projectFiles, type ProjectFiles } from "./project-files.js";
@@ -215,6 +216,8 @@ export function createProjectsService(deps: {
       try {
         await mkdir(deps.dir, { recursive: true, mode: 0o700 });
         await scaffold(boilerplate, target);
+        // A boilerplate runs no npm install script either (they would run commands on the host).
+        await assertSourceTreeSafe(target);
         await projectHistory(target).snapshot(`Create from ${boilerplate.id}`, "");
       } catch (err) {
         // Nothing half-made: no row without its folder.

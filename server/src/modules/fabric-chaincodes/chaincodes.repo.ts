@@ -87,6 +87,20 @@ export function createChaincodesRepo(db: DB) {
     async insertEvent(row: Insertable<FabricChaincodeEventsTable>): Promise<EventRow> {
       return db.insertInto("fabric_chaincode_events").values(row).returningAll().executeTakeFirstOrThrow();
     },
+    /** Rewrites an event's data: a step's "started" entry completed with its outcome. */
+    async updateEventData(id: number, eventData: string): Promise<void> {
+      await db.updateTable("fabric_chaincode_events").set({ event_data: eventData }).where("id", "=", id).execute();
+    },
+    /** Entries written before `before` whose step is still "started" (the console stopped during it). */
+    async startedEvents(before: string): Promise<EventRow[]> {
+      return db
+        .selectFrom("fabric_chaincode_events")
+        .selectAll()
+        .where("event_data", "like", '%"status":"started"%')
+        .where("created_at", "<", before)
+        .orderBy("id")
+        .execute();
+    },
     async events(definitionId: number): Promise<EventRow[]> {
       return db
         .selectFrom("fabric_chaincode_events")

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { assertHostCommandAllowed } from "../../http/host-command.js";
 import { sendLogFile } from "../../http/log-response.js";
 import type { ChaincodeCalls } from "./chaincodes.calls.js";
 import {
@@ -29,6 +30,7 @@ import {
   updateDefinitionBody,
 } from "./chaincodes.schema.js";
 import type { ChaincodesService } from "./chaincodes.service.js";
+import { assertOutsideDataDir, assertSourceTreeSafe, inspectArchive } from "./source-policy.js";
 
 const tags = ["Chaincode"];
 const user = (req: FastifyRequest): string => req.principal?.username ?? "";
@@ -36,9 +38,44 @@ const user = (req: FastifyRequest): string => req.principal?.username ?? "";
 /** Largest chaincode source archive accepted. */
 export const MAX_SOURCE_BYTES = 200 * 1024 * 1024;
 
-/** Fabric chaincodes, definitions and their lifecycle (/sc/fabric/...). */
-export function registerChaincodesRoutes(app: FastifyInstance, svc: ChaincodesService, calls: ChaincodeCalls): void {
+const EXECUTABLE = "a prebuilt chaincode executable";
+const SOURCE_PATH = "copying chaincode source from a path on this host";
+
+/**
+ * Fabric chaincodes, definitions and their lifecycle (/sc/fabric/...). What a definition runs is
+ * checked here, before the service stores anything: a prebuilt executable and a `source_path` are
+ * host commands (HOST_COMMAND, admins); a source_path touching the data directory and an npm
+ * install script are refused for everyone (docs/chaincode.md, "Who may define what runs").
+ */
+export function registerChaincodesRoutes(
+  app: FastifyInstance,
+  svc: ChaincodesService,
+  calls: ChaincodeCalls,
+  opts: { dataDir: string },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /** A host folder or file to copy as source: admins only, never the data directory, no npm install scripts. */
+  async function checkSourcePath(req: FastifyRequest, path: string, field: string): Promise<void> {
+    assertHostCommandAllowed(req, field, SOURCE_PATH);
+    await assertOutsideDataDir(path, opts.dataDir, field);
+    await assertSourceTreeSafe(path);
+  }
+  /** The source fields of a definition body (create and update). */
+  async function checkDefinitionSource(
+    req: FastifyRequest,
+    body: { source_type?: string; source_path?: string },
+  ): Promise<void> {
+    if (body.source_type === "executable") assertHostCommandAllowed(req, "source_type", EXECUTABLE);
+    if (body.source_path) await checkSourcePath(req, body.source_path, "source_path");
+  }
+  /** An uploaded archive: an executable (given or detected) is a host command; npm install scripts never pass. */
+  async function checkUpload(req: FastifyRequest, body: Buffer, type: string): Promise<void> {
+    if (type === "executable") return assertHostCommandAllowed(req, "type", EXECUTABLE);
+    if (type === "go") return;
+    if ((await inspectArchive(body)) === "executable")
+      assertHostCommandAllowed(req, "body", `${EXECUTABLE} (the upload is a single executable)`);
+  }
 
   r.get(
     "/sc/fabric/chaincodes",
@@ -126,6 +163,10 @@ export function registerChaincodesRoutes(app: FastifyInstance, svc: ChaincodesSe
         operationId: "createChaincodeDefinition",
         tags,
         summary: "Create a definition: version, next sequence, endorsement policy, collections, source",
+        description:
+          "source_type executable and source_path define what runs on the host: 403 unless the caller holds " +
+          "HOST_COMMAND (admins). A source_path inside (or holding) the data directory, or whose package.json has " +
+          "an npm install script (preinstall, install, postinstall, prepare, ...): 400 naming it.",
         params: chaincodeParams,
         body: createDefinitionBody,
         response: { 200: z.object({ definition: definitionResponse }) },
@@ -133,6 +174,7 @@ export function registerChaincodesRoutes(app: FastifyInstance, svc: ChaincodesSe
     },
     async (req) => {
       req.auditInfo.details = { version: req.body.version, sequence: req.body.sequence };
+      await checkDefinitionSource(req, req.body);
       const definition = await svc.createDefinition(req.params.chaincodeId, req.body);
       req.auditInfo.resource = `chaincode_definition:${definition.id}`;
       return { definition };
@@ -160,6 +202,7 @@ export function registerChaincodesRoutes(app: FastifyInstance, svc: ChaincodesSe
         operationId: "updateChaincodeDefinition",
         tags,
         summary: "Change a definition that is not committed yet",
+        description: "source_type and source_path are checked as on create (403 for executable and source_path).",
         params: definitionParams,
         body: updateDefinitionBody,
         response: { 200: definitionResponse },
@@ -167,6 +210,7 @@ export function registerChaincodesRoutes(app: FastifyInstance, svc: ChaincodesSe
     },
     async (req) => {
       req.auditInfo.resource = `chaincode_definition:${req.params.definitionId}`;
+      await checkDefinitionSource(req, req.body);
       return svc.updateDefinition(req.params.definitionId, req.body);
     },
   );
@@ -208,7 +252,9 @@ export function registerChaincodesRoutes(app: FastifyInstance, svc: ChaincodesSe
           description:
             "Send the file as the request body (Content-Type application/octet-stream or application/gzip), or JSON " +
             '{"source_path": "/dir"} to copy a directory or executable of this host. ' +
-            "type=auto detects package.json (node), go.mod (go) or a single executable.",
+            "type=auto detects package.json (node), go.mod (go) or a single executable. An executable (type=executable, " +
+            "or detected) and source_path need HOST_COMMAND (admins): 403 for others. A package.json with an npm " +
+            "install script (preinstall, install, postinstall, prepare, ...): 400 naming it.",
           params: definitionParams,
           querystring: sourceQuery,
           response: { 200: definitionResponse },
@@ -216,6 +262,11 @@ export function registerChaincodesRoutes(app: FastifyInstance, svc: ChaincodesSe
       },
       async (req) => {
         req.auditInfo.resource = `chaincode_definition:${req.params.definitionId}`;
+        if (Buffer.isBuffer(req.body)) await checkUpload(req, req.body, req.query.type);
+        else {
+          const path = (req.body as { source_path?: unknown } | null)?.source_path;
+          if (typeof path === "string" && path) await checkSourcePath(req, path, "body.source_path");
+        }
         return svc.uploadSource(req.params.definitionId, req.body as unknown, req.query.type, user(req));
       },
     );

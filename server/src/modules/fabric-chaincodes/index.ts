@@ -61,9 +61,19 @@ export function registerChaincodesModule(
       })),
   });
   const calls = createChaincodeCalls({ db: ctx.db, ctx: deps.fabric, keys: deps.keys, chaincodes: service });
-  registerChaincodesRoutes(api, service, calls);
+  registerChaincodesRoutes(api, service, calls, { dataDir: ctx.config.dataDir });
   registerMspExportRoute(api, { fabric: deps.fabric, keys: deps.keys, dataDir: ctx.config.dataDir });
-  void runtime.resume().catch((err: unknown) => ctx.log.warn({ err }, "resuming chaincode servers failed"));
+  // Steps a stopped console left "started" (before this start) become "interrupted" on their
+  // timelines; after the servers are adopted again, which calls right after a start wait for.
+  const started = new Date().toISOString();
+  void runtime
+    .resume()
+    .catch((err: unknown) => ctx.log.warn({ err }, "resuming chaincode servers failed"))
+    .then(() => service.markInterrupted(started))
+    .then((n) => {
+      if (n > 0) ctx.log.info({ steps: n }, "chaincode steps interrupted by the last stop marked");
+    })
+    .catch((err: unknown) => ctx.log.warn({ err }, "marking interrupted chaincode steps failed"));
   return {
     service,
     calls,

@@ -1,5 +1,5 @@
 import { common } from "@hyperledger/fabric-protos";
-import { BroadcastError, broadcastEnvelope } from "../../fabric/broadcast.js";
+import { BroadcastError } from "../../fabric/broadcast.js";
 import {
   addApplicationOrg,
   addConfigSignatures,
@@ -24,7 +24,8 @@ import {
   updateRaftConsenter,
   type PolicyInput,
 } from "../../fabric/configtx/index.js";
-import { configFromBlock, DeliverError, fetchNewestConfigBlock } from "../../fabric/deliver.js";
+import { configFromBlock, fetchNewestConfigBlock } from "../../fabric/deliver.js";
+import { broadcastWhenLeader, untilLeader } from "../../fabric/leader-wait.js";
 import { envelopeHeader } from "../../fabric/envelope.js";
 import type { SigningIdentity } from "../../fabric/identity.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
@@ -39,6 +40,8 @@ import type { ExternalRefs } from "./fabric-networks.external.js";
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const SUBMIT_TIMEOUT_MS = 30_000;
 const PEER_CATCH_UP_MS = 15_000;
+/** Polls start at 25 ms and back off to 300 ms: leader election usually settles well inside a second. */
+const LEADER_OPTS = { timeoutMs: SUBMIT_TIMEOUT_MS, capMs: 300 };
 
 function setPolicy(config: common.Config, path: "Application" | "Orderer" | null, name: string, p: PolicyInput) {
   const c = cloneConfig(config);
@@ -156,20 +159,10 @@ export function createFabricChange(deps: {
     }
     const read = () =>
       fetchNewestConfigBlock({ endpoint: r.endpoint, service: "orderer", signer: r.signer, channelId: network.name });
-    const until = Date.now() + SUBMIT_TIMEOUT_MS;
-    let block: common.Block | undefined;
-    // Polls start at 25 ms and back off: leader election usually settles well inside one old 300 ms sleep.
-    const leaderWait = backoffSchedule({ capMs: 300 });
-    while (!block) {
-      // Right after the joins the orderers answer SERVICE_UNAVAILABLE until raft has a leader.
-      block = await read().catch(async (err: unknown) => {
-        if (err instanceof DeliverError && err.status === common.Status.SERVICE_UNAVAILABLE && Date.now() < until) {
-          await sleep(leaderWait());
-          return undefined;
-        }
-        throw new UpstreamError(`reading the config from '${r.node.name}': ${errorMessage(err)}`);
-      });
-    }
+    // Right after the joins the orderers answer SERVICE_UNAVAILABLE until raft has a leader.
+    const block = await untilLeader(read, LEADER_OPTS).catch((err: unknown) => {
+      throw new UpstreamError(`reading the config from '${r.node.name}': ${errorMessage(err)}`);
+    });
     return { current: configFromBlock(block), orderer: r, readers, read };
   }
 
@@ -186,21 +179,13 @@ export function createFabricChange(deps: {
     const { orderer: r, readers, read } = at;
     const until = Date.now() + SUBMIT_TIMEOUT_MS;
     const tx = configUpdateTransaction(network.name, envelope, submitter);
-    const broadcastWait = backoffSchedule({ capMs: 300 });
-    for (;;) {
-      try {
-        await broadcastEnvelope(r.endpoint, tx);
-        break;
-      } catch (err) {
-        if (err instanceof BroadcastError && err.statusName === "SERVICE_UNAVAILABLE" && Date.now() < until) {
-          await sleep(broadcastWait());
-          continue;
-        }
-        if (err instanceof BroadcastError && ["BAD_REQUEST", "FORBIDDEN"].includes(err.statusName)) {
-          throw new InputError(`the orderer refused the config update: ${err.info || err.statusName}`);
-        }
-        throw new UpstreamError(`submitting to '${r.node.name}': ${errorMessage(err)}`);
+    try {
+      await broadcastWhenLeader(r.endpoint, tx, LEADER_OPTS);
+    } catch (err) {
+      if (err instanceof BroadcastError && ["BAD_REQUEST", "FORBIDDEN"].includes(err.statusName)) {
+        throw new InputError(`the orderer refused the config update: ${err.info || err.statusName}`);
       }
+      throw new UpstreamError(`submitting to '${r.node.name}': ${errorMessage(err)}`);
     }
     const before = at.current.getSequence();
     const blockWait = backoffSchedule({ capMs: 200 });

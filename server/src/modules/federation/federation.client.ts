@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { STATUS_CODES } from "node:http";
 import { UpstreamError, errorMessage } from "../../http/errors.js";
 import { b64url, canonicalString, signEd25519 } from "./federation.crypto.js";
 import type { IdentityService } from "./federation.identity.js";
@@ -11,7 +12,7 @@ export interface FederationReply {
   status: number;
   /** The parsed JSON body (undefined when it was not JSON). */
   data: unknown;
-  /** The error envelope's message on a refusal, else the status line. */
+  /** The error envelope's message on a refusal, else the status and its standard phrase. */
   message: string;
 }
 
@@ -76,14 +77,22 @@ export function createFederationClient(deps: {
       } catch {
         data = undefined;
       }
-      const remoteMessage = (data as { message?: unknown } | undefined)?.message;
-      return {
-        status: res.status,
-        data,
-        message: typeof remoteMessage === "string" ? remoteMessage : `HTTP ${res.status} ${res.statusText}`,
-      };
+      return { status: res.status, data, message: refusalText(res.status, data) };
     },
   };
+}
+
+/**
+ * What a refusal says: the message of a console's error envelope ({error, message, requestId}),
+ * else the status with its standard phrase. Anything else the endpoint wrote is not quoted: an
+ * invitation names its endpoint, so it could point at any service the console reaches.
+ */
+function refusalText(status: number, data: unknown): string {
+  const e = (data ?? {}) as { error?: unknown; message?: unknown; requestId?: unknown };
+  if (typeof e.error === "string" && typeof e.message === "string" && typeof e.requestId === "string") {
+    return e.message.slice(0, 2000);
+  }
+  return `HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ""}`;
 }
 
 async function readCapped(res: Response): Promise<Buffer> {

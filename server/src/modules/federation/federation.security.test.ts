@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiOf,
@@ -9,6 +11,7 @@ import {
   tamper,
   type Api,
 } from "../../test-support/federation.js";
+import { auditRowOf, managerCallers } from "../../test-support/callers.js";
 import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
 import type { Identity } from "./federation.identity.js";
@@ -169,7 +172,22 @@ describe.each(dialects())("federation security (%s)", (dialect) => {
       const res = await toA(headers, "GET", "/federation/ping");
       expect(res.statusCode, what).toBe(401);
       expect(res.json().message, what).toMatch(message);
+      // No refusal names a node id: not A's, nor the one a forger claims, nor the one it addressed.
+      for (const id of [a.id.nodeId, b.id.nodeId, c.id.nodeId, stranger.nodeId])
+        expect(res.body, what).not.toContain(id);
     }
+    // An unknown sender and a known one with a bad signature get the same answer.
+    const unknown = await toA(signedHeaders(stranger, ping), "GET", "/federation/ping");
+    const impostor = await toA(signedHeaders(stranger, { ...ping, from: b.id.nodeId }), "GET", "/federation/ping");
+    expect(unknown.json().message).toBe(impostor.json().message);
+    // A guess at the recipient's id learns nothing either.
+    const guess = await toA(
+      signedHeaders(stranger, { ...ping, to: `cl-${"0".repeat(32)}` }),
+      "GET",
+      "/federation/ping",
+    );
+    expect(guess.statusCode).toBe(401);
+    expect(guess.body).not.toContain(a.id.nodeId);
     // A signed revoke whose path is changed, and a handshake whose body is changed after signing.
     const revoke = signedHeaders(b.id, { to: a.id.nodeId, method: "POST", path: "/federation/ping" });
     expect((await toA(revoke, "POST", "/federation/revoke")).statusCode).toBe(401);
@@ -216,6 +234,20 @@ describe.each(dialects())("federation security (%s)", (dialect) => {
     );
     expect(ping.statusCode).toBe(403);
     expect(ping.json().message).toMatch(/revoked/);
+    expect(ping.body).not.toContain(b.id.nodeId);
+    // Only the revoked console's own key learns that it is revoked: a forger naming B gets the plain 401.
+    const forged = await toA(
+      signedHeaders(strangerIdentity(), {
+        from: b.id.nodeId,
+        to: a.id.nodeId,
+        method: "GET",
+        path: "/federation/ping",
+      }),
+      "GET",
+      "/federation/ping",
+    );
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json().message).not.toMatch(/revoked/);
     const sync = await b.api("POST", "/node/sync-external-nodes", { peer_node_id: a.id.nodeId });
     expect(sync.statusCode).toBe(409);
     expect(sync.json().message).toMatch(/revoked/);
@@ -225,6 +257,32 @@ describe.each(dialects())("federation security (%s)", (dialect) => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await state(a, b)).toEqual(before);
     expect((await a.api("DELETE", `/node/connected-peers/cl-${"0".repeat(32)}`)).statusCode).toBe(404);
+  });
+
+  it("never quotes what a self-made invitation's endpoint answered (manager session and API key)", async () => {
+    // A manager can sign an invitation with a key of their own and name any endpoint: here a loopback
+    // service that answers JSON that is not a console's error envelope.
+    const leak = createServer((_req, res) => {
+      res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ message: "SECRET-BODY" }));
+    });
+    await new Promise<void>((r) => leak.listen(0, "127.0.0.1", r));
+    const endpoint = `http://127.0.0.1:${(leak.address() as AddressInfo).port}`;
+    try {
+      for (const caller of await managerCallers(a.t, `fedmgr${Date.now() % 100000}`)) {
+        const res = await a.t.app.inject({
+          method: "POST",
+          url: "/api/v1/node/accept-invitation",
+          headers: caller.headers,
+          payload: { invitation_jwt: forgeInvitation(strangerIdentity(), { endpoint }) },
+        });
+        expect(res.statusCode, `${caller.label}: ${res.body}`).toBe(400);
+        expect(res.json().message).toMatch(/HTTP 403 Forbidden/);
+        expect(res.body).not.toContain("SECRET-BODY");
+        expect(await auditRowOf(a.t, res)).toMatchObject({ type: "federation.invitation_accept", outcome: "FAILURE" });
+      }
+    } finally {
+      leak.close();
+    }
   });
 
   it("shows a console that went away as unreachable", async () => {

@@ -37,10 +37,11 @@ export function createInboundVerifier(deps: {
   return {
     /**
      * The checks every inbound message passes before its handler runs, in this order: headers
-     * present, addressed to us, timestamp within the window, a known and not revoked sender (or, for
-     * the handshake, the key in the body matching the sender's node id), a valid signature, and a
-     * nonce not seen from this sender. Refusals are 401 (403 for a revoked sender) and change
-     * nothing; only an accepted message's nonce is stored.
+     * present, addressed to us, timestamp within the window, a known sender (or, for
+     * the handshake, the key in the body matching the sender's node id), a valid signature, a sender
+     * not revoked, and a nonce not seen from this sender. Refusals are 401 (403 for a revoked sender
+     * whose signature is valid) and change nothing; only an accepted message's nonce is stored. No
+     * refusal names this console's node id or tells an unknown sender from a known one.
      */
     async verify(r: InboundRequest): Promise<string> {
       const h = (name: string): string => {
@@ -62,18 +63,17 @@ export function createInboundVerifier(deps: {
       if (!/^[A-Za-z0-9_-]{16,64}$/.test(nonce))
         throw new UnauthorizedError("federation request refused: malformed nonce");
       const me = await identity.identity();
-      if (to !== me.nodeId) {
-        throw new UnauthorizedError(
-          `federation request refused: it is addressed to ${to}, this console is ${me.nodeId}`,
-        );
-      }
+      // Names no node id: whoever sends an unsigned guess must not learn this console's id from the answer.
+      if (to !== me.nodeId)
+        throw new UnauthorizedError("federation request refused: it is not addressed to this console");
       const timestamp = /^\d{1,12}$/.test(ts) ? Number(ts) : NaN;
       if (!Number.isFinite(timestamp) || Math.abs(timestamp * 1000 - now()) > REPLAY_WINDOW_MS) {
         throw new UnauthorizedError(
           `federation request refused: its timestamp is more than ${REPLAY_WINDOW_MS / 60_000} minutes from this console's clock`,
         );
       }
-      let publicKey: string;
+      let publicKey: string | undefined;
+      let revoked = false;
       if (r.handshakeKey !== undefined) {
         const raw = fromB64url(r.handshakeKey);
         if (!raw || raw.length !== 32 || nodeIdOf(raw) !== from) {
@@ -83,15 +83,10 @@ export function createInboundVerifier(deps: {
         publicKey = r.handshakeKey;
       } else {
         const known = await repo.connection(from);
-        if (!known) throw new UnauthorizedError(`federation request refused: unknown sender ${from}`);
-        if (known.status === "revoked") {
-          throw new ForbiddenError(`federation request refused: the connection with ${from} is revoked`, {
-            reason: "revoked",
-          });
-        }
-        publicKey = known.public_key;
+        publicKey = known?.public_key;
+        revoked = known?.status === "revoked";
       }
-      const key = publicKeyFromB64url(publicKey);
+      const key = publicKey === undefined ? undefined : publicKeyFromB64url(publicKey);
       const signed = canonicalString({
         method: r.method,
         path: r.path,
@@ -101,8 +96,15 @@ export function createInboundVerifier(deps: {
         nonce,
         body: r.rawBody,
       });
+      // An unknown sender and a bad signature get the same answer, and only the key's owner learns that
+      // its connection is revoked: a forged request can't tell which node ids this console knows.
       if (!key || !verifyEd25519(key, signed, signature)) {
-        throw new UnauthorizedError(`federation request refused: the signature is not valid for ${from}`);
+        throw new UnauthorizedError("federation request refused: unknown sender, or the signature is not valid");
+      }
+      if (revoked) {
+        throw new ForbiddenError("federation request refused: the connection with the sender is revoked", {
+          reason: "revoked",
+        });
       }
       if (!(await repo.recordNonce(from, nonce, iso()))) {
         throw new UnauthorizedError("federation request refused: this nonce was already used (a replayed message)");

@@ -1,6 +1,9 @@
-import type { FastifyInstance } from "fastify";
+import { readFile } from "node:fs/promises";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { assertHostCommandAllowed } from "../../http/host-command.js";
+import { inspectArchive } from "../fabric-chaincodes/source-policy.js";
 import {
   chaincodeDefinitionWithChaincode,
   chaincodeProposal,
@@ -24,6 +27,25 @@ export interface ChaincodeProposalApi {
   get(id: number): Promise<ChaincodeDefinitionWithChaincode>;
   share(id: number, recipients: number[], user: string): Promise<z.infer<typeof shareChaincodeProposalResponse>>;
   accept(id: number, user: string): Promise<ChaincodeDefinitionWithChaincode>;
+  /** The stored proposal: its source type and the archive a connected console sent. */
+  row(id: number): Promise<{ source_type: string; source_archive: string | null }>;
+}
+
+/**
+ * Accepting runs the code a connected console sent: a prebuilt executable (declared, or an archive
+ * holding a single one) is a host command, an admin's call (HOST_COMMAND), as it is for a local
+ * definition; a package.json with an npm install script is refused for everyone (400).
+ */
+async function checkProposalSource(
+  req: FastifyRequest,
+  p: { source_type: string; source_archive: string | null },
+): Promise<void> {
+  if (!p.source_archive) return;
+  const what = "accepting a chaincode that is a prebuilt executable";
+  if (p.source_type === "executable") return assertHostCommandAllowed(req, "sourceType", what);
+  if (p.source_type === "go") return;
+  if ((await inspectArchive(await readFile(p.source_archive))) === "executable")
+    assertHostCommandAllowed(req, "sourceType", what);
 }
 
 /** The operator's routes of chaincode-definition proposals. */
@@ -106,12 +128,16 @@ export function registerChaincodeProposalRoutes(app: FastifyInstance, svc: Chain
         tags,
         summary:
           "Create the definition here and install and approve it for this console's orgs (build, install, chaincode server, approve)",
+        description:
+          "A prebuilt executable (declared or detected in the archive) needs HOST_COMMAND (admins): 403 for others. " +
+          "An archive whose package.json has an npm install script: 400 naming it.",
         params: chaincodeProposalIdParams,
         response: { 200: chaincodeDefinitionWithChaincode },
       },
     },
     async (req) => {
       req.auditInfo.resource = `chaincode_proposal:${req.params.proposalId}`;
+      await checkProposalSource(req, await svc.row(req.params.proposalId));
       return svc.accept(req.params.proposalId, by(req.principal));
     },
   );

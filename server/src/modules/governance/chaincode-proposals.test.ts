@@ -12,6 +12,7 @@ import {
   notificationsOf,
   type Console,
 } from "../../test-support/sharing.js";
+import { auditOf, managerCallers } from "../../test-support/callers.js";
 import { createUser, dialects } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
 import type { Json } from "../../test-support/fabric-api.js";
@@ -346,5 +347,31 @@ describe.each(dialects())("chaincode proposals between consoles (%s)", (dialect)
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe("this console has no network for channel ccponlya");
     expect(((await ok(b, "GET", `${P}?network_id=${netB}`)) as Json[]).map((x) => x.name)).toEqual(["ccp"]);
+  });
+  it("B's managers can't accept a prebuilt executable (issue 29, audited, nothing changed); B's admin gets past the check", async () => {
+    const exe = await ok(a, "POST", P, { name: "ccexe", network_id: netA, version: "1", sequence: 1 }, 201);
+    const up = await a.t.app.inject({
+      method: "POST",
+      url: `/api/v1/sc/fabric/definitions/${exe.definitionId}/source?type=executable`,
+      headers: { ...a.t.admin, "content-type": "application/octet-stream" },
+      payload: Buffer.from("#!/bin/sh\ncat master.key\n"),
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    expect(await ok(a, "POST", `${P}/${exe.id}/share`, { recipients: [bOnA] })).toEqual({ success: true });
+    const p = ((await ok(b, "GET", P)) as Json[]).find((x) => x.name === "ccexe") as Json;
+    expect(p).toMatchObject({ sourceType: "executable", status: "received" });
+    for (const c of await managerCallers(b.t, `ccp-manager-${dialect}`)) {
+      const res = await b.t.app.inject({ method: "POST", url: `/api/v1${P}/${p.id}/accept`, headers: c.headers });
+      expect(res.statusCode, `${c.label}: ${res.body}`).toBe(403);
+      expect(res.json().message).toMatch(
+        /^sourceType: accepting a chaincode that is a prebuilt executable runs commands/,
+      );
+      const audit = await auditOf(b.t, res, "governance.chaincode_proposal_accept");
+      expect(audit).toMatchObject({ eventOutcome: "FAILURE", details: { status: 403, refused: "HOST_COMMAND" } });
+      expect((await ok(b, "GET", `${P}/${p.id}`)).proposal).toMatchObject({ status: "received", definitionId: null });
+    }
+    const admin = await b.api("POST", `${P}/${p.id}/accept`);
+    expect(admin.statusCode, admin.body).toBe(409);
+    expect(admin.json().message).toMatch(/has no running peer/);
   });
 });

@@ -74,6 +74,7 @@ export function registerGovernanceModule(
     get: (id) => proposals.get(id),
     share: (id, recipients, user) => ccSharing.share(id, recipients, user),
     accept: (id, user) => proposals.accept(id, user),
+    row: (id) => proposals.row(id),
   });
   return {
     service,

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -17,13 +17,35 @@ import type { RouteAccess } from "../../http/permissions.js";
 import { buildTools, requestOf, type ToolDef } from "./mcp.tools.js";
 
 const NAME = "chainlaunch";
+/** The only method the endpoint serves (the `Allow` header of its 405s). */
+const ALLOW = "POST";
 const OPENAPI_URI = "chainlaunch://openapi.json";
 /** A tool's answer is cut here so one call can't flood the assistant's context. */
 const MAX_TOOL_TEXT = 200_000;
 
 /**
+ * GET (the client's standalone SSE stream for server-initiated messages) and DELETE (end of a
+ * session) of a stateless server: the Streamable HTTP spec lets a server without that stream answer
+ * GET with 405, and one without sessions answer DELETE with 405. Both official SDKs and the Inspector
+ * open the GET once per session and carry on without it. Served by the SDK's transport, the GET was an
+ * endless stream that this route waited on, and never answered (issue 29, item 10). Not audited:
+ * it is the protocol saying "no stream here", not a refused action, and comes once per session.
+ */
+function notOffered(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  req.auditDone = true;
+  return reply
+    .code(405)
+    .header("allow", ALLOW)
+    .send({
+      error: "METHOD_NOT_ALLOWED",
+      message: `${req.method} /mcp: this MCP server is stateless and offers no event stream or session; send JSON-RPC messages with POST`,
+      requestId: String(req.id),
+    });
+}
+
+/**
  * The console as a Model Context Protocol server over Streamable HTTP (docs/mcp.md). Stateless:
- * each POST gets its own server and transport. Authentication is by API key only, and every tool
+ * each POST gets its own server and transport, closed when its answer is ready; GET and DELETE get a 405. Authentication is by API key only, and every tool
  * call is the REST call it names, made with the caller's key, so the key's user and role, the
  * permission table, validation and the audit log apply exactly as they do to the REST API.
  */
@@ -118,6 +140,7 @@ export function registerMcpRoutes(
           "the MCP endpoint takes an API key only (X-API-Key or Authorization: Bearer); create one under Settings → MCP",
         );
       }
+      if (req.method !== "POST") return notOffered(req, reply);
       const calls: { tool: string; status: number }[] = [];
       const server = mcpServer(req, principal, calls);
       const transport = new WebStandardStreamableHTTPServerTransport({
@@ -125,6 +148,8 @@ export function registerMcpRoutes(
         enableJsonResponse: true,
       });
       await server.connect(transport);
+      // The per-request server lives no longer than its request: with JSON answers (no stream) the
+      // transport resolves once every response is ready, and both are closed below.
       try {
         const headers = new Headers();
         for (const [k, v] of Object.entries(req.headers)) {
@@ -135,9 +160,9 @@ export function registerMcpRoutes(
         const request = new Request(url, {
           method: req.method,
           headers,
-          ...(req.method === "POST" ? { body: JSON.stringify(req.body ?? null) } : {}),
+          body: JSON.stringify(req.body ?? null),
         });
-        const res = await transport.handleRequest(request, req.method === "POST" ? { parsedBody: req.body } : {});
+        const res = await transport.handleRequest(request, { parsedBody: req.body });
         const body = await res.text();
         const messages = [req.body].flat() as { method?: string }[];
         req.auditInfo.resource = "mcp";

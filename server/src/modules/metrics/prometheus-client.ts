@@ -41,7 +41,9 @@ export function createPrometheusClient(baseUrl: () => string, timeoutMs = 30_000
     try {
       body = JSON.parse(text) as PromResponse;
     } catch {
-      if (!res.ok) throw new UpstreamError(`Prometheus answered ${res.status}: ${text.slice(0, 300)}`);
+      // The status only: a port that no longer holds our Prometheus may hold anything, and its page is not ours to show.
+      if (!res.ok)
+        throw new UpstreamError(`Prometheus at ${baseUrl()} answered HTTP ${res.status} without a JSON body`);
       return { status: "success", data: text };
     }
     if (body.status === "error") {

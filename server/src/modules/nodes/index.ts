@@ -12,6 +12,7 @@ import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.j
 import { createNodeHealth } from "./nodes.health.js";
 import { createNodeObserver } from "./nodes.observe.js";
 import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
+import { deploymentOf } from "./nodes.mapping.js";
 import { createNodesRepo } from "./nodes.repo.js";
 import { registerNodesRoutes } from "./nodes.routes.js";
 import { createNodeRuntime } from "./nodes.runtime.js";
@@ -83,7 +84,10 @@ export function registerNodesModule(
   });
   const health = createNodeHealth({ repo, settings: deps.settings, bus: ctx.bus });
   deps.keys.addUsageChecker((keyId) => service.keyUsage(keyId));
-  registerNodesRoutes(api, service);
+  registerNodesRoutes(api, service, async (id) => {
+    const row = await repo.byId(id);
+    return row ? (((deploymentOf(row) as { env?: Record<string, string> }).env ?? {}) as Record<string, string>) : {};
+  });
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
   registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
   health.start();

@@ -12,12 +12,18 @@ import {
   PLATFORMS,
   updateNodeBody,
 } from "./nodes.schema.js";
+import { assertNodeEnvAllowed } from "./node-env-policy.js";
 import type { NodesService } from "./nodes.service.js";
 
 const tags = ["Nodes"];
 
 /** Creating, listing, changing, deleting and operating nodes. */
-export function registerNodesRoutes(app: FastifyInstance, svc: NodesService): void {
+export function registerNodesRoutes(
+  app: FastifyInstance,
+  svc: NodesService,
+  /** The env a node runs with now (for the admin-only variables check of an update). */
+  currentEnv: (id: number) => Promise<Record<string, string>>,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -69,6 +75,9 @@ export function registerNodesRoutes(app: FastifyInstance, svc: NodesService): vo
     },
     async (req, reply) => {
       req.auditInfo.details = { name: req.body.name, platform: req.body.blockchainPlatform };
+      for (const field of ["fabricPeer", "fabricOrderer", "besuNode"] as const) {
+        assertNodeEnvAllowed(req, `${field}.env`, req.body[field]?.env);
+      }
       const node = await svc.create(req.body, req.query.start);
       req.auditInfo.resource = `node:${node.id}`;
       return reply.status(201).send(node);
@@ -105,6 +114,10 @@ export function registerNodesRoutes(app: FastifyInstance, svc: NodesService): vo
     },
     async (req) => {
       req.auditInfo.resource = `node:${req.params.id}`;
+      for (const field of ["fabricPeer", "fabricOrderer", "besuNode"] as const) {
+        const env = req.body[field]?.env;
+        if (env) assertNodeEnvAllowed(req, `${field}.env`, env, await currentEnv(req.params.id));
+      }
       return svc.update(req.params.id, req.body);
     },
   );

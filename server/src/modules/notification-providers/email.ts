@@ -22,10 +22,59 @@ export function emailText(n: OutgoingNotification): string {
   return lines.join("\n");
 }
 
+/** What each nodemailer error code means, in words that quote nothing the server said. */
+const SMTP_FAILURES: Record<string, string> = {
+  EAUTH: "the mail server refused the login",
+  EENVELOPE: "the mail server refused the sender or a recipient",
+  EMESSAGE: "the mail server refused the message",
+  EPROTOCOL: "the server did not answer as an SMTP server",
+  ETIMEDOUT: "the mail server did not answer in time",
+  ETLS: "TLS with the mail server failed",
+  EDNS: "the mail server's host name does not resolve",
+  ECONNECTION: "the connection to the mail server failed",
+  ESOCKET: "the connection to the mail server failed",
+  EREQUIRETLS: "the mail server does not offer the TLS required",
+};
+
+/**
+ * An SMTP failure as the status and the failure only: the reply code, the command and the socket
+ * error, never the server's reply text. The host is chosen by a manager; quoting its answers
+ * would let them read whatever a service on that host:port says (a loopback Redis, an HTTP page).
+ * The error's own message is kept only when no server text went into it (a socket or certificate
+ * error of this host).
+ */
+export class SmtpError extends Error {
+  constructor(err: unknown) {
+    const e = (err ?? {}) as {
+      code?: unknown;
+      originalCode?: unknown;
+      responseCode?: unknown;
+      command?: unknown;
+      response?: unknown;
+      message?: unknown;
+    };
+    const code = typeof e.code === "string" ? e.code : "";
+    const what = SMTP_FAILURES[code] ?? "sending the email failed";
+    const facts = [
+      typeof e.responseCode === "number" ? `reply ${e.responseCode}` : "",
+      typeof e.command === "string" && e.command !== "API" ? `at ${e.command.split(" ")[0]}` : "",
+      typeof e.originalCode === "string" ? e.originalCode : "",
+    ].filter(Boolean);
+    const own =
+      e.response === undefined &&
+      ["ESOCKET", "ETLS", "EDNS", "ECONNECTION"].includes(code) &&
+      typeof e.message === "string"
+        ? e.message
+        : "";
+    super(`${what}${facts.length ? ` (${facts.join(", ")})` : ""}${own ? `: ${own}` : ""}`);
+    this.name = "SmtpError";
+  }
+}
+
 /**
  * Sends one email through the provider's SMTP server. use_tls: implicit TLS on port 465, STARTTLS
  * required on any other port; without it the connection stays plain (for local relays). Resolves
- * with the server's final answer; rejects with nodemailer's error, which quotes the server's reply.
+ * with the server's reply code; rejects with an SmtpError, which never quotes the server's text.
  */
 export async function sendEmail(
   s: SmtpSettings,
@@ -47,8 +96,9 @@ export async function sendEmail(
     socketTimeout: opts.timeoutMs,
     ...(s.username ? { auth: { user: s.username, pass: secrets.password ?? "" } } : {}),
   });
+  let info: { response?: unknown };
   try {
-    const info = await transport.sendMail({
+    info = await transport.sendMail({
       from: { name: s.from_name, address: s.from_email },
       to: (opts.to ?? s.to_email)
         .split(",")
@@ -58,8 +108,11 @@ export async function sendEmail(
       text: emailText(n),
       headers: { "X-ChainLaunch-Event": n.type, "X-ChainLaunch-Delivery": n.id },
     });
-    return typeof info.response === "string" ? info.response : "accepted";
+  } catch (err) {
+    throw new SmtpError(err);
   } finally {
     transport.close();
   }
+  const reply = typeof info.response === "string" ? /^\d{3}/.exec(info.response)?.[0] : undefined;
+  return `the mail server accepted it${reply ? ` (reply ${reply})` : ""}`;
 }

@@ -120,34 +120,65 @@ function parse<T>(schema: z.ZodType<T>, raw: Record<string, unknown>): T {
   });
 }
 
-/** A secret field's new value: omitted or masked keeps the stored one. */
-const keep = (value: string | undefined, stored: string | undefined): string | undefined =>
-  value === undefined || value === MASKED ? stored : value;
+/** The provider being updated, as stored: where its secrets went, and the secrets. */
+export interface StoredProvider {
+  provider: ProviderSettings;
+  secrets: ProviderSecrets;
+}
 
 /**
- * Validates a provider's `config` and splits it into stored settings and secrets. `current` holds
- * the stored secrets of the provider being updated (only when its type is unchanged): secrets that
- * are omitted or masked keep those values. Errors name the field (`config.host`, `config.url`...).
+ * A secret field's new value: omitted or masked keeps the stored one, unless the update sends the
+ * secrets somewhere else (`moved` says how): then a stored secret must be given again, so that whoever
+ * may edit a provider can't re-aim its password or Authorization header at a host of their own.
+ */
+function keep(field: string, value: string | undefined, stored: string | undefined, moved: string | undefined) {
+  if (value !== undefined && value !== MASKED) return value;
+  if (stored !== undefined && moved) {
+    throw new InputError(
+      `${field}: must be given again when ${moved} (a stored secret never follows a new destination)`,
+    );
+  }
+  return stored;
+}
+
+/** The origin (scheme, host, port) of a URL the schema accepted. */
+const originOf = (url: string): string => new URL(url).origin;
+
+/**
+ * Validates a provider's `config` and splits it into stored settings and secrets. `current` is the
+ * provider being updated (only when its type is unchanged): secrets that are omitted or masked keep
+ * their stored values while the destination stays the same (SMTP host and port; the webhook URL's
+ * scheme, host and port). When it changes, each stored secret must be sent again, or the update is a
+ * 400 naming it. Errors name the field (`config.host`, `config.url`, `config.password`...).
  */
 export function parseProviderConfig(
   type: ProviderType,
   raw: Record<string, unknown>,
-  current?: ProviderSecrets,
+  current?: StoredProvider,
 ): { provider: ProviderSettings; secrets: ProviderSecrets } {
+  const stored = current?.secrets;
   if (type === "SMTP") {
     const c = parse(smtpSchema, raw);
     const { password, ...settings } = c;
-    const pw = keep(password, current?.password);
+    const was = current?.provider.type === "SMTP" ? current.provider.settings : undefined;
+    const moved =
+      was && (was.host.toLowerCase() !== settings.host.toLowerCase() || was.port !== settings.port)
+        ? "the host or port changes"
+        : undefined;
+    const pw = keep("config.password", password, stored?.password, moved);
     return { provider: { type, settings }, secrets: pw ? { password: pw } : {} };
   }
   const c = parse(webhookSchema, raw);
-  const secret = keep(c.secret, current?.secret);
+  const was = current?.provider.type === "WEBHOOK" ? current.provider.settings : undefined;
+  const moved = was && originOf(was.url) !== originOf(c.url) ? "the URL's scheme, host or port changes" : undefined;
+  const secret = keep("config.secret", c.secret, stored?.secret, moved);
   if (!secret) throw new InputError("config.secret: is required (the HMAC-SHA256 key, at least 16 characters)");
   if (secret.length < 16) throw new InputError("config.secret: must be at least 16 characters");
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(c.headers ?? current?.headers ?? {})) {
-    const stored = Object.entries(current?.headers ?? {}).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
-    const v = keep(value, stored);
+  for (const [name, value] of Object.entries(c.headers ?? stored?.headers ?? {})) {
+    const before = Object.entries(stored?.headers ?? {}).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+    // Headers omitted altogether keep the stored ones: each is then checked like a masked value.
+    const v = keep(`config.headers.${name}`, c.headers ? value : undefined, before, moved);
     if (v === undefined)
       throw new InputError(`config.headers.${name}: '${MASKED}' names no stored value; send the value`);
     headers[name] = v;

@@ -90,7 +90,9 @@ export const testProviderBody = z.object({
 export const testProviderResponse = z
   .object({
     status: z.enum(TEST_STATUSES).describe("success or failure"),
-    message: z.string().describe("What the mail server or webhook receiver answered"),
+    message: z
+      .string()
+      .describe("The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text"),
     testedAt: z.string(),
   })
   .meta({ id: "NotificationProviderTest" });

@@ -101,8 +101,8 @@ export function createProvidersService(deps: ProvidersDeps) {
 
   /** The columns a body sets; flags and the default omitted keep `current`'s values. */
   function columns(body: ProviderBody, current?: ProviderRow) {
-    const currentSecrets = current && current.type === body.type ? open(current) : undefined;
-    const { provider, secrets } = parseProviderConfig(body.type, body.config, currentSecrets);
+    const stored = current && current.type === body.type ? resolve(current) : undefined;
+    const { provider, secrets } = parseProviderConfig(body.type, body.config, stored);
     const pick = (camel: boolean | undefined, snake: boolean | undefined, was: number | undefined): number =>
       (camel ?? snake ?? was === 1) ? 1 : 0;
     const flags = Object.fromEntries(
@@ -182,7 +182,8 @@ export function createProvidersService(deps: ProvidersDeps) {
     },
     /**
      * Sends a test notification (one attempt, no retries) and records the outcome on the provider.
-     * A failure is an answer (status "failure" with the server's message), not an error.
+     * A failure is an answer (status "failure" naming the status or the failure), not an error. No
+     * message quotes what the remote server sent (webhook.ts `answered`, email.ts SmtpError).
      */
     async test(id: number, testEmail: string | undefined): Promise<TestProviderResponse & { name: string }> {
       const row = await must(id);
@@ -201,7 +202,7 @@ export function createProvidersService(deps: ProvidersDeps) {
       let message: string;
       try {
         const answer = await send(resolve(row), n, { once: true, ...(testEmail ? { to: testEmail } : {}) });
-        message = row.type === "SMTP" ? `test email sent to ${testEmail}: ${answer}` : `webhook answered ${answer}`;
+        message = row.type === "SMTP" ? `test email sent to ${testEmail}: ${answer}` : answer;
       } catch (err) {
         status = "failure";
         message = errorMessage(err).slice(0, 1000);

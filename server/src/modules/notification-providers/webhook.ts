@@ -47,6 +47,17 @@ interface Attempt {
   message: string;
 }
 
+/** "the receiver answered HTTP 404 Not Found": the status and its standard reason phrase, nothing the receiver wrote. */
+export function answered(status: number): string {
+  return `the receiver answered HTTP ${status}${http.STATUS_CODES[status] ? ` ${http.STATUS_CODES[status]}` : ""}`;
+}
+
+/** A request that got no answer, in words of our own: the socket error's code, or the timeout. */
+function failed(err: Error & { code?: string }, timeoutMs: number): string {
+  if (err.message === `no answer within ${timeoutMs} ms`) return err.message;
+  return `the request failed: ${err.code ? `${err.code} ` : ""}(${err.message})`;
+}
+
 function once(s: WebhookSettings, secrets: ProviderSecrets, n: OutgoingNotification, timeoutMs: number) {
   const body = JSON.stringify({
     id: n.id,
@@ -77,24 +88,19 @@ function once(s: WebhookSettings, secrets: ProviderSecrets, n: OutgoingNotificat
       if (s.ca_cert.trim()) opts.ca = s.ca_cert;
     }
     const req = (url.protocol === "https:" ? https : http).request(url, opts, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        if (text.length < 512) text += chunk;
+      // The body is never read into a message: a manager chooses the URL, and an answer quoted back
+      // would let them read any HTTP service the console reaches (loopback included).
+      const status = res.statusCode ?? 0;
+      resolve({
+        ok: status >= 200 && status < 300,
+        retryable: status >= 500 || status === 429,
+        message: answered(status),
       });
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        const detail = text.trim().slice(0, 200);
-        resolve({
-          ok: status >= 200 && status < 300,
-          retryable: status >= 500 || status === 429,
-          message: `HTTP ${status}${detail ? `: ${detail}` : ""}`,
-        });
-      });
-      res.on("error", (err) => resolve({ ok: false, retryable: true, message: err.message }));
+      res.on("error", () => undefined);
+      res.resume();
     });
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on("error", (err) => resolve({ ok: false, retryable: true, message: err.message }));
+    req.on("error", (err) => resolve({ ok: false, retryable: true, message: failed(err, timeoutMs) }));
     req.end(body);
   });
 }
@@ -102,7 +108,7 @@ function once(s: WebhookSettings, secrets: ProviderSecrets, n: OutgoingNotificat
 /**
  * POSTs a notification to a webhook, signed with the provider's secret. Network errors, 5xx and
  * 429 are retried with exponential backoff under the same delivery id; other answers are final.
- * Resolves with the receiver's answer, or throws WebhookError with the last one.
+ * Resolves with the receiver's status, or throws WebhookError with the last failure (never its body).
  */
 export async function postWebhook(
   s: WebhookSettings,
@@ -123,5 +129,5 @@ export async function postWebhook(
     if (last.ok) return { attempts: attempt, message: last.message };
     if (!last.retryable) throw new WebhookError(last.message, attempt);
   }
-  throw new WebhookError(`${last.message} (after ${o.attempts} attempts)`, o.attempts);
+  throw new WebhookError(o.attempts > 1 ? `${last.message} (after ${o.attempts} attempts)` : last.message, o.attempts);
 }

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "../../http/errors.js";
 import { findShippedDir } from "../../runtime/shipped.js";
-import { describeProblem, parsePluginYaml, PluginFormatError } from "./plugin-format.js";
+import { describeProblem, parsePluginYaml, PLUGIN_NAME_RE, PluginFormatError } from "./plugin-format.js";
 
 /** One plugin offered for installation (upstream's registry.PluginMetadata). */
 export interface AvailablePlugin {
@@ -67,6 +67,14 @@ async function fetchText(url: string): Promise<string> {
   return text;
 }
 
+/** A failed fetch in words of our own: the timeout, the socket error code, or fetchText's message. */
+function fetchFailure(err: unknown): string {
+  const e = err as Error & { cause?: { code?: unknown } };
+  if (e?.name === "TimeoutError") return `no answer within ${TIMEOUT_MS} ms`;
+  if (typeof e?.cause?.code === "string") return `the connection failed (${e.cause.code})`;
+  return errorMessage(err);
+}
+
 /**
  * The plugins one can install: the catalogue shipped with the product, plus each registry set in
  * settings (an HTTP index `{plugins: [{url | raw_yaml}]}`; urls may be relative to the index).
@@ -82,12 +90,24 @@ export function createCatalogue(deps: { registries(): Promise<string[]>; dir?: (
     return Promise.all(files.map(async (f) => entry(await readFile(join(dir, f), "utf8"), "builtin")));
   }
 
+  /**
+   * One registry's plugins. Its errors name the status or the failure, never what the server sent
+   * (a registry URL may point anywhere the console reaches, loopback services included): a body that
+   * is not JSON is "not JSON", not the parser's quote of its first bytes.
+   */
   async function registry(url: string, errors: Catalogue["errors"]): Promise<AvailablePlugin[]> {
+    let text: string;
+    try {
+      text = await fetchText(url);
+    } catch (err) {
+      errors.push({ source: url, message: `the index could not be read: ${fetchFailure(err)}` });
+      return [];
+    }
     let index: unknown;
     try {
-      index = JSON.parse(await fetchText(url));
-    } catch (err) {
-      errors.push({ source: url, message: `the index could not be read: ${errorMessage(err)}` });
+      index = JSON.parse(text);
+    } catch {
+      errors.push({ source: url, message: "the index could not be read: the answer is not JSON" });
       return [];
     }
     const list = (index as { plugins?: unknown }).plugins;
@@ -98,7 +118,7 @@ export function createCatalogue(deps: { registries(): Promise<string[]>; dir?: (
     const out: AvailablePlugin[] = [];
     for (const [i, item] of list.slice(0, 200).entries()) {
       const it = (item ?? {}) as { url?: unknown; raw_yaml?: unknown; name?: unknown };
-      const label = typeof it.name === "string" ? it.name : `plugins[${i}]`;
+      const label = typeof it.name === "string" && PLUGIN_NAME_RE.test(it.name) ? it.name : `plugins[${i}]`;
       try {
         const raw =
           typeof it.raw_yaml === "string"
@@ -110,8 +130,9 @@ export function createCatalogue(deps: { registries(): Promise<string[]>; dir?: (
         if (raw.length > MAX_YAML) throw new Error(`is larger than ${MAX_YAML} bytes`);
         out.push(entry(raw, url));
       } catch (err) {
+        // Format problems name a field, a rule and a line, not the document's text.
         const message =
-          err instanceof PluginFormatError ? err.problems.map(describeProblem).join("; ") : errorMessage(err);
+          err instanceof PluginFormatError ? err.problems.map(describeProblem).join("; ") : fetchFailure(err);
         errors.push({ source: url, message: `${label}: ${message}` });
       }
     }
@@ -119,6 +140,11 @@ export function createCatalogue(deps: { registries(): Promise<string[]>; dir?: (
   }
 
   return {
+    /**
+     * The built-in catalogue only (shipped with the product, never a registry's): the plugins a
+     * manager may install as published, since their processes were reviewed with the product.
+     */
+    published: (): Promise<AvailablePlugin[]> => builtin(),
     async list(opts: { refresh?: boolean } = {}): Promise<Catalogue> {
       const urls = await deps.registries();
       const key = urls.join("\n");

@@ -13,6 +13,7 @@ import {
 } from "../../test-support/fabric-api.js";
 import { freePort } from "../../test-support/postgres.js";
 import { processesUnder, supervisedUnder } from "../../test-support/processes.js";
+import { createUser } from "../../test-support/test-app.js";
 
 const CHAINCODE = resolve(import.meta.dirname, "../../fabric/test-support/chaincode/asset-node");
 
@@ -72,6 +73,8 @@ describe("plugins on real Fabric nodes", () => {
       await h.ok("POST", `/sc/fabric/definitions/${def.id}/commit`, { peer_id: peer.id });
       await h.ok("POST", `/sc/fabric/definitions/${def.id}/deploy`, {});
 
+      // A manager installs and deploys it (issue 29: the catalogue as published stays a manager's).
+      const manager = await createUser(h.t, "plugins-manager", "manager");
       // Install from the catalogue; bind through the pickers' own options.
       const available = await h.ok("GET", "/plugins/available");
       const entry = available.plugins.find((p: Json) => p.name === "fabric-rest-gateway");
@@ -79,7 +82,7 @@ describe("plugins on real Fabric nodes", () => {
       const installed = await h.t.app.inject({
         method: "POST",
         url: "/api/v1/plugins",
-        headers: { ...h.t.admin, "content-type": "application/yaml" },
+        headers: { ...manager, "content-type": "application/yaml" },
         payload: entry.raw_yaml,
       });
       expect(installed.statusCode, installed.body).toBe(201);
@@ -96,14 +99,14 @@ describe("plugins on real Fabric nodes", () => {
       expect(netOption.label).toBe("plgchannel");
 
       const port = await freePort();
-      const dep = await h.call("POST", "/plugins/fabric-rest-gateway/deploy", {
-        peer: peer.id,
-        key: keyOption.value,
-        network: net.id,
-        port,
+      const dep = await h.t.app.inject({
+        method: "POST",
+        url: "/api/v1/plugins/fabric-rest-gateway/deploy",
+        headers: manager,
+        payload: { peer: peer.id, key: keyOption.value, network: net.id, port },
       });
-      expect(dep.status, JSON.stringify(dep.body)).toBe(200);
-      expect(dep.body.status).toBe("running");
+      expect(dep.statusCode, dep.body).toBe(200);
+      expect(dep.json().status).toBe("running");
 
       const wrote = await gateway(port, "/invoke", {
         chaincode: "assets",

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { assertHostCommandAllowed } from "../../http/host-command.js";
 import {
   availableResponse,
   deployBody,
@@ -17,7 +18,7 @@ import {
   validateBody,
   validateResponse,
 } from "./plugins.schema.js";
-import type { PluginInput, PluginsService } from "./plugins.service.js";
+import type { HostCommandGuard, PluginInput, PluginsService } from "./plugins.service.js";
 
 const tags = ["Plugins"];
 const YAML_TYPES = ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"];
@@ -31,6 +32,17 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
     const text = yamlBodies.get(req);
     return text !== undefined ? { yaml: text } : { json: req.body };
   };
+  /** Processes or a compose file nobody reviewed run commands on the host: admins only (HOST_COMMAND). */
+  const hostCommands =
+    (req: FastifyRequest): HostCommandGuard =>
+    (field, plugin) => {
+      req.auditInfo.resource = `plugin:${plugin}`;
+      assertHostCommandAllowed(
+        req,
+        field,
+        "defining plugin processes or a compose file (this plugin is not a built-in catalogue entry as published)",
+      );
+    };
 
   app.register(async (scope) => {
     scope.addContentTypeParser(YAML_TYPES, { parseAs: "string", bodyLimit: MAX_PLUGIN_BYTES }, (req, body, done) => {
@@ -62,13 +74,15 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
           summary: "Install a plugin (JSON, or its YAML with Content-Type application/yaml)",
           description:
             "Bad YAML and fields that break the plugin format are a 400 naming the field, with line and column " +
-            "for YAML (details.errors: [{path, message, line, column}]). 409 when the name exists.",
+            "for YAML (details.errors: [{path, message, line, column}]). 409 when the name exists. A plugin whose " +
+            "spec is not a built-in catalogue entry's as published (its own processes or compose file) runs " +
+            "commands on the host: 403 unless the caller holds HOST_COMMAND (admins).",
           body: pluginInput,
           response: { 201: pluginResponse },
         },
       },
       async (req, reply) => {
-        const p = await svc.create(inputOf(req));
+        const p = await svc.create(inputOf(req), hostCommands(req));
         req.auditInfo.resource = `plugin:${p.metadata.name}`;
         req.auditInfo.details = { name: p.metadata.name, version: p.metadata.version ?? null };
         return reply.code(201).send(p);
@@ -84,6 +98,9 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
           tags,
           summary:
             "Change a plugin's definition (JSON or YAML); a running deployment keeps its own until deployed again",
+          description:
+            "Changing what the plugin runs (its processes or compose file) to something that is not a built-in " +
+            "catalogue entry's as published: 403 unless the caller holds HOST_COMMAND (admins).",
           params: nameParams,
           body: pluginInput,
           response: { 200: pluginResponse },
@@ -91,7 +108,7 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
       },
       async (req) => {
         req.auditInfo.resource = `plugin:${req.params.name}`;
-        return svc.update(req.params.name, inputOf(req));
+        return svc.update(req.params.name, inputOf(req), hostCommands(req));
       },
     );
   });
@@ -194,7 +211,8 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
         summary: "Deploy a plugin with parameter values",
         description:
           "Values are checked against spec.parameters first (400 naming parameters.<field>); x-source values are " +
-          "bound to the console's resources. A process that does not start ends the deploy: 400 with its log in " +
+          "bound to the console's resources; a compose plugin refuses values with line breaks (they would add lines " +
+          "to its compose file). A process that does not start ends the deploy: 400 with its log in " +
           "details.log, the plugin in error, nothing left running. A compose plugin without a Docker engine: 400 " +
           "DOCKER_UNAVAILABLE. 409 while it runs.",
         params: nameParams,

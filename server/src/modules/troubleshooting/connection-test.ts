@@ -1,7 +1,7 @@
 import http2 from "node:http2";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { connect as netConnect, isIP, type Socket } from "node:net";
+import { connect as netConnect, isIP, type LookupFunction, type Socket } from "node:net";
 import { checkServerIdentity, connect as tlsConnect, type PeerCertificate, type TLSSocket } from "node:tls";
 
 export const PROTOCOLS = ["tcp", "tls", "grpc", "grpcs", "http", "https"] as const;
@@ -42,18 +42,27 @@ export interface ConnectionTestInput {
   knownCas?: { name: string; pem: string }[];
   /** Server name to send (SNI) and check the certificate for; defaults to the endpoint's host. */
   serverName?: string | undefined;
+  /**
+   * Resolves the host for every connection made (public-address.ts `pinnedLookup`): an anonymous
+   * test connects to the address that was checked, not to whatever a second lookup answers.
+   */
+  lookup?: LookupFunction | undefined;
 }
 
-/** host:port (or a URL for http/https) → host, port and the path for HTTP. */
+/**
+ * host:port (or a URL for http/https) → host, port and the path for HTTP. Only http(s) URLs get a
+ * default port; any other scheme is parsed as given, so an explicit :80 or :443 is kept (an http:
+ * URL would drop it as its default).
+ */
 export function parseEndpoint(endpoint: string, protocol: Protocol): { host: string; port: number; path: string } {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint) ? endpoint : `${protocol}://${endpoint}`;
   let url: URL;
   try {
-    url = new URL(withScheme.replace(/^(grpcs?|tcp|tls):/i, "http:"));
+    url = new URL(withScheme);
   } catch {
     throw new Error("endpoint: give host:port (or an http(s) URL)");
   }
-  const defaultPort = protocol === "http" ? 80 : protocol === "https" ? 443 : 0;
+  const defaultPort = url.protocol === "http:" ? 80 : url.protocol === "https:" ? 443 : 0;
   const port = url.port ? Number(url.port) : defaultPort;
   if (!url.hostname || !port) throw new Error("endpoint: give host:port (the port is required for this protocol)");
   return { host: url.hostname.replace(/^\[|\]$/g, ""), port, path: `${url.pathname}${url.search}` || "/" };
@@ -150,9 +159,9 @@ function withDeadline<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>): P
   return Promise.race([fn(ac.signal), deadline]).finally(() => clearTimeout(timer));
 }
 
-function tcp(host: string, port: number, signal: AbortSignal): Promise<void> {
+function tcp(host: string, port: number, signal: AbortSignal, lookup?: LookupFunction): Promise<void> {
   return new Promise((resolve, reject) => {
-    const s: Socket = netConnect({ host, port });
+    const s: Socket = netConnect({ host, port, ...(lookup ? { lookup } : {}) });
     signal.addEventListener("abort", () => s.destroy());
     s.once("connect", () => {
       s.destroy();
@@ -168,12 +177,14 @@ function tls(
   servername: string,
   ca: string[] | undefined,
   signal: AbortSignal,
+  lookup: LookupFunction | undefined,
   alpn?: string[],
 ): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const s = tlsConnect({
       host,
       port,
+      ...(lookup ? { lookup } : {}),
       ...(isIP(servername) ? {} : { servername }),
       ...(ca ? { ca } : {}),
       ...(alpn ? { ALPNProtocols: alpn } : {}),
@@ -253,7 +264,7 @@ async function grpc(
   const trust = trustOf(input);
   let socket: TLSSocket | undefined;
   if (secure) {
-    socket = await tls(host, port, servername, trust.ca, signal, ["h2"]);
+    socket = await tls(host, port, servername, trust.ca, signal, input.lookup, ["h2"]);
     result.tls_info = tlsInfo(socket, servername, trust.against);
     if (socket.alpnProtocol !== "h2") {
       socket.destroy();
@@ -263,7 +274,10 @@ async function grpc(
     }
   }
   const authority = `${secure ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  const session = http2.connect(authority, socket ? { createConnection: () => socket } : {});
+  const session = http2.connect(
+    authority,
+    socket ? { createConnection: () => socket } : input.lookup ? { lookup: input.lookup } : {},
+  );
   signal.addEventListener("abort", () => session.destroy());
   try {
     await new Promise<void>((resolve, reject) => {
@@ -311,6 +325,7 @@ async function httpCall(
       method: "GET",
       headers: input.headers ?? {},
       signal,
+      ...(input.lookup ? { lookup: input.lookup } : {}),
       ...(secure
         ? {
             rejectUnauthorized: false,
@@ -358,11 +373,11 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     await withDeadline(input.timeoutMs, async (signal) => {
       switch (input.protocol) {
         case "tcp":
-          return tcp(host, port, signal);
+          return tcp(host, port, signal, input.lookup);
         case "tls": {
           const servername = input.serverName || host;
           const trust = trustOf(input);
-          const s = await tls(host, port, servername, trust.ca, signal);
+          const s = await tls(host, port, servername, trust.ca, signal, input.lookup);
           result.tls_info = tlsInfo(s, servername, trust.against);
           s.destroy();
           return;

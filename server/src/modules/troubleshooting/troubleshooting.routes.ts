@@ -1,3 +1,4 @@
+import type { LookupFunction } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { crossSiteProblem } from "../../http/auth-hooks.js";
@@ -7,6 +8,7 @@ import { CryptoInputError } from "../../crypto/errors.js";
 import { validateCertificate } from "./certificate-check.js";
 import { parseEndpoint, testConnection } from "./connection-test.js";
 import { LookupError, publicIp } from "./public-ip.js";
+import { checkedPublicAddress, NotPublicError, pinnedLookup } from "./public-address.js";
 import {
   ANON_TIMEOUT_S,
   certificateValidationBody,
@@ -47,7 +49,8 @@ export function createRateLimiter(now: () => number = Date.now) {
 /**
  * The troubleshooting tools (docs/troubleshooting.md). They are public as upstream's are, so they
  * are guarded here: an admin setting can require credentials, every caller is rate-limited per IP,
- * anonymous callers get only reachability (no TLS details, headers or bodies), a foreign web page
+ * anonymous callers get only reachability (no TLS details, headers or bodies) of public addresses
+ * (never loopback, link-local, private or unspecified ones: public-address.ts), a foreign web page
  * can't use a visitor's browser to call them (Sec-Fetch-Site / Origin), and no CORS header is sent,
  * so no other site can read an answer.
  */
@@ -118,13 +121,27 @@ export function registerTroubleshootingRoutes(
       // Headers may carry credentials: only the endpoint and protocol are recorded.
       req.auditInfo.resource = `endpoint:${b.endpoint.slice(0, 200)}`;
       req.auditInfo.details = { protocol: b.protocol, anonymous: !signedIn };
+      let host: string;
       try {
-        parseEndpoint(b.endpoint, b.protocol);
+        host = parseEndpoint(b.endpoint, b.protocol).host;
       } catch (err) {
         throw new InputError(`body.${(err as Error).message}`, { field: "body.endpoint" });
       }
       if (!signedIn && b.headers && Object.keys(b.headers).length > 0) {
         throw new InputError("body.headers: only signed-in callers may send headers", { field: "body.headers" });
+      }
+      const unreachable = { endpoint: b.endpoint, protocol: b.protocol, success: false, response_time_ms: 0 };
+      let lookup: LookupFunction | undefined;
+      if (!signedIn) {
+        // Resolved once and checked address by address; the connection then goes to that address.
+        try {
+          lookup = pinnedLookup(await checkedPublicAddress(host));
+        } catch (err) {
+          if (err instanceof NotPublicError) {
+            throw new ForbiddenError(`body.endpoint: ${err.message}`, { field: "body.endpoint" });
+          }
+          return { ...unreachable, error: "not reachable or not verified" };
+        }
       }
       const timeoutS = Math.min(b.timeout ?? 10, signedIn ? Number.POSITIVE_INFINITY : ANON_TIMEOUT_S);
       const result = await testConnection({
@@ -135,6 +152,7 @@ export function registerTroubleshootingRoutes(
         caPem: b.ca_cert,
         knownCas: b.ca_cert ? [] : await deps.knownTlsCas(),
         serverName: b.server_name,
+        lookup,
       });
       if (signedIn) return result;
       // Anonymous: reachability only.

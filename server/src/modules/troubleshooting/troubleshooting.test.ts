@@ -122,7 +122,7 @@ describe.each(dialects())("troubleshooting tools on %s", (dialect) => {
     expect(name.json().error).toMatch(/no SAN for peer0\.org1/);
   });
 
-  it("http: status and a few headers for signed-in callers; anonymous callers get reachability only", async () => {
+  it("http: status and a few headers for signed-in callers; anonymous callers may not probe loopback", async () => {
     const signed = await post(
       "test-connection",
       { endpoint: `http://127.0.0.1:${httpPort}/x`, protocol: "http" },
@@ -130,8 +130,11 @@ describe.each(dialects())("troubleshooting tools on %s", (dialect) => {
     );
     expect(signed.json()).toMatchObject({ success: true, status_code: 200, details: { server: "probe-test" } });
     const a = await post("test-connection", { endpoint: `localhost:${tlsPort}`, protocol: "tls", ca_cert: tls.ca });
-    expect(a.statusCode).toBe(200);
-    expect(Object.keys(a.json()).sort()).toEqual(["endpoint", "protocol", "response_time_ms", "success"]);
+    expect(a.statusCode).toBe(403);
+    expect(a.json().message).toMatch(/^body\.endpoint: localhost resolves to a .*loopback/);
+    // A public address gets reachability only (troubleshooting.security.test.ts has the rest).
+    const pub = await post("test-connection", { endpoint: "192.0.2.1:9", protocol: "tcp", timeout: 1 });
+    expect(Object.keys(pub.json()).sort()).toEqual(["endpoint", "error", "protocol", "response_time_ms", "success"]);
     const hdr = await post("test-connection", {
       endpoint: `http://127.0.0.1:${httpPort}/`,
       protocol: "http",

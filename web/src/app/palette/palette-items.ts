@@ -55,7 +55,7 @@ export const STATIC_ITEMS: readonly PaletteItem[] = [
   item("Create", "Create API Key", "/settings/api-keys/new", ["token", "new key"], OPERATORS),
   item("Create", "Add Key Provider", "/settings/providers/add", ["vault", "kms", "hsm"], OPERATORS),
   item("Create", "New Plugin", "/plugins/new", ["extension"], OPERATORS),
-  item("Create", "Create Backup Target", "/settings/backups/targets/create", ["s3", "restic"], OPERATORS),
+  item("Create", "Create Backup Target", "/settings/backups/targets/create", ["s3", "restic"], ["admin"]),
   item("Bulk Operations", "Bulk Create Fabric Nodes", "/nodes/fabric/bulk", ["many", "batch", "peers"], OPERATORS),
   item("Bulk Operations", "Bulk Create Besu Network", "/networks/besu/bulk-create", ["many", "batch"], OPERATORS),
   item("Networks & Connections", "Fabric Networks", "/network/fabric", ["channels", "hyperledger"]),

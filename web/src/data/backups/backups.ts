@@ -5,6 +5,7 @@ import type { paths } from "@/api/schema";
 export type Backup = ResponseOf<"/backups/{id}", "get">;
 export type BackupTarget = ResponseOf<"/backups/targets/{id}", "get">;
 export type BackupSchedule = ResponseOf<"/backups/schedules/{id}", "get">;
+export type RecoveryStatus = ResponseOf<"/backups/recovery-key", "get">;
 export type TargetBody = NonNullable<paths["/backups/targets"]["post"]>["requestBody"]["content"]["application/json"];
 export type ScheduleBody = NonNullable<
   paths["/backups/schedules"]["post"]
@@ -16,6 +17,7 @@ export const backupKeys = {
   targets: () => [...backupKeys.all, "targets"] as const,
   target: (id: number) => [...backupKeys.all, "targets", id] as const,
   schedules: () => [...backupKeys.all, "schedules"] as const,
+  recovery: () => [...backupKeys.all, "recovery-key"] as const,
   preview: (expr: string) => [...backupKeys.all, "preview", expr] as const,
 };
 
@@ -44,6 +46,11 @@ export function useTargetQuery(id: number): UseQueryResult<BackupTarget> {
 
 export function useSchedulesQuery(): UseQueryResult<BackupSchedule[]> {
   return useQuery({ queryKey: backupKeys.schedules(), queryFn: () => unwrap(api.GET("/backups/schedules")) });
+}
+
+/** Whether the backup recovery key exists, and its fingerprint (never the key). */
+export function useRecoveryStatusQuery(): UseQueryResult<RecoveryStatus> {
+  return useQuery({ queryKey: backupKeys.recovery(), queryFn: () => unwrap(api.GET("/backups/recovery-key")) });
 }
 
 /** The next run times of a cron expression, or the parser's message (valid=false). */
@@ -77,6 +84,9 @@ export const useTestTargetMutation = () =>
   useMutation({
     mutationFn: (body: TargetBody & { id?: number }) => unwrap(api.POST("/backups/targets/test", { body })),
   });
+/** Makes (or, with replace, replaces) the recovery key; the answer holds the key, shown this once. */
+export const useCreateRecoveryKeyMutation = () =>
+  useBackupMutation((replace: boolean) => unwrap(api.POST("/backups/recovery-key", { body: { replace } })));
 export const useCreateScheduleMutation = () =>
   useBackupMutation((body: ScheduleBody) => unwrap(api.POST("/backups/schedules", { body })));
 export const useDeleteScheduleMutation = () =>

@@ -1,7 +1,8 @@
 import { useState, type ReactElement } from "react";
 import { useNavigate, useParams } from "react-router";
-import { OperatorsOnly } from "@/app/OperatorsOnly";
-import { PageHeader } from "@/components/states";
+import { RoleGate } from "@/app/RoleGate";
+import { AlertCircleIcon } from "lucide-react";
+import { EmptyState, PageHeader } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -204,15 +205,54 @@ function TargetForm({ current }: { current?: BackupTarget }): ReactElement {
   );
 }
 
+/** What a non-admin sees of a target: where backups go; changing it is an admin's (BACKUP_TARGETS). */
+function TargetSummary({ target }: { target: BackupTarget }): ReactElement {
+  const rows: Array<[string, string]> =
+    target.type === "S3"
+      ? [
+          ["Type", "S3"],
+          ["Endpoint", target.endpoint || "AWS"],
+          ["Region", target.region],
+          ["Bucket", target.bucketName],
+          ["Path in the bucket", target.bucketPath],
+        ]
+      : [
+          ["Type", "LOCAL"],
+          ["Directory", target.bucketPath],
+        ];
+  return (
+    <Card className="p-4" data-testid="target-summary">
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        {rows.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="text-muted-foreground">{k}</dt>
+            <dd className="font-mono text-xs break-all">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-3 text-xs text-muted-foreground">Only an admin changes or deletes a backup target.</p>
+    </Card>
+  );
+}
+
 /** settings/backups/targets/create */
 export function BackupTargetCreatePage(): ReactElement {
   return (
-    <OperatorsOnly what="add backup targets">
+    <RoleGate
+      allowed={["admin"]}
+      fallback={
+        <EmptyState
+          icon={AlertCircleIcon}
+          title="You don't have access to this page"
+          description="Only admins add backup targets: a target decides where the console's data goes."
+        />
+      }
+    >
       <div className="max-w-2xl">
         <PageHeader title="Create Backup Target" description="A restic repository on S3 or in a local directory." />
         <TargetForm />
       </div>
-    </OperatorsOnly>
+    </RoleGate>
   );
 }
 
@@ -226,7 +266,13 @@ export function BackupTargetDetailPage(): ReactElement {
         title={target.data?.name ?? "Backup Target"}
         description="Secrets are stored encrypted and never shown."
       />
-      {target.data ? <TargetForm current={target.data} /> : target.error ? <p>{errorMessage(target.error)}</p> : null}
+      {target.data ? (
+        <RoleGate allowed={["admin"]} fallback={<TargetSummary target={target.data} />}>
+          <TargetForm current={target.data} />
+        </RoleGate>
+      ) : target.error ? (
+        <p>{errorMessage(target.error)}</p>
+      ) : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { RoleGate } from "@/app/RoleGate";
 import { OPERATORS } from "@/app/roles";
+import { RecoveryKeyCard } from "./components/RecoveryKeyCard";
 import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
@@ -34,6 +35,8 @@ import { showToast } from "@/lib/toast";
 import { formatDateTime } from "@/lib/utils";
 
 const SELECT = "h-9 w-full rounded-md border bg-transparent px-3 text-sm";
+/** Targets (where the data goes), the recovery key and restore drills are admin-only on the server. */
+const ADMIN = ["admin"] as const;
 
 function StatusBadge({ status }: { status: string | null }): ReactElement | null {
   if (!status) return null;
@@ -149,7 +152,8 @@ function BackupsTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                   </TableCell>
                   <TableCell>{formatDateTime(b.startedAt)}</TableCell>
                   <TableCell className="text-right">
-                    <RoleGate allowed={OPERATORS}>
+                    {/* A drill restores the snapshot onto this host: admins only (BACKUP_RESTORE). */}
+                    <RoleGate allowed={ADMIN}>
                       <Button
                         size="sm"
                         variant="outline"
@@ -158,6 +162,8 @@ function BackupsTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                       >
                         Verify
                       </Button>{" "}
+                    </RoleGate>
+                    <RoleGate allowed={OPERATORS}>
                       <DeleteButton
                         disabled={b.status === "pending" || b.status === "running"}
                         question={`Delete backup ${b.id} and forget its snapshot?`}
@@ -378,7 +384,7 @@ export function BackupsPage(): ReactElement {
         title="Backups"
         description="restic snapshots of the database, keys, node files and ledgers, on S3 or a local directory."
         actions={
-          <RoleGate allowed={OPERATORS}>
+          <RoleGate allowed={ADMIN}>
             <Button asChild>
               <Link to="/settings/backups/targets/create">
                 <PlusIcon /> Add target
@@ -387,6 +393,7 @@ export function BackupsPage(): ReactElement {
           </RoleGate>
         }
       />
+      <RecoveryKeyCard />
       <Tabs defaultValue="backups">
         <TabsList>
           <TabsTrigger value="backups">Backups</TabsTrigger>

@@ -39,7 +39,8 @@ export function ProviderForm({
   const update = useProviderUpdateMutation(current?.id ?? 0);
   const remove = useProviderDeleteMutation();
   const set = <K extends keyof Form>(k: K, value: Form[K]) => setF((p) => ({ ...p, [k]: value }));
-  const keep = current ? "Leave empty to keep the stored value" : undefined;
+  // A stored secret never follows a new destination: the server asks for it again (docs/notifications.md).
+  const keep = current ? "Leave empty to keep the stored value (same host and port only)" : undefined;
 
   const save = (): void => {
     setErrors({});

@@ -6,6 +6,7 @@ import { CodeEditor } from "@/components/code-editor/CodeEditor";
 import { PageHeader, QueryState } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { useMeQuery } from "@/data/auth/me-query";
 import { usePluginCreateMutation } from "@/data/plugins/plugin-create-mutation";
 import { usePluginQuery } from "@/data/plugins/plugin-query";
 import { usePluginUpdateMutation } from "@/data/plugins/plugin-update-mutation";
@@ -42,6 +43,8 @@ function PluginYamlEditor({ initial, name }: { initial: string; name?: string })
   const create = usePluginCreateMutation();
   const update = usePluginUpdateMutation(name ?? "");
   const pending = create.isPending || update.isPending;
+  const me = useMeQuery();
+  const adminOnly = me.data ? me.data.role !== "admin" : false;
 
   // The save's problems stand until the text changes; then the live check speaks again.
   const saveStands = saveError !== undefined && saveError.text === text;
@@ -90,6 +93,12 @@ function PluginYamlEditor({ initial, name }: { initial: string; name?: string })
           </>
         }
       />
+      {adminOnly && (
+        <p className="rounded-lg border px-3 py-2 text-sm text-muted-foreground" data-testid="host-command-note">
+          Processes and compose files run commands on this host, so only an admin may save ones that are not a built-in
+          catalogue plugin&apos;s as published. You can change the metadata and documentation, and deploy.
+        </p>
+      )}
       {saveStands && (
         <p
           role="alert"

@@ -326,7 +326,11 @@ export function DefinitionLifecycle({ def }: { def: ChaincodeDefinition }): Reac
                     </TableCell>
                     <TableCell>{who || "—"}</TableCell>
                     <TableCell className="max-w-md whitespace-normal">
-                      <span className="text-xs break-all">{String(d.error ?? d.tx_id ?? d.package_id ?? "")}</span>
+                      <span className="text-xs break-all">
+                        {d.already
+                          ? `already ${String(d.already)}; nothing sent`
+                          : String(d.error ?? d.tx_id ?? d.package_id ?? "")}
+                      </span>
                     </TableCell>
                   </TableRow>
                 );

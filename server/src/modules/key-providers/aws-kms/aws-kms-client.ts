@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type * as KmsSdk from "@aws-sdk/client-kms";
 import type * as StsSdk from "@aws-sdk/client-sts";
 import { InputError, UpstreamError, errorMessage } from "../../../http/errors.js";
-import type { AwsKmsPublicConfig, AwsKmsSecrets } from "./aws-kms-config.js";
+import { AMBIENT_REFUSED, type AwsKmsPublicConfig, type AwsKmsSecrets } from "./aws-kms-config.js";
 
 /** The SDK release in use, for the status card ("unknown" when its package.json can't be read). */
 export function awsSdkVersion(): string {
@@ -84,8 +84,8 @@ export function endpointOf(config: AwsKmsPublicConfig): string {
 }
 
 /**
- * Credentials for the clients: the static key pair when one is stored, else the SDK's default chain
- * (environment, instance role); with `assumeRoleArn`, those are used to assume the role, and the
+ * Credentials for the clients: the static key pair when one is stored, else (only for AWS's own
+ * endpoints) the SDK's default chain (environment, shared config, instance role); with `assumeRoleArn`, those are used to assume the role, and the
  * temporary credentials are refreshed a few minutes before they expire.
  */
 function credentialsFor(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets, lib: typeof StsSdk): CredentialSource {
@@ -97,6 +97,9 @@ function credentialsFor(config: AwsKmsPublicConfig, secrets: AwsKmsSecrets, lib:
           ...(secrets.awsSessionToken ? { sessionToken: secrets.awsSessionToken } : {}),
         }
       : undefined;
+  // Also checked at creation; this guards rows stored before the rule, so no client is ever built that
+  // would send the host's ambient credentials to a custom endpoint.
+  if (config.endpointUrl && !base) throw new InputError(AMBIENT_REFUSED);
   if (!config.assumeRoleArn) return base;
   const sts = new lib.STSClient({
     region: config.awsRegion,

@@ -31,6 +31,10 @@ describe("parseAwsKmsConfig", () => {
       [{ ...base, endpointUrl: "http://u:p@host" }, /^config\.awsKms\.endpointUrl: must not carry credentials/],
       [{ awsRegion: "eu-west-1", awsAccessKeyId: "AKIAEXAMPLE1" }, /^config\.awsKms\.awsSecretAccessKey: /],
       [{ awsRegion: "eu-west-1", awsSecretAccessKey: "x" }, /^config\.awsKms\.awsAccessKeyId: /],
+      [
+        { awsRegion: "eu-west-1", endpointUrl: "http://127.0.0.1:5000" },
+        /^config\.awsKms\.awsAccessKeyId: is required with endpointUrl/,
+      ],
       [{ ...base, assumeRoleArn: "role" }, /^config\.awsKms\.assumeRoleArn: /],
       [{ ...base, externalId: "x1" }, /^config\.awsKms\.externalId: only applies/],
       [{ ...base, kmsKeyAliasPrefix: "aws/x" }, /^config\.awsKms\.kmsKeyAliasPrefix: "aws\/" is reserved/],

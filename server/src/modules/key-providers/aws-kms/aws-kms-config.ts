@@ -22,6 +22,14 @@ export interface AwsKmsSecrets {
 }
 
 const FIELD = "config.awsKms";
+
+/**
+ * Without stored credentials the SDK takes the host's own (environment, shared config, instance
+ * metadata): those may only go to AWS itself, never to an endpoint an operator typed in.
+ */
+export const AMBIENT_REFUSED =
+  `${FIELD}.awsAccessKeyId: is required with endpointUrl; ` +
+  "this host's own AWS credentials are only sent to AWS's endpoints, so a custom endpoint needs credentials of its own";
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
 const ACCESS_KEY_ID = /^[A-Z0-9]{4,128}$/;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
@@ -38,7 +46,8 @@ function text(input: Record<string, unknown>, key: string): string | undefined {
 
 /**
  * Checks a create request's `config.awsKms` and splits it into the public config and the secrets.
- * Every refusal is a 400 naming the field.
+ * Every refusal is a 400 naming the field. A custom `endpointUrl` needs explicit credentials
+ * (AMBIENT_REFUSED).
  */
 export function parseAwsKmsConfig(input: Record<string, unknown> | undefined): {
   config: AwsKmsPublicConfig;
@@ -79,6 +88,7 @@ export function parseAwsKmsConfig(input: Record<string, unknown> | undefined): {
   if (!awsAccessKeyId && (awsSecretAccessKey || awsSessionToken)) {
     throw new InputError(`${FIELD}.awsAccessKeyId: is required with awsSecretAccessKey`);
   }
+  if (endpointUrl && !awsAccessKeyId) throw new InputError(AMBIENT_REFUSED);
 
   const assumeRoleArn = text(input, "assumeRoleArn");
   const externalId = text(input, "externalId");
