@@ -19,10 +19,20 @@ export default tseslint.config(
   {
     // Test chaincodes and the JavaScript boilerplate are CommonJS Node.js projects of their own
     // (fabric-shim loads them with require).
-    files: ["server/src/fabric/test-support/chaincode/**/*.js", "server/boilerplates/chaincode-javascript/**/*.js"],
+    files: [
+      "server/src/fabric/test-support/chaincode/**/*.js",
+      "server/src/runtime/testdata/sandbox-attack/*.js",
+      "server/boilerplates/chaincode-javascript/**/*.js",
+    ],
     languageOptions: {
       sourceType: "commonjs",
-      globals: { require: "readonly", module: "writable", Buffer: "readonly" },
+      globals: {
+        require: "readonly",
+        module: "writable",
+        Buffer: "readonly",
+        process: "readonly",
+        __dirname: "readonly",
+      },
     },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

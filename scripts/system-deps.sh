@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages a tier needs, only when missing. Debian/Ubuntu (apt) as root or via sudo.
-#   scripts/system-deps.sh test   -> chromium, postgresql, openssl, build tools for native npm modules
-#   scripts/system-deps.sh start  -> build tools for native npm modules, restic (backups), prometheus (metrics)
+#   scripts/system-deps.sh test   -> chromium, postgresql, openssl, build tools for native npm modules, and all of start
+#   scripts/system-deps.sh start  -> build tools for native npm modules, restic (backups), prometheus (metrics),
+#                                    bubblewrap (the sandbox of chaincode, project and plugin code)
 #   scripts/system-deps.sh vault  -> the OpenBao server binary for managed Vault key providers
 # The test tier also gets moto_server (S3 for the backup tests) in a venv under ~/.cache/chainlaunch/moto,
 # and OpenBao (the Vault key provider tests). OpenBao has no Debian or npm package: its server binary is
@@ -14,6 +15,7 @@ have g++ || want+=(g++)
 have python3 || want+=(python3)
 have restic || want+=(restic)
 have prometheus || [ -x /usr/bin/prometheus ] || want+=(prometheus)
+have bwrap || want+=(bubblewrap)
 tier="${1:-start}"
 BAO_VERSION=2.7.2
 BAO_DIR="${HOME}/.cache/chainlaunch/openbao"

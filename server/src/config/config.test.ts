@@ -40,4 +40,20 @@ describe("loadConfig", () => {
       expect(problems).toMatch(/CHAINLAUNCH_MASTER_KEY/);
     }
   });
+
+  it("runs user code sandboxed unless told otherwise, and names a bad mode or user", () => {
+    expect(loadConfig({})).toMatchObject({ sandbox: "auto", sandboxUser: "chainlaunch-sandbox" });
+    expect(loadConfig({ CHAINLAUNCH_SANDBOX: "off", CHAINLAUNCH_SANDBOX_CACHE: "/tmp/c" })).toMatchObject({
+      sandbox: "off",
+      sandboxCacheDir: "/tmp/c",
+    });
+    try {
+      loadConfig({ CHAINLAUNCH_SANDBOX: "docker", CHAINLAUNCH_SANDBOX_USER: "Root;x" });
+      expect.unreachable();
+    } catch (err) {
+      const problems = (err as ConfigError).problems.join("\n");
+      expect(problems).toMatch(/CHAINLAUNCH_SANDBOX:/);
+      expect(problems).toMatch(/CHAINLAUNCH_SANDBOX_USER: must be a system user name/);
+    }
+  });
 });

@@ -78,6 +78,12 @@ const envSchema = z.object({
       "must be a colon-separated list of absolute directories like /srv/backups",
     ),
   CHAINLAUNCH_FEDERATION_PING_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
+  CHAINLAUNCH_SANDBOX: z.enum(["auto", "bwrap", "off"]).default("auto"),
+  CHAINLAUNCH_SANDBOX_USER: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a system user name like chainlaunch-sandbox")
+    .default("chainlaunch-sandbox"),
+  CHAINLAUNCH_SANDBOX_CACHE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -116,6 +122,12 @@ export interface Config {
   builtinsDir: string | undefined;
   /** How often each connected console is pinged (federation status: connected / unreachable). */
   federationPingMs: number;
+  /** The execution boundary of user code (chaincode, projects, plugins): auto, bwrap or off (unsafe). */
+  sandbox: "auto" | "bwrap" | "off";
+  /** The OS user sandboxed programs run as when the console runs as root. */
+  sandboxUser: string;
+  /** Caches (npm, Go) that sandboxed builds share; default `<dataDir>/sandbox-cache`. */
+  sandboxCacheDir: string | undefined;
   /** Directories LOCAL backup targets may use; empty means `<dataDir>/backups/local`. */
   backupLocalRoots: string[];
 }
@@ -160,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     prometheusBin: e.CHAINLAUNCH_PROMETHEUS_BIN,
     builtinsDir: e.CHAINLAUNCH_BUILTINS_DIR,
     federationPingMs: Math.round(e.CHAINLAUNCH_FEDERATION_PING_SECONDS * 1000),
+    sandbox: e.CHAINLAUNCH_SANDBOX,
+    sandboxUser: e.CHAINLAUNCH_SANDBOX_USER,
+    sandboxCacheDir: e.CHAINLAUNCH_SANDBOX_CACHE ? resolve(e.CHAINLAUNCH_SANDBOX_CACHE) : undefined,
     backupLocalRoots: e.CHAINLAUNCH_BACKUP_LOCAL_ROOTS.split(":")
       .map((d) => d.trim())
       .filter(Boolean)

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { sandboxFromConfig } from "../runtime/sandbox.js";
 import { registerAlertsModule } from "./alerts/index.js";
 import { registerApiKeysRoutes } from "./api-keys/api-keys.routes.js";
 import { registerKeyProvidersModule } from "./key-providers/index.js";
@@ -72,7 +73,10 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerNodeRpcModule(api, nodes.service, keys);
   const fabricNetworks = registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
   nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));
+  // One execution boundary for every program built or run from user code (chaincode, projects, plugins).
+  const sandbox = sandboxFromConfig(ctx.config, ctx.log);
   const chaincodes = registerChaincodesModule(api, ctx, {
+    sandbox,
     fabric: fabricNetworks.ctx,
     keys,
     defaults: nodes.defaults,
@@ -88,6 +92,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   });
   const metrics = registerMetricsModule(api, ctx);
   const plugins = registerPluginsModule(api, ctx, {
+    sandbox,
     fabric: fabricNetworks.ctx,
     keys,
     nodes: nodes.service,

@@ -20,10 +20,13 @@ import {
   detectSourceType,
   extractArchive,
 } from "./chaincode-source.js";
+import { createSandbox } from "./sandbox.js";
 
 const run = promisify(execFile);
 const root = mkdtempSync(join(tmpdir(), "cl-ccsrc-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Builds run as the product runs them: in bwrap (as the sandbox user when root).
+const sandbox = createSandbox({ mode: "bwrap", user: "chainlaunch-sandbox", cacheDir: join(root, "cache") });
 let n = 0;
 const fresh = (): string => {
   const d = join(root, String(n++));
@@ -86,7 +89,9 @@ describe("chaincode sources", () => {
       join(dir, "package.json"),
       JSON.stringify({ name: "broken", version: "1.0.0", scripts: { build: "echo compiling-asset && exit 3" } }),
     );
-    const err = await buildChaincode({ type: "node", srcDir: dir, logFile: join(dir, "..", "b.log") }).catch((e) => e);
+    const err = await buildChaincode({ type: "node", srcDir: dir, logFile: join(dir, "..", "b.log"), sandbox }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(ChaincodeBuildError);
     expect(err.message).toMatch(/^npm run build failed \(exit 3\)/);
     expect(err.log).toMatch(/compiling-asset/);
@@ -95,16 +100,18 @@ describe("chaincode sources", () => {
   it("names fabric-shim when a Node.js package can't serve chaincode", async () => {
     const dir = fresh();
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "noshim", version: "1.0.0" }));
-    await expect(buildChaincode({ type: "node", srcDir: dir, logFile: join(dir, "..", "c.log") })).rejects.toThrow(
-      /must depend on fabric-shim/,
-    );
+    await expect(
+      buildChaincode({ type: "node", srcDir: dir, logFile: join(dir, "..", "c.log"), sandbox }),
+    ).rejects.toThrow(/must depend on fabric-shim/);
   });
 
   it.skipIf(!haveGo)("fails a Go build with the compiler's message", { timeout: 120_000 }, async () => {
     const dir = fresh();
     writeFileSync(join(dir, "go.mod"), "module example.com/broken\n\ngo 1.22\n");
     writeFileSync(join(dir, "main.go"), "package main\n\nfunc main() { undefinedThing() }\n");
-    const err = await buildChaincode({ type: "go", srcDir: dir, logFile: join(dir, "..", "g.log") }).catch((e) => e);
+    const err = await buildChaincode({ type: "go", srcDir: dir, logFile: join(dir, "..", "g.log"), sandbox }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(ChaincodeBuildError);
     expect(err.message).toMatch(/^go build failed \(exit 1\)/);
     expect(err.log).toMatch(/undefined: undefinedThing/);
@@ -114,7 +121,13 @@ describe("chaincode sources", () => {
     const dir = fresh();
     writeFileSync(join(dir, "go.mod"), "module x\n");
     await expect(
-      buildChaincode({ type: "go", srcDir: dir, logFile: join(dir, "..", "h.log"), findTool: async () => undefined }),
+      buildChaincode({
+        type: "go",
+        srcDir: dir,
+        logFile: join(dir, "..", "h.log"),
+        sandbox,
+        findTool: async () => undefined,
+      }),
     ).rejects.toThrow(/Go toolchain not found: install Go 1\.22\+ .* or upload a prebuilt executable/);
   });
 

@@ -1,9 +1,22 @@
 import { execFile, spawn } from "node:child_process";
 import { constants } from "node:fs";
-import { access, appendFile, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import {
+  access,
+  appendFile,
+  cp,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { readLastLines } from "./log-files.js";
+import { nodePrefix, type Sandbox, type SandboxPolicy } from "./sandbox.js";
 
 const execFileP = promisify(execFile);
 
@@ -129,16 +142,35 @@ export async function copySourceDir(src: string, dest: string): Promise<void> {
   });
 }
 
-/** Runs one build step, appending its output to the log; throws ChaincodeBuildError with the log's end on failure. */
+/**
+ * Runs one build step inside the sandbox, appending its output to the log; throws ChaincodeBuildError
+ * with the log's end on failure.
+ */
 async function step(
   what: string,
   command: string,
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; timeoutMs: number },
+  opts: {
+    cwd: string;
+    env: Record<string, string>;
+    logFile: string;
+    timeoutMs: number;
+    sandbox: Sandbox;
+    policy: SandboxPolicy;
+  },
 ): Promise<void> {
   await appendFile(opts.logFile, `\n$ ${[command, ...args].join(" ")}\n`);
+  const boxed = await opts.sandbox
+    .wrap({ command, args, env: opts.env, cwd: opts.cwd }, { ...opts.policy, dieWithParent: true })
+    .catch((err: unknown) => {
+      throw new ChaincodeBuildError(`${what} was not run: ${(err as Error).message}`, "");
+    });
   const code = await new Promise<number | string>((resolve) => {
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(boxed.command, boxed.args, {
+      cwd: boxed.cwd,
+      env: boxed.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs);
     const write = (b: Buffer): void => void appendFile(opts.logFile, b).catch(() => undefined);
     child.stdout.on("data", write);
@@ -160,9 +192,57 @@ async function step(
   }
 }
 
+/** Variables a build may need from the console's environment (proxies, registries); nothing else passes. */
+const BUILD_PASS = [
+  "PATH",
+  "LANG",
+  "TZ",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "GOPROXY",
+  "GOSUMDB",
+  "GOPRIVATE",
+  "GONOPROXY",
+  "GONOSUMDB",
+  "GOINSECURE",
+  "npm_config_registry",
+  "NPM_CONFIG_REGISTRY",
+];
+
 /**
- * Prepares a chaincode source to run as a chaincode-as-a-service server, logging every step:
- * - node: `npm install` (production dependencies; all of them plus `npm run build` when the
+ * The environment of a build step: a few of the console's variables (never its secrets, such as
+ * CHAINLAUNCH_MASTER_KEY or DATABASE_URL), npm's and Go's caches in the sandbox's cache folder.
+ */
+export function buildEnv(cacheDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of BUILD_PASS) {
+    const v = process.env[k];
+    if (v !== undefined) env[k] = v;
+  }
+  env.PATH = [dirname(process.execPath), "/usr/local/go/bin", env.PATH ?? "/usr/local/bin:/usr/bin:/bin"].join(":");
+  return {
+    ...env,
+    npm_config_cache: join(cacheDir, "npm"),
+    npm_config_update_notifier: "false",
+    GOMODCACHE: join(cacheDir, "go-mod"),
+    GOCACHE: join(cacheDir, "go-build"),
+    GOPATH: "/tmp/go",
+    GOTOOLCHAIN: "local",
+    ...extra,
+  };
+}
+
+/** The cache folders a build binds writable. */
+export const buildCaches = (cacheDir: string): string[] => ["npm", "go-mod", "go-build"].map((d) => join(cacheDir, d));
+
+/**
+ * Prepares a chaincode source to run as a chaincode-as-a-service server, logging every step, each
+ * inside `p.sandbox`:
+ * - node: `npm install --ignore-scripts` (production dependencies; all of them plus `npm run build` when the
  *   package has a build script), then fabric-shim's `fabric-chaincode-node server` (the caller adds
  *   `--chaincode-address` and `--chaincode-id`);
  * - go: `go build` (needs the Go toolchain) to `<src>/../bin/chaincode`;
@@ -173,6 +253,8 @@ export async function buildChaincode(p: {
   type: ChaincodeSourceType;
   srcDir: string;
   logFile: string;
+  /** Every step runs in it: the source folder (and the Go output folder) writable, the toolchain read-only. */
+  sandbox: Sandbox;
   env?: Record<string, string>;
   timeoutMs?: number;
   /** Finds `go` and `npm` (default: PATH and their usual install folders). */
@@ -196,8 +278,20 @@ export async function buildChaincode(p: {
         : which("npm", [dirname(process.execPath)]));
   await mkdir(dirname(p.logFile), { recursive: true });
   await appendFile(p.logFile, `--- build ${p.type} ${new Date().toISOString()} ---\n`);
-  const env = { ...process.env, ...(p.env ?? {}) };
-  const opts = { cwd: p.srcDir, env, logFile: p.logFile, timeoutMs: p.timeoutMs ?? 600_000 };
+  const env = buildEnv(p.sandbox.cacheDir, p.env);
+  const policy: SandboxPolicy = {
+    writable: [p.srcDir],
+    readOnly: [nodePrefix()],
+    caches: buildCaches(p.sandbox.cacheDir),
+  };
+  const opts = {
+    cwd: p.srcDir,
+    env,
+    logFile: p.logFile,
+    timeoutMs: p.timeoutMs ?? 600_000,
+    sandbox: p.sandbox,
+    policy,
+  };
   if (p.type === "executable") {
     const st = await stat(p.srcDir).catch(() => undefined);
     const file = st?.isDirectory() ? join(p.srcDir, (await readdir(p.srcDir))[0] ?? "") : p.srcDir;
@@ -214,11 +308,13 @@ export async function buildChaincode(p: {
         "",
       );
     }
-    const out = join(p.srcDir, "..", "bin", "chaincode");
+    const out = join(dirname(p.srcDir), "bin", "chaincode");
     await mkdir(dirname(out), { recursive: true });
+    const goroot = dirname(dirname(await realpath(go)));
     await step("go build", go, ["build", "-o", out, "."], {
       ...opts,
-      env: { ...env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" },
+      env: { ...env, GOFLAGS: "-mod=mod -buildvcs=false", CGO_ENABLED: "0" },
+      policy: { ...policy, writable: [p.srcDir, dirname(out)], readOnly: [nodePrefix(), goroot] },
     });
     return { command: out, args: [], cwd: p.srcDir };
   }
@@ -234,7 +330,15 @@ export async function buildChaincode(p: {
     await step(
       "npm install",
       npm,
-      ["install", ...(hasBuild ? [] : ["--omit=dev"]), "--no-audit", "--no-fund", "--prefer-offline"],
+      // Install scripts never run (a preinstall is arbitrary code); packages that need them are not supported.
+      [
+        "install",
+        ...(hasBuild ? [] : ["--omit=dev"]),
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+      ],
       opts,
     );
   }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { request } from "node:http";
 import { connect } from "node:net";
+import { groupMembers } from "./proc.js";
 
 /** Decides whether a started process is ready. `signal` aborts when the supervisor gives up. */
 export type ReadinessProbe = (ctx: { pid: number; signal: AbortSignal }) => Promise<boolean>;
@@ -50,24 +51,27 @@ export function httpHealthProbe(url: string, timeoutMs = 2000): ReadinessProbe {
 }
 
 /**
- * Whether process `pid` itself has a TCP socket listening on `port` (Linux: its socket fds matched
+ * Whether process `pid` (or a process of its group) has a TCP socket listening on `port` (Linux: its socket fds matched
  * against /proc/net/tcp{,6} LISTEN entries). Undefined when /proc can't tell (another OS).
  */
 export async function processListensOn(pid: number, port: number): Promise<boolean | undefined> {
-  let fds: string[];
   try {
-    fds = await readdir(`/proc/${pid}/fd`);
+    await readdir(`/proc/${pid}/fd`);
   } catch {
     return existsSync("/proc/net/tcp") ? false : undefined;
   }
   const inodes = new Set<string>();
-  await Promise.all(
-    fds.map(async (fd) => {
-      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
-      const m = /^socket:\[(\d+)\]$/.exec(target);
-      if (m) inodes.add(m[1] as string);
-    }),
-  );
+  // The leader or a member of its group: a sandboxed server listens below its launcher (bwrap).
+  for (const p of [pid, ...(await groupMembers(pid))]) {
+    const fds = await readdir(`/proc/${p}/fd`).catch(() => [] as string[]);
+    await Promise.all(
+      fds.map(async (fd) => {
+        const target = await readlink(`/proc/${p}/fd/${fd}`).catch(() => "");
+        const m = /^socket:\[(\d+)\]$/.exec(target);
+        if (m) inodes.add(m[1] as string);
+      }),
+    );
+  }
   const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     const text = await readFile(table, "utf8").catch(() => "");

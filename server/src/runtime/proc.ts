@@ -1,4 +1,5 @@
-import { readFile, readlink } from "node:fs/promises";
+import { readdir, readFile, readlink } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /**
  * Linux /proc readers. They identify a process beyond its pid: a pid can be reused by an
@@ -88,4 +89,50 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
       // already gone
     }
   }
+}
+
+/**
+ * Live members of process group `pgid` other than its leader. A sandboxed program runs below its
+ * launcher (bwrap) in the launcher's group, so it can outlive the leader; the kernel keeps a pid
+ * from being reused while a group still uses it as its id, so these are the group we started.
+ */
+export async function groupMembers(pgid: number): Promise<number[]> {
+  const out: number[] = [];
+  for (const name of await readdir("/proc").catch(() => [] as string[])) {
+    if (!/^\d+$/.test(name) || Number(name) === pgid) continue;
+    const stat = await readProcStat(Number(name));
+    if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") out.push(stat.pid);
+  }
+  return out;
+}
+
+/** Sends `signal` to each remaining member of the group (never to a pid that is not in it). */
+export async function signalGroupMembers(pgid: number, signal: NodeJS.Signals): Promise<void> {
+  for (const pid of await groupMembers(pgid)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Waits until the leader `pid` has exited (or `exited` resolves) and no member of its group is
+ * left, for at most `ms`. True when all are gone.
+ */
+export async function waitGroupGone(pid: number, exited: Promise<void>, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  let leaderGone = false;
+  while (Date.now() < until) {
+    if (!leaderGone) {
+      leaderGone =
+        !(await isAlive(pid)) || (await Promise.race([exited.then(() => true), sleep(100).then(() => false)]));
+    }
+    if (leaderGone) {
+      if ((await groupMembers(pid)).length === 0) return true;
+      await sleep(50);
+    }
+  }
+  return !(await isAlive(pid)) && (await groupMembers(pid)).length === 0;
 }

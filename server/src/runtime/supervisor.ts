@@ -12,7 +12,7 @@ import {
   type LogRotation,
 } from "./log-files.js";
 import { readPidRecord, removePidRecord, verifyPidRecord, writePidRecord, type PidRecord } from "./pid-file.js";
-import { isAlive, readBootId, readProcStat, signalGroup } from "./proc.js";
+import { isAlive, readBootId, readProcStat, signalGroup, signalGroupMembers, waitGroupGone } from "./proc.js";
 import type {
   ProcessSpec,
   ProcessState,
@@ -194,6 +194,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     e.exited?.();
     await removePidRecord(pidFile(e.spec.id));
     if (e.wantStopped) return;
+    // The leader died on its own: what it launched (a sandboxed server below bwrap) goes with it,
+    // so a restart finds the port free. (A stop lets them end on SIGTERM first.)
+    if (pid) await signalGroupMembers(pid, "SIGKILL");
 
     const lines = await lastLines(e);
     const how =
@@ -383,18 +386,11 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       return;
     }
     const gone = new Promise<void>((resolve) => (e.exited = resolve));
-    const waitGone = async (ms: number): Promise<boolean> => {
-      const until = Date.now() + ms;
-      while (Date.now() < until) {
-        if (!(await isAlive(record.pid))) return true;
-        const done = await Promise.race([gone.then(() => true), sleep(100).then(() => false)]);
-        if (done) return true;
-      }
-      return !(await isAlive(record.pid));
-    };
+    const waitGone = (ms: number): Promise<boolean> => waitGroupGone(record.pid, gone, ms);
     signalGroup(record.pid, "SIGTERM");
     if (!(await waitGone(timeoutMs))) {
       if (await isOurs(e)) signalGroup(record.pid, "SIGKILL");
+      await signalGroupMembers(record.pid, "SIGKILL");
       await waitGone(5000);
     }
     e.exited = undefined;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createFabricBinaryResolver } from "../runtime/index.js";
-import { processesUnder } from "./processes.js";
+import { processesUnder, supervisedUnder } from "./processes.js";
 import { createTestApp, type TestDialect } from "./test-app.js";
 import { Fatal, waitFor } from "./wait.js";
 
@@ -151,8 +151,8 @@ export async function fabricApi(opts: {
     call,
     ok,
     nodeProcesses: () => nodeProcesses(),
-    /** Chaincode server processes of this console (their folders are under <data>/chaincodes). */
-    chaincodeProcesses: () => nodeProcesses("chaincodes"),
+    /** Chaincode servers of this console, one pid each (their folders are under <data>/chaincodes). */
+    chaincodeProcesses: () => supervisedUnder(join(t.config.dataDir, "chaincodes")),
     createNodes,
     peerOrdererChannel,
     /** Stops the given nodes through the API and waits until none of this console's processes is left. */

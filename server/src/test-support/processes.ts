@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** Pids whose working directory is under `dir` (a console's node, chaincode or Prometheus folders). */
 export function processesUnder(dir: string): number[] {
@@ -12,4 +12,20 @@ export function processesUnder(dir: string): number[] {
     }
   }
   return out;
+}
+
+/**
+ * One pid per supervised process under `dir`: the leaders of their process groups. A sandboxed
+ * program runs below its launcher (bwrap) in the launcher's group, so {@link processesUnder} sees
+ * several pids for it.
+ */
+export function supervisedUnder(dir: string): number[] {
+  return processesUnder(dir).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) === pid;
+    } catch {
+      return false;
+    }
+  });
 }

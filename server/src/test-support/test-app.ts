@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
@@ -9,6 +9,12 @@ import { loadConfig, type Config } from "../config/config.js";
 export type TestDialect = "sqlite" | "postgres";
 
 export const ADMIN_PASSWORD = "admin-password-1";
+
+/**
+ * The npm and Go caches of sandboxed builds, shared by every test app (the product keeps them in
+ * its data dir): a fresh Go build cache costs tens of seconds per app.
+ */
+export const SANDBOX_TEST_CACHE = join(homedir(), ".cache", "chainlaunch", "sandbox-test-cache");
 
 /** The dialects to run repository and route tests on, with a printed reason when PostgreSQL is missing. */
 export function dialects(): TestDialect[] {
@@ -54,6 +60,7 @@ export async function createTestApp(
       LOG_LEVEL: "silent",
       CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
       CHAINLAUNCH_BESU_DOWNLOAD: "0",
+      CHAINLAUNCH_SANDBOX_CACHE: SANDBOX_TEST_CACHE,
       ...env,
     }),
     dataDir,

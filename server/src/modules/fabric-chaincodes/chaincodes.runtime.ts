@@ -1,8 +1,14 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { nowIso } from "../../db/db.js";
 import type { EventBus } from "../../events/bus.js";
+import {
+  buildChaincode,
+  ChaincodeBuildError,
+  type ChaincodeCommand,
+  type ChaincodeSourceType,
+} from "../../runtime/chaincode-source.js";
 import {
   createSupervisor,
   tcpProbe,
@@ -10,6 +16,7 @@ import {
   type ProcessState,
   type Supervisor,
 } from "../../runtime/index.js";
+import { nodePrefix, type Sandbox, type SandboxPolicy } from "../../runtime/sandbox.js";
 import { splitHostPort } from "../fabric-networks/fabric-networks.context.js";
 import type { ChaincodesRepo } from "./chaincodes.repo.js";
 
@@ -37,6 +44,8 @@ export function createChaincodeRuntime(deps: {
   stateDir: string;
   /** Folder of a definition's files (run.json lives there). */
   definitionDir(definitionId: number): string;
+  /** Where builds and servers run: they see their definition's `src` (and `bin`, `tls`), never the rest. */
+  sandbox: Sandbox;
 }) {
   const { repo } = deps;
   let closed = false;
@@ -99,14 +108,32 @@ export function createChaincodeRuntime(deps: {
     },
   });
 
-  const specOf = (r: ChaincodeRunSpec): ProcessSpec => {
+  /**
+   * A server's boundary, from its definition id (never from run.json, which a server could
+   * rewrite): its source folder writable, its binary and the node install read-only, its TLS key
+   * readable.
+   */
+  const serverPolicy = (definitionId: number): SandboxPolicy => {
+    const dir = deps.definitionDir(definitionId);
+    return {
+      writable: [join(dir, "src")],
+      readOnly: [join(dir, "bin"), nodePrefix()],
+      secrets: [join(dir, "tls")],
+    };
+  };
+  const specOf = async (r: ChaincodeRunSpec, grant = true): Promise<ProcessSpec> => {
     const { host, port } = splitHostPort(r.address);
+    const boxed = await deps.sandbox.wrap(
+      { command: r.command, args: r.args, env: r.env, cwd: r.cwd },
+      serverPolicy(r.definitionId),
+      { grant },
+    );
     return {
       id: processId(r.definitionId),
-      command: r.command,
-      args: r.args,
-      env: r.env,
-      cwd: r.cwd,
+      command: boxed.command,
+      args: boxed.args,
+      env: boxed.env,
+      cwd: boxed.cwd,
       probe: tcpProbe(host === "0.0.0.0" ? "127.0.0.1" : host, port),
       startTimeoutMs: 60_000,
     };
@@ -120,7 +147,22 @@ export function createChaincodeRuntime(deps: {
       const file = runFile(r.definitionId);
       await writeFile(`${file}.tmp`, JSON.stringify(r), { mode: 0o600 });
       await rename(`${file}.tmp`, file);
-      return supervisor.start(specOf(r));
+      return supervisor.start(await specOf(r));
+    },
+    /**
+     * Builds a definition's source in the sandbox (or, with `built`, only finds what an earlier
+     * build made); the source must be the definition's own `src` folder.
+     */
+    async build(
+      definitionId: number,
+      p: { type: ChaincodeSourceType; srcDir: string; logFile: string; built?: boolean },
+    ): Promise<ChaincodeCommand> {
+      const own = join(deps.definitionDir(definitionId), "src");
+      const src = resolve(p.srcDir);
+      if (src !== own && !src.startsWith(`${own}/`)) {
+        throw new ChaincodeBuildError(`the source of definition ${definitionId} must be in its own folder ${own}`, "");
+      }
+      return buildChaincode({ ...p, sandbox: deps.sandbox });
     },
     async stop(definitionId: number): Promise<void> {
       const id = processId(definitionId);
@@ -148,8 +190,8 @@ export function createChaincodeRuntime(deps: {
       for (const d of defs) {
         try {
           const r = JSON.parse(await readFile(runFile(d.id), "utf8")) as ChaincodeRunSpec;
-          const adopted = await supervisor.adopt(specOf(r));
-          if (!adopted.adopted && d.deploy_status === "running") await supervisor.start(specOf(r));
+          const adopted = await supervisor.adopt(await specOf(r, false));
+          if (!adopted.adopted && d.deploy_status === "running") await supervisor.start(await specOf(r));
         } catch (err) {
           deps.log.warn({ err, definitionId: d.id }, "could not resume a chaincode server");
         }

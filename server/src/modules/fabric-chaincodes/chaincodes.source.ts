@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { nowIso } from "../../db/db.js";
 import { errorMessage, InputError } from "../../http/errors.js";
 import {
-  buildChaincode,
   ChaincodeBuildError,
   copySourceDir,
   detectSourceType,
@@ -65,19 +64,22 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
     }
     const kind = def.source_type as "node" | "go" | "executable";
     if (opts.built) {
-      const found = await buildChaincode({
-        type: kind,
-        srcDir: def.source_path,
-        logFile: join(defDir(def.id), "build.log"),
-        built: true,
-      }).catch(() => undefined);
+      const found = await deps.runtime
+        .build(def.id, {
+          type: kind,
+          srcDir: def.source_path,
+          logFile: join(defDir(def.id), "build.log"),
+          built: true,
+        })
+        .catch(() => undefined);
       if (found) return found;
     }
     await repo.updateDefinition(def.id, { deploy_status: "building", deploy_error: null, updated_at: nowIso() });
     const entry = await begin(def.id, "build", { user, source_type: def.source_type });
     const buildLog = opts.logFile ?? join(defDir(def.id), "build.log");
     try {
-      const run = await buildChaincode({ type: kind, srcDir: def.source_path, logFile: buildLog });
+      // In the sandbox, through the runtime (it knows the definition's folders).
+      const run = await deps.runtime.build(def.id, { type: kind, srcDir: def.source_path, logFile: buildLog });
       await entry.finish("success");
       await repo.updateDefinition(def.id, { deploy_status: "none", updated_at: nowIso() });
       return run;

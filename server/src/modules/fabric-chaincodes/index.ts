@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import type { Sandbox } from "../../runtime/sandbox.js";
 import type { AppContext } from "../context.js";
 import { dialAddress, type FabricContext } from "../fabric-networks/fabric-networks.context.js";
 import { createFabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
@@ -27,7 +28,12 @@ export interface ChaincodesModule {
 export function registerChaincodesModule(
   api: FastifyInstance,
   ctx: Pick<AppContext, "db" | "bus" | "log" | "config">,
-  deps: { fabric: FabricContext; keys: KeysService; defaults: Pick<NodeDefaultsService, "freePort"> },
+  deps: {
+    fabric: FabricContext;
+    keys: KeysService;
+    defaults: Pick<NodeDefaultsService, "freePort">;
+    sandbox: Sandbox;
+  },
 ): ChaincodesModule {
   const repo = createChaincodesRepo(ctx.db);
   const dir = join(ctx.config.dataDir, "chaincodes");
@@ -37,6 +43,7 @@ export function registerChaincodesModule(
     log: ctx.log,
     stateDir: join(dir, "runtime"),
     definitionDir: (id) => join(dir, String(id)),
+    sandbox: deps.sandbox,
   });
   const service = createChaincodesService({
     repo,

@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { findShippedDir } from "../../runtime/shipped.js";
+import type { Sandbox } from "../../runtime/sandbox.js";
 import type { AppContext } from "../context.js";
 import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -52,11 +53,15 @@ export function registerPluginsModule(
     keys: Pick<KeysService, "row" | "exportPrivateKeyPem">;
     nodes: Pick<NodesService, "get">;
     settings: Pick<SettingsService, "get">;
+    sandbox: Sandbox;
   },
 ): PluginsModule {
   const dir = join(ctx.config.dataDir, "plugins");
   const processes = createPluginProcesses({
     stateDir: join(dir, ".runtime"),
+    sandbox: deps.sandbox,
+    dir,
+    builtinsDir: () => findBuiltinsDir(ctx.config.builtinsDir),
     // Called only after a start or adoption, which go through `service` (defined below by then).
     onGaveUp: (plugin, svc, message) => {
       void service

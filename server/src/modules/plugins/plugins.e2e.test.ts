@@ -12,7 +12,7 @@ import {
   type Json,
 } from "../../test-support/fabric-api.js";
 import { freePort } from "../../test-support/postgres.js";
-import { processesUnder } from "../../test-support/processes.js";
+import { processesUnder, supervisedUnder } from "../../test-support/processes.js";
 import { createUser } from "../../test-support/test-app.js";
 
 const CHAINCODE = resolve(import.meta.dirname, "../../fabric/test-support/chaincode/asset-node");
@@ -153,7 +153,8 @@ describe("plugins on real Fabric nodes", () => {
 
       // A console restart leaves it running and supervised: the same process, adopted.
       const pluginDir = join(h.t.config.dataDir, "plugins", "fabric-rest-gateway");
-      const before = processesUnder(pluginDir);
+      // One supervised process (bwrap leads the group of the sandboxed gateway).
+      const before = supervisedUnder(pluginDir);
       expect(before).toHaveLength(1);
       await h.t.restart();
       await waitFor(
@@ -162,7 +163,7 @@ describe("plugins on real Fabric nodes", () => {
           (await h.ok("GET", "/plugins/fabric-rest-gateway/services"))[0].state === "running" ? true : undefined,
         30_000,
       );
-      expect(processesUnder(pluginDir)).toEqual(before);
+      expect(supervisedUnder(pluginDir)).toEqual(before);
       expect(
         (await gateway(port, "/invoke", { chaincode: "assets", function: "UpdateAsset", args: ["p1", "teal"] })).status,
       ).toBe(200);

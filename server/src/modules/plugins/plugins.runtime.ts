@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { request } from "node:http";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import {
   createSupervisor,
@@ -7,8 +8,10 @@ import {
   minimalEnv,
   tcpConnects,
   type ProcessState,
+  type ProcessSpec,
   type ReadinessProbe,
 } from "../../runtime/index.js";
+import { nodePrefix, type Sandbox, type SandboxPolicy } from "../../runtime/sandbox.js";
 
 const run = promisify(execFile);
 
@@ -63,6 +66,12 @@ function probeOf(p: RenderedProcess): ReadinessProbe | undefined {
 export function createPluginProcesses(deps: {
   stateDir: string;
   onGaveUp(plugin: string, service: string, message: string): void;
+  /** Every process runs in it, seeing its plugin's `run` (writable) and `secrets` (read-only) folders. */
+  sandbox: Sandbox;
+  /** The plugins' folder: `<dir>/<plugin>/run` and `<dir>/<plugin>/secrets`. */
+  dir: string;
+  /** The built-in programs (read-only inside). */
+  builtinsDir: () => string;
 }) {
   let closed = false;
   const supervisor = createSupervisor({
@@ -73,20 +82,52 @@ export function createPluginProcesses(deps: {
       if (m && e.previous !== "PENDING") deps.onGaveUp(m[1]!, m[2]!, e.errorMessage ?? "the process failed");
     },
   });
-  const specOf = (plugin: string, p: RenderedProcess) => ({
-    id: processId(plugin, p.name),
-    command: p.command,
-    args: p.args,
-    // The console's basics, then the plugin's own variables.
-    env: { ...minimalEnv(), ...p.env },
-    cwd: p.cwd,
-    probe: probeOf(p),
-    startTimeoutMs: (p.health?.timeoutSeconds ?? 60) * 1000,
-  });
+  const within = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`);
+  /**
+   * A process's boundary: its plugin's run folder writable, its key files (0600, handed to its user) readable, node and the
+   * built-ins read-only, and its command when that lies outside /usr (never a file of the data dir).
+   */
+  const policyOf = (plugin: string, p: RenderedProcess): SandboxPolicy => {
+    const own = join(deps.dir, plugin);
+    const runDir = join(own, "run");
+    const cwd = resolve(p.cwd);
+    if (!within(cwd, runDir)) {
+      throw new Error(`workingDir ${p.cwd} is outside the plugin's folder ${runDir}; sandboxed processes run there`);
+    }
+    const dataDir = dirname(deps.dir);
+    const command = resolve(p.command);
+    const readOnly = [nodePrefix(), deps.builtinsDir()];
+    if (!within(command, "/usr") && !within(command, runDir)) {
+      if (within(command, dataDir)) {
+        throw new Error(
+          `command ${p.command} is a file of the console's data folder; sandboxed processes can't run it`,
+        );
+      }
+      readOnly.push(command);
+    }
+    // The console removes `secrets` before each deploy writes it, so it can be the program's own.
+    return { writable: [runDir], readOnly, handed: [join(own, "secrets")] };
+  };
+  const specOf = async (plugin: string, p: RenderedProcess, grant = true): Promise<ProcessSpec> => {
+    const boxed = await deps.sandbox.wrap(
+      // The console's basics, then the plugin's own variables.
+      { command: p.command, args: p.args, env: { ...minimalEnv(), ...p.env }, cwd: p.cwd },
+      policyOf(plugin, p),
+      { grant },
+    );
+    return {
+      id: processId(plugin, p.name),
+      ...boxed,
+      probe: probeOf(p),
+      startTimeoutMs: (p.health?.timeoutSeconds ?? 60) * 1000,
+    };
+  };
   return {
     /** Starts one process and waits until it is ready (RUNNING) or has failed (ERROR). */
-    start: (plugin: string, p: RenderedProcess): Promise<ProcessState> => supervisor.start(specOf(plugin, p)),
-    adopt: (plugin: string, p: RenderedProcess): Promise<ProcessState> => supervisor.adopt(specOf(plugin, p)),
+    start: async (plugin: string, p: RenderedProcess): Promise<ProcessState> =>
+      supervisor.start(await specOf(plugin, p)),
+    adopt: async (plugin: string, p: RenderedProcess): Promise<ProcessState> =>
+      supervisor.adopt(await specOf(plugin, p, false)),
     async stop(plugin: string, service: string): Promise<void> {
       const id = processId(plugin, service);
       if (supervisor.get(id)) await supervisor.stop(id);

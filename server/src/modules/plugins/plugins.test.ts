@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { processesUnder } from "../../test-support/processes.js";
+import { processesUnder, supervisedUnder } from "../../test-support/processes.js";
 import { freePort } from "../../test-support/postgres.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";
@@ -209,7 +209,8 @@ describe.each(dialects())("plugins API (%s)", (dialect) => {
     }
 
     // A console restart leaves it running and supervised (adopted, not started twice).
-    const pids = processesUnder(join(plugins(), "keyed"));
+    // One supervised process: bwrap leads the group of the sandboxed program.
+    const pids = supervisedUnder(join(plugins(), "keyed"));
     expect(pids).toHaveLength(1);
     await t.restart();
     const after = await waitFor(
@@ -221,7 +222,7 @@ describe.each(dialects())("plugins API (%s)", (dialect) => {
       20_000,
     );
     expect(after.containers).toEqual([String(pids[0])]);
-    expect(processesUnder(join(plugins(), "keyed"))).toEqual(pids);
+    expect(supervisedUnder(join(plugins(), "keyed"))).toEqual(pids);
 
     const stopped = await call("POST", "/plugins/keyed/stop");
     expect(stopped.body.status).toBe("stopped");
