@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from "fastify";
+import { expect } from "vitest";
 import { createUser, type TestApp } from "./test-app.js";
 import { waitFor } from "./wait.js";
 
@@ -100,4 +101,28 @@ export async function auditRowOf(
     5_000,
     50,
   );
+}
+
+/**
+ * A clean HOST_COMMAND refusal: a 403 naming the field and saying why, the route's audit entry with
+ * `refused: HOST_COMMAND` and the field, and `state()` unchanged from `before` (nothing stored).
+ */
+export async function expectHostCommandRefused(
+  t: TestApp,
+  res: LightMyRequestResponse,
+  refusal: { eventType: string; field: string; before: unknown; state: () => Promise<unknown> },
+): Promise<void> {
+  const { eventType, field } = refusal;
+  expect(res.statusCode, res.body).toBe(403);
+  const body = res.json() as { message: string; details: unknown };
+  expect(body.message).toMatch(
+    new RegExp(
+      `^${field.replace(/\./g, "\\.")}: .*runs commands on the host; only an admin may do it \\(your role is manager\\)`,
+    ),
+  );
+  expect(body.details).toMatchObject({ permission: "HOST_COMMAND", requiredRoles: ["admin"], role: "manager" });
+  const audit = await auditOf(t, res, eventType);
+  expect(audit.eventOutcome).toBe("FAILURE");
+  expect(audit.details).toMatchObject({ status: 403, refused: "HOST_COMMAND", field });
+  expect(await refusal.state()).toEqual(refusal.before);
 }

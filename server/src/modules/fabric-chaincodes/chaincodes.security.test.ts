@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditOf, managerCallers, type Caller } from "../../test-support/callers.js";
+import { auditOf, expectHostCommandRefused, managerCallers, type Caller } from "../../test-support/callers.js";
 import { createTestApp, dialects, insertNetworkRow, type TestApp } from "../../test-support/test-app.js";
 
 const ASSET_NODE = resolve(import.meta.dirname, "../../fabric/test-support/chaincode/asset-node");
@@ -60,22 +60,8 @@ describe.each(dialects())("chaincode definitions: host commands are an admin's (
   const pkg = (scripts: Record<string, string>): string =>
     JSON.stringify({ name: "cc", version: "1.0.0", scripts, dependencies: { "fabric-shim": "^2.5.0" } });
 
-  async function refused(
-    res: Awaited<ReturnType<typeof inject>>,
-    eventType: string,
-    field: string,
-    before: unknown,
-  ): Promise<void> {
-    expect(res.statusCode, res.body).toBe(403);
-    expect(res.json().message).toMatch(
-      new RegExp(`^${field.replace(/\./g, "\\.")}: .*runs commands on the host; only an admin may do it`),
-    );
-    expect(res.json().details).toMatchObject({ permission: "HOST_COMMAND", role: "manager" });
-    const audit = await auditOf(t, res, eventType);
-    expect(audit.eventOutcome).toBe("FAILURE");
-    expect(audit.details).toMatchObject({ status: 403, refused: "HOST_COMMAND", field });
-    expect(await state()).toEqual(before);
-  }
+  const refused = (res: Awaited<ReturnType<typeof inject>>, eventType: string, field: string, before: unknown) =>
+    expectHostCommandRefused(t, res, { eventType, field, before, state: state });
 
   beforeAll(async () => {
     t = await createTestApp(dialect);

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditOf, managerCallers, type Caller } from "../../test-support/callers.js";
+import { auditOf, expectHostCommandRefused, managerCallers, type Caller } from "../../test-support/callers.js";
 import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 
 /**
@@ -42,8 +42,6 @@ spec:
           volumes: ["/:/host"]
 `;
 
-type ErrorBody = { message?: string; requestId?: string; details?: Record<string, unknown> };
-
 describe.each(dialects())("plugins: host commands are an admin's (%s)", (dialect) => {
   let t: TestApp;
   let callers: Caller[];
@@ -58,26 +56,8 @@ describe.each(dialects())("plugins: host commands are an admin's (%s)", (dialect
   const rows = async () => (await t.database.db.selectFrom("plugins").select(["name", "definition"]).execute()).sort();
   const folder = (name: string) => join(t.config.dataDir, "plugins", name);
 
-  /** A clean 403 that says why, its audit entry, and nothing stored. */
-  async function refused(
-    res: Awaited<ReturnType<typeof inject>>,
-    eventType: string,
-    field: string,
-    before: unknown,
-  ): Promise<void> {
-    expect(res.statusCode, res.body).toBe(403);
-    const body = res.json() as ErrorBody;
-    expect(body.message).toMatch(
-      new RegExp(
-        `^${field.replace(/\./g, "\\.")}: .*runs commands on the host; only an admin may do it \\(your role is manager\\)`,
-      ),
-    );
-    expect(body.details).toMatchObject({ permission: "HOST_COMMAND", requiredRoles: ["admin"], role: "manager" });
-    const audit = await auditOf(t, res, eventType);
-    expect(audit.eventOutcome).toBe("FAILURE");
-    expect(audit.details).toMatchObject({ status: 403, refused: "HOST_COMMAND", field });
-    expect(await rows()).toEqual(before);
-  }
+  const refused = (res: Awaited<ReturnType<typeof inject>>, eventType: string, field: string, before: unknown) =>
+    expectHostCommandRefused(t, res, { eventType, field, before, state: rows });
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
