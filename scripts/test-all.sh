@@ -47,7 +47,7 @@ for (const f of fs.readdirSync(process.argv[1])) {
     }
   }
 }
-// Where the time goes: each tier's wall time and the slowest files (docs/testing.md keeps the table).
+// Where the time goes: the wall time of each tier and the slowest files (docs/testing.md keeps the table).
 const tiers = path.join(process.argv[1], "tiers.txt");
 if (fs.existsSync(tiers)) {
   console.log("tier wall times:");
