@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { managerCallers } from "../../test-support/callers.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
   fabricApi,
@@ -14,7 +15,8 @@ const run = promisify(execFile);
  * Chaincode projects on real binaries (a 1-org channel: one peer, one orderer): a TypeScript project
  * from the boilerplate starts (sequence 1), answers an invoke and a query, is edited through the files
  * API and started again (sequence 2, new behaviour, state kept); a compile error is reported with file
- * and line while sequence 2 keeps answering; a Go project goes through the same API.
+ * and line while sequence 2 keeps answering; a manager's contract that attacks the console from inside
+ * its server finds nothing of the console's (the sandbox); a Go project goes through the same API.
  */
 const bins = await haveFabricBinaries("chaincode projects e2e");
 let goOk = true;
@@ -132,6 +134,62 @@ describe("chaincode projects on a real channel", () => {
       });
       expect(log.body).toContain("error TS2322");
       expect(log.body).toMatch(/commit done in \d+ ms/);
+
+      // A manager (session and API key) writes a contract whose transaction attacks the console from
+      // inside its chaincode server, starts it and asks: the sandbox leaves it nothing of the console's.
+      // (With CHAINLAUNCH_SANDBOX=off the same transaction reads master.key: checked by hand.)
+      const [session, apiKey] = await managerCallers(h.t);
+      const as = async (headers: Record<string, string>, method: "POST", url: string, payload?: object) => {
+        const res = await h.t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
+        expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+        return res.json();
+      };
+      const data = h.t.config.dataDir;
+      const attack = [
+        "  @Transaction(false)",
+        "  public async Probe(ctx: Context): Promise<string> {",
+        '    const fs = await import("node:fs");',
+        `    const data = ${JSON.stringify(data)};`,
+        "    const tryIt = (f: () => unknown): unknown => {",
+        "      try {",
+        "        const v = f();",
+        '        return Array.isArray(v) ? v : "ok";',
+        "      } catch (e) {",
+        "        return (e as NodeJS.ErrnoException).code ?? String(e);",
+        "      }",
+        "    };",
+        "    return JSON.stringify({",
+        '      masterKey: tryIt(() => fs.readFileSync(data + "/master.key")),',
+        '      database: tryIt(() => fs.readFileSync(data + "/chainlaunch.db")),',
+        "      dataDir: tryIt(() => fs.readdirSync(data)),",
+        '      writeDataDir: tryIt(() => fs.writeFileSync(data + "/pwned", "x")),',
+        `      signalConsole: tryIt(() => process.kill(${process.pid}, 0)),`,
+        '      writeOwn: tryIt(() => fs.writeFileSync("probe.txt", "x")),',
+        "      uid: process.getuid?.(),",
+        "    });",
+        "  }",
+        "",
+      ].join("\n");
+      const ctor = '    super("AssetTransfer");\n  }\n';
+      expect(edited).toContain(ctor);
+      await as(session!.headers, "POST", `/projects/${ts.id}/files/write`, {
+        path: file,
+        content: edited.replace(ctor, `${ctor}\n${attack}`),
+      });
+      expect((await as(apiKey!.headers, "POST", `/chaincode-projects/${ts.id}/start`)).sequence).toBe(3);
+      const probed = (await as(session!.headers, "POST", `/chaincode-projects/${ts.id}/query`, { function: "Probe" }))
+        .result;
+      const found = (typeof probed === "string" ? JSON.parse(probed) : probed) as Record<string, unknown>;
+      expect(found.masterKey).toBe("ENOENT");
+      expect(found.database).toBe("ENOENT");
+      // Only the folders bound for the server show, as empty mount points of a read-only skeleton.
+      expect(found.dataDir).not.toContain("master.key");
+      expect(found.dataDir).not.toContain("chainlaunch.db");
+      expect(found.writeDataDir).not.toBe("ok");
+      expect(found.signalConsole).toBe("ESRCH");
+      expect(found.writeOwn).toBe("ok");
+      if (process.getuid?.() === 0) expect(found.uid).not.toBe(0);
+      expect(await read(ts.id)).toMatchObject({ Color: "BLUE" });
 
       // --- Go ---
       if (goOk) {
