@@ -43,7 +43,7 @@ if [ "$tier" = "test" ]; then
     need_moto=1
   fi
 fi
-# --- MCP Python SDK (issue 29, item 10; added by httpfix): mcp-python.e2e.test.ts drives the MCP endpoint
+# --- MCP Python SDK: mcp-python.e2e.test.ts drives the MCP endpoint
 # with the official Python client, from a venv under ~/.cache/chainlaunch/mcp-py.
 MCP_VENV="${HOME}/.cache/chainlaunch/mcp-py"
 install_mcp_py() {
