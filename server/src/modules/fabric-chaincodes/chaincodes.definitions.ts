@@ -19,6 +19,15 @@ import type {
 import { json, type ChaincodeShared, type ChaincodesDeps } from "./chaincodes.shared.js";
 import type { ChaincodeSources } from "./chaincodes.source.js";
 
+/** A unique violation on (chaincode, sequence) as the 409 naming `sequence`; any other error as it is. */
+function sequenceTaken(err: unknown, chaincode: string, sequence: number): unknown {
+  return isUniqueViolation(err)
+    ? new ConflictError(`sequence: chaincode '${chaincode}' already has a definition with sequence ${sequence}`, {
+        field: "sequence",
+      })
+    : err;
+}
+
 /** Chaincodes and their definitions: the rows, their validation against the channel, and the timeline. */
 export function createChaincodeDefinitions(
   deps: ChaincodesDeps,
@@ -141,15 +150,7 @@ export function createChaincodeDefinitions(
           updated_at: now,
         });
       } catch (err) {
-        if (isUniqueViolation(err)) {
-          throw new ConflictError(
-            `sequence: chaincode '${cc.name}' already has a definition with sequence ${body.sequence}`,
-            {
-              field: "sequence",
-            },
-          );
-        }
-        throw err;
+        throw sequenceTaken(err, cc.name, body.sequence);
       }
       if (body.source_path) {
         try {
@@ -203,15 +204,7 @@ export function createChaincodeDefinitions(
           updated_at: nowIso(),
         });
       } catch (err) {
-        if (isUniqueViolation(err)) {
-          throw new ConflictError(
-            `sequence: chaincode '${cc.name}' already has a definition with sequence ${body.sequence}`,
-            {
-              field: "sequence",
-            },
-          );
-        }
-        throw err;
+        throw sequenceTaken(err, cc.name, body.sequence);
       }
       if (body.source_path) {
         const src = await importSourcePath(definitionId, body.source_path, body.source_type);
