@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { lchown, mkdir, stat } from "node:fs/promises";
+import { lchown, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
@@ -65,13 +65,12 @@ export async function ensureSandboxUser(
 }
 
 /**
- * Lets the sandbox user write its folders: caches are created and owned (their content is the
- * user's already), workload folders are chowned recursively without following links (`-h`, `-P`),
- * so a link planted inside never hands over a file elsewhere.
+ * Lets the sandbox user write its folders (which exist: the sandbox made them): caches are owned
+ * (their content is the user's already), workload folders are chowned recursively without following
+ * links (`-h`, `-P`), so a link planted inside never hands over a file elsewhere.
  */
 export async function grantWrite(paths: string[], id: SandboxIdentity, caches: string[]): Promise<void> {
   for (const p of paths) {
-    await mkdir(p, { recursive: true });
     if (caches.includes(p)) {
       const st = await stat(p);
       if (st.uid !== id.uid || st.gid !== id.gid) await lchown(p, id.uid, id.gid);

@@ -1,8 +1,9 @@
 import { accessSync, constants, existsSync, lstatSync, readlinkSync } from "node:fs";
 import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join, sep } from "node:path";
 import { promisify } from "node:util";
+import { findExecutable } from "./tools.js";
 import { ensureSandboxUser, grantRead, grantWrite, handOver, type SandboxIdentity } from "./sandbox-user.js";
 
 const run = promisify(execFile);
@@ -113,8 +114,12 @@ function isExecutable(p: string): boolean {
 
 /** Finds bwrap on PATH or in /usr/bin. */
 export function findBwrap(path = process.env.PATH ?? ""): string | undefined {
-  const dirs = [...path.split(":").filter(Boolean), "/usr/bin", "/bin"];
-  return dirs.map((d) => resolve(d, "bwrap")).find(isExecutable);
+  const found = findExecutable(
+    "bwrap",
+    { envVar: "PATH", value: undefined },
+    `${path}${delimiter}/usr/bin${delimiter}/bin`,
+  );
+  return "path" in found ? found.path : undefined;
 }
 
 /** The install folder of the running node (`/usr` for Debian's, `<prefix>` for a tarball or nvm). */
