@@ -4,7 +4,7 @@ import { Controller, useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import type { APIKey, Role } from "@/api/client";
 import { RoleSelect } from "@/pages/users/RoleSelect";
-import { CopyButton } from "@/components/CopyButton";
+import { SecretValue } from "@/components/SecretValue";
 import { PageHeader } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
@@ -48,13 +48,7 @@ function SecretOnce({ apiKey, secret }: { apiKey: APIKey; secret: string }): Rea
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <code
-          data-testid="api-key-secret"
-          className="flex-1 rounded-md border bg-muted px-3 py-2 font-mono text-sm break-all"
-        >
-          {secret}
-        </code>
-        <CopyButton value={secret} label="Copy key" />
+        <SecretValue value={secret} copyLabel="Copy key" testId="api-key-secret" />
       </CardContent>
       <CardFooter>
         <Button asChild>

@@ -1,7 +1,7 @@
 import { KeyRoundIcon, ShieldAlertIcon } from "lucide-react";
 import { useState, type ReactElement } from "react";
 import { RoleGate } from "@/app/RoleGate";
-import { CopyButton } from "@/components/CopyButton";
+import { SecretValue } from "@/components/SecretValue";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useCreateRecoveryKeyMutation, useRecoveryStatusQuery } from "@/data/backups/backups";
@@ -21,13 +21,7 @@ function KeyOnce({ value, onDone }: { value: string; onDone: () => void }): Reac
         password.
       </p>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <code
-          data-testid="recovery-key"
-          className="flex-1 rounded-md border bg-muted px-3 py-2 font-mono text-sm break-all"
-        >
-          {value}
-        </code>
-        <CopyButton value={value} label="Copy recovery key" />
+        <SecretValue value={value} copyLabel="Copy recovery key" testId="recovery-key" />
       </div>
       <Button className="self-start" variant="outline" onClick={onDone}>
         I have saved it
