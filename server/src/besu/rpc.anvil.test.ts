@@ -3,7 +3,7 @@ import { createWalletClient, encodeFunctionData, http, parseEther, type Hex } fr
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilPath } from "../test-support/anvil.js";
-import { freePort } from "../test-support/postgres.js";
+import { freePort } from "../test-support/ports.js";
 import { BesuInputError } from "./errors.js";
 import { createBesuRpc, decodeInput, type BesuRpc } from "./rpc.js";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChaincodesRepo } from "../modules/fabric-chaincodes/chaincodes.repo.js";
 import { createChaincodeRuntime, type ChaincodeRunSpec } from "../modules/fabric-chaincodes/chaincodes.runtime.js";
 import { createPluginProcesses } from "../modules/plugins/plugins.runtime.js";
-import { freePort } from "../test-support/postgres.js";
+import { freePort } from "../test-support/ports.js";
 import { processesUnder } from "../test-support/processes.js";
 import { createTestApp, SANDBOX_TEST_CACHE, type TestApp } from "../test-support/test-app.js";
 import { groupMembers, isAlive } from "./proc.js";

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "./postgres.js";
+import { freePort } from "./ports.js";
 import { ADMIN_PASSWORD } from "./test-app.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

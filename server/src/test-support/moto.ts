@@ -3,7 +3,7 @@ import { accessSync, constants } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { MOTO_KMS_DIGEST_LAUNCHER } from "./moto-kms-digest.js";
-import { freePort } from "./postgres.js";
+import { freePort } from "./ports.js";
 
 /**
  * A real S3 endpoint for tests: moto_server (PyPI) on a free loopback port. Found through

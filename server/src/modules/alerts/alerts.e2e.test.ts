@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { byLabel, parsePromText, samplesOf } from "../../runtime/prom-text.js";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { fabricApi, haveFabricBinaries, waitFor, type FabricApi, type Json } from "../../test-support/fabric-api.js";
 import { metricsUrl } from "./rules/fabric-snapshot.js";
 import { HEIGHT } from "./rules/peer-lag.rule.js";

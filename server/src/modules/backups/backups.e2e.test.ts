@@ -15,7 +15,7 @@ import {
   type Json,
 } from "../../test-support/fabric-api.js";
 import { startMoto, type Moto } from "../../test-support/moto.js";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { processesUnder } from "../../test-support/processes.js";
 import { ADMIN_PASSWORD } from "../../test-support/test-app.js";
 

@@ -17,7 +17,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMasterKey } from "../../crypto/envelope.js";
 import { startMoto, type Moto } from "../../test-support/moto.js";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 import { Fatal, waitFor } from "../../test-support/wait.js";
 import { RecoveryKeyError, unwrapMasterKey, WRAPPED_MASTER_KEY_FILE } from "./recovery-key.js";

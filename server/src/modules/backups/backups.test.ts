@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildApp } from "../../app.js";
 import { startMoto, type Moto } from "../../test-support/moto.js";
 import { restoreBackup } from "./restore.js";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 import { Fatal, waitFor } from "../../test-support/wait.js";
 

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootConsole, type Console } from "../../test-support/sharing.js";
 import { apiOf } from "../../test-support/federation.js";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { insertScrapedPeer, prometheusAvailable, startExporter } from "../../test-support/scrape-targets.js";
 import { createUser, dialects } from "../../test-support/test-app.js";
 import { waitFor } from "../../test-support/wait.js";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { fabricApi, haveFabricBinaries, waitFor, type FabricApi, type Json } from "../../test-support/fabric-api.js";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { resolvePrometheus } from "./prometheus-binary.js";
 
 const bins = await haveFabricBinaries("metrics e2e");

@@ -3,7 +3,7 @@ import { createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANVIL_DEV_KEY, anvilPath, compileContract } from "../../test-support/anvil.js";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { createTestApp, createUser, type TestApp } from "../../test-support/test-app.js";
 
 /**

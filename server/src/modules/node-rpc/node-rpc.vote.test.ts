@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { createTestApp, type TestApp } from "../../test-support/test-app.js";
 
 /**

@@ -11,7 +11,7 @@ import {
   type FabricApi,
   type Json,
 } from "../../test-support/fabric-api.js";
-import { freePort } from "../../test-support/postgres.js";
+import { freePort } from "../../test-support/ports.js";
 import { processesUnder, supervisedUnder } from "../../test-support/processes.js";
 import { createUser } from "../../test-support/test-app.js";
 

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { DescribeKeyCommand, KMSClient, ListAliasesCommand } from "@aws-sdk/client-kms";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findMotoServer, startMoto, type Moto } from "../../../test-support/moto.js";
-import { freePort } from "../../../test-support/postgres.js";
+import { freePort } from "../../../test-support/ports.js";
 import { createTestApp, dialects, type TestApp } from "../../../test-support/test-app.js";
 
 /**

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANVIL_DEV_KEY, anvilPath, compileContract } from "../../../test-support/anvil.js";
 import { findMotoServer, startMoto, type Moto } from "../../../test-support/moto.js";
 import type { Json } from "../../../test-support/fabric-api.js";
-import { freePort } from "../../../test-support/postgres.js";
+import { freePort } from "../../../test-support/ports.js";
 import { createTestApp, dialects } from "../../../test-support/test-app.js";
 import { filesUnder, startConsoleProcess, type ConsoleProcess } from "../../../test-support/console-process.js";
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBaoForTests, startOpenBaoDev, type OpenBaoDev } from "../../../test-support/openbao.js";
-import { freePort } from "../../../test-support/postgres.js";
+import { freePort } from "../../../test-support/ports.js";
 import { createTestApp, dialects, type TestApp } from "../../../test-support/test-app.js";
 
 const bao = openBaoForTests();
