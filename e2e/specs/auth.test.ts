@@ -57,15 +57,18 @@ describe("login and logout", () => {
     await dialog.waitFor({ state: "detached" });
     await s.page.getByRole("button", { name: "User menu" }).waitFor();
 
-    // Hold the logout call briefly so the in-progress label is observable.
+    // Hold the logout call until the in-progress label has been seen.
+    let release = () => {};
+    const seen = new Promise<void>((r) => (release = r));
     await s.page.route("**/api/v1/auth/logout", async (route) => {
-      await new Promise((r) => setTimeout(r, 700));
+      await seen;
       await route.continue();
     });
     await s.page.getByRole("button", { name: "User menu" }).click();
     await s.page.getByRole("menuitem", { name: "Log out" }).click();
     await s.page.getByRole("alertdialog").getByRole("button", { name: "Log out" }).click();
     await s.page.getByRole("alertdialog").getByText("Logging out...").waitFor();
+    release();
     await s.page.getByText("Enter your credentials to access your account").waitFor();
     const me = await s.context.request.get("/api/v1/auth/me");
     expect(me.status()).toBe(401);

@@ -67,7 +67,6 @@ describe("besu bulk create", () => {
     await messages.getByText("keys: validator key 2 of 2").waitFor();
     await messages.getByText(`nodes: node '${NAME}-node-1'`).waitFor();
 
-    await s.page.waitForTimeout(600); // let the smooth scroll to the steps finish
     await screenshot(s.page, "besu-bulk-create-done");
     const result = s.page.getByTestId("bulk-result");
     await result.getByRole("link", { name: `${NAME}-node-0` }).waitFor();

@@ -31,8 +31,8 @@ describe("notifications and permissions", () => {
     await openAs(s, USERS.manager);
     const bell = s.page.getByRole("button", { name: /^Notifications/ });
     await bell.waitFor();
-    // Give the websocket a moment to open before the server emits.
-    await s.page.waitForTimeout(800);
+    // The server emits only to open websockets: wait for the bell's to open.
+    await s.page.locator('button[data-live="open"]').waitFor();
     const r = await apiCall(s.baseUrl, USERS.manager, "POST", "/user-notifications/test", {
       event_type: "backup.success",
       event_data: { target_name: "nightly-s3", size: 3145728 },

@@ -107,14 +107,11 @@ describe.each([
     for (const sc of SCREENS) {
       await s.page.goto(sc.path);
       await s.page.getByRole("heading", { name: sc.ready }).first().waitFor();
-      await s.page.waitForLoadState("networkidle");
-      await s.page.waitForTimeout(250);
       await screenshot(s.page, `${sc.name}-${theme}-${size}`);
     }
     if (size === "desktop") {
       await s.page.goto("/docs");
       await s.page.locator(".swagger-ui .info").waitFor();
-      await s.page.waitForTimeout(300);
       await screenshot(s.page, `docs-${theme}-${size}`);
     }
   });
@@ -124,22 +121,17 @@ describe.each([
       await s.page.goto(sc.path);
       await s.page.getByRole("heading", { name: sc.ready }).first().waitFor();
       if (sc.wait) await s.page.getByTestId(sc.wait).first().waitFor();
-      await s.page.waitForLoadState("networkidle");
-      await s.page.waitForTimeout(300);
       await screenshot(s.page, `${sc.name}-${theme}-${size}`);
     }
     await s.page.goto(`/networks/${catalog.besuId}/besu`);
     await s.page.getByRole("tab", { name: "Validators" }).click();
     await s.page.getByTestId("validator-list").getByText("validator-1").waitFor();
-    await s.page.waitForTimeout(300);
     await screenshot(s.page, `besu-validators-${theme}-${size}`);
     await s.page.getByRole("tab", { name: "Genesis" }).click();
     await s.page.getByTestId("genesis-json").waitFor();
-    await s.page.waitForTimeout(300);
     await screenshot(s.page, `besu-genesis-${theme}-${size}`);
     await s.page.goto(`/organizations/${catalog.orgId}`);
     await s.page.getByTestId("revoked-list").scrollIntoViewIfNeeded();
-    await s.page.waitForTimeout(200);
     await screenshot(s.page, `organization-identities-${theme}-${size}`);
   });
 
@@ -153,11 +145,9 @@ describe.each([
       undefined,
       { timeout: 60_000 },
     );
-    await s.page.waitForTimeout(300);
     await screenshot(s.page, `nodes-${theme}-${size}`);
     await s.page.goto(`/nodes/${nodeId}`);
     await s.page.getByRole("heading", { name: "peer0-org1" }).waitFor();
-    await s.page.waitForTimeout(300);
     await screenshot(s.page, `node-detail-${theme}-${size}`);
     await s.page.getByRole("tab", { name: "Logs" }).click();
     await s.page
@@ -165,14 +155,12 @@ describe.each([
       .getByText(/Started peer/)
       .first()
       .waitFor({ timeout: 30_000 });
-    await s.page.waitForTimeout(300);
     await screenshot(s.page, `node-logs-${theme}-${size}`);
     await s.page.goto("/nodes/fabric/create");
     await s.page.getByRole("heading", { name: "Create Fabric Node" }).waitFor();
     await s.page.waitForFunction(() =>
       Boolean((document.getElementById("fabric-listenAddress") as HTMLInputElement | null)?.value),
     );
-    await s.page.waitForTimeout(300);
     await screenshot(s.page, `node-create-${theme}-${size}`);
   });
 
@@ -181,18 +169,15 @@ describe.each([
     await s.page.getByRole("heading", { name: /Welcome back/ }).waitFor();
     await s.page.getByRole("button", { name: /^Notifications/ }).click();
     await s.page.getByTestId("notification-list").waitFor();
-    await s.page.waitForTimeout(250);
     await screenshot(s.page, `notifications-${theme}-${size}`);
     await s.page.keyboard.press("Escape");
     await s.page.keyboard.press("Control+k");
     await s.page.getByPlaceholder("Type a command or search...").fill("set");
-    await s.page.waitForTimeout(200);
     await screenshot(s.page, `palette-${theme}-${size}`);
     await s.page.keyboard.press("Escape");
     if (size === "mobile") {
       await s.page.getByRole("button", { name: "Toggle Sidebar" }).click();
       await s.page.getByTestId("sidebar-mobile").waitFor();
-      await s.page.waitForTimeout(250);
       await screenshot(s.page, `sidebar-${theme}-${size}`);
     }
   });

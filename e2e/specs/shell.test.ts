@@ -74,7 +74,11 @@ describe("shell", () => {
     await s.page.waitForFunction(
       () => document.querySelector('[data-testid="sidebar"]')?.getAttribute("data-state") === "collapsed",
     );
-    await s.page.waitForTimeout(300);
+    // The collapse is animated: wait for the width it ends at.
+    await s.page.waitForFunction(
+      () =>
+        Math.round(document.querySelector('[data-testid="sidebar"]')?.getBoundingClientRect().width ?? 0) === 48,
+    );
     expect(Math.round((await sidebar.boundingBox())!.width)).toBe(48);
     await s.page.reload();
     await s.page.getByRole("button", { name: "User menu" }).waitFor();

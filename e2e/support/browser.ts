@@ -76,7 +76,31 @@ export function adminUser(): Credentials {
   return { username: "admin", password: inject("adminPassword") };
 }
 
+/**
+ * Waits until the screen is still: no query in flight (`<html data-fetching="0">`, kept by the
+ * app), fonts and images loaded, no running CSS animation or transition, and the scroll position
+ * the same over two frames (a smooth scroll has ended). Events, not a fixed sleep.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const still = () =>
+          document.documentElement.dataset.fetching === "0" &&
+          document.fonts.status === "loaded" &&
+          [...document.images].every((i) => i.complete) &&
+          document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity);
+        const y = window.scrollY;
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(still() && window.scrollY === y)));
+      }),
+    undefined,
+    { polling: 50, timeout: 15_000 },
+  );
+}
+
+/** Saves a screenshot to e2e/artifacts/ once the screen has settled (animations frozen for the shot). */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  await settled(page);
   await mkdir(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), animations: "disabled", caret: "hide" });
 }

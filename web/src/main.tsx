@@ -4,10 +4,11 @@ import { createRoot } from "react-dom/client";
 import { App } from "@/app/App";
 import { ThemeProvider } from "@/app/theme/ThemeProvider";
 import { Toaster } from "@/components/ui/sonner";
-import { createQueryClient } from "@/data/query-client";
+import { createQueryClient, markFetching } from "@/data/query-client";
 import "@/index.css";
 
 const queryClient = createQueryClient();
+markFetching(queryClient);
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

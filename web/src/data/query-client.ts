@@ -23,3 +23,15 @@ export function createQueryClient(): QueryClient {
     }),
   });
 }
+
+/**
+ * Keeps `<html data-fetching="N">` at the number of queries in flight, so a browser test (and a
+ * screenshot) can wait until the data of a screen has arrived instead of sleeping.
+ */
+export function markFetching(client: QueryClient, root: HTMLElement = document.documentElement): () => void {
+  const update = () => {
+    root.dataset.fetching = String(client.isFetching());
+  };
+  update();
+  return client.getQueryCache().subscribe(update);
+}

@@ -30,6 +30,7 @@ export function NotificationsBell(): ReactElement {
           variant="ghost"
           size="icon"
           className="relative"
+          data-live={status}
           aria-label={badge ? `Notifications (${unreadCount} unread)` : "Notifications"}
         >
           <BellIcon />
