@@ -76,8 +76,7 @@ describe("shell", () => {
     );
     // The collapse is animated: wait for the width it ends at.
     await s.page.waitForFunction(
-      () =>
-        Math.round(document.querySelector('[data-testid="sidebar"]')?.getBoundingClientRect().width ?? 0) === 48,
+      () => Math.round(document.querySelector('[data-testid="sidebar"]')?.getBoundingClientRect().width ?? 0) === 48,
     );
     expect(Math.round((await sidebar.boundingBox())!.width)).toBe(48);
     await s.page.reload();

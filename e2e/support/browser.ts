@@ -89,7 +89,9 @@ export async function settled(page: Page): Promise<void> {
           document.documentElement.dataset.fetching === "0" &&
           document.fonts.status === "loaded" &&
           [...document.images].every((i) => i.complete) &&
-          document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity);
+          document
+            .getAnimations()
+            .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity);
         const y = window.scrollY;
         requestAnimationFrame(() => requestAnimationFrame(() => resolve(still() && window.scrollY === y)));
       }),
