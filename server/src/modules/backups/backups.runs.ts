@@ -224,10 +224,13 @@ export function createBackupRuns(core: BackupsCore) {
         created_by: user,
         created_at: nowIso(),
       });
+      // Read before the run is queued: the answer is the pending backup, even when the run starts
+      // (and marks it running) before this request finishes.
+      const created = toBackup(await core.mustBackup(id));
       void core
         .enqueue(() => runBackup(id))
         .catch((err: unknown) => log.error({ err, backupId: id }, "backup run crashed"));
-      return toBackup(await core.mustBackup(id));
+      return created;
     },
     async deleteBackup(id: number): Promise<void> {
       const b = await core.mustBackup(id);

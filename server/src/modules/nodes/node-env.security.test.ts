@@ -70,7 +70,7 @@ describe.each(dialects())("node env as a manager on %s", (dialect) => {
       expect(res.json().message).toContain(`fabricPeer.env.${name}`);
       // The audit entry is written once the response is sent: wait for this request's own.
       const entry = await auditOf(t, res, "node.create");
-      expect(entry.eventOutcome).toBe("failure");
+      expect(entry.eventOutcome).toBe("FAILURE");
       expect(entry.details.status).toBe(403);
     }
     expect((await admin("GET", "/nodes")).json().total).toBe(before);
