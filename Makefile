@@ -56,7 +56,7 @@ test:
 	@scripts/system-deps.sh test
 	@scripts/node-deps.sh
 	@log=$$(mktemp); scripts/fabric-build.sh $(TEST_FABRIC_VERSION) >"$$log" 2>&1 & fabric=$$!; \
-	$(MAKE) build lint typecheck && scripts/gen-api.sh --check; checks=$$?; \
+	$(MAKE) build && $(MAKE) -j2 --output-sync=target lint typecheck && scripts/gen-api.sh --check; checks=$$?; \
 	wait $$fabric; built=$$?; cat "$$log"; rm -f "$$log"; \
 	if [ $$built -ne 0 ]; then echo "scripts/fabric-build.sh $(TEST_FABRIC_VERSION) failed"; exit 1; fi; \
 	if [ $$checks -ne 0 ]; then exit 1; fi

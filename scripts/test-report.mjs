@@ -46,11 +46,25 @@ for (const f of fs.readdirSync(reports)) {
 }
 // Where the time goes: the wall time of each tier and the slowest files (docs/testing.md keeps the table).
 const tiers = path.join(reports, "tiers.txt");
+const load = fs.existsSync(path.join(reports, "load.txt"))
+  ? fs
+      .readFileSync(path.join(reports, "load.txt"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" ").map(Number))
+  : [];
 if (fs.existsSync(tiers)) {
-  console.log("tier wall times:");
+  console.log("tier wall times (CPU = user+sys of all it ran; load = 1-min load average, sampled every 5 s):");
   for (const line of fs.readFileSync(tiers, "utf8").trim().split("\n")) {
-    const [name, secs] = line.split(" ");
-    console.log(`  ${name.padEnd(8)} ${Math.floor(secs / 60)}m${String(secs % 60).padStart(2, "0")}s`);
+    const [name, start, end, cpu] = line.split(" ");
+    const secs = Number(end) - Number(start);
+    const during = load.filter(([t]) => t >= Number(start) && t <= Number(end)).map(([, l]) => l);
+    const mean = during.length ? (during.reduce((a, b) => a + b, 0) / during.length).toFixed(1) : "?";
+    const max = during.length ? Math.max(...during).toFixed(1) : "?";
+    console.log(
+      `  ${name.padEnd(8)} ${Math.floor(secs / 60)}m${String(secs % 60).padStart(2, "0")}s  ` +
+        `CPU ${Math.floor(cpu / 60)}m${String(cpu % 60).padStart(2, "0")}s  load mean ${mean} max ${max}`,
+    );
   }
 }
 console.log("slowest test files (wall time in their worker):");
