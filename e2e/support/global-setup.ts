@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
 import { apiCall } from "./api.js";
-import { REPO_ROOT, reservePorts, startServer, type RunningServer } from "./server.js";
+import { REPO_ROOT, reservePorts, startServer, sweepStalePortLocks, type RunningServer } from "./server.js";
 import { USERS } from "./users.js";
 
 declare module "vitest" {
@@ -26,6 +26,7 @@ export async function setup(project: TestProject): Promise<void> {
     execFileSync("npm", ["run", "build", "-w", "server"], { cwd: REPO_ROOT, stdio: "inherit" });
     execFileSync("npm", ["run", "build", "-w", "web"], { cwd: REPO_ROOT, stdio: "inherit" });
   }
+  sweepStalePortLocks(); // locks of test processes that are gone
   server = await startServer();
   const admin = { username: "admin", password: server.adminPassword };
   const first = await reservePorts(NODE_PORTS);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { freePort, reservePorts } from "../../server/src/test-support/ports.js";
+import { freePort, reservePorts, sweepStalePortLocks } from "../../server/src/test-support/ports.js";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "..", "..");
 
@@ -19,7 +19,7 @@ export interface RunningServer {
  * The server tests' one port allocator (10000-32767, below the ephemeral range; a lock file per
  * port, so the e2e tier and server test runs on one machine never get the same port).
  */
-export { freePort, reservePorts };
+export { freePort, reservePorts, sweepStalePortLocks };
 
 async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
