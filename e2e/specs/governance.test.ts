@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { openAs, openSession, screenshot, type Session } from "../support/browser.js";
-import { freePortIn, REPO_ROOT, startServer, type RunningServer } from "../support/server.js";
+import { REPO_ROOT, startServer, type RunningServer } from "../support/server.js";
 import type { Credentials } from "../support/users.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -67,8 +67,8 @@ describe("config proposals between two consoles", () => {
   let proposalId = "";
 
   beforeAll(async () => {
-    a = await startServer({ CHAINLAUNCH_FEDERATION_PING_SECONDS: "2" }, { port: await freePortIn(48400, 48699) });
-    b = await startServer({ CHAINLAUNCH_FEDERATION_PING_SECONDS: "2" }, { port: await freePortIn(48700, 48999) });
+    a = await startServer({ CHAINLAUNCH_FEDERATION_PING_SECONDS: "2" });
+    b = await startServer({ CHAINLAUNCH_FEDERATION_PING_SECONDS: "2" });
     adminA = { username: "admin", password: a.adminPassword };
     adminB = { username: "admin", password: b.adminPassword };
     await setEndpoint(a);

@@ -4,26 +4,16 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
-import { freePortIn } from "../support/server.js";
+import { reservePorts } from "../support/server.js";
 
 const SUFFIX = Date.now().toString(36);
 const PROVIDER = `bao-e2e-${SUFFIX}`;
 const KEY = `vault-p256-${SUFFIX}`;
-/** This spec's own port range: the managed server's API port and the cluster port after it. */
-const PORTS = [50000, 50298] as const;
 /** Where the server looks for OpenBao when CHAINLAUNCH_BAO is not set (scripts/system-deps.sh vault puts it there). */
 const BAO = process.env.CHAINLAUNCH_BAO || join(homedir(), ".cache", "chainlaunch", "openbao", "bao");
 const HAVE_BAO = existsSync(BAO);
 if (!HAVE_BAO) {
   console.log(`key-providers: skipped, the OpenBao binary is missing at ${BAO} (run scripts/system-deps.sh vault)`);
-}
-
-/** Two free ports in a row: managed OpenBao listens on `port` and clusters on `port + 1`. */
-async function portPair(): Promise<number> {
-  for (;;) {
-    const p = await freePortIn(...PORTS);
-    if ((await freePortIn(p + 1, p + 1).catch(() => 0)) === p + 1) return p;
-  }
 }
 
 /**
@@ -52,7 +42,8 @@ describe.skipIf(!HAVE_BAO)("key providers: managed Vault", () => {
 
   it("creates a managed Vault, starts it, and creates a P-256 key in it", { timeout: 240_000 }, async () => {
     const { page } = s;
-    const port = await portPair();
+    // Managed OpenBao listens on `port` and clusters on `port + 1`.
+    const port = await reservePorts(2);
     await openAs(s, adminUser(), "/settings/providers");
     await page.getByRole("link", { name: "Add provider" }).first().click();
     await page.waitForURL("**/settings/providers/add");

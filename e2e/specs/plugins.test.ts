@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { createOneOrgChannel, deployChaincodeViaApi, removeFabricFixtures } from "../support/fabric.js";
-import { freePortIn } from "../support/server.js";
+import { freePort } from "../support/server.js";
 
 const SUFFIX = Date.now().toString(36);
 const MSP = `PlE2e${SUFFIX}MSP`;
@@ -96,8 +96,7 @@ describe("plugins", () => {
       mspId: MSP,
       source: SOURCE,
     });
-    // The plugins browser range of docs/testing.md.
-    port = await freePortIn(43800, 44399);
+    port = await freePort();
   }, 420_000);
 
   afterAll(async () => {

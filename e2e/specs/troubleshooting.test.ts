@@ -3,14 +3,12 @@ import { apiCall } from "../support/api.js";
 import { join } from "node:path";
 import { adminUser, ARTIFACTS, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { removeFabricFixtures, waitNodeStatus } from "../support/fabric.js";
-import { freePortIn } from "../support/server.js";
+import { reservePorts } from "../support/server.js";
 
 const SUFFIX = Date.now().toString(36);
 const MSP = `TrE2e${SUFFIX}MSP`;
 const PEER = `peer0-tr-${SUFFIX}`;
 const ORDERER = `orderer0-tr-${SUFFIX}`;
-/** This spec's own port range, so it can't collide with the defaults other specs take. */
-const PORTS = [49300, 49599] as const;
 
 interface NodeOut {
   id: number;
@@ -40,7 +38,7 @@ describe("troubleshooting", () => {
     });
     expect(org.status).toBe(201);
     orgId = org.data.id;
-    // The defaults give the external host; the ports come from this spec's range.
+    // The defaults give the external host; the ports are reserved for this spec.
     const d = await apiCall<{ peers: { externalEndpoint: string }[] }>(
       s.baseUrl,
       admin,
@@ -48,24 +46,8 @@ describe("troubleshooting", () => {
       "/nodes/defaults/fabric?peerCount=1&ordererCount=1",
     );
     const host = d.data.peers[0]?.externalEndpoint.split(":")[0] ?? "127.0.0.1";
-    const taken = new Set<number>();
-    const port = async (): Promise<number> => {
-      for (;;) {
-        const p = await freePortIn(...PORTS);
-        if (!taken.has(p)) {
-          taken.add(p);
-          return p;
-        }
-      }
-    };
-    const [oListen, oAdmin, oOps, pListen, pCc, pOps] = [
-      await port(),
-      await port(),
-      await port(),
-      await port(),
-      await port(),
-      await port(),
-    ];
+    const first = await reservePorts(6);
+    const [oListen, oAdmin, oOps, pListen, pCc, pOps] = [first, first + 1, first + 2, first + 3, first + 4, first + 5];
     ports.push(...[oListen, oAdmin, oOps, pListen, pCc, pOps].map(String));
     const common = { organizationId: orgId, mspId: MSP };
     const bodies = [

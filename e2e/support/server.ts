@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort, reservePorts, sweepStalePortLocks } from "../../server/src/test-support/ports.js";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "..", "..");
 
@@ -15,31 +15,11 @@ export interface RunningServer {
   logs: () => string;
 }
 
-/** A free TCP port on 127.0.0.1, chosen by the OS. */
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once("error", rej);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
-
-/** A port of [lo, hi] that nothing listens on now (tried in a random order), for a test's own range. */
-export async function freePortIn(lo: number, hi: number): Promise<number> {
-  const tryPort = (port: number): Promise<boolean> =>
-    new Promise((res) => {
-      const srv = createServer();
-      srv.once("error", () => res(false));
-      srv.listen(port, "127.0.0.1", () => srv.close(() => res(true)));
-    });
-  const ports = Array.from({ length: hi - lo + 1 }, (_, i) => lo + i).sort(() => Math.random() - 0.5);
-  for (const port of ports) if (await tryPort(port)) return port;
-  throw new Error(`no free port in ${lo}-${hi}`);
-}
+/**
+ * The server tests' one port allocator (10000-32767, below the ephemeral range; a lock file per
+ * port, so the e2e tier and server test runs on one machine never get the same port).
+ */
+export { freePort, reservePorts, sweepStalePortLocks };
 
 async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -58,13 +38,10 @@ async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number)
 
 /**
  * Starts the real server as `make start` runs it (`node server/bundle/main.js serve`) on a free port
- * (or `opts.port`, for a spec that keeps to its own port range) with a throwaway data dir.
+ * with a throwaway data dir.
  */
-export async function startServer(
-  extraEnv: Record<string, string> = {},
-  opts: { port?: number } = {},
-): Promise<RunningServer> {
-  const port = opts.port ?? (await freePort());
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), "chainlaunch-e2e-"));
   const adminPassword = "e2e-admin-password";
   let output = "";

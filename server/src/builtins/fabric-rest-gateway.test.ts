@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBuiltins } from "../test-support/builtins.js";
+import { freePort } from "../test-support/ports.js";
 import { selfSignedCert } from "../test-support/notify-receivers.js";
 import { decodeResult } from "./rest-gateway/peer.js";
 import { parseCallRequest } from "./rest-gateway/requests.js";
@@ -41,15 +41,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A loopback port that nothing listens on (taken from the OS, then released). */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 interface Run {
   proc: ChildProcess;
@@ -129,7 +120,7 @@ describe("fabric-rest-gateway with an unreachable peer", () => {
     });
 
   beforeAll(async () => {
-    const port = await closedPort();
+    const port = await freePort(); // nothing listens on it
     // Both flag forms: "--flag=value" and "--flag value".
     const args = flags({ peer: undefined, "msp-id": undefined });
     gw = run([...args, "--peer", `127.0.0.1:${port}`, "--msp-id", "Org1MSP", "--peer-host-override=peer0.org1"]);

@@ -15,9 +15,9 @@ import {
   type TlsFiles,
 } from "../fabric/config/index.js";
 import { writeLocalMsp } from "../fabric/msp/index.js";
+import { reservePorts } from "../test-support/ports.js";
 import { createFabricBinaryResolver, type ResolvedFabricBinaries } from "./binaries.js";
 import { allProbes, getHealthz, httpHealthProbe, tcpProbe } from "./health.js";
-import { proposeFreePorts } from "./ports.js";
 import { isAlive } from "./proc.js";
 import { createSupervisor, type ProcessSpec, type Supervisor, type SupervisorEvent } from "./supervisor.js";
 
@@ -158,20 +158,19 @@ describe("a real Fabric peer and orderer under the supervisor", () => {
       writeFileSync(join(root, "admin-tls.crt"), adminTls.certPem);
       writeFileSync(join(root, "admin-tls.key"), adminTls.keyPem, { mode: 0o600 });
 
-      const from = 23000 + (process.pid % 40) * 50;
-      const [peerPort, ccPort, peerOps, ordPort, adminPort, ordOps, ord1Port, ord1Cluster, ord1Admin, ord1Ops] =
-        (await proposeFreePorts(10, { from, to: from + 400 })) as number[] as [
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-        ];
+      const from = await reservePorts(10);
+      const [peerPort, ccPort, peerOps, ordPort, adminPort, ordOps, ord1Port, ord1Cluster, ord1Admin, ord1Ops] = [
+        from,
+        from + 1,
+        from + 2,
+        from + 3,
+        from + 4,
+        from + 5,
+        from + 6,
+        from + 7,
+        from + 8,
+        from + 9,
+      ];
 
       const builderDir = await writeCcaasBuilder(join(peer.dir, "builders", "ccaas"));
       await writeCoreYaml(join(peer.dir, "config"), {

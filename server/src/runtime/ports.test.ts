@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { reservePorts } from "../test-support/ports.js";
 import { bindTest, checkPort, checkPorts, proposeFabricNodePorts, proposeFreePorts } from "./ports.js";
 
 const servers: Server[] = [];
@@ -30,24 +31,22 @@ describe("ports", () => {
   });
 
   it("treats ports reserved by other nodes and duplicates in one request as conflicts", async () => {
-    const [a, b] = await proposeFreePorts(2, { from: 20000, to: 20999 });
-    expect(await checkPort(a as number)).toBeNull();
-    expect(await checkPort(a as number, { reserved: [a as number] })).toEqual({ port: a, reason: "reserved" });
-    expect(await checkPorts([a as number, b as number, a as number])).toEqual([{ port: a, reason: "reserved" }]);
+    const a = await reservePorts(2);
+    const b = a + 1;
+    expect(await checkPort(a)).toBeNull();
+    expect(await checkPort(a, { reserved: [a] })).toEqual({ port: a, reason: "reserved" });
+    expect(await checkPorts([a, b, a])).toEqual([{ port: a, reason: "reserved" }]);
     await expect(checkPort(70000)).rejects.toMatchObject({ code: "PORT_INVALID" });
   });
 
   it("proposes distinct free ports, skipping busy and reserved ones", async () => {
-    const [base] = await proposeFreePorts(1, { from: 21000, to: 21900 });
-    const busy = await listen("127.0.0.1", (base as number) + 1);
-    const got = await proposeFreePorts(3, {
-      from: base as number,
-      to: (base as number) + 50,
-      reserved: [(base as number) + 2],
-    });
+    // A block of the tests' own ports, so nothing but this test binds in it.
+    const base = await reservePorts(51);
+    const busy = await listen("127.0.0.1", base + 1);
+    const got = await proposeFreePorts(3, { from: base, to: base + 50, reserved: [base + 2] });
     expect(new Set(got).size).toBe(3);
     expect(got).not.toContain(busy);
-    expect(got).not.toContain((base as number) + 2);
+    expect(got).not.toContain(base + 2);
     expect(got[0]).toBe(base);
   });
 

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../test-support/ports.js";
 import { httpHealthProbe } from "./health.js";
 import { readPidRecord, writePidRecord } from "./pid-file.js";
-import { proposeFreePorts } from "./ports.js";
 import { isAlive, readCmdline } from "./proc.js";
 import {
   createSupervisor,
@@ -34,7 +34,6 @@ afterAll(async () => {
 });
 
 let n = 0;
-let nextFrom = 22000 + (process.pid % 50) * 100;
 
 /** A tiny node: an HTTP server with /healthz, logging to stdout/stderr. */
 const SERVER = `
@@ -52,8 +51,7 @@ if (mode === "chatty") setInterval(() => console.log("x".repeat(200)), 5);
 `;
 
 async function makeSpec(mode = "", marker = `n${n++}`): Promise<ProcessSpec> {
-  const [port] = await proposeFreePorts(1, { from: nextFrom, to: nextFrom + 99 });
-  nextFrom = (port as number) + 1;
+  const port = await freePort();
   return {
     id: `node-${marker}`,
     command: process.execPath,

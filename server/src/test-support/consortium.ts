@@ -40,9 +40,9 @@ export interface Consortium {
  * with its org, adds B's and C's orgs in one config update (from their external-organization
  * records: A's org alone meets MAJORITY Admins of one), and shares it; B and C accept and join.
  * The channel ends with the three peer orgs under the default MAJORITY Admins policy, and every
- * console has its network row of it. Node ports: `ports`, `ports + 60`, `ports + 120` (60 each).
+ * console has its network row of it. Each console reserves its own 60 node ports (fabricApi).
  */
-export async function consortium(opts: { ports: number; code: string; channel: string }): Promise<Consortium> {
+export async function consortium(opts: { code: string; channel: string }): Promise<Consortium> {
   const { code, channel } = opts;
   const started: FabricApi[] = [];
   const close = async () => {
@@ -50,8 +50,11 @@ export async function consortium(opts: { ports: number; code: string; channel: s
   };
   try {
     const track = (c: FabricApi) => started.push(c);
-    const boot = (i: number) => federatedFabricApi(opts.ports + i * 60, track);
-    const [a, b, c] = await Promise.all([boot(0), boot(1), boot(2)]);
+    const [a, b, c] = await Promise.all([
+      federatedFabricApi(track),
+      federatedFabricApi(track),
+      federatedFabricApi(track),
+    ]);
 
     const peerOrg = async (api: FederatedFabricApi, letter: string) => {
       const org = await api.ok("POST", "/organizations", {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createFabricBinaryResolver } from "../runtime/index.js";
+import { releasePorts, reservePorts } from "./ports.js";
 import { processesUnder, supervisedUnder } from "./processes.js";
 import { createTestApp, type TestDialect } from "./test-app.js";
 import { Fatal, waitFor } from "./wait.js";
@@ -63,16 +64,20 @@ export function fabricNodeSpec(
 
 /**
  * A whole console (createTestApp: SQLite or PostgreSQL) for API end-to-end tests on real Fabric
- * nodes: calls as admin, node creation through POST /nodes, its own port range for node
- * proposals, and a sweep of its node processes at close.
+ * nodes: calls as admin, node creation through POST /nodes, its own block of `portCount` reserved
+ * ports (test-support/ports.ts) as the console's node port range, and a sweep of its node
+ * processes at close.
  */
-export async function fabricApi(opts: {
-  dialect?: TestDialect;
-  /** First of the ports this test's nodes may use (keep test files apart). */
-  ports: number;
-  portCount?: number;
-  env?: Record<string, string>;
-}) {
+export async function fabricApi(
+  opts: {
+    dialect?: TestDialect;
+    /** How many ports the console's nodes may use (60 unless told). */
+    portCount?: number;
+    env?: Record<string, string>;
+  } = {},
+) {
+  const portCount = opts.portCount ?? 60;
+  const ports = await reservePorts(portCount);
   const t = await createTestApp(opts.dialect ?? "sqlite", opts.env ?? {});
 
   async function call(method: Method, url: string, payload?: object) {
@@ -143,7 +148,7 @@ export async function fabricApi(opts: {
 
   const current = (await ok("GET", "/settings")).config;
   await ok("POST", "/settings", {
-    config: { ...current, portRangeStart: opts.ports, portRangeEnd: opts.ports + (opts.portCount ?? 60) - 1 },
+    config: { ...current, portRangeStart: ports, portRangeEnd: ports + portCount - 1 },
   });
 
   return {
@@ -160,10 +165,13 @@ export async function fabricApi(opts: {
       await Promise.all(nodes.map((n) => ok("POST", `/nodes/${n.id}/stop`)));
       await waitFor("no node process left", async () => (nodeProcesses().length === 0 ? true : undefined), 30_000);
     },
-    /** Kills leftovers, closes the app and removes its data dir. */
+    /** First of the console's node ports (`portCount` of them). */
+    ports,
+    /** Kills leftovers, closes the app, removes its data dir and gives its ports back. */
     async close(): Promise<void> {
       for (const pid of [...nodeProcesses(), ...nodeProcesses("chaincodes")]) process.kill(pid, "SIGKILL");
       await t.close();
+      releasePorts(ports, portCount);
     },
   };
 }

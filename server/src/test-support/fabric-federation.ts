@@ -8,9 +8,9 @@ import { listenAndSetEndpoint } from "./federation.js";
 
 export type FederatedFabricApi = FabricApi & { nodeId: string };
 
-/** A fabricApi console (SQLite) listening on loopback with its federation endpoint set. */
-export async function federatedFabricApi(ports: number, track?: (c: FabricApi) => void): Promise<FederatedFabricApi> {
-  const api = await fabricApi({ ports });
+/** A fabricApi console (SQLite, its own reserved node ports) listening on loopback with its federation endpoint set. */
+export async function federatedFabricApi(track?: (c: FabricApi) => void): Promise<FederatedFabricApi> {
+  const api = await fabricApi();
   track?.(api);
   await listenAndSetEndpoint(api.t);
   const nodeId = (await api.ok("GET", "/node/identity")).node_id as string;

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { sweepStalePortLocks } from "./ports.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./postgres.js";
 
 declare module "vitest" {
@@ -12,8 +13,12 @@ declare module "vitest" {
 
 let pg: ThrowawayPostgres | undefined;
 
-/** Starts one PostgreSQL for the whole run; each test app creates its own database in it. */
+/**
+ * Sweeps the port locks of processes that are gone (a test worker ended by a signal leaves its
+ * own), then starts one PostgreSQL for the whole run; each test app creates its own database in it.
+ */
 export async function setup(project: TestProject): Promise<void> {
+  sweepStalePortLocks();
   try {
     pg = await startThrowawayPostgres();
     project.provide("pgAdminUrl", pg.url);

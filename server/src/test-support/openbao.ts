@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { findBaoBinary } from "../modules/key-providers/vault/openbao-binary.js";
-import { createServer } from "node:net";
+import { releasePorts, reservePorts } from "./ports.js";
 
 /** A real OpenBao dev server (in-memory storage, unsealed, root token given) on a loopback port. */
 export interface OpenBaoDev {
@@ -18,34 +18,12 @@ export function openBaoForTests(): { path: string } | { skip: string } {
   return { skip: `OpenBao not found (${found.problem}); run scripts/system-deps.sh vault` };
 }
 
-/** Whether nothing listens on 127.0.0.1:`port` right now. */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
-  });
-}
-
-/**
- * A free port whose next port is free too (a dev server's cluster listener takes port + 1), from
- * 8600-8999: outside the OS's ephemeral range, which the node tests' fixed port ranges overlap.
- */
-async function freePortPair(): Promise<number> {
-  const start = 8600 + Math.floor(Math.random() * 200) * 2;
-  for (let i = 0; i < 200; i++) {
-    const port = 8600 + ((start - 8600 + i * 2) % 400);
-    if ((await isFree(port)) && (await isFree(port + 1))) return port;
-  }
-  throw new Error("no free port pair in 8600-8999 for bao server -dev");
-}
-
 /** Starts `bao server -dev`, the mode external-Vault tests talk to (plain HTTP, unsealed). */
 export async function startOpenBaoDev(rootToken = "root-token-for-tests"): Promise<OpenBaoDev> {
   const found = findBaoBinary();
   if (!("path" in found)) throw new Error(`OpenBao not found: ${found.problem}`);
-  const port = await freePortPair();
+  // Two reserved ports: the API and, right after it, the dev server's cluster listener.
+  const port = await reservePorts(2);
   const address = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     found.path,
@@ -81,10 +59,12 @@ export async function startOpenBaoDev(rootToken = "root-token-for-tests"): Promi
     call,
     async stop() {
       if (child.exitCode !== null) return;
-      const gone = new Promise((r) => child.once("exit", r));
+      const gone = new Promise<boolean>((r) => child.once("exit", () => r(true)));
       child.kill("SIGTERM");
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
+      const exited = await Promise.race([gone, new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+      // Its ports go back only once it is gone; otherwise they stay locked until this process exits.
+      if (exited) releasePorts(port, 2);
+      else child.kill("SIGKILL");
     },
   };
 }

@@ -103,7 +103,8 @@ function bindable(port: number): Promise<boolean> {
  * exits or `releasePorts` is called. Throws when the pool has no such run left.
  */
 export async function reservePorts(count = 1): Promise<number> {
-  if (!Number.isInteger(count) || count < 1) throw new Error(`reservePorts: count must be a positive integer, got ${count}`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`reservePorts: count must be a positive integer, got ${count}`);
   installCleanup();
   const size = TEST_PORT_POOL.to - TEST_PORT_POOL.from + 1;
   // A random place to start, so parallel processes rarely race for the same ports.

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { allProbes, httpHealthProbe, tcpProbe } from "../../runtime/health.js";
-import { proposeFreePorts } from "../../runtime/ports.js";
 import { createSupervisor, type ProcessSpec, type ProcessState, type Supervisor } from "../../runtime/supervisor.js";
+import { reservePorts } from "../../test-support/ports.js";
 import {
   CCAAS_BUILDER_NAME,
   fabricNodeEnv,
@@ -54,10 +54,9 @@ export async function startLocalNetwork(params: {
 }): Promise<LocalNetwork> {
   const { root, org, version } = params;
   const domain = org.mspId.toLowerCase().replace(/msp$/, "") + ".example.com";
-  // Away from the runtime e2e range (23000-25400); one 40-port slot per test worker.
-  const from = 32000 + (process.pid % 100) * 40;
-  const ports = await proposeFreePorts(params.orderers * 3 + params.peers * 3, { from, to: from + 2000 });
-  const take = (): number => ports.shift() as number;
+  // Three ports a node, from the tests' one allocator.
+  let next = await reservePorts(params.orderers * 3 + params.peers * 3);
+  const take = (): number => next++;
 
   async function material(
     name: string,

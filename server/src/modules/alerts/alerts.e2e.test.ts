@@ -27,8 +27,7 @@ describe("alerts on a real 1-orderer, 1-peer channel", () => {
     "reads the nodes' own metrics, raises nothing while the channel is healthy, and reports a peer behind and an orderer stopped once each",
     { timeout: 480_000 },
     async () => {
-      // Ports 42600-43199 (docs/testing.md).
-      const h = await fabricApi({ ports: 42600 + (process.pid % 10) * 60 });
+      const h = await fabricApi();
       harness = h;
       // Two orgs, one node each, on a channel at height >= 2 (block 0 and an anchor-peer config block).
       const { org, peer, orderer, net } = await h.peerOrdererChannel({

@@ -71,8 +71,7 @@ describe("backup and restore of a console with a running channel", () => {
     async () => {
       moto = await startMoto();
       await moto.createBucket("drill");
-      // Below the OS's ephemeral range and away from the other Fabric tests' ports: 13200-13799.
-      const h = await fabricApi({ ports: 13200 + (process.pid % 10) * 60 });
+      const h = await fabricApi();
       harness = h;
       // Two orgs, one node each, on a channel at height >= 2 (block 0 and an anchor-peer config block).
       const { peer, orderer, net } = await h.peerOrdererChannel({

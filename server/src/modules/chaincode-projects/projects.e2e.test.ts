@@ -34,8 +34,7 @@ describe("chaincode projects on a real channel", () => {
     `runs a TypeScript and a Go project, edits and restarts one, and survives a build error (Fabric ${VERSION})`,
     { timeout: 900_000 },
     async () => {
-      // Away from the other Fabric tests' ports (see docs/testing.md): 38400-39599.
-      const h = await fabricApi({ ports: 38400 + (process.pid % 20) * 60 });
+      const h = await fabricApi();
       harness = h;
       const org = await h.ok("POST", "/organizations", { mspId: "PrOrg1MSP", name: "Projects Org 1" });
       const ord = await h.ok("POST", "/organizations", { mspId: "PrOrdMSP", name: "Projects Orderers" });

@@ -68,8 +68,7 @@ describe("Fabric chaincode lifecycle through the API", () => {
     `installs, approves, commits, deploys, invokes, upgrades and heals chaincode on 2 orgs (Fabric ${VERSION})`,
     { timeout: 900_000 },
     async () => {
-      // Away from the other Fabric tests' ports (see docs/testing.md): 37200-38399.
-      const h = await fabricApi({ ports: 37200 + (process.pid % 20) * 60 });
+      const h = await fabricApi();
       harness = h;
       const t0 = Date.now();
       const phase: Record<string, number> = {};

@@ -29,8 +29,7 @@ describe("idempotent lifecycle steps", () => {
     `approves right after an orderer restart and answers "already" for repeats (Fabric ${VERSION})`,
     { timeout: 600_000 },
     async () => {
-      // Fabric node ports of this test: 12000-12599 (see docs/testing.md).
-      const h = await fabricApi({ ports: 12000 + (process.pid % 10) * 60 });
+      const h = await fabricApi();
       harness = h;
       const { peer, orderer, net } = await h.peerOrdererChannel({ code: "Lc", prefix: "lc", channel: "lcchannel" });
       const cc = (await h.ok("POST", "/sc/fabric/chaincodes", { name: "lcasset", network_id: net.id })).chaincode;

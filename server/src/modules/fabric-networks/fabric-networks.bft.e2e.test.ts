@@ -19,9 +19,6 @@ const VERSION = TEST_FABRIC_VERSION;
 const bins = VERSION.startsWith("2.")
   ? (console.warn(`fabric networks BFT e2e skipped: BFT needs Fabric 3.x, not ${VERSION}`), null)
   : await findTestBinaries(["peer", "orderer"], "fabric networks BFT e2e");
-// Away from the runtime e2e (23000-25400), nodes tests (26000-28000), the raft e2e (28000-29200),
-// the networks unit tests (29500-29900) and fabric test networks (32000+).
-const PORT_FROM = 30000 + (process.pid % 20) * 80;
 /** A version that is 2.x for the refusal case; its "binary" is a stub that is never started. */
 const OLD = "2.5.14";
 
@@ -44,8 +41,7 @@ describe.skipIf(!bins).each(dialects())(`a BFT Fabric channel through the API (F
       const env: Record<string, string> = process.env.CHAINLAUNCH_FABRIC_BIN_DIR
         ? { CHAINLAUNCH_FABRIC_BIN_DIR: process.env.CHAINLAUNCH_FABRIC_BIN_DIR }
         : {};
-      const from = PORT_FROM + (dialect === "postgres" ? 30 : 0);
-      const h = await appOn({ dialect, env, ports: from, portCount: 30 });
+      const h = await appOn({ dialect, env, portCount: 30 });
       const { call, ok } = h;
       const times: Record<string, number> = {};
       const t0 = Date.now();
@@ -164,11 +160,9 @@ describe.each(dialects())("BFT on Fabric 2.x (%s)", (dialect) => {
       mkdirSync(join(fake, OLD));
       writeFileSync(join(fake, OLD, "orderer"), "#!/bin/sh\necho 'stub orderer: never started' >&2\nexit 1\n");
       chmodSync(join(fake, OLD, "orderer"), 0o755);
-      const from = PORT_FROM + (dialect === "postgres" ? 70 : 60);
       const h = await appOn({
         dialect,
         env: { CHAINLAUNCH_FABRIC_BIN_DIR: join(fake, "{version}") },
-        ports: from,
         portCount: 10,
       });
       const { call, ok } = h;

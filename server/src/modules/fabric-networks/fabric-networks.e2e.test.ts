@@ -28,8 +28,7 @@ describe("Fabric networks through the API", () => {
     `creates a channel on 3 orderers and 2 peers, joins all, updates config, adds a second org (Fabric ${VERSION})`,
     { timeout: 300_000 },
     async () => {
-      // Away from the runtime e2e (23000-25400), nodes tests (26000+) and fabric test networks (32000+).
-      const h = await fabricApi({ ports: 28000 + (process.pid % 20) * 60 });
+      const h = await fabricApi();
       harness = h;
       const t: Record<string, number> = {};
       const t0 = Date.now();

@@ -21,8 +21,7 @@ describe("Fabric network import", () => {
     "imports a channel from its orderer and from a config block; new peers join",
     { timeout: 240_000 },
     async () => {
-      // Away from the other Fabric tests' ports (see docs/testing.md): 36000-37199.
-      const h = await fabricApi({ ports: 36000 + (process.pid % 20) * 60 });
+      const h = await fabricApi();
       harness = h;
       const heights = async (id: number): Promise<Json[]> => (await h.ok("GET", `/networks/fabric/${id}/map`)).nodes;
       const t: Record<string, number> = {};

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGenesisBlock } from "../../fabric/configtx/index.js";
 import { buildChannelMsp } from "../../fabric/msp/index.js";
 import { createFabricBinaryResolver } from "../../runtime/index.js";
+import { reservePorts } from "../../test-support/ports.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 
 const FABRIC = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
@@ -23,13 +24,15 @@ describe.skipIf(!haveFabric).each(dialects())("Fabric network lookup by name and
   let networkId: number;
   let peer: Node;
   let orderer: Node;
-  const base = 29900 + (process.pid % 10) * 10 + (dialect === "postgres" ? 5 : 0);
+  /** First of the ports this dialect's stopped nodes are created with. */
+  let base: number;
   const call = (method: "GET" | "POST" | "DELETE", url: string, payload?: object, headers = t.admin) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
   const members = async (): Promise<{ nodeId: number; role: string; status: string }[]> =>
     (await call("GET", `/networks/fabric/${networkId}/nodes`)).json().nodes;
 
   beforeAll(async () => {
+    base = await reservePorts(6);
     t = await createTestApp(dialect);
     const org = (await call("POST", "/organizations", { mspId: "RmOrgMSP", name: "Rm" })).json();
     const node = async (name: string, kind: "fabricPeer" | "fabricOrderer", off: number): Promise<Node> => {

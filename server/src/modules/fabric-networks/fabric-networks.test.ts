@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFabricBinaryResolver } from "../../runtime/index.js";
+import { reservePorts } from "../../test-support/ports.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 
 const FABRIC = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
@@ -9,13 +10,15 @@ if (!haveFabric) console.warn(`fabric networks tests: cases with stopped nodes s
 describe.each(dialects())("Fabric networks on %s", (dialect) => {
   let t: TestApp;
   let org: { id: number; mspId: string };
-  const base = 29500 + (process.pid % 20) * 20 + (dialect === "postgres" ? 10 : 0);
+  /** First of the ports this dialect's stopped nodes are created with. */
+  let base: number;
   const inject = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: t.admin, ...(payload ? { payload } : {}) });
   const create = (name: string, config: object) => inject("POST", "/networks/fabric", { name, config });
   const total = async () => (await inject("GET", "/networks/fabric")).json().total as number;
 
   beforeAll(async () => {
+    base = await reservePorts(10);
     t = await createTestApp(dialect);
     const res = await inject("POST", "/organizations", { mspId: "FabNetOrgMSP", name: "FabNet" });
     expect(res.statusCode, res.body).toBe(201);

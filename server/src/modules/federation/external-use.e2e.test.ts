@@ -23,8 +23,7 @@ describe("external organizations in a real channel", () => {
     "adds an organization synced from another console by its external id; that console imports through an external orderer",
     { timeout: 300_000 },
     async () => {
-      // Away from the other Fabric tests' ports (docs/testing.md): 45000-45499.
-      const h = await fabricApi({ ports: 45000 + (process.pid % 10) * 50, portCount: 50 });
+      const h = await fabricApi({ portCount: 50 });
       harness = h;
       const b = await createTestApp("sqlite");
       other = b;

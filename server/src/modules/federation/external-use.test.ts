@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enodeUrl } from "../../besu/index.js";
+import { reservePorts } from "../../test-support/ports.js";
 import { bootConsole, type Console } from "../../test-support/sharing.js";
 import { dialects, insertNetworkRow, insertNodeRow } from "../../test-support/test-app.js";
 import { createExternalRefs } from "../fabric-networks/fabric-networks.external.js";
@@ -142,6 +143,8 @@ describe.each(dialects())("external nodes used by the console (%s)", (d) => {
       config: { chainId: 4322, initialValidatorsKeyIds: [v.id] },
     });
     expect(net.statusCode, net.body).toBe(200);
+    // The console checks that a new node's ports are free on this machine.
+    const ports = await reservePorts(2);
     const besuNode = (over: object) => ({
       name: "ext-besu-1",
       blockchainPlatform: "BESU",
@@ -151,9 +154,9 @@ describe.each(dialects())("external nodes used by the console (%s)", (d) => {
         externalIp: "127.0.0.1",
         internalIp: "127.0.0.1",
         p2pHost: "127.0.0.1",
-        p2pPort: 45500,
+        p2pPort: ports,
         rpcHost: "127.0.0.1",
-        rpcPort: 45501,
+        rpcPort: ports + 1,
         metricsEnabled: false,
         ...over,
       },

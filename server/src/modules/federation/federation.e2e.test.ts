@@ -28,11 +28,9 @@ describe("federation between two consoles with a real channel", () => {
     "B joins A's channel through federation: sync, add org from external data, share, accept, join, catch up",
     { timeout: 300_000 },
     async () => {
-      // Away from the other Fabric tests' ports (docs/testing.md): 46000-46599.
-      const slot = (process.pid % 5) * 60;
       const track = (c: FabricApi) => consoles.push(c);
-      const a = await federatedFabricApi(46000 + slot, track);
-      const b = await federatedFabricApi(46300 + slot, track);
+      const a = await federatedFabricApi(track);
+      const b = await federatedFabricApi(track);
 
       const [chan, bOrg] = await Promise.all([
         a.peerOrdererChannel({ code: "FedA", prefix: "feda", channel: "fedchannel" }),

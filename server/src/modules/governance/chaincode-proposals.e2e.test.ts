@@ -33,11 +33,9 @@ describe("chaincode proposals between two consoles on a real channel", () => {
     "A proposes, accepts and shares; B accepts; A sees both approvals, commits, and an AND(A, B) invoke succeeds",
     { timeout: 900_000 },
     async () => {
-      // Away from the other Fabric tests' ports (docs/testing.md): 47200-47799.
-      const slot = (process.pid % 5) * 60;
       const track = (c: FabricApi) => consoles.push(c);
-      const a = await federatedFabricApi(47200 + slot, track);
-      const b = await federatedFabricApi(47500 + slot, track);
+      const a = await federatedFabricApi(track);
+      const b = await federatedFabricApi(track);
       const [chan, bOrg] = await Promise.all([
         a.peerOrdererChannel({ code: "CcpA", prefix: "ccpa", channel: "ccpchannel" }),
         b.ok("POST", "/organizations", { mspId: "CcpBOrg1MSP", name: "Ccp B Org 1" }),

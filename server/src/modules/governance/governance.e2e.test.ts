@@ -24,7 +24,7 @@ describe("governance proposals on a real channel", () => {
     `counts MAJORITY Admins, submits a multi-org signed add_org, marks overtaken proposals stale (Fabric ${VERSION})`,
     { timeout: 300_000 },
     async () => {
-      const h = await fabricApi({ ports: 46600 + (process.pid % 10) * 60 });
+      const h = await fabricApi();
       harness = h;
       const orgs: Json[] = [];
       for (const i of [1, 2, 3, 4]) {

@@ -13,6 +13,7 @@ import {
   type Json,
 } from "../../test-support/fabric-api.js";
 import { openBaoForTests } from "../../test-support/openbao.js";
+import { reservePorts } from "../../test-support/ports.js";
 import { vaultRequest } from "./vault/vault-http.js";
 import { processesUnder } from "../../test-support/processes.js";
 import { Fatal, waitFor } from "../../test-support/wait.js";
@@ -45,15 +46,14 @@ describe("managed OpenBao as an organization's CA", () => {
     `a peer certified by a transit CA joins a channel (Fabric ${VERSION})`,
     { timeout: 300_000 },
     async () => {
-      const ports = 50300 + (process.pid % 10) * 30;
+      // Nodes take the first 26 of 30 reserved ports; OpenBao's API and cluster ports are two of the rest.
+      const ports = await reservePorts(30);
       c = await startConsoleProcess({ CHAINLAUNCH_BAO: bao as string });
       const h = c;
       const settings = (await h.ok("GET", "/settings")).config;
       await h.ok("POST", "/settings", { config: { ...settings, portRangeStart: ports, portRangeEnd: ports + 25 } });
 
       // Managed OpenBao: created, started (initialised with 3 shares, threshold 2, unsealed).
-      // The API and cluster ports come from this test's own range, never the OS's ephemeral one that
-      // other tests' fixed ranges overlap.
       const vaultPort = ports + 27;
       const provider = await h.ok("POST", "/key-providers", {
         name: "bao",

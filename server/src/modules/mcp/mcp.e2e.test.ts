@@ -29,7 +29,7 @@ describe("MCP tools on a real node", () => {
     `stops and starts a running peer through tools (Fabric ${VERSION})`,
     { timeout: 180_000 },
     async () => {
-      const h = await fabricApi({ ports: 49600 + (process.pid % 10) * 30, portCount: 30 });
+      const h = await fabricApi({ portCount: 30 });
       harness = h;
       await h.t.app.listen({ port: 0, host: "127.0.0.1" });
       const base = `http://127.0.0.1:${(h.t.app.server.address() as AddressInfo).port}`;

@@ -24,8 +24,7 @@ describe("the managed Prometheus on a real channel", () => {
     "scrapes the real peer and orderer, answers the peer's height as the peer reports it, and follows nodes added and deleted",
     { timeout: 400_000 },
     async () => {
-      // Away from the other Fabric tests' ports (docs/testing.md): 40800-41999.
-      const h = await fabricApi({ ports: 40800 + (process.pid % 20) * 60 });
+      const h = await fabricApi();
       harness = h;
       // Two orgs, one node each, on a channel at height >= 2 (block 0 and an anchor-peer config block).
       const { org, peer, orderer } = await h.peerOrdererChannel({

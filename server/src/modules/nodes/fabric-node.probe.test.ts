@@ -3,8 +3,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { proposeFreePorts } from "../../runtime/ports.js";
 import { createSupervisor } from "../../runtime/supervisor.js";
+import { reservePorts } from "../../test-support/ports.js";
 import { fabricProcessSpec, type FabricDeployment } from "./fabric-node.js";
 
 const root = mkdtempSync(join(tmpdir(), "cl-fabric-probe-"));
@@ -18,7 +18,8 @@ const accepts = (port: number): Promise<boolean> =>
   });
 
 it("an orderer is RUNNING only once /healthz is OK and its gRPC and admin ports accept connections", async () => {
-  const [ops, listen, admin] = (await proposeFreePorts(3, { from: 27100, to: 27400 })) as [number, number, number];
+  const ops = await reservePorts(3);
+  const [listen, admin] = [ops + 1, ops + 2];
   // Stands in for the orderer binary with Fabric's start-up order: the operations server answers
   // /healthz at once, the gRPC listener binds later and the channel-participation listener later still.
   const binary = join(root, "orderer");

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enodeUrl } from "../../besu/index.js";
 import { createFabricBinaryResolver } from "../../runtime/index.js";
+import { reservePorts } from "../../test-support/ports.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 
 // createTestApp sets CHAINLAUNCH_FABRIC_DOWNLOAD=0: "a version with no binary" must answer at once.
@@ -34,10 +35,17 @@ async function waitFor<T>(fn: () => Promise<T | undefined>, ms: number): Promise
   }
 }
 
+/**
+ * 60 reserved ports per dialect: the first 20 for the addresses the tests name, the other 40 the
+ * console's port range for its proposals (so no proposal falls outside the test port pool).
+ */
+const PORTS = await reservePorts(120);
+
 describe.each(dialects())("nodes on %s", (dialect) => {
   let t: TestApp;
   let org: { id: number; mspId: string };
-  const base = 26000 + (process.pid % 50) * 40 + (dialect === "postgres" ? 20 : 0);
+  const base = PORTS + (dialect === "postgres" ? 60 : 0);
+  const proposals = { portRangeStart: base + 20, portRangeEnd: base + 59 };
   const inject = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: t.admin, ...(payload ? { payload } : {}) });
   const peer = (name: string, over: Record<string, unknown> = {}) => ({
@@ -63,6 +71,9 @@ describe.each(dialects())("nodes on %s", (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
+    const current = (await inject("GET", "/settings")).json().config;
+    const set = await inject("POST", "/settings", { config: { ...current, ...proposals } });
+    expect(set.statusCode, set.body).toBeLessThan(300);
     const res = await inject("POST", "/organizations", { mspId: "NodesOrgMSP", name: "Nodes org" });
     expect(res.statusCode, res.body).toBe(201);
     org = res.json();
@@ -98,8 +109,9 @@ describe.each(dialects())("nodes on %s", (dialect) => {
 
   it("keeps proposals inside the port range of the settings", async () => {
     const current = (await inject("GET", "/settings")).json().config;
-    const from = base + 30000;
-    await inject("POST", "/settings", { config: { ...current, portRangeStart: from, portRangeEnd: from + 199 } });
+    // The last 10 of the console's range only.
+    const from = proposals.portRangeEnd - 9;
+    await inject("POST", "/settings", { config: { ...current, portRangeStart: from, portRangeEnd: from + 9 } });
     try {
       const peer = (await inject("GET", "/nodes/defaults/fabric-peer")).json();
       const besu = (await inject("GET", "/nodes/defaults/besu-node?besuNodes=1")).json().defaults[0];
@@ -111,7 +123,7 @@ describe.each(dialects())("nodes on %s", (dialect) => {
         besu.rpcPort,
         besu.metricsPort,
       ];
-      for (const port of ports) expect(port >= from && port <= from + 199, String(port)).toBe(true);
+      for (const port of ports) expect(port >= from && port <= from + 9, String(port)).toBe(true);
     } finally {
       await inject("POST", "/settings", { config: current });
     }

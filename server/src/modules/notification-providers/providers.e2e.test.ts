@@ -33,9 +33,8 @@ describe("notification providers e2e", () => {
     async () => {
       smtp = await startSmtp({ auth: { user: "alerts", pass: SMTP_PASS } });
       hook = await startHttpsReceiver([200]);
-      // Ports 42000-42599 (docs/testing.md); the grace is short so the kill is reported before the restart.
+      // The grace is short so the kill is reported before the restart.
       h = await fabricApi({
-        ports: 42000 + (process.pid % 10) * 60,
         env: { CHAINLAUNCH_DOWNTIME_GRACE_SECONDS: "0.2" },
       });
       await h.ok("POST", "/notifications/providers", {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../db/db.js";
-import { proposeFreePorts } from "../../runtime/ports.js";
+import { freePort } from "../../test-support/ports.js";
 import { ADMIN_PASSWORD, createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 
 /**
@@ -61,7 +61,7 @@ describe.each(dialects())("organization creation killed mid-way on %s", (dialect
       databaseUrl = scratch.config.databaseUrl;
       await scratch.close();
     }
-    const [port] = (await proposeFreePorts(1, { from: 35000, to: 36000 })) as [number];
+    const port = await freePort();
     const child = await startServer(dataDir, databaseUrl, port);
     let created = 0;
     const fire = async (i: number): Promise<void> => {

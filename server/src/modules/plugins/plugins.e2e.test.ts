@@ -48,9 +48,7 @@ describe("plugins on real Fabric nodes", () => {
     { timeout: 600_000 },
     async () => {
       const builtins = await buildBuiltins(join(work, "builtins"));
-      // Away from the other Fabric tests' ports (docs/testing.md): 43200-43799.
       const h = await fabricApi({
-        ports: 43200 + (process.pid % 10) * 60,
         env: { CHAINLAUNCH_BUILTINS_DIR: builtins },
       });
       harness = h;

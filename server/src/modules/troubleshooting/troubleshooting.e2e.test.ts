@@ -22,7 +22,7 @@ describe("troubleshooting against a real peer", () => {
     `reports TLS details and a gRPC handshake of a running peer (Fabric ${VERSION})`,
     { timeout: 180_000 },
     async () => {
-      const h = await fabricApi({ ports: 49000 + (process.pid % 10) * 30, portCount: 30 });
+      const h = await fabricApi({ portCount: 30 });
       harness = h;
       const org = await h.ok("POST", "/organizations", { mspId: "TroubleOrgMSP", name: "Trouble Org" });
       const other = await h.ok("POST", "/organizations", { mspId: "OtherOrgMSP", name: "Other Org" });

@@ -1,7 +1,8 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
-import { createServer as createNetServer, type AddressInfo, type Server } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditRowOf, managerCallers, type Caller } from "../../test-support/callers.js";
+import { freePort } from "../../test-support/ports.js";
 import { createTestApp, dialects, type TestApp } from "../../test-support/test-app.js";
 import { testConnection } from "./connection-test.js";
 import { checkedPublicAddress, nonPublicKind, NotPublicError, pinnedLookup } from "./public-address.js";
@@ -99,10 +100,7 @@ describe.each(dialects())("anonymous test-connection (%s)", (dialect) => {
     open = createHttpServer((_req, res) => res.end("internal admin page"));
     await new Promise<void>((r) => open.listen(0, "127.0.0.1", r));
     openPort = (open.address() as AddressInfo).port;
-    const s: Server = createNetServer();
-    await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-    closedPort = (s.address() as AddressInfo).port;
-    await new Promise((r) => s.close(r));
+    closedPort = await freePort(); // reserved, and nothing listens on it
     t = await createTestApp(dialect);
     callers = await managerCallers(t);
   });

@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { opensslIn } from "../../test-support/openssl.js";
+import { freePort } from "../../test-support/ports.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 
 /** A TLS CA, a second unrelated CA and a server certificate for localhost, made by the openssl CLI. */
@@ -28,14 +29,6 @@ function listen(s: {
   address(): unknown;
 }): Promise<number> {
   return new Promise((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as AddressInfo).port)));
-}
-
-/** A port nothing listens on: bound once, then closed. */
-async function closedPort(): Promise<number> {
-  const s = createNetServer();
-  const port = await listen(s);
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 describe.each(dialects())("troubleshooting tools on %s", (dialect) => {
@@ -77,7 +70,7 @@ describe.each(dialects())("troubleshooting tools on %s", (dialect) => {
     const ok = await post("test-connection", { endpoint: `127.0.0.1:${httpPort}`, protocol: "tcp" }, viewer);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ success: true, protocol: "tcp" });
-    const port = await closedPort();
+    const port = await freePort(); // reserved, and nothing listens on it
     const started = Date.now();
     const closed = await post(
       "test-connection",
@@ -226,7 +219,7 @@ describe.each(dialects())("troubleshooting tools on %s", (dialect) => {
     expect(d.ip).not.toBe("");
     await setConfig({ publicIpLookupUrl: `http://127.0.0.1:${httpPort}/ip` });
     expect((await get()).json()).toMatchObject({ ip: "203.0.113.7", source: "lookup" });
-    await setConfig({ publicIpLookupUrl: `http://127.0.0.1:${await closedPort()}/ip` });
+    await setConfig({ publicIpLookupUrl: `http://127.0.0.1:${await freePort()}/ip` });
     const failed = await get();
     expect(failed.statusCode).toBe(502);
     expect(failed.json().message).toMatch(/^the public IP lookup service http:\/\/127\.0\.0\.1:\d+\/ip failed/);

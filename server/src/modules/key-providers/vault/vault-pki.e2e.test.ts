@@ -45,11 +45,7 @@ describe("Vault PKI as the CA of a running network", () => {
     `a peer and an orderer with certificates Vault issued join a channel (Fabric ${VERSION})`,
     { timeout: 300_000 },
     async () => {
-      // Ports 50600-50899 (docs/testing.md).
-      [dev, h] = await Promise.all([
-        startOpenBaoDev("root-pki-e2e-token-51f0"),
-        fabricApi({ ports: 50600 + (process.pid % 10) * 30, portCount: 30 }),
-      ]);
+      [dev, h] = await Promise.all([startOpenBaoDev("root-pki-e2e-token-51f0"), fabricApi({ portCount: 30 })]);
       const api = h;
       const provider = await api.ok("POST", "/key-providers", {
         name: "vault-pki",
