@@ -1,4 +1,13 @@
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,13 +45,19 @@ function lockPath(port: number): string {
   return join(LOCK_DIR, String(port));
 }
 
+/**
+ * This process's pid file. A lock is a hard link to it, made in one step, so a lock file always
+ * holds its owner's pid (a process killed while writing one can't leave an empty lock).
+ */
+function ownerFile(): string {
+  return join(LOCK_DIR, `.owner-${process.pid}`);
+}
+
 /** Takes the lock of `port` for this process; false when another live process holds it. */
 function lock(port: number): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath(port), "wx", 0o644);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      linkSync(ownerFile(), lockPath(port));
       held.add(port);
       return true;
     } catch (err) {
@@ -53,8 +68,10 @@ function lock(port: number): boolean {
       } catch {
         continue; // released meanwhile: try again
       }
-      // An empty file is a lock being written right now; a live owner keeps its port.
       if (!owner || alive(owner)) return false;
+      // The owner is gone. (Two processes taking over the same stale lock at the same moment could
+      // both succeed; the bind check after the lock, and the sweep at the start of each run, make
+      // that vanishingly rare.)
       try {
         unlinkSync(lockPath(port));
       } catch {
@@ -83,8 +100,14 @@ function installCleanup(): void {
   } catch {
     // made by another user
   }
+  writeFileSync(ownerFile(), String(process.pid), { mode: 0o644 });
   process.once("exit", () => {
     for (const port of [...held]) unlock(port);
+    try {
+      unlinkSync(ownerFile());
+    } catch {
+      // already gone
+    }
   });
 }
 
@@ -158,9 +181,11 @@ export function sweepStalePortLocks(): number {
   }
   for (const name of names) {
     try {
-      const owner = Number(readFileSync(join(LOCK_DIR, name), "utf8"));
-      if (owner && !alive(owner)) {
-        unlinkSync(join(LOCK_DIR, name));
+      const file = join(LOCK_DIR, name);
+      const owner = Number(readFileSync(file, "utf8"));
+      // An empty file is a lock from before locks were links: gone once it is a minute old.
+      if (owner ? !alive(owner) : Date.now() - statSync(file).mtimeMs > 60_000) {
+        unlinkSync(file);
         removed++;
       }
     } catch {
