@@ -11,6 +11,13 @@ export { Fatal, waitFor };
 export type Json = any;
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 
+/**
+ * The batch timeout of the channels tests create (Fabric's default is 2 s): every approve, commit,
+ * invoke and config update waits for it when it is the block's only transaction. Tests about the
+ * timeout itself keep the default.
+ */
+export const TEST_BATCH_TIMEOUT = "300ms";
+
 /** The Fabric version the end-to-end tests run (the Makefile exports it). */
 export const E2E_FABRIC_VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
 
@@ -132,6 +139,7 @@ export async function fabricApi(
     const net = await ok("POST", "/networks/fabric", {
       name: p.channel,
       config: {
+        batchTimeout: TEST_BATCH_TIMEOUT,
         peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
         ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
       },

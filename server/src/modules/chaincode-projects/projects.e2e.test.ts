@@ -5,8 +5,9 @@ import { managerCallers } from "../../test-support/callers.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
   fabricApi,
-  haveFabricBinaries,
   type FabricApi,
+  haveFabricBinaries,
+  TEST_BATCH_TIMEOUT,
 } from "../../test-support/fabric-api.js";
 
 const run = promisify(execFile);
@@ -43,6 +44,7 @@ describe("chaincode projects on a real channel", () => {
       const net = await h.ok("POST", "/networks/fabric", {
         name: "projchannel",
         config: {
+          batchTimeout: TEST_BATCH_TIMEOUT,
           peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
           ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
         },

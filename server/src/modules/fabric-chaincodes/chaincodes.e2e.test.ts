@@ -9,10 +9,11 @@ import { createFabricBinaryResolver } from "../../runtime/index.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
   fabricApi,
-  haveFabricBinaries,
-  waitFor,
   type FabricApi,
+  haveFabricBinaries,
   type Json,
+  TEST_BATCH_TIMEOUT,
+  waitFor,
 } from "../../test-support/fabric-api.js";
 
 const run = promisify(execFile);
@@ -85,6 +86,7 @@ describe("Fabric chaincode lifecycle through the API", () => {
       const net = await h.ok("POST", "/networks/fabric", {
         name: "ccchannel",
         config: {
+          batchTimeout: TEST_BATCH_TIMEOUT,
           peerOrganizations: [
             { id: org1.id, nodeIds: [peer1.id] },
             { id: org2.id, nodeIds: [peer2.id] },

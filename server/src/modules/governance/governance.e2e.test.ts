@@ -2,9 +2,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   E2E_FABRIC_VERSION as VERSION,
   fabricApi,
-  haveFabricBinaries,
   type FabricApi,
+  haveFabricBinaries,
   type Json,
+  TEST_BATCH_TIMEOUT,
 } from "../../test-support/fabric-api.js";
 
 /**
@@ -35,6 +36,7 @@ describe("governance proposals on a real channel", () => {
       const net = await h.ok("POST", "/networks/fabric", {
         name: "govchannel",
         config: {
+          batchTimeout: TEST_BATCH_TIMEOUT,
           peerOrganizations: orgs.slice(0, 3).map((o) => ({ id: o.id, nodeIds: [] })),
           ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
         },

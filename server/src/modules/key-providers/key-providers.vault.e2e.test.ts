@@ -11,6 +11,7 @@ import {
   fabricNodeSpec,
   haveFabricBinaries,
   type Json,
+  TEST_BATCH_TIMEOUT,
 } from "../../test-support/fabric-api.js";
 import { openBaoForTests } from "../../test-support/openbao.js";
 import { reservePorts } from "../../test-support/ports.js";
@@ -107,6 +108,7 @@ describe("managed OpenBao as an organization's CA", () => {
       const net = await h.ok("POST", "/networks/fabric", {
         name: "baochannel",
         config: {
+          batchTimeout: TEST_BATCH_TIMEOUT,
           peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
           ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
         },

@@ -4,9 +4,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   E2E_FABRIC_VERSION as VERSION,
   fabricApi,
-  haveFabricBinaries,
   type FabricApi,
+  haveFabricBinaries,
   type Json,
+  TEST_BATCH_TIMEOUT,
 } from "../../../test-support/fabric-api.js";
 import { vaultSerial } from "./vault-pki.js";
 import { openBaoForTests, startOpenBaoDev, type OpenBaoDev } from "../../../test-support/openbao.js";
@@ -67,6 +68,7 @@ describe("Vault PKI as the CA of a running network", () => {
       const net = await api.ok("POST", "/networks/fabric", {
         name: "pkichannel",
         config: {
+          batchTimeout: TEST_BATCH_TIMEOUT,
           peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
           ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
         },
