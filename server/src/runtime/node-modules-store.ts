@@ -204,7 +204,8 @@ export async function restoreNodeModules(store: NodeModulesStore, key: string, s
  * @returns true when the key is stored (by this call or another)
  */
 export async function saveNodeModules(store: NodeModulesStore, key: string, from: string): Promise<boolean> {
-  await mkdir(store.dir, { recursive: true, mode: 0o755 });
+  // Only the console reads it (a private registry's packages may be in it).
+  await mkdir(store.dir, { recursive: true, mode: 0o700 });
   const tmp = join(store.dir, `.tmp-${key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
     await mkdir(tmp, { mode: 0o755 });
