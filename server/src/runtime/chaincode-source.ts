@@ -4,7 +4,9 @@ import {
   access,
   appendFile,
   cp,
+  lstat,
   mkdir,
+  mkdtemp,
   readdir,
   readFile,
   realpath,
@@ -16,6 +18,15 @@ import {
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { readLastLines } from "./log-files.js";
+import {
+  dependencyKey,
+  nodeModulesStore,
+  npmVersion,
+  pruneNodeModulesStore,
+  restoreNodeModules,
+  saveNodeModules,
+  type NodeModulesStore,
+} from "./node-modules-store.js";
 import { nodePrefix, type Sandbox, type SandboxPolicy } from "./sandbox.js";
 
 const execFileP = promisify(execFile);
@@ -236,8 +247,79 @@ export function buildEnv(cacheDir: string, extra: Record<string, string> = {}): 
   };
 }
 
-/** The cache folders a build binds writable. */
+/**
+ * The cache folders a build binds writable. Never the node_modules store (`node-modules-store`): only
+ * the console writes that.
+ */
 export const buildCaches = (cacheDir: string): string[] => ["npm", "go-mod", "go-build"].map((d) => join(cacheDir, d));
+
+type StepOptions = Parameters<typeof step>[3];
+
+/**
+ * `npm install` through the node_modules store, for a source without node_modules: the stored copy
+ * when an earlier build had the same dependencies, else npm install in a fresh folder beside the
+ * source that only that step sees (so no build script or running chaincode server can touch what is
+ * stored), stored, then moved into the source.
+ * @returns false when the store can't serve this source (the caller installs in place)
+ * @throws ChaincodeBuildError when npm install itself fails
+ */
+async function installThroughStore(
+  store: NodeModulesStore,
+  npm: string,
+  args: string[],
+  dev: boolean,
+  opts: StepOptions,
+): Promise<boolean> {
+  const srcDir = opts.cwd;
+  const inputs = await npmVersion(npm)
+    .then((v) => dependencyKey(srcDir, { dev, npmVersion: v, env: opts.env }))
+    .catch(() => undefined);
+  if (!inputs) return false;
+  const key = `${inputs.key.slice(0, 12)}…`;
+  const t0 = Date.now();
+  if (await restoreNodeModules(store, inputs.key, srcDir)) {
+    await appendFile(
+      opts.logFile,
+      `\n--- npm install: reused the installed dependencies of an earlier build (key ${key}, copied in ${Date.now() - t0} ms) ---\n`,
+    );
+    return true;
+  }
+  const scratch = await mkdtemp(join(dirname(srcDir), ".npm-install-")).catch(() => undefined);
+  if (!scratch) return false;
+  try {
+    // The bytes the key was computed from, so the entry matches its key.
+    for (const [name, bytes] of inputs.files) await writeFile(join(scratch, name), bytes, { flag: "wx" });
+    try {
+      await step("npm install", npm, args, { ...opts, cwd: scratch, policy: { ...opts.policy, writable: [scratch] } });
+    } catch (err) {
+      // An .npmrc may name files of the project (a cafile): let npm try again where they are.
+      if (inputs.files.has(".npmrc")) return false;
+      throw err;
+    }
+    if (!(await lstat(join(scratch, "node_modules")).catch(() => undefined))) {
+      // No dependencies: nothing to keep or move.
+      await rename(join(scratch, "package-lock.json"), join(srcDir, "package-lock.json")).catch(() => undefined);
+      return true;
+    }
+    const saved = await saveNodeModules(store, inputs.key, scratch);
+    await appendFile(
+      opts.logFile,
+      saved
+        ? `--- npm install: kept the installed dependencies for later builds (key ${key}) ---\n`
+        : `--- npm install: could not keep the installed dependencies for later builds (key ${key}) ---\n`,
+    );
+    if (saved) await pruneNodeModulesStore(store);
+    // rename never follows a link: something planted at these names makes it fail, never write elsewhere.
+    await rename(join(scratch, "node_modules"), join(srcDir, "node_modules"));
+    await rename(join(scratch, "package-lock.json"), join(srcDir, "package-lock.json")).catch(() => undefined);
+    return true;
+  } catch (err) {
+    if (err instanceof ChaincodeBuildError) throw err;
+    return false;
+  } finally {
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
 
 /**
  * Prepares a chaincode source to run as a chaincode-as-a-service server, logging every step, each
@@ -261,6 +343,11 @@ export async function buildChaincode(p: {
   findTool?: (tool: "go" | "npm") => Promise<string | undefined>;
   /** The source was built already (by an earlier call): only say how to run it. */
   built?: boolean;
+  /**
+   * Installed dependencies of earlier builds (default: `<sandbox cacheDir>/node-modules-store`, 20
+   * keys); false to always run npm install. Must not be among the caches sandboxed steps write.
+   */
+  nodeModulesStore?: NodeModulesStore | false;
 }): Promise<ChaincodeCommand> {
   if (p.built && p.type === "go") {
     const out = join(p.srcDir, "..", "bin", "chaincode");
@@ -326,22 +413,21 @@ export async function buildChaincode(p: {
     scripts?: Record<string, string>;
   };
   const hasBuild = Boolean(pkg.scripts?.build);
-  if (!(await exists(join(p.srcDir, "node_modules"))) || hasBuild) {
-    await step(
-      "npm install",
-      npm,
-      // Install scripts never run (a preinstall is arbitrary code); packages that need them are not supported.
-      [
-        "install",
-        ...(hasBuild ? [] : ["--omit=dev"]),
-        "--ignore-scripts",
-        "--no-audit",
-        "--no-fund",
-        "--prefer-offline",
-      ],
-      opts,
-    );
-  }
+  // Install scripts never run (a preinstall is arbitrary code); packages that need them are not supported.
+  const install = [
+    "install",
+    ...(hasBuild ? [] : ["--omit=dev"]),
+    "--ignore-scripts",
+    "--no-audit",
+    "--no-fund",
+    "--prefer-offline",
+  ];
+  const nodeModules = join(p.srcDir, "node_modules");
+  const store = p.nodeModulesStore ?? nodeModulesStore(p.sandbox.cacheDir);
+  // Only a source without node_modules goes through the store: one it brought could be anything.
+  const fresh = !(await lstat(nodeModules).catch(() => undefined));
+  const installed = fresh && store ? await installThroughStore(store, npm, install, hasBuild, opts) : false;
+  if (!installed && (!(await exists(nodeModules)) || hasBuild)) await step("npm install", npm, install, opts);
   if (hasBuild) await step("npm run build", npm, ["run", "build"], opts);
   const bin = join(p.srcDir, "node_modules", ".bin", "fabric-chaincode-node");
   if (!(await exists(bin))) {
