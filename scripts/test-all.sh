@@ -20,10 +20,14 @@ trap '[ -n "$sampler" ] && kill "$sampler" 2>/dev/null; rm -rf "$reports"' EXIT
 sampler=$!
 
 # run_tier NAME DIR: runs vitest in DIR; records "NAME start end cpu-seconds exit-code" in tiers.txt.
+# TEST_SERVER_FILTER (vitest file filters, space-separated) narrows the server tier, TEST_SKIP_WEB=1
+# leaves out the web tier: scripts/test-stress.sh runs only the slow tiers that way.
 run_tier() {
-  local name="$1" dir="$2" t0 rc cpu
+  local name="$1" dir="$2" t0 rc cpu filter=()
+  [ "$name" = server ] && read -r -a filter <<<"${TEST_SERVER_FILTER:-}"
+  if [ "$name" = web ] && [ "${TEST_SKIP_WEB:-}" = 1 ]; then return 0; fi
   t0=$(date +%s)
-  (cd "$root/$dir" && npx vitest run --reporter=default --reporter=json --outputFile="$reports/$name.json")
+  (cd "$root/$dir" && npx vitest run "${filter[@]}" --reporter=default --reporter=json --outputFile="$reports/$name.json")
   rc=$?
   # `times`: this shell's children (vitest and all it waited for), user then system, on line 2.
   times >"$reports/$name.times" # (in a pipe it would run in a subshell with no children)
