@@ -1,5 +1,6 @@
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { isAlive, parseProcStat, readCmdline, readProcStat } from "./proc.js";
+import { describeGroup, isAlive, parseProcStat, readCmdline, readProcStat } from "./proc.js";
 
 describe("/proc readers", () => {
   it("parses stat lines whose command name holds spaces and parentheses", () => {
@@ -15,5 +16,26 @@ describe("/proc readers", () => {
     expect((await readCmdline(process.pid))?.[0]).toBeTruthy();
     expect(await isAlive(process.pid)).toBe(true);
     expect(await isAlive(2 ** 22 + 12345)).toBe(false);
+  });
+});
+
+describe("describeGroup", () => {
+  it("names each live process of a group with its pid and state, and nothing once it is gone", async () => {
+    // A shell leading its own group, with a sleep under it.
+    const child = spawn("/bin/sh", ["-c", "sleep 30 & wait"], { detached: true, stdio: "ignore" });
+    const pgid = child.pid!;
+    try {
+      let text = "";
+      for (let i = 0; i < 50 && !text.includes("sleep"); i++) {
+        text = await describeGroup(pgid);
+        if (!text.includes("sleep")) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(text).toMatch(new RegExp(`^sh ${pgid} [RS]`));
+      expect(text).toMatch(/, sleep \d+ [RS]/);
+    } finally {
+      process.kill(-pgid, "SIGKILL");
+    }
+    await new Promise((r) => child.once("exit", r));
+    expect(await describeGroup(pgid)).toBe("");
   });
 });

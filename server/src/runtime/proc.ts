@@ -106,6 +106,24 @@ export async function groupMembers(pgid: number): Promise<number[]> {
   return out;
 }
 
+/**
+ * What a process group is doing, for an error message: "bwrap 120 S, node 125 S (ep_poll)" (name,
+ * pid, state, and the kernel function it sleeps in when /proc tells). Empty when the group is gone.
+ */
+export async function describeGroup(pgid: number): Promise<string> {
+  const parts: string[] = [];
+  for (const pid of [pgid, ...(await groupMembers(pgid))]) {
+    const text = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+    if (!text) continue;
+    const stat = parseProcStat(text);
+    if (stat.state === "Z" || stat.state === "X" || (pid === pgid && stat.pgrp !== pgid)) continue;
+    const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
+    const wchan = (await readFile(`/proc/${pid}/wchan`, "utf8").catch(() => "")).trim();
+    parts.push(`${name} ${pid} ${stat.state}${wchan && wchan !== "0" ? ` (${wchan})` : ""}`);
+  }
+  return parts.join(", ");
+}
+
 /** Sends `signal` to each remaining member of the group (never to a pid that is not in it). */
 export async function signalGroupMembers(pgid: number, signal: NodeJS.Signals): Promise<void> {
   for (const pid of await groupMembers(pgid)) {

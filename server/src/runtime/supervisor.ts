@@ -12,7 +12,15 @@ import {
   type LogRotation,
 } from "./log-files.js";
 import { readPidRecord, removePidRecord, verifyPidRecord, writePidRecord, type PidRecord } from "./pid-file.js";
-import { isAlive, readBootId, readProcStat, signalGroup, signalGroupMembers, waitGroupGone } from "./proc.js";
+import {
+  describeGroup,
+  isAlive,
+  readBootId,
+  readProcStat,
+  signalGroup,
+  signalGroupMembers,
+  waitGroupGone,
+} from "./proc.js";
 import type {
   ProcessSpec,
   ProcessState,
@@ -359,10 +367,16 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       }
       if (Date.now() > deadline) {
         const lines = await lastLines(e);
+        // What was still running, and in which state: says whether it hung, waited or never began.
+        const running = await describeGroup(pid);
         e.wantStopped = true;
         await terminate(e, stopTimeoutMs);
         e.wantStopped = false;
-        setStatus(e, "ERROR", `not ready within ${timeoutMs / 1000} s; last log lines:\n${lines.join("\n")}`);
+        setStatus(
+          e,
+          "ERROR",
+          `not ready within ${timeoutMs / 1000} s${running ? ` (running: ${running})` : ""}; last log lines:\n${lines.join("\n")}`,
+        );
         break;
       }
       await sleep(nextDelay());

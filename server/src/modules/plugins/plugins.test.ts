@@ -246,7 +246,7 @@ describe.each(dialects())("plugins API (%s)", (dialect) => {
     expect((await yamlPost("/plugins", pluginYaml("crashy", { exitAtOnce: true }))).status).toBe(201);
     const r = await call("POST", "/plugins/crashy/deploy", { port: await freePort() });
     expect(r.status).toBe(400);
-    expect(r.body.message).toMatch(/^process 'web' did not start: exited during start \(exit code 4\)/);
+    expect(r.body.message, r.body.message).toMatch(/^process 'web' did not start: exited during start \(exit code 4\)/);
     expect(r.body.details.log.join("\n")).toContain("cannot start: missing config");
     const st = (await call("GET", "/plugins/crashy/deployment-status")).body;
     expect(st.status).toBe("error");
