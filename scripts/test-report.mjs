@@ -32,7 +32,9 @@ for (const f of fs.readdirSync(reports)) {
     }
     // Name every failure again here, so the last lines of a long run say what failed.
     if (file.status === "failed" && !(file.assertionResults || []).some((a) => a.status === "failed")) {
-      console.log(`FAILED ${rel}: ${(file.message || "").split("\n")[0].slice(0, 300)}`);
+      // No failed test and no file error: a describe block's hook (beforeAll/afterAll) failed.
+      const why = (file.message || "").split("\n")[0].slice(0, 300) || "a suite hook failed (see the tier's log)";
+      console.log(`FAILED ${rel}: ${why}`);
     }
     for (const a of file.assertionResults || []) {
       if (a.status !== "failed") continue;
