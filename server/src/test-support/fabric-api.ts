@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createFabricBinaryResolver } from "../runtime/index.js";
 import { releasePorts, reservePorts } from "./ports.js";
@@ -171,7 +172,27 @@ export async function fabricApi(
     /** Stops the given nodes through the API and waits until none of this console's processes is left. */
     async stopNodes(nodes: Json[]): Promise<void> {
       await Promise.all(nodes.map((n) => ok("POST", `/nodes/${n.id}/stop`)));
-      await waitFor("no node process left", async () => (nodeProcesses().length === 0 ? true : undefined), 30_000);
+      await waitFor(
+        "no node process left",
+        async () => (nodeProcesses().length === 0 ? true : undefined),
+        30_000,
+      ).catch(async (err: unknown) => {
+        // Which processes stayed, in which state, and what the console says of each node.
+        const left = nodeProcesses().map((pid) => {
+          let stat = "";
+          try {
+            stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          } catch {
+            return `${pid} (gone)`;
+          }
+          // "(peer) S": the name and the state letter.
+          return `${pid} ${stat.slice(stat.indexOf("("), stat.lastIndexOf(")") + 3)}`;
+        });
+        const states = await Promise.all(
+          nodes.map(async (n) => `${n.name}: ${(await ok("GET", `/nodes/${n.id}`)).status}`),
+        );
+        throw new Error(`${(err as Error).message}: ${left.join("; ")} (${states.join(", ")})`);
+      });
     },
     /** First of the console's node ports (`portCount` of them). */
     ports,
