@@ -198,7 +198,13 @@ export async function fabricApi(
     ports,
     /** Kills leftovers, closes the app, removes its data dir and gives its ports back. */
     async close(): Promise<void> {
-      for (const pid of [...nodeProcesses(), ...nodeProcesses("chaincodes")]) process.kill(pid, "SIGKILL");
+      for (const pid of [...nodeProcesses(), ...nodeProcesses("chaincodes")]) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // ended between the listing and the kill
+        }
+      }
       await t.close();
       releasePorts(ports, portCount);
     },

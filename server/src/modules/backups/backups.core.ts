@@ -4,7 +4,7 @@ import { decryptEnvelopeToString, encryptEnvelope } from "../../crypto/envelope.
 import type { EventBus } from "../../events/bus.js";
 import { InputError, NotFoundError, UpstreamError, errorMessage } from "../../http/errors.js";
 import type { BackupRow, BackupsRepo, ScheduleRow, TargetRow } from "./backups.repo.js";
-import { openOrInit, ResticError, resticRepo, runRestic, type ResticRepo, type TargetAccess } from "./restic.js";
+import { openOrInit, ResticError, resticRepo, withRepoLock, type ResticRepo, type TargetAccess } from "./restic.js";
 import type { NodePoint, SnapshotSources } from "./snapshot.js";
 
 export interface BackupsDeps {
@@ -127,16 +127,9 @@ export function createBackupsCore(deps: BackupsDeps) {
     }
   }
 
-  async function resticWithUnlock<T>(r: ResticRepo, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof ResticError) || err.kind !== "locked") throw err;
-      // Only stale locks go (a process that died); a live lock makes the retry fail again.
-      await runRestic(r, ["unlock"], { timeoutMs: checkTimeoutMs }).catch(() => undefined);
-      return fn();
-    }
-  }
+  /** An exclusive restic command (forget, prune, check) that waits out the repository's lock (restic.ts). */
+  const resticWithUnlock = <T>(r: ResticRepo, fn: () => Promise<T>): Promise<T> =>
+    withRepoLock(r, fn, { unlockTimeoutMs: checkTimeoutMs });
 
   return {
     deps,

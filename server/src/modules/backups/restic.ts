@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { isAbsolute, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { AppError, InputError, ToolMissingError, UpstreamError } from "../../http/errors.js";
+import { backoffSchedule } from "../../runtime/backoff.js";
 import { findExecutable } from "../../runtime/index.js";
 
 /** What restic needs to open one repository. Secrets travel only in `env`, never in argv. */
@@ -277,5 +279,29 @@ export function toHttpError(err: unknown, repo: ResticRepo): Error {
       return new AppError(`the repository at ${where} is locked by another restic process`, 409, "CONFLICT");
     default:
       return new UpstreamError(`restic failed on ${where}: ${err.message}`);
+  }
+}
+
+/**
+ * Runs an exclusive restic command (forget, prune, check), waiting for the repository's lock the
+ * way restic 0.16's `--retry-lock` does (Debian 12 ships 0.14): a stale lock (its process died) is
+ * removed with `restic unlock`, a live one (a listing by the UI, another console, a restore drill)
+ * is waited out with a backoff for up to `lockWaitMs`; after that the lock error stands.
+ */
+export async function withRepoLock<T>(
+  r: ResticRepo,
+  fn: () => Promise<T>,
+  opts: { lockWaitMs?: number; unlockTimeoutMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (opts.lockWaitMs ?? 120_000);
+  const delay = backoffSchedule({ firstMs: 500, capMs: 5000 });
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof ResticError) || err.kind !== "locked" || Date.now() > deadline) throw err;
+      await runRestic(r, ["unlock"], { timeoutMs: opts.unlockTimeoutMs ?? 30_000 }).catch(() => undefined);
+      await sleep(delay());
+    }
   }
 }
