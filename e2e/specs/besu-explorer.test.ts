@@ -35,6 +35,16 @@ async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T
   return body.result as T;
 }
 
+/** A transaction's receipt once it is mined (null until then; anvil mines after it answers). */
+async function receiptOf<T>(url: string, hash: string): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const receipt = await rpc<T | null>(url, "eth_getTransactionReceipt", [hash]);
+    if (receipt) return receipt;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`no receipt for ${hash} after 15 s`);
+}
+
 /**
  * Issue 7's block explorer against a real JSON-RPC node: a Besu node is registered without starting
  * (no besu binary here) and anvil serves its RPC port; one transaction with calldata lands in block 1.
@@ -156,7 +166,7 @@ describe.skipIf(!existsSync(ANVIL))("besu block explorer", () => {
     const initCode = "0x602a6000556001601160003960016000f300";
     const [from] = await rpc<string[]>(rpcUrl, "eth_accounts", []);
     const hash = await rpc<string>(rpcUrl, "eth_sendTransaction", [{ from, data: initCode, gas: "0x30000" }]);
-    const receipt = await rpc<{ contractAddress: string }>(rpcUrl, "eth_getTransactionReceipt", [hash]);
+    const receipt = await receiptOf<{ contractAddress: string }>(rpcUrl, hash);
 
     await s.page.goto(`/smart-contracts/besu?node=${nodeId}`);
     await s.page.getByRole("heading", { name: "Besu Smart Contracts" }).waitFor();

@@ -61,6 +61,8 @@ export interface BuiltApp {
   /** Set when this boot created the first admin with a generated password (shown once). */
   generatedAdminPassword: string | undefined;
   close(): Promise<void>;
+  /** Where a close stands ("modules (federation)", "http server", "database"), for one that hangs. */
+  closeStep(): string;
 }
 
 const REDACT = [
@@ -232,6 +234,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   }
 
   await app.ready();
+  let closeStep = "";
   return {
     app,
     database,
@@ -239,9 +242,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     routes,
     generatedAdminPassword,
     async close() {
+      closeStep = "modules";
       await modules?.stop();
+      closeStep = "http server";
       await app.close();
+      closeStep = "database";
       await database.close();
+      closeStep = "closed";
     },
+    closeStep: () => (closeStep === "modules" && modules ? `modules (${modules.stopping()})` : closeStep),
   };
 }

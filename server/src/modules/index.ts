@@ -38,6 +38,8 @@ import { createWsHub } from "../events/ws-hub.js";
 export interface Modules {
   /** Stops timers and loops; waits for work that would still write to the database. */
   stop(): Promise<void>;
+  /** The module whose stop is being awaited ("" before and after), for a close that hangs. */
+  stopping(): string;
 }
 
 /**
@@ -149,10 +151,27 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerWsRoute(api, hub, ctx.config.allowedOrigins);
   const alerts = registerAlertsModule(api, ctx, { settings });
 
+  let stopping = "";
   return {
+    stopping: () => stopping,
     async stop() {
-      await alerts.close();
-      await federation.close();
+      // A step that takes long is named in the log (a close that hangs says where).
+      const timed = async (name: string, fn: () => Promise<void>) => {
+        stopping = name;
+        const started = Date.now();
+        const slow = setTimeout(
+          () => ctx.log.warn({ step: name }, "closing: still waiting for a module to stop"),
+          5000,
+        );
+        try {
+          await fn();
+        } finally {
+          clearTimeout(slow);
+          if (Date.now() - started > 5000) ctx.log.warn({ step: name, ms: Date.now() - started }, "closing: slow stop");
+        }
+      };
+      await timed("alerts", () => alerts.close());
+      await timed("federation", () => federation.close());
       unsubscribe();
       backups.close();
       nodes.close();

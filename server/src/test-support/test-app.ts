@@ -80,7 +80,16 @@ export async function createTestApp(
       Object.assign(t, { app: built.app, database: built.database, bus: built.bus, routes: built.routes });
     },
     async close() {
-      await built.close();
+      // A close that hangs says where, before the hook's timeout hides it.
+      const watchdog = setInterval(
+        () => process.stderr.write(`test app ${dataDir}: close still waiting at ${built.closeStep()}\n`),
+        15_000,
+      );
+      try {
+        await built.close();
+      } finally {
+        clearInterval(watchdog);
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
