@@ -107,19 +107,28 @@ export async function groupMembers(pgid: number): Promise<number[]> {
 }
 
 /**
- * What a process group is doing, for an error message: "bwrap 120 S, node 125 S (ep_poll)" (name,
- * pid, state, and the kernel function it sleeps in when /proc tells). Empty when the group is gone.
+ * One process for an error message: "node 125 S (ep_poll)" (name, pid, state, and the kernel
+ * function it sleeps in when /proc tells), with its parsed stat. Undefined when it is gone.
+ */
+export async function describeProcess(pid: number): Promise<{ text: string; stat: ProcStat } | undefined> {
+  const raw = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  if (!raw) return undefined;
+  const stat = parseProcStat(raw);
+  const name = raw.slice(raw.indexOf("(") + 1, raw.lastIndexOf(")"));
+  const wchan = (await readFile(`/proc/${pid}/wchan`, "utf8").catch(() => "")).trim();
+  return { text: `${name} ${pid} ${stat.state}${wchan && wchan !== "0" ? ` (${wchan})` : ""}`, stat };
+}
+
+/**
+ * What a process group is doing, for an error message: "bwrap 120 S, node 125 S (ep_poll)" (see
+ * describeProcess). Empty when the group is gone.
  */
 export async function describeGroup(pgid: number): Promise<string> {
   const parts: string[] = [];
   for (const pid of [pgid, ...(await groupMembers(pgid))]) {
-    const text = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-    if (!text) continue;
-    const stat = parseProcStat(text);
-    if (stat.state === "Z" || stat.state === "X" || (pid === pgid && stat.pgrp !== pgid)) continue;
-    const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
-    const wchan = (await readFile(`/proc/${pid}/wchan`, "utf8").catch(() => "")).trim();
-    parts.push(`${name} ${pid} ${stat.state}${wchan && wchan !== "0" ? ` (${wchan})` : ""}`);
+    const p = await describeProcess(pid);
+    if (!p || p.stat.state === "Z" || p.stat.state === "X" || (pid === pgid && p.stat.pgrp !== pgid)) continue;
+    parts.push(p.text);
   }
   return parts.join(", ");
 }

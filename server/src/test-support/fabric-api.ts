@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createFabricBinaryResolver } from "../runtime/index.js";
+import { describeProcess } from "../runtime/proc.js";
 import { releasePorts, reservePorts } from "./ports.js";
 import { processesUnder, supervisedUnder } from "./processes.js";
 import { createTestApp, type TestDialect } from "./test-app.js";
@@ -178,16 +178,9 @@ export async function fabricApi(
         30_000,
       ).catch(async (err: unknown) => {
         // Which processes stayed, in which state, and what the console says of each node.
-        const left = nodeProcesses().map((pid) => {
-          let stat = "";
-          try {
-            stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-          } catch {
-            return `${pid} (gone)`;
-          }
-          // "(peer) S": the name and the state letter.
-          return `${pid} ${stat.slice(stat.indexOf("("), stat.lastIndexOf(")") + 3)}`;
-        });
+        const left = await Promise.all(
+          nodeProcesses().map(async (pid) => (await describeProcess(pid))?.text ?? `${pid} (gone)`),
+        );
         const states = await Promise.all(
           nodes.map(async (n) => `${n.name}: ${(await ok("GET", `/nodes/${n.id}`)).status}`),
         );
