@@ -277,7 +277,7 @@ async function installThroughStore(
   if (!inputs) return false;
   const key = `${inputs.key.slice(0, 12)}…`;
   const t0 = Date.now();
-  if (await restoreNodeModules(store, inputs.key, srcDir)) {
+  if (await restoreNodeModules(store, inputs, srcDir)) {
     await appendFile(
       opts.logFile,
       `\n--- npm install: reused the installed dependencies of an earlier build (key ${key}, copied in ${Date.now() - t0} ms) ---\n`,

@@ -161,13 +161,18 @@ const entryDir = (store: NodeModulesStore, key: string): string => join(store.di
 const tempBeside = (dir: string, prefix: string): Promise<string> => mkdtemp(join(dirname(dir), prefix));
 
 /**
- * Puts the stored node_modules of `key` into `srcDir` (which has none): copied to a temporary folder
- * beside it, then renamed in, so the source never holds half a copy; the entry's package-lock.json
- * too when the source has no lock. Marks the entry used.
+ * Puts the stored node_modules of `inputs.key` into `srcDir` (which has none): copied to a temporary
+ * folder beside it, then renamed in, so the source never holds half a copy; the entry's
+ * package-lock.json too when the source has no lock (`inputs.hasLock`, as dependencyKey read it).
+ * Marks the entry used.
  * @returns false when the key is not stored or the copy failed (nothing is left behind then)
  */
-export async function restoreNodeModules(store: NodeModulesStore, key: string, srcDir: string): Promise<boolean> {
-  const entry = entryDir(store, key);
+export async function restoreNodeModules(
+  store: NodeModulesStore,
+  inputs: Pick<DependencyInputs, "key" | "hasLock">,
+  srcDir: string,
+): Promise<boolean> {
+  const entry = entryDir(store, inputs.key);
   if (!(await stat(join(entry, "node_modules")).catch(() => undefined))?.isDirectory()) return false;
   const now = new Date();
   await utimes(entry, now, now).catch(() => undefined);
@@ -177,15 +182,7 @@ export async function restoreNodeModules(store: NodeModulesStore, key: string, s
     await copyTree(join(entry, "node_modules"), join(tmp, "node_modules"));
     // rename never follows a link: a planted `node_modules` or lock link makes it fail, not write through.
     await rename(join(tmp, "node_modules"), join(srcDir, "node_modules"));
-    const hasLock = await Promise.all(
-      ["package-lock.json", "npm-shrinkwrap.json"].map((f) =>
-        lstat(join(srcDir, f)).then(
-          () => true,
-          () => false,
-        ),
-      ),
-    );
-    if (!hasLock.some(Boolean) && (await stat(join(entry, "package-lock.json")).catch(() => undefined))) {
+    if (!inputs.hasLock && (await stat(join(entry, "package-lock.json")).catch(() => undefined))) {
       await copyTree(join(entry, "package-lock.json"), join(tmp, "package-lock.json"));
       await rename(join(tmp, "package-lock.json"), join(srcDir, "package-lock.json")).catch(() => undefined);
     }
