@@ -1,13 +1,4 @@
-import {
-  chmodSync,
-  linkSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, linkSync, mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,9 +16,9 @@ import { join } from "node:path";
  *
  * No test keeps a fixed range of its own (docs/testing.md, "Ports").
  */
+/** Below 10000 live the product's defaults (7050, 7051, 8100, 9443, chaincode servers from 9100): never handed out. */
 export const TEST_PORT_POOL = { from: 10_000, to: 32_767 } as const;
 
-/** Below 10000 live the product's defaults (7050, 7051, 8100, 9443, chaincode servers from 9100): never handed out. */
 const LOCK_DIR = join(tmpdir(), "chainlaunch-test-ports");
 const held = new Set<number>();
 let cleanupInstalled = false;
@@ -183,8 +174,8 @@ export function sweepStalePortLocks(): number {
     try {
       const file = join(LOCK_DIR, name);
       const owner = Number(readFileSync(file, "utf8"));
-      // An empty file is a lock from before locks were links: gone once it is a minute old.
-      if (owner ? !alive(owner) : Date.now() - statSync(file).mtimeMs > 60_000) {
+      // A lock is a link to its owner's pid file, so one without a pid is no one's.
+      if (!owner || !alive(owner)) {
         unlinkSync(file);
         removed++;
       }
