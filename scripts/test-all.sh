@@ -47,10 +47,7 @@ if [ "${TEST_TIERS:-parallel}" = sequential ]; then
   done
 else
   echo "=== web, then e2e (beside the server tier; its log follows the server's) ==="
-  ( (run_tier web web && :) >"$reports/web.log" 2>&1
-    echo "=== web ===" >"$reports/side.log"; cat "$reports/web.log" >>"$reports/side.log"
-    (run_tier e2e e2e && :) >"$reports/e2e.log" 2>&1
-    echo "=== e2e ===" >>"$reports/side.log"; cat "$reports/e2e.log" >>"$reports/side.log" ) &
+  { echo "=== web ==="; (run_tier web web); echo "=== e2e ==="; (run_tier e2e e2e); } >"$reports/side.log" 2>&1 &
   side=$!
   echo "=== server ==="
   (run_tier server server) || status=1
