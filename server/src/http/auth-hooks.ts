@@ -182,7 +182,12 @@ export function registerAuthHooks(
     throw forbidden(access, req.principal, req.method);
   });
 
-  app.addHook("onResponse", async (req, reply) => {
+  // A request's API-key use and audit entry are written before its answer
+  // leaves: whoever got the answer can read both, and the key's log lists
+  // requests in the order they were answered (ids follow the writes; written
+  // after the answer, two quick requests could swap). Neither write can fail
+  // the request: both catch and log.
+  app.addHook("onSend", async (req, reply, payload) => {
     const p = req.principal;
     if (p?.via === "api_key" && p.apiKeyId !== undefined) {
       await deps.apiKeys
@@ -197,7 +202,8 @@ export function registerAuthHooks(
         .catch((err: unknown) => req.log.error({ err }, "failed to log API key use"));
     }
     const eventType = req.routeOptions.config?.audit;
-    if (!eventType || req.auditDone) return;
+    if (!eventType || req.auditDone) return payload;
+    req.auditDone = true;
     const ok = reply.statusCode < 400;
     const info = req.auditInfo;
     await deps.audit.record({
@@ -211,5 +217,6 @@ export function registerAuthHooks(
       resource: info.resource ?? null,
       details: { method: req.method, path: req.url.split("?")[0], status: reply.statusCode, ...info.details },
     });
+    return payload;
   });
 }
