@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { parseMasterKey } from "../crypto/envelope.js";
+import { defaultDockerEndpoint } from "../runtime/docker/engine.js";
 
 function isMasterKey(value: string): boolean {
   try {
@@ -84,6 +85,10 @@ const envSchema = z.object({
     .regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a system user name like chainlaunch-sandbox")
     .default("chainlaunch-sandbox"),
   CHAINLAUNCH_SANDBOX_CACHE: z.string().min(1).optional(),
+  CHAINLAUNCH_DOCKER_HOST: z
+    .string()
+    .regex(/^(unix:\/\/\/|tcp:\/\/)\S+$/, "must be unix:///path/to/docker.sock or tcp://host:port")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -130,6 +135,11 @@ export interface Config {
   sandboxCacheDir: string | undefined;
   /** Directories LOCAL backup targets may use; empty means `<dataDir>/backups/local`. */
   backupLocalRoots: string[];
+  /**
+   * The Docker engine of mode "docker": CHAINLAUNCH_DOCKER_HOST, else DOCKER_HOST, else
+   * /var/run/docker.sock when it exists; undefined when there is none (mode "docker" is then a 400).
+   */
+  dockerHost: string | undefined;
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -179,5 +189,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((d) => d.trim())
       .filter(Boolean)
       .map((d) => resolve(d)),
+    dockerHost: e.CHAINLAUNCH_DOCKER_HOST ?? defaultDockerEndpoint(env)?.host,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { createDockerRuntime } from "../runtime/docker/index.js";
 import { sandboxFromConfig } from "../runtime/sandbox.js";
 import { registerAlertsModule } from "./alerts/index.js";
 import { registerApiKeysRoutes } from "./api-keys/api-keys.routes.js";
@@ -77,8 +78,11 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));
   // One execution boundary for every program built or run from user code (chaincode, projects, plugins).
   const sandbox = sandboxFromConfig(ctx.config, ctx.log);
+  // Mode "docker": one engine for the console (none configured means mode docker is a 400).
+  const docker = createDockerRuntime({ host: ctx.config.dockerHost, dataDir: ctx.config.dataDir });
   const chaincodes = registerChaincodesModule(api, ctx, {
     sandbox,
+    docker,
     fabric: fabricNetworks.ctx,
     keys,
     defaults: nodes.defaults,

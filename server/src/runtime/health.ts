@@ -5,7 +5,11 @@ import { connect } from "node:net";
 import { groupMembers } from "./proc.js";
 
 /** Decides whether a started process is ready. `signal` aborts when the supervisor gives up. */
-export type ReadinessProbe = (ctx: { pid: number; signal: AbortSignal }) => Promise<boolean>;
+/**
+ * `container`: the node runs in a container (its own network namespace), so whether its pid owns
+ * a listening socket can't be read from this namespace's /proc/net: only a connection tells.
+ */
+export type ReadinessProbe = (ctx: { pid: number; signal: AbortSignal; container?: boolean }) => Promise<boolean>;
 
 export interface HealthzResult {
   ok: boolean;
@@ -91,7 +95,7 @@ export async function processListensOn(pid: number, port: number): Promise<boole
  */
 export function tcpProbe(host: string, port: number, timeoutMs = 2000): ReadinessProbe {
   return async (ctx) => {
-    const own = await processListensOn(ctx.pid, port);
+    const own = ctx.container ? undefined : await processListensOn(ctx.pid, port);
     if (own !== undefined) return own;
     return tcpConnects(host, port, timeoutMs, ctx.signal);
   };

@@ -4,6 +4,43 @@ import type { LogRotation } from "./log-files.js";
 /** PENDING → STARTING → RUNNING / ERROR, and STOPPING → STOPPED. */
 export type ProcessStatus = "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
 
+/** A host folder seen inside a container. */
+export interface ContainerBind {
+  source: string;
+  target: string;
+  readOnly: boolean;
+}
+
+/** A container port published on the host. */
+export interface PublishedPort {
+  /** Host address to bind, e.g. 127.0.0.1. */
+  hostIp: string;
+  hostPort: number;
+  containerPort: number;
+}
+
+/**
+ * How to run one node as a container (mode "docker"). `command` and `args` of the ProcessSpec are
+ * ignored then: the image's entrypoint runs with `cmd`.
+ */
+export interface ContainerSpec {
+  image: string;
+  cmd?: string[];
+  entrypoint?: string[];
+  env: Record<string, string>;
+  binds: ContainerBind[];
+  ports: PublishedPort[];
+  /** User-defined network to join (made when missing): containers on it reach each other by name. */
+  network: string;
+  /** Names other containers on the network reach this one by. */
+  aliases: string[];
+  /** uid:gid to run as. Default: the console's own, so files it writes stay the console's. */
+  user?: string;
+  workingDir?: string;
+  /** Extra labels (the runtime adds its own). */
+  labels?: Record<string, string>;
+}
+
 /** How to run one node. The supervisor never goes through a shell. */
 export interface ProcessSpec {
   /** Node id; also names its pid file, so [A-Za-z0-9._-] only. */
@@ -19,6 +56,8 @@ export interface ProcessSpec {
   /** Ready check, e.g. {@link httpHealthProbe} on the operations /healthz. Without one, alive = ready. */
   probe?: ReadinessProbe;
   startTimeoutMs?: number;
+  /** Run as a container on a Docker engine instead of a child process. */
+  container?: ContainerSpec;
 }
 
 export interface ProcessState {
@@ -32,6 +71,8 @@ export interface ProcessState {
   logFile: string;
   /** True when this supervisor found the process running (after a console restart) rather than spawning it. */
   adopted: boolean;
+  /** Set for a node running as a container. */
+  container?: { id: string; name: string; image: string; engine: string };
 }
 
 export type SupervisorEvent =
@@ -50,7 +91,7 @@ export type SupervisorEvent =
       restartInMs?: number;
     }
   | { type: "adopted"; id: string; pid: number }
-  | { type: "spawned"; id: string; pid: number }
+  | { type: "spawned"; id: string; pid: number; containerId?: string }
   | { type: "log-rotated"; id: string; logFile: string };
 
 export interface RestartPolicy {

@@ -184,7 +184,7 @@ export function createChaincodeDefinitions(
       };
       libraryInput("", () => validateDefinition(input));
       if (body.sequence !== def.sequence) await assertNextSequence(cc, body.sequence);
-      const address = body.chaincode_address ?? def.chaincode_address;
+      const address = body.chaincode_address || def.chaincode_address;
       const changesPackage = address !== def.chaincode_address || body.version !== def.version;
       try {
         await repo.updateDefinition(definitionId, {

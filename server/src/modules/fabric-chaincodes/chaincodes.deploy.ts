@@ -4,7 +4,8 @@ import { nowIso } from "../../db/db.js";
 import { ConflictError, errorMessage, InputError, NotFoundError } from "../../http/errors.js";
 import { chaincodeServerEnv } from "../../runtime/chaincode-source.js";
 import type { ChaincodePackaging } from "./chaincodes.package.js";
-import { dockerEngineAvailable, json, type ChaincodeShared, type ChaincodesDeps } from "./chaincodes.shared.js";
+import { ensureImage } from "../../runtime/docker/index.js";
+import { json, type ChaincodeShared, type ChaincodesDeps } from "./chaincodes.shared.js";
 import type { ChaincodeSources } from "./chaincodes.source.js";
 
 /** The chaincode server as a supervised process: build, run (deploy), stop, and what runs. */
@@ -18,6 +19,23 @@ export function createChaincodeDeploy(
   const { defDir, definition, event } = s;
   const { packageOf, tlsFiles } = pkgs;
   const { buildDefinition } = src;
+  /** A docker_image definition runs only where an engine answers and has (or can pull) the image. */
+  async function dockerReady(image: string): Promise<void> {
+    const docker = deps.docker;
+    if (!docker?.endpoint) {
+      throw new InputError(
+        `docker_image: running '${image}' needs a Docker engine and none is configured (set CHAINLAUNCH_DOCKER_HOST or DOCKER_HOST, or start dockerd on /var/run/docker.sock); or upload the chaincode source (node, go or executable) to run it as a process`,
+        { field: "docker_image" },
+      );
+    }
+    try {
+      await docker.ready();
+      await ensureImage(docker.client(), image);
+    } catch (err) {
+      throw new InputError(`docker_image: ${errorMessage(err)}`, { field: "docker_image" });
+    }
+  }
+
   const api = {
     /**
      * Builds a definition's source (npm install + build, go build) without running it, so a caller can
@@ -35,13 +53,10 @@ export function createChaincodeDeploy(
       opts: { built?: boolean } = {},
     ) {
       const { def, cc } = await definition(definitionId);
-      if (def.source_type === "docker" || (def.source_type === "none" && def.docker_image)) {
-        const message = (deps.dockerAvailable ?? dockerEngineAvailable)()
-          ? `docker_image: the Docker runtime is not available in this version; upload the chaincode source (node, go or executable) to run it as a process`
-          : `docker_image: running '${def.docker_image}' needs a Docker engine and none was found (no /var/run/docker.sock, DOCKER_HOST unset); upload the chaincode source (node, go or executable) to run it as a process`;
-        throw new InputError(message, { field: "docker_image" });
-      }
-      if (def.source_type === "none" || !def.source_path) {
+      const image =
+        def.source_type === "docker" || (def.source_type === "none" && def.docker_image) ? def.docker_image : undefined;
+      if (image) await dockerReady(image);
+      else if (def.source_type === "none" || !def.source_path) {
         throw new InputError("source_type: this definition has no source yet; upload an archive or give source_path", {
           field: "source_type",
         });
@@ -57,46 +72,42 @@ export function createChaincodeDeploy(
       }
       const environment = { ...json<Record<string, string>>(def.environment, {}), ...(env ?? {}) };
       if (env) await repo.updateDefinition(def.id, { environment: JSON.stringify(environment) });
-      const run = await buildDefinition(def, user, { built: opts.built === true });
-      const args =
-        def.source_type === "node"
-          ? [...run.args, "--chaincode-address", def.chaincode_address, "--chaincode-id", pkg.packageId]
-          : run.args;
       const tls = await tlsFiles(def);
-      const base: Record<string, string> = {};
-      for (const k of ["PATH", "HOME", "TMPDIR", "LANG", "TZ"]) {
-        const v = process.env[k];
-        if (v !== undefined) base[k] = v;
+      const serverEnv = chaincodeServerEnv({
+        ccid: pkg.packageId,
+        address: def.chaincode_address,
+        ...(tls ? { tls } : {}),
+      });
+      let launch: { command: string; args: string[]; env: Record<string, string>; cwd: string; image?: string };
+      if (image) {
+        // The image is the whole environment: nothing of the console's own goes in.
+        launch = { command: image, args: [], env: { ...environment, ...serverEnv }, cwd: defDir(def.id), image };
+      } else {
+        const run = await buildDefinition(def, user, { built: opts.built === true });
+        const args =
+          def.source_type === "node"
+            ? [...run.args, "--chaincode-address", def.chaincode_address, "--chaincode-id", pkg.packageId]
+            : run.args;
+        const base: Record<string, string> = {};
+        for (const k of ["PATH", "HOME", "TMPDIR", "LANG", "TZ"]) {
+          const v = process.env[k];
+          if (v !== undefined) base[k] = v;
+        }
+        launch = { command: run.command, args, env: { ...base, ...environment, ...serverEnv }, cwd: run.cwd };
       }
-      const childEnv = {
-        ...base,
-        ...environment,
-        ...chaincodeServerEnv({
-          ccid: pkg.packageId,
-          address: def.chaincode_address,
-          ...(tls ? { tls } : {}),
-        }),
-      };
       await runtime.stop(def.id);
+      const failed = async (message: string): Promise<never> => {
+        await runtime.settle(def.id);
+        const tail = (await runtime.tail(def.id, 30)).join("\n");
+        await repo.updateDefinition(def.id, { deploy_status: "error", deploy_error: message, updated_at: nowIso() });
+        await event(def.id, "deploy", { status: "failed", user, error: message, log: tail });
+        throw new InputError(`the chaincode server did not start: ${message}`, { log: tail });
+      };
       const state = await runtime
-        .start({
-          definitionId: def.id,
-          command: run.command,
-          args,
-          env: childEnv,
-          cwd: run.cwd,
-          address: def.chaincode_address,
-        })
-        .catch(async (err: unknown) => {
-          const tail = (await runtime.tail(def.id, 30)).join("\n");
-          await repo.updateDefinition(def.id, {
-            deploy_status: "error",
-            deploy_error: errorMessage(err),
-            updated_at: nowIso(),
-          });
-          await event(def.id, "deploy", { status: "failed", user, error: errorMessage(err), log: tail });
-          throw new InputError(`the chaincode server did not start: ${errorMessage(err)}`, { log: tail });
-        });
+        .start({ definitionId: def.id, ...launch, address: def.chaincode_address })
+        .catch((err: unknown) => failed(errorMessage(err)));
+      // The supervisor reports a server that exited or never listened as ERROR (it does not throw).
+      if (state.status !== "RUNNING") await failed(state.errorMessage ?? `the server is ${state.status}`);
       await runtime.settle(def.id);
       await repo.updateDefinition(def.id, { deploy_status: "running", deploy_error: null, updated_at: nowIso() });
       await event(def.id, "deploy", {
@@ -105,10 +116,13 @@ export function createChaincodeDeploy(
         pid: state.pid,
         address: def.chaincode_address,
         package_id: pkg.packageId,
+        ...(state.container ? { container_id: state.container.id, image: state.container.image } : {}),
       });
       return {
         status: "success",
-        message: `chaincode server running at ${def.chaincode_address}`,
+        message: state.container
+          ? `chaincode container ${state.container.name} (${state.container.image}) serving at ${def.chaincode_address}`
+          : `chaincode server running at ${def.chaincode_address}`,
         pid: String(state.pid ?? ""),
       };
     },
@@ -124,6 +138,29 @@ export function createChaincodeDeploy(
     async dockerInfo(definitionId: number) {
       const { def } = await definition(definitionId);
       const s = runtime.state(def.id);
+      if (s?.container && deps.docker) {
+        // The container as the engine sees it.
+        const info = await deps.docker
+          .client()
+          .getContainer(s.container.id)
+          .inspect()
+          .catch(() => undefined);
+        if (info) {
+          const ports = Object.entries(info.NetworkSettings.Ports ?? {}).flatMap(([port, binds]) =>
+            (binds ?? []).map((b) => `${b.HostIp}:${b.HostPort}->${port}`),
+          );
+          return {
+            id: info.Id,
+            name: info.Name.replace(/^\//, ""),
+            image: info.Config.Image,
+            state: info.State.Status,
+            status: `${info.State.Status}${s.restarts ? ` (${s.restarts} restarts)` : ""}`,
+            docker_status: info.State.Status,
+            created: Math.floor(Date.parse(info.Created) / 1000),
+            ports,
+          };
+        }
+      }
       if (!s?.pid) throw new NotFoundError(`definition ${definitionId} has no running chaincode server`);
       const running = s.status === "RUNNING";
       const started = s.startedAt ? Math.floor(Date.parse(s.startedAt) / 1000) : 0;

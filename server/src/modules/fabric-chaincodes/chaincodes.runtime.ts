@@ -14,8 +14,9 @@ import {
   tcpProbe,
   type ProcessSpec,
   type ProcessState,
-  type Supervisor,
+  type SupervisorEvent,
 } from "../../runtime/index.js";
+import { createRuntimeSupervisor, type DockerRuntime } from "../../runtime/docker/index.js";
 import { nodePrefix, type Sandbox, type SandboxPolicy } from "../../runtime/sandbox.js";
 import { splitHostPort } from "../fabric-networks/fabric-networks.context.js";
 import type { ChaincodesRepo } from "./chaincodes.repo.js";
@@ -28,7 +29,14 @@ export interface ChaincodeRunSpec {
   env: Record<string, string>;
   cwd: string;
   address: string;
+  /** Mode "docker": the image to run (its entrypoint is the chaincode server); command and args unused. */
+  image?: string;
 }
+
+/** Where a chaincode container finds its TLS pair (the definition's `tls` folder, read-only). */
+export const CONTAINER_TLS_DIR = "/chaincode/tls";
+/** The user-defined network chaincode containers join (peers in containers reach them by name). */
+export const CHAINCODE_NETWORK = "chainlaunch";
 
 export const processId = (definitionId: number): string => `cc-${definitionId}`;
 
@@ -46,6 +54,8 @@ export function createChaincodeRuntime(deps: {
   definitionDir(definitionId: number): string;
   /** Where builds and servers run: they see their definition's `src` (and `bin`, `tls`), never the rest. */
   sandbox: Sandbox;
+  /** Mode "docker" (a definition with docker_image); without it such a definition can't run. */
+  docker?: DockerRuntime;
 }) {
   const { repo } = deps;
   let closed = false;
@@ -61,50 +71,48 @@ export function createChaincodeRuntime(deps: {
     queue.set(id, next);
   };
 
-  const supervisor: Supervisor = createSupervisor({
-    stateDir: deps.stateDir,
-    onEvent(e) {
-      const id = idOf(e.id);
-      if (id === undefined || closed) return;
-      const at = nowIso();
-      if (e.type === "status") {
-        const status =
-          e.status === "RUNNING"
-            ? "running"
-            : e.status === "ERROR"
-              ? "error"
-              : e.status === "STOPPED"
-                ? "stopped"
-                : null;
-        if (status) {
-          enqueue(id, async () => {
-            await repo.updateDefinition(id, {
-              deploy_status: status,
-              deploy_error: status === "error" ? (e.errorMessage ?? "the chaincode server failed") : null,
-              updated_at: at,
-            });
-          });
-        }
-        deps.bus.publish("chaincode.status", { definition_id: id, status: e.status });
-      }
-      if (e.type === "crash") {
+  const onEvent = (e: SupervisorEvent): void => {
+    const id = idOf(e.id);
+    if (id === undefined || closed) return;
+    const at = nowIso();
+    if (e.type === "status") {
+      const status =
+        e.status === "RUNNING" ? "running" : e.status === "ERROR" ? "error" : e.status === "STOPPED" ? "stopped" : null;
+      if (status) {
         enqueue(id, async () => {
-          await repo.insertEvent({
-            definition_id: id,
-            event_type: "crash",
-            event_data: JSON.stringify({
-              status: e.willRestart ? "restarting" : "failed",
-              pid: e.pid,
-              exitCode: e.exitCode,
-              signal: e.signal,
-              attempt: e.attempt,
-              restartInMs: e.restartInMs,
-              lastLogLines: e.lastLogLines.slice(-10),
-            }),
-            created_at: at,
+          await repo.updateDefinition(id, {
+            deploy_status: status,
+            deploy_error: status === "error" ? (e.errorMessage ?? "the chaincode server failed") : null,
+            updated_at: at,
           });
         });
       }
+      deps.bus.publish("chaincode.status", { definition_id: id, status: e.status });
+    }
+    if (e.type === "crash") {
+      enqueue(id, async () => {
+        await repo.insertEvent({
+          definition_id: id,
+          event_type: "crash",
+          event_data: JSON.stringify({
+            status: e.willRestart ? "restarting" : "failed",
+            pid: e.pid,
+            exitCode: e.exitCode,
+            signal: e.signal,
+            attempt: e.attempt,
+            restartInMs: e.restartInMs,
+            lastLogLines: e.lastLogLines.slice(-10),
+          }),
+          created_at: at,
+        });
+      });
+    }
+  };
+  const supervisor = createRuntimeSupervisor({
+    process: createSupervisor({ stateDir: deps.stateDir, onEvent }),
+    docker: () => {
+      if (!deps.docker) throw new Error("no Docker runtime");
+      return deps.docker.supervisor({ stateDir: deps.stateDir, onEvent });
     },
   });
 
@@ -123,6 +131,36 @@ export function createChaincodeRuntime(deps: {
   };
   const specOf = async (r: ChaincodeRunSpec, grant = true): Promise<ProcessSpec> => {
     const { host, port } = splitHostPort(r.address);
+    if (r.image) {
+      // The image's server listens on all its interfaces; the port is published where the peers dial.
+      const tls = join(deps.definitionDir(r.definitionId), "tls");
+      const env: Record<string, string> = {
+        ...r.env,
+        CHAINCODE_SERVER_ADDRESS: `0.0.0.0:${port}`,
+        CORE_CHAINCODE_ADDRESS: `0.0.0.0:${port}`,
+      };
+      for (const [k, v] of Object.entries(env)) if (v.startsWith(`${tls}/`)) env[k] = v.replace(tls, CONTAINER_TLS_DIR);
+      const hostIp = host === "0.0.0.0" || host === "" ? "0.0.0.0" : /^[\d.]+$/.test(host) ? host : "0.0.0.0";
+      return {
+        id: processId(r.definitionId),
+        command: r.image,
+        args: [],
+        cwd: deps.definitionDir(r.definitionId),
+        probe: tcpProbe(host === "0.0.0.0" || !/^[\d.]+$/.test(host) ? "127.0.0.1" : host, port),
+        startTimeoutMs: 60_000,
+        container: {
+          image: r.image,
+          env,
+          binds: Object.values(env).some((v) => v.startsWith(`${CONTAINER_TLS_DIR}/`))
+            ? [{ source: tls, target: CONTAINER_TLS_DIR, readOnly: true }]
+            : [],
+          ports: [{ hostIp, hostPort: port, containerPort: port }],
+          network: CHAINCODE_NETWORK,
+          aliases: [processId(r.definitionId)],
+          labels: { "dev.chainlaunch.kind": "chaincode", "dev.chainlaunch.definition": String(r.definitionId) },
+        },
+      };
+    }
     const boxed = await deps.sandbox.wrap(
       { command: r.command, args: r.args, env: r.env, cwd: r.cwd },
       serverPolicy(r.definitionId),

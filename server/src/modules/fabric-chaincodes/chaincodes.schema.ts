@@ -96,7 +96,8 @@ const definitionFields = {
   chaincode_address: z
     .string()
     .max(255)
-    .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "must be host:port")
+    // Upstream's Go client sends "" when the user gave none.
+    .regex(/^([A-Za-z0-9.-]+:\d{1,5})?$/, "must be host:port")
     .optional()
     .describe("host:port the peers dial; a free port is chosen when empty"),
   init_required: z.boolean().optional().describe("Require Init before other calls"),

@@ -8,7 +8,7 @@ import { createChaincodeShared, type ChaincodesDeps } from "./chaincodes.shared.
 import { createChaincodeSources } from "./chaincodes.source.js";
 import { createChaincodeStatus } from "./chaincodes.status.js";
 
-export { dockerEngineAvailable, type ChaincodesDeps } from "./chaincodes.shared.js";
+export type { ChaincodesDeps } from "./chaincodes.shared.js";
 
 /**
  * Fabric chaincodes and the lifecycle of their definitions on this console's peers: package

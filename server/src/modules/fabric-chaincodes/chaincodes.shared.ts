@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { common } from "@hyperledger/fabric-protos";
 import { nowIso } from "../../db/db.js";
@@ -15,6 +14,7 @@ import { dialAddress, type FabricContext, type FabricNodeInfo } from "../fabric-
 import type { FabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { ChaincodeRow, ChaincodesRepo, DefinitionRow } from "./chaincodes.repo.js";
+import type { DockerRuntime } from "../../runtime/docker/index.js";
 import type { ChaincodeRuntime } from "./chaincodes.runtime.js";
 import type { ChaincodeResponse, DefinitionResponse } from "./chaincodes.schema.js";
 
@@ -29,8 +29,8 @@ export interface ChaincodesDeps {
   freePort(preferred: number, alsoReserved: number[]): Promise<number>;
   /** `<dataDir>/chaincodes`. */
   dir: string;
-  /** Whether a Docker engine answers here (docker_image needs one). */
-  dockerAvailable?: () => boolean;
+  /** The console's Docker engine (a definition with docker_image runs there). */
+  docker?: DockerRuntime;
   /** Peers of an org synced from other consoles (external nodes), to endorse a commit with. */
   externalPeers?: (mspId: string) => Promise<GrpcEndpoint[]>;
 }
@@ -43,11 +43,6 @@ export const json = <T>(s: string, fallback: T): T => {
     return fallback;
   }
 };
-
-/** The default: a Docker engine's socket or DOCKER_HOST. */
-export function dockerEngineAvailable(): boolean {
-  return Boolean(process.env.DOCKER_HOST) || existsSync("/var/run/docker.sock");
-}
 
 /** A step's timeline entry while the step runs (see `begin`). */
 export interface StepEntry {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import type { DockerRuntime } from "../../runtime/docker/index.js";
 import type { Sandbox } from "../../runtime/sandbox.js";
 import type { AppContext } from "../context.js";
 import { dialAddress, type FabricContext } from "../fabric-networks/fabric-networks.context.js";
@@ -33,6 +34,7 @@ export function registerChaincodesModule(
     keys: KeysService;
     defaults: Pick<NodeDefaultsService, "freePort">;
     sandbox: Sandbox;
+    docker: DockerRuntime;
   },
 ): ChaincodesModule {
   const repo = createChaincodesRepo(ctx.db);
@@ -44,6 +46,7 @@ export function registerChaincodesModule(
     stateDir: join(dir, "runtime"),
     definitionDir: (id) => join(dir, String(id)),
     sandbox: deps.sandbox,
+    docker: deps.docker,
   });
   const service = createChaincodesService({
     repo,
@@ -51,6 +54,7 @@ export function registerChaincodesModule(
     ctx: deps.fabric,
     networks: createFabricNetworksRepo(ctx.db),
     runtime,
+    docker: deps.docker,
     bus: ctx.bus,
     freePort: (preferred, reserved) => deps.defaults.freePort(preferred, reserved),
     dir,

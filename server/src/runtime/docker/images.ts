@@ -1,0 +1,159 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { access, copyFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, relative } from "node:path";
+import { promisify } from "node:util";
+import type Docker from "dockerode";
+import { RuntimeError } from "../errors.js";
+
+const run = promisify(execFile);
+
+/**
+ * Makes sure the engine has `image`: present already, or pulled from its registry. Nothing here can
+ * reach Docker Hub, so a missing image that cannot be pulled is a clear error naming it.
+ */
+export async function ensureImage(docker: Docker, image: string): Promise<void> {
+  try {
+    await docker.getImage(image).inspect();
+    return;
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+  }
+  try {
+    const stream = await docker.pull(image);
+    await new Promise<void>((resolve, reject) => {
+      docker.modem.followProgress(stream, (err: Error | null, out: { error?: string }[]) => {
+        const failed = err ?? out.find((o) => o.error)?.error;
+        if (failed) reject(failed instanceof Error ? failed : new Error(failed));
+        else resolve();
+      });
+    });
+  } catch (err) {
+    throw new RuntimeError(
+      "DOCKER_IMAGE_MISSING",
+      `image "${image}" is not on the engine and could not be pulled (${(err as Error).message.split("\n")[0]}); build it there or configure a registry`,
+      { image },
+    );
+  }
+}
+
+async function listFiles(dir: string, base = dir): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      out.push(relative(base, full));
+      out.push(...(await listFiles(full, base)));
+    } else out.push(relative(base, full));
+  }
+  return out;
+}
+
+/** Builds `tag` from a folder holding a Dockerfile; the build's own error is the message. */
+export async function buildImage(
+  docker: Docker,
+  contextDir: string,
+  tag: string,
+  labels: Record<string, string> = {},
+): Promise<void> {
+  const stream = await docker.buildImage(
+    { context: contextDir, src: await listFiles(contextDir) },
+    { t: tag, labels: JSON.stringify(labels) as unknown as Record<string, string>, rm: true, forcerm: true },
+  );
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(stream, (err: Error | null, out: { error?: string }[]) => {
+      const failed = err ?? out.find((o) => o.error)?.error;
+      if (failed) reject(new RuntimeError("DOCKER_IMAGE_MISSING", `building ${tag} failed: ${String(failed)}`));
+      else resolve();
+    });
+  });
+}
+
+/** The shared libraries a dynamically linked program needs (empty for a static one). */
+async function sharedLibraries(program: string): Promise<string[]> {
+  const { stdout } = await run("ldd", [program]).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? "" }));
+  const libs = new Set<string>();
+  for (const line of stdout.split("\n")) {
+    const m = /=>\s*(\/\S+)|^\s*(\/\S+)\s+\(/.exec(line);
+    const lib = m?.[1] ?? m?.[2];
+    if (lib) libs.add(lib);
+  }
+  return [...libs];
+}
+
+/** Host programs the Fabric images carry for the peer's external builder scripts (POSIX sh). */
+export const BUILDER_TOOLS = ["sh", "cp", "mkdir", "tr", "grep", "cat", "rm", "ls"];
+
+async function which(name: string): Promise<string> {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) {
+    const p = join(dir, name);
+    try {
+      await access(p, constants.X_OK);
+      return p;
+    } catch {
+      // next
+    }
+  }
+  throw new RuntimeError("DOCKER_IMAGE_MISSING", `no ${name} on this host to put in the image`);
+}
+
+/**
+ * The Fabric image the console runs peers and orderers from, built here with no registry: FROM
+ * scratch, the cached Fabric binaries, and the few host programs (with their libraries) that the
+ * chaincode builder scripts use. Tagged `chainlaunch/fabric:<version>` unless a tag is given, and
+ * rebuilt only when the binaries change (a label carries their hash).
+ */
+export async function ensureFabricImage(
+  docker: Docker,
+  p: { version: string; binDir: string; tag?: string },
+): Promise<string> {
+  const tag = p.tag ?? `chainlaunch/fabric:${p.version}`;
+  const binaries = ["peer", "orderer", "osnadmin"];
+  const hash = createHash("sha256");
+  for (const b of binaries) hash.update(await readFile(join(p.binDir, b)));
+  const digest = hash.digest("hex").slice(0, 16);
+  try {
+    const info = await docker.getImage(tag).inspect();
+    if (info.Config?.Labels?.["dev.chainlaunch.binaries"] === digest) return tag;
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+  }
+  const ctx = await mkdtemp(join(tmpdir(), "cl-fabric-image-"));
+  try {
+    const root = join(ctx, "rootfs");
+    await mkdir(join(root, "usr/local/bin"), { recursive: true });
+    await mkdir(join(root, "tmp"), { recursive: true });
+    await chmod(join(root, "tmp"), 0o1777);
+    await mkdir(join(root, "etc"), { recursive: true });
+    await writeFile(join(root, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n");
+    await writeFile(join(root, "etc/group"), "root:x:0:\nnogroup:x:65534:\n");
+    await writeFile(join(root, "etc/nsswitch.conf"), "hosts: files dns\n");
+    const put = async (src: string, dest: string): Promise<void> => {
+      await mkdir(join(root, dirname(dest)), { recursive: true });
+      await copyFile(src, join(root, dest));
+      await chmod(join(root, dest), 0o755);
+    };
+    for (const b of binaries) await put(join(p.binDir, b), `usr/local/bin/${b}`);
+    const libs = new Set<string>();
+    for (const tool of BUILDER_TOOLS) {
+      const path = await which(tool);
+      await put(path, `bin/${basename(path)}`);
+      for (const lib of await sharedLibraries(path)) libs.add(lib);
+    }
+    for (const b of binaries) for (const lib of await sharedLibraries(join(p.binDir, b))) libs.add(lib);
+    for (const lib of libs) await put(lib, lib.slice(1));
+    await writeFile(
+      join(ctx, "Dockerfile"),
+      ["FROM scratch", "COPY rootfs/ /", "ENV PATH=/usr/local/bin:/bin", "WORKDIR /tmp", ""].join("\n"),
+    );
+    await buildImage(docker, ctx, tag, {
+      "dev.chainlaunch.binaries": digest,
+      "dev.chainlaunch.fabric-version": p.version,
+    });
+    return tag;
+  } finally {
+    await rm(ctx, { recursive: true, force: true });
+  }
+}

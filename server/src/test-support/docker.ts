@@ -1,0 +1,52 @@
+import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { inject } from "vitest";
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+const SCRIPT = resolve(here, "../../../scripts/docker-daemon.sh");
+
+/** A Docker engine of the test run's own: its socket and scratch folder. */
+export interface TestDocker {
+  host: string;
+  dir: string;
+  stop(): void;
+}
+
+/**
+ * Starts a dockerd for the run (global setup) with the flags that leave the host's network alone
+ * (scripts/docker-daemon.sh), every path in a scratch folder. Throws with the reason when there is
+ * no dockerd or it does not start (not root, say).
+ */
+export async function startTestDocker(): Promise<TestDocker> {
+  const dir = mkdtempSync(join(tmpdir(), "cl-test-docker-"));
+  try {
+    const { stdout } = await run("bash", [SCRIPT, "start", dir], { timeout: 60_000 });
+    return {
+      host: stdout.trim(),
+      dir,
+      stop() {
+        spawnSync("bash", [SCRIPT, "stop", dir], { stdio: "ignore", timeout: 60_000 });
+        rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      },
+    };
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error((e.stderr || e.message).trim().split("\n").slice(-3).join(" "));
+  }
+}
+
+/**
+ * The run's Docker engine for a test file: its `unix://` host, or undefined after printing why the
+ * Docker tests of `what` skip.
+ */
+export function testDockerHost(what: string): string | undefined {
+  const host = inject("dockerHost");
+  if (!host) console.warn(`${what}: skipped: ${inject("dockerSkipReason")}`);
+  return host || undefined;
+}
