@@ -80,7 +80,7 @@ describe("nodes", () => {
   it("streams the peer's log", async () => {
     await s.page.getByRole("tab", { name: "Logs" }).click();
     const log = s.page.getByRole("log", { name: "Node log" });
-    await s.page.getByTestId("node-logs").getByText("Live").waitFor({ timeout: 20_000 });
+    await s.page.getByTestId("node-logs").getByText("Live", { exact: true }).waitFor({ timeout: 20_000 });
     // Fabric peers log "Started peer with ID=[name], ..." once serving.
     await log.getByText(`Started peer with ID=[${PEER}]`).first().waitFor({ timeout: 30_000 });
     expect(await log.locator("div").count()).toBeGreaterThan(1);
@@ -122,7 +122,7 @@ describe("nodes", () => {
     await s.page.getByRole("heading", { name: PEER }).waitFor();
     await s.page.getByRole("tab", { name: "Logs" }).click();
     const log = s.page.getByRole("log", { name: "Node log" });
-    await s.page.getByTestId("node-logs").getByText("Live").waitFor({ timeout: 20_000 });
+    await s.page.getByTestId("node-logs").getByText("Live", { exact: true }).waitFor({ timeout: 20_000 });
     await log.getByText(`Started peer with ID=[${PEER}]`).first().waitFor({ timeout: 30_000 });
     expect(await log.getByText("Stopping gossip").count()).toBe(0);
     await s.page.getByRole("button", { name: `Stop ${PEER}` }).click();

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import Docker from "dockerode";
+import { createRequire } from "node:module";
+import type Docker from "dockerode";
 import { RuntimeError } from "../errors.js";
 
 /** Where a Docker engine answers: a unix socket or tcp://host:port, with TLS client material for tcp. */
@@ -24,8 +25,14 @@ export function defaultDockerEndpoint(env: NodeJS.ProcessEnv = process.env): Doc
   return undefined;
 }
 
+/** dockerode, loaded on first use: a console that runs no container never loads it (nor ssh2). */
+let DockerCtor: typeof Docker | undefined;
+const load = (): typeof Docker =>
+  (DockerCtor ??= createRequire(import.meta.url)("dockerode") as typeof Docker);
+
 /** An Engine API client for the endpoint (no CLI involved). */
 export function dockerClient(endpoint: DockerEndpoint): Docker {
+  const Docker = load();
   const host = endpoint.host;
   if (host.startsWith("unix://")) return new Docker({ socketPath: host.slice("unix://".length) });
   if (host.startsWith("/")) return new Docker({ socketPath: host });
