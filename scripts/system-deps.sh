@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages a tier needs, only when missing. Debian/Ubuntu (apt) as root or via sudo.
-#   scripts/system-deps.sh test   -> chromium, postgresql, openssl, build tools for native npm modules, and all of start
+#   scripts/system-deps.sh test   -> chromium, postgresql, openssl, docker.io and docker-compose, build tools for
+#                                    native npm modules, and all of start
 #   scripts/system-deps.sh start  -> build tools for native npm modules, restic (backups), prometheus (metrics),
 #                                    bubblewrap (the sandbox of chaincode, project and plugin code)
 #   scripts/system-deps.sh vault  -> the OpenBao server binary for managed Vault key providers
@@ -37,6 +38,9 @@ if [ "$tier" = "test" ]; then
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || want+=(postgresql)
   fc-list 2>/dev/null | grep -qi liberation || want+=(fonts-liberation)
   have pg_dump || want+=(postgresql-client)
+  # Mode "docker" tests: the run starts its own dockerd (scripts/docker-daemon.sh), never the host's.
+  have dockerd || want+=(docker.io)
+  have docker-compose || want+=(docker-compose)
   MOTO_VENV="${HOME}/.cache/chainlaunch/moto"
   if ! have moto_server && [ ! -x "$MOTO_VENV/bin/moto_server" ]; then
     python3 -c "import venv, ensurepip" 2>/dev/null || want+=(python3-venv)

@@ -72,14 +72,14 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerTroubleshootingModule(api, { settings, orgs });
   registerMcpModule(api, ctx);
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
-  const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings });
+  // Mode "docker": one engine for the console (none configured means mode docker is a 400).
+  const docker = createDockerRuntime({ host: ctx.config.dockerHost, dataDir: ctx.config.dataDir });
+  const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings, docker });
   registerNodeRpcModule(api, nodes.service, keys);
   const fabricNetworks = registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
   nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));
   // One execution boundary for every program built or run from user code (chaincode, projects, plugins).
   const sandbox = sandboxFromConfig(ctx.config, ctx.log);
-  // Mode "docker": one engine for the console (none configured means mode docker is a 400).
-  const docker = createDockerRuntime({ host: ctx.config.dockerHost, dataDir: ctx.config.dataDir });
   const chaincodes = registerChaincodesModule(api, ctx, {
     sandbox,
     docker,

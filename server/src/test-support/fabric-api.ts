@@ -103,12 +103,27 @@ export async function fabricApi(
     return processesUnder(join(t.config.dataDir, folder));
   }
 
-  /** Creates peers then orderers of `org` one at a time (each sees the ports before it); waits for RUNNING. */
-  async function createNodes(org: Json, peers: number, orderers: number, prefix: string): Promise<Json[]> {
+  /**
+   * Creates peers then orderers of `org` one at a time (each sees the ports before it); waits for RUNNING.
+   * `mode: "docker"` runs them as containers; `host` is the address other nodes dial them on.
+   */
+  async function createNodes(
+    org: Json,
+    peers: number,
+    orderers: number,
+    prefix: string,
+    opts: { mode?: "docker"; host?: string } = {},
+  ): Promise<Json[]> {
     const d = await ok("GET", `/nodes/defaults/fabric?peerCount=${peers}&ordererCount=${orderers}`);
+    const adjust = (spec: Json): Json => {
+      const cfg = spec.fabricPeer ?? spec.fabricOrderer;
+      if (opts.host) cfg.externalEndpoint = `${opts.host}:${String(cfg.externalEndpoint).split(":").pop()}`;
+      if (opts.mode) cfg.mode = opts.mode;
+      return spec;
+    };
     const specs = [
-      ...d.peers.map((p: Json, i: number) => fabricNodeSpec(org, "peer", p, `${prefix}peer${i}`)),
-      ...d.orderers.map((o: Json, i: number) => fabricNodeSpec(org, "orderer", o, `${prefix}orderer${i}`)),
+      ...d.peers.map((p: Json, i: number) => adjust(fabricNodeSpec(org, "peer", p, `${prefix}peer${i}`))),
+      ...d.orderers.map((o: Json, i: number) => adjust(fabricNodeSpec(org, "orderer", o, `${prefix}orderer${i}`))),
     ];
     const created: Json[] = [];
     for (const s of specs) created.push(await ok("POST", "/nodes", s));

@@ -17076,7 +17076,7 @@ export interface operations {
             /** @description Certificate validity in days (365) */
             certificateExpiration?: number;
             /**
-             * @description Deployment mode; only service (child process) is supported
+             * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
              * @enum {string}
              */
             mode?: "service" | "docker";
@@ -17134,7 +17134,7 @@ export interface operations {
             /** @description Certificate validity in days (365) */
             certificateExpiration?: number;
             /**
-             * @description Deployment mode; only service (child process) is supported
+             * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
              * @enum {string}
              */
             mode?: "service" | "docker";
@@ -17198,7 +17198,7 @@ export interface operations {
             /** @description Besu version (informational) */
             version?: string;
             /**
-             * @description Deployment mode; only service (child process) is supported
+             * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
              * @enum {string}
              */
             mode?: "service" | "docker";
@@ -17472,7 +17472,7 @@ export interface operations {
             /** @description Fabric version */
             version?: string;
             /**
-             * @description Deployment mode; only service (child process) is supported
+             * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
              * @enum {string}
              */
             mode?: "service" | "docker";
@@ -17530,7 +17530,7 @@ export interface operations {
             /** @description Fabric version */
             version?: string;
             /**
-             * @description Deployment mode; only service (child process) is supported
+             * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
              * @enum {string}
              */
             mode?: "service" | "docker";
@@ -17586,7 +17586,7 @@ export interface operations {
             /** @description Besu version */
             version?: string;
             /**
-             * @description Deployment mode; only service (child process) is supported
+             * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
              * @enum {string}
              */
             mode?: "service" | "docker";

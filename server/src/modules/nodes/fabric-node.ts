@@ -46,7 +46,13 @@ export interface FabricDeployment {
   signCaCert: string;
   tlsCaCert: string;
   certValidDays: number;
+  /** "docker": runs as a container of `image` on the console's engine; absent: a child process. */
+  mode?: "docker";
+  image?: string;
 }
+
+/** The user-defined network the console's containers join (they reach each other by name). */
+export const CONSOLE_NETWORK = "chainlaunch";
 
 export interface OrgCas {
   mspId: string;
@@ -246,8 +252,52 @@ export function fabricReadinessProbe(
   );
 }
 
+/**
+ * Where a container node's ports are published: on the external endpoint's address (other nodes
+ * dial it), and on loopback too, where the console probes and calls it.
+ */
+function publishedHosts(d: FabricDeployment): string[] {
+  const host = d.externalEndpoint.slice(0, d.externalEndpoint.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  if (host === "127.0.0.1" || host === "localhost") return ["127.0.0.1"];
+  return isIP(host) === 4 ? ["127.0.0.1", host] : ["0.0.0.0"];
+}
+
 /** How the supervisor runs the node: argv and env only, ready when fabricReadinessProbe passes. */
 export function fabricProcessSpec(slug: string, d: FabricDeployment): ProcessSpec {
+  if (d.mode === "docker") {
+    const p = paths(d.dir);
+    // Same paths inside as outside: core.yaml / orderer.yaml stay valid in both modes.
+    const ro = (dir: string) => ({ source: dir, target: dir, readOnly: true });
+    const externalHost = d.externalEndpoint.slice(0, d.externalEndpoint.lastIndexOf(":"));
+    return {
+      id: slug,
+      command: d.role,
+      args: [],
+      cwd: d.dir,
+      logFile: d.logFile,
+      probe: fabricReadinessProbe(d),
+      startTimeoutMs: 60_000,
+      container: {
+        image: d.image ?? `chainlaunch/fabric:${d.version}`,
+        cmd: d.role === "peer" ? ["peer", "node", "start"] : ["orderer"],
+        // Nothing of the console's environment: the image's PATH, a HOME it can write.
+        env: fabricNodeEnv({ configDir: p.config, extra: d.env, base: { PATH: "/usr/local/bin:/bin", HOME: "/tmp" } }),
+        binds: [
+          ro(p.msp),
+          ro(join(d.dir, "tls")),
+          ro(p.config),
+          ro(join(d.dir, "builders")),
+          { source: p.data, target: p.data, readOnly: false },
+        ],
+        ports: publishedHosts(d).flatMap((hostIp) =>
+          d.ports.map((port) => ({ hostIp, hostPort: port, containerPort: port })),
+        ),
+        network: CONSOLE_NETWORK,
+        aliases: [slug, ...(externalHost && !isIP(externalHost) ? [externalHost] : [])],
+        labels: { "dev.chainlaunch.kind": `fabric-${d.role}`, "dev.chainlaunch.msp": d.mspId },
+      },
+    };
+  }
   return {
     id: slug,
     command: d.binary,

@@ -15,6 +15,7 @@ import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
 import { deploymentOf } from "./nodes.mapping.js";
 import { createNodesRepo } from "./nodes.repo.js";
 import { registerNodesRoutes } from "./nodes.routes.js";
+import type { DockerRuntime } from "../../runtime/docker/index.js";
 import { createNodeRuntime } from "./nodes.runtime.js";
 import { createNodesService, type NodesService } from "./nodes.service.js";
 
@@ -36,7 +37,12 @@ export interface NodesModule {
 export function registerNodesModule(
   api: FastifyInstance,
   ctx: Pick<AppContext, "db" | "bus" | "log" | "config">,
-  deps: { keys: KeysService; besuNetworks: Pick<BesuNetworksService, "get">; settings: Pick<SettingsService, "get"> },
+  deps: {
+    keys: KeysService;
+    besuNetworks: Pick<BesuNetworksService, "get">;
+    settings: Pick<SettingsService, "get">;
+    docker?: DockerRuntime;
+  },
 ): NodesModule {
   const env = ctx.config;
   const repo = createNodesRepo(ctx.db);
@@ -58,6 +64,7 @@ export function registerNodesModule(
     stateDir: join(ctx.config.dataDir, "runtime"),
     downtimeGraceMs: () => graceMs,
     graceReady,
+    ...(deps.docker ? { docker: deps.docker } : {}),
   });
   const service = createNodesService({
     repo,
@@ -77,6 +84,7 @@ export function registerNodesModule(
     }),
     dataDir: ctx.config.dataDir,
     bus: ctx.bus,
+    ...(deps.docker ? { docker: deps.docker } : {}),
     externalEnodes: async (ids) => {
       const rows = await createExternalNodesRepo(ctx.db).besuNodesByIds(ids);
       return rows.map((r) => ({ id: r.id, enodeUrl: r.enode_url }));

@@ -36,7 +36,7 @@ export function toNodeResponse(row: NodeRow): NodeResponse {
       externalEndpoint: d.externalEndpoint,
       operationsAddress: d.operationsAddress,
       domainNames: d.domainNames,
-      mode: "service",
+      mode: d.mode ?? "service",
       version: d.version,
       signKeyId: d.signKeyId,
       tlsKeyId: d.tlsKeyId,

@@ -8,6 +8,7 @@ import {
   type SupervisorEvent,
   type SupervisorOptions,
 } from "../../runtime/index.js";
+import { createRuntimeSupervisor, type DockerRuntime } from "../../runtime/docker/index.js";
 import type { NodesRepo } from "./nodes.repo.js";
 
 /** Log lines that say why a node stopped: Go panics, Fabric ERRO/FATA/PANI lines, Java exceptions. */
@@ -55,6 +56,8 @@ export function createNodeRuntime(deps: {
   downtimeGraceMs?: number | (() => number);
   /** Settles when `downtimeGraceMs` gives the value in force (read from the settings at boot). */
   graceReady?: Promise<void>;
+  /** Mode "docker": nodes whose spec has a container run on this engine. */
+  docker?: DockerRuntime;
 }) {
   const { repo, bus, log } = deps;
   const grace = deps.downtimeGraceMs ?? DOWNTIME_GRACE_MS;
@@ -183,7 +186,14 @@ export function createNodeRuntime(deps: {
     });
   }
 
-  const supervisor: Supervisor = createSupervisor({ ...deps.supervisor, stateDir: deps.stateDir, onEvent });
+  const options = { ...deps.supervisor, stateDir: deps.stateDir, onEvent };
+  const supervisor: Supervisor = createRuntimeSupervisor({
+    process: createSupervisor(options),
+    docker: () => {
+      if (!deps.docker) throw new Error("this console has no Docker runtime");
+      return deps.docker.supervisor(options);
+    },
+  });
 
   return {
     supervisor,

@@ -18,7 +18,9 @@ const domainNames = z
   .array(z.string().trim().min(1).max(253))
   .max(50)
   .describe("Extra DNS names or IPs for the TLS certificate");
-const mode = z.enum(["service", "docker"]).describe("Deployment mode; only service (child process) is supported");
+const mode = z
+  .enum(["service", "docker"])
+  .describe("Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)");
 const addressOverride = z
   .object({
     from: z.string().max(300).describe("Address in the channel config"),

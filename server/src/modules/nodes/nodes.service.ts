@@ -1,7 +1,8 @@
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { nowIso } from "../../db/db.js";
-import { ConflictError, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import { ConflictError, errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import { ensureFabricImage, type DockerRuntime } from "../../runtime/docker/index.js";
 import { proposeFabricNodePorts, runFile, type FabricBinaryResolver, type ProcessSpec } from "../../runtime/index.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -58,6 +59,8 @@ export interface NodesServiceDeps {
   externalEnodes?: (ids: number[]) => Promise<{ id: number; enodeUrl: string }[]>;
   /** Announces created, changed and deleted nodes (`node.created|updated|deleted`), e.g. for the scrape config. */
   bus?: Pick<EventBus, "publish">;
+  /** The console's Docker engine: Fabric nodes with mode "docker" run there. */
+  docker?: DockerRuntime;
 }
 
 /**
@@ -202,6 +205,21 @@ export function createNodesService(deps: NodesServiceDeps) {
     return { d, genesis: net.genesisConfig };
   }
 
+  /**
+   * Mode "docker": the engine must answer, and the Fabric image of the node's version is built there
+   * from the same binaries (once per version). A 400 on `field` says what is missing.
+   */
+  async function fabricImage(plan: { version: string; binary: string }, field: string): Promise<string> {
+    const docker = deps.docker;
+    try {
+      if (!docker) throw new Error("this console has no Docker runtime");
+      await docker.ready();
+      return await ensureFabricImage(docker.client(), { version: plan.version, binDir: dirname(plan.binary) });
+    } catch (err) {
+      throw new InputError(`${field}: docker: ${errorMessage(err)}`, { field });
+    }
+  }
+
   /** The supervised process; a Besu node without a launcher has none (null + why). */
   async function specOf(row: NodeRow): Promise<{ spec: ProcessSpec; problem?: string }> {
     const d = deploymentOf(row);
@@ -303,14 +321,22 @@ export function createNodesService(deps: NodesServiceDeps) {
 
     // Validate everything first: nothing exists until this passes.
     let fabric:
-      { role: FabricRole; cfg: FabricConfig; plan: Awaited<ReturnType<typeof planFabric>>; cas: OrgCas } | undefined;
+      | {
+          role: FabricRole;
+          cfg: FabricConfig;
+          plan: Awaited<ReturnType<typeof planFabric>> & { image?: string };
+          cas: OrgCas;
+        }
+      | undefined;
     let besu: Awaited<ReturnType<typeof planBesu>> | undefined;
     if (body.fabricPeer || body.fabricOrderer) {
       const role: FabricRole = body.fabricPeer ? "peer" : "orderer";
       const prefix = body.fabricPeer ? "fabricPeer" : "fabricOrderer";
       const cfg = (body.fabricPeer ?? body.fabricOrderer) as FabricConfig;
       const cas = await orgCas(cfg.organizationId, cfg.mspId, prefix);
-      fabric = { role, cfg, cas, plan: await planFabric(role, cfg, prefix, rows) };
+      const plan = await planFabric(role, cfg, prefix, rows);
+      const image = cfg.mode === "docker" ? await fabricImage(plan, `${prefix}.mode`) : undefined;
+      fabric = { role, cfg, cas, plan: { ...plan, ...(image ? { image } : {}) } };
     } else {
       besu = await planBesu(body.besuNode as BesuNodeConfig, dir, rows);
       // Valid, but is there a besu to run it? Said before anything is written.
@@ -387,6 +413,7 @@ export function createNodesService(deps: NodesServiceDeps) {
           signCaCert: cas.signCaCert,
           tlsCaCert: cas.tlsCaCert,
           certValidDays: validDays,
+          ...(plan.image ? { mode: "docker" as const, image: plan.image } : {}),
         };
         await writeFabricFiles(keys, deployment, slug);
         endpoint = plan.externalEndpoint;

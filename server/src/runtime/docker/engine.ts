@@ -27,8 +27,7 @@ export function defaultDockerEndpoint(env: NodeJS.ProcessEnv = process.env): Doc
 
 /** dockerode, loaded on first use: a console that runs no container never loads it (nor ssh2). */
 let DockerCtor: typeof Docker | undefined;
-const load = (): typeof Docker =>
-  (DockerCtor ??= createRequire(import.meta.url)("dockerode") as typeof Docker);
+const load = (): typeof Docker => (DockerCtor ??= createRequire(import.meta.url)("dockerode") as typeof Docker);
 
 /** An Engine API client for the endpoint (no CLI involved). */
 export function dockerClient(endpoint: DockerEndpoint): Docker {

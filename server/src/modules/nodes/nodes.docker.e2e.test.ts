@@ -1,0 +1,139 @@
+import { networkInterfaces } from "node:os";
+import type Docker from "dockerode";
+import { afterAll, describe, expect, it } from "vitest";
+import { dockerClient, LABEL } from "../../runtime/docker/index.js";
+import { testDockerHost } from "../../test-support/docker.js";
+import {
+  E2E_FABRIC_VERSION as VERSION,
+  fabricApi,
+  type FabricApi,
+  haveFabricBinaries,
+  type Json,
+  TEST_BATCH_TIMEOUT,
+  waitFor,
+} from "../../test-support/fabric-api.js";
+
+/**
+ * Fabric nodes in containers on a real dockerd, beside a process node: two orgs with a peer each in
+ * Docker and an orderer in Docker, plus one peer as a process, on one channel. Every node advertises
+ * the host's address, which containers (through the console's network) and processes both reach.
+ * The image is built by the console from the cached Fabric binaries, with no registry. A `docker
+ * kill` of a peer heals, a console restart adopts every container without a duplicate, and delete
+ * leaves no container behind.
+ */
+const dockerHost = testDockerHost("Fabric nodes in Docker e2e");
+const bins = await haveFabricBinaries("Fabric nodes in Docker e2e");
+const hostIp = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+if (!hostIp) console.warn("Fabric nodes in Docker e2e: skipped: this host has no non-loopback IPv4 address");
+
+let harness: FabricApi | undefined;
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe("Fabric nodes in Docker", () => {
+  it.skipIf(!dockerHost || !bins || !hostIp)(
+    `runs a channel of container and process nodes, heals, adopts and deletes them (Fabric ${VERSION})`,
+    { timeout: 600_000 },
+    async () => {
+      const docker = dockerClient({ name: "test", host: dockerHost! });
+      const h = await fabricApi({ env: { CHAINLAUNCH_DOCKER_HOST: dockerHost! } });
+      harness = h;
+      const org1 = await h.ok("POST", "/organizations", { mspId: "DnOrg1MSP", name: "Dn Org 1" });
+      const org2 = await h.ok("POST", "/organizations", { mspId: "DnOrg2MSP", name: "Dn Org 2" });
+      const ord = await h.ok("POST", "/organizations", { mspId: "DnOrdMSP", name: "Dn Orderers" });
+      const docked = { mode: "docker" as const, host: hostIp! };
+      const [peer1] = await h.createNodes(org1, 1, 0, "dn1-", docked);
+      const [peer2] = await h.createNodes(org2, 1, 0, "dn2-", docked);
+      const [orderer] = await h.createNodes(ord, 0, 1, "dno-", docked);
+      const [procPeer] = await h.createNodes(org1, 1, 0, "dnp-", { host: hostIp! });
+      expect(peer1.fabricPeer.mode).toBe("docker");
+      expect(procPeer.fabricPeer.mode).toBe("service");
+
+      const ours = async (): Promise<Docker.ContainerInfo[]> =>
+        docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABEL.managed}=true`] }) });
+      const before = await ours();
+      expect(before.map((c) => c.Labels[LABEL.id]).sort()).toEqual(
+        [peer1.name, peer2.name, orderer.name].map((n: string) => n).sort(),
+      );
+      expect(before.every((c) => c.State === "running")).toBe(true);
+
+      const net = await h.ok("POST", "/networks/fabric", {
+        name: "dnchannel",
+        config: {
+          batchTimeout: TEST_BATCH_TIMEOUT,
+          peerOrganizations: [
+            { id: org1.id, nodeIds: [peer1.id, procPeer.id] },
+            { id: org2.id, nodeIds: [peer2.id] },
+          ],
+          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
+        },
+      });
+      await h.ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
+      for (const p of [peer1, peer2, procPeer]) await h.ok("POST", `/networks/fabric/${net.id}/peers/${p.id}/join`);
+      // A config block every peer must pull from the container orderer at the host's address.
+      const [host, port] = (peer1.fabricPeer.externalEndpoint as string).split(":");
+      await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
+        organizationId: org1.id,
+        anchorPeers: [{ host, port: Number(port) }],
+      });
+      const heights = async (): Promise<Record<string, number>> => {
+        const map = await h.ok("GET", `/networks/fabric/${net.id}/map`);
+        const out: Record<string, number> = {};
+        for (const n of map.nodes as Json[]) out[n.id] = n.height;
+        return out;
+      };
+      await waitFor(
+        "every node at height 2",
+        async () => {
+          const hs = await heights();
+          return [peer1, peer2, procPeer, orderer].every((n) => (hs[n.name] ?? 0) >= 2) ? hs : undefined;
+        },
+        60_000,
+      );
+
+      // docker kill of a peer container: the console restarts it.
+      const p1 = before.find((c) => c.Labels[LABEL.id] === peer1.name)!;
+      await docker.getContainer(p1.Id).kill();
+      await waitFor(
+        "the crash is recorded and the peer is back",
+        async () => {
+          const events = await h.ok("GET", `/nodes/${peer1.id}/events?page=1&limit=50`);
+          const crashed = (events.items as Json[]).some((e) => e.type === "crash");
+          const cur = await h.ok("GET", `/nodes/${peer1.id}`);
+          return crashed && cur.status === "RUNNING" ? cur : undefined;
+        },
+        90_000,
+      );
+
+      // A console restart adopts every container: the same ids, no duplicate.
+      await h.t.restart();
+      for (const n of [peer1, peer2, orderer, procPeer]) {
+        await waitFor(
+          `${n.name} RUNNING after the restart`,
+          async () => ((await h.ok("GET", `/nodes/${n.id}`)).status === "RUNNING" ? true : undefined),
+          60_000,
+        );
+      }
+      const after = await ours();
+      expect(after.map((c) => c.Id).sort()).toEqual(before.map((c) => c.Id).sort());
+      // The log of a container node is in the same route as a process node's.
+      const logs = await h.t.app.inject({
+        method: "GET",
+        url: `/api/v1/nodes/${peer2.id}/logs?tail=50`,
+        headers: h.t.admin,
+      });
+      expect(logs.statusCode).toBe(200);
+      expect(logs.body).toMatch(/Started peer with ID=|peer/i);
+
+      // Delete leaves no container (and no volume: ledgers are host folders).
+      await h.ok("DELETE", `/networks/fabric/${net.id}`);
+      for (const n of [peer1, peer2, orderer, procPeer]) await h.ok("DELETE", `/nodes/${n.id}`);
+      expect(await ours()).toEqual([]);
+      const volumes = await docker.listVolumes();
+      expect(volumes.Volumes ?? []).toEqual([]);
+    },
+  );
+});
