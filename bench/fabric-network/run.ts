@@ -2,19 +2,29 @@
  * Benchmark: first API call → a channel with 3 raft orderers and 2 peers all joined and at the same
  * height. Drives the real server in-process with real Fabric binaries.
  *
- *   npx tsx bench/fabric-network/run.ts [--runs N]
+ *   npx tsx bench/fabric-network/run.ts [--runs N] [--mode process|docker|both]
+ *
+ * `--mode docker` runs the five nodes as containers (mode "docker"); `both` runs the two modes in
+ * turn in each run, so their figures share the machine's conditions. The engine is
+ * CHAINLAUNCH_DOCKER_HOST, or a dockerd this run starts (scripts/docker-daemon.sh) and stops.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp, type BuiltApp } from "../../server/src/app.js";
 import { loadConfig } from "../../server/src/config/config.js";
 import { createFabricBinaryResolver } from "../../server/src/runtime/index.js";
+import { releasePorts, reservePorts } from "../../server/src/test-support/ports.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1] || 1) || 1;
+const modeArg = process.argv.includes("--mode") ? process.argv[process.argv.indexOf("--mode") + 1] : "process";
+const modes: ("process" | "docker")[] =
+  modeArg === "both" ? ["process", "docker"] : modeArg === "docker" ? ["docker"] : ["process"];
+const here = dirname(fileURLToPath(import.meta.url));
 const admin = { authorization: `Basic ${Buffer.from("admin:bench-password-1").toString("base64")}` };
 
 async function main(): Promise<void> {
@@ -22,30 +32,67 @@ async function main(): Promise<void> {
     console.error(`no Fabric ${VERSION} binaries: run scripts/fabric-build.sh ${VERSION}`);
     process.exit(2);
   }
+  let dockerHost = process.env.CHAINLAUNCH_DOCKER_HOST ?? "";
+  let ownDocker = "";
+  if (modes.includes("docker") && !dockerHost) {
+    ownDocker = mkdtempSync(join(tmpdir(), "cl-bench-docker-"));
+    const script = join(here, "../../scripts/docker-daemon.sh");
+    dockerHost = execFileSync("bash", [script, "start", ownDocker], { encoding: "utf8" }).trim();
+  }
   const results: Json[] = [];
-  for (let i = 0; i < runs; i++) results.push(await once(i));
-  const phases = Object.keys(results[0]!.phases as Json);
-  const rows = phases.map((p) => {
-    const v = results.map((r) => r.phases[p] as number).sort((a, b) => a - b);
-    return { phase: p, min: v[0], median: v[Math.floor(v.length / 2)], max: v[v.length - 1] };
-  });
-  console.log(`\nFabric ${VERSION}: 1 org, 3 raft orderers, 2 peers, ${runs} run(s), milliseconds`);
-  console.table(rows);
-  console.log(`console RSS after the run: ${results.map((r) => `${r.rssMiB} MiB`).join(", ")}`);
-  const out = join(dirname(fileURLToPath(import.meta.url)), "results");
+  try {
+    for (let i = 0; i < runs; i++) for (const mode of modes) results.push(await once(mode, dockerHost));
+  } finally {
+    if (ownDocker) {
+      execFileSync("bash", [join(here, "../../scripts/docker-daemon.sh"), "stop", ownDocker]);
+      rmSync(ownDocker, { recursive: true, force: true });
+    }
+  }
+  const summary: Json = {};
+  for (const mode of modes) {
+    const mine = results.filter((r) => r.mode === mode);
+    const phases = Object.keys(mine[0]!.phases as Json);
+    const rows = phases.map((p) => {
+      const v = mine.map((r) => r.phases[p] as number).sort((a, b) => a - b);
+      return { phase: p, min: v[0], median: v[Math.floor(v.length / 2)], max: v[v.length - 1] };
+    });
+    summary[mode] = rows;
+    console.log(
+      `\nFabric ${VERSION}, mode ${mode}: 1 org, 3 raft orderers, 2 peers, ${mine.length} run(s), milliseconds`,
+    );
+    console.table(rows);
+    for (const r of mine) {
+      console.log(
+        `  run: total ${r.phases.leader_and_first_config_update} ms, console CPU ${r.cpuMs} ms, ` +
+          `load average ${r.load.before} before / ${r.load.after} after, console RSS ${r.rssMiB} MiB`,
+      );
+    }
+  }
+  if (summary.process && summary.docker) {
+    const total = (mode: string): number =>
+      (summary[mode] as Json[]).find((r) => r.phase === "leader_and_first_config_update")!.median as number;
+    const running = (mode: string): number =>
+      (summary[mode] as Json[]).find((r) => r.phase === "processes_running")!.median as number;
+    console.log(
+      `\ndocker / process, medians: to the first config update ${(total("docker") / total("process")).toFixed(2)}x, ` +
+        `to all five running ${(running("docker") / running("process")).toFixed(2)}x`,
+    );
+  }
+  const out = join(here, "results");
   mkdirSync(out, { recursive: true });
   const file = join(out, `fabric-network-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify({ version: VERSION, runs: results, summary: rows }, null, 2));
+  writeFileSync(file, JSON.stringify({ version: VERSION, runs: results, summary }, null, 2));
   console.log(`saved ${file}`);
 }
 
-async function once(run: number): Promise<Json> {
+async function once(mode: "process" | "docker", dockerHost: string): Promise<Json> {
   const dataDir = mkdtempSync(join(tmpdir(), "cl-bench-"));
   const built: BuiltApp = await buildApp({
     ...loadConfig({
       CHAINLAUNCH_ADMIN_PASSWORD: "bench-password-1",
       LOG_LEVEL: "silent",
       CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
+      ...(mode === "docker" ? { CHAINLAUNCH_DOCKER_HOST: dockerHost } : {}),
     }),
     dataDir,
     databaseUrl: undefined,
@@ -71,16 +118,22 @@ async function once(run: number): Promise<Json> {
   };
   const nodes: Json[] = [];
   const phases: Record<string, number> = {};
+  // Ports from the tests' allocator: below Linux's ephemeral range, never another run's.
+  const from = await reservePorts(100);
   try {
     const settings = (await call("GET", "/settings")).config;
-    const from = 34000 + run * 100;
     await call("POST", "/settings", { config: { ...settings, portRangeStart: from, portRangeEnd: from + 99 } });
+    const load = { before: loadavg()[0]!.toFixed(2), after: "" };
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const mark = (name: string): void => void (phases[name] = Math.round(performance.now() - t0));
 
     const org = await call("POST", "/organizations", { mspId: "BenchMSP", name: "Bench" });
     mark("org_and_cas");
-    const d = await call("GET", "/nodes/defaults/fabric?peerCount=2&ordererCount=3");
+    const d = await call(
+      "GET",
+      `/nodes/defaults/fabric?peerCount=2&ordererCount=3&mode=${mode === "docker" ? "docker" : "service"}`,
+    );
     const specs = [
       ...d.peers.map((p: Json, i: number) => ({
         name: `peer${i}`,
@@ -93,6 +146,7 @@ async function once(run: number): Promise<Json> {
           chaincodeAddress: p.chaincodeAddress,
           operationsListenAddress: p.operationsListenAddress,
           externalEndpoint: p.externalEndpoint,
+          mode: p.mode,
         },
       })),
       ...d.orderers.map((o: Json, i: number) => ({
@@ -106,6 +160,7 @@ async function once(run: number): Promise<Json> {
           adminAddress: o.adminAddress,
           operationsListenAddress: o.operationsListenAddress,
           externalEndpoint: o.externalEndpoint,
+          mode: o.mode,
         },
       })),
     ];
@@ -149,11 +204,20 @@ async function once(run: number): Promise<Json> {
       }),
     });
     mark("leader_and_first_config_update");
-    return { phases, rssMiB: Math.round(process.memoryUsage().rss / 1048576) };
+    const cpu = process.cpuUsage(cpu0);
+    load.after = loadavg()[0]!.toFixed(2);
+    return {
+      mode,
+      phases,
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      load,
+      rssMiB: Math.round(process.memoryUsage().rss / 1048576),
+    };
   } finally {
     for (const n of nodes) await call("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
     await built.close();
     rmSync(dataDir, { recursive: true, force: true });
+    releasePorts(from, 100);
   }
 }
 

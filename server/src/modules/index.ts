@@ -96,7 +96,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     nodes: nodes.service,
     nodesAdopted: nodes.adopted,
   });
-  const metrics = registerMetricsModule(api, ctx);
+  const metrics = registerMetricsModule(api, ctx, { docker });
   const plugins = registerPluginsModule(api, ctx, {
     sandbox,
     fabric: fabricNetworks.ctx,

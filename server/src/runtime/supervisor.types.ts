@@ -30,7 +30,10 @@ export interface ContainerSpec {
   env: Record<string, string>;
   binds: ContainerBind[];
   ports: PublishedPort[];
-  /** User-defined network to join (made when missing): containers on it reach each other by name. */
+  /**
+   * User-defined network to join (made when missing): containers on it reach each other by name.
+   * "host": the host's own network (ports are the host's; nothing to publish).
+   */
   network: string;
   /** Names other containers on the network reach this one by. */
   aliases: string[];

@@ -18419,7 +18419,7 @@ export interface operations {
             mode: "service" | "docker";
             /** @description Unused (no systemd) */
             serviceName: string;
-            /** @description Unused (no Docker) */
+            /** @description Empty: the console names a container node chainlaunch-<tag>-<slug> */
             containerName: string;
             /** @description Known once the node exists */
             logPath: string;
@@ -18501,7 +18501,7 @@ export interface operations {
             mode: "service" | "docker";
             /** @description Unused (no systemd) */
             serviceName: string;
-            /** @description Unused (no Docker) */
+            /** @description Empty: the console names a container node chainlaunch-<tag>-<slug> */
             containerName: string;
             /** @description Known once the node exists */
             logPath: string;
@@ -18592,7 +18592,7 @@ export interface operations {
               mode: "service" | "docker";
               /** @description Unused (no systemd) */
               serviceName: string;
-              /** @description Unused (no Docker) */
+              /** @description Empty: the console names a container node chainlaunch-<tag>-<slug> */
               containerName: string;
               /** @description Known once the node exists */
               logPath: string;
@@ -18620,7 +18620,7 @@ export interface operations {
               mode: "service" | "docker";
               /** @description Unused (no systemd) */
               serviceName: string;
-              /** @description Unused (no Docker) */
+              /** @description Empty: the console names a container node chainlaunch-<tag>-<slug> */
               containerName: string;
               /** @description Known once the node exists */
               logPath: string;

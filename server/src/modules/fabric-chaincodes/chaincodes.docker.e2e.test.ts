@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildImage, dockerClient, LABEL } from "../../runtime/docker/index.js";
+import { buildImage, consoleTagOf, dockerClient, LABEL } from "../../runtime/docker/index.js";
 import { testDockerHost } from "../../test-support/docker.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
@@ -141,7 +141,10 @@ describe("chaincode from docker_image", () => {
         (
           await docker.listContainers({
             all: true,
-            filters: JSON.stringify({ label: [`${LABEL.id}=cc-${def.id}`] }),
+            // This console's (other test files share the engine).
+            filters: JSON.stringify({
+              label: [`${LABEL.id}=cc-${def.id}`, `${LABEL.console}=${consoleTagOf(h.t.config.dataDir)}`],
+            }),
           })
         ).map((c) => c.Id);
 
@@ -170,6 +173,13 @@ describe("chaincode from docker_image", () => {
 
       // A console restart adopts the running container: the same one, no duplicate.
       await h.t.restart();
+      for (const n of [peer, orderer]) {
+        await waitFor(
+          `${n.name} RUNNING after the restart`,
+          async () => ((await h.ok("GET", `/nodes/${n.id}`)).status === "RUNNING" ? true : undefined),
+          60_000,
+        );
+      }
       await waitFor(
         "the container is adopted",
         async () => {

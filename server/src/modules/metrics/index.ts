@@ -3,6 +3,7 @@ import type { AppContext } from "../context.js";
 import { createNodesRepo } from "../nodes/nodes.repo.js";
 import { registerMetricsRoutes } from "./metrics.routes.js";
 import { resolvePrometheus } from "./prometheus-binary.js";
+import type { DockerRuntime } from "../../runtime/docker/index.js";
 import { createPrometheusService, type PrometheusService } from "./prometheus.service.js";
 
 export interface MetricsModule {
@@ -17,6 +18,7 @@ export interface MetricsModule {
 export function registerMetricsModule(
   api: FastifyInstance,
   ctx: Pick<AppContext, "db" | "bus" | "log" | "config">,
+  deps: { docker?: DockerRuntime } = {},
 ): MetricsModule {
   const prometheusEnv = { ...process.env, CHAINLAUNCH_PROMETHEUS_BIN: ctx.config.prometheusBin };
   const service = createPrometheusService({
@@ -26,6 +28,7 @@ export function registerMetricsModule(
     log: ctx.log,
     dataDir: ctx.config.dataDir,
     env: prometheusEnv,
+    ...(deps.docker ? { docker: deps.docker } : {}),
   });
   registerMetricsRoutes(api, service);
   api.addHook("onReady", async () => {

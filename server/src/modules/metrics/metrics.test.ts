@@ -53,7 +53,9 @@ describe.skipIf(!havePrometheus).each(dialects())("the managed Prometheus on %s"
       scrape_interval: 1,
     });
     expect(docker.statusCode).toBe(400);
-    expect(docker.json().message).toMatch(/deployment_mode: docker needs a Docker engine/);
+    expect(docker.json().message).toMatch(
+      /^deployment_mode: docker: no Docker engine is configured: set CHAINLAUNCH_DOCKER_HOST/,
+    );
     const bad = await call("POST", "/metrics/deploy", {
       prometheus_port: 80,
       prometheus_version: "x",

@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { nowIso, type DB } from "../../db/db.js";
 import type { EventBus } from "../../events/bus.js";
 import { AppError, ConflictError, InputError, NotFoundError, errorMessage } from "../../http/errors.js";
+import { createRuntimeSupervisor, ensureProgramImage, type DockerRuntime } from "../../runtime/docker/index.js";
 import {
   checkPort,
   createSupervisor,
@@ -30,6 +30,7 @@ export interface DeployInput {
   prometheus_port: number;
   prometheus_version: string;
   scrape_interval: number;
+  docker_config?: { network_mode?: string | undefined } | undefined;
 }
 
 export interface PrometheusStatus {
@@ -40,6 +41,7 @@ export interface PrometheusStatus {
   scrape_interval?: number;
   scrape_interval_seconds?: number;
   deployment_mode?: string;
+  network_mode?: string;
   started_at?: string;
   error?: string;
   targets?: number;
@@ -59,17 +61,26 @@ export function createPrometheusService(deps: {
   dataDir: string;
   env?: NodeJS.ProcessEnv;
   supervisor?: Supervisor;
+  /** Mode "docker": Prometheus runs as a container on this engine. */
+  docker?: DockerRuntime;
 }) {
   const { db, nodes, log } = deps;
   const dir = join(deps.dataDir, "prometheus");
   const configFile = join(dir, "prometheus.yml");
+  const supOptions = {
+    stateDir: join(dir, "runtime"),
+    restart: { maxAttempts: 5 },
+    onEvent: (e: { type: string; exitCode?: number | null; signal?: string | null }) => {
+      if (e.type === "crash") log.warn({ exitCode: e.exitCode, signal: e.signal }, "prometheus exited");
+    },
+  };
   const sup =
     deps.supervisor ??
-    createSupervisor({
-      stateDir: join(dir, "runtime"),
-      restart: { maxAttempts: 5 },
-      onEvent: (e) => {
-        if (e.type === "crash") log.warn({ exitCode: e.exitCode, signal: e.signal }, "prometheus exited");
+    createRuntimeSupervisor({
+      process: createSupervisor(supOptions),
+      docker: () => {
+        if (!deps.docker) throw new Error("this console has no Docker runtime");
+        return deps.docker.supervisor(supOptions);
       },
     });
   let port = DEFAULT_PROMETHEUS_PORT;
@@ -106,6 +117,49 @@ export function createPrometheusService(deps: {
     return true;
   }
 
+  /**
+   * Mode "docker": the same binary in an image made here (FROM scratch, no registry), on the host's
+   * network, so it scrapes the same targets on 127.0.0.1 with the same config file (same path inside).
+   */
+  async function containerSpecFor(binary: string, p: number): Promise<ProcessSpec> {
+    const spec = specFor(binary, p);
+    const docker = deps.docker as DockerRuntime;
+    const version = ((await prometheusVersion(binary)) ?? "local").replace(/[^A-Za-z0-9_.-]/g, "_");
+    const image = await ensureProgramImage(docker.client(), {
+      tag: `chainlaunch/prometheus:${version}`,
+      programs: [{ src: binary, dest: "/usr/local/bin/prometheus" }],
+    });
+    await mkdir(join(dir, "data"), { recursive: true });
+    return {
+      ...spec,
+      container: {
+        image,
+        cmd: ["prometheus", ...spec.args],
+        env: {},
+        binds: [{ source: dir, target: dir, readOnly: false }],
+        ports: [],
+        network: "host",
+        aliases: [],
+        labels: { "dev.chainlaunch.kind": "prometheus" },
+      },
+    };
+  }
+
+  /** A 400 naming what mode "docker" lacks, before anything changes. */
+  async function dockerReady(networkMode: string | undefined): Promise<void> {
+    if (networkMode && networkMode !== "host") {
+      throw new InputError(
+        `docker_config.network_mode: only "host" is supported: Prometheus scrapes the nodes on 127.0.0.1, which a bridged container can't reach`,
+      );
+    }
+    try {
+      if (!deps.docker) throw new Error("this console has no Docker runtime");
+      await deps.docker.ready();
+    } catch (err) {
+      throw new InputError(`deployment_mode: docker: ${errorMessage(err)}; or use "service"`);
+    }
+  }
+
   function specFor(binary: string, p: number): ProcessSpec {
     return {
       id: PROCESS_ID,
@@ -134,10 +188,10 @@ export function createPrometheusService(deps: {
     };
   }
 
-  async function startProcess(p: number, adopt: boolean): Promise<ProcessState> {
+  async function startProcess(p: number, adopt: boolean, mode: string): Promise<ProcessState> {
     const binary = resolvePrometheus(deps.env);
     port = p;
-    const spec = specFor(binary, p);
+    const spec = mode === "docker" ? await containerSpecFor(binary, p) : specFor(binary, p);
     if (adopt) {
       const adopted = await sup.adopt(spec);
       if (adopted.adopted) return adopted;
@@ -151,12 +205,8 @@ export function createPrometheusService(deps: {
   }
 
   async function deploy(input: DeployInput): Promise<{ message: string }> {
-    if (input.deployment_mode === "docker") {
-      const engine = existsSync("/var/run/docker.sock")
-        ? "the Docker runtime is not available in this version"
-        : "no Docker engine answers here (/var/run/docker.sock is missing)";
-      throw new InputError(`deployment_mode: docker needs a Docker engine: ${engine}; use "service"`);
-    }
+    const mode = input.deployment_mode === "docker" ? "docker" : "service";
+    if (mode === "docker") await dockerReady(input.docker_config?.network_mode);
     // Found before anything changes, so a missing binary leaves the current deployment as it is.
     const binary = resolvePrometheus(deps.env);
     return serial(async () => {
@@ -175,7 +225,7 @@ export function createPrometheusService(deps: {
       await writeConfig(input.scrape_interval);
       const now = nowIso();
       const values = {
-        deployment_mode: "service",
+        deployment_mode: mode,
         port: input.prometheus_port,
         scrape_interval: input.scrape_interval,
         version: input.prometheus_version,
@@ -191,7 +241,11 @@ export function createPrometheusService(deps: {
           .values({ id: 1, ...values, created_at: now })
           .execute();
       port = input.prometheus_port;
-      const state = await sup.start(specFor(binary, input.prometheus_port));
+      const state = await sup.start(
+        mode === "docker"
+          ? await containerSpecFor(binary, input.prometheus_port)
+          : specFor(binary, input.prometheus_port),
+      );
       if (state.status !== "RUNNING") {
         const tail = (await sup.tailLog(PROCESS_ID, 5).catch(() => [])).join("\n");
         const message = `prometheus did not start: ${state.errorMessage ?? state.status}${tail ? `\n${tail}` : ""}`;
@@ -204,8 +258,10 @@ export function createPrometheusService(deps: {
         .set({ started_at: state.startedAt ?? nowIso() })
         .where("id", "=", 1)
         .execute();
-      log.info({ port: input.prometheus_port }, "prometheus deployed");
-      return { message: `Prometheus deployed on port ${input.prometheus_port}` };
+      log.info({ port: input.prometheus_port, mode }, "prometheus deployed");
+      return {
+        message: `Prometheus deployed on port ${input.prometheus_port}${mode === "docker" ? " (Docker container)" : ""}`,
+      };
     });
   }
 
@@ -288,7 +344,7 @@ export function createPrometheusService(deps: {
       if (!r || r.deployed !== 1) return;
       await serial(async () => {
         await writeConfig(r.scrape_interval);
-        const state = await startProcess(r.port, true);
+        const state = await startProcess(r.port, true, r.deployment_mode);
         if (state.adopted) await client.reload().catch(() => undefined);
         else
           await db
@@ -319,7 +375,8 @@ export function createPrometheusService(deps: {
         prometheus_version: version ? `v${version.replace(/\+.*$/, "")}` : "v2.42.0",
         scrape_interval: DEFAULT_SCRAPE_INTERVAL,
         available_ports: available,
-        docker_config: { network_mode: "bridge" },
+        // Docker mode runs on the host's network (it scrapes nodes on 127.0.0.1).
+        docker_config: { network_mode: "host" },
         binary_found: binary !== undefined,
       };
     },
@@ -358,6 +415,7 @@ export function createPrometheusService(deps: {
         scrape_interval: r.scrape_interval * 1_000_000_000,
         scrape_interval_seconds: r.scrape_interval,
         deployment_mode: r.deployment_mode,
+        ...(r.deployment_mode === "docker" ? { network_mode: "host" } : {}),
         ...(r.started_at ? { started_at: r.started_at } : {}),
         ...(state?.errorMessage || r.error ? { error: state?.errorMessage ?? r.error ?? "" } : {}),
         targets: (await jobs()).length,

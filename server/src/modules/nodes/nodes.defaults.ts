@@ -17,7 +17,7 @@ export const nodeDefaults = z
     eventsAddress: z.string().describe("Always empty: Fabric 2+ has no event hub"),
     mode: mode,
     serviceName: z.string().describe("Unused (no systemd)"),
-    containerName: z.string().describe("Unused (no Docker)"),
+    containerName: z.string().describe("Empty: the console names a container node chainlaunch-<tag>-<slug>"),
     logPath: z.string().describe("Known once the node exists"),
     errorLogPath: z.string().describe("Known once the node exists"),
   })
@@ -83,6 +83,7 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
     host: string,
     reserved: Set<number>,
     range: PortRange,
+    runMode: "service" | "docker" = "service",
   ): Promise<Defaults> {
     const p = await proposeFabricNodePorts(kind, { reserved, range });
     for (const port of [p.listen, p.chaincode, p.admin, p.operations]) if (port) reserved.add(port);
@@ -93,7 +94,7 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
       chaincodeAddress: p.chaincode ? `0.0.0.0:${p.chaincode}` : "",
       adminAddress: p.admin ? `0.0.0.0:${p.admin}` : "",
       eventsAddress: "",
-      mode: "service",
+      mode: runMode,
       serviceName: "",
       containerName: "",
       logPath: "",
@@ -123,11 +124,24 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
       const { host, reserved, range } = await context();
       return fabric(kind, host, reserved, range);
     },
-    async fabricNodes(peers: number, orderers: number): Promise<z.infer<typeof fabricDefaults>> {
-      const { host, reserved, range } = await context();
+    async fabricNodes(
+      peers: number,
+      orderers: number,
+      runMode: "service" | "docker" = "service",
+    ): Promise<z.infer<typeof fabricDefaults>> {
+      const ctx = await context();
+      const { reserved, range } = ctx;
+      // A container's 127.0.0.1 is its own: container nodes advertise an address of the host that
+      // containers and processes both reach (the settings' expose IP, else the first non-loopback one).
+      const host =
+        runMode === "docker" && (ctx.host === "127.0.0.1" || ctx.host === "localhost")
+          ? (Object.values(networkInterfaces())
+              .flat()
+              .find((a) => a && a.family === "IPv4" && !a.internal)?.address ?? ctx.host)
+          : ctx.host;
       const out: z.infer<typeof fabricDefaults> = { peers: [], orderers: [], availableAddresses: [] };
-      for (let i = 0; i < peers; i++) out.peers.push(await fabric("peer", host, reserved, range));
-      for (let i = 0; i < orderers; i++) out.orderers.push(await fabric("orderer", host, reserved, range));
+      for (let i = 0; i < peers; i++) out.peers.push(await fabric("peer", host, reserved, range, runMode));
+      for (let i = 0; i < orderers; i++) out.orderers.push(await fabric("orderer", host, reserved, range, runMode));
       const addrs = new Set(["0.0.0.0", "127.0.0.1", ...(host ? [host] : [])]);
       for (const list of Object.values(networkInterfaces()))
         for (const a of list ?? []) if (a.family === "IPv4") addrs.add(a.address);

@@ -1,7 +1,7 @@
 import { networkInterfaces } from "node:os";
 import type Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
-import { dockerClient, LABEL } from "../../runtime/docker/index.js";
+import { consoleTagOf, dockerClient, LABEL } from "../../runtime/docker/index.js";
 import { testDockerHost } from "../../test-support/docker.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
@@ -53,7 +53,11 @@ describe("Fabric nodes in Docker", () => {
       expect(procPeer.fabricPeer.mode).toBe("service");
 
       const ours = async (): Promise<Docker.ContainerInfo[]> =>
-        docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABEL.managed}=true`] }) });
+        // This console's containers (other test files share the engine).
+        docker.listContainers({
+          all: true,
+          filters: JSON.stringify({ label: [`${LABEL.console}=${consoleTagOf(h.t.config.dataDir)}`] }),
+        });
       const before = await ours();
       expect(before.map((c) => c.Labels[LABEL.id]).sort()).toEqual(
         [peer1.name, peer2.name, orderer.name].map((n: string) => n).sort(),

@@ -159,7 +159,7 @@ export function registerNodeObserveRoutes(
         response: { 200: fabricDefaults },
       },
     },
-    async (req) => defaults.fabricNodes(req.query.peerCount, req.query.ordererCount),
+    async (req) => defaults.fabricNodes(req.query.peerCount, req.query.ordererCount, req.query.mode),
   );
 
   r.get(

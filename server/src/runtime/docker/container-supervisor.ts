@@ -368,7 +368,9 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     const name = nameOf(e.spec.id);
     const old = await inspect(name);
     if (old) await docker.getContainer(old.Id).remove({ force: true, v: true });
-    await ensureNetwork(c.network);
+    // "host": the host's network namespace (no ports to publish, loopback is the host's).
+    const hostNet = c.network === "host";
+    if (!hostNet) await ensureNetwork(c.network);
     await ensureImage(docker, c.image);
     const exposed: Record<string, object> = {};
     const bindings: Record<string, { HostIp: string; HostPort: string }[]> = {};
@@ -387,7 +389,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
       Env: Object.entries(c.env).map(([k, v]) => `${k}=${v}`),
       User: c.user ?? `${uid}:${gid}`,
       ...(c.workingDir ? { WorkingDir: c.workingDir } : {}),
-      ExposedPorts: exposed,
+      ...(hostNet ? {} : { ExposedPorts: exposed }),
       Labels: {
         ...c.labels,
         [LABEL.managed]: "true",
@@ -397,7 +399,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
       },
       HostConfig: {
         Binds: c.binds.map((b) => `${b.source}:${b.target}:${b.readOnly ? "ro" : "rw"}`),
-        PortBindings: bindings,
+        ...(hostNet ? {} : { PortBindings: bindings }),
         NetworkMode: c.network,
         CapDrop: ["ALL"],
         SecurityOpt: ["no-new-privileges"],
@@ -405,7 +407,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
         RestartPolicy: { Name: "no" },
         Init: true,
       },
-      NetworkingConfig: { EndpointsConfig: { [c.network]: { Aliases: c.aliases } } },
+      ...(hostNet ? {} : { NetworkingConfig: { EndpointsConfig: { [c.network]: { Aliases: c.aliases } } } }),
     });
     await run(e, created.id);
   }

@@ -100,30 +100,26 @@ async function which(name: string): Promise<string> {
 }
 
 /**
- * The Fabric image the console runs peers and orderers from, built here with no registry: FROM
- * scratch, the cached Fabric binaries, and the few host programs (with their libraries) that the
- * chaincode builder scripts use. Tagged `chainlaunch/fabric:<version>` unless a tag is given, and
- * rebuilt only when the binaries change (a label carries their hash).
+ * An image built here with no registry: FROM scratch, the given programs (with the shared libraries
+ * they link), /tmp (1777), a minimal /etc. Tagged `tag`, and rebuilt only when the programs' bytes
+ * change (a label carries their hash).
  */
-export async function ensureFabricImage(
+export async function ensureProgramImage(
   docker: Docker,
-  p: { version: string; binDir: string; tag?: string },
+  p: { tag: string; programs: { src: string; dest: string }[]; labels?: Record<string, string> },
 ): Promise<string> {
-  const tag = p.tag ?? `chainlaunch/fabric:${p.version}`;
-  const binaries = ["peer", "orderer", "osnadmin"];
   const hash = createHash("sha256");
-  for (const b of binaries) hash.update(await readFile(join(p.binDir, b)));
+  for (const prog of p.programs) hash.update(prog.dest).update(await readFile(prog.src));
   const digest = hash.digest("hex").slice(0, 16);
   try {
-    const info = await docker.getImage(tag).inspect();
-    if (info.Config?.Labels?.["dev.chainlaunch.binaries"] === digest) return tag;
+    const info = await docker.getImage(p.tag).inspect();
+    if (info.Config?.Labels?.["dev.chainlaunch.binaries"] === digest) return p.tag;
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode !== 404) throw err;
   }
-  const ctx = await mkdtemp(join(tmpdir(), "cl-fabric-image-"));
+  const ctx = await mkdtemp(join(tmpdir(), "cl-image-"));
   try {
     const root = join(ctx, "rootfs");
-    await mkdir(join(root, "usr/local/bin"), { recursive: true });
     await mkdir(join(root, "tmp"), { recursive: true });
     await chmod(join(root, "tmp"), 0o1777);
     await mkdir(join(root, "etc"), { recursive: true });
@@ -135,25 +131,43 @@ export async function ensureFabricImage(
       await copyFile(src, join(root, dest));
       await chmod(join(root, dest), 0o755);
     };
-    for (const b of binaries) await put(join(p.binDir, b), `usr/local/bin/${b}`);
     const libs = new Set<string>();
-    for (const tool of BUILDER_TOOLS) {
-      const path = await which(tool);
-      await put(path, `bin/${basename(path)}`);
-      for (const lib of await sharedLibraries(path)) libs.add(lib);
+    for (const prog of p.programs) {
+      await put(prog.src, prog.dest.replace(/^\//, ""));
+      for (const lib of await sharedLibraries(prog.src)) libs.add(lib);
     }
-    for (const b of binaries) for (const lib of await sharedLibraries(join(p.binDir, b))) libs.add(lib);
     for (const lib of libs) await put(lib, lib.slice(1));
     await writeFile(
       join(ctx, "Dockerfile"),
       ["FROM scratch", "COPY rootfs/ /", "ENV PATH=/usr/local/bin:/bin", "WORKDIR /tmp", ""].join("\n"),
     );
-    await buildImage(docker, ctx, tag, {
-      "dev.chainlaunch.binaries": digest,
-      "dev.chainlaunch.fabric-version": p.version,
-    });
-    return tag;
+    await buildImage(docker, ctx, p.tag, { ...p.labels, "dev.chainlaunch.binaries": digest });
+    return p.tag;
   } finally {
     await rm(ctx, { recursive: true, force: true });
   }
+}
+
+/**
+ * The Fabric image the console runs peers and orderers from: the cached Fabric binaries and the few
+ * host programs that the chaincode builder scripts use. Tagged `chainlaunch/fabric:<version>` unless a
+ * tag is given.
+ */
+export async function ensureFabricImage(
+  docker: Docker,
+  p: { version: string; binDir: string; tag?: string },
+): Promise<string> {
+  const programs = ["peer", "orderer", "osnadmin"].map((b) => ({
+    src: join(p.binDir, b),
+    dest: `/usr/local/bin/${b}`,
+  }));
+  for (const tool of BUILDER_TOOLS) {
+    const path = await which(tool);
+    programs.push({ src: path, dest: `/bin/${basename(path)}` });
+  }
+  return ensureProgramImage(docker, {
+    tag: p.tag ?? `chainlaunch/fabric:${p.version}`,
+    programs,
+    labels: { "dev.chainlaunch.fabric-version": p.version },
+  });
 }

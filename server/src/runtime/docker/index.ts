@@ -6,7 +6,7 @@ import { dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
 
 export { consoleTagOf, containerName, createContainerSupervisor, LABEL } from "./container-supervisor.js";
 export { defaultDockerEndpoint, dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
-export { buildImage, ensureFabricImage, ensureImage } from "./images.js";
+export { buildImage, ensureFabricImage, ensureImage, ensureProgramImage } from "./images.js";
 export { createRuntimeSupervisor } from "./runtime-supervisor.js";
 
 /** The console's Docker engine, as the modules that run containers see it. */
