@@ -65,7 +65,7 @@ stop() {
   fi
   # dockerd leaves its network namespace mounted under the exec root.
   if [ -d "$dir/exec" ]; then
-    grep -o " $dir/exec[^ ]*" /proc/mounts 2>/dev/null | sort -r | while read -r m; do umount "$m" 2>/dev/null || true; done
+    { grep -o " $dir/exec[^ ]*" /proc/mounts 2>/dev/null || true; } | sort -r | while read -r m; do umount "$m" 2>/dev/null || true; done
   fi
 }
 

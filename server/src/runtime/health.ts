@@ -7,9 +7,16 @@ import { groupMembers } from "./proc.js";
 /** Decides whether a started process is ready. `signal` aborts when the supervisor gives up. */
 /**
  * `container`: the node runs in a container (its own network namespace), so whether its pid owns
- * a listening socket can't be read from this namespace's /proc/net: only a connection tells.
+ * a listening socket can't be read from this namespace's /proc/net: only a connection tells, and
+ * it must reach the container itself (`containerIp`): a published port's proxy accepts connections
+ * before anything listens behind it.
  */
-export type ReadinessProbe = (ctx: { pid: number; signal: AbortSignal; container?: boolean }) => Promise<boolean>;
+export type ReadinessProbe = (ctx: {
+  pid: number;
+  signal: AbortSignal;
+  container?: boolean;
+  containerIp?: string;
+}) => Promise<boolean>;
 
 export interface HealthzResult {
   ok: boolean;
@@ -97,7 +104,7 @@ export function tcpProbe(host: string, port: number, timeoutMs = 2000): Readines
   return async (ctx) => {
     const own = ctx.container ? undefined : await processListensOn(ctx.pid, port);
     if (own !== undefined) return own;
-    return tcpConnects(host, port, timeoutMs, ctx.signal);
+    return tcpConnects(ctx.containerIp ?? host, port, timeoutMs, ctx.signal);
   };
 }
 

@@ -34,6 +34,8 @@ interface Entry {
   status: ProcessStatus;
   errorMessage?: string;
   containerId?: string;
+  /** Its address on its network (none on the host's network). */
+  containerIp?: string;
   pid?: number;
   startedAt?: string;
   adopted: boolean;
@@ -68,6 +70,12 @@ export function consoleTagOf(stateDir: string): string {
 }
 
 export const containerName = (tag: string, id: string): string => `chainlaunch-${tag}-${id}`;
+
+/** The container's address on `network` (undefined on the host's network). */
+function ipOf(info: Docker.ContainerInspectInfo, network: string | undefined): string | undefined {
+  if (!network || network === "host") return undefined;
+  return info.NetworkSettings?.Networks?.[network]?.IPAddress || undefined;
+}
 
 function specHash(c: ContainerSpec): string {
   return createHash("sha256").update(JSON.stringify(c)).digest("hex").slice(0, 16);
@@ -354,6 +362,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     const info = await c.inspect();
     e.generation++;
     e.containerId = containerId;
+    e.containerIp = ipOf(info, e.spec.container?.network);
     e.pid = info.State.Pid || undefined;
     e.startedAt = info.State.StartedAt;
     e.adopted = false;
@@ -430,6 +439,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     );
     e.generation++;
     e.containerId = info.Id;
+    e.containerIp = ipOf(info, e.spec.container?.network);
     e.pid = info.State.Pid || undefined;
     e.startedAt = info.State.StartedAt;
     e.adopted = true;
@@ -461,7 +471,14 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     while (!abort.signal.aborted && generation === e.generation) {
       let ready: boolean;
       if (e.spec.probe) {
-        ready = await e.spec.probe({ pid: e.pid ?? 0, signal: abort.signal, container: true }).catch(() => false);
+        ready = await e.spec
+          .probe({
+            pid: e.pid ?? 0,
+            signal: abort.signal,
+            container: true,
+            ...(e.containerIp ? { containerIp: e.containerIp } : {}),
+          })
+          .catch(() => false);
       } else {
         await sleep(minUptime);
         ready = true;

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { access, copyFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { access, copyFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -99,6 +99,8 @@ async function which(name: string): Promise<string> {
   throw new RuntimeError("DOCKER_IMAGE_MISSING", `no ${name} on this host to put in the image`);
 }
 
+const digests = new Map<string, string>();
+
 /**
  * An image built here with no registry: FROM scratch, the given programs (with the shared libraries
  * they link), /tmp (1777), a minimal /etc. Tagged `tag`, and rebuilt only when the programs' bytes
@@ -108,9 +110,25 @@ export async function ensureProgramImage(
   docker: Docker,
   p: { tag: string; programs: { src: string; dest: string }[]; labels?: Record<string, string> },
 ): Promise<string> {
-  const hash = createHash("sha256");
-  for (const prog of p.programs) hash.update(prog.dest).update(await readFile(prog.src));
-  const digest = hash.digest("hex").slice(0, 16);
+  // Hashing ~150 MB of Fabric binaries for every node would cost seconds of CPU: the digest is
+  // remembered while the files keep their size and mtime.
+  const stamp = JSON.stringify(
+    await Promise.all(
+      p.programs.map(async (prog) => [
+        prog.src,
+        prog.dest,
+        (await stat(prog.src)).size,
+        (await stat(prog.src)).mtimeMs,
+      ]),
+    ),
+  );
+  let digest = digests.get(stamp);
+  if (!digest) {
+    const hash = createHash("sha256");
+    for (const prog of p.programs) hash.update(prog.dest).update(await readFile(prog.src));
+    digest = hash.digest("hex").slice(0, 16);
+    digests.set(stamp, digest);
+  }
   try {
     const info = await docker.getImage(p.tag).inspect();
     if (info.Config?.Labels?.["dev.chainlaunch.binaries"] === digest) return p.tag;
