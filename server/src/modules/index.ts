@@ -99,6 +99,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   const metrics = registerMetricsModule(api, ctx, { docker });
   const plugins = registerPluginsModule(api, ctx, {
     sandbox,
+    docker,
     fabric: fabricNetworks.ctx,
     keys,
     nodes: nodes.service,

@@ -11,6 +11,7 @@ import type { SettingsService } from "../settings/settings.service.js";
 import { createCatalogue } from "./catalogue.js";
 import { createPluginsRepo } from "./plugins.repo.js";
 import { registerPluginsRoutes } from "./plugins.routes.js";
+import type { DockerRuntime } from "../../runtime/docker/index.js";
 import { createCompose, createPluginProcesses } from "./plugins.runtime.js";
 import { createPluginsService, type PluginsService } from "./plugins.service.js";
 import { createXSourceResolver } from "./x-source.js";
@@ -42,8 +43,8 @@ export interface PluginsModule {
 
 /**
  * Wires plugins: definitions and deployments in the database, folders under `<dataDir>/plugins`,
- * processes under their own supervisor (adopted again after a console restart), compose through the
- * docker CLI when an engine answers, and the catalogue.
+ * processes under their own supervisor (adopted again after a console restart), compose projects on
+ * the console's Docker engine (docker compose v2 or docker-compose v1), and the catalogue.
  */
 export function registerPluginsModule(
   api: FastifyInstance,
@@ -54,6 +55,8 @@ export function registerPluginsModule(
     nodes: Pick<NodesService, "get">;
     settings: Pick<SettingsService, "get">;
     sandbox: Sandbox;
+    /** The console's Docker engine: compose plugins run there. */
+    docker?: DockerRuntime;
   },
 ): PluginsModule {
   const dir = join(ctx.config.dataDir, "plugins");
@@ -79,7 +82,7 @@ export function registerPluginsModule(
       nodes: deps.nodes,
     }),
     processes,
-    compose: createCompose({ path: process.env.PATH }),
+    compose: createCompose({ path: process.env.PATH, docker: deps.docker }),
     catalogue: createCatalogue({ registries: async () => (await deps.settings.get()).config.pluginRegistries }),
     dir,
     builtinsDir: () => findBuiltinsDir(ctx.config.builtinsDir),

@@ -259,7 +259,8 @@ function templatedStrings(doc: PluginDoc): { path: (string | number)[]; text: st
 }
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-const RUNTIME_FIELDS = ["node", "builtins", "dir"];
+/** `.runtime.*` a template may use; nodeImage is the Node.js image the console builds for compose files. */
+const RUNTIME_FIELDS = ["node", "builtins", "dir", "nodeImage"];
 const dotted = (path: (string | number)[]): string =>
   path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i === 0 ? seg : `.${seg}`)).join("");
 

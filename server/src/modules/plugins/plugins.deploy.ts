@@ -14,6 +14,7 @@ import {
 } from "./plugins.render.js";
 import type { DeploymentStatus } from "./plugins.schema.js";
 import { formatError, type PluginsDeps, type PluginState, type RunRecord } from "./plugins.state.js";
+import { nodeImageTag } from "./plugins.runtime.js";
 
 /**
  * Deploying a plugin: values checked and bound, files written for it, then its processes started
@@ -79,7 +80,7 @@ export function createPluginDeploy(
         await writeFile(file, f.content, { mode: 0o600 });
         await chmod(file, 0o600);
       }
-      const runtime = { node: process.execPath, builtins: deps.builtinsDir(), dir: runDir };
+      const runtime = { node: process.execPath, builtins: deps.builtinsDir(), dir: runDir, nodeImage: nodeImageTag() };
       const ctx = templateContext(name, resolved, secretsDir(name), runtime);
       if (compose) {
         const text = renderCompose(doc, name, resolved, secretsDir(name), runtime);
@@ -91,6 +92,7 @@ export function createPluginDeploy(
         );
         phase = "start";
         try {
+          await deps.compose.prepareImages(text, process.execPath);
           await deps.compose.up(name, composeFile(name));
         } catch (err) {
           await deps.compose.down(name, composeFile(name)).catch(() => undefined);

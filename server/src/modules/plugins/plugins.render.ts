@@ -19,7 +19,7 @@ export function templateContext(
   name: string,
   resolved: { values: Record<string, unknown>; files: PluginFile[] },
   secrets: string,
-  runtime: { node: string; builtins: string; dir: string },
+  runtime: { node: string; builtins: string; dir: string; nodeImage?: string },
 ): Record<string, unknown> {
   return {
     parameters: resolved.values,
@@ -39,7 +39,7 @@ export function renderCompose(
   name: string,
   resolved: { values: Record<string, unknown>; files: PluginFile[] },
   secrets: string,
-  runtime: { node: string; builtins: string; dir: string },
+  runtime: { node: string; builtins: string; dir: string; nodeImage?: string },
 ): string {
   return renderTemplate(doc.spec.dockerCompose?.contents ?? "", templateContext(name, resolved, secrets, runtime));
 }

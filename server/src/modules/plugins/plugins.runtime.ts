@@ -11,6 +11,7 @@ import {
   type ProcessSpec,
   type ReadinessProbe,
 } from "../../runtime/index.js";
+import { ensureProgramImage, type DockerRuntime } from "../../runtime/docker/index.js";
 import { nodePrefix, type Sandbox, type SandboxPolicy } from "../../runtime/sandbox.js";
 
 const run = promisify(execFile);
@@ -146,63 +147,135 @@ export function createPluginProcesses(deps: {
 export type PluginProcesses = ReturnType<typeof createPluginProcesses>;
 
 /** `docker compose` for compose plugins, one project per plugin. Only used when an engine answers. */
-export function createCompose(opts: { path: string | undefined }) {
-  const docker = (): string | undefined => {
-    const found = findExecutable("docker", { envVar: "PATH", value: undefined }, opts.path);
+/**
+ * Compose plugins on the console's Docker engine: `docker compose` (v2) when the CLI plugin is
+ * installed, else `docker-compose` (v1, Debian's 1.29), both pointed at the engine with DOCKER_HOST.
+ * Containers are listed through the Engine API by the project label, the same for both versions.
+ * A compose file may use `{{ .runtime.nodeImage }}`: Node.js in an image the console builds here
+ * (FROM scratch, no registry), with the built-ins bound in.
+ */
+export function createCompose(opts: { path: string | undefined; docker?: DockerRuntime | undefined }) {
+  type Tool = { bin: string; pre: string[]; v1: boolean };
+  let tool: Promise<Tool | undefined> | undefined;
+  const find = (name: string): string | undefined => {
+    const found = findExecutable(name, { envVar: "PATH", value: undefined }, opts.path);
     return "path" in found ? found.path : undefined;
   };
-  const composeArgs = (project: string, file: string): string[] => ["compose", "-p", project, "-f", file];
+  const env = (): NodeJS.ProcessEnv => ({ ...minimalEnv(), DOCKER_HOST: opts.docker?.endpoint?.host ?? "" });
+  const detect = async (): Promise<Tool | undefined> => {
+    const docker = find("docker");
+    if (docker) {
+      const ok = await run(docker, ["compose", "version"], { timeout: 10_000, env: env() }).then(
+        () => true,
+        () => false,
+      );
+      if (ok) return { bin: docker, pre: ["compose"], v1: false };
+    }
+    const v1 = find("docker-compose");
+    return v1 ? { bin: v1, pre: [], v1: true } : undefined;
+  };
+  const composeTool = async (): Promise<Tool> => {
+    const t = await (tool ??= detect());
+    if (!t) throw new Error("no docker compose");
+    return t;
+  };
+  const args = (t: Tool, project: string, file: string): string[] => [...t.pre, "-p", project, "-f", file];
+  const containersOf = async (project: string) =>
+    (opts.docker as DockerRuntime)
+      .client()
+      .listContainers({ all: true, filters: JSON.stringify({ label: [`com.docker.compose.project=${project}`] }) });
   return {
     /** Whether compose plugins can run here, and if not, why (for the 400 and the deployment status). */
     async available(): Promise<{ ok: true } | { ok: false; reason: string }> {
-      const bin = docker();
-      if (!bin)
+      if (!opts.docker?.endpoint)
         return {
           ok: false,
           reason:
-            "compose plugins need Docker (the docker CLI with the compose plugin and a running engine); no docker command is on this host's PATH. Use a plugin with spec.processes instead",
+            "compose plugins need a Docker engine and none is configured (set CHAINLAUNCH_DOCKER_HOST or DOCKER_HOST, or start dockerd on /var/run/docker.sock). Use a plugin with spec.processes instead",
         };
       try {
-        await run(bin, ["version", "--format", "{{.Server.Version}}"], { timeout: 5000 });
+        await opts.docker.ready();
       } catch (err) {
-        const msg = ((err as { stderr?: string }).stderr ?? (err as Error).message).trim().split("\n")[0];
-        return { ok: false, reason: `compose plugins need a running Docker engine, and none answers: ${msg}` };
+        return { ok: false, reason: `compose plugins need a running Docker engine: ${(err as Error).message}` };
       }
-      try {
-        await run(bin, ["compose", "version"], { timeout: 5000 });
-      } catch {
-        return { ok: false, reason: "compose plugins need the docker compose plugin, which is not installed" };
-      }
+      if (!(await (tool ??= detect())))
+        return {
+          ok: false,
+          reason:
+            "compose plugins need docker compose (the docker CLI's compose plugin, or docker-compose), and neither is installed",
+        };
       return { ok: true };
     },
+    /** Images the console makes for compose files (`{{ .runtime.nodeImage }}`), built before `up` when used. */
+    async prepareImages(text: string, nodeBinary: string): Promise<void> {
+      if (!text.includes(NODE_IMAGE_PREFIX) || !opts.docker) return;
+      await ensureProgramImage(opts.docker.client(), {
+        tag: nodeImageTag(),
+        programs: [{ src: nodeBinary, dest: "/usr/local/bin/node" }],
+      });
+    },
     async up(project: string, file: string): Promise<void> {
-      await run(docker()!, [...composeArgs(project, file), "up", "-d", "--remove-orphans", "--wait"], {
+      const t = await composeTool();
+      await run(t.bin, [...args(t, project, file), "up", "-d", "--remove-orphans", ...(t.v1 ? [] : ["--wait"])], {
         timeout: 600_000,
         maxBuffer: 16 * 1024 * 1024,
+        env: env(),
       });
+      if (!t.v1) return;
+      // v1 has no --wait: every service's container must be running (and healthy, when it has a check).
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const cs = await containersOf(project);
+        const bad = cs.find((c) => c.State === "exited" || c.State === "dead");
+        if (bad) {
+          const err = new Error(`service ${bad.Labels["com.docker.compose.service"]} exited: ${bad.Status}`);
+          (err as { stderr?: string }).stderr =
+            `service ${bad.Labels["com.docker.compose.service"]} exited: ${bad.Status}`;
+          throw err;
+        }
+        if (cs.length && cs.every((c) => c.State === "running" && !/\(health: starting\)|unhealthy/.test(c.Status)))
+          return;
+        if (Date.now() > deadline) throw new Error("the compose services were not running within 120 s");
+        await new Promise((r) => setTimeout(r, 250));
+      }
     },
     async down(project: string, file: string): Promise<void> {
-      await run(docker()!, [...composeArgs(project, file), "down", "--remove-orphans"], { timeout: 300_000 });
-    },
-    /** `docker compose ps` as objects (one JSON document per line, or one array on older versions). */
-    async ps(project: string, file: string): Promise<Record<string, unknown>[]> {
-      const { stdout } = await run(docker()!, [...composeArgs(project, file), "ps", "--all", "--format", "json"], {
-        timeout: 30_000,
+      const t = await composeTool();
+      // -v: the project's anonymous and named volumes go too (nothing left behind).
+      await run(t.bin, [...args(t, project, file), "down", "--remove-orphans", "-v"], {
+        timeout: 300_000,
+        env: env(),
       });
-      const text = stdout.trim();
-      if (!text) return [];
-      if (text.startsWith("[")) return JSON.parse(text) as Record<string, unknown>[];
-      return text.split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+    /** The project's containers, in the fields of `docker compose ps --format json`. */
+    async ps(project: string, _file: string): Promise<Record<string, unknown>[]> {
+      return (await containersOf(project)).map((c) => ({
+        ID: c.Id,
+        Name: (c.Names[0] ?? "").replace(/^\//, ""),
+        Service: c.Labels["com.docker.compose.service"] ?? "",
+        Image: c.Image,
+        State: c.State,
+        Health: /\(healthy\)/.test(c.Status) ? "healthy" : /unhealthy/.test(c.Status) ? "unhealthy" : "",
+        Ports: c.Ports.filter((p) => p.PublicPort)
+          .map((p) => `${p.IP}:${p.PublicPort}->${p.PrivatePort}/${p.Type}`)
+          .join(", "),
+        CreatedAt: new Date(c.Created * 1000).toISOString(),
+      }));
     },
     async logs(project: string, file: string, service: string, tail: number): Promise<string> {
+      const t = await composeTool();
       const { stdout, stderr } = await run(
-        docker()!,
-        [...composeArgs(project, file), "logs", "--no-color", "--tail", String(tail), service],
-        { timeout: 30_000, maxBuffer: 16 * 1024 * 1024 },
+        t.bin,
+        [...args(t, project, file), "logs", "--no-color", "--tail", String(tail), service],
+        { timeout: 30_000, maxBuffer: 16 * 1024 * 1024, env: env() },
       );
       return stdout + stderr;
     },
   };
 }
+
+/** The Node.js image compose plugins can use (`{{ .runtime.nodeImage }}`): this console's node. */
+const NODE_IMAGE_PREFIX = "chainlaunch/node:";
+export const nodeImageTag = (): string => `${NODE_IMAGE_PREFIX}${process.versions.node}`;
 
 export type Compose = ReturnType<typeof createCompose>;
