@@ -4,7 +4,7 @@ import { nowIso } from "../../db/db.js";
 import { ConflictError, errorMessage, InputError, NotFoundError } from "../../http/errors.js";
 import { chaincodeServerEnv } from "../../runtime/chaincode-source.js";
 import type { ChaincodePackaging } from "./chaincodes.package.js";
-import { ensureImage } from "../../runtime/docker/index.js";
+import { ensureImage, ensureProgramImage } from "../../runtime/docker/index.js";
 import { json, type ChaincodeShared, type ChaincodesDeps } from "./chaincodes.shared.js";
 import type { ChaincodeSources } from "./chaincodes.source.js";
 
@@ -19,18 +19,65 @@ export function createChaincodeDeploy(
   const { defDir, definition, event } = s;
   const { packageOf, tlsFiles } = pkgs;
   const { buildDefinition } = src;
+  /**
+   * The built source in an image tagged `tag` (FROM scratch, no registry): a Go or executable
+   * chaincode as /usr/local/bin/chaincode, a Node.js one as /chaincode with its node_modules and the
+   * console's node. Returns how to run it as a container.
+   */
+  async function sourceImage(
+    def: { id: number; source_type: string; chaincode_address: string },
+    run: { command: string; args: string[]; cwd: string },
+    tag: string,
+    packageId: string,
+    env: Record<string, string>,
+  ) {
+    const docker = deps.docker as NonNullable<typeof deps.docker>;
+    const node = def.source_type === "node";
+    const port = def.chaincode_address.slice(def.chaincode_address.lastIndexOf(":") + 1);
+    const inside = (a: string): string =>
+      a.startsWith(`${run.cwd}/`) ? `/chaincode/${a.slice(run.cwd.length + 1)}` : a;
+    try {
+      await ensureProgramImage(docker.client(), {
+        tag,
+        programs: [
+          node
+            ? { src: process.execPath, dest: "/usr/local/bin/node" }
+            : { src: run.command, dest: "/usr/local/bin/chaincode" },
+        ],
+        ...(node ? { dirs: [{ src: run.cwd, dest: "/chaincode" }] } : {}),
+        labels: { "dev.chainlaunch.definition": String(def.id) },
+      });
+    } catch (err) {
+      throw new InputError(`docker_image: building ${tag} from the source failed: ${errorMessage(err)}`, {
+        field: "docker_image",
+      });
+    }
+    const cmd = node
+      ? ["node", ...run.args.map(inside), "--chaincode-address", `0.0.0.0:${port}`, "--chaincode-id", packageId]
+      : ["/usr/local/bin/chaincode", ...run.args];
+    return {
+      command: tag,
+      args: [],
+      env,
+      cwd: defDir(def.id),
+      image: tag,
+      cmd,
+      workingDir: node ? "/chaincode" : "/tmp",
+    };
+  }
+
   /** A docker_image definition runs only where an engine answers and has (or can pull) the image. */
-  async function dockerReady(image: string): Promise<void> {
+  async function dockerReady(image: string | undefined): Promise<void> {
     const docker = deps.docker;
     if (!docker?.endpoint) {
       throw new InputError(
-        `docker_image: running '${image}' needs a Docker engine and none is configured (set CHAINLAUNCH_DOCKER_HOST or DOCKER_HOST, or start dockerd on /var/run/docker.sock); or upload the chaincode source (node, go or executable) to run it as a process`,
+        `docker_image: running '${image ?? "the built source"}' needs a Docker engine and none is configured (set CHAINLAUNCH_DOCKER_HOST or DOCKER_HOST, or start dockerd on /var/run/docker.sock); or upload the chaincode source (node, go or executable) to run it as a process`,
         { field: "docker_image" },
       );
     }
     try {
       await docker.ready();
-      await ensureImage(docker.client(), image);
+      if (image) await ensureImage(docker.client(), image);
     } catch (err) {
       throw new InputError(`docker_image: ${errorMessage(err)}`, { field: "docker_image" });
     }
@@ -55,7 +102,10 @@ export function createChaincodeDeploy(
       const { def, cc } = await definition(definitionId);
       const image =
         def.source_type === "docker" || (def.source_type === "none" && def.docker_image) ? def.docker_image : undefined;
+      // Source and docker_image: the source is built (in the sandbox, as for a process) into that image.
+      const intoImage = !image && def.docker_image && def.source_path ? def.docker_image : undefined;
       if (image) await dockerReady(image);
+      else if (intoImage) await dockerReady(undefined);
       else if (def.source_type === "none" || !def.source_path) {
         throw new InputError("source_type: this definition has no source yet; upload an archive or give source_path", {
           field: "source_type",
@@ -78,8 +128,19 @@ export function createChaincodeDeploy(
         address: def.chaincode_address,
         ...(tls ? { tls } : {}),
       });
-      let launch: { command: string; args: string[]; env: Record<string, string>; cwd: string; image?: string };
-      if (image) {
+      let launch: {
+        command: string;
+        args: string[];
+        env: Record<string, string>;
+        cwd: string;
+        image?: string;
+        cmd?: string[];
+        workingDir?: string;
+      };
+      if (intoImage) {
+        const run = await buildDefinition(def, user, { built: opts.built === true });
+        launch = await sourceImage(def, run, intoImage, pkg.packageId, { ...environment, ...serverEnv });
+      } else if (image) {
         // The image is the whole environment: nothing of the console's own goes in.
         launch = { command: image, args: [], env: { ...environment, ...serverEnv }, cwd: defDir(def.id), image };
       } else {

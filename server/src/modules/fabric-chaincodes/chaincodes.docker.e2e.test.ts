@@ -196,6 +196,33 @@ describe("chaincode from docker_image", () => {
       await h.ok("POST", `/sc/fabric/definitions/${def.id}/undeploy`, {});
       expect(await ours()).toEqual([]);
       await docker.getImage(image).remove({ force: true });
+
+      // A Go source with docker_image: built in the sandbox, then into that image, and run from it.
+      const fromSource = `cl-test/asset-go-src:${process.pid}`;
+      const cc2 = (await h.ok("POST", "/sc/fabric/chaincodes", { name: "assetsrc", network_id: net.id })).chaincode;
+      const def2 = (
+        await h.ok("POST", `/sc/fabric/chaincodes/${cc2.id}/definitions`, {
+          version: "1.0",
+          sequence: 1,
+          source_path: src,
+          docker_image: fromSource,
+        })
+      ).definition;
+      expect(def2.source_type).toBe("go");
+      await h.ok("POST", `/sc/fabric/definitions/${def2.id}/install`, { peer_ids: [peer.id] });
+      await h.ok("POST", `/sc/fabric/definitions/${def2.id}/approve`, { peer_id: peer.id });
+      await h.ok("POST", `/sc/fabric/definitions/${def2.id}/commit`, { peer_id: peer.id });
+      await h.ok("POST", `/sc/fabric/definitions/${def2.id}/deploy`, {});
+      const info2 = await h.ok("GET", `/sc/fabric/definitions/${def2.id}/docker-info`);
+      expect(info2).toMatchObject({ image: fromSource, state: "running" });
+      await h.ok("POST", `/sc/fabric/chaincodes/${cc2.id}/invoke`, { function: "CreateAsset", args: ["s1", "red"] });
+      const read2 = await h.ok("POST", `/sc/fabric/chaincodes/${cc2.id}/query`, {
+        function: "ReadAsset",
+        args: ["s1"],
+      });
+      expect(read2.result).toEqual({ id: "s1", value: "red", version: "1" });
+      await h.ok("POST", `/sc/fabric/definitions/${def2.id}/undeploy`, {});
+      await docker.getImage(fromSource).remove({ force: true });
     },
   );
 });

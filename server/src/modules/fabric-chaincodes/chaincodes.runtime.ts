@@ -31,6 +31,9 @@ export interface ChaincodeRunSpec {
   address: string;
   /** Mode "docker": the image to run (its entrypoint is the chaincode server); command and args unused. */
   image?: string;
+  /** With `image`: the command instead of the image's own (an image built here from the source). */
+  cmd?: string[];
+  workingDir?: string;
 }
 
 /** Where a chaincode container finds its TLS pair (the definition's `tls` folder, read-only). */
@@ -150,6 +153,8 @@ export function createChaincodeRuntime(deps: {
         startTimeoutMs: 60_000,
         container: {
           image: r.image,
+          ...(r.cmd ? { cmd: r.cmd } : {}),
+          ...(r.workingDir ? { workingDir: r.workingDir } : {}),
           env,
           binds: Object.values(env).some((v) => v.startsWith(`${CONTAINER_TLS_DIR}/`))
             ? [{ source: tls, target: CONTAINER_TLS_DIR, readOnly: true }]

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { access, copyFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { access, copyFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -108,7 +108,13 @@ const digests = new Map<string, string>();
  */
 export async function ensureProgramImage(
   docker: Docker,
-  p: { tag: string; programs: { src: string; dest: string }[]; labels?: Record<string, string> },
+  p: {
+    tag: string;
+    programs: { src: string; dest: string }[];
+    /** Folders copied as they are (a Node.js chaincode with its node_modules); the image is then always rebuilt. */
+    dirs?: { src: string; dest: string }[];
+    labels?: Record<string, string>;
+  },
 ): Promise<string> {
   // Hashing ~150 MB of Fabric binaries for every node would cost seconds of CPU: the digest is
   // remembered while the files keep their size and mtime.
@@ -122,7 +128,7 @@ export async function ensureProgramImage(
       ]),
     ),
   );
-  let digest = digests.get(stamp);
+  let digest = p.dirs?.length ? `${Date.now()}` : digests.get(stamp);
   if (!digest) {
     const hash = createHash("sha256");
     for (const prog of p.programs) hash.update(prog.dest).update(await readFile(prog.src));
@@ -155,6 +161,10 @@ export async function ensureProgramImage(
       for (const lib of await sharedLibraries(prog.src)) libs.add(lib);
     }
     for (const lib of libs) await put(lib, lib.slice(1));
+    for (const d of p.dirs ?? []) {
+      await mkdir(dirname(join(root, d.dest)), { recursive: true });
+      await cp(d.src, join(root, d.dest), { recursive: true, verbatimSymlinks: true });
+    }
     await writeFile(
       join(ctx, "Dockerfile"),
       ["FROM scratch", "COPY rootfs/ /", "ENV PATH=/usr/local/bin:/bin", "WORKDIR /tmp", ""].join("\n"),
