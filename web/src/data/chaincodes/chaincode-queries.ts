@@ -2,7 +2,13 @@ import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { API_BASE, api, unwrap } from "@/api/client";
 import { toApiError } from "@/api/errors";
 import { chaincodeKeys } from "@/data/chaincodes/keys";
-import type { Chaincode, ChaincodeDefinition, DefinitionEvent, DefinitionStatus } from "@/data/chaincodes/types";
+import type {
+  Chaincode,
+  ChaincodeDefinition,
+  DefinitionDockerInfo,
+  DefinitionEvent,
+  DefinitionStatus,
+} from "@/data/chaincodes/types";
 
 export function useChaincodesQuery(): UseQueryResult<Chaincode[]> {
   return useQuery({
@@ -56,6 +62,24 @@ export function useTimelineQuery(definitionId: number | undefined): UseQueryResu
       ),
     enabled: definitionId !== undefined,
     refetchInterval: 5000,
+  });
+}
+
+/**
+ * The container of a definition deployed from an image (id, image, state), polled while shown: a
+ * crash restart runs a new container. 404 while nothing runs, so no retries.
+ */
+export function useDefinitionDockerInfoQuery(
+  definitionId: number,
+  enabled: boolean,
+): UseQueryResult<DefinitionDockerInfo> {
+  return useQuery({
+    queryKey: chaincodeKeys.dockerInfo(definitionId),
+    queryFn: () =>
+      unwrap(api.GET("/sc/fabric/definitions/{definitionId}/docker-info", { params: { path: { definitionId } } })),
+    enabled,
+    refetchInterval: 5000,
+    retry: false,
   });
 }
 

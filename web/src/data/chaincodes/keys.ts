@@ -6,5 +6,6 @@ export const chaincodeKeys = {
   status: (definitionId: number) => [...chaincodeKeys.all, "status", definitionId] as const,
   timeline: (definitionId: number) => [...chaincodeKeys.all, "timeline", definitionId] as const,
   logs: (definitionId: number) => [...chaincodeKeys.all, "logs", definitionId] as const,
+  dockerInfo: (definitionId: number) => [...chaincodeKeys.all, "docker-info", definitionId] as const,
   metadata: (id: number) => [...chaincodeKeys.all, "metadata", id] as const,
 };

@@ -7,6 +7,7 @@ export type ChaincodeDefinition = ResponseOf<
   "get"
 >["definitions"][number];
 export type DefinitionStatus = ResponseOf<"/sc/fabric/definitions/{definitionId}/status", "get">;
+export type DefinitionDockerInfo = ResponseOf<"/sc/fabric/definitions/{definitionId}/docker-info", "get">;
 export type DefinitionEvent = ResponseOf<"/sc/fabric/definitions/{definitionId}/timeline", "get">[number];
 export type CallResult = ResponseOf<"/sc/fabric/chaincodes/{chaincodeId}/invoke", "post">;
 export type DeployStatus = ChaincodeDefinition["deploy_status"];

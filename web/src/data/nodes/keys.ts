@@ -16,7 +16,7 @@ export const nodeKeys = {
   events: (id: number, page: number) => [...nodeKeys.all, "events", id, page] as const,
   health: (id: number) => [...nodeKeys.all, "health", id] as const,
   healthHistory: (id: number) => [...nodeKeys.all, "health-history", id] as const,
-  defaults: (kind: string) => [...nodeKeys.all, "defaults", kind] as const,
+  defaults: (kind: string, mode?: string) => [...nodeKeys.all, "defaults", kind, ...(mode ? [mode] : [])] as const,
   counts: () => [...nodeKeys.all, "counts"] as const,
   rpc: (id: number, what: string, ...args: unknown[]) => [...nodeKeys.all, "rpc", id, what, ...args] as const,
 };

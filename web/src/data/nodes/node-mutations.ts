@@ -37,11 +37,15 @@ export interface NodeCreateVars {
   start?: boolean;
 }
 
+/** POST /nodes (started unless `start` is false). */
+export function createNode({ body, start = true }: NodeCreateVars): Promise<NodeInfo> {
+  return unwrap(api.POST("/nodes", { params: { query: { start: start ? "true" : "false" } }, body }));
+}
+
 export function useNodeCreateMutation(silent = false): UseMutationResult<NodeInfo, Error, NodeCreateVars> {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, start = true }: NodeCreateVars) =>
-      unwrap(api.POST("/nodes", { params: { query: { start: start ? "true" : "false" } }, body })),
+    mutationFn: createNode,
     onSuccess: () => qc.invalidateQueries({ queryKey: nodeKeys.all }),
     meta: { silent },
   });

@@ -55,16 +55,37 @@ export function useNodeHealthHistoriesQueries(ids: readonly number[], hours = 24
   return useQueries({ queries: ids.map((id) => healthHistoryOptions(id, hours)) });
 }
 
-/** Free addresses the server proposes for a new peer or orderer; never cached (ports get taken). */
-export function useFabricDefaultsQuery(kind: "peer" | "orderer", enabled = true): UseQueryResult<FabricNodeDefaults> {
-  return useQuery({
-    queryKey: nodeKeys.defaults(kind),
-    queryFn: () =>
-      unwrap(kind === "peer" ? api.GET("/nodes/defaults/fabric-peer") : api.GET("/nodes/defaults/fabric-orderer")),
-    enabled,
+/**
+ * The request behind {@link useFabricDefaultsQuery}. Only the batch endpoint takes a mode: container
+ * nodes get an external endpoint on this machine's network address (inside a container 127.0.0.1 is
+ * the container), so the docker proposal comes from there.
+ */
+export function fabricDefaultsOptions(kind: "peer" | "orderer", runtime: "service" | "docker" = "service") {
+  return queryOptions({
+    queryKey: nodeKeys.defaults(kind, runtime),
+    queryFn: async (): Promise<FabricNodeDefaults> => {
+      if (runtime === "service")
+        return unwrap(
+          kind === "peer" ? api.GET("/nodes/defaults/fabric-peer") : api.GET("/nodes/defaults/fabric-orderer"),
+        );
+      const query = { peerCount: kind === "peer" ? 1 : 0, ordererCount: kind === "orderer" ? 1 : 0, mode: runtime };
+      const d = await unwrap(api.GET("/nodes/defaults/fabric", { params: { query } }));
+      const one = kind === "peer" ? d.peers[0] : d.orderers[0];
+      if (!one) throw new Error(`the server proposed no ${kind} addresses`);
+      return one;
+    },
     staleTime: 0,
     gcTime: 0,
   });
+}
+
+/** Free addresses the server proposes for a new peer or orderer; never cached (ports get taken). */
+export function useFabricDefaultsQuery(
+  kind: "peer" | "orderer",
+  runtime: "service" | "docker" = "service",
+  enabled = true,
+): UseQueryResult<FabricNodeDefaults> {
+  return useQuery({ ...fabricDefaultsOptions(kind, runtime), enabled });
 }
 
 export type BesuNodeDefaults = ResponseOf<"/nodes/defaults/besu-node", "get">;

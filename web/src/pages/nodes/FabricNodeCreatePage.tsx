@@ -27,11 +27,13 @@ function FabricNodeCreateContent(): ReactElement {
     defaultValues: { ...FABRIC_FORM_EMPTY, kind: params.get("type") === "orderer" ? "orderer" : "peer" },
   });
   const kind = form.watch("kind");
+  const runtime = form.watch("runtime");
   const orgId = form.watch("organizationId");
-  const defaults = useFabricDefaultsQuery(kind);
+  // A new runtime is a new query: container nodes get their external endpoint on the LAN address.
+  const defaults = useFabricDefaultsQuery(kind, runtime);
   const create = useNodeCreateMutation();
 
-  // Fill the proposed addresses whenever they (re)arrive for the chosen node type.
+  // Fill the proposed addresses whenever they (re)arrive for the chosen node type and runtime.
   useEffect(() => {
     if (defaults.data) form.reset(withDefaults(form.getValues(), defaults.data), { keepErrors: false });
   }, [defaults.data, form]);
@@ -67,7 +69,7 @@ function FabricNodeCreateContent(): ReactElement {
     <div className="max-w-3xl">
       <PageHeader
         title="Create Fabric Node"
-        description="A peer or orderer with certificates from its organization's CAs, started as a supervised process."
+        description="A peer or orderer with certificates from its organization's CAs, run as a supervised process or a Docker container."
       />
       <QueryState query={orgs}>
         {() => (

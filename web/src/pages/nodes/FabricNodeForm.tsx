@@ -8,7 +8,7 @@ import { Card, CardFooter } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { NODE_NAME, validHostPort, type FabricFormValues } from "@/pages/nodes/fabric-form";
+import { FABRIC_RUNTIMES, NODE_NAME, validHostPort, type FabricFormValues } from "@/pages/nodes/fabric-form";
 
 const hostPort = (v: string): true | string => validHostPort(v) || "Use host:port, e.g. 0.0.0.0:7051";
 
@@ -92,6 +92,42 @@ export function FabricNodeForm({
             />
           </div>
         )}
+        <div className="grid gap-2">
+          <Label id="fabric-runtime-label">Runtime</Label>
+          <Controller
+            control={control}
+            name="runtime"
+            render={({ field: f }) => (
+              <div
+                role="radiogroup"
+                aria-labelledby="fabric-runtime-label"
+                aria-invalid={Boolean(errors.runtime)}
+                className="grid gap-2 sm:grid-cols-2"
+              >
+                {FABRIC_RUNTIMES.map((r) => (
+                  <button
+                    key={r.value}
+                    type="button"
+                    role="radio"
+                    aria-checked={f.value === r.value}
+                    disabled={mode === "edit"}
+                    onClick={() => f.onChange(r.value)}
+                    className={`rounded-lg border p-3 text-left text-sm transition-colors disabled:cursor-not-allowed disabled:opacity-60 ${f.value === r.value ? "border-primary bg-primary/5" : "hover:bg-muted/50"}`}
+                  >
+                    <span className="font-medium">{r.label}</span>
+                    <span className="block text-xs text-muted-foreground">{r.hint}</span>
+                  </button>
+                ))}
+              </div>
+            )}
+          />
+          {mode === "edit" && (
+            <p className="text-xs text-muted-foreground">
+              Set when the node is created. To change it, create a new node.
+            </p>
+          )}
+          <FieldError message={errors.runtime?.message} />
+        </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="grid content-start gap-2">
             <Label htmlFor="fabric-name">Name</Label>

@@ -34,6 +34,7 @@ import { NODE_TYPE_LABELS } from "@/data/nodes/node-status";
 import { showToast } from "@/lib/toast";
 import { cn, formatDateTime } from "@/lib/utils";
 import { BesuConsole } from "@/pages/nodes/BesuConsole";
+import { runtimeLabel } from "@/pages/nodes/fabric-form";
 import { HEALTH_COLOURS, healthBars } from "@/pages/nodes/health";
 import { LogViewer } from "@/pages/nodes/LogViewer";
 import { NodeActions } from "@/pages/nodes/NodeActions";
@@ -95,7 +96,11 @@ function Overview({ n }: { n: NodeInfo }): ReactElement {
               <DetailField label="Domain names">
                 {f.domainNames.length ? f.domainNames.join(", ") : <span className="text-muted-foreground">—</span>}
               </DetailField>
-              <DetailField label="Mode">{f.mode}</DetailField>
+              <DetailField label="Runtime">
+                <span data-testid="node-runtime" data-mode={f.mode}>
+                  {runtimeLabel(f.mode)}
+                </span>
+              </DetailField>
             </>
           )}
           {b && (

@@ -2,9 +2,29 @@ import type { CreateNodeBody, FabricNodeDefaults, NodeInfo, UpdateNodeBody } fro
 
 export type FabricKind = "peer" | "orderer";
 
+/** How the console runs a Fabric node: a supervised process (service) or a container (docker). */
+export type FabricRuntime = "service" | "docker";
+
+/** The runtime choices as the form and the node page name them. */
+export const FABRIC_RUNTIMES: readonly { value: FabricRuntime; label: string; hint: string }[] = [
+  { value: "service", label: "Process", hint: "A process the console starts and supervises on this machine." },
+  {
+    value: "docker",
+    label: "Docker container",
+    hint: "A container on the console's Docker engine. Other nodes reach it at this machine's network address.",
+  },
+];
+
+/** "Process" or "Docker container" for a node's `mode`; an unknown mode is shown as it is. */
+export function runtimeLabel(mode: string): string {
+  return FABRIC_RUNTIMES.find((r) => r.value === mode)?.label ?? mode;
+}
+
 /** The Fabric node form, as its inputs hold it. */
 export interface FabricFormValues {
   kind: FabricKind;
+  /** Fixed once the node exists (the server can't move a node between runtimes). */
+  runtime: FabricRuntime;
   name: string;
   organizationId: string;
   listenAddress: string;
@@ -19,6 +39,7 @@ export interface FabricFormValues {
 
 export const FABRIC_FORM_EMPTY: FabricFormValues = {
   kind: "peer",
+  runtime: "service",
   name: "",
   organizationId: "",
   listenAddress: "",
@@ -78,7 +99,7 @@ export function toCreateFabricBody(v: FabricFormValues, mspId: string): CreateNo
     operationsListenAddress: v.operationsListenAddress.trim(),
     externalEndpoint: v.externalEndpoint.trim(),
     domainNames: splitList(v.domainNames),
-    mode: "service" as const,
+    mode: v.runtime,
     ...(v.version.trim() ? { version: v.version.trim() } : {}),
   };
   return v.kind === "peer"
@@ -123,6 +144,7 @@ export function valuesFromNode(n: NodeInfo): FabricFormValues {
   const c = p ?? o;
   return {
     kind: p ? "peer" : "orderer",
+    runtime: c?.mode === "docker" ? "docker" : "service",
     name: n.name,
     organizationId: c ? String(c.organizationId) : "",
     listenAddress: c?.listenAddress ?? "",
@@ -140,6 +162,7 @@ const both = (f: string): string[] => [`fabricPeer.${f}`, `fabricOrderer.${f}`];
 /** Where the server reports each field's errors (CONVENTIONS §7 field paths). */
 export const FABRIC_FORM_FIELDS = {
   name: "name",
+  runtime: both("mode"),
   organizationId: [...both("organizationId"), ...both("mspId")],
   listenAddress: both("listenAddress"),
   chaincodeAddress: "fabricPeer.chaincodeAddress",

@@ -195,6 +195,8 @@ export function ChaincodeDefinitionFormPage(): ReactElement {
         return setError(`collections: not valid JSON (${errorMessage(err)})`);
       }
     }
+    if (f.sourceType === "docker" && !f.dockerImage.trim())
+      return setError("docker_image: name the image to run, e.g. acme/asset:1.0");
     const body: CreateDefinitionBody = {
       version: f.version.trim(),
       sequence: Number(f.sequence),
@@ -281,9 +283,18 @@ export function ChaincodeDefinitionFormPage(): ReactElement {
                 </select>
               </div>
               {f.sourceType === "docker" ? (
-                <div className="grid gap-2">
+                <div className="grid content-start gap-2">
                   <Label htmlFor="def-image">Docker image</Label>
-                  <Input id="def-image" value={f.dockerImage} onChange={(e) => set("dockerImage", e.target.value)} />
+                  <Input
+                    id="def-image"
+                    className="font-mono"
+                    aria-describedby="def-image-hint"
+                    value={f.dockerImage}
+                    onChange={(e) => set("dockerImage", e.target.value)}
+                  />
+                  <p id="def-image-hint" className="text-xs text-muted-foreground">
+                    Image on the console's Docker engine; runs as the chaincode-as-a-service server.
+                  </p>
                 </div>
               ) : (
                 <div className="grid gap-2">

@@ -25,7 +25,15 @@ function DefinitionSummary({ d }: { d: ChaincodeDefinition }): ReactElement {
       <DetailField label="Endorsement policy">
         <Mono>{d.endorsement_policy || "channel default (/Channel/Application/Endorsement)"}</Mono>
       </DetailField>
-      <DetailField label="Source">{d.source_type}</DetailField>
+      <DetailField label="Source">
+        {d.source_type === "docker" && d.docker_image ? (
+          <>
+            Docker image <Mono>{d.docker_image}</Mono>
+          </>
+        ) : (
+          d.source_type
+        )}
+      </DetailField>
       <DetailField label="Address">
         <Mono>{d.chaincode_address}</Mono>
       </DetailField>

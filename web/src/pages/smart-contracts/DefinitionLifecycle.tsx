@@ -27,6 +27,7 @@ import type { ChaincodeDefinition } from "@/data/chaincodes/types";
 import { errorMessage, formatDateTime } from "@/lib/utils";
 import { lifecycleSteps, peersByOrg, type StepState } from "@/pages/smart-contracts/chaincode-lifecycle";
 import { ChaincodeStatusBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
+import { DefinitionContainer } from "@/pages/smart-contracts/DefinitionContainer";
 
 function StepIcon({ state }: { state: StepState }): ReactElement {
   if (state === "done") return <CheckCircle2Icon className="size-4 text-success" aria-label="done" />;
@@ -280,12 +281,22 @@ export function DefinitionLifecycle({ def }: { def: ChaincodeDefinition }): Reac
           <div className="flex flex-wrap items-center gap-2">
             <ChaincodeStatusBadge status={s?.deploy.status ?? def.deploy_status} />
             <span>
-              {def.source_type === "none" ? "No source yet" : `${def.source_type} source`} · listens on{" "}
-              <Mono>{def.chaincode_address}</Mono>
+              {def.source_type === "none"
+                ? "No source yet"
+                : def.source_type === "docker"
+                  ? "Docker image"
+                  : `${def.source_type} source`}{" "}
+              · listens on <Mono>{def.chaincode_address}</Mono>
               {s?.deploy.pid ? ` · pid ${s.deploy.pid}` : ""}
               {s?.deploy.restarts ? ` · ${s.deploy.restarts} restarts` : ""}
             </span>
           </div>
+          {def.source_type === "docker" && (
+            <DefinitionContainer
+              definitionId={def.id}
+              deployed={(s?.deploy.status ?? def.deploy_status) === "running"}
+            />
+          )}
           {(s?.deploy.error ?? def.deploy_error) && (
             <p className="text-destructive">{s?.deploy.error ?? def.deploy_error}</p>
           )}

@@ -1,0 +1,127 @@
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { apiCall } from "../support/api.js";
+import { adminUser, openAs, openSession, settled, type Session } from "../support/browser.js";
+
+const SUFFIX = Date.now().toString(36);
+const MSP = `DockerE2e${SUFFIX}MSP`;
+const PEER = `peer0-docker-${SUFFIX}`;
+/** The labels the console puts on its containers (server/src/runtime/docker/container-supervisor.ts). */
+const MANAGED = "dev.chainlaunch.managed";
+const ID = "dev.chainlaunch.id";
+
+/** The shared server's engine (e2e global setup), or undefined after printing why this spec skips. */
+const dockerHost = inject("dockerHost") || undefined;
+if (!dockerHost) console.warn(`nodes in Docker (browser): skipped: ${inject("dockerSkipReason")}`);
+
+/**
+ * A peer created from the form with the runtime "Docker container" runs as a container on the
+ * console's engine: RUNNING on its page with that runtime, one container labelled as the console's,
+ * and none left after deleting the node from its page.
+ */
+describe.skipIf(!dockerHost)("nodes in Docker", () => {
+  let s: Session;
+  let docker: Docker;
+  let orgId = 0;
+  let nodeId = 0;
+
+  /** The console's containers of this spec's peer, stopped ones included. */
+  const peerContainers = async (): Promise<Docker.ContainerInfo[]> =>
+    docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${MANAGED}=true`, `${ID}=${PEER}`] }) });
+
+  beforeAll(async () => {
+    docker = new Docker({ socketPath: dockerHost!.replace(/^unix:\/\//, "") });
+    s = await openSession();
+    const r = await apiCall<{ id: number }>(s.baseUrl, adminUser(), "POST", "/organizations", {
+      mspId: MSP,
+      name: `docker-e2e-${SUFFIX}`,
+    });
+    expect(r.status).toBe(201);
+    orgId = r.data.id;
+  });
+
+  afterAll(async () => {
+    // No container may outlive the spec: delete (which removes the container) what is left of ours.
+    if (s) {
+      const left = await apiCall<{ items?: { id: number }[] }>(
+        s.baseUrl,
+        adminUser(),
+        "GET",
+        `/nodes?limit=1000&organizationId=${orgId}`,
+      );
+      for (const n of left.data.items ?? []) await apiCall(s.baseUrl, adminUser(), "DELETE", `/nodes/${n.id}`);
+      await s.close();
+    }
+  });
+
+  it("creates a peer with the runtime Docker container from the form", async () => {
+    await openAs(s, adminUser(), "/nodes/fabric/create?type=peer");
+    await s.page.getByRole("heading", { name: "Create Fabric Node" }).waitFor();
+    const runtime = s.page.getByRole("radiogroup", { name: "Runtime" });
+    expect(await runtime.getByRole("radio", { name: /^Process/ }).getAttribute("aria-checked")).toBe("true");
+    await s.page.waitForFunction(() =>
+      Boolean((document.getElementById("fabric-listenAddress") as HTMLInputElement)?.value),
+    );
+    await settled(s.page);
+
+    // Choosing Docker asks the server again, with mode=docker: the proposal for a container node.
+    const proposal = s.page.waitForResponse(
+      (r) => r.url().includes("/api/v1/nodes/defaults/fabric?") && r.url().includes("mode=docker"),
+    );
+    await runtime.getByRole("radio", { name: /^Docker container/ }).click();
+    const answer = await proposal;
+    expect(answer.status()).toBe(200);
+    const proposed = ((await answer.json()) as { peers: { externalEndpoint: string }[] }).peers[0]!;
+    await s.page.waitForFunction(
+      (want) => (document.getElementById("fabric-externalEndpoint") as HTMLInputElement | null)?.value === want,
+      proposed.externalEndpoint,
+    );
+    expect(await runtime.getByRole("radio", { name: /^Docker container/ }).getAttribute("aria-checked")).toBe("true");
+
+    await s.page.getByRole("combobox", { name: "Organization" }).click();
+    await s.page.getByRole("option", { name: MSP }).click();
+    await s.page.getByLabel("Name", { exact: true }).fill(PEER);
+    const created = s.page.waitForResponse((r) => r.url().endsWith("/api/v1/nodes?start=true"), { timeout: 180_000 });
+    await s.page.getByRole("button", { name: "Create node" }).click();
+    // The first container node builds chainlaunch/fabric:<version> on the engine.
+    const res = await created;
+    expect(res.status(), await res.text()).toBe(201);
+    const body = (await res.json()) as { id: number; fabricPeer: { mode: string } };
+    expect(body.fabricPeer.mode).toBe("docker");
+    nodeId = body.id;
+    await s.page.waitForURL(new RegExp(`/nodes/${nodeId}$`));
+    await s.page.getByRole("heading", { name: PEER }).waitFor();
+  }, 240_000);
+
+  it("shows the peer RUNNING with the runtime Docker container", async () => {
+    await s.page.waitForFunction(
+      () => document.querySelector('[data-testid="node-status"]')?.getAttribute("data-status") === "RUNNING",
+      undefined,
+      { timeout: 120_000 },
+    );
+    expect(await s.page.getByTestId("node-runtime").textContent()).toBe("Docker container");
+    const api = await apiCall<{ status: string; fabricPeer: { mode: string } }>(
+      s.baseUrl,
+      adminUser(),
+      "GET",
+      `/nodes/${nodeId}`,
+    );
+    expect(api.data).toMatchObject({ status: "RUNNING", fabricPeer: { mode: "docker" } });
+  }, 150_000);
+
+  it("runs the peer in one container labelled as the console's", async () => {
+    const containers = await peerContainers();
+    expect(containers).toHaveLength(1);
+    expect(containers[0]!.State).toBe("running");
+    expect(containers[0]!.Labels[MANAGED]).toBe("true");
+  });
+
+  it("deletes the node from its page and leaves no container", async () => {
+    await s.page.getByRole("button", { name: "Delete", exact: true }).click();
+    const dialog = s.page.getByRole("alertdialog", { name: `Delete ${PEER}?` });
+    await dialog.getByRole("button", { name: "Delete node" }).click();
+    await s.page.waitForURL(/\/nodes$/, { timeout: 60_000 });
+    expect((await apiCall(s.baseUrl, adminUser(), "GET", `/nodes/${nodeId}`)).status).toBe(404);
+    expect(await peerContainers()).toEqual([]);
+  }, 90_000);
+});
