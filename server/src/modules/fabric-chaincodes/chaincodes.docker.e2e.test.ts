@@ -1,11 +1,9 @@
-import { execFile } from "node:child_process";
-import { copyFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildImage, consoleTagOf, dockerClient, LABEL } from "../../runtime/docker/index.js";
+import { consoleTagOf, dockerClient, LABEL } from "../../runtime/docker/index.js";
+import { buildAssetGoImage, haveGo } from "../../test-support/chaincode-image.js";
 import { testDockerHost } from "../../test-support/docker.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
@@ -15,10 +13,6 @@ import {
   TEST_BATCH_TIMEOUT,
   waitFor,
 } from "../../test-support/fabric-api.js";
-
-const run = promisify(execFile);
-const here = dirname(fileURLToPath(import.meta.url));
-const ASSET_GO = resolve(here, "../../fabric/test-support/chaincode/asset-go");
 
 /**
  * Upstream's Terraform chaincode flow on a real dockerd: a definition with `docker_image` (an
@@ -30,13 +24,7 @@ const ASSET_GO = resolve(here, "../../fabric/test-support/chaincode/asset-go");
  */
 const host = testDockerHost("chaincode docker_image e2e");
 const bins = await haveFabricBinaries("chaincode docker_image e2e");
-let goOk = true;
-try {
-  await run("go", ["version"]);
-} catch {
-  goOk = false;
-  console.warn("chaincode docker_image e2e: skipped: no `go` on PATH to build the test image");
-}
+const goOk = await haveGo("chaincode docker_image e2e");
 let harness: FabricApi | undefined;
 const work = mkdtempSync(join(tmpdir(), "cl-cc-docker-"));
 afterAll(async () => {
@@ -51,22 +39,8 @@ describe("chaincode from docker_image", () => {
     async () => {
       const docker = dockerClient({ name: "test", host: host! });
       // The image: the Go test chaincode built static, alone in a FROM scratch image.
-      const src = join(work, "asset-go");
-      cpSync(ASSET_GO, src, { recursive: true });
-      const ctx = join(work, "image");
-      await run("go", ["build", "-o", join(ctx, "chaincode"), "."], {
-        cwd: src,
-        env: { ...process.env, CGO_ENABLED: "0" },
-        timeout: 300_000,
-      });
-      copyFileSync(join(ctx, "chaincode"), join(ctx, "chaincode.bin"));
-      rmSync(join(ctx, "chaincode"));
-      writeFileSync(
-        join(ctx, "Dockerfile"),
-        'FROM scratch\nCOPY chaincode.bin /chaincode\nENTRYPOINT ["/chaincode"]\n',
-      );
       const image = `cl-test/asset-go:${process.pid}`;
-      await buildImage(docker, ctx, image);
+      const src = await buildAssetGoImage(docker, work, image);
 
       const h = await fabricApi({ env: { CHAINLAUNCH_DOCKER_HOST: host! } });
       harness = h;

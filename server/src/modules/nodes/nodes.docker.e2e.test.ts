@@ -1,8 +1,12 @@
-import { networkInterfaces } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { networkInterfaces, tmpdir } from "node:os";
+import { join } from "node:path";
 import type Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { consoleTagOf, dockerClient, LABEL } from "../../runtime/docker/index.js";
+import { buildAssetGoImage, haveGo } from "../../test-support/chaincode-image.js";
 import { testDockerHost } from "../../test-support/docker.js";
+import { freePort } from "../../test-support/ports.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
   fabricApi,
@@ -17,11 +21,15 @@ import {
  * Fabric nodes in containers on a real dockerd, beside a process node: two orgs with a peer each in
  * Docker and an orderer in Docker, plus one peer as a process, on one channel. Every node advertises
  * the host's address, which containers (through the console's network) and processes both reach.
- * The image is built by the console from the cached Fabric binaries, with no registry. A `docker
+ * The image is built by the console from the cached Fabric binaries, with no registry. A chaincode
+ * from `docker_image`, at the host's address, is installed on all three peers, endorsed by both
+ * container peers and read back. A `docker
  * kill` of a peer heals, a console restart adopts every container without a duplicate, and delete
  * leaves no container behind.
  */
 const dockerHost = testDockerHost("Fabric nodes in Docker e2e");
+const goOk = await haveGo("Fabric nodes in Docker e2e (its chaincode part)");
+const work = mkdtempSync(join(tmpdir(), "cl-nodes-docker-"));
 const bins = await haveFabricBinaries("Fabric nodes in Docker e2e");
 const hostIp = Object.values(networkInterfaces())
   .flat()
@@ -31,6 +39,7 @@ if (!hostIp) console.warn("Fabric nodes in Docker e2e: skipped: this host has no
 let harness: FabricApi | undefined;
 afterAll(async () => {
   await harness?.close();
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe("Fabric nodes in Docker", () => {
@@ -97,6 +106,51 @@ describe("Fabric nodes in Docker", () => {
         },
         60_000,
       );
+
+      // Chaincode as a container too: both container peers dial it at the host's address.
+      if (goOk) {
+        const image = `cl-test/asset-go-dn:${process.pid}`;
+        await buildAssetGoImage(docker, work, image);
+        const [h2, p2] = (peer2.fabricPeer.externalEndpoint as string).split(":");
+        await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
+          organizationId: org2.id,
+          anchorPeers: [{ host: h2, port: Number(p2) }],
+        });
+        const cc = (await h.ok("POST", "/sc/fabric/chaincodes", { name: "dnasset", network_id: net.id })).chaincode;
+        const def = (
+          await h.ok("POST", `/sc/fabric/chaincodes/${cc.id}/definitions`, {
+            version: "1.0",
+            sequence: 1,
+            docker_image: image,
+            chaincode_address: `${hostIp}:${await freePort()}`,
+          })
+        ).definition;
+        await h.ok("POST", `/sc/fabric/definitions/${def.id}/install`, { peer_ids: [peer1.id, peer2.id, procPeer.id] });
+        await h.ok("POST", `/sc/fabric/definitions/${def.id}/approve`, { peer_id: peer1.id });
+        await h.ok("POST", `/sc/fabric/definitions/${def.id}/approve`, { peer_id: peer2.id });
+        await h.ok("POST", `/sc/fabric/definitions/${def.id}/commit`, { peer_id: peer1.id });
+        await h.ok("POST", `/sc/fabric/definitions/${def.id}/deploy`, {});
+        const wrote = await h.ok("POST", `/sc/fabric/chaincodes/${cc.id}/invoke`, {
+          function: "CreateAsset",
+          args: ["m1", "mixed"],
+        });
+        expect(wrote.transaction_id).toMatch(/^[0-9a-f]{64}$/);
+        const read = await waitFor(
+          "the asset readable",
+          async () => {
+            const r = await h.call("POST", `/sc/fabric/chaincodes/${cc.id}/query`, {
+              function: "ReadAsset",
+              args: ["m1"],
+            });
+            return r.status === 200 ? r.body : undefined;
+          },
+          30_000,
+        );
+        expect(read.result).toMatchObject({ id: "m1", value: "mixed" });
+        await h.ok("POST", `/sc/fabric/definitions/${def.id}/undeploy`, {});
+        await h.ok("DELETE", `/sc/fabric/chaincodes/${cc.id}`);
+        await docker.getImage(image).remove({ force: true });
+      }
 
       // docker kill of a peer container: the console restarts it.
       const p1 = before.find((c) => c.Labels[LABEL.id] === peer1.name)!;
