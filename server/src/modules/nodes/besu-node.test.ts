@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { enodeUrl, parseNodeKeyFile, publicKeyFromPrivateKey } from "../../besu/index.js";
 import { createBesuBinaryResolver, parseJavaMajor } from "./besu-binary.js";
-import { besuKeyFileFromPem, besuProcessSpec, planBesuNode, writeBesuFiles } from "./besu-node.js";
+import { besuContainerSpec, besuKeyFileFromPem, besuProcessSpec, planBesuNode, writeBesuFiles } from "./besu-node.js";
 
 const root = mkdtempSync(join(tmpdir(), "cl-besu-node-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -84,6 +84,27 @@ describe("Besu node launcher", () => {
     const spec = besuProcessSpec("besu-1", d, "/opt/besu/bin/besu");
     expect(spec).toMatchObject({ id: "besu-1", command: "/opt/besu/bin/besu", args: d.args, cwd: dir });
     expect(spec.env?.JAVA_OPTS).toBe("-Xmx4g");
+
+    // Mode "docker": the same argv in the Besu image; loopback listeners bind every interface inside,
+    // ports published on loopback and the advertised address, config read-only at the same paths.
+    const inContainer = besuContainerSpec("besu-1", { ...d, props: { ...d.props, version: "24.12.2" } });
+    const c = inContainer.container!;
+    expect(c.image).toBe("hyperledger/besu:24.12.2");
+    expect(c.cmd).toContain("--rpc-http-host=0.0.0.0");
+    expect(c.cmd).toContain("--metrics-host=0.0.0.0");
+    expect(c.cmd).toContain("--p2p-host=10.0.0.5");
+    expect(c.cmd).toContain(`--genesis-file=${dir}/config/genesis.json`);
+    expect(c.binds).toEqual([
+      { source: `${dir}/config`, target: `${dir}/config`, readOnly: true },
+      { source: `${dir}/data`, target: `${dir}/data`, readOnly: false },
+    ]);
+    expect(c.ports).toEqual(
+      ["127.0.0.1", "10.0.0.5"].flatMap((hostIp) =>
+        [30303, 8545, 9545].map((port) => ({ hostIp, hostPort: port, containerPort: port })),
+      ),
+    );
+    expect(c.env).toEqual({ JAVA_OPTS: "-Xmx4g" });
+    expect(inContainer.logFile).toBe(d.logFile);
   });
 
   it("finds besu on PATH or CHAINLAUNCH_BESU_BIN, and says how to install it when absent", async () => {

@@ -29,6 +29,9 @@ export interface BesuDeployment {
   enodeUrl: string;
   ports: number[];
   healthUrl: string;
+  /** "docker": runs as a container of `image`; absent: the besu launcher as a child process. */
+  mode?: "docker";
+  image?: string;
   props: {
     externalIp: string;
     internalIp: string;
@@ -176,6 +179,45 @@ export async function writeBesuFiles(d: BesuDeployment, p: { genesis: string; ke
       }),
     );
   }
+}
+
+/** The Besu image a container node runs: upstream's name for the node's version. */
+export const besuImage = (d: Pick<BesuDeployment, "props">): string =>
+  `hyperledger/besu:${/^\d+\.\d+\.\d+/.test(d.props.version) ? d.props.version : "latest"}`;
+
+/**
+ * A Besu node as a container (mode "docker"): the image's entrypoint is besu, with the node's own
+ * argv. Config, genesis and key are bound read-only and the data folder read-write, at the same
+ * paths as outside; the listeners that bind loopback bind every interface inside (the ports are
+ * published on loopback and on the advertised address). No Besu image can be obtained on the
+ * project's machines, so this spec is tested up to the engine (a 400 naming the missing image).
+ */
+export function besuContainerSpec(slug: string, d: BesuDeployment): ProcessSpec {
+  const inside = (a: string): string =>
+    a.replace(/^--(rpc-http-host|metrics-host|p2p-interface)=(127\.0\.0\.1|localhost)$/, "--$1=0.0.0.0");
+  const ip = d.props.externalIp;
+  const hosts = ip && ip !== "127.0.0.1" && /^\d+\.\d+\.\d+\.\d+$/.test(ip) ? ["127.0.0.1", ip] : ["127.0.0.1"];
+  return {
+    id: slug,
+    command: "besu",
+    args: [],
+    cwd: d.dir,
+    logFile: d.logFile,
+    startTimeoutMs: 120_000,
+    container: {
+      image: d.image ?? besuImage(d),
+      cmd: d.args.map(inside),
+      env: { ...d.env },
+      binds: [
+        { source: join(d.dir, "config"), target: join(d.dir, "config"), readOnly: true },
+        { source: d.dataPath, target: d.dataPath, readOnly: false },
+      ],
+      ports: hosts.flatMap((hostIp) => d.ports.map((port) => ({ hostIp, hostPort: port, containerPort: port }))),
+      network: "chainlaunch",
+      aliases: [slug],
+      labels: { "dev.chainlaunch.kind": "besu" },
+    },
+  };
 }
 
 /** The supervised process of a Besu node, once its launcher has been resolved. */

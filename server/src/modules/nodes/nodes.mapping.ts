@@ -57,7 +57,13 @@ export function toNodeResponse(row: NodeRow): NodeResponse {
     }
   }
   if (d.kind === "besu") {
-    out.besuNode = { ...d.props, networkId: d.networkId, keyId: d.keyId, enodeUrl: d.enodeUrl, mode: "service" };
+    out.besuNode = {
+      ...d.props,
+      networkId: d.networkId,
+      keyId: d.keyId,
+      enodeUrl: d.enodeUrl,
+      mode: d.mode ?? "service",
+    };
   }
   return out;
 }

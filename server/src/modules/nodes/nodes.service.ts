@@ -2,14 +2,22 @@ import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { nowIso } from "../../db/db.js";
 import { ConflictError, errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
-import { ensureFabricImage, type DockerRuntime } from "../../runtime/docker/index.js";
+import { ensureFabricImage, ensureImage, type DockerRuntime } from "../../runtime/docker/index.js";
 import { proposeFabricNodePorts, runFile, type FabricBinaryResolver, type ProcessSpec } from "../../runtime/index.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { OrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { BesuBinaryError, type BesuBinaryResolver } from "./besu-binary.js";
-import { besuKeyFileFromPem, besuProcessSpec, planBesuNode, writeBesuFiles, type BesuDeployment } from "./besu-node.js";
+import {
+  besuContainerSpec,
+  besuImage,
+  besuKeyFileFromPem,
+  besuProcessSpec,
+  planBesuNode,
+  writeBesuFiles,
+  type BesuDeployment,
+} from "./besu-node.js";
 import {
   fabricProcessSpec,
   issueFabricIdentities,
@@ -220,12 +228,25 @@ export function createNodesService(deps: NodesServiceDeps) {
     }
   }
 
+  /** A 400 on `field` unless the engine answers and has (or can pull) `image`. */
+  async function dockerImageReady(image: string, field: string): Promise<void> {
+    const docker = deps.docker;
+    try {
+      if (!docker) throw new Error("this console has no Docker runtime");
+      await docker.ready();
+      await ensureImage(docker.client(), image);
+    } catch (err) {
+      throw new InputError(`${field}: docker: ${errorMessage(err)}`, { field });
+    }
+  }
+
   /** The supervised process; a Besu node without a launcher has none (null + why). */
   async function specOf(row: NodeRow): Promise<{ spec: ProcessSpec; problem?: string }> {
     const d = deploymentOf(row);
     runtime.track(row.slug, { id: row.id, name: row.name, ...(d.kind ? { logFile: d.logFile } : {}) });
     if (d.kind === "fabric") return { spec: fabricProcessSpec(row.slug, d) };
     if (d.kind === "besu") {
+      if (d.mode === "docker") return { spec: besuContainerSpec(row.slug, d) };
       try {
         // The node's Besu version picks the release to download when none is installed.
         const bin = await deps.besuBins.resolve(/^\d+\.\d+\.\d+/.test(d.props.version) ? d.props.version : undefined);
@@ -339,8 +360,14 @@ export function createNodesService(deps: NodesServiceDeps) {
       fabric = { role, cfg, cas, plan: { ...plan, ...(image ? { image } : {}) } };
     } else {
       besu = await planBesu(body.besuNode as BesuNodeConfig, dir, rows);
+      if (body.besuNode?.mode === "docker") {
+        // The engine answers and has (or can pull) the Besu image: said before anything is written.
+        const image = besuImage(besu.d);
+        await dockerImageReady(image, "besuNode.mode");
+        besu.d = { ...besu.d, mode: "docker", image };
+      }
       // Valid, but is there a besu to run it? Said before anything is written.
-      if (start) await assertBesuRunnable(body.besuNode?.version);
+      else if (start) await assertBesuRunnable(body.besuNode?.version);
     }
     const ports = fabric?.plan.ports ?? besu?.d.ports ?? [];
     for (const p of ports) inFlight.add(p);
