@@ -10,6 +10,8 @@ const MSP = `PlE2e${SUFFIX}MSP`;
 const CHANNEL = `pl-${SUFFIX}`;
 const CHAINCODE = `plasset-${SUFFIX}`;
 const PLUGIN = "fabric-rest-gateway";
+/** Its row, not fabric-rest-gateway-compose's. */
+const ROW = new RegExp(`${PLUGIN}(?!-)`);
 /** The Node.js test chaincode, copied by the console from this host path. */
 const SOURCE = resolve(
   import.meta.dirname,
@@ -129,14 +131,14 @@ describe("plugins", () => {
 
       // Install from the Available list (the built-in catalogue).
       const available = page.getByRole("table", { name: "Available plugins" });
-      await available.getByRole("row", { name: new RegExp(PLUGIN) }).waitFor();
+      await available.getByRole("row", { name: ROW }).waitFor();
       await screenshot(page, "plugins-available");
       await available.getByRole("button", { name: `Install ${PLUGIN}` }).click();
       await page.getByText("Plugin installed").waitFor();
       const installed = page.getByRole("table", { name: "Installed plugins" });
       await installed.getByRole("link", { name: PLUGIN, exact: true }).waitFor();
       await available
-        .getByRole("row", { name: new RegExp(PLUGIN) })
+        .getByRole("row", { name: ROW })
         .getByRole("button", { name: "Installed" })
         .waitFor();
 
