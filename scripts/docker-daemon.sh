@@ -5,6 +5,8 @@
 #   scripts/docker-daemon.sh stop DIR    stops it by the pid in DIR/docker.pid, and what it leaves behind
 #   scripts/docker-daemon.sh install     installs docker.io and docker-compose with apt when missing
 #
+# DOCKERD_EXTRA_ARGS adds flags (e.g. another -H tcp://127.0.0.1:PORT with --tlsverify and its files).
+#
 # Why these flags (docs/docker.md): a plain dockerd flips the FORWARD policy to DROP, turns on
 # ip_forward and leaves docker0 behind. With --bridge=none a container has a network only when it
 # joins a user-defined one, which is what the console makes.
@@ -38,7 +40,7 @@ start() {
   command -v dockerd >/dev/null || { echo "docker-daemon: no dockerd on the PATH (run: $0 install)" >&2; exit 1; }
   setsid dockerd --iptables=false --ip-forward=false --bridge=none \
     --data-root "$dir/data" --exec-root "$dir/exec" \
-    -H "unix://$sock" --pidfile "$dir/docker.pid" >"$dir/dockerd.log" 2>&1 </dev/null &
+    -H "unix://$sock" --pidfile "$dir/docker.pid" ${DOCKERD_EXTRA_ARGS:-} >"$dir/dockerd.log" 2>&1 </dev/null &
   for _ in $(seq 1 150); do
     if [ -S "$sock" ] && curl -s --max-time 2 --unix-socket "$sock" http://d/_ping 2>/dev/null | grep -q OK; then
       echo "unix://$sock"

@@ -368,6 +368,19 @@ export interface PluginsTable {
   updated_at: string;
 }
 
+export interface DockerEnginesTable {
+  id: Generated<number>;
+  name: string;
+  /** unix:///path or tcp://host:port. */
+  host: string;
+  tls_ca: string | null;
+  tls_cert: string | null;
+  /** The TLS client key, encrypted under the master key (AAD: the engine's name). */
+  tls_key_encrypted: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface MetricsDeploymentTable {
   id: number;
   /** service (a supervised process) or docker. */
@@ -717,6 +730,7 @@ export interface Database {
   fabric_chaincode_events: FabricChaincodeEventsTable;
   nodes: NodesTable;
   metrics_deployment: MetricsDeploymentTable;
+  docker_engines: DockerEnginesTable;
   plugins: PluginsTable;
   node_events: NodeEventsTable;
   node_health_checks: NodeHealthChecksTable;

@@ -515,7 +515,36 @@ const KEY_PROVIDER_ALLOWED: Record<string, string> = {
     "why an external Vault could not be reached (the reference's container_error is about the container)",
 };
 
+/** Product additions of several Docker engines (issue 31, docs/docker.md). */
+const NODE_RESPONSES = [
+  "GET /nodes response:items[]",
+  "GET /nodes/platform/{platform} response:items[]",
+  "POST /nodes response:",
+  "GET /nodes/{id} response:",
+  "PUT /nodes/{id} response:",
+  "POST /nodes/{id}/start response:",
+  "POST /nodes/{id}/stop response:",
+  "POST /nodes/{id}/restart response:",
+  "POST /nodes/{id}/certificates/renew response:",
+];
+const DOCKER_ENGINE_ALLOWED: Record<string, string> = {
+  "GET /docker/engines": "the local engine and the registered ones (the reference has one engine per console)",
+  "POST /docker/engines": "an admin registers another Docker engine (socket or tcp with TLS)",
+  "DELETE /docker/engines/{id}": "removes a registered engine that runs no node",
+  "POST /nodes request:fabricPeer.dockerEngine": "mode docker: the engine the node is placed on",
+  "POST /nodes request:fabricOrderer.dockerEngine": "mode docker: the engine the node is placed on",
+  ...Object.fromEntries(
+    NODE_RESPONSES.flatMap((pre) =>
+      ["fabricPeer", "fabricOrderer"].map((k) => [
+        `${pre}${pre.endsWith("]") ? "." : ""}${k}.dockerEngine`,
+        "mode docker: the engine the node runs on",
+      ]),
+    ),
+  ),
+};
+
 const ALLOWED: Record<string, string> = {
+  ...DOCKER_ENGINE_ALLOWED,
   ...KEY_PROVIDER_ALLOWED,
   ...CHAINCODE_ALLOWED,
   ...PROJECT_ALLOWED,

@@ -6,7 +6,7 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Who may call the route. Every route must declare it; registration fails otherwise. */
     access?: RouteAccess;
-    /** The audit event a mutation records (success or failure) once the response is sent. */
+    /** The audit event a mutation records (success or failure) as its response is sent. */
     audit?: AuditEventType;
   }
   interface FastifyRequest {

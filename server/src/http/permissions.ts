@@ -257,6 +257,13 @@ export const PERMISSIONS = {
     description: "Install, edit, delete, deploy, stop and resume plugins",
     roles: OPERATORS,
   },
+  DOCKER_ENGINE_MANAGE: {
+    name: "Manage Docker engines",
+    category: "System",
+    description:
+      "Register and remove the Docker engines nodes can be placed on (a new engine is a new destination for node keys)",
+    roles: ADMIN,
+  },
   HOST_COMMAND: {
     name: "Define host commands",
     category: "System",

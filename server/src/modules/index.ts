@@ -7,6 +7,7 @@ import { registerKeyProvidersModule } from "./key-providers/index.js";
 import { registerKeysModule } from "./keys/index.js";
 import { registerBesuNetworksModule } from "./besu-networks/index.js";
 import { registerNodesModule } from "./nodes/index.js";
+import { registerDockerEnginesModule } from "./docker-engines/index.js";
 import { registerFabricNetworksModule } from "./fabric-networks/index.js";
 import { registerChaincodesModule } from "./fabric-chaincodes/index.js";
 import { registerProjectsModule } from "./chaincode-projects/index.js";
@@ -72,9 +73,23 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   registerTroubleshootingModule(api, { settings, orgs });
   registerMcpModule(api, ctx);
   const besuNetworks = registerBesuNetworksModule(api, { db: ctx.db, keys });
-  // Mode "docker": one engine for the console (none configured means mode docker is a 400).
+  // Mode "docker": the local engine (none configured means mode docker is a 400) and the engines an
+  // admin registered, known once the master key is loaded (their TLS keys); nodes are adopted after.
   const docker = createDockerRuntime({ host: ctx.config.dockerHost, dataDir: ctx.config.dataDir });
-  const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings, docker });
+  let enginesLoaded: () => void = () => undefined;
+  const enginesReady = new Promise<void>((resolve) => (enginesLoaded = resolve));
+  const nodes = registerNodesModule(api, ctx, { keys, besuNetworks, settings, docker, dockerReady: enginesReady });
+  const engines = registerDockerEnginesModule(api, ctx, {
+    docker,
+    masterKey: () => providers.masterKey().key,
+    usage: (engine) => nodes.service.engineUsage(engine),
+  });
+  api.addHook("onReady", async () => {
+    await engines
+      .load()
+      .catch((err: unknown) => ctx.log.error({ err }, "loading the registered Docker engines failed"));
+    enginesLoaded();
+  });
   registerNodeRpcModule(api, nodes.service, keys);
   const fabricNetworks = registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
   nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));

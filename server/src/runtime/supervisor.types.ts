@@ -42,6 +42,8 @@ export interface ContainerSpec {
   workingDir?: string;
   /** Extra labels (the runtime adds its own). */
   labels?: Record<string, string>;
+  /** The Docker engine to run on: "local" (default) or the name of a registered engine. */
+  engine?: string;
 }
 
 /** How to run one node. The supervisor never goes through a shell. */

@@ -22,10 +22,13 @@ export interface TestDocker {
  * (scripts/docker-daemon.sh), every path in a scratch folder. Throws with the reason when there is
  * no dockerd or it does not start (not root, say).
  */
-export async function startTestDocker(): Promise<TestDocker> {
+export async function startTestDocker(extraArgs: string[] = []): Promise<TestDocker> {
   const dir = mkdtempSync(join(tmpdir(), "cl-test-docker-"));
   try {
-    const { stdout } = await run("bash", [SCRIPT, "start", dir], { timeout: 60_000 });
+    const { stdout } = await run("bash", [SCRIPT, "start", dir], {
+      timeout: 60_000,
+      env: { ...process.env, DOCKERD_EXTRA_ARGS: extraArgs.join(" ") },
+    });
     return {
       host: stdout.trim(),
       dir,

@@ -112,13 +112,14 @@ export async function fabricApi(
     peers: number,
     orderers: number,
     prefix: string,
-    opts: { mode?: "docker"; host?: string } = {},
+    opts: { mode?: "docker"; host?: string; dockerEngine?: string } = {},
   ): Promise<Json[]> {
     const d = await ok("GET", `/nodes/defaults/fabric?peerCount=${peers}&ordererCount=${orderers}`);
     const adjust = (spec: Json): Json => {
       const cfg = spec.fabricPeer ?? spec.fabricOrderer;
       if (opts.host) cfg.externalEndpoint = `${opts.host}:${String(cfg.externalEndpoint).split(":").pop()}`;
       if (opts.mode) cfg.mode = opts.mode;
+      if (opts.dockerEngine) cfg.dockerEngine = opts.dockerEngine;
       return spec;
     };
     const specs = [

@@ -1031,6 +1031,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/docker/engines": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The local engine and the registered ones, each pinged now */
+    get: operations["listDockerEngines"];
+    put?: never;
+    /** Register a Docker engine (it must answer now); the TLS key is stored encrypted */
+    post: operations["createDockerEngine"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/docker/engines/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a registered engine that runs no node */
+    delete: operations["deleteDockerEngine"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/nodes/{id}/rpc/accounts": {
     parameters: {
       query?: never;
@@ -6127,6 +6162,7 @@ export interface components {
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
+        | "DOCKER_ENGINE_MANAGE"
         | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
@@ -6235,8 +6271,10 @@ export interface components {
         operationsAddress: string;
         /** @description Extra TLS names */
         domainNames: string[];
-        /** @description Deployment mode (service) */
+        /** @description Deployment mode: service or docker */
         mode: string;
+        /** @description Mode docker: the engine it runs on (local or a registered name) */
+        dockerEngine?: string;
         /** @description Fabric version */
         version: string;
         /** @description Signing identity key */
@@ -6281,8 +6319,10 @@ export interface components {
         operationsAddress: string;
         /** @description Extra TLS names */
         domainNames: string[];
-        /** @description Deployment mode (service) */
+        /** @description Deployment mode: service or docker */
         mode: string;
+        /** @description Mode docker: the engine it runs on (local or a registered name) */
+        dockerEngine?: string;
         /** @description Fabric version */
         version: string;
         /** @description Signing identity key */
@@ -8772,6 +8812,7 @@ export interface components {
         | "NOTIFICATION_PROVIDER_CONFIG"
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
+        | "DOCKER_ENGINE_MANAGE"
         | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
@@ -8880,8 +8921,10 @@ export interface components {
         operationsAddress: string;
         /** @description Extra TLS names */
         domainNames: string[];
-        /** @description Deployment mode (service) */
+        /** @description Deployment mode: service or docker */
         mode: string;
+        /** @description Mode docker: the engine it runs on (local or a registered name) */
+        dockerEngine?: string;
         /** @description Fabric version */
         version: string;
         /** @description Signing identity key */
@@ -8926,8 +8969,10 @@ export interface components {
         operationsAddress: string;
         /** @description Extra TLS names */
         domainNames: string[];
-        /** @description Deployment mode (service) */
+        /** @description Deployment mode: service or docker */
         mode: string;
+        /** @description Mode docker: the engine it runs on (local or a registered name) */
+        dockerEngine?: string;
         /** @description Fabric version */
         version: string;
         /** @description Signing identity key */
@@ -12243,6 +12288,7 @@ export interface operations {
             | "NOTIFICATION_PROVIDER_CONFIG"
             | "PLUGIN_READ"
             | "PLUGIN_MANAGE"
+            | "DOCKER_ENGINE_MANAGE"
             | "HOST_COMMAND"
             | "FEDERATION_READ"
             | "FEDERATION_MANAGE"
@@ -17069,6 +17115,8 @@ export interface operations {
               /** @description TLS CA certificate (PEM) of the `to` endpoint */
               tlsCACert: string;
             }[];
+            /** @description Mode docker: the engine to run on, 'local' (default) or a registered engine's name */
+            dockerEngine?: string;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalDays?: number;
             /** @description Accepted for compatibility; not used yet */
@@ -17127,6 +17175,8 @@ export interface operations {
               /** @description TLS CA certificate (PEM) of the `to` endpoint */
               tlsCACert: string;
             }[];
+            /** @description Mode docker: the engine to run on, 'local' (default) or a registered engine's name */
+            dockerEngine?: string;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalDays?: number;
             /** @description Accepted for compatibility; not used yet */
@@ -18759,6 +18809,263 @@ export interface operations {
       };
       /** @description The caller's role does not allow this (or a cross-site change was refused) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listDockerEngines: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Docker engines */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            engines: {
+              /** @description 0 for the local engine */
+              id: number;
+              /** @description local, or the registered name */
+              name: string;
+              /** @description Where it answers */
+              host: string;
+              /** @description Whether TLS client material is stored */
+              tls: boolean;
+              /** @description The console's own engine (CHAINLAUNCH_DOCKER_HOST) */
+              local: boolean;
+              /**
+               * @description Whether it answered just now
+               * @enum {string}
+               */
+              status: "up" | "down";
+              /** @description Engine version when up */
+              version?: string;
+              /** @description Why it did not answer */
+              error?: string;
+              /** @description When it was registered */
+              created_at?: string;
+            }[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createDockerEngine: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A Docker engine to register */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Name nodes are placed by */
+          name: string;
+          /** @description Where the engine answers */
+          host: string;
+          /** @description TLS client material (tcp:// engines started with --tlsverify) */
+          tls?: {
+            /** @description CA certificate (PEM) the engine's certificate must chain to */
+            ca: string;
+            /** @description Client certificate (PEM) */
+            cert: string;
+            /** @description Client private key (PEM); stored encrypted, never returned */
+            key: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description A Docker engine */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description 0 for the local engine */
+            id: number;
+            /** @description local, or the registered name */
+            name: string;
+            /** @description Where it answers */
+            host: string;
+            /** @description Whether TLS client material is stored */
+            tls: boolean;
+            /** @description The console's own engine (CHAINLAUNCH_DOCKER_HOST) */
+            local: boolean;
+            /**
+             * @description Whether it answered just now
+             * @enum {string}
+             */
+            status: "up" | "down";
+            /** @description Engine version when up */
+            version?: string;
+            /** @description Why it did not answer */
+            error?: string;
+            /** @description When it was registered */
+            created_at?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteDockerEngine: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -18,6 +18,7 @@ import { federationSharing } from "./0016-federation-sharing.js";
 import { governanceProposals } from "./0017-governance-proposals.js";
 import { chaincodeProposals } from "./0018-chaincode-proposals.js";
 import { keyProviderSecrets } from "./0019-key-provider-secrets.js";
+import { dockerEngines } from "./0020-docker-engines.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -47,6 +48,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0017-governance-proposals": governanceProposals(dialect),
         "0018-chaincode-proposals": chaincodeProposals(dialect),
         "0019-key-provider-secrets": keyProviderSecrets(dialect),
+        "0020-docker-engines": dockerEngines(dialect),
       };
     },
   };

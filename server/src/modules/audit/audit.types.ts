@@ -110,6 +110,8 @@ export const AUDIT_EVENT_TYPES = [
   "notification_provider.update",
   "notification_provider.delete",
   "notification_provider.test",
+  "docker_engine.create",
+  "docker_engine.delete",
   "plugin.create",
   "plugin.update",
   "plugin.delete",

@@ -49,6 +49,8 @@ export interface FabricDeployment {
   /** "docker": runs as a container of `image` on the console's engine; absent: a child process. */
   mode?: "docker";
   image?: string;
+  /** Mode docker: a registered engine's name; absent means the local engine. */
+  engine?: string;
 }
 
 /** The user-defined network the console's containers join (they reach each other by name). */
@@ -295,6 +297,7 @@ export function fabricProcessSpec(slug: string, d: FabricDeployment): ProcessSpe
         network: CONSOLE_NETWORK,
         aliases: [slug, ...(externalHost && !isIP(externalHost) ? [externalHost] : [])],
         labels: { "dev.chainlaunch.kind": `fabric-${d.role}`, "dev.chainlaunch.msp": d.mspId },
+        ...(d.engine ? { engine: d.engine } : {}),
       },
     };
   }

@@ -42,6 +42,8 @@ export function registerNodesModule(
     besuNetworks: Pick<BesuNetworksService, "get">;
     settings: Pick<SettingsService, "get">;
     docker?: DockerRuntime;
+    /** Settles when the registered Docker engines are known: containers on them are adopted after. */
+    dockerReady?: Promise<void>;
   },
 ): NodesModule {
   const env = ctx.config;
@@ -99,7 +101,9 @@ export function registerNodesModule(
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
   registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
   health.start();
-  const adopted = service.adoptAll().catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
+  const adopted = (deps.dockerReady ?? Promise.resolve())
+    .then(() => service.adoptAll())
+    .catch((err: unknown) => ctx.log.error({ err }, "adopting running nodes failed"));
   return {
     service,
     adopted,

@@ -37,6 +37,7 @@ export function toNodeResponse(row: NodeRow): NodeResponse {
       operationsAddress: d.operationsAddress,
       domainNames: d.domainNames,
       mode: d.mode ?? "service",
+      ...(d.mode === "docker" ? { dockerEngine: d.engine ?? "local" } : {}),
       version: d.version,
       signKeyId: d.signKeyId,
       tlsKeyId: d.tlsKeyId,

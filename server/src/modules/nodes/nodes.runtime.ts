@@ -189,9 +189,9 @@ export function createNodeRuntime(deps: {
   const options = { ...deps.supervisor, stateDir: deps.stateDir, onEvent };
   const supervisor: Supervisor = createRuntimeSupervisor({
     process: createSupervisor(options),
-    docker: () => {
+    docker: (engine) => {
       if (!deps.docker) throw new Error("this console has no Docker runtime");
-      return deps.docker.supervisor(options);
+      return deps.docker.supervisor(options, engine);
     },
   });
 

@@ -52,6 +52,11 @@ const fabricCommon = {
   env: env.optional(),
   version: z.string().max(32).optional().describe("Fabric version, e.g. 3.1.5 (default: newest installed)"),
   addressOverrides: z.array(addressOverride).max(50).optional().describe("Address overrides"),
+  dockerEngine: z
+    .string()
+    .max(64)
+    .optional()
+    .describe("Mode docker: the engine to run on, 'local' (default) or a registered engine's name"),
   ...compat,
 };
 
@@ -280,7 +285,8 @@ const fabricOut = {
   externalEndpoint: z.string().describe("External endpoint"),
   operationsAddress: z.string().describe("Operations listen address"),
   domainNames: z.array(z.string()).describe("Extra TLS names"),
-  mode: z.string().describe("Deployment mode (service)"),
+  mode: z.string().describe("Deployment mode: service or docker"),
+  dockerEngine: z.string().optional().describe("Mode docker: the engine it runs on (local or a registered name)"),
   version: z.string().describe("Fabric version"),
   signKeyId: z.number().int().describe("Signing identity key"),
   tlsKeyId: z.number().int().describe("TLS key"),

@@ -217,12 +217,16 @@ export function createNodesService(deps: NodesServiceDeps) {
    * Mode "docker": the engine must answer, and the Fabric image of the node's version is built there
    * from the same binaries (once per version). A 400 on `field` says what is missing.
    */
-  async function fabricImage(plan: { version: string; binary: string }, field: string): Promise<string> {
+  async function fabricImage(
+    plan: { version: string; binary: string },
+    field: string,
+    engine = "local",
+  ): Promise<string> {
     const docker = deps.docker;
     try {
       if (!docker) throw new Error("this console has no Docker runtime");
-      await docker.ready();
-      return await ensureFabricImage(docker.client(), { version: plan.version, binDir: dirname(plan.binary) });
+      await docker.ready(engine);
+      return await ensureFabricImage(docker.client(engine), { version: plan.version, binDir: dirname(plan.binary) });
     } catch (err) {
       throw new InputError(`${field}: docker: ${errorMessage(err)}`, { field });
     }
@@ -345,7 +349,7 @@ export function createNodesService(deps: NodesServiceDeps) {
       | {
           role: FabricRole;
           cfg: FabricConfig;
-          plan: Awaited<ReturnType<typeof planFabric>> & { image?: string };
+          plan: Awaited<ReturnType<typeof planFabric>> & { image?: string; engine?: string };
           cas: OrgCas;
         }
       | undefined;
@@ -356,8 +360,17 @@ export function createNodesService(deps: NodesServiceDeps) {
       const cfg = (body.fabricPeer ?? body.fabricOrderer) as FabricConfig;
       const cas = await orgCas(cfg.organizationId, cfg.mspId, prefix);
       const plan = await planFabric(role, cfg, prefix, rows);
-      const image = cfg.mode === "docker" ? await fabricImage(plan, `${prefix}.mode`) : undefined;
-      fabric = { role, cfg, cas, plan: { ...plan, ...(image ? { image } : {}) } };
+      const engine = cfg.dockerEngine && cfg.dockerEngine !== "local" ? cfg.dockerEngine : undefined;
+      if (cfg.dockerEngine && cfg.mode !== "docker") {
+        throw new InputError(`${prefix}.dockerEngine: only for mode "docker"`, { field: `${prefix}.dockerEngine` });
+      }
+      if (engine && !deps.docker?.has(engine)) {
+        throw new InputError(`${prefix}.dockerEngine: no Docker engine named '${engine}' is registered`, {
+          field: `${prefix}.dockerEngine`,
+        });
+      }
+      const image = cfg.mode === "docker" ? await fabricImage(plan, `${prefix}.mode`, engine) : undefined;
+      fabric = { role, cfg, cas, plan: { ...plan, ...(image ? { image } : {}), ...(engine ? { engine } : {}) } };
     } else {
       besu = await planBesu(body.besuNode as BesuNodeConfig, dir, rows);
       if (body.besuNode?.mode === "docker") {
@@ -441,6 +454,7 @@ export function createNodesService(deps: NodesServiceDeps) {
           tlsCaCert: cas.tlsCaCert,
           certValidDays: validDays,
           ...(plan.image ? { mode: "docker" as const, image: plan.image } : {}),
+          ...(plan.engine ? { engine: plan.engine } : {}),
         };
         await writeFabricFiles(keys, deployment, slug);
         endpoint = plan.externalEndpoint;
@@ -707,6 +721,14 @@ export function createNodesService(deps: NodesServiceDeps) {
      * At boot: re-attaches to every node stored as RUNNING or STARTING. A node whose process is
      * gone (a reboot) is started again; none is ever spawned twice (pid file + /proc check).
      */
+    /** Names a node placed on the registered Docker engine `engine`, or null. */
+    async engineUsage(engine: string): Promise<string | null> {
+      for (const row of await repo.all()) {
+        const d = deploymentOf(row) as { engine?: string };
+        if (d.engine === engine) return `node '${row.name}'`;
+      }
+      return null;
+    },
     async adoptAll(): Promise<void> {
       // Outages that were going on when the console stopped carry on (before adoption reports RUNNING).
       for (const row of await repo.down()) {

@@ -1,43 +1,49 @@
 import { RuntimeError } from "../errors.js";
 import type { ProcessSpec, ProcessState, Supervisor } from "../supervisor.types.js";
 
+/** The engine a spec's container runs on ("local" unless it names another). */
+export const engineOf = (spec: ProcessSpec): string => spec.container?.engine ?? "local";
+
 /**
- * One supervisor over two runtimes: specs with a `container` go to the Docker one (made on first
- * use, so a console without Docker never touches an engine), the rest to the process one. Calls by
- * id go to whichever runtime holds that id.
+ * One supervisor over the runtimes: specs with a `container` go to the container supervisor of
+ * their engine (made on first use, so a console without Docker never touches an engine), the rest
+ * to the process one. Calls by id go to whichever runtime holds that id.
  */
 export function createRuntimeSupervisor(p: {
   process: Supervisor;
-  /** The container supervisor, or an error naming why there is none. */
-  docker: () => Supervisor;
-}): Supervisor & { docker(): Supervisor | undefined } {
-  let docker: Supervisor | undefined;
-  const containers = (): Supervisor => (docker ??= p.docker());
-  const forSpec = (spec: ProcessSpec): Supervisor => {
-    if (spec.container) return containers();
-    // A node moved from docker to service: the container goes first.
-    return p.process;
+  /** The container supervisor of an engine, or an error naming why there is none. */
+  docker: (engine: string) => Supervisor;
+}): Supervisor {
+  const engines = new Map<string, Supervisor>();
+  const containers = (engine: string): Supervisor => {
+    let s = engines.get(engine);
+    if (!s) {
+      s = p.docker(engine);
+      engines.set(engine, s);
+    }
+    return s;
   };
-  const forId = (id: string): Supervisor | undefined => {
-    if (docker?.get(id)) return docker;
-    if (p.process.get(id)) return p.process;
-    return undefined;
-  };
-  /** A spec whose runtime changed: the node stops in the old one before it starts in the new. */
-  const leaveOther = async (spec: ProcessSpec): Promise<void> => {
-    const other = spec.container ? p.process : docker;
-    const s = other?.get(spec.id);
-    if (!other || !s) return;
-    if (s.status !== "STOPPED" && s.status !== "PENDING") await other.stop(spec.id);
-    other.remove(spec.id);
+  const all = (): Supervisor[] => [p.process, ...engines.values()];
+  const forSpec = (spec: ProcessSpec): Supervisor => (spec.container ? containers(engineOf(spec)) : p.process);
+  const forId = (id: string): Supervisor | undefined => all().find((s) => s.get(id));
+  /** A spec whose runtime or engine changed: the node stops where it ran before it starts anew. */
+  const leaveOthers = async (spec: ProcessSpec): Promise<void> => {
+    const target = forSpec(spec);
+    for (const other of all()) {
+      if (other === target) continue;
+      const s = other.get(spec.id);
+      if (!s) continue;
+      if (s.status !== "STOPPED" && s.status !== "PENDING") await other.stop(spec.id);
+      other.remove(spec.id);
+    }
   };
   return {
     async start(spec): Promise<ProcessState> {
-      await leaveOther(spec);
+      await leaveOthers(spec);
       return forSpec(spec).start(spec);
     },
     async restart(spec): Promise<ProcessState> {
-      await leaveOther(spec);
+      await leaveOthers(spec);
       return forSpec(spec).restart(spec);
     },
     async adopt(spec): Promise<ProcessState> {
@@ -49,20 +55,17 @@ export function createRuntimeSupervisor(p: {
       return s.stop(id, opts);
     },
     get: (id) => forId(id)?.get(id),
-    list: () => [...p.process.list(), ...(docker?.list() ?? [])],
+    list: () => all().flatMap((s) => s.list()),
     async tailLog(id, lines): Promise<string[]> {
       const s = forId(id);
       if (!s) throw new RuntimeError("PROCESS_UNKNOWN", `no supervised process "${id}"`, { id });
       return s.tailLog(id, lines);
     },
     remove(id): void {
-      p.process.remove(id);
-      docker?.remove(id);
+      for (const s of all()) s.remove(id);
     },
     close(): void {
-      p.process.close();
-      docker?.close();
+      for (const s of all()) s.close();
     },
-    docker: () => docker,
   };
 }

@@ -101,6 +101,13 @@ function Overview({ n }: { n: NodeInfo }): ReactElement {
                   {runtimeLabel(f.mode)}
                 </span>
               </DetailField>
+              {f.dockerEngine && (
+                <DetailField label="Docker engine">
+                  <span data-testid="node-engine">
+                    <Mono>{f.dockerEngine}</Mono>
+                  </span>
+                </DetailField>
+              )}
             </>
           )}
           {b && (
