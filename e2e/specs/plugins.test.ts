@@ -133,14 +133,11 @@ describe("plugins", () => {
       const available = page.getByRole("table", { name: "Available plugins" });
       await available.getByRole("row", { name: ROW }).waitFor();
       await screenshot(page, "plugins-available");
-      await available.getByRole("button", { name: `Install ${PLUGIN}` }).click();
+      await available.getByRole("button", { name: `Install ${PLUGIN}`, exact: true }).click();
       await page.getByText("Plugin installed").waitFor();
       const installed = page.getByRole("table", { name: "Installed plugins" });
       await installed.getByRole("link", { name: PLUGIN, exact: true }).waitFor();
-      await available
-        .getByRole("row", { name: ROW })
-        .getByRole("button", { name: "Installed" })
-        .waitFor();
+      await available.getByRole("row", { name: ROW }).getByRole("button", { name: "Installed" }).waitFor();
 
       // The deploy form is generated from spec.parameters: find each picker by its property's title.
       const doc = await apiCall<PluginDoc>(s.baseUrl, admin(), "GET", `/plugins/${PLUGIN}`);
@@ -160,9 +157,9 @@ describe("plugins", () => {
       const adminKeyId = org.data.adminSignKeyId;
       expect(adminKeyId).toBeTruthy();
 
-      await installed.getByRole("link", { name: `Deploy ${PLUGIN}` }).click();
+      await installed.getByRole("link", { name: `Deploy ${PLUGIN}`, exact: true }).click();
       await page.waitForURL(`**/plugins/${PLUGIN}/deploy`);
-      await page.getByRole("heading", { name: `Deploy ${PLUGIN}` }).waitFor();
+      await page.getByRole("heading", { name: `Deploy ${PLUGIN}`, exact: true }).waitFor();
       // Required fields are checked before anything is sent.
       await page.getByRole("button", { name: "Deploy", exact: true }).click();
       await page.getByText(`${labelOf((p) => p["x-source"] === "fabric-peer")} is required`).waitFor();
