@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from "react-router";
 import { OperatorsOnly } from "@/app/OperatorsOnly";
 import { ORGANIZATION_LIST_LIMIT } from "@/app/constants";
 import { PageHeader, QueryState } from "@/components/states";
+import { useDockerEnginesQuery } from "@/data/docker-engines/docker-engines-query";
 import { useNodeCreateMutation } from "@/data/nodes/node-mutations";
 import { useFabricDefaultsQuery } from "@/data/nodes/node-query";
 import { useOrganizationsQuery } from "@/data/organizations/organizations-query";
@@ -12,6 +13,7 @@ import { showToast } from "@/lib/toast";
 import {
   FABRIC_FORM_EMPTY,
   FABRIC_FORM_FIELDS,
+  defaultEngineName,
   suggestName,
   toCreateFabricBody,
   withDefaults,
@@ -32,6 +34,12 @@ function FabricNodeCreateContent(): ReactElement {
   // A new runtime is a new query: container nodes get their external endpoint on the LAN address.
   const defaults = useFabricDefaultsQuery(kind, runtime);
   const create = useNodeCreateMutation();
+  // Listed (and pinged) only once a container is chosen; a process node has no engine.
+  const engines = useDockerEnginesQuery(runtime === "docker");
+  const engine = form.watch("dockerEngine");
+  useEffect(() => {
+    if (!engine && engines.data) form.setValue("dockerEngine", defaultEngineName(engines.data));
+  }, [engine, engines.data, form]);
 
   // Fill the proposed addresses whenever they (re)arrive for the chosen node type and runtime.
   useEffect(() => {
@@ -77,6 +85,8 @@ function FabricNodeCreateContent(): ReactElement {
             form={form}
             mode="create"
             organizations={list}
+            engines={engines.data}
+            enginesFailed={engines.isError}
             onSubmit={onSubmit}
             onCancel={() => void navigate("/nodes")}
             onReloadDefaults={() => void defaults.refetch()}

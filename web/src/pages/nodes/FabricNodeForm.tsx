@@ -8,6 +8,8 @@ import { Card, CardFooter } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { FieldError, Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import type { DockerEngine } from "@/data/docker-engines/types";
+import { FabricEngineSelect } from "@/pages/nodes/FabricEngineSelect";
 import { FABRIC_RUNTIMES, NODE_NAME, validHostPort, type FabricFormValues } from "@/pages/nodes/fabric-form";
 
 const hostPort = (v: string): true | string => validHostPort(v) || "Use host:port, e.g. 0.0.0.0:7051";
@@ -17,6 +19,8 @@ export function FabricNodeForm({
   form,
   mode,
   organizations,
+  engines,
+  enginesFailed,
   onSubmit,
   onCancel,
   onReloadDefaults,
@@ -27,6 +31,9 @@ export function FabricNodeForm({
   form: UseFormReturn<FabricFormValues>;
   mode: "create" | "edit";
   organizations: Organization[];
+  /** The Docker engines for the Engine select (runtime docker); undefined while they load. */
+  engines?: readonly DockerEngine[] | undefined;
+  enginesFailed?: boolean;
   onSubmit: (e?: React.BaseSyntheticEvent) => Promise<void>;
   onCancel: () => void;
   onReloadDefaults?: () => void;
@@ -41,6 +48,7 @@ export function FabricNodeForm({
     formState: { errors },
   } = form;
   const kind = watch("kind");
+  const runtime = watch("runtime");
   const field = (
     name: "listenAddress" | "chaincodeAddress" | "operationsListenAddress" | "adminAddress" | "externalEndpoint",
     label: string,
@@ -128,6 +136,9 @@ export function FabricNodeForm({
           )}
           <FieldError message={errors.runtime?.message} />
         </div>
+        {runtime === "docker" && (
+          <FabricEngineSelect form={form} mode={mode} engines={engines} enginesFailed={enginesFailed ?? false} />
+        )}
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="grid content-start gap-2">
             <Label htmlFor="fabric-name">Name</Label>

@@ -1,4 +1,5 @@
 import type { CreateNodeBody, FabricNodeDefaults, NodeInfo, UpdateNodeBody } from "@/api/client";
+import type { DockerEngine } from "@/data/docker-engines/types";
 
 export type FabricKind = "peer" | "orderer";
 
@@ -25,6 +26,8 @@ export interface FabricFormValues {
   kind: FabricKind;
   /** Fixed once the node exists (the server can't move a node between runtimes). */
   runtime: FabricRuntime;
+  /** The Docker engine's name, sent only with runtime docker; empty until the engines load. */
+  dockerEngine: string;
   name: string;
   organizationId: string;
   listenAddress: string;
@@ -40,6 +43,7 @@ export interface FabricFormValues {
 export const FABRIC_FORM_EMPTY: FabricFormValues = {
   kind: "peer",
   runtime: "service",
+  dockerEngine: "",
   name: "",
   organizationId: "",
   listenAddress: "",
@@ -50,6 +54,16 @@ export const FABRIC_FORM_EMPTY: FabricFormValues = {
   domainNames: "",
   version: "",
 };
+
+/** The engine a new container node goes on by default: "local" when the console has one, else the first. */
+export function defaultEngineName(engines: readonly DockerEngine[]): string {
+  return engines.find((e) => e.name === "local")?.name ?? engines[0]?.name ?? "";
+}
+
+/** An engine as the Engine select names it: "rack-b", or "rack-b (down)" when it did not answer. */
+export function engineLabel(e: DockerEngine): string {
+  return e.status === "down" ? `${e.name} (down)` : e.name;
+}
 
 /** host:port, with host a name, IPv4 or [IPv6]. */
 export const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -100,6 +114,8 @@ export function toCreateFabricBody(v: FabricFormValues, mspId: string): CreateNo
     externalEndpoint: v.externalEndpoint.trim(),
     domainNames: splitList(v.domainNames),
     mode: v.runtime,
+    // The server accepts an engine only with mode docker; empty leaves its default ("local").
+    ...(v.runtime === "docker" && v.dockerEngine.trim() ? { dockerEngine: v.dockerEngine.trim() } : {}),
     ...(v.version.trim() ? { version: v.version.trim() } : {}),
   };
   return v.kind === "peer"
@@ -145,6 +161,7 @@ export function valuesFromNode(n: NodeInfo): FabricFormValues {
   return {
     kind: p ? "peer" : "orderer",
     runtime: c?.mode === "docker" ? "docker" : "service",
+    dockerEngine: c?.mode === "docker" ? (c.dockerEngine ?? "local") : "",
     name: n.name,
     organizationId: c ? String(c.organizationId) : "",
     listenAddress: c?.listenAddress ?? "",
@@ -163,6 +180,7 @@ const both = (f: string): string[] => [`fabricPeer.${f}`, `fabricOrderer.${f}`];
 export const FABRIC_FORM_FIELDS = {
   name: "name",
   runtime: both("mode"),
+  dockerEngine: both("dockerEngine"),
   organizationId: [...both("organizationId"), ...both("mspId")],
   listenAddress: both("listenAddress"),
   chaincodeAddress: "fabricPeer.chaincodeAddress",
