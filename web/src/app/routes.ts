@@ -19,6 +19,7 @@ const account: PageLoader = () => import("@/pages/account/AccountPage").then((m)
 const access: PageLoader = () => import("@/pages/settings/AccessPage").then((m) => m.AccessPage);
 const network: PageLoader = () => import("@/pages/settings/NetworkSettingsPage").then((m) => m.NetworkSettingsPage);
 const mcp: PageLoader = () => import("@/pages/settings/McpSettingsPage").then((m) => m.McpSettingsPage);
+const dockerEngines: PageLoader = () => import("@/pages/settings/DockerEnginesPage").then((m) => m.DockerEnginesPage);
 const general: PageLoader = () => import("@/pages/settings/GeneralSettingsPage").then((m) => m.GeneralSettingsPage);
 const users: PageLoader = () => import("@/pages/users/UsersPage").then((m) => m.UsersPage);
 const apiKeys: PageLoader = () => import("@/pages/api-keys/ApiKeysPage").then((m) => m.ApiKeysPage);
@@ -183,6 +184,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "settings/api-keys/new", title: "New API Key", load: apiKeyNew },
   { path: "settings/api-keys/:id", title: "API Key", load: apiKey },
   { path: "settings/mcp", title: "MCP Integration", load: mcp },
+  { path: "settings/docker-engines", title: "Docker Engines", load: dockerEngines },
   { path: "settings/providers", title: "Key Providers", load: providers },
   { path: "settings/providers/add", title: "Add Key Provider", load: providerAdd },
   { path: "settings/providers/create/vault", title: "Create Vault Provider", load: providerVault },

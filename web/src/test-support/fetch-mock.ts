@@ -56,6 +56,8 @@ export function installFetchMock(): FetchMock {
       status: 404,
       body: { error: "NOT_FOUND", message: `no mock for ${req.method} ${path}`, requestId: "test" },
     };
+    // A 204 (delete) has no body; Response refuses one.
+    if (hit.status === 204) return new Response(null, { status: 204 });
     return new Response(JSON.stringify(hit.body), {
       status: hit.status,
       headers: { "content-type": "application/json" },

@@ -73,6 +73,7 @@ export const STATIC_ITEMS: readonly PaletteItem[] = [
   item("Settings", "General Settings", "/settings/general", ["configuration", "templates", "health"]),
   item("Settings", "Network Settings", "/settings/network", ["ip", "ports", "host", "expose"]),
   item("Settings", "Access Control", "/settings/access", ["roles", "permissions", "password"]),
+  item("Settings", "Docker Engines", "/settings/docker-engines", ["docker", "containers", "hosts", "remote"]),
   item("Settings", "Users", "/users", ["accounts", "people", "roles"], ADMIN_VIEWER),
   item("Settings", "API Keys", "/settings/api-keys", ["tokens", "credentials"]),
   item("Settings", "Key Management", "/settings/keys", ["keys", "certificates", "crypto"]),

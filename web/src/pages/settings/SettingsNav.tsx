@@ -7,6 +7,7 @@ const TABS = [
   { href: "/settings/network", label: "Network" },
   { href: "/settings/access", label: "Access" },
   { href: "/settings/mcp", label: "MCP" },
+  { href: "/settings/docker-engines", label: "Docker engines" },
 ] as const;
 
 /** Tabs linking the settings screens that share the sidebar's "Settings" item. */
