@@ -97,6 +97,9 @@ async function ensureFirstAdmin(users: UsersRepo, password: string | undefined):
 }
 
 /** Builds the whole server: database, migrations, services, routes, OpenAPI and the web app. */
+/** How long a shutdown waits for in-flight requests before it closes their connections. */
+const HTTP_DRAIN_MS = 10_000;
+
 export async function buildApp(config: Config): Promise<BuiltApp> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
@@ -245,7 +248,16 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       closeStep = "modules";
       await modules?.stop();
       closeStep = "http server";
+      // In-flight requests get HTTP_DRAIN_MS to finish; then their connections are cut, so a request
+      // that waits on something already gone (another console closing at the same time, say) can't
+      // hold the shutdown forever.
+      const drain = setTimeout(() => {
+        app.log.warn("requests still open after the drain time of a shutdown: closing their connections");
+        app.server.closeAllConnections();
+      }, HTTP_DRAIN_MS);
+      drain.unref();
       await app.close();
+      clearTimeout(drain);
       closeStep = "database";
       await database.close();
       closeStep = "closed";
