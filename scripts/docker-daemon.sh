@@ -56,6 +56,13 @@ start() {
 stop() {
   [ -n "$dir" ] || { echo "usage: $0 stop DIR" >&2; exit 2; }
   local pidfile="$dir/docker.pid"
+  # The bridges of its networks (br-<first 12 of the id>) stay on the host after dockerd exits:
+  # note them while it still answers, and delete them after.
+  local bridges=""
+  if [ -S "$dir/docker.sock" ]; then
+    bridges="$(curl -s --max-time 5 --unix-socket "$dir/docker.sock" http://d/networks 2>/dev/null |
+      grep -o '"Id":"[0-9a-f]\{12\}' | sed 's/"Id":"/br-/' || true)"
+  fi
   if [ -f "$pidfile" ]; then
     local pid
     pid="$(cat "$pidfile")"
@@ -65,6 +72,9 @@ stop() {
       kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
     fi
   fi
+  for b in $bridges; do
+    ip link delete "$b" 2>/dev/null || true
+  done
   # dockerd leaves its network namespace mounted under the exec root.
   if [ -d "$dir/exec" ]; then
     { grep -o " $dir/exec[^ ]*" /proc/mounts 2>/dev/null || true; } | sort -r | while read -r m; do umount "$m" 2>/dev/null || true; done

@@ -78,6 +78,8 @@ describe.skipIf(!dockerHost)("nodes in Docker", () => {
     );
     expect(await runtime.getByRole("radio", { name: /^Docker container/ }).getAttribute("aria-checked")).toBe("true");
 
+    // The Engine select fills in once GET /docker/engines (which pings each engine) answers.
+    await s.page.getByRole("combobox", { name: "Engine" }).filter({ hasText: "local" }).waitFor({ timeout: 60_000 });
     await s.page.getByRole("combobox", { name: "Organization" }).click();
     await s.page.getByRole("option", { name: MSP }).click();
     await s.page.getByLabel("Name", { exact: true }).fill(PEER);

@@ -13,14 +13,15 @@ const TABS = [
 /** Tabs linking the settings screens that share the sidebar's "Settings" item. */
 export function SettingsNav(): ReactElement {
   return (
-    <nav aria-label="Settings sections" className="mb-6 flex gap-1 border-b">
+    // Scrolls sideways on a phone instead of widening the page.
+    <nav aria-label="Settings sections" className="mb-6 flex gap-1 overflow-x-auto overflow-y-hidden border-b">
       {TABS.map((t) => (
         <NavLink
           key={t.href}
           to={t.href}
           className={({ isActive }) =>
             cn(
-              "-mb-px border-b-2 px-3 py-2 text-sm font-medium transition-colors",
+              "-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium transition-colors",
               isActive
                 ? "border-primary text-foreground"
                 : "border-transparent text-muted-foreground hover:text-foreground",
