@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +23,9 @@ export interface TestDocker {
  * no dockerd or it does not start (not root, say).
  */
 export async function startTestDocker(extraArgs: string[] = []): Promise<TestDocker> {
-  const dir = mkdtempSync(join(tmpdir(), "cl-test-docker-"));
+  // In memory when /dev/shm is there: image builds write hundreds of MB, and on the shared disk
+  // they stalled other tests' processes.
+  const dir = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "cl-test-docker-"));
   try {
     const { stdout } = await run("bash", [SCRIPT, "start", dir], {
       timeout: 60_000,
