@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hostLanAddress } from "../nodes/nodes.defaults.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { consoleTagOf, dockerClient, LABEL } from "../../runtime/docker/index.js";
 import { startTestDocker, testDockerHost, type TestDocker } from "../../test-support/docker.js";
@@ -26,9 +27,7 @@ import { createUser } from "../../test-support/test-app.js";
  */
 const localHost = testDockerHost("Docker engines e2e");
 const bins = await haveFabricBinaries("Docker engines e2e");
-const hostIp = Object.values(networkInterfaces())
-  .flat()
-  .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+const hostIp = hostLanAddress();
 if (!hostIp) console.warn("Docker engines e2e: skipped: this host has no non-loopback IPv4 address");
 
 const work = mkdtempSync(join(tmpdir(), "cl-engines-"));

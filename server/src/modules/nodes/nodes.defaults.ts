@@ -70,6 +70,13 @@ export const besuDefaultsQuery = z
 
 type Defaults = z.infer<typeof nodeDefaults>;
 
+/** The host's first non-loopback IPv4 address: what containers and processes on it both reach. */
+export function hostLanAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+}
+
 /** Proposes free ports for new nodes, skipping ports of existing nodes and ports the OS reports busy. */
 export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; settings: Pick<SettingsService, "get"> }) {
   async function context() {
@@ -135,9 +142,7 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
       // containers and processes both reach (the settings' expose IP, else the first non-loopback one).
       const host =
         runMode === "docker" && (ctx.host === "127.0.0.1" || ctx.host === "localhost")
-          ? (Object.values(networkInterfaces())
-              .flat()
-              .find((a) => a && a.family === "IPv4" && !a.internal)?.address ?? ctx.host)
+          ? (hostLanAddress() ?? ctx.host)
           : ctx.host;
       const out: z.infer<typeof fabricDefaults> = { peers: [], orderers: [], availableAddresses: [] };
       for (let i = 0; i < peers; i++) out.peers.push(await fabric("peer", host, reserved, range, runMode));

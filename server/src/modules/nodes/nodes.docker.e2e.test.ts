@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type Docker from "dockerode";
+import { hostLanAddress } from "./nodes.defaults.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { consoleTagOf, dockerClient, LABEL } from "../../runtime/docker/index.js";
 import { buildAssetGoImage, haveGo } from "../../test-support/chaincode-image.js";
@@ -31,9 +32,7 @@ const dockerHost = testDockerHost("Fabric nodes in Docker e2e");
 const goOk = await haveGo("Fabric nodes in Docker e2e (its chaincode part)");
 const work = mkdtempSync(join(tmpdir(), "cl-nodes-docker-"));
 const bins = await haveFabricBinaries("Fabric nodes in Docker e2e");
-const hostIp = Object.values(networkInterfaces())
-  .flat()
-  .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+const hostIp = hostLanAddress();
 if (!hostIp) console.warn("Fabric nodes in Docker e2e: skipped: this host has no non-loopback IPv4 address");
 
 let harness: FabricApi | undefined;

@@ -1,8 +1,8 @@
 import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { networkInterfaces } from "node:os";
 import { join } from "node:path";
+import { hostLanAddress } from "./nodes.defaults.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enodeUrl } from "../../besu/index.js";
 import { createFabricBinaryResolver } from "../../runtime/index.js";
@@ -107,9 +107,7 @@ describe.each(dialects())("nodes on %s", (dialect) => {
     // Container nodes can't advertise 127.0.0.1 (inside a container that is the container).
     const docked = (await inject("GET", "/nodes/defaults/fabric?peerCount=1&ordererCount=0&mode=docker")).json();
     expect(docked.peers[0].mode).toBe("docker");
-    const lan = Object.values(networkInterfaces())
-      .flat()
-      .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+    const lan = hostLanAddress();
     if (lan) expect(docked.peers[0].externalEndpoint).toMatch(new RegExp(`^${lan.replace(/\./g, "\\.")}:\\d+$`));
     const besu = (await inject("GET", "/nodes/defaults/besu-node?besuNodes=2")).json();
     expect(besu.nodeCount).toBe(2);
