@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { nowIso } from "../../db/db.js";
 import { ConflictError, errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import type Docker from "dockerode";
 import { ensureFabricImage, ensureImage, type DockerRuntime } from "../../runtime/docker/index.js";
 import { proposeFabricNodePorts, runFile, type FabricBinaryResolver, type ProcessSpec } from "../../runtime/index.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
@@ -214,35 +215,29 @@ export function createNodesService(deps: NodesServiceDeps) {
   }
 
   /**
-   * Mode "docker": the engine must answer, and the Fabric image of the node's version is built there
-   * from the same binaries (once per version). A 400 on `field` says what is missing.
+   * Runs `use` with the engine's client once the engine answers; any failure (no engine, no answer,
+   * no image) is a 400 on `field` that says what is missing, before anything is written.
    */
-  async function fabricImage(
-    plan: { version: string; binary: string },
-    field: string,
-    engine = "local",
-  ): Promise<string> {
+  async function onEngine<T>(field: string, engine: string, use: (client: Docker) => Promise<T>): Promise<T> {
     const docker = deps.docker;
     try {
       if (!docker) throw new Error("this console has no Docker runtime");
       await docker.ready(engine);
-      return await ensureFabricImage(docker.client(engine), { version: plan.version, binDir: dirname(plan.binary) });
+      return await use(docker.client(engine));
     } catch (err) {
       throw new InputError(`${field}: docker: ${errorMessage(err)}`, { field });
     }
   }
 
-  /** A 400 on `field` unless the engine answers and has (or can pull) `image`. */
-  async function dockerImageReady(image: string, field: string): Promise<void> {
-    const docker = deps.docker;
-    try {
-      if (!docker) throw new Error("this console has no Docker runtime");
-      await docker.ready();
-      await ensureImage(docker.client(), image);
-    } catch (err) {
-      throw new InputError(`${field}: docker: ${errorMessage(err)}`, { field });
-    }
-  }
+  /** Mode "docker": the Fabric image of the node's version, built on the engine from the same binaries (once per version). */
+  const fabricImage = (plan: { version: string; binary: string }, field: string, engine = "local"): Promise<string> =>
+    onEngine(field, engine, (client) =>
+      ensureFabricImage(client, { version: plan.version, binDir: dirname(plan.binary) }),
+    );
+
+  /** The engine has (or can pull) `image`. */
+  const dockerImageReady = (image: string, field: string): Promise<void> =>
+    onEngine(field, "local", (client) => ensureImage(client, image));
 
   /** The supervised process; a Besu node without a launcher has none (null + why). */
   async function specOf(row: NodeRow): Promise<{ spec: ProcessSpec; problem?: string }> {
