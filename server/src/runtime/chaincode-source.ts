@@ -1,4 +1,5 @@
 import { execFile, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { constants } from "node:fs";
 import {
   access,
@@ -92,7 +93,7 @@ export async function which(tool: string, extra: string[] = []): Promise<string 
  */
 export async function extractArchive(bytes: Buffer, destDir: string): Promise<void> {
   await mkdir(destDir, { recursive: true });
-  const tmp = join(dirname(destDir), `.upload-${process.pid}-${Date.now()}`);
+  const tmp = join(dirname(destDir), `.upload-${randomUUID()}`);
   const isZip = bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   const isGzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
   const isTar = bytes.length > 262 && bytes.subarray(257, 262).toString("latin1") === "ustar";

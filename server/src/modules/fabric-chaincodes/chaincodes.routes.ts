@@ -267,7 +267,10 @@ export function registerChaincodesRoutes(
           const path = (req.body as { source_path?: unknown } | null)?.source_path;
           if (typeof path === "string" && path) await checkSourcePath(req, path, "body.source_path");
         }
-        return svc.uploadSource(req.params.definitionId, req.body as unknown, req.query.type, user(req));
+        return svc.uploadSource(req.params.definitionId, req.body as unknown, req.query.type, user(req), (found) => {
+          if (found === "executable")
+            assertHostCommandAllowed(req, "body", `${EXECUTABLE} (the upload is a single executable)`);
+        });
       },
     );
   });

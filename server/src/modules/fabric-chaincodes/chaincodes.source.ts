@@ -95,12 +95,17 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
     }
   }
 
-  /** Stores uploaded source (an archive) for a definition. */
+  /**
+   * Stores uploaded source (an archive) for a definition. `admit` sees the source type found in the
+   * very files that are stored (the route refuses an executable for a non-admin there), so a check
+   * made on an earlier copy can't be sidestepped.
+   */
   async function uploadSource(
     definitionId: number,
     body: unknown,
     type: "auto" | "node" | "go" | "executable",
     user: string,
+    admit?: (found: "node" | "go" | "executable") => void,
   ): Promise<DefinitionResponse> {
     const { def } = await definition(definitionId);
     if (body && typeof body === "object" && !Buffer.isBuffer(body)) {
@@ -141,6 +146,7 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
           field: "body",
         });
       }
+      admit?.(found);
       const dest = join(defDir(def.id), "src");
       await rm(dest, { recursive: true, force: true });
       await rename(staging, dest);

@@ -82,18 +82,17 @@ export async function assertSourceTreeSafe(dir: string): Promise<void> {
 
 /**
  * What an uploaded archive holds, read from a throw-away copy before the service stores it: its
- * source type (what `type=auto` would detect) after {@link assertSourceTreeSafe}. Undefined when it
- * can't be unpacked; the upload itself then reports why.
+ * source type (what `type=auto` would detect) after {@link assertSourceTreeSafe}. An archive that
+ * can't be unpacked is a 400 naming `body`: a check that could not look is not a pass.
  */
 export async function inspectArchive(bytes: Buffer): Promise<ChaincodeSourceType | undefined> {
   const tmp = await mkdtemp(join(tmpdir(), "chainlaunch-upload-"));
   try {
     const dest = join(tmp, "src");
-    try {
-      await extractArchive(bytes, dest);
-    } catch {
-      return undefined;
-    }
+    // Fail closed: what can't be unpacked here is refused, never let through unchecked.
+    await extractArchive(bytes, dest).catch((err: unknown) => {
+      throw new InputError(`body: ${err instanceof Error ? err.message : String(err)}`, { field: "body" });
+    });
     await assertSourceTreeSafe(dest);
     return detectSourceType(dest);
   } finally {
