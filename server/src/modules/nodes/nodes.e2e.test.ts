@@ -225,7 +225,15 @@ describe("Fabric nodes through the API", () => {
       await built.close();
       built = undefined;
       built = await buildApp(config);
-      for (const n of nodes) await waitFor(`${n.name} adopted`, running(n.id), 30_000);
+      // The stored status still says RUNNING from before the restart: wait for the adoption itself.
+      const adoptedEvent = (id: number) => async () => {
+        const items = (await call<{ items: { type: string }[] }>("GET", `/nodes/${id}/events`)).body.items;
+        return items.some((e) => e.type === "adopted") ? true : undefined;
+      };
+      for (const n of nodes) {
+        await waitFor(`${n.name} adopted`, adoptedEvent(n.id), 30_000);
+        await waitFor(`${n.name} RUNNING after adoption`, running(n.id), 30_000);
+      }
       expect(nodes.map((n) => pidOf(n.name))).toEqual(pidsBefore);
       const procs = nodeProcesses();
       expect([...procs.values()].map((p) => p.length)).toEqual([1, 1, 1, 1, 1]);
