@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ["specs/**/*.test.ts"],
     globalSetup: ["./support/global-setup.ts"],
+    setupFiles: ["./support/failure-diagnostics.ts"],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 180_000,

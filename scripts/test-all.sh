@@ -40,6 +40,8 @@ run_tier() {
 status=0
 # `make test` has just built the server and the web app; the e2e harness need not build again.
 export E2E_SKIP_BUILD="${E2E_SKIP_BUILD:-1}"
+# A failed browser test writes one line of diagnostics here (e2e/support/failure-diagnostics.ts).
+export CHAINLAUNCH_TEST_DIAG="$reports/diag.txt"
 if [ "${TEST_TIERS:-parallel}" = sequential ]; then
   for t in server web e2e; do
     echo "=== $t ==="

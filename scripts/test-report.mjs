@@ -46,6 +46,11 @@ for (const f of fs.readdirSync(reports)) {
     }
   }
 }
+// What a failed browser test saw (e2e/support/failure-diagnostics.ts), shortened to fit the tail.
+const diag = path.join(reports, "diag.txt");
+if (fs.existsSync(diag))
+  for (const line of fs.readFileSync(diag, "utf8").trim().split("\n").slice(0, 6))
+    console.log(`  ${line.slice(0, 600)}`);
 // Where the time goes: the wall time of each tier and the slowest files (docs/testing.md keeps the table).
 const tiers = path.join(reports, "tiers.txt");
 const load = fs.existsSync(path.join(reports, "load.txt"))

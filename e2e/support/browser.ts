@@ -26,6 +26,9 @@ export interface Session {
   close: () => Promise<void>;
 }
 
+/** The sessions open now: a failing test's diagnostics (support/failure-diagnostics.ts) look at their pages. */
+export const openSessions = new Set<Session>();
+
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 
@@ -45,15 +48,18 @@ export async function openSession(
     permissions: ["clipboard-read", "clipboard-write"],
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  return {
+  const session: Session = {
     context,
     page,
     baseUrl,
     close: async () => {
+      openSessions.delete(session);
       await context.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+  openSessions.add(session);
+  return session;
 }
 
 /** Signs in through the API from inside the browser context, so the session cookie lands in the profile. */

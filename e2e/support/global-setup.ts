@@ -13,6 +13,8 @@ declare module "vitest" {
     dockerHost: string;
     /** Why the Docker specs skip, when they do. */
     dockerSkipReason: string;
+    /** The shared server's output, copied to a file (support/failure-diagnostics.ts quotes it). */
+    serverLog: string;
   }
 }
 
@@ -76,6 +78,7 @@ export async function setup(project: TestProject): Promise<void> {
   }
   project.provide("baseUrl", server.url);
   project.provide("adminPassword", server.adminPassword);
+  project.provide("serverLog", server.logFile);
 }
 
 export async function teardown(): Promise<void> {

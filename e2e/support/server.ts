@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,6 +14,8 @@ export interface RunningServer {
   adminPassword: string;
   stop: () => Promise<void>;
   logs: () => string;
+  /** The file the server's output is copied to (failure diagnostics quote it). */
+  logFile: string;
 }
 
 /**
@@ -45,6 +48,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const dataDir = await mkdtemp(join(tmpdir(), "chainlaunch-e2e-"));
   const adminPassword = "e2e-admin-password";
   let output = "";
+  // The output also goes to a file, so a failing spec (another process) can quote its last lines.
+  const logFile = join(tmpdir(), `chainlaunch-e2e-server-${port}.log`);
+  const log = createWriteStream(logFile);
   const proc = spawn(process.execPath, [join(REPO_ROOT, "server/bundle/main.js"), "serve"], {
     cwd: REPO_ROOT,
     env: {
@@ -60,8 +66,12 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  proc.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  proc.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const onOutput = (d: Buffer) => {
+    output += d.toString();
+    log.write(d);
+  };
+  proc.stdout?.on("data", onOutput);
+  proc.stderr?.on("data", onOutput);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(url, proc, 90_000);
@@ -74,6 +84,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     dataDir,
     adminPassword,
     logs: () => output,
+    logFile,
     stop: async () => {
       if (proc.exitCode === null) {
         const exited = new Promise<void>((r) => proc.once("exit", () => r()));
@@ -83,6 +94,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
         clearTimeout(timer);
       }
       await rm(dataDir, { recursive: true, force: true });
+      log.end();
+      await rm(logFile, { force: true });
     },
   };
 }
