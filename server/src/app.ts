@@ -11,7 +11,6 @@ import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Config } from "./config/config.js";
@@ -21,6 +20,7 @@ import { registerAuthHooks } from "./http/auth-hooks.js";
 import { registerCompression } from "./http/compression.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { registerFieldValidation } from "./http/field-validation.js";
+import { validatorCompiler } from "./http/go-nulls.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { completeOperation, ERROR_RESPONSE_SCHEMA } from "./http/openapi-responses.js";
 import { registerHeaderGuard } from "./http/header-guard.js";

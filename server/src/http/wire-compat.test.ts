@@ -2,6 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, dialects, type TestApp } from "../test-support/test-app.js";
 import { MAX_JSON_DEPTH } from "./json-body.js";
 
+interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+
 interface Operation {
   method: string;
   path: string;
@@ -62,6 +69,81 @@ describe.each(dialects())("wire compatibility with Go clients on %s", (dialect) 
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe("INVALID_INPUT");
     expect(res.json().message).toMatch(/^body/);
+  });
+
+  it("reads null for an optional array or map as absent, as upstream's Go CLI sends an empty slice (fabric org create)", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/organizations",
+      headers: { ...t.admin, "content-type": "application/json" },
+      payload: JSON.stringify({
+        mspId: `GoNulls${dialect}MSP`,
+        name: `go-nulls-${dialect}`,
+        description: "",
+        country: null,
+        province: null,
+        locality: null,
+        streetAddress: null,
+        postalCode: null,
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ mspId: `GoNulls${dialect}MSP` });
+    // A required field sent as null is still a 400 that names it.
+    const missing = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/organizations",
+      headers: { ...t.admin, "content-type": "application/json" },
+      payload: JSON.stringify({ mspId: null, name: "x", country: null }),
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toMatch(/^body\.mspId/);
+  });
+
+  it("never names an optional array or object sent as null in a 400, on any operation with a body", async () => {
+    const doc = t.app.swagger() as {
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+      components?: { schemas?: Record<string, JsonSchema> };
+    };
+    const resolve = (s: JsonSchema | undefined): JsonSchema | undefined =>
+      s?.$ref ? resolve(doc.components?.schemas?.[s.$ref.split("/").pop() as string]) : s;
+    const isContainer = (s: JsonSchema | undefined): boolean => {
+      const r = resolve(s);
+      const types = [r?.type].flat();
+      return types.includes("array") || types.includes("object") || !!r?.properties;
+    };
+    // A value the required field's schema refuses, so the request stops at validation and does nothing.
+    const wrong = (s: JsonSchema | undefined): unknown => ([resolve(s)?.type].flat().includes("string") ? 12 : "x");
+    const named: string[] = [];
+    let probed = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const schema = resolve(op.requestBody?.content?.["application/json"]?.schema);
+        if (!schema?.properties) continue;
+        const required = schema.required ?? [];
+        const nullable = Object.entries(schema.properties)
+          .filter(([k, p]) => !required.includes(k) && isContainer(p))
+          .map(([k]) => k);
+        const firstRequired = required[0];
+        if (nullable.length === 0 || !firstRequired) continue;
+        probed++;
+        const body: Record<string, unknown> = Object.fromEntries(nullable.map((k) => [k, null]));
+        body[firstRequired] = wrong(schema.properties[firstRequired]);
+        const res = await t.app.inject({
+          method: method.toUpperCase() as "POST",
+          url: concrete(path),
+          headers: { ...t.admin, "content-type": "application/json" },
+          payload: JSON.stringify(body),
+        });
+        if (res.statusCode !== 400) continue;
+        const answer = res.json() as { message?: string; details?: { field?: string }[] };
+        const fields = [answer.message ?? "", ...(answer.details ?? []).map((d) => d.field ?? "")];
+        const hit = nullable.find((k) => fields.some((f) => f.startsWith(`body.${k}`)));
+        if (hit) named.push(`${method.toUpperCase()} ${path}: body.${hit}: ${answer.message}`);
+      }
+    }
+    expect(probed).toBeGreaterThan(10);
+    expect(named).toEqual([]);
   });
 
   it("refuses JSON nested 6,000 levels deep with a 400, and accepts the limit", async () => {
