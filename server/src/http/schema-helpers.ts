@@ -11,3 +11,9 @@ export const dbIdQuery = () => z.coerce.number().int().min(1).max(MAX_DB_ID);
 
 /** A paging offset in a query string, bounded so the database never sees an out-of-range number. */
 export const offsetQuery = () => z.coerce.number().int().min(0).max(MAX_DB_ID).default(0);
+
+/**
+ * Go's zero time as upstream's JSON carries it: a time that never happened (a schedule that never
+ * ran). Upstream's Go clients expect a timestamp string where a Go struct has a time.Time, never null.
+ */
+export const GO_ZERO_TIME = "0001-01-01T00:00:00Z";

@@ -14,8 +14,13 @@ export function initials(name: string): string {
 }
 
 /** Formats an ISO timestamp for tables; returns 'Invalid date' for unparseable input (spec §8). */
+/** Go's zero time, which upstream-compatible answers carry for "never" (a schedule that never ran). */
+export function isZeroTime(value: string | null | undefined): boolean {
+  return !!value && value.startsWith("0001-01-01");
+}
+
 export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return "—";
+  if (!value || isZeroTime(value)) return "—";
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return "Invalid date";
   return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });

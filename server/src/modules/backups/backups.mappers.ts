@@ -1,3 +1,4 @@
+import { GO_ZERO_TIME } from "../../http/schema-helpers.js";
 import type { BackupRow, ScheduleRow, TargetRow } from "./backups.repo.js";
 import { MASKED, type BackupResponse, type ScheduleResponse, type TargetResponse } from "./backups.schema.js";
 
@@ -57,8 +58,9 @@ export function toSchedule(s: ScheduleRow): ScheduleResponse {
     targetId: s.target_id,
     retentionDays: s.retention_days,
     enabled: s.enabled === 1,
-    lastRunAt: s.last_run_at,
-    nextRunAt: s.enabled === 1 ? s.next_run_at : null,
+    // Upstream answers Go's zero time, never null: its Terraform provider rejects a null here.
+    lastRunAt: s.last_run_at ?? GO_ZERO_TIME,
+    nextRunAt: (s.enabled === 1 ? s.next_run_at : null) ?? GO_ZERO_TIME,
     createdAt: s.created_at,
     updatedAt: s.updated_at,
   };

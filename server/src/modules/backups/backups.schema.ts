@@ -105,8 +105,8 @@ export const scheduleResponse = z
     targetId: z.number().int(),
     retentionDays: z.number().int(),
     enabled: z.boolean(),
-    lastRunAt: z.string().nullable(),
-    nextRunAt: z.string().nullable(),
+    lastRunAt: z.string().describe("When it last ran; 0001-01-01T00:00:00Z (Go's zero time) when never"),
+    nextRunAt: z.string().describe("When it runs next; 0001-01-01T00:00:00Z when disabled"),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -412,11 +412,11 @@ describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const s = res.json();
-    expect(s).toMatchObject({ name: "nightly", enabled: true, retentionDays: 30, lastRunAt: null });
+    expect(s).toMatchObject({ name: "nightly", enabled: true, retentionDays: 30, lastRunAt: "0001-01-01T00:00:00Z" });
     expect(Date.parse(s.nextRunAt)).toBeGreaterThan(Date.now());
     expect((await call("PUT", `/backups/schedules/${s.id}/disable`)).json()).toMatchObject({
       enabled: false,
-      nextRunAt: null,
+      nextRunAt: "0001-01-01T00:00:00Z",
     });
     expect((await call("PUT", `/backups/schedules/${s.id}/enable`)).json()).toMatchObject({ enabled: true });
     const del = await call("DELETE", `/backups/targets/${targetId}`);

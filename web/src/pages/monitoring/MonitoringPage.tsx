@@ -24,7 +24,7 @@ import {
   type ScrapeTarget,
 } from "@/data/metrics/metrics";
 import { showToast } from "@/lib/toast";
-import { formatDateTime } from "@/lib/utils";
+import { formatDateTime, isZeroTime } from "@/lib/utils";
 import { ProvidersCard } from "@/pages/monitoring/ProvidersCard";
 
 function StatusBadge({ status }: { status: string }): ReactElement {
@@ -153,7 +153,7 @@ function Targets(): ReactElement {
                         {t.health}
                       </Badge>
                     </TableCell>
-                    <TableCell>{t.lastScrape.startsWith("0001") ? "never" : formatDateTime(t.lastScrape)}</TableCell>
+                    <TableCell>{isZeroTime(t.lastScrape) ? "never" : formatDateTime(t.lastScrape)}</TableCell>
                     <TableCell className="max-w-64 truncate text-xs text-destructive" title={t.lastError}>
                       {t.lastError}
                     </TableCell>
