@@ -19,7 +19,8 @@ const moto = findMotoServer();
 if (!moto) console.warn("skipping AWS KMS provider tests: moto_server not found (scripts/system-deps.sh test)");
 
 const SECRET = "kms-test-secret-7Qx9mZpL2vRt4sWy8uBn";
-const ACCESS_KEY_ID = "AKIATESTKMS0001";
+// The key upstream's examples (and LocalStack's docs) use with a local KMS.
+const ACCESS_KEY_ID = "test";
 
 describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
   let kms: Moto;
@@ -251,7 +252,7 @@ describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
         provider_id: providerId,
         region: "us-east-1",
         endpoint: kms.endpoint,
-        access_key_id: "AKIA****",
+        access_key_id: "****",
         has_credentials: true,
         kms_reachable: true,
         kms_status: "available",

@@ -41,13 +41,22 @@ describe("parseAwsKmsConfig", () => {
       [{ ...base, kmsKeyAliasPrefix: "a b" }, /^config\.awsKms\.kmsKeyAliasPrefix: /],
       [{ ...base, operation: "CREATE" }, /^config\.awsKms\.operation: /],
       [{ ...base, awsRegion: 5 }, /^config\.awsKms\.awsRegion: must be a string/],
+      [{ ...base, awsAccessKeyId: "AKIA\r\nX-Amz-Target: x" }, /^config\.awsKms\.awsAccessKeyId: must be 1 to 128/],
+      [{ ...base, awsAccessKeyId: "A".repeat(129) }, /^config\.awsKms\.awsAccessKeyId: /],
     ];
     for (const [input, message] of cases) expect(() => parseAwsKmsConfig(input)).toThrow(message);
+  });
+
+  it("takes the access key id LocalStack, moto and upstream's examples use", () => {
+    for (const id of ["test", "AKIAEXAMPLE1", "local_key-1"]) {
+      expect(parseAwsKmsConfig({ ...base, awsAccessKeyId: id }).config.awsAccessKeyId).toBe(id);
+    }
   });
 
   it("masks the access key id", () => {
     expect(maskAccessKeyId("AKIAIOSFODNN7EXAMPLE")).toBe("AKIA****");
     expect(maskAccessKeyId(undefined)).toBe("");
+    expect(maskAccessKeyId("test")).toBe("****");
   });
 });
 

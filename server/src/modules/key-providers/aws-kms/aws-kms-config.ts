@@ -31,7 +31,11 @@ export const AMBIENT_REFUSED =
   `${FIELD}.awsAccessKeyId: is required with endpointUrl; ` +
   "this host's own AWS credentials are only sent to AWS's endpoints, so a custom endpoint needs credentials of its own";
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
-const ACCESS_KEY_ID = /^[A-Z0-9]{4,128}$/;
+/**
+ * AWS's own ids are upper-case (AKIA..., ASIA...), but LocalStack, moto and upstream's examples take
+ * any word such as "test": letters, digits, "_" and "-" only, so nothing can ride along in a header.
+ */
+const ACCESS_KEY_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 /** KMS alias names: letters, digits, / _ - (the "alias/" part is ours). */
 const ALIAS_PREFIX = /^[A-Za-z0-9/_-]{0,200}$/;
@@ -80,7 +84,9 @@ export function parseAwsKmsConfig(input: Record<string, unknown> | undefined): {
   const awsSecretAccessKey = text(input, "awsSecretAccessKey");
   const awsSessionToken = text(input, "awsSessionToken");
   if (awsAccessKeyId && !ACCESS_KEY_ID.test(awsAccessKeyId)) {
-    throw new InputError(`${FIELD}.awsAccessKeyId: must be upper-case letters and digits (e.g. AKIA...)`);
+    throw new InputError(
+      `${FIELD}.awsAccessKeyId: must be 1 to 128 letters, digits, "_" or "-" (e.g. AKIA... or test)`,
+    );
   }
   if (awsAccessKeyId && !awsSecretAccessKey) {
     throw new InputError(`${FIELD}.awsSecretAccessKey: is required with awsAccessKeyId`);
@@ -130,5 +136,6 @@ export function storedAwsKmsConfig(configJson: string): AwsKmsPublicConfig {
 /** "AKIA****": enough to tell two credentials apart, not enough to use one. */
 export function maskAccessKeyId(id: string | undefined): string {
   if (!id) return "";
-  return `${id.slice(0, 4)}****`;
+  // A short id ("test") would show whole: only AWS-length ids keep their prefix.
+  return id.length >= 12 ? `${id.slice(0, 4)}****` : "****";
 }
