@@ -77,13 +77,10 @@ describe("alerts on a real 1-orderer, 1-peer channel", () => {
 
       // The peer dials the orderer at a dead port (a real override of its config), so it gets no more
       // blocks while two config updates go on the chain: 2 blocks behind, more than the 1 allowed.
+      // The override has no tlsCACert, as upstream's provider sends it: the channel's roots apply.
       const deadPort = await freePort();
       const override = (to: string) => ({
-        fabricPeer: {
-          ordererAddressOverrides: to
-            ? [{ from: orderer.endpoint, to, tlsCACert: orderer.fabricOrderer.tlsCaCert }]
-            : [],
-        },
+        fabricPeer: { ordererAddressOverrides: to ? [{ from: orderer.endpoint, to }] : [] },
       });
       await h.ok("PUT", `/nodes/${peer.id}`, override(`127.0.0.1:${deadPort}`));
       const running = async (): Promise<true | undefined> =>

@@ -32,6 +32,11 @@ export interface FabricDeployment {
   operationsAddress: string;
   chaincodeAddress?: string;
   adminAddress?: string;
+  /**
+   * A peer's eventsAddress as upstream's clients send it, stored and echoed back. Nothing listens
+   * there: Fabric 2+ delivers events on the peer's own port.
+   */
+  eventsAddress?: string;
   domainNames: string[];
   addressOverrides: { from: string; to: string; tlsCACert: string }[];
   ordererAddressOverrides: { from: string; to: string; tlsCACert: string }[];
@@ -198,6 +203,8 @@ export async function writeFabricFiles(keys: Keys, d: FabricDeployment, slug: st
   if (d.role === "peer") {
     const overrides = await Promise.all(
       d.ordererAddressOverrides.map(async (o, i) => {
+        // No CA of its own: Fabric then checks the endpoint against the channel's TLS roots.
+        if (!o.tlsCACert) return { from: o.from, to: o.to, caCertsFile: "" };
         const caCertsFile = join(d.dir, "tls", `orderer-override-${i}.pem`);
         await writeFile(caCertsFile, o.tlsCACert, { mode: 0o644 });
         return { from: o.from, to: o.to, caCertsFile };

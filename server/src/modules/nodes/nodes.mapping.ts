@@ -50,7 +50,7 @@ export function toNodeResponse(row: NodeRow): NodeResponse {
       out.fabricPeer = {
         ...common,
         chaincodeAddress: d.chaincodeAddress ?? "",
-        eventsAddress: "",
+        eventsAddress: d.eventsAddress ?? "",
         addressOverrides: d.addressOverrides,
       };
     } else {

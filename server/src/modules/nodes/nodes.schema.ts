@@ -25,7 +25,11 @@ const addressOverride = z
   .object({
     from: z.string().max(300).describe("Address in the channel config"),
     to: z.string().max(300).describe("Address to dial instead"),
-    tlsCACert: z.string().max(20_000).describe("TLS CA certificate (PEM) of the `to` endpoint"),
+    tlsCACert: z
+      .string()
+      .max(20_000)
+      .default("")
+      .describe("TLS CA certificate (PEM) of the `to` endpoint; when empty, the channel's TLS roots are used"),
   })
   .strict();
 const compat = {
@@ -64,7 +68,9 @@ export const fabricPeerConfig = z
   .object({
     ...fabricCommon,
     chaincodeAddress: address.optional().describe("Chaincode listen address (each peer needs its own port)"),
-    eventsAddress: address.optional().describe("Accepted for compatibility: Fabric 2+ has no event hub"),
+    eventsAddress: address
+      .optional()
+      .describe("Stored and echoed for upstream's clients; nothing listens there (Fabric 2+ has no event hub)"),
     ordererAddressOverrides: z
       .array(addressOverride)
       .max(50)
@@ -216,7 +222,9 @@ export const updateNodeBody = z
       .object({
         ...updateFabricCommon,
         chaincodeAddress: address.optional().describe("Chaincode listen address"),
-        eventsAddress: address.optional().describe("Ignored (no event hub in Fabric 2+)"),
+        eventsAddress: address
+          .optional()
+          .describe("Stored and echoed; nothing listens there (no event hub in Fabric 2+)"),
         addressOverrides: z.array(addressOverride).max(50).optional().describe("Address overrides"),
         ordererAddressOverrides: z
           .array(addressOverride)
@@ -300,7 +308,7 @@ export const fabricPeerProperties = z
   .object({
     ...fabricOut,
     chaincodeAddress: z.string().describe("Chaincode listen address"),
-    eventsAddress: z.string().describe("Always empty: Fabric 2+ has no event hub"),
+    eventsAddress: z.string().describe("As given on create or update (empty when none); nothing listens there"),
     addressOverrides: z.array(addressOverrideOut).describe("Address overrides"),
   })
   .describe("Peer properties");

@@ -438,6 +438,7 @@ export function createNodesService(deps: NodesServiceDeps) {
           operationsAddress: plan.operationsAddress,
           ...(plan.chaincodeAddress ? { chaincodeAddress: plan.chaincodeAddress } : {}),
           ...(plan.adminAddress ? { adminAddress: plan.adminAddress } : {}),
+          ...(role === "peer" && peerCfg.eventsAddress ? { eventsAddress: peerCfg.eventsAddress } : {}),
           domainNames: cfg.domainNames ?? [],
           addressOverrides: cfg.addressOverrides ?? [],
           ordererAddressOverrides: role === "peer" ? (peerCfg.ordererAddressOverrides ?? []) : [],
@@ -539,6 +540,9 @@ export function createNodesService(deps: NodesServiceDeps) {
         ...plan,
         domainNames: merged.domainNames,
         env: merged.env,
+        ...(d.role === "peer" && "eventsAddress" in patch && patch.eventsAddress !== undefined
+          ? { eventsAddress: patch.eventsAddress }
+          : {}),
         addressOverrides: merged.addressOverrides,
         ordererAddressOverrides:
           d.role === "peer" ? (patch.ordererAddressOverrides ?? d.ordererAddressOverrides) : d.ordererAddressOverrides,

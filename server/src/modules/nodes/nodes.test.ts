@@ -271,8 +271,12 @@ describe.each(dialects())("nodes on %s", (dialect) => {
 
       const renewed = (await inject("POST", `/nodes/${node.id}/certificates/renew`)).json();
       expect(renewed.fabricPeer.tlsCert).not.toBe(node.fabricPeer.tlsCert);
-      const updated = await inject("PUT", `/nodes/${node.id}`, { fabricPeer: { domainNames: ["renamed.internal"] } });
+      const updated = await inject("PUT", `/nodes/${node.id}`, {
+        fabricPeer: { domainNames: ["renamed.internal"], eventsAddress: "0.0.0.0:7053" },
+      });
       expect(updated.statusCode, updated.body).toBe(200);
+      // Stored and echoed, as upstream's provider reads it back (nothing listens there).
+      expect(updated.json().fabricPeer.eventsAddress).toBe("0.0.0.0:7053");
       expect(new X509Certificate(updated.json().fabricPeer.tlsCert).subjectAltName).toContain("DNS:renamed.internal");
 
       // Editing a running node: its own ports are busy because it runs (held here by listeners, as the
