@@ -6293,7 +6293,7 @@ export interface components {
         externalNodeId?: number;
         /** @description Chaincode listen address */
         chaincodeAddress: string;
-        /** @description Always empty: Fabric 2+ has no event hub */
+        /** @description As given on create or update (empty when none); nothing listens there */
         eventsAddress: string;
         /** @description Address overrides */
         addressOverrides: {
@@ -6758,8 +6758,10 @@ export interface components {
       targetId: number;
       retentionDays: number;
       enabled: boolean;
-      lastRunAt: string | null;
-      nextRunAt: string | null;
+      /** @description When it last ran; 0001-01-01T00:00:00Z (Go's zero time) when never */
+      lastRunAt: string;
+      /** @description When it runs next; 0001-01-01T00:00:00Z when disabled */
+      nextRunAt: string;
       createdAt: string;
       updatedAt: string;
     };
@@ -8943,7 +8945,7 @@ export interface components {
         externalNodeId?: number;
         /** @description Chaincode listen address */
         chaincodeAddress: string;
-        /** @description Always empty: Fabric 2+ has no event hub */
+        /** @description As given on create or update (empty when none); nothing listens there */
         eventsAddress: string;
         /** @description Address overrides */
         addressOverrides: {
@@ -9408,8 +9410,10 @@ export interface components {
       targetId: number;
       retentionDays: number;
       enabled: boolean;
-      lastRunAt: string | null;
-      nextRunAt: string | null;
+      /** @description When it last ran; 0001-01-01T00:00:00Z (Go's zero time) when never */
+      lastRunAt: string;
+      /** @description When it runs next; 0001-01-01T00:00:00Z when disabled */
+      nextRunAt: string;
       createdAt: string;
       updatedAt: string;
     };
@@ -17112,8 +17116,11 @@ export interface operations {
               from: string;
               /** @description Address to dial instead */
               to: string;
-              /** @description TLS CA certificate (PEM) of the `to` endpoint */
-              tlsCACert: string;
+              /**
+               * @description TLS CA certificate (PEM) of the `to` endpoint; when empty, the channel's TLS roots are used
+               * @default
+               */
+              tlsCACert?: string;
             }[];
             /** @description Mode docker: the engine to run on, 'local' (default) or a registered engine's name */
             dockerEngine?: string;
@@ -17134,7 +17141,7 @@ export interface operations {
             name?: string;
             /** @description Chaincode listen address (each peer needs its own port) */
             chaincodeAddress?: string;
-            /** @description Accepted for compatibility: Fabric 2+ has no event hub */
+            /** @description Stored and echoed for upstream's clients; nothing listens there (Fabric 2+ has no event hub) */
             eventsAddress?: string;
             /** @description Orderer endpoints the peer dials elsewhere (peer.deliveryclient.addressOverrides) */
             ordererAddressOverrides?: {
@@ -17142,8 +17149,11 @@ export interface operations {
               from: string;
               /** @description Address to dial instead */
               to: string;
-              /** @description TLS CA certificate (PEM) of the `to` endpoint */
-              tlsCACert: string;
+              /**
+               * @description TLS CA certificate (PEM) of the `to` endpoint; when empty, the channel's TLS roots are used
+               * @default
+               */
+              tlsCACert?: string;
             }[];
           };
           /** @description Fabric orderer */
@@ -17172,8 +17182,11 @@ export interface operations {
               from: string;
               /** @description Address to dial instead */
               to: string;
-              /** @description TLS CA certificate (PEM) of the `to` endpoint */
-              tlsCACert: string;
+              /**
+               * @description TLS CA certificate (PEM) of the `to` endpoint; when empty, the channel's TLS roots are used
+               * @default
+               */
+              tlsCACert?: string;
             }[];
             /** @description Mode docker: the engine to run on, 'local' (default) or a registered engine's name */
             dockerEngine?: string;
@@ -17528,7 +17541,7 @@ export interface operations {
             mode?: "service" | "docker";
             /** @description Chaincode listen address */
             chaincodeAddress?: string;
-            /** @description Ignored (no event hub in Fabric 2+) */
+            /** @description Stored and echoed; nothing listens there (no event hub in Fabric 2+) */
             eventsAddress?: string;
             /** @description Address overrides */
             addressOverrides?: {
@@ -17536,8 +17549,11 @@ export interface operations {
               from: string;
               /** @description Address to dial instead */
               to: string;
-              /** @description TLS CA certificate (PEM) of the `to` endpoint */
-              tlsCACert: string;
+              /**
+               * @description TLS CA certificate (PEM) of the `to` endpoint; when empty, the channel's TLS roots are used
+               * @default
+               */
+              tlsCACert?: string;
             }[];
             /** @description Orderer endpoints the peer dials elsewhere */
             ordererAddressOverrides?: {
@@ -17545,8 +17561,11 @@ export interface operations {
               from: string;
               /** @description Address to dial instead */
               to: string;
-              /** @description TLS CA certificate (PEM) of the `to` endpoint */
-              tlsCACert: string;
+              /**
+               * @description TLS CA certificate (PEM) of the `to` endpoint; when empty, the channel's TLS roots are used
+               * @default
+               */
+              tlsCACert?: string;
             }[];
           };
           /** @description Orderer changes */
