@@ -351,6 +351,13 @@ describe.each(dialects())("backups on %s", { timeout: 240_000 }, (dialect) => {
       expect(test.json()).toMatchObject({ ok: true, repository: "exists" });
       const b = await restored.app.inject({ method: "GET", url: `/api/v1/backups/${backupId}`, headers: t.admin });
       expect(b.json().status).toBe("completed");
+      // The row was "running" in the snapshot: the restore fills it in from the repository.
+      const original = (await call("GET", `/backups/${backupId}`)).json();
+      expect(b.json().snapshotId).toBe(original.snapshotId);
+      expect(b.json().sizeBytes).toBeGreaterThan(0);
+      expect(Math.abs(b.json().sizeBytes - original.sizeBytes)).toBeLessThan(original.sizeBytes * 0.05);
+      expect(b.json().durationMs).toBeGreaterThanOrEqual(0);
+      expect(b.json().durationMs).toBeLessThanOrEqual(original.durationMs);
     } finally {
       await restored.close();
       rmSync(join(dir, ".."), { recursive: true, force: true });

@@ -166,6 +166,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
     await runRestic(repo, ["restore", o.snapshot, "--target", scratch]).catch((err: Error) => {
       throw new RestoreError(`restic restore failed: ${err.message}`);
     });
+    const snapshot = await snapshotFacts(repo, o.snapshot);
     let manifest: BackupManifest;
     try {
       manifest = JSON.parse(await readFile(join(scratch, MANIFEST_FILE), "utf8")) as BackupManifest;
@@ -203,9 +204,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
       try {
         const rows = from === dataDir ? 0 : relocateSqlite(db, from, dataDir);
         log(`rewrote ${from} -> ${dataDir} in ${files} file(s) and ${rows} database value(s)`);
-        db.prepare(
-          "UPDATE backups SET status = 'completed', error_message = NULL, completed_at = coalesce(completed_at, ?) WHERE id = ? AND status IN ('pending', 'running')",
-        ).run(manifest.createdAt, manifest.backupId);
+        db.prepare(COMPLETE_ROW_SQL.replace(/\$\d/g, "?")).run(...completeRowParams(manifest, snapshot));
         for (const t of TABLES_TO_COUNT)
           counts[t] = (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
       } finally {
@@ -219,6 +218,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
         dataDir,
         manifest,
         counts,
+        snapshot,
       );
       log(`rewrote ${from} -> ${dataDir} in ${files} file(s) and the database`);
     }
@@ -299,6 +299,7 @@ async function loadPostgres(
   to: string,
   manifest: BackupManifest,
   counts: Record<string, number>,
+  snapshot: SnapshotFacts,
 ): Promise<void> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
@@ -329,16 +330,58 @@ async function loadPostgres(
         );
       }
     }
-    await client.query(
-      "UPDATE backups SET status = 'completed', error_message = NULL, completed_at = coalesce(completed_at, $1) WHERE id = $2 AND status IN ('pending', 'running')",
-      [manifest.createdAt, manifest.backupId],
-    );
+    await client.query(COMPLETE_ROW_SQL, completeRowParams(manifest, snapshot));
     for (const t of TABLES_TO_COUNT) {
       counts[t] = (await client.query(`SELECT count(*)::int AS n FROM ${t}`)).rows[0].n as number;
     }
   } finally {
     await client.end();
   }
+}
+
+/** What the repository says about the restored snapshot: its full id, start time and restore size. */
+interface SnapshotFacts {
+  id: string | null;
+  time: string | null;
+  sizeBytes: number | null;
+}
+
+async function snapshotFacts(repo: ResticRepo, snapshot: string): Promise<SnapshotFacts> {
+  const facts: SnapshotFacts = { id: null, time: null, sizeBytes: null };
+  try {
+    const { stdout } = await runRestic(repo, ["snapshots", "--json", snapshot]);
+    const found = (JSON.parse(stdout) as Array<{ id: string; time: string }>).at(-1);
+    if (!found) return facts;
+    facts.id = found.id;
+    facts.time = found.time;
+    const stats = await runRestic(repo, ["stats", "--json", "--mode", "restore-size", found.id]);
+    facts.sizeBytes = Number((JSON.parse(stats.stdout) as { total_size?: number }).total_size ?? 0) || null;
+  } catch {
+    // The facts are for the record only: the restore itself has already succeeded.
+  }
+  return facts;
+}
+
+/**
+ * The snapshot holds the database as it was while its own backup ran, so that backup's row says
+ * "running" with no snapshot id, size or duration. The restore completes it from the repository:
+ * the snapshot's id, its restore size (what the backup uploaded), and as duration the time from
+ * the backup's start until restic began the upload (the upload's own time is in no snapshot).
+ */
+const COMPLETE_ROW_SQL =
+  "UPDATE backups SET status = 'completed', error_message = NULL, completed_at = coalesce(completed_at, $1), " +
+  "snapshot_id = coalesce(snapshot_id, $2), size_bytes = coalesce(size_bytes, $3), " +
+  "duration_ms = coalesce(duration_ms, $4) WHERE id = $5 AND status IN ('pending', 'running')";
+
+function completeRowParams(manifest: BackupManifest, snapshot: SnapshotFacts): unknown[] {
+  const elapsed = snapshot.time ? Date.parse(snapshot.time) - Date.parse(manifest.createdAt) : NaN;
+  return [
+    manifest.createdAt,
+    snapshot.id,
+    snapshot.sizeBytes,
+    Number.isFinite(elapsed) && elapsed >= 0 ? Math.round(elapsed) : null,
+    manifest.backupId,
+  ];
 }
 
 /** `chainlaunch backup snapshots`: the repository's ChainLaunch snapshots. */
