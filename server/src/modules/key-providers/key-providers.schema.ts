@@ -6,7 +6,7 @@ const str = (what: string) => z.string().max(4096).optional().describe(what);
 /**
  * Vault or OpenBao. `operation` IMPORT links an existing server (address, token, optional CA cert and
  * namespace); CREATE makes a managed OpenBao that this console runs as a process (port, shares,
- * threshold), started with POST /key-providers/{id}/vault/start.
+ * threshold), started (initialised and unsealed) by the create itself.
  */
 export const vaultConfig = z
   .object({

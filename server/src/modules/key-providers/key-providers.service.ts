@@ -154,6 +154,18 @@ export function createKeyProvidersService(deps: {
       return toProviderResponse(await mustGet(id));
     },
     async create(input: CreateProviderBody): Promise<ProviderResponse> {
+      /** A backend's step after the insert; when it fails the create is undone (row, files, server). */
+      async function afterCreate(backend: ProviderBackend | undefined, row: KeyProviderRow): Promise<void> {
+        if (!backend?.afterCreate) return;
+        try {
+          await backend.afterCreate(row);
+        } catch (err) {
+          await repo.delete(row.id).catch(() => undefined);
+          drivers.delete(row.id);
+          await backend.onDelete?.(row).catch(() => undefined);
+          throw err;
+        }
+      }
       const backend = input.type === "DATABASE" ? undefined : backendOf(input.type);
       if (input.type !== "DATABASE" && !backend) {
         throw new InputError(`type: ${input.type} providers are not supported; use DATABASE, VAULT or AWS_KMS`);
@@ -195,7 +207,8 @@ export function createKeyProvidersService(deps: {
           await repo.update(inserted.id, { secrets_encrypted }, trx);
           return { ...inserted, secrets_encrypted };
         });
-        return toProviderResponse(row);
+        await afterCreate(backend, row);
+        return toProviderResponse((await repo.byId(row.id)) ?? row);
       } catch (err) {
         if (isUniqueViolation(err))
           throw new ConflictError(`name: a key provider named '${input.name}' already exists`);

@@ -54,15 +54,13 @@ describe("managed OpenBao as an organization's CA", () => {
       const settings = (await h.ok("GET", "/settings")).config;
       await h.ok("POST", "/settings", { config: { ...settings, portRangeStart: ports, portRangeEnd: ports + 25 } });
 
-      // Managed OpenBao: created, started (initialised with 3 shares, threshold 2, unsealed).
+      // Managed OpenBao: the create starts it (initialised with 3 shares, threshold 2, unsealed).
       const vaultPort = ports + 27;
       const provider = await h.ok("POST", "/key-providers", {
         name: "bao",
         type: "VAULT",
         config: { vault: { operation: "CREATE", port: vaultPort, shares: 3, threshold: 2 } },
       });
-      const started = await h.ok("POST", `/key-providers/${provider.id}/vault/start`);
-      expect(started.success).toBe(true);
       const status = await waitFor(
         "OpenBao unsealed",
         async () => {

@@ -131,6 +131,11 @@ export interface ProviderBackend {
   }>;
   /** The driver of a stored provider; called once per provider per process. */
   driver(row: ProviderRowView): KeyProviderDriver;
+  /**
+   * After the row is stored, before the create answers: a managed server starts (initialised and
+   * unsealed), as upstream's clients expect. When it throws, the service deletes the row again.
+   */
+  afterCreate?(row: ProviderRowView): Promise<void>;
   /** After the row is deleted: stop a managed server, forget cached clients. */
   onDelete?(row: ProviderRowView): Promise<void>;
   /** At boot, with every provider of this type: start managed servers whose state is "running". */

@@ -77,6 +77,15 @@ export function createVaultBackend(ctx: ProviderBackendContext): VaultBackend {
       const { caEngine } = parseVaultConfig(row.config);
       return createVaultDriver({ target: () => targetOf(row.id), masterKey: ctx.masterKey, caEngine });
     },
+    async afterCreate(row) {
+      // A managed OpenBao runs, initialised and unsealed, when its create answers (upstream's way).
+      if (parseVaultConfig(row.config).mode !== "managed") return;
+      await managed.start(row.id).catch((err: unknown) => {
+        // Named for the create's body: the provider the message's "id" names is being removed again.
+        if (err instanceof InputError) throw new InputError(err.message.replace(/^id: /, "config.vault: "));
+        throw err;
+      });
+    },
     async start(providerId) {
       const row = await managedRow(providerId);
       const { address } = await managed.start(providerId);

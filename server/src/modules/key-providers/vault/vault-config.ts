@@ -112,7 +112,7 @@ function pkiSettings(
   return out;
 }
 
-/** A managed OpenBao: settings only; the server is created on the first POST .../vault/start. */
+/** A managed OpenBao: settings only; the create then starts it (the backend's afterCreate). */
 export async function prepareManaged(
   input: Record<string, unknown>,
   reservedPorts: Iterable<number>,
