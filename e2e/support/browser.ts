@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { inject } from "vitest";
+import { browserNetns } from "./browser-netns.js";
 import type { Credentials } from "./users.js";
 
 /** Chromium flags from docs (dependencies.md): no sandbox, GPU, QUIC, sync or background traffic. */
@@ -38,10 +39,12 @@ export async function openSession(
 ): Promise<Session> {
   const baseUrl = opts.baseUrl ?? inject("baseUrl");
   const dir = await mkdtemp(join(tmpdir(), "chainlaunch-chromium-"));
+  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const netns = browserNetns(chromiumPath);
   const context = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: netns?.executablePath ?? chromiumPath,
     headless: true,
-    args: ARGS,
+    args: [...ARGS, ...(netns?.args ?? [])],
     viewport: opts.viewport ?? DESKTOP,
     colorScheme: opts.colorScheme ?? "light",
     baseURL: baseUrl,
