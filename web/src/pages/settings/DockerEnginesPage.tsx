@@ -58,7 +58,7 @@ export function EnginesTable({
   onDelete: (e: DockerEngine) => void;
 }): ReactElement {
   return (
-    <Table>
+    <Table aria-label="Docker engines">
       <TableHeader>
         <TableRow>
           <TableHead>Name</TableHead>

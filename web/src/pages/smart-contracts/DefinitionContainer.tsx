@@ -45,7 +45,8 @@ export function DefinitionContainer({
         <dt className="text-muted-foreground">State</dt>
         <dd className="inline-flex items-center gap-1">
           <Badge variant={c.state === "running" ? "success" : "secondary"}>{c.state}</Badge>
-          {c.status && <span className="text-muted-foreground">{c.status}</span>}
+          {/* The status says more than the state only after restarts ("running (2 restarts)"). */}
+          {c.status && c.status !== c.state && <span className="text-muted-foreground">{c.status}</span>}
         </dd>
       </div>
     </dl>

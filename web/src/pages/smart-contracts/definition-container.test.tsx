@@ -35,6 +35,16 @@ describe("definition container", () => {
     expect(text).toContain("State running Up 2 minutes");
   });
 
+  it("shows the state once when the status says no more (the console's containers without restarts)", () => {
+    const text = screenText(
+      <DefinitionContainer definitionId={5} deployed />,
+      "/",
+      "/",
+      seed(chaincodeKeys.dockerInfo(5), { ...info, status: "running" }),
+    );
+    expect(text.trim()).toMatch(/State running$/);
+  });
+
   it("says why when the engine can't tell, and shows nothing when not deployed", () => {
     expect(
       screenText(<DefinitionContainer definitionId={5} deployed />, "/", "/", failing(chaincodeKeys.dockerInfo(5))),

@@ -54,6 +54,10 @@ describe("Docker engines page", () => {
     expect(text).toContain("Docker engines");
     expect(text).toMatch(/local This console unix:\/\/\/var\/run\/docker\.sock No Up Docker 27\.1\.1/);
     expect(text).toMatch(/rack-b tcp:\/\/10\.0\.0\.7:2376 Yes Down connect ECONNREFUSED 10\.0\.0\.7:2376/);
+    // Named, so a test (or a screen reader) finds it by its role.
+    expect(screenHtml(page, route, route, asRole("viewer"), engines)).toMatch(
+      /<table [^>]*aria-label="Docker engines"/,
+    );
   });
 
   it("gives an admin Register engine and Remove for registered engines, not for the local one", () => {
