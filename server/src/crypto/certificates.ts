@@ -1,8 +1,8 @@
-import { randomBytes, type KeyObject } from "node:crypto";
+import { randomBytes, X509Certificate, type KeyObject } from "node:crypto";
 import { isIP } from "node:net";
 import { parseCertificate, type ParsedCertificate } from "./certificate-decoder.js";
 import * as der from "./der.js";
-import { CryptoInputError } from "./errors.js";
+import { CryptoInputError, SignatureCheckError } from "./errors.js";
 import {
   keySpecOf,
   loadPublicKey,
@@ -261,7 +261,17 @@ async function buildCertificate(p: {
     der.explicit(3, der.sequence(...p.extensions)),
   );
   const cert = await signTbs(tbs, algorithm, p.signer);
-  return { pem: der.pem(cert, "CERTIFICATE"), serialNumber, notBefore, notAfter, subjectKeyId: p.ski };
+  const pem = der.pem(cert, "CERTIFICATE");
+  // A key provider can sign wrongly (a KMS that hashes a digest again): such a certificate would be
+  // stored and then refused by every Fabric node. Every certificate is checked before it is used.
+  const x509 = new X509Certificate(pem);
+  if (!x509.verify(p.signer.publicKey)) {
+    throw new SignatureCheckError(
+      `the signature over the certificate for "${x509.subject.replace(/\n/g, ", ")}" does not verify against the signing key's public key: ` +
+        "the key provider signed something else (check its digest handling); nothing was stored",
+    );
+  }
+  return { pem, serialNumber, notBefore, notAfter, subjectKeyId: p.ski };
 }
 
 /**

@@ -13,3 +13,14 @@ export class CryptoInputError extends Error {
     this.name = "CryptoInputError";
   }
 }
+
+/**
+ * A signer (a key provider: Vault transit, AWS KMS) returned a signature that does not verify
+ * against its own public key. Nothing it signed is kept; the HTTP layer answers 502.
+ */
+export class SignatureCheckError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SignatureCheckError";
+  }
+}

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
+import { SignatureCheckError } from "../crypto/errors.js";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { uniqueViolationColumn } from "../db/unique-violation.js";
 import { AppError, RateLimitError } from "./errors.js";
@@ -40,6 +41,9 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spa: boolean 
         requestId,
       };
       return reply.status(400).send(body);
+    }
+    if (err instanceof SignatureCheckError) {
+      return reply.status(502).send({ error: "UPSTREAM_ERROR", message: err.message, requestId });
     }
     if (err instanceof AppError) {
       if (err instanceof RateLimitError) reply.header("retry-after", String(err.retryAfterSeconds));

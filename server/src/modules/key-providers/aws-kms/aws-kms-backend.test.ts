@@ -25,16 +25,20 @@ const ACCESS_KEY_ID = "test";
 describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
   let kms: Moto;
   let strict: Moto;
+  let buggy: Moto;
   const dir = mkdtempSync(join(tmpdir(), "kms-test-"));
   beforeAll(async () => {
-    [kms, strict] = await Promise.all([
+    [kms, strict, buggy] = await Promise.all([
       startMoto({ kmsDigest: true }),
       startMoto({ enforceAuth: true, freeActions: 0 }),
+      // moto as installed: it hashes a DIGEST again, so its signatures don't verify.
+      startMoto(),
     ]);
   }, 60_000);
   afterAll(() => {
     kms?.stop();
     strict?.stop();
+    buggy?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
   const awsKms = (over: Record<string, unknown> = {}) => ({
@@ -192,6 +196,28 @@ describe.skipIf(!moto)("AWS_KMS key provider (moto)", () => {
         expect(k.private_key_encrypted).toBeNull();
         expect(k.provider_key_ref).toBeTruthy();
       }
+    });
+
+    it("refuses an organization whose KMS signs wrongly (502), and keeps nothing of it", async () => {
+      const provider = await api("POST", "/key-providers", {
+        name: `kms-buggy-${dialect}`,
+        type: "AWS_KMS",
+        config: { awsKms: awsKms({ endpointUrl: buggy.endpoint }) },
+      });
+      expect(provider.statusCode, provider.body).toBe(201);
+      const count = async () => ({
+        orgs: (await api("GET", "/organizations?limit=1000")).json().count,
+        keys: (await t.database.db.selectFrom("keys").select("id").execute()).length,
+      });
+      const before = await count();
+      const org = await api("POST", "/organizations", {
+        mspId: `KmsBuggy${dialect}MSP`,
+        name: `kms-buggy-${dialect}`,
+        providerId: provider.json().id,
+      });
+      expect(org.statusCode, org.body).toBe(502);
+      expect(org.json().message).toMatch(/does not verify against the signing key's public key/);
+      expect(await count()).toEqual(before);
     });
 
     it("makes secp256k1, P-384 and RSA keys, and refuses Ed25519 by field", async () => {
