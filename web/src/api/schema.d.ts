@@ -3518,6 +3518,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/networks/fabric/{id}/organizations/{orgId}/network-config": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An org's connection profile (network config) for the channel, as YAML
+     * @description The org's joined peers and the channel's orderers (grpcs URLs, TLS CAs, hostname overrides) and the org's admin user. The admin's MSP folder is written on the console host under <data>/exports; the profile inlines the admin certificate and names the key file by path (key.path), never holding the key.
+     */
+    get: operations["getFabricOrgNetworkConfig"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/organizations/{orgId}/config": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An org's connection profile (network config) for the channel, as YAML
+     * @description The org's joined peers and the channel's orderers (grpcs URLs, TLS CAs, hostname overrides) and the org's admin user. The admin's MSP folder is written on the console host under <data>/exports; the profile inlines the admin certificate and names the key file by path (key.path), never holding the key.
+     */
+    get: operations["getFabricOrgConfig"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sc/fabric/chaincodes": {
     parameters: {
       query?: never;
@@ -22293,6 +22333,146 @@ export interface operations {
             /** @description Signature policy in DSL form, or the channel policy it references */
             endorsementPolicy: string;
           }[];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getFabricOrgNetworkConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Organization id */
+        orgId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Connection profile (text/yaml) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/yaml": string;
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getFabricOrgConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Organization id */
+        orgId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Connection profile (text/yaml) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/yaml": string;
         };
       };
       /** @description Invalid input: the message names the field */

@@ -3,10 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { nowIso } from "../../db/db.js";
-import { writeLocalMsp } from "../../fabric/msp/local-msp.js";
-import { InputError } from "../../http/errors.js";
 import { MAX_DB_ID } from "../../http/schema-helpers.js";
 import type { KeysService } from "../keys/keys.service.js";
+import { exportsDir, writeAdminMsp } from "../fabric-networks/admin-msp.js";
 import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
 
 const params = z.object({ id: z.coerce.number().int().min(1).max(MAX_DB_ID).describe("Organization id") }).strict();
@@ -46,24 +45,13 @@ export function registerMspExportRoute(
       req.auditInfo.resource = `organization:${req.params.id}`;
       req.auditInfo.details = { identity: req.body.identity };
       const org = await deps.fabric.org(req.params.id, "id");
-      const keyId = org.row.admin_sign_key_id;
-      if (!keyId) {
-        throw new InputError(`identity: organization ${org.mspId} has no admin identity`, { field: "identity" });
-      }
-      const key = await deps.keys.row(keyId);
       const dir = join(
-        deps.dataDir,
-        "exports",
+        exportsDir(deps.dataDir),
         `${org.mspId}-${req.body.identity}-${nowIso().replace(/[:.]/g, "-")}`,
         "msp",
       );
-      const files = await writeLocalMsp(dir, {
-        caCertPem: org.signCaCert,
-        signCertPem: key.certificate ?? "",
-        privateKeyPem: await deps.keys.exportPrivateKeyPem(keyId),
-        tlsCaCertPem: org.tlsCaCert,
-      });
-      return { path: dir, mspId: org.mspId, tlsRootCertFile: join(dir, "tlscacerts", "tlsca.pem"), files };
+      const msp = await writeAdminMsp(deps.keys, org, dir);
+      return { path: msp.dir, mspId: msp.mspId, tlsRootCertFile: msp.tlsRootCertFile, files: msp.files };
     },
   );
 }
