@@ -3883,7 +3883,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Write an org identity's MSP folder on the console host, for the peer CLI and other Fabric tools */
+    /**
+     * Write an org identity's MSP folder on the console host, for the peer CLI and other Fabric tools
+     * @description Beside the MSP folder: a core.yaml for the peer CLI (configPath, for FABRIC_CFG_PATH) and the TLS CAs of the orderer orgs the console knows (ordererTlsRootCertFile, for --cafile). The private key stays on the host.
+     */
     post: operations["exportOrganizationMsp"];
     delete?: never;
     options?: never;
@@ -24475,7 +24478,19 @@ export interface operations {
             mspId: string;
             /** @description The org's TLS CA (CORE_PEER_TLS_ROOTCERT_FILE for its peers) */
             tlsRootCertFile: string;
+            /** @description The MSP folder's files, relative to path */
             files: string[];
+            /** @description A folder holding a core.yaml for the peer CLI (FABRIC_CFG_PATH), set up for this identity and the org's peers */
+            configPath: string;
+            /** @description The TLS CAs of every orderer org the console knows, in one file (the peer CLI's --cafile); absent when it knows none */
+            ordererTlsRootCertFile?: string;
+            /** @description The same TLS CAs, one file per orderer org */
+            ordererTlsRootCertFiles: {
+              /** @description Orderer org MSP id */
+              mspId: string;
+              /** @description Its TLS CA certificate(s) */
+              file: string;
+            }[];
           };
         };
       };

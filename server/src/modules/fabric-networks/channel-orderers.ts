@@ -81,3 +81,25 @@ export async function channelOrderers(
   }
   return out;
 }
+
+/**
+ * The TLS CAs of every orderer org the console knows, by MSP id: the orgs of the orderers it runs
+ * on its channels and the orderer orgs in the channel configs it stored. What the peer CLI's
+ * `--cafile` needs to reach any of those orderers.
+ */
+export async function knownOrdererTlsCas(
+  ctx: Pick<FabricContext, "tryNode" | "toInfo">,
+  repo: Pick<FabricNetworksRepo, "members" | "all">,
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const add = (mspId: string, pems: string[]): void => {
+    const list = out.get(mspId) ?? [];
+    for (const pem of pems.map((p) => `${p.trim()}\n`)) if (pem.trim() && !list.includes(pem)) list.push(pem);
+    out.set(mspId, list);
+  };
+  for (const row of await repo.all()) {
+    for (const n of await joinedNodes(ctx, repo, row.id, "orderer")) add(n.mspId, [n.tlsCaCert]);
+    for (const org of storedChannelSummary(row)?.orderer ?? []) add(org.mspId, org.tlsCaCerts);
+  }
+  return new Map([...out].filter(([, pems]) => pems.length > 0).sort(([a], [b]) => a.localeCompare(b)));
+}
