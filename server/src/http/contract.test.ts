@@ -160,6 +160,8 @@ const CHAINCODE_ALLOWED: Record<string, string> = {
   ),
   "GET /sc/fabric/definitions/{definitionId}/status":
     "product addition (issue 11): installed per peer, approved per org and committed, read from the peers for the lifecycle screen",
+  "GET /networks/fabric/{id}/organizations/{orgId}/network-config":
+    "the path upstream's own CLI (`network-config pull`) and Terraform data source call; the reference documents the same handler as .../config, which is served too",
   "POST /organizations/{id}/msp/export":
     "product addition (issue 11): writes an org identity's MSP folder on the console host for Fabric's own CLI (the key never leaves the host)",
   "POST /sc/fabric/definitions/{definitionId}/source":

@@ -48,3 +48,16 @@ it("declares the error responses of every operation with the ErrorResponse envel
   // Operations that need a caller also declare 401 and 403.
   expect(Object.keys(doc.paths["/users"]!.get!.responses)).toEqual(expect.arrayContaining(["401", "403"]));
 });
+
+it("declares a route's `produces` on its success response only; its errors stay JSON", async () => {
+  const doc = (await t.app.inject({ method: "GET", url: "/api/v1/openapi.json" })).json() as {
+    paths: Record<string, Record<string, Op & Record<string, unknown>>>;
+  };
+  for (const suffix of ["network-config", "config"]) {
+    const op = doc.paths[`/networks/fabric/{id}/organizations/{orgId}/${suffix}`]!.get!;
+    expect(Object.keys(op.responses["200"]!.content ?? {})).toEqual(["text/yaml"]);
+    expect(op.responses["200"]!.content!["text/yaml"]!.schema).toMatchObject({ type: "string" });
+    expect(Object.keys(op.responses["404"]!.content ?? {})).toEqual(["application/json"]);
+    expect(op.produces).toBeUndefined();
+  }
+});

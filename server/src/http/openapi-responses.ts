@@ -22,19 +22,32 @@ export const ERROR_RESPONSE_SCHEMA = {
 const ref = { $ref: "#/components/schemas/ErrorResponse" };
 const error = (description: string) => ({ description, ...ref });
 
-type Schema = Record<string, unknown> & { response?: Record<string, unknown>; querystring?: Record<string, unknown> };
+type Schema = Record<string, unknown> & {
+  response?: Record<string, unknown>;
+  querystring?: Record<string, unknown>;
+  produces?: string[];
+};
 
 /**
  * Completes one operation of the generated OpenAPI document: the error responses it can give (all
- * with the ErrorResponse envelope), 204 responses without a body, and the `fieldValidation` query
- * parameter on operations that take a body.
+ * with the ErrorResponse envelope), 204 responses without a body, success responses in the media
+ * types of the route's `produces` (errors stay JSON, so `produces` can't be left to @fastify/swagger,
+ * which would apply it to every status), and the `fieldValidation` query parameter on operations
+ * that take a body.
  */
 export function completeOperation(method: string, url: string, schema: Schema, access: string | undefined): Schema {
   const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+  const { produces, ...rest } = schema;
   for (const code of Object.keys(response)) {
     if (code === "204") {
       const description = (response[code] as { description?: string } | undefined)?.description ?? "No content";
       response[code] = { type: "null", description };
+    } else if (produces?.length && code.startsWith("2")) {
+      const body = response[code] as { description?: string };
+      response[code] = {
+        description: body.description ?? "Success",
+        content: Object.fromEntries(produces.map((type) => [type, { schema: body }])),
+      };
     }
   }
   const add = (code: string, description: string): void => {
@@ -48,7 +61,7 @@ export function completeOperation(method: string, url: string, schema: Schema, a
   if (/[:{]\w+/.test(url)) add("404", "The resource the path names does not exist");
   if (method !== "GET") add("409", "Conflicts with the current state (name taken, in use, last admin, ...)");
   add("500", "Internal error; the message carries the request id, the log has the details");
-  const out: Schema = { ...schema, response };
+  const out: Schema = { ...rest, response };
   if (schema.body) {
     const q = (schema.querystring ?? { type: "object", properties: {} }) as {
       properties?: Record<string, unknown>;

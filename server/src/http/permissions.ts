@@ -145,7 +145,8 @@ export const PERMISSIONS = {
   ORGANIZATION_UPDATE: {
     name: "Update organizations",
     category: "Organizations",
-    description: "Renew and revoke certificates",
+    description:
+      "Renew and revoke certificates; write an org admin's MSP folder on the console host (MSP export, network config)",
     roles: OPERATORS,
   },
   ORGANIZATION_DELETE: {

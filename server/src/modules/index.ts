@@ -91,7 +91,12 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     enginesLoaded();
   });
   registerNodeRpcModule(api, nodes.service, keys);
-  const fabricNetworks = registerFabricNetworksModule(api, { db: ctx.db, keys, nodes: nodes.service });
+  const fabricNetworks = registerFabricNetworksModule(api, {
+    db: ctx.db,
+    keys,
+    nodes: nodes.service,
+    dataDir: ctx.config.dataDir,
+  });
   nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));
   // One execution boundary for every program built or run from user code (chaincode, projects, plugins).
   const sandbox = sandboxFromConfig(ctx.config, ctx.log);

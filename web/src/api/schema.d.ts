@@ -3518,6 +3518,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/networks/fabric/{id}/organizations/{orgId}/network-config": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An org's connection profile (network config) for the channel, as YAML
+     * @description The org's joined peers and the channel's orderers (grpcs URLs, TLS CAs, hostname overrides) and the org's admin user. The admin's MSP folder is written on the console host under <data>/exports; the profile inlines the admin certificate and names the key file by path (key.path), never holding the key.
+     */
+    get: operations["getFabricOrgNetworkConfig"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/organizations/{orgId}/config": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An org's connection profile (network config) for the channel, as YAML
+     * @description The org's joined peers and the channel's orderers (grpcs URLs, TLS CAs, hostname overrides) and the org's admin user. The admin's MSP folder is written on the console host under <data>/exports; the profile inlines the admin certificate and names the key file by path (key.path), never holding the key.
+     */
+    get: operations["getFabricOrgConfig"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sc/fabric/chaincodes": {
     parameters: {
       query?: never;
@@ -3843,7 +3883,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Write an org identity's MSP folder on the console host, for the peer CLI and other Fabric tools */
+    /**
+     * Write an org identity's MSP folder on the console host, for the peer CLI and other Fabric tools
+     * @description Beside the MSP folder: a core.yaml for the peer CLI (configPath, for FABRIC_CFG_PATH) and the TLS CAs of the orderer orgs the console knows (ordererTlsRootCertFile, for --cafile). The private key stays on the host.
+     */
     post: operations["exportOrganizationMsp"];
     delete?: never;
     options?: never;
@@ -22342,6 +22385,146 @@ export interface operations {
       };
     };
   };
+  getFabricOrgNetworkConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Organization id */
+        orgId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Connection profile (text/yaml) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/yaml": string;
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getFabricOrgConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Organization id */
+        orgId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Connection profile (text/yaml) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/yaml": string;
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   listFabricChaincodes: {
     parameters: {
       query?: never;
@@ -24295,7 +24478,19 @@ export interface operations {
             mspId: string;
             /** @description The org's TLS CA (CORE_PEER_TLS_ROOTCERT_FILE for its peers) */
             tlsRootCertFile: string;
+            /** @description The MSP folder's files, relative to path */
             files: string[];
+            /** @description A folder holding a core.yaml for the peer CLI (FABRIC_CFG_PATH), set up for this identity and the org's peers */
+            configPath: string;
+            /** @description The TLS CAs of every orderer org the console knows, in one file (the peer CLI's --cafile); absent when it knows none */
+            ordererTlsRootCertFile?: string;
+            /** @description The same TLS CAs, one file per orderer org */
+            ordererTlsRootCertFiles: {
+              /** @description Orderer org MSP id */
+              mspId: string;
+              /** @description Its TLS CA certificate(s) */
+              file: string;
+            }[];
           };
         };
       };

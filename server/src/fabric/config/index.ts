@@ -1,3 +1,4 @@
+export { buildCliCoreYaml, renderCliCoreYaml, type CliCoreYamlOptions } from "./cli-core-yaml.js";
 export { CCAAS_BUILDER_NAME, CCAAS_BUILDER_SCRIPTS, writeCcaasBuilder } from "./ccaas-builder.js";
 export {
   buildCoreYaml,

@@ -88,6 +88,7 @@ export const AUDIT_EVENT_TYPES = [
   "fabric_network.anchor_peers",
   "fabric_network.update_config",
   "fabric_network.organization_crl",
+  "fabric_network.network_config",
   "backup.create",
   "backup.delete",
   "backup.verify",

@@ -66,7 +66,12 @@ export function registerChaincodesModule(
   });
   const calls = createChaincodeCalls({ db: ctx.db, ctx: deps.fabric, keys: deps.keys, chaincodes: service });
   registerChaincodesRoutes(api, service, calls, { dataDir: ctx.config.dataDir });
-  registerMspExportRoute(api, { fabric: deps.fabric, keys: deps.keys, dataDir: ctx.config.dataDir });
+  registerMspExportRoute(api, {
+    fabric: deps.fabric,
+    networks: createFabricNetworksRepo(ctx.db),
+    keys: deps.keys,
+    dataDir: ctx.config.dataDir,
+  });
   // Steps a stopped console left "started" (before this start) become "interrupted" on their
   // timelines; after the servers are adopted again, which calls right after a start wait for.
   const started = new Date().toISOString();

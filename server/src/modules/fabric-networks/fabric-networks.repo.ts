@@ -43,6 +43,10 @@ export function createFabricNetworksRepo(db: DB) {
       const c = await q.select((eb) => eb.fn.countAll<string | number>().as("n")).executeTakeFirstOrThrow();
       return { rows, total: Number(c.n) };
     },
+    /** Every Fabric network, oldest first. */
+    async all(): Promise<NetworkRow[]> {
+      return fabric().selectAll().orderBy("id").execute();
+    },
     async byId(id: number): Promise<NetworkRow | undefined> {
       return fabric().selectAll().where("id", "=", id).executeTakeFirst();
     },

@@ -13,11 +13,12 @@ import { createFabricNetworksService, type FabricNetworksService } from "./fabri
 import { registerNodeChannelRoutes } from "./node-channels.js";
 import { createExternalNodesRepo } from "../federation/external-nodes.repo.js";
 import { createExternalRefs } from "./fabric-networks.external.js";
+import { createNetworkConfig, registerNetworkConfigRoutes } from "./fabric-networks.network-config.js";
 
 /** Wires the Fabric networks module (channels on this console's peers and orderers). */
 export function registerFabricNetworksModule(
   api: FastifyInstance,
-  deps: { db: DB; keys: KeysService; nodes: Pick<NodesService, "get" | "peerOffline"> },
+  deps: { db: DB; keys: KeysService; nodes: Pick<NodesService, "get" | "peerOffline">; dataDir: string },
 ): FabricNetworksService & { change: FabricChange } {
   const orgs = createOrganizationsRepo(deps.db);
   // Organizations and orderers synced from other consoles (federation), usable in config updates and imports.
@@ -42,6 +43,10 @@ export function registerFabricNetworksModule(
   });
   registerFabricChannelRoutes(api, inspect, change);
   registerNodeChannelRoutes(api, svc.nodeChannels);
+  registerNetworkConfigRoutes(
+    api,
+    createNetworkConfig({ ctx: svc.ctx, repo, orgs, keys: deps.keys, dataDir: deps.dataDir }),
+  );
   // Governance proposals compute, and submit, config updates through the same change path.
   return Object.assign(svc, { change });
 }
