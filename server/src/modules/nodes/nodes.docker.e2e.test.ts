@@ -17,6 +17,8 @@ import {
   TEST_BATCH_TIMEOUT,
   waitFor,
 } from "../../test-support/fabric-api.js";
+import { Fatal } from "../../test-support/wait.js";
+import { CONSOLE_NETWORK } from "./fabric-node.js";
 
 /**
  * Fabric nodes in containers on a real dockerd, beside a process node: two orgs with a peer each in
@@ -24,9 +26,8 @@ import {
  * the host's address, which containers (through the console's network) and processes both reach.
  * The image is built by the console from the cached Fabric binaries, with no registry. A chaincode
  * from `docker_image`, at the host's address, is installed on all three peers, endorsed by both
- * container peers and read back. A `docker
- * kill` of a peer heals, a console restart adopts every container without a duplicate, and delete
- * leaves no container behind.
+ * container peers and read back. A `docker kill` of a peer heals, a console restart adopts every
+ * container without a duplicate, and delete leaves no container, network or volume behind.
  */
 const dockerHost = testDockerHost("Fabric nodes in Docker e2e");
 const goOk = await haveGo("Fabric nodes in Docker e2e (its chaincode part)");
@@ -36,6 +37,34 @@ const hostIp = hostLanAddress();
 if (!hostIp) console.warn("Fabric nodes in Docker e2e: skipped: this host has no non-loopback IPv4 address");
 
 let harness: FabricApi | undefined;
+
+/**
+ * After this console's last container went: its network is gone too, unless containers of other
+ * consoles (other test files share the engine and the network's name) are on it. Never one of ours.
+ */
+async function expectNoNetworkOf(docker: Docker, consoleTag: string): Promise<void> {
+  const left = await waitFor(
+    `the network ${CONSOLE_NETWORK} gone or used by other consoles only`,
+    async () => {
+      const net = await docker
+        .getNetwork(CONSOLE_NETWORK)
+        .inspect()
+        .catch((err: { statusCode?: number }) => {
+          if (err.statusCode === 404) return undefined;
+          throw err;
+        });
+      if (!net) return "gone";
+      const on = await docker.listContainers({ all: true, filters: JSON.stringify({ network: [CONSOLE_NETWORK] }) });
+      const ours = on.filter((c) => c.Labels[LABEL.console] === consoleTag);
+      if (ours.length) throw new Fatal(`still on ${CONSOLE_NETWORK}: ${ours.map((c) => c.Names[0]).join(", ")}`);
+      // Empty but there: left behind, unless another console is just making or removing it.
+      return on.length ? "used by others" : undefined;
+    },
+    5000,
+  );
+  expect(["gone", "used by others"]).toContain(left);
+}
+
 afterAll(async () => {
   await harness?.close();
   rmSync(work, { recursive: true, force: true });
@@ -185,10 +214,12 @@ describe("Fabric nodes in Docker", () => {
       expect(logs.statusCode).toBe(200);
       expect(logs.body).toMatch(/Started peer with ID=|peer/i);
 
-      // Delete leaves no container (and no volume: ledgers are host folders).
+      // Delete leaves no container, no network (it goes with the console's last container) and no
+      // volume (ledgers are host folders).
       await h.ok("DELETE", `/networks/fabric/${net.id}`);
       for (const n of [peer1, peer2, orderer, procPeer]) await h.ok("DELETE", `/nodes/${n.id}`);
       expect(await ours()).toEqual([]);
+      await expectNoNetworkOf(docker, consoleTagOf(h.t.config.dataDir));
       const volumes = await docker.listVolumes();
       expect(volumes.Volumes ?? []).toEqual([]);
     },

@@ -20,14 +20,9 @@ import type {
 } from "../supervisor.types.js";
 import type { DockerEndpoint } from "./engine.js";
 import { ensureImage } from "./images.js";
+import { ensureNetwork, isNetworkMissing, LABEL, removeNetworkIfUnused, withNetwork } from "./networks.js";
 
-/** Labels every container of the console carries: adoption finds them, delete leaves none. */
-export const LABEL = {
-  managed: "dev.chainlaunch.managed",
-  console: "dev.chainlaunch.console",
-  id: "dev.chainlaunch.id",
-  spec: "dev.chainlaunch.spec",
-} as const;
+export { LABEL } from "./networks.js";
 
 interface Entry {
   spec: ProcessSpec;
@@ -103,7 +98,6 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
   const probeIntervalMs = opts.probeIntervalMs ?? 500;
   const rotation: LogRotation = opts.logRotation ?? DEFAULT_LOG_ROTATION;
   const logLines = opts.logLinesOnError ?? 20;
-  const networksMade = new Map<string, Promise<void>>();
   let closed = false;
 
   const logFileOf = (spec: ProcessSpec): string => spec.logFile ?? join(opts.stateDir, "logs", `${spec.id}.log`);
@@ -214,27 +208,19 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     }
   }
 
-  async function ensureNetwork(name: string): Promise<void> {
-    let made = networksMade.get(name);
-    if (!made) {
-      made = (async () => {
-        const found = await docker.listNetworks({ filters: JSON.stringify({ name: [name] }) });
-        if (found.some((n) => n.Name === name)) return;
-        await docker
-          .createNetwork({
-            Name: name,
-            Driver: "bridge",
-            CheckDuplicate: true,
-            Labels: { [LABEL.managed]: "true", [LABEL.console]: consoleTag },
-          })
-          .catch((err: { statusCode?: number }) => {
-            if (err.statusCode !== 409) throw err;
-          });
-      })();
-      networksMade.set(name, made);
-      made.catch(() => networksMade.delete(name));
+  /** Under the network's queue: made when missing (its creation and a container's are one step). */
+  const onNetwork = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
+    withNetwork(endpoint.host, name, async () => {
+      await ensureNetwork(docker, name, consoleTag);
+      return fn();
+    });
+
+  /** After a container went: its networks go too when the console made them and nothing else is on them. */
+  async function releaseNetworks(names: Iterable<string>): Promise<void> {
+    for (const name of new Set(names)) {
+      // Never fails a stop: a network left behind is only untidy.
+      await withNetwork(endpoint.host, name, () => removeNetworkIfUnused(docker, name)).catch(() => false);
     }
-    await made;
   }
 
   /** Appends the container's output from `since` (seconds) to the node's log file until it stops. */
@@ -351,12 +337,16 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
   }
 
   /** Starts (again) an existing container and watches it. */
-  async function run(e: Entry, containerId: string): Promise<void> {
+  async function run(e: Entry, containerId: string, attempt = 1): Promise<void> {
     const since = Date.now() / 1000;
     const c = docker.getContainer(containerId);
     try {
       await c.start();
     } catch (err) {
+      // Its network was removed under it (`docker network prune`, or another console on the engine
+      // whose check ran before this container existed): a container that ran once names its network
+      // by id, so it is made again from the spec, on the network made again.
+      if (isNetworkMissing(err) && attempt < 3) return create(e, attempt + 1);
       if ((err as { statusCode?: number }).statusCode !== 304) throw err; // 304: already running
     }
     const info = await c.inspect();
@@ -372,14 +362,13 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
   }
 
   /** Creates the container from the spec (removing one of the same name first) and runs it. */
-  async function create(e: Entry): Promise<void> {
+  async function create(e: Entry, attempt = 1): Promise<void> {
     const c = e.spec.container as ContainerSpec;
     const name = nameOf(e.spec.id);
     const old = await inspect(name);
     if (old) await docker.getContainer(old.Id).remove({ force: true, v: true });
     // "host": the host's network namespace (no ports to publish, loopback is the host's).
     const hostNet = c.network === "host";
-    if (!hostNet) await ensureNetwork(c.network);
     await ensureImage(docker, c.image);
     const exposed: Record<string, object> = {};
     const bindings: Record<string, { HostIp: string; HostPort: string }[]> = {};
@@ -390,35 +379,38 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     }
     const uid = process.getuid?.() ?? 0;
     const gid = process.getgid?.() ?? 0;
-    const created = await docker.createContainer({
-      name,
-      Image: c.image,
-      ...(c.cmd ? { Cmd: c.cmd } : {}),
-      ...(c.entrypoint ? { Entrypoint: c.entrypoint } : {}),
-      Env: Object.entries(c.env).map(([k, v]) => `${k}=${v}`),
-      User: c.user ?? `${uid}:${gid}`,
-      ...(c.workingDir ? { WorkingDir: c.workingDir } : {}),
-      ...(hostNet ? {} : { ExposedPorts: exposed }),
-      Labels: {
-        ...c.labels,
-        [LABEL.managed]: "true",
-        [LABEL.console]: consoleTag,
-        [LABEL.id]: e.spec.id,
-        [LABEL.spec]: specHash(c),
-      },
-      HostConfig: {
-        Binds: c.binds.map((b) => `${b.source}:${b.target}:${b.readOnly ? "ro" : "rw"}`),
-        ...(hostNet ? {} : { PortBindings: bindings }),
-        NetworkMode: c.network,
-        CapDrop: ["ALL"],
-        SecurityOpt: ["no-new-privileges"],
-        // The console restarts crashed containers itself (with its backoff, and events).
-        RestartPolicy: { Name: "no" },
-        Init: true,
-      },
-      ...(hostNet ? {} : { NetworkingConfig: { EndpointsConfig: { [c.network]: { Aliases: c.aliases } } } }),
-    });
-    await run(e, created.id);
+    const make = (): Promise<Docker.Container> =>
+      docker.createContainer({
+        name,
+        Image: c.image,
+        ...(c.cmd ? { Cmd: c.cmd } : {}),
+        ...(c.entrypoint ? { Entrypoint: c.entrypoint } : {}),
+        Env: Object.entries(c.env).map(([k, v]) => `${k}=${v}`),
+        User: c.user ?? `${uid}:${gid}`,
+        ...(c.workingDir ? { WorkingDir: c.workingDir } : {}),
+        ...(hostNet ? {} : { ExposedPorts: exposed }),
+        Labels: {
+          ...c.labels,
+          [LABEL.managed]: "true",
+          [LABEL.console]: consoleTag,
+          [LABEL.id]: e.spec.id,
+          [LABEL.spec]: specHash(c),
+        },
+        HostConfig: {
+          Binds: c.binds.map((b) => `${b.source}:${b.target}:${b.readOnly ? "ro" : "rw"}`),
+          ...(hostNet ? {} : { PortBindings: bindings }),
+          NetworkMode: c.network,
+          CapDrop: ["ALL"],
+          SecurityOpt: ["no-new-privileges"],
+          // The console restarts crashed containers itself (with its backoff, and events).
+          RestartPolicy: { Name: "no" },
+          Init: true,
+        },
+        ...(hostNet ? {} : { NetworkingConfig: { EndpointsConfig: { [c.network]: { Aliases: c.aliases } } } }),
+      });
+    // On the network's queue: a removal waits until the container is on it (and then keeps the network).
+    const created = hostNet ? await make() : await onNetwork(c.network, make);
+    await run(e, created.id, attempt);
   }
 
   /** Attaches to this node's container when it runs; true when attached. */
@@ -509,6 +501,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     e.generation++;
     clearTimers(e);
     const info = await inspect(e.containerId ?? name);
+    const networks = [...Object.keys(info?.NetworkSettings?.Networks ?? {}), e.spec.container?.network ?? "host"];
     if (info) {
       const c = docker.getContainer(info.Id);
       if (info.State.Running) {
@@ -522,6 +515,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     }
     e.containerId = undefined;
     e.pid = undefined;
+    await releaseNetworks(networks);
   }
 
   async function start(spec: ProcessSpec): Promise<ProcessState> {
