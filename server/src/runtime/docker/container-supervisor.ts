@@ -1,8 +1,5 @@
-import { createHash } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { PassThrough, type Readable } from "node:stream";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
 import { backoffSchedule } from "../backoff.js";
@@ -19,9 +16,11 @@ import type {
   SupervisorOptions,
 } from "../supervisor.types.js";
 import type { DockerEndpoint } from "./engine.js";
+import { containerName, createOptions, followLogs, inspectContainer, ipOf } from "./containers.js";
 import { ensureImage } from "./images.js";
-import { ensureNetwork, isNetworkMissing, LABEL, removeNetworkIfUnused, withNetwork } from "./networks.js";
+import { consoleNetworks, isNetworkMissing, LABEL } from "./networks.js";
 
+export { consoleTagOf, containerName } from "./containers.js";
 export { LABEL } from "./networks.js";
 
 interface Entry {
@@ -57,23 +56,6 @@ export interface ContainerSupervisorOptions extends SupervisorOptions {
    * its data folder): names and the `console` label carry it.
    */
   consoleTag: string;
-}
-
-/** The short tag of a console: a hash of its state folder. */
-export function consoleTagOf(stateDir: string): string {
-  return createHash("sha256").update(stateDir).digest("hex").slice(0, 8);
-}
-
-export const containerName = (tag: string, id: string): string => `chainlaunch-${tag}-${id}`;
-
-/** The container's address on `network` (undefined on the host's network). */
-function ipOf(info: Docker.ContainerInspectInfo, network: string | undefined): string | undefined {
-  if (!network || network === "host") return undefined;
-  return info.NetworkSettings?.Networks?.[network]?.IPAddress || undefined;
-}
-
-function specHash(c: ContainerSpec): string {
-  return createHash("sha256").update(JSON.stringify(c)).digest("hex").slice(0, 16);
 }
 
 /**
@@ -199,59 +181,15 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
 
   const lastLines = (e: Entry): Promise<string[]> => readLastLines(logFileOf(e.spec), logLines);
 
-  async function inspect(name: string): Promise<Docker.ContainerInspectInfo | undefined> {
-    try {
-      return await docker.getContainer(name).inspect();
-    } catch (err) {
-      if ((err as { statusCode?: number }).statusCode === 404) return undefined;
-      throw err;
-    }
-  }
-
-  /** Under the network's queue: made when missing (its creation and a container's are one step). */
-  const onNetwork = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
-    withNetwork(endpoint.host, name, async () => {
-      await ensureNetwork(docker, name, consoleTag);
-      return fn();
-    });
-
-  /** After a container went: its networks go too when the console made them and nothing else is on them. */
-  async function releaseNetworks(names: Iterable<string>): Promise<void> {
-    for (const name of new Set(names)) {
-      // Never fails a stop: a network left behind is only untidy.
-      await withNetwork(endpoint.host, name, () => removeNetworkIfUnused(docker, name)).catch(() => false);
-    }
-  }
-
-  /** Appends the container's output from `since` (seconds) to the node's log file until it stops. */
-  async function followLogs(e: Entry, containerId: string, since: number, signal: AbortSignal): Promise<void> {
-    const file = logFileOf(e.spec);
-    await mkdir(dirname(file), { recursive: true });
-    const stream = (await docker.getContainer(containerId).logs({
-      follow: true,
-      stdout: true,
-      stderr: true,
-      since: since.toFixed(9) as unknown as number,
-      abortSignal: signal,
-    } as Docker.ContainerLogsOptions & { follow: true })) as unknown as Readable;
-    const out = createWriteStream(file, { flags: "a", mode: 0o640 });
-    const merged = new PassThrough();
-    merged.pipe(out);
-    docker.modem.demuxStream(stream, merged, merged);
-    const end = (): void => {
-      merged.end();
-    };
-    stream.once("end", end);
-    stream.once("close", end);
-    stream.once("error", end);
-  }
+  const inspect = (name: string): Promise<Docker.ContainerInspectInfo | undefined> => inspectContainer(docker, name);
+  const networks = consoleNetworks(docker, endpoint.host, consoleTag);
 
   /** Watches the current run: logs to the file, and its exit to onExit. */
   function watch(e: Entry, containerId: string, since: number): void {
     const abort = new AbortController();
     e.runAbort = abort;
     const generation = e.generation;
-    void followLogs(e, containerId, since, abort.signal).catch(() => undefined);
+    void followLogs(docker, containerId, logFileOf(e.spec), since, abort.signal).catch(() => undefined);
     void docker
       .getContainer(containerId)
       .wait({ abortSignal: abort.signal } as object)
@@ -370,46 +308,10 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     // "host": the host's network namespace (no ports to publish, loopback is the host's).
     const hostNet = c.network === "host";
     await ensureImage(docker, c.image);
-    const exposed: Record<string, object> = {};
-    const bindings: Record<string, { HostIp: string; HostPort: string }[]> = {};
-    for (const p of c.ports) {
-      const key = `${p.containerPort}/tcp`;
-      exposed[key] = {};
-      (bindings[key] ??= []).push({ HostIp: p.hostIp, HostPort: String(p.hostPort) });
-    }
-    const uid = process.getuid?.() ?? 0;
-    const gid = process.getgid?.() ?? 0;
     const make = (): Promise<Docker.Container> =>
-      docker.createContainer({
-        name,
-        Image: c.image,
-        ...(c.cmd ? { Cmd: c.cmd } : {}),
-        ...(c.entrypoint ? { Entrypoint: c.entrypoint } : {}),
-        Env: Object.entries(c.env).map(([k, v]) => `${k}=${v}`),
-        User: c.user ?? `${uid}:${gid}`,
-        ...(c.workingDir ? { WorkingDir: c.workingDir } : {}),
-        ...(hostNet ? {} : { ExposedPorts: exposed }),
-        Labels: {
-          ...c.labels,
-          [LABEL.managed]: "true",
-          [LABEL.console]: consoleTag,
-          [LABEL.id]: e.spec.id,
-          [LABEL.spec]: specHash(c),
-        },
-        HostConfig: {
-          Binds: c.binds.map((b) => `${b.source}:${b.target}:${b.readOnly ? "ro" : "rw"}`),
-          ...(hostNet ? {} : { PortBindings: bindings }),
-          NetworkMode: c.network,
-          CapDrop: ["ALL"],
-          SecurityOpt: ["no-new-privileges"],
-          // The console restarts crashed containers itself (with its backoff, and events).
-          RestartPolicy: { Name: "no" },
-          Init: true,
-        },
-        ...(hostNet ? {} : { NetworkingConfig: { EndpointsConfig: { [c.network]: { Aliases: c.aliases } } } }),
-      });
+      docker.createContainer(createOptions(c, { name, consoleTag, id: e.spec.id }));
     // On the network's queue: a removal waits until the container is on it (and then keeps the network).
-    const created = hostNet ? await make() : await onNetwork(c.network, make);
+    const created = hostNet ? await make() : await networks.on(c.network, make);
     await run(e, created.id, attempt);
   }
 
@@ -501,7 +403,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     e.generation++;
     clearTimers(e);
     const info = await inspect(e.containerId ?? name);
-    const networks = [...Object.keys(info?.NetworkSettings?.Networks ?? {}), e.spec.container?.network ?? "host"];
+    const joined = [...Object.keys(info?.NetworkSettings?.Networks ?? {}), e.spec.container?.network ?? "host"];
     if (info) {
       const c = docker.getContainer(info.Id);
       if (info.State.Running) {
@@ -515,7 +417,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     }
     e.containerId = undefined;
     e.pid = undefined;
-    await releaseNetworks(networks);
+    await networks.release(joined);
   }
 
   async function start(spec: ProcessSpec): Promise<ProcessState> {

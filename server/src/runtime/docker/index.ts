@@ -1,7 +1,8 @@
 import type Docker from "dockerode";
 import { RuntimeError } from "../errors.js";
 import type { Supervisor, SupervisorOptions } from "../supervisor.types.js";
-import { consoleTagOf, createContainerSupervisor } from "./container-supervisor.js";
+import { createContainerSupervisor } from "./container-supervisor.js";
+import { consoleTagOf } from "./containers.js";
 import { dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
 
 export { consoleTagOf, containerName, createContainerSupervisor, LABEL } from "./container-supervisor.js";

@@ -96,6 +96,32 @@ export async function removeNetworkIfUnused(docker: Docker, name: string): Promi
   }
 }
 
+/** The network steps of one container supervisor (one console, one engine). */
+export function consoleNetworks(
+  docker: Docker,
+  engineHost: string,
+  consoleTag: string,
+): {
+  /** Runs `fn` (a container's creation) on the network's queue, the network made first when missing. */
+  on<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** After a container went: its networks go too when a console made them and nothing is on them. */
+  release(names: Iterable<string>): Promise<void>;
+} {
+  return {
+    on: (name, fn) =>
+      withNetwork(engineHost, name, async () => {
+        await ensureNetwork(docker, name, consoleTag);
+        return fn();
+      }),
+    async release(names) {
+      for (const name of new Set(names)) {
+        // Never fails a stop: a network left behind is only untidy.
+        await withNetwork(engineHost, name, () => removeNetworkIfUnused(docker, name)).catch(() => false);
+      }
+    },
+  };
+}
+
 /** True for the engine's answer to starting a container whose network is gone. */
 export function isNetworkMissing(err: unknown): boolean {
   return statusOf(err) === 404 && /network \S+ not found/i.test(String((err as Error).message));
