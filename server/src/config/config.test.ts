@@ -56,4 +56,55 @@ describe("loadConfig", () => {
       expect(problems).toMatch(/CHAINLAUNCH_SANDBOX_USER: must be a system user name/);
     }
   });
+
+  it("names the images of container nodes by repository, and refuses a name Docker would refuse", () => {
+    expect(loadConfig({})).toMatchObject({ fabricImage: "chainlaunch/fabric", besuImage: "hyperledger/besu" });
+    for (const name of [
+      "fabric",
+      "acme/fabric-peer",
+      "registry.example.com:5000/team/fabric",
+      "localhost:5000/fabric",
+      "Registry.Example.com/besu",
+      "a__b/c--d/e.f_g",
+    ]) {
+      expect(loadConfig({ CHAINLAUNCH_FABRIC_IMAGE: name, CHAINLAUNCH_BESU_IMAGE: name })).toMatchObject({
+        fabricImage: name,
+        besuImage: name,
+      });
+    }
+    for (const bad of [
+      "",
+      "chainlaunch/fabric:3.1.0",
+      "chainlaunch/fabric@sha256:abc",
+      "Acme/Fabric",
+      "acme//fabric",
+      "/fabric",
+      "fabric/",
+      "-fabric",
+      "acme/fabric_",
+      "acme/fa___bric",
+      "host:port/fabric",
+      "acme fabric",
+      `acme/${"f".repeat(260)}`,
+    ]) {
+      try {
+        loadConfig({ CHAINLAUNCH_FABRIC_IMAGE: bad, CHAINLAUNCH_BESU_IMAGE: bad });
+        expect.unreachable(`"${bad}" was accepted`);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        const problems = (err as ConfigError).problems;
+        expect(problems).toHaveLength(2);
+        expect(problems[0]).toMatch(/^CHAINLAUNCH_FABRIC_IMAGE: must be /);
+        expect(problems[1]).toMatch(/^CHAINLAUNCH_BESU_IMAGE: must be /);
+      }
+    }
+    try {
+      loadConfig({ CHAINLAUNCH_BESU_IMAGE: "hyperledger/besu:24.12.2" });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as ConfigError).message).toContain(
+        "CHAINLAUNCH_BESU_IMAGE: must be an image repository without a tag, like hyperledger/besu",
+      );
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { parseMasterKey } from "../crypto/envelope.js";
 import { defaultDockerEndpoint } from "../runtime/docker/engine.js";
+import { DEFAULT_IMAGE_REPOSITORIES } from "../runtime/docker/images.js";
 
 function isMasterKey(value: string): boolean {
   try {
@@ -12,6 +13,23 @@ function isMasterKey(value: string): boolean {
     return false;
   }
 }
+
+/** Docker's grammar for a repository (distribution's reference): an optional `host[:port]/`, then lowercase path components. */
+const domainComponent = "(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
+const pathComponent = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
+const REPOSITORY_RE = new RegExp(
+  `^(?:${domainComponent}(?:\\.${domainComponent})*(?::[0-9]+)?/)?${pathComponent}(?:/${pathComponent})*$`,
+);
+
+/** An image repository without a tag; the tag is the node's version. */
+const imageRepository = (example: string) =>
+  z
+    .string()
+    .max(255, "must be at most 255 characters")
+    .regex(
+      REPOSITORY_RE,
+      `must be an image repository without a tag, like ${example} or registry.example.com:5000/${example} (lowercase; the tag is the node's version)`,
+    );
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -89,6 +107,8 @@ const envSchema = z.object({
     .string()
     .regex(/^(unix:\/\/\/|tcp:\/\/)\S+$/, "must be unix:///path/to/docker.sock or tcp://host:port")
     .optional(),
+  CHAINLAUNCH_FABRIC_IMAGE: imageRepository("chainlaunch/fabric").default(DEFAULT_IMAGE_REPOSITORIES.fabric),
+  CHAINLAUNCH_BESU_IMAGE: imageRepository("hyperledger/besu").default(DEFAULT_IMAGE_REPOSITORIES.besu),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -140,6 +160,10 @@ export interface Config {
    * /var/run/docker.sock when it exists; undefined when there is none (mode "docker" is then a 400).
    */
   dockerHost: string | undefined;
+  /** Repository (no tag) of the Fabric image container peers and orderers run, tagged with their version. */
+  fabricImage: string;
+  /** Repository (no tag) of the Besu image container Besu nodes run, tagged with their version. */
+  besuImage: string;
 }
 
 /** Thrown when the environment is invalid; lists every problem at once. */
@@ -190,5 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean)
       .map((d) => resolve(d)),
     dockerHost: e.CHAINLAUNCH_DOCKER_HOST ?? defaultDockerEndpoint(env)?.host,
+    fabricImage: e.CHAINLAUNCH_FABRIC_IMAGE,
+    besuImage: e.CHAINLAUNCH_BESU_IMAGE,
   };
 }

@@ -1,10 +1,12 @@
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import type Docker from "dockerode";
 import { inject } from "vitest";
+import { buildImage, ensureProgramImage } from "../runtime/docker/images.js";
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -54,4 +56,24 @@ export function testDockerHost(what: string): string | undefined {
   const host = inject("dockerHost");
   if (!host) console.warn(`${what}: skipped: ${inject("dockerSkipReason")}`);
   return host || undefined;
+}
+
+/**
+ * Builds `tag` on the engine as an image that sleeps whatever its container's arguments: FROM
+ * scratch with the host's `sh` and `sleep` and their libraries. A stand-in for an image that can't
+ * be had here (no registry), such as Besu's, to take a node in Docker through the console.
+ */
+export async function buildStandInImage(docker: Docker, tag: string): Promise<void> {
+  const base = await ensureProgramImage(docker, {
+    tag: `cl-test/stand-in-base:${process.pid}`,
+    programs: ["sh", "sleep"].map((p) => ({ src: `/bin/${p}`, dest: `/bin/${p}` })),
+  });
+  const ctx = mkdtempSync(join(tmpdir(), "cl-stand-in-"));
+  try {
+    // sh -c takes the container's arguments as $0, $1…, and ignores them.
+    writeFileSync(join(ctx, "Dockerfile"), `FROM ${base}\nENTRYPOINT ["/bin/sh", "-c", "exec sleep 3600"]\n`);
+    await buildImage(docker, ctx, tag);
+  } finally {
+    rmSync(ctx, { recursive: true, force: true });
+  }
 }

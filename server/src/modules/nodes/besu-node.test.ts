@@ -5,7 +5,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { enodeUrl, parseNodeKeyFile, publicKeyFromPrivateKey } from "../../besu/index.js";
 import { createBesuBinaryResolver, parseJavaMajor } from "./besu-binary.js";
-import { besuContainerSpec, besuKeyFileFromPem, besuProcessSpec, planBesuNode, writeBesuFiles } from "./besu-node.js";
+import {
+  besuContainerSpec,
+  besuImage,
+  besuKeyFileFromPem,
+  besuProcessSpec,
+  planBesuNode,
+  writeBesuFiles,
+} from "./besu-node.js";
 
 const root = mkdtempSync(join(tmpdir(), "cl-besu-node-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -90,6 +97,13 @@ describe("Besu node launcher", () => {
     const inContainer = besuContainerSpec("besu-1", { ...d, props: { ...d.props, version: "24.12.2" } });
     const c = inContainer.container!;
     expect(c.image).toBe("hyperledger/besu:24.12.2");
+    // CHAINLAUNCH_BESU_IMAGE: another repository, the same tag; a node keeps the image it was made with.
+    expect(besuImage({ props: { ...d.props, version: "24.12.2" } }, "registry.example.com:5000/acme/besu")).toBe(
+      "registry.example.com:5000/acme/besu:24.12.2",
+    );
+    expect(besuContainerSpec("besu-1", { ...d, image: "acme/besu:24.12.2" }).container?.image).toBe(
+      "acme/besu:24.12.2",
+    );
     expect(c.cmd).toContain("--rpc-http-host=0.0.0.0");
     expect(c.cmd).toContain("--metrics-host=0.0.0.0");
     expect(c.cmd).toContain("--p2p-host=10.0.0.5");

@@ -8,6 +8,7 @@ import {
   type BesuCommandOptions,
 } from "../../besu/index.js";
 import { loadPrivateKey } from "../../crypto/key-algorithms.js";
+import { DEFAULT_IMAGE_REPOSITORIES } from "../../runtime/docker/images.js";
 import type { ProcessSpec } from "../../runtime/index.js";
 import type { BesuNodeConfig } from "./nodes.schema.js";
 
@@ -181,9 +182,14 @@ export async function writeBesuFiles(d: BesuDeployment, p: { genesis: string; ke
   }
 }
 
-/** The Besu image a container node runs: upstream's name for the node's version. */
-export const besuImage = (d: Pick<BesuDeployment, "props">): string =>
-  `hyperledger/besu:${/^\d+\.\d+\.\d+/.test(d.props.version) ? d.props.version : "latest"}`;
+/**
+ * The Besu image a container node runs: the node's version in `repository` (CHAINLAUNCH_BESU_IMAGE,
+ * upstream's `hyperledger/besu` by default).
+ */
+export const besuImage = (
+  d: Pick<BesuDeployment, "props">,
+  repository: string = DEFAULT_IMAGE_REPOSITORIES.besu,
+): string => `${repository}:${/^\d+\.\d+\.\d+/.test(d.props.version) ? d.props.version : "latest"}`;
 
 /**
  * A Besu node as a container (mode "docker"): the image's entrypoint is besu, with the node's own
@@ -205,6 +211,7 @@ export function besuContainerSpec(slug: string, d: BesuDeployment): ProcessSpec 
     logFile: d.logFile,
     startTimeoutMs: 120_000,
     container: {
+      // Stored at creation (CHAINLAUNCH_BESU_IMAGE then): a node keeps its image.
       image: d.image ?? besuImage(d),
       cmd: d.args.map(inside),
       env: { ...d.env },

@@ -11,6 +11,7 @@ import {
   type TlsFiles,
 } from "../../fabric/config/index.js";
 import { writeLocalMsp } from "../../fabric/msp/index.js";
+import { DEFAULT_IMAGE_REPOSITORIES } from "../../runtime/docker/images.js";
 import { allProbes, httpHealthProbe, tcpProbe, type ProcessSpec, type ReadinessProbe } from "../../runtime/index.js";
 import type { CertificateSpec, KeysService } from "../keys/keys.service.js";
 
@@ -287,7 +288,8 @@ export function fabricProcessSpec(slug: string, d: FabricDeployment): ProcessSpe
       probe: fabricReadinessProbe(d),
       startTimeoutMs: 60_000,
       container: {
-        image: d.image ?? `chainlaunch/fabric:${d.version}`,
+        // Stored at creation (CHAINLAUNCH_FABRIC_IMAGE then): a node keeps its image.
+        image: d.image ?? `${DEFAULT_IMAGE_REPOSITORIES.fabric}:${d.version}`,
         cmd: d.role === "peer" ? ["peer", "node", "start"] : ["orderer"],
         // Nothing of the console's environment: the image's PATH, a HOME it can write.
         env: fabricNodeEnv({ configDir: p.config, extra: d.env, base: { PATH: "/usr/local/bin:/bin", HOME: "/tmp" } }),

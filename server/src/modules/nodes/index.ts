@@ -85,6 +85,7 @@ export function registerNodesModule(
       javaDownloader: env.besuDownload ? downloadJavaRuntime : null,
     }),
     dataDir: ctx.config.dataDir,
+    images: { fabric: env.fabricImage, besu: env.besuImage },
     bus: ctx.bus,
     ...(deps.docker ? { docker: deps.docker } : {}),
     externalEnodes: async (ids) => {

@@ -6,7 +6,7 @@ import { hostLanAddress } from "./nodes.defaults.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { consoleTagOf, dockerClient, LABEL } from "../../runtime/docker/index.js";
 import { buildAssetGoImage, haveGo } from "../../test-support/chaincode-image.js";
-import { testDockerHost } from "../../test-support/docker.js";
+import { buildStandInImage, testDockerHost } from "../../test-support/docker.js";
 import { freePort, releasePorts, reservePorts } from "../../test-support/ports.js";
 import {
   E2E_FABRIC_VERSION as VERSION,
@@ -17,6 +17,8 @@ import {
   TEST_BATCH_TIMEOUT,
   waitFor,
 } from "../../test-support/fabric-api.js";
+import { Fatal } from "../../test-support/wait.js";
+import { CONSOLE_NETWORK } from "./fabric-node.js";
 
 /**
  * Fabric nodes in containers on a real dockerd, beside a process node: two orgs with a peer each in
@@ -24,9 +26,10 @@ import {
  * the host's address, which containers (through the console's network) and processes both reach.
  * The image is built by the console from the cached Fabric binaries, with no registry. A chaincode
  * from `docker_image`, at the host's address, is installed on all three peers, endorsed by both
- * container peers and read back. A `docker
- * kill` of a peer heals, a console restart adopts every container without a duplicate, and delete
- * leaves no container behind.
+ * container peers and read back. A `docker kill` of a peer heals, a console restart adopts every
+ * container without a duplicate, and delete leaves no container, network or volume behind. The
+ * console names its images by CHAINLAUNCH_FABRIC_IMAGE / CHAINLAUNCH_BESU_IMAGE (with a registry
+ * host, which nothing here contacts: the images are built on the engine).
  */
 const dockerHost = testDockerHost("Fabric nodes in Docker e2e");
 const goOk = await haveGo("Fabric nodes in Docker e2e (its chaincode part)");
@@ -35,7 +38,42 @@ const bins = await haveFabricBinaries("Fabric nodes in Docker e2e");
 const hostIp = hostLanAddress();
 if (!hostIp) console.warn("Fabric nodes in Docker e2e: skipped: this host has no non-loopback IPv4 address");
 
+const FABRIC_REPO = "localhost:5000/cl-test/fabric-dn";
+const BESU_REPO = "localhost:5000/cl-test/besu-dn";
+const consoleEnv = (): Record<string, string> => ({
+  CHAINLAUNCH_DOCKER_HOST: dockerHost!,
+  CHAINLAUNCH_FABRIC_IMAGE: FABRIC_REPO,
+  CHAINLAUNCH_BESU_IMAGE: BESU_REPO,
+});
+
 let harness: FabricApi | undefined;
+
+/**
+ * After this console's last container went: its network is gone too, unless containers of other
+ * consoles (other test files share the engine and the network's name) are on it. Never one of ours.
+ */
+async function expectNoNetworkOf(docker: Docker, consoleTag: string): Promise<void> {
+  const left = await waitFor(
+    `the network ${CONSOLE_NETWORK} gone or used by other consoles only`,
+    async () => {
+      const net = await docker
+        .getNetwork(CONSOLE_NETWORK)
+        .inspect()
+        .catch((err: { statusCode?: number }) => {
+          if (err.statusCode === 404) return undefined;
+          throw err;
+        });
+      if (!net) return "gone";
+      const on = await docker.listContainers({ all: true, filters: JSON.stringify({ network: [CONSOLE_NETWORK] }) });
+      const ours = on.filter((c) => c.Labels[LABEL.console] === consoleTag);
+      if (ours.length) throw new Fatal(`still on ${CONSOLE_NETWORK}: ${ours.map((c) => c.Names[0]).join(", ")}`);
+      // Empty but there: left behind, unless another console is just making or removing it.
+      return on.length ? "used by others" : undefined;
+    },
+    5000,
+  );
+  expect(["gone", "used by others"]).toContain(left);
+}
 afterAll(async () => {
   await harness?.close();
   rmSync(work, { recursive: true, force: true });
@@ -47,7 +85,7 @@ describe("Fabric nodes in Docker", () => {
     { timeout: 600_000 },
     async () => {
       const docker = dockerClient({ name: "test", host: dockerHost! });
-      const h = await fabricApi({ env: { CHAINLAUNCH_DOCKER_HOST: dockerHost! } });
+      const h = await fabricApi({ env: consoleEnv() });
       harness = h;
       const org1 = await h.ok("POST", "/organizations", { mspId: "DnOrg1MSP", name: "Dn Org 1" });
       const org2 = await h.ok("POST", "/organizations", { mspId: "DnOrg2MSP", name: "Dn Org 2" });
@@ -71,6 +109,8 @@ describe("Fabric nodes in Docker", () => {
         [peer1.name, peer2.name, orderer.name].map((n: string) => n).sort(),
       );
       expect(before.every((c) => c.State === "running")).toBe(true);
+      // The image CHAINLAUNCH_FABRIC_IMAGE names, tagged with the version, built here from the binaries.
+      expect(before.map((c) => c.Image)).toEqual(before.map(() => `${FABRIC_REPO}:${VERSION}`));
 
       const net = await h.ok("POST", "/networks/fabric", {
         name: "dnchannel",
@@ -185,51 +225,84 @@ describe("Fabric nodes in Docker", () => {
       expect(logs.statusCode).toBe(200);
       expect(logs.body).toMatch(/Started peer with ID=|peer/i);
 
-      // Delete leaves no container (and no volume: ledgers are host folders).
+      // Delete leaves no container, no network (it goes with the console's last container) and no
+      // volume (ledgers are host folders).
       await h.ok("DELETE", `/networks/fabric/${net.id}`);
       for (const n of [peer1, peer2, orderer, procPeer]) await h.ok("DELETE", `/nodes/${n.id}`);
       expect(await ours()).toEqual([]);
+      await expectNoNetworkOf(docker, consoleTagOf(h.t.config.dataDir));
       const volumes = await docker.listVolumes();
       expect(volumes.Volumes ?? []).toEqual([]);
     },
   );
 
   // No Besu image can be obtained here: a Besu node in mode docker gets as far as the engine, which
-  // has no such image and can't pull it; the 400 names the field and the image, and nothing is created.
-  it.skipIf(!dockerHost)("takes a Besu node in Docker up to the engine, which names the missing image", async () => {
-    const h = harness ?? (await fabricApi({ env: { CHAINLAUNCH_DOCKER_HOST: dockerHost! } }));
-    harness = h;
-    const key = await h.ok("POST", "/keys", { name: "dk-besu-key", algorithm: "EC", curve: "secp256k1" });
-    const v = await h.ok("POST", "/keys", { name: "dk-besu-val", algorithm: "EC", curve: "secp256k1" });
-    const net = await h.ok("POST", "/networks/besu", {
-      name: "dk-qbft",
-      config: { chainId: 4399, initialValidatorsKeyIds: [v.id] },
-    });
-    const ports = await reservePorts(3);
-    const res = await h.call("POST", "/nodes", {
-      name: "dk-besu-1",
-      blockchainPlatform: "BESU",
-      besuNode: {
-        networkId: net.id,
-        keyId: key.id,
-        externalIp: "127.0.0.1",
-        internalIp: "127.0.0.1",
-        p2pHost: "127.0.0.1",
-        p2pPort: ports,
-        rpcHost: "127.0.0.1",
-        rpcPort: ports + 1,
-        metricsEnabled: true,
-        metricsPort: ports + 2,
-        version: "24.12.2",
-        mode: "docker",
-      },
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(
-      /^besuNode\.mode: docker: image "hyperledger\/besu:24\.12\.2" is not on the engine and could not be pulled/,
-    );
-    const { items } = await h.ok("GET", "/nodes?page=1&limit=100");
-    expect((items as Json[]).some((n) => n.name === "dk-besu-1")).toBe(false);
-    releasePorts(ports, 3);
-  });
+  // has no such image and can't pull it; the 400 names the field and the image (the repository
+  // CHAINLAUNCH_BESU_IMAGE names), and nothing is created. With a stand-in under that name, the
+  // node runs it; delete takes its container and the network away.
+  it.skipIf(!dockerHost)(
+    "runs a Besu node in Docker from CHAINLAUNCH_BESU_IMAGE, and names that image when the engine lacks it",
+    async () => {
+      const h = harness ?? (await fabricApi({ env: consoleEnv() }));
+      harness = h;
+      const docker = dockerClient({ name: "test", host: dockerHost! });
+      const key = await h.ok("POST", "/keys", { name: "dk-besu-key", algorithm: "EC", curve: "secp256k1" });
+      const v = await h.ok("POST", "/keys", { name: "dk-besu-val", algorithm: "EC", curve: "secp256k1" });
+      const net = await h.ok("POST", "/networks/besu", {
+        name: "dk-qbft",
+        config: { chainId: 4399, initialValidatorsKeyIds: [v.id] },
+      });
+      const ports = await reservePorts(3);
+      const body = {
+        name: "dk-besu-1",
+        blockchainPlatform: "BESU",
+        besuNode: {
+          networkId: net.id,
+          keyId: key.id,
+          externalIp: "127.0.0.1",
+          internalIp: "127.0.0.1",
+          p2pHost: "127.0.0.1",
+          p2pPort: ports,
+          rpcHost: "127.0.0.1",
+          rpcPort: ports + 1,
+          metricsEnabled: true,
+          metricsPort: ports + 2,
+          version: "24.12.2",
+          mode: "docker",
+        },
+      };
+      const image = `${BESU_REPO}:24.12.2`;
+      const res = await h.call("POST", "/nodes", body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(
+        /^besuNode\.mode: docker: image "localhost:5000\/cl-test\/besu-dn:24\.12\.2" is not on the engine and could not be pulled/,
+      );
+      const { items } = await h.ok("GET", "/nodes?page=1&limit=100");
+      expect((items as Json[]).some((n) => n.name === "dk-besu-1")).toBe(false);
+
+      await buildStandInImage(docker, image);
+      try {
+        const node = await h.ok("POST", "/nodes", body);
+        expect(node.besuNode.mode).toBe("docker");
+        await waitFor(
+          "the Besu container node RUNNING",
+          async () => ((await h.ok("GET", `/nodes/${node.id}`)).status === "RUNNING" ? true : undefined),
+          60_000,
+        );
+        const tag = consoleTagOf(h.t.config.dataDir);
+        const mine = (): Promise<Docker.ContainerInfo[]> =>
+          docker.listContainers({
+            all: true,
+            filters: JSON.stringify({ label: [`${LABEL.console}=${tag}`, "dev.chainlaunch.kind=besu"] }),
+          });
+        expect((await mine()).map((c) => c.Image)).toEqual([image]);
+        await h.ok("DELETE", `/nodes/${node.id}`);
+        expect(await mine()).toEqual([]);
+        await expectNoNetworkOf(docker, tag);
+      } finally {
+        await docker.getImage(image).remove({ force: true });
+        releasePorts(ports, 3);
+      }
+    },
+  );
 });

@@ -70,6 +70,8 @@ export interface NodesServiceDeps {
   bus?: Pick<EventBus, "publish">;
   /** The console's Docker engine: Fabric nodes with mode "docker" run there. */
   docker?: DockerRuntime;
+  /** Repositories (no tag) of the images container nodes run; the tag is the node's version. */
+  images: { fabric: string; besu: string };
 }
 
 /**
@@ -232,7 +234,11 @@ export function createNodesService(deps: NodesServiceDeps) {
   /** Mode "docker": the Fabric image of the node's version, built on the engine from the same binaries (once per version). */
   const fabricImage = (plan: { version: string; binary: string }, field: string, engine = "local"): Promise<string> =>
     onEngine(field, engine, (client) =>
-      ensureFabricImage(client, { version: plan.version, binDir: dirname(plan.binary) }),
+      ensureFabricImage(client, {
+        version: plan.version,
+        binDir: dirname(plan.binary),
+        repository: deps.images.fabric,
+      }),
     );
 
   /** The engine has (or can pull) `image`. */
@@ -370,7 +376,7 @@ export function createNodesService(deps: NodesServiceDeps) {
       besu = await planBesu(body.besuNode as BesuNodeConfig, dir, rows);
       if (body.besuNode?.mode === "docker") {
         // The engine answers and has (or can pull) the Besu image: said before anything is written.
-        const image = besuImage(besu.d);
+        const image = besuImage(besu.d, deps.images.besu);
         await dockerImageReady(image, "besuNode.mode");
         besu.d = { ...besu.d, mode: "docker", image };
       }

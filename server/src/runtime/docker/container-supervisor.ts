@@ -1,8 +1,5 @@
-import { createHash } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { PassThrough, type Readable } from "node:stream";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
 import { backoffSchedule } from "../backoff.js";
@@ -19,15 +16,12 @@ import type {
   SupervisorOptions,
 } from "../supervisor.types.js";
 import type { DockerEndpoint } from "./engine.js";
+import { containerName, createOptions, followLogs, inspectContainer, ipOf } from "./containers.js";
 import { ensureImage } from "./images.js";
+import { consoleNetworks, isNetworkMissing, LABEL } from "./networks.js";
 
-/** Labels every container of the console carries: adoption finds them, delete leaves none. */
-export const LABEL = {
-  managed: "dev.chainlaunch.managed",
-  console: "dev.chainlaunch.console",
-  id: "dev.chainlaunch.id",
-  spec: "dev.chainlaunch.spec",
-} as const;
+export { consoleTagOf, containerName } from "./containers.js";
+export { LABEL } from "./networks.js";
 
 interface Entry {
   spec: ProcessSpec;
@@ -64,23 +58,6 @@ export interface ContainerSupervisorOptions extends SupervisorOptions {
   consoleTag: string;
 }
 
-/** The short tag of a console: a hash of its state folder. */
-export function consoleTagOf(stateDir: string): string {
-  return createHash("sha256").update(stateDir).digest("hex").slice(0, 8);
-}
-
-export const containerName = (tag: string, id: string): string => `chainlaunch-${tag}-${id}`;
-
-/** The container's address on `network` (undefined on the host's network). */
-function ipOf(info: Docker.ContainerInspectInfo, network: string | undefined): string | undefined {
-  if (!network || network === "host") return undefined;
-  return info.NetworkSettings?.Networks?.[network]?.IPAddress || undefined;
-}
-
-function specHash(c: ContainerSpec): string {
-  return createHash("sha256").update(JSON.stringify(c)).digest("hex").slice(0, 16);
-}
-
 /**
  * A supervisor for mode "docker": each node is a container on one engine, with the same
  * guarantees as the process supervisor. Crashes restart with the same backoff and give up to ERROR
@@ -103,7 +80,6 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
   const probeIntervalMs = opts.probeIntervalMs ?? 500;
   const rotation: LogRotation = opts.logRotation ?? DEFAULT_LOG_ROTATION;
   const logLines = opts.logLinesOnError ?? 20;
-  const networksMade = new Map<string, Promise<void>>();
   let closed = false;
 
   const logFileOf = (spec: ProcessSpec): string => spec.logFile ?? join(opts.stateDir, "logs", `${spec.id}.log`);
@@ -205,67 +181,15 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
 
   const lastLines = (e: Entry): Promise<string[]> => readLastLines(logFileOf(e.spec), logLines);
 
-  async function inspect(name: string): Promise<Docker.ContainerInspectInfo | undefined> {
-    try {
-      return await docker.getContainer(name).inspect();
-    } catch (err) {
-      if ((err as { statusCode?: number }).statusCode === 404) return undefined;
-      throw err;
-    }
-  }
-
-  async function ensureNetwork(name: string): Promise<void> {
-    let made = networksMade.get(name);
-    if (!made) {
-      made = (async () => {
-        const found = await docker.listNetworks({ filters: JSON.stringify({ name: [name] }) });
-        if (found.some((n) => n.Name === name)) return;
-        await docker
-          .createNetwork({
-            Name: name,
-            Driver: "bridge",
-            CheckDuplicate: true,
-            Labels: { [LABEL.managed]: "true", [LABEL.console]: consoleTag },
-          })
-          .catch((err: { statusCode?: number }) => {
-            if (err.statusCode !== 409) throw err;
-          });
-      })();
-      networksMade.set(name, made);
-      made.catch(() => networksMade.delete(name));
-    }
-    await made;
-  }
-
-  /** Appends the container's output from `since` (seconds) to the node's log file until it stops. */
-  async function followLogs(e: Entry, containerId: string, since: number, signal: AbortSignal): Promise<void> {
-    const file = logFileOf(e.spec);
-    await mkdir(dirname(file), { recursive: true });
-    const stream = (await docker.getContainer(containerId).logs({
-      follow: true,
-      stdout: true,
-      stderr: true,
-      since: since.toFixed(9) as unknown as number,
-      abortSignal: signal,
-    } as Docker.ContainerLogsOptions & { follow: true })) as unknown as Readable;
-    const out = createWriteStream(file, { flags: "a", mode: 0o640 });
-    const merged = new PassThrough();
-    merged.pipe(out);
-    docker.modem.demuxStream(stream, merged, merged);
-    const end = (): void => {
-      merged.end();
-    };
-    stream.once("end", end);
-    stream.once("close", end);
-    stream.once("error", end);
-  }
+  const inspect = (name: string): Promise<Docker.ContainerInspectInfo | undefined> => inspectContainer(docker, name);
+  const networks = consoleNetworks(docker, endpoint.host, consoleTag);
 
   /** Watches the current run: logs to the file, and its exit to onExit. */
   function watch(e: Entry, containerId: string, since: number): void {
     const abort = new AbortController();
     e.runAbort = abort;
     const generation = e.generation;
-    void followLogs(e, containerId, since, abort.signal).catch(() => undefined);
+    void followLogs(docker, containerId, logFileOf(e.spec), since, abort.signal).catch(() => undefined);
     void docker
       .getContainer(containerId)
       .wait({ abortSignal: abort.signal } as object)
@@ -351,12 +275,16 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
   }
 
   /** Starts (again) an existing container and watches it. */
-  async function run(e: Entry, containerId: string): Promise<void> {
+  async function run(e: Entry, containerId: string, attempt = 1): Promise<void> {
     const since = Date.now() / 1000;
     const c = docker.getContainer(containerId);
     try {
       await c.start();
     } catch (err) {
+      // Its network was removed under it (`docker network prune`, or another console on the engine
+      // whose check ran before this container existed): a container that ran once names its network
+      // by id, so it is made again from the spec, on the network made again.
+      if (isNetworkMissing(err) && attempt < 3) return create(e, attempt + 1);
       if ((err as { statusCode?: number }).statusCode !== 304) throw err; // 304: already running
     }
     const info = await c.inspect();
@@ -372,53 +300,19 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
   }
 
   /** Creates the container from the spec (removing one of the same name first) and runs it. */
-  async function create(e: Entry): Promise<void> {
+  async function create(e: Entry, attempt = 1): Promise<void> {
     const c = e.spec.container as ContainerSpec;
     const name = nameOf(e.spec.id);
     const old = await inspect(name);
     if (old) await docker.getContainer(old.Id).remove({ force: true, v: true });
     // "host": the host's network namespace (no ports to publish, loopback is the host's).
     const hostNet = c.network === "host";
-    if (!hostNet) await ensureNetwork(c.network);
     await ensureImage(docker, c.image);
-    const exposed: Record<string, object> = {};
-    const bindings: Record<string, { HostIp: string; HostPort: string }[]> = {};
-    for (const p of c.ports) {
-      const key = `${p.containerPort}/tcp`;
-      exposed[key] = {};
-      (bindings[key] ??= []).push({ HostIp: p.hostIp, HostPort: String(p.hostPort) });
-    }
-    const uid = process.getuid?.() ?? 0;
-    const gid = process.getgid?.() ?? 0;
-    const created = await docker.createContainer({
-      name,
-      Image: c.image,
-      ...(c.cmd ? { Cmd: c.cmd } : {}),
-      ...(c.entrypoint ? { Entrypoint: c.entrypoint } : {}),
-      Env: Object.entries(c.env).map(([k, v]) => `${k}=${v}`),
-      User: c.user ?? `${uid}:${gid}`,
-      ...(c.workingDir ? { WorkingDir: c.workingDir } : {}),
-      ...(hostNet ? {} : { ExposedPorts: exposed }),
-      Labels: {
-        ...c.labels,
-        [LABEL.managed]: "true",
-        [LABEL.console]: consoleTag,
-        [LABEL.id]: e.spec.id,
-        [LABEL.spec]: specHash(c),
-      },
-      HostConfig: {
-        Binds: c.binds.map((b) => `${b.source}:${b.target}:${b.readOnly ? "ro" : "rw"}`),
-        ...(hostNet ? {} : { PortBindings: bindings }),
-        NetworkMode: c.network,
-        CapDrop: ["ALL"],
-        SecurityOpt: ["no-new-privileges"],
-        // The console restarts crashed containers itself (with its backoff, and events).
-        RestartPolicy: { Name: "no" },
-        Init: true,
-      },
-      ...(hostNet ? {} : { NetworkingConfig: { EndpointsConfig: { [c.network]: { Aliases: c.aliases } } } }),
-    });
-    await run(e, created.id);
+    const make = (): Promise<Docker.Container> =>
+      docker.createContainer(createOptions(c, { name, consoleTag, id: e.spec.id }));
+    // On the network's queue: a removal waits until the container is on it (and then keeps the network).
+    const created = hostNet ? await make() : await networks.on(c.network, make);
+    await run(e, created.id, attempt);
   }
 
   /** Attaches to this node's container when it runs; true when attached. */
@@ -509,6 +403,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     e.generation++;
     clearTimers(e);
     const info = await inspect(e.containerId ?? name);
+    const joined = [...Object.keys(info?.NetworkSettings?.Networks ?? {}), e.spec.container?.network ?? "host"];
     if (info) {
       const c = docker.getContainer(info.Id);
       if (info.State.Running) {
@@ -522,6 +417,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     }
     e.containerId = undefined;
     e.pid = undefined;
+    await networks.release(joined);
   }
 
   async function start(spec: ProcessSpec): Promise<ProcessState> {

@@ -11,6 +11,12 @@ import { RuntimeError } from "../errors.js";
 const run = promisify(execFile);
 
 /**
+ * The repositories (no tag) of the images container nodes run, unless CHAINLAUNCH_FABRIC_IMAGE /
+ * CHAINLAUNCH_BESU_IMAGE name others. The tag is always the node's version.
+ */
+export const DEFAULT_IMAGE_REPOSITORIES = { fabric: "chainlaunch/fabric", besu: "hyperledger/besu" } as const;
+
+/**
  * Makes sure the engine has `image`: present already, or pulled from its registry. Nothing here can
  * reach Docker Hub, so a missing image that cannot be pulled is a clear error naming it.
  */
@@ -178,12 +184,12 @@ export async function ensureProgramImage(
 
 /**
  * The Fabric image the console runs peers and orderers from: the cached Fabric binaries and the few
- * host programs that the chaincode builder scripts use. Tagged `chainlaunch/fabric:<version>` unless a
- * tag is given.
+ * host programs that the chaincode builder scripts use. Tagged `<repository>:<version>`, the
+ * repository being `chainlaunch/fabric` unless one is given (CHAINLAUNCH_FABRIC_IMAGE).
  */
 export async function ensureFabricImage(
   docker: Docker,
-  p: { version: string; binDir: string; tag?: string },
+  p: { version: string; binDir: string; repository?: string },
 ): Promise<string> {
   const programs = ["peer", "orderer", "osnadmin"].map((b) => ({
     src: join(p.binDir, b),
@@ -194,7 +200,7 @@ export async function ensureFabricImage(
     programs.push({ src: path, dest: `/bin/${basename(path)}` });
   }
   return ensureProgramImage(docker, {
-    tag: p.tag ?? `chainlaunch/fabric:${p.version}`,
+    tag: `${p.repository ?? DEFAULT_IMAGE_REPOSITORIES.fabric}:${p.version}`,
     programs,
     labels: { "dev.chainlaunch.fabric-version": p.version },
   });

@@ -1,12 +1,19 @@
 import type Docker from "dockerode";
 import { RuntimeError } from "../errors.js";
 import type { Supervisor, SupervisorOptions } from "../supervisor.types.js";
-import { consoleTagOf, createContainerSupervisor } from "./container-supervisor.js";
+import { createContainerSupervisor } from "./container-supervisor.js";
+import { consoleTagOf } from "./containers.js";
 import { dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
 
 export { consoleTagOf, containerName, createContainerSupervisor, LABEL } from "./container-supervisor.js";
 export { defaultDockerEndpoint, dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
-export { buildImage, ensureFabricImage, ensureImage, ensureProgramImage } from "./images.js";
+export {
+  buildImage,
+  DEFAULT_IMAGE_REPOSITORIES,
+  ensureFabricImage,
+  ensureImage,
+  ensureProgramImage,
+} from "./images.js";
 export { createRuntimeSupervisor, engineOf } from "./runtime-supervisor.js";
 
 /** The console's Docker engines, as the modules that run containers see them. */
