@@ -230,7 +230,7 @@ export const PERMISSIONS = {
   METRICS_CONFIG: {
     name: "Manage Prometheus",
     category: "Monitoring",
-    description: "Deploy, reload and undeploy the managed Prometheus",
+    description: "Deploy, stop, start, refresh, reload and undeploy the managed Prometheus",
     roles: OPERATORS,
   },
   NOTIFICATION_PROVIDER_READ: {

@@ -4472,7 +4472,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Deploy (or redeploy) the managed Prometheus, scraping every node */
+    /**
+     * Deploy (or redeploy) the managed Prometheus, scraping every node
+     * @description An empty or missing deployment_mode is upstream's default, docker, where this console has a Docker engine, and service otherwise. A port in use or held by a node is a 409 naming prometheus_port.
+     */
     post: operations["deployPrometheus"];
     delete?: never;
     options?: never;
@@ -4508,6 +4511,66 @@ export interface paths {
     put?: never;
     /** Stop the managed Prometheus and remove its data */
     post: operations["undeployPrometheus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/stop": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stop the managed Prometheus, keeping its settings, configuration and data
+     * @description Status then says stopped, and a console restart leaves it stopped. Already stopped: 200 saying so. Not deployed: 400 PROMETHEUS_NOT_DEPLOYED.
+     */
+    post: operations["stopPrometheus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start the stopped Prometheus with the settings it was deployed with (same port)
+     * @description Already running: 200 saying so. Not deployed: 400 PROMETHEUS_NOT_DEPLOYED. Its port taken meanwhile: 409 naming prometheus_port.
+     */
+    post: operations["startPrometheus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/refresh": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply new settings, rewrite the scrape configuration from the nodes and reload Prometheus
+     * @description Fields left out, 0 or empty stay as deployed (an empty body only rewrites and reloads the configuration). A new port or mode restarts Prometheus; a stopped Prometheus stays stopped with the new settings saved. Not deployed: 400 PROMETHEUS_NOT_DEPLOYED.
+     */
+    post: operations["refreshPrometheus"];
     delete?: never;
     options?: never;
     head?: never;
@@ -6801,7 +6864,26 @@ export interface components {
       scrape_interval: number;
       /** @description Docker settings (docker mode only) */
       docker_config?: {
-        /** @description Docker network mode */
+        /** @description Docker network mode (host) */
+        network_mode?: string;
+      };
+    };
+    /** @description New settings for the deployed Prometheus; what is left out stays (no body: {}) */
+    RefreshPrometheusRequestInput: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)
+       * @enum {string}
+       */
+      deployment_mode?: "service" | "docker" | "";
+      /** @description New port (0 or missing: unchanged); a new port restarts Prometheus */
+      prometheus_port?: number;
+      /** @description New version label (empty: unchanged) */
+      prometheus_version?: string;
+      /** @description New scrape interval in seconds (0 or missing: unchanged) */
+      scrape_interval?: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode (host) */
         network_mode?: string;
       };
     };
@@ -6837,8 +6919,10 @@ export interface components {
     PrometheusStatusInput: {
       /** @description not_deployed, starting, running, error, stopped */
       status: string;
-      /** @description Prometheus version */
+      /** @description The prometheus_version it was deployed with (a label) */
       version?: string;
+      /** @description The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds */
+      binary_version?: string;
       /** @description Port */
       port?: number;
       /** @description Scrape interval as Go's time.Duration (nanoseconds) */
@@ -6853,7 +6937,7 @@ export interface components {
       started_at?: string;
       /** @description Why it is not running */
       error?: string;
-      /** @description Nodes scraped */
+      /** @description Scrape jobs in the configuration (nodes, plugins, custom jobs) */
       targets?: number;
     };
     /** @description An instant query, or a range query with start and end */
@@ -9451,7 +9535,26 @@ export interface components {
       scrape_interval: number;
       /** @description Docker settings (docker mode only) */
       docker_config?: {
-        /** @description Docker network mode */
+        /** @description Docker network mode (host) */
+        network_mode?: string;
+      };
+    };
+    /** @description New settings for the deployed Prometheus; what is left out stays (no body: {}) */
+    RefreshPrometheusRequest: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)
+       * @enum {string}
+       */
+      deployment_mode?: "service" | "docker" | "";
+      /** @description New port (0 or missing: unchanged); a new port restarts Prometheus */
+      prometheus_port?: number;
+      /** @description New version label (empty: unchanged) */
+      prometheus_version?: string;
+      /** @description New scrape interval in seconds (0 or missing: unchanged) */
+      scrape_interval?: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode (host) */
         network_mode?: string;
       };
     };
@@ -9487,8 +9590,10 @@ export interface components {
     PrometheusStatus: {
       /** @description not_deployed, starting, running, error, stopped */
       status: string;
-      /** @description Prometheus version */
+      /** @description The prometheus_version it was deployed with (a label) */
       version?: string;
+      /** @description The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds */
+      binary_version?: string;
       /** @description Port */
       port?: number;
       /** @description Scrape interval as Go's time.Duration (nanoseconds) */
@@ -9503,7 +9608,7 @@ export interface components {
       started_at?: string;
       /** @description Why it is not running */
       error?: string;
-      /** @description Nodes scraped */
+      /** @description Scrape jobs in the configuration (nodes, plugins, custom jobs) */
       targets?: number;
     };
     /** @description An instant query, or a range query with start and end */
@@ -28035,6 +28140,208 @@ export interface operations {
       cookie?: never;
     };
     requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  stopPrometheus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  startPrometheus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  refreshPrometheus: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RefreshPrometheusRequestInput"];
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
