@@ -4474,7 +4474,7 @@ export interface paths {
     put?: never;
     /**
      * Deploy (or redeploy) the managed Prometheus, scraping every node
-     * @description An empty or missing deployment_mode is upstream's default, docker, where this console has a Docker engine, and service otherwise. A port in use or held by a node is a 409 naming prometheus_port.
+     * @description An empty or missing deployment_mode is upstream's default, docker, where this console's Docker engine answers, and service otherwise. A port in use or held by a node is a 409 naming prometheus_port.
      */
     post: operations["deployPrometheus"];
     delete?: never;
@@ -6851,11 +6851,10 @@ export interface components {
     /** @description Prometheus deployment */
     DeployPrometheusRequestInput: {
       /**
-       * @description How Prometheus runs: service (a supervised process) or docker
-       * @default service
+       * @description How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) where this console's Docker engine answers, service otherwise
        * @enum {string}
        */
-      deployment_mode: "service" | "docker";
+      deployment_mode?: "service" | "docker" | "";
       /** @description Port Prometheus listens on (loopback) */
       prometheus_port: number;
       /** @description Version label (the installed Prometheus is what runs) */
@@ -9522,11 +9521,10 @@ export interface components {
     /** @description Prometheus deployment */
     DeployPrometheusRequest: {
       /**
-       * @description How Prometheus runs: service (a supervised process) or docker
-       * @default service
+       * @description How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) where this console's Docker engine answers, service otherwise
        * @enum {string}
        */
-      deployment_mode: "service" | "docker";
+      deployment_mode?: "service" | "docker" | "";
       /** @description Port Prometheus listens on (loopback) */
       prometheus_port: number;
       /** @description Version label (the installed Prometheus is what runs) */

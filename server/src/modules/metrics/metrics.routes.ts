@@ -47,8 +47,8 @@ export function registerMetricsRoutes(app: FastifyInstance, svc: PrometheusServi
         tags,
         summary: "Deploy (or redeploy) the managed Prometheus, scraping every node",
         description:
-          "An empty or missing deployment_mode is upstream's default, docker, where this console has a Docker " +
-          "engine, and service otherwise. A port in use or held by a node is a 409 naming prometheus_port.",
+          "An empty or missing deployment_mode is upstream's default, docker, where this console's Docker engine " +
+          "answers, and service otherwise. A port in use or held by a node is a 409 naming prometheus_port.",
         body: deployBody,
         response: { 200: messageResponse },
       },

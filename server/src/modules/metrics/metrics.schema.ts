@@ -9,6 +9,14 @@ export const deploymentMode = z
   .enum(["service", "docker"])
   .describe("How Prometheus runs: service (a supervised process) or docker");
 
+/** What a request may send: upstream's Go clients send "" (or nothing) for "the default". */
+const requestedMode = z
+  .enum(["service", "docker", ""])
+  .describe(
+    "How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) " +
+      "where this console's Docker engine answers, service otherwise",
+  );
+
 /** Refresh: upstream's Go clients send "" (or nothing) for "unchanged". */
 const refreshMode = z
   .enum(["service", "docker", ""])
@@ -21,7 +29,7 @@ const dockerConfig = z
 
 export const deployBody = z
   .object({
-    deployment_mode: deploymentMode.optional().default("service"),
+    deployment_mode: requestedMode.optional(),
     prometheus_port: z.number().int().min(1024).max(65535).describe("Port Prometheus listens on (loopback)"),
     prometheus_version: z.string().min(1).max(64).describe("Version label (the installed Prometheus is what runs)"),
     scrape_interval: z.number().int().min(1).max(3600).describe("Scrape interval in seconds"),

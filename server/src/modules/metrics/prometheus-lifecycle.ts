@@ -6,7 +6,8 @@ import { resolvePrometheus } from "./prometheus-binary.js";
 import { NotDeployedError, PROCESS_ID, type DeploymentMode, type PrometheusRuntime } from "./prometheus-runtime.js";
 
 export interface DeployInput {
-  deployment_mode?: "service" | "docker" | undefined;
+  /** Empty or missing: upstream's default, docker, where this console's Docker engine answers; else service. */
+  deployment_mode?: "service" | "docker" | "" | undefined;
   prometheus_port: number;
   prometheus_version: string;
   scrape_interval: number;
@@ -43,8 +44,12 @@ export function createPrometheusLifecycle(deps: {
       .where("id", "=", 1)
       .execute();
 
+  /**
+   * Upstream's handler turns an empty mode into docker; a console without a Docker engine that answers
+   * runs it as a service instead of refusing (upstream's GET /metrics/defaults proposes service too).
+   */
   const modeOf = async (mode: string | undefined): Promise<DeploymentMode> =>
-    mode === "docker" ? "docker" : "service";
+    mode === "service" || mode === "docker" ? mode : (await rt.dockerUsable()) ? "docker" : "service";
 
   async function deploy(input: DeployInput): Promise<Message> {
     const mode = await modeOf(input.deployment_mode);

@@ -191,6 +191,14 @@ export function createPrometheusRuntime(deps: PrometheusRuntimeDeps) {
         throw new InputError(`deployment_mode: docker: ${errorMessage(err)}; or use "service"`);
       }
     },
+    /** Whether this console has a local Docker engine configured that answers. */
+    async dockerUsable(): Promise<boolean> {
+      if (!deps.docker?.endpoint) return false;
+      return deps.docker.ready().then(
+        () => true,
+        () => false,
+      );
+    },
     /** A 409 naming prometheus_port when another process or a node holds `p`. */
     async portFree(p: number): Promise<void> {
       const reserved = portOwners(await deps.nodes.all()).keys();
