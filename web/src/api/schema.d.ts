@@ -4673,7 +4673,11 @@ export interface paths {
     get: operations["getJobMetrics"];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Remove a custom scrape job and reload Prometheus
+     * @description A node's or plugin's job is a 409 (the console manages those); an unknown name is a 404.
+     */
+    delete: operations["removeGenericJob"];
     options?: never;
     head?: never;
     patch?: never;
@@ -4688,6 +4692,43 @@ export interface paths {
     };
     /** Range PromQL on one job's series */
     get: operations["getJobMetricsRange"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/add": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a custom scrape job to the managed Prometheus's configuration and reload it
+     * @description Stored, and applied whenever Prometheus is deployed. A name a node, a running plugin or another custom job has is a 409 naming job_name.
+     */
+    post: operations["addGenericJob"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/jobs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every scrape job (nodes, plugins, custom) by name, with Prometheus's view of its targets */
+    get: operations["listJobs"];
     put?: never;
     post?: never;
     delete?: never;
@@ -6847,6 +6888,48 @@ export interface components {
       recoveryKey: string;
       fingerprint: string;
       createdAt: string;
+    };
+    /** @description A custom scrape job */
+    AddJobRequestInput: {
+      /** @description Job name, unique among all the scrape jobs (nodes' slugs and plugins' jobs included) */
+      job_name: string;
+      /** @description Endpoints to scrape, host:port each (at least one) */
+      targets: string[] | null;
+      /** @description Path of the metrics endpoint (empty: /metrics) */
+      metrics_path?: string | null;
+      /** @description A Prometheus duration such as 15s or 1m (empty: the deployment's interval) */
+      scrape_interval?: string | null;
+    };
+    /** @description A scrape job */
+    MetricsJobInput: {
+      /** @description Job name (the job label of its series) */
+      job_name: string;
+      /**
+       * @description node and plugin jobs follow the console's nodes and plugins; custom jobs are added and removed here
+       * @enum {string}
+       */
+      source: "node" | "plugin" | "custom";
+      /** @description host:port of each target */
+      targets: string[];
+      /** @description Path scraped */
+      metrics_path: string;
+      /** @description The job's own interval, or null for the deployment's */
+      scrape_interval: string | null;
+      /** @description The node it scrapes (node jobs) */
+      node_id?: number;
+      /** @description When it was added (custom jobs) */
+      created_at?: string;
+      /** @description Prometheus's view of each target; empty while Prometheus is not running or has not scraped yet */
+      health: {
+        /** @description host:port */
+        target: string;
+        /** @description up, down or unknown (Prometheus's verdict) */
+        health: string;
+        /** @description The last scrape's error, empty when it worked */
+        last_error: string;
+        /** @description When it was last scraped (RFC 3339) */
+        last_scrape: string;
+      }[];
     };
     /** @description Prometheus deployment */
     DeployPrometheusRequestInput: {
@@ -9517,6 +9600,48 @@ export interface components {
       recoveryKey: string;
       fingerprint: string;
       createdAt: string;
+    };
+    /** @description A custom scrape job */
+    AddJobRequest: {
+      /** @description Job name, unique among all the scrape jobs (nodes' slugs and plugins' jobs included) */
+      job_name: string;
+      /** @description Endpoints to scrape, host:port each (at least one) */
+      targets: string[] | null;
+      /** @description Path of the metrics endpoint (empty: /metrics) */
+      metrics_path?: string | null;
+      /** @description A Prometheus duration such as 15s or 1m (empty: the deployment's interval) */
+      scrape_interval?: string | null;
+    };
+    /** @description A scrape job */
+    MetricsJob: {
+      /** @description Job name (the job label of its series) */
+      job_name: string;
+      /**
+       * @description node and plugin jobs follow the console's nodes and plugins; custom jobs are added and removed here
+       * @enum {string}
+       */
+      source: "node" | "plugin" | "custom";
+      /** @description host:port of each target */
+      targets: string[];
+      /** @description Path scraped */
+      metrics_path: string;
+      /** @description The job's own interval, or null for the deployment's */
+      scrape_interval: string | null;
+      /** @description The node it scrapes (node jobs) */
+      node_id?: number;
+      /** @description When it was added (custom jobs) */
+      created_at?: string;
+      /** @description Prometheus's view of each target; empty while Prometheus is not running or has not scraped yet */
+      health: {
+        /** @description host:port */
+        target: string;
+        /** @description up, down or unknown (Prometheus's verdict) */
+        health: string;
+        /** @description The last scrape's error, empty when it worked */
+        last_error: string;
+        /** @description When it was last scraped (RFC 3339) */
+        last_scrape: string;
+      }[];
     };
     /** @description Prometheus deployment */
     DeployPrometheusRequest: {
@@ -28816,6 +28941,83 @@ export interface operations {
       };
     };
   };
+  removeGenericJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Job name (one added with POST /metrics/job/add) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getJobMetricsRange: {
     parameters: {
       query: {
@@ -28875,6 +29077,136 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  addGenericJob: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AddJobRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listJobs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every scrape job of the managed Prometheus, by job name (as upstream lists them) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: components["schemas"]["MetricsJob"];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

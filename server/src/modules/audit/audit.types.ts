@@ -109,6 +109,8 @@ export const AUDIT_EVENT_TYPES = [
   "metrics.stop",
   "metrics.start",
   "metrics.refresh",
+  "metrics_job.create",
+  "metrics_job.delete",
   "notification_provider.create",
   "notification_provider.update",
   "notification_provider.delete",
