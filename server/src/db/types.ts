@@ -368,6 +368,19 @@ export interface PluginsTable {
   updated_at: string;
 }
 
+/** A scrape job an operator added (POST /metrics/job/add), rendered beside the nodes' jobs. */
+export interface MetricsJobsTable {
+  id: Generated<number>;
+  job_name: string;
+  /** JSON array of host:port strings. */
+  targets: string;
+  metrics_path: string;
+  /** A Prometheus duration such as 15s; null: the deployment's interval. */
+  scrape_interval: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DockerEnginesTable {
   id: Generated<number>;
   name: string;
@@ -390,8 +403,10 @@ export interface MetricsDeploymentTable {
   scrape_interval: number;
   /** The version label the operator asked for. */
   version: string;
-  /** 1 while it should run (deployed), 0 after undeploy. */
+  /** 1 while it is deployed, 0 after undeploy. */
   deployed: number;
+  /** 1 after POST /metrics/stop (deployed, configuration kept, not running), 0 otherwise. */
+  stopped: Generated<number>;
   started_at: string | null;
   error: string | null;
   created_at: string;
@@ -730,6 +745,7 @@ export interface Database {
   fabric_chaincode_events: FabricChaincodeEventsTable;
   nodes: NodesTable;
   metrics_deployment: MetricsDeploymentTable;
+  metrics_jobs: MetricsJobsTable;
   docker_engines: DockerEnginesTable;
   plugins: PluginsTable;
   node_events: NodeEventsTable;

@@ -234,7 +234,10 @@ const METRICS_ALLOWED: Record<string, string> = {
     "product addition (issue 14): whether a prometheus binary was found, so the form can say what to install",
   "GET /metrics/status response:scrape_interval_seconds":
     "product addition (issue 14): scrape_interval is Go's time.Duration (nanoseconds) on the wire; this is seconds",
-  "GET /metrics/status response:targets": "product addition (issue 14): how many nodes the scrape config holds",
+  "GET /metrics/status response:targets":
+    "product addition (issue 14): how many scrape jobs (nodes, plugins, custom jobs) the configuration holds",
+  "GET /metrics/status response:binary_version":
+    "product addition (issue 32): what the running Prometheus reports (2.42.0+ds); version echoes the prometheus_version label it was deployed with, as upstream does",
   "POST /metrics/node/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
   "POST /metrics/connection/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
   ...Object.fromEntries(

@@ -225,13 +225,14 @@ export const PERMISSIONS = {
     name: "Read metrics",
     category: "Monitoring",
     description:
-      "Prometheus status and targets, node metrics queries (scoped to the node's own series), and connected consoles' node metrics as far as they grant",
+      "Prometheus status, targets and scrape jobs, node metrics queries (scoped to the node's own series), and connected consoles' node metrics as far as they grant",
     roles: ALL,
   },
   METRICS_CONFIG: {
     name: "Manage Prometheus",
     category: "Monitoring",
-    description: "Deploy, reload and undeploy the managed Prometheus",
+    description:
+      "Deploy, stop, start, refresh, reload and undeploy the managed Prometheus, and add and remove its custom scrape jobs",
     roles: OPERATORS,
   },
   NOTIFICATION_PROVIDER_READ: {

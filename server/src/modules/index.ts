@@ -136,6 +136,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
       target: m.target,
       path: m.path,
       labels: { plugin: m.plugin, service: m.service },
+      source: "plugin" as const,
       ...(m.interval ? { interval: m.interval } : {}),
     })),
   );

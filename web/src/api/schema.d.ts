@@ -4515,7 +4515,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Deploy (or redeploy) the managed Prometheus, scraping every node */
+    /**
+     * Deploy (or redeploy) the managed Prometheus, scraping every node
+     * @description An empty or missing deployment_mode is upstream's default, docker, where this console's Docker engine answers, and service otherwise. A port in use or held by a node is a 409 naming prometheus_port.
+     */
     post: operations["deployPrometheus"];
     delete?: never;
     options?: never;
@@ -4551,6 +4554,66 @@ export interface paths {
     put?: never;
     /** Stop the managed Prometheus and remove its data */
     post: operations["undeployPrometheus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/stop": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stop the managed Prometheus, keeping its settings, configuration and data
+     * @description Status then says stopped, and a console restart leaves it stopped. Already stopped: 200 saying so. Not deployed: 400 PROMETHEUS_NOT_DEPLOYED.
+     */
+    post: operations["stopPrometheus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start the stopped Prometheus with the settings it was deployed with (same port)
+     * @description Already running: 200 saying so. Not deployed: 400 PROMETHEUS_NOT_DEPLOYED. Its port taken meanwhile: 409 naming prometheus_port.
+     */
+    post: operations["startPrometheus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/refresh": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply new settings, rewrite the scrape configuration from the nodes and reload Prometheus
+     * @description Fields left out, 0 or empty stay as deployed (an empty body only rewrites and reloads the configuration). A new port or mode restarts Prometheus; a stopped Prometheus stays stopped with the new settings saved. Not deployed: 400 PROMETHEUS_NOT_DEPLOYED.
+     */
+    post: operations["refreshPrometheus"];
     delete?: never;
     options?: never;
     head?: never;
@@ -4653,7 +4716,11 @@ export interface paths {
     get: operations["getJobMetrics"];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Remove a custom scrape job and reload Prometheus
+     * @description A node's or plugin's job is a 409 (the console manages those); an unknown name is a 404.
+     */
+    delete: operations["removeGenericJob"];
     options?: never;
     head?: never;
     patch?: never;
@@ -4668,6 +4735,43 @@ export interface paths {
     };
     /** Range PromQL on one job's series */
     get: operations["getJobMetricsRange"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/add": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a custom scrape job to the managed Prometheus's configuration and reload it
+     * @description Stored, and applied whenever Prometheus is deployed. A name a node, a running plugin or another custom job has is a 409 naming job_name.
+     */
+    post: operations["addGenericJob"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/jobs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every scrape job (nodes, plugins, custom) by name, with Prometheus's view of its targets */
+    get: operations["listJobs"];
     put?: never;
     post?: never;
     delete?: never;
@@ -6830,14 +6934,55 @@ export interface components {
       fingerprint: string;
       createdAt: string;
     };
+    /** @description A custom scrape job */
+    AddJobRequestInput: {
+      /** @description Job name, unique among all the scrape jobs (nodes' slugs and plugins' jobs included) */
+      job_name: string;
+      /** @description Endpoints to scrape, host:port each (at least one) */
+      targets: string[] | null;
+      /** @description Path of the metrics endpoint (empty: /metrics) */
+      metrics_path?: string | null;
+      /** @description A Prometheus duration such as 15s or 1m (empty: the deployment's interval) */
+      scrape_interval?: string | null;
+    };
+    /** @description A scrape job */
+    MetricsJobInput: {
+      /** @description Job name (the job label of its series) */
+      job_name: string;
+      /**
+       * @description node and plugin jobs follow the console's nodes and plugins; custom jobs are added and removed here
+       * @enum {string}
+       */
+      source: "node" | "plugin" | "custom";
+      /** @description host:port of each target */
+      targets: string[];
+      /** @description Path scraped */
+      metrics_path: string;
+      /** @description The job's own interval, or null for the deployment's */
+      scrape_interval: string | null;
+      /** @description The node it scrapes (node jobs) */
+      node_id?: number;
+      /** @description When it was added (custom jobs) */
+      created_at?: string;
+      /** @description Prometheus's view of each target; empty while Prometheus is not running or has not scraped yet */
+      health: {
+        /** @description host:port */
+        target: string;
+        /** @description up, down or unknown (Prometheus's verdict) */
+        health: string;
+        /** @description The last scrape's error, empty when it worked */
+        last_error: string;
+        /** @description When it was last scraped (RFC 3339) */
+        last_scrape: string;
+      }[];
+    };
     /** @description Prometheus deployment */
     DeployPrometheusRequestInput: {
       /**
-       * @description How Prometheus runs: service (a supervised process) or docker
-       * @default service
+       * @description How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) where this console's Docker engine answers, service otherwise
        * @enum {string}
        */
-      deployment_mode: "service" | "docker";
+      deployment_mode?: "service" | "docker" | "";
       /** @description Port Prometheus listens on (loopback) */
       prometheus_port: number;
       /** @description Version label (the installed Prometheus is what runs) */
@@ -6846,7 +6991,26 @@ export interface components {
       scrape_interval: number;
       /** @description Docker settings (docker mode only) */
       docker_config?: {
-        /** @description Docker network mode */
+        /** @description Docker network mode (host) */
+        network_mode?: string;
+      };
+    };
+    /** @description New settings for the deployed Prometheus; what is left out stays (no body: {}) */
+    RefreshPrometheusRequestInput: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)
+       * @enum {string}
+       */
+      deployment_mode?: "service" | "docker" | "";
+      /** @description New port (0 or missing: unchanged); a new port restarts Prometheus */
+      prometheus_port?: number;
+      /** @description New version label (empty: unchanged) */
+      prometheus_version?: string;
+      /** @description New scrape interval in seconds (0 or missing: unchanged) */
+      scrape_interval?: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode (host) */
         network_mode?: string;
       };
     };
@@ -6882,8 +7046,10 @@ export interface components {
     PrometheusStatusInput: {
       /** @description not_deployed, starting, running, error, stopped */
       status: string;
-      /** @description Prometheus version */
+      /** @description The prometheus_version it was deployed with (a label) */
       version?: string;
+      /** @description The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds */
+      binary_version?: string;
       /** @description Port */
       port?: number;
       /** @description Scrape interval as Go's time.Duration (nanoseconds) */
@@ -6898,7 +7064,7 @@ export interface components {
       started_at?: string;
       /** @description Why it is not running */
       error?: string;
-      /** @description Nodes scraped */
+      /** @description Scrape jobs in the configuration (nodes, plugins, custom jobs) */
       targets?: number;
     };
     /** @description An instant query, or a range query with start and end */
@@ -9482,14 +9648,55 @@ export interface components {
       fingerprint: string;
       createdAt: string;
     };
+    /** @description A custom scrape job */
+    AddJobRequest: {
+      /** @description Job name, unique among all the scrape jobs (nodes' slugs and plugins' jobs included) */
+      job_name: string;
+      /** @description Endpoints to scrape, host:port each (at least one) */
+      targets: string[] | null;
+      /** @description Path of the metrics endpoint (empty: /metrics) */
+      metrics_path?: string | null;
+      /** @description A Prometheus duration such as 15s or 1m (empty: the deployment's interval) */
+      scrape_interval?: string | null;
+    };
+    /** @description A scrape job */
+    MetricsJob: {
+      /** @description Job name (the job label of its series) */
+      job_name: string;
+      /**
+       * @description node and plugin jobs follow the console's nodes and plugins; custom jobs are added and removed here
+       * @enum {string}
+       */
+      source: "node" | "plugin" | "custom";
+      /** @description host:port of each target */
+      targets: string[];
+      /** @description Path scraped */
+      metrics_path: string;
+      /** @description The job's own interval, or null for the deployment's */
+      scrape_interval: string | null;
+      /** @description The node it scrapes (node jobs) */
+      node_id?: number;
+      /** @description When it was added (custom jobs) */
+      created_at?: string;
+      /** @description Prometheus's view of each target; empty while Prometheus is not running or has not scraped yet */
+      health: {
+        /** @description host:port */
+        target: string;
+        /** @description up, down or unknown (Prometheus's verdict) */
+        health: string;
+        /** @description The last scrape's error, empty when it worked */
+        last_error: string;
+        /** @description When it was last scraped (RFC 3339) */
+        last_scrape: string;
+      }[];
+    };
     /** @description Prometheus deployment */
     DeployPrometheusRequest: {
       /**
-       * @description How Prometheus runs: service (a supervised process) or docker
-       * @default service
+       * @description How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) where this console's Docker engine answers, service otherwise
        * @enum {string}
        */
-      deployment_mode: "service" | "docker";
+      deployment_mode?: "service" | "docker" | "";
       /** @description Port Prometheus listens on (loopback) */
       prometheus_port: number;
       /** @description Version label (the installed Prometheus is what runs) */
@@ -9498,7 +9705,26 @@ export interface components {
       scrape_interval: number;
       /** @description Docker settings (docker mode only) */
       docker_config?: {
-        /** @description Docker network mode */
+        /** @description Docker network mode (host) */
+        network_mode?: string;
+      };
+    };
+    /** @description New settings for the deployed Prometheus; what is left out stays (no body: {}) */
+    RefreshPrometheusRequest: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)
+       * @enum {string}
+       */
+      deployment_mode?: "service" | "docker" | "";
+      /** @description New port (0 or missing: unchanged); a new port restarts Prometheus */
+      prometheus_port?: number;
+      /** @description New version label (empty: unchanged) */
+      prometheus_version?: string;
+      /** @description New scrape interval in seconds (0 or missing: unchanged) */
+      scrape_interval?: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode (host) */
         network_mode?: string;
       };
     };
@@ -9534,8 +9760,10 @@ export interface components {
     PrometheusStatus: {
       /** @description not_deployed, starting, running, error, stopped */
       status: string;
-      /** @description Prometheus version */
+      /** @description The prometheus_version it was deployed with (a label) */
       version?: string;
+      /** @description The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds */
+      binary_version?: string;
       /** @description Port */
       port?: number;
       /** @description Scrape interval as Go's time.Duration (nanoseconds) */
@@ -9550,7 +9778,7 @@ export interface components {
       started_at?: string;
       /** @description Why it is not running */
       error?: string;
-      /** @description Nodes scraped */
+      /** @description Scrape jobs in the configuration (nodes, plugins, custom jobs) */
       targets?: number;
     };
     /** @description An instant query, or a range query with start and end */
@@ -28306,6 +28534,208 @@ export interface operations {
       };
     };
   };
+  stopPrometheus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  startPrometheus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  refreshPrometheus: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RefreshPrometheusRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getStatus: {
     parameters: {
       query?: never;
@@ -28725,6 +29155,83 @@ export interface operations {
       };
     };
   };
+  removeGenericJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Job name (one added with POST /metrics/job/add) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getJobMetricsRange: {
     parameters: {
       query: {
@@ -28784,6 +29291,136 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  addGenericJob: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AddJobRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listJobs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every scrape job of the managed Prometheus, by job name (as upstream lists them) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: components["schemas"]["MetricsJob"];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

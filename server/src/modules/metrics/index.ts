@@ -1,6 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.js";
 import { createNodesRepo } from "../nodes/nodes.repo.js";
+import { createMetricsJobsRepo } from "./metrics-jobs.repo.js";
+import { registerMetricsJobsRoutes } from "./metrics-jobs.routes.js";
+import { createMetricsJobsService, customScrapeJob } from "./metrics-jobs.service.js";
 import { registerMetricsRoutes } from "./metrics.routes.js";
 import { resolvePrometheus } from "./prometheus-binary.js";
 import type { DockerRuntime } from "../../runtime/docker/index.js";
@@ -21,16 +24,20 @@ export function registerMetricsModule(
   deps: { docker?: DockerRuntime } = {},
 ): MetricsModule {
   const prometheusEnv = { ...process.env, CHAINLAUNCH_PROMETHEUS_BIN: ctx.config.prometheusBin };
+  const nodes = createNodesRepo(ctx.db);
+  const jobsRepo = createMetricsJobsRepo(ctx.db);
   const service = createPrometheusService({
     db: ctx.db,
-    nodes: createNodesRepo(ctx.db),
+    nodes,
     bus: ctx.bus,
     log: ctx.log,
     dataDir: ctx.config.dataDir,
     env: prometheusEnv,
+    customJobs: async () => (await jobsRepo.all()).map(customScrapeJob),
     ...(deps.docker ? { docker: deps.docker } : {}),
   });
   registerMetricsRoutes(api, service);
+  registerMetricsJobsRoutes(api, createMetricsJobsService({ repo: jobsRepo, nodes, prometheus: service }));
   api.addHook("onReady", async () => {
     try {
       resolvePrometheus(prometheusEnv);

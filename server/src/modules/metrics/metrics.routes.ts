@@ -13,6 +13,7 @@ import {
   nodeLabelParams,
   queryBody,
   queryResult,
+  refreshBody,
   statusResponse,
   targetsResponse,
 } from "./metrics.schema.js";
@@ -45,6 +46,9 @@ export function registerMetricsRoutes(app: FastifyInstance, svc: PrometheusServi
         operationId: "deployPrometheus",
         tags,
         summary: "Deploy (or redeploy) the managed Prometheus, scraping every node",
+        description:
+          "An empty or missing deployment_mode is upstream's default, docker, where this console's Docker engine " +
+          "answers, and service otherwise. A port in use or held by a node is a 409 naming prometheus_port.",
         body: deployBody,
         response: { 200: messageResponse },
       },
@@ -76,6 +80,60 @@ export function registerMetricsRoutes(app: FastifyInstance, svc: PrometheusServi
       },
     },
     async () => svc.undeploy(),
+  );
+  r.post(
+    "/metrics/stop",
+    {
+      config: { access: "METRICS_CONFIG", audit: "metrics.stop" },
+      schema: {
+        operationId: "stopPrometheus",
+        tags,
+        summary: "Stop the managed Prometheus, keeping its settings, configuration and data",
+        description:
+          "Status then says stopped, and a console restart leaves it stopped. Already stopped: 200 saying so. " +
+          "Not deployed: 400 PROMETHEUS_NOT_DEPLOYED.",
+        response: { 200: messageResponse },
+      },
+    },
+    async () => svc.stop(),
+  );
+  r.post(
+    "/metrics/start",
+    {
+      config: { access: "METRICS_CONFIG", audit: "metrics.start" },
+      schema: {
+        operationId: "startPrometheus",
+        tags,
+        summary: "Start the stopped Prometheus with the settings it was deployed with (same port)",
+        description:
+          "Already running: 200 saying so. Not deployed: 400 PROMETHEUS_NOT_DEPLOYED. Its port taken meanwhile: 409 " +
+          "naming prometheus_port.",
+        response: { 200: messageResponse },
+      },
+    },
+    async () => svc.start(),
+  );
+  r.post(
+    "/metrics/refresh",
+    {
+      config: { access: "METRICS_CONFIG", audit: "metrics.refresh" },
+      // Upstream requires a body, but its Go clients may send none: that is {} (nothing changes but the configuration).
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
+      schema: {
+        operationId: "refreshPrometheus",
+        tags,
+        summary: "Apply new settings, rewrite the scrape configuration from the nodes and reload Prometheus",
+        description:
+          "Fields left out, 0 or empty stay as deployed (an empty body only rewrites and reloads the configuration). " +
+          "A new port or mode restarts Prometheus; a stopped Prometheus stays stopped with the new settings saved. " +
+          "Not deployed: 400 PROMETHEUS_NOT_DEPLOYED.",
+        body: refreshBody,
+        response: { 200: messageResponse },
+      },
+    },
+    async (req) => svc.refresh(req.body),
   );
   r.get(
     "/metrics/status",

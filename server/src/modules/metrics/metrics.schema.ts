@@ -9,19 +9,62 @@ export const deploymentMode = z
   .enum(["service", "docker"])
   .describe("How Prometheus runs: service (a supervised process) or docker");
 
+/** What a request may send: upstream's Go clients send "" (or nothing) for "the default". */
+const requestedMode = z
+  .enum(["service", "docker", ""])
+  .describe(
+    "How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) " +
+      "where this console's Docker engine answers, service otherwise",
+  );
+
+/** Refresh: upstream's Go clients send "" (or nothing) for "unchanged". */
+const refreshMode = z
+  .enum(["service", "docker", ""])
+  .describe("How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)");
+
+const dockerConfig = z
+  .object({ network_mode: z.string().max(64).optional().describe("Docker network mode (host)") })
+  .optional()
+  .describe("Docker settings (docker mode only)");
+
 export const deployBody = z
   .object({
-    deployment_mode: deploymentMode.optional().default("service"),
+    deployment_mode: requestedMode.optional(),
     prometheus_port: z.number().int().min(1024).max(65535).describe("Port Prometheus listens on (loopback)"),
     prometheus_version: z.string().min(1).max(64).describe("Version label (the installed Prometheus is what runs)"),
     scrape_interval: z.number().int().min(1).max(3600).describe("Scrape interval in seconds"),
-    docker_config: z
-      .object({ network_mode: z.string().max(64).optional().describe("Docker network mode") })
-      .optional()
-      .describe("Docker settings (docker mode only)"),
+    docker_config: dockerConfig,
   })
   .describe("Prometheus deployment")
   .meta({ id: "DeployPrometheusRequest" });
+
+/**
+ * Upstream's RefreshPrometheusRequest. Every field is optional and a Go zero value (0, "") means
+ * "unchanged"; an empty body only rewrites the scrape configuration and reloads it.
+ */
+export const refreshBody = z
+  .object({
+    deployment_mode: refreshMode.optional(),
+    prometheus_port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .refine((p) => p === 0 || p >= 1024, "must be 1024-65535 (0: unchanged)")
+      .optional()
+      .describe("New port (0 or missing: unchanged); a new port restarts Prometheus"),
+    prometheus_version: z.string().max(64).optional().describe("New version label (empty: unchanged)"),
+    scrape_interval: z
+      .number()
+      .int()
+      .min(0)
+      .max(3600)
+      .optional()
+      .describe("New scrape interval in seconds (0 or missing: unchanged)"),
+    docker_config: dockerConfig,
+  })
+  .describe("New settings for the deployed Prometheus; what is left out stays (no body: {})")
+  .meta({ id: "RefreshPrometheusRequest" });
 
 export const messageResponse = z
   .object({ message: z.string().describe("What happened") })
@@ -46,7 +89,11 @@ export const defaultsResponse = z
 export const statusResponse = z
   .object({
     status: z.string().describe("not_deployed, starting, running, error, stopped"),
-    version: z.string().optional().describe("Prometheus version"),
+    version: z.string().optional().describe("The prometheus_version it was deployed with (a label)"),
+    binary_version: z
+      .string()
+      .optional()
+      .describe("The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds"),
     port: z.number().int().optional().describe("Port"),
     scrape_interval: z.number().optional().describe("Scrape interval as Go's time.Duration (nanoseconds)"),
     scrape_interval_seconds: z.number().int().optional().describe("Scrape interval, seconds"),
@@ -54,7 +101,7 @@ export const statusResponse = z
     network_mode: z.string().optional().describe("Docker network mode (docker deployments only)"),
     started_at: z.string().optional().describe("When it started"),
     error: z.string().optional().describe("Why it is not running"),
-    targets: z.number().int().optional().describe("Nodes scraped"),
+    targets: z.number().int().optional().describe("Scrape jobs in the configuration (nodes, plugins, custom jobs)"),
   })
   .describe("Prometheus status")
   .meta({ id: "PrometheusStatus" });

@@ -15,8 +15,48 @@ export interface ScrapeJob {
   path: string;
   /** Labels instead of the node's (a plugin's service: plugin, service). */
   labels?: Record<string, string>;
-  /** Its own scrape interval (a plugin's endpoint may ask for one), e.g. 15s. */
+  /** Its own scrape interval (a plugin's endpoint or a custom job may ask for one), e.g. 15s. */
   interval?: string;
+  /** Every target of the job (a custom job may have several); `target` is the first. */
+  targets?: string[];
+  /** Who made the job: a node (default), a running plugin, or an operator (POST /metrics/job/add). */
+  source?: "node" | "plugin" | "custom";
+}
+
+const DURATION_UNITS: Record<string, number> = {
+  ms: 0.001,
+  s: 1,
+  m: 60,
+  h: 3600,
+  d: 86_400,
+  w: 604_800,
+  y: 31_536_000,
+};
+
+/** Seconds of a Prometheus duration (`1m30s`, `500ms`), or undefined when it is not one. */
+export function durationSeconds(text: string): number | undefined {
+  if (!/^(\d+(ms|s|m|h|d|w|y))+$/.test(text)) return undefined;
+  let total = 0;
+  for (const m of text.matchAll(/(\d+)(ms|s|m|h|d|w|y)/g))
+    total += Number(m[1]) * (DURATION_UNITS[m[2] as string] ?? 0);
+  return total;
+}
+
+/**
+ * The jobs with each name once: Prometheus refuses a configuration that names a job twice. The first
+ * wins, so a node's or plugin's job keeps its name over a custom job that took it first (a node
+ * created later with that slug); `dropped` hears of each one left out.
+ */
+export function uniqueJobs(jobs: ScrapeJob[], dropped: (job: ScrapeJob) => void = () => undefined): ScrapeJob[] {
+  const seen = new Set<string>();
+  return jobs.filter((j) => {
+    if (seen.has(j.job)) {
+      dropped(j);
+      return false;
+    }
+    seen.add(j.job);
+    return true;
+  });
 }
 
 /** Splits host:port, keeping IPv6 brackets. */
@@ -58,7 +98,8 @@ export function scrapeJobsOf(rows: NodeRow[]): ScrapeJob[] {
 
 /**
  * prometheus.yml for the managed instance: one job per node, labelled with the node's id, name and type,
- * and one per metrics endpoint of a running plugin (labelled plugin and service).
+ * one per metrics endpoint of a running plugin (labelled plugin and service), and the operator's custom
+ * jobs (their labels are Prometheus's own: job and instance).
  */
 export function prometheusConfig(opts: { scrapeIntervalSeconds: number; jobs: ScrapeJob[] }): string {
   const interval = `${opts.scrapeIntervalSeconds}s`;
@@ -70,9 +111,13 @@ export function prometheusConfig(opts: { scrapeIntervalSeconds: number; jobs: Sc
       job_name: j.job,
       metrics_path: j.path,
       ...(j.interval ? { scrape_interval: j.interval } : {}),
+      // A job scraped more often than the global timeout gets its interval as its timeout.
+      ...(j.interval && (durationSeconds(j.interval) ?? Infinity) < Math.min(opts.scrapeIntervalSeconds, 10)
+        ? { scrape_timeout: j.interval }
+        : {}),
       static_configs: [
         {
-          targets: [j.target],
+          targets: j.targets ?? [j.target],
           labels: j.labels ?? {
             node_id: String(j.nodeId),
             node_name: j.nodeName,

@@ -158,3 +158,6 @@ export const useDeployMutation = () =>
   useMetricsMutation((body: DeployBody) => unwrap(api.POST("/metrics/deploy", { body })));
 export const useUndeployMutation = () => useMetricsMutation(() => unwrap(api.POST("/metrics/undeploy")));
 export const useReloadMutation = () => useMetricsMutation(() => unwrap(api.POST("/metrics/reload")));
+/** Stops Prometheus, keeping its settings and data; start brings it back on the same port. */
+export const useStopMutation = () => useMetricsMutation(() => unwrap(api.POST("/metrics/stop")));
+export const useStartMutation = () => useMetricsMutation(() => unwrap(api.POST("/metrics/start")));

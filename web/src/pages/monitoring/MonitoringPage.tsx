@@ -1,4 +1,4 @@
-import { ActivityIcon, RefreshCwIcon, RocketIcon, SquareIcon } from "lucide-react";
+import { ActivityIcon, PauseIcon, PlayIcon, RefreshCwIcon, RocketIcon, SquareIcon } from "lucide-react";
 import { useState, type FormEvent, type ReactElement } from "react";
 import { Link } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
@@ -18,6 +18,8 @@ import {
   usePrometheusDefaultsQuery,
   usePrometheusStatusQuery,
   useReloadMutation,
+  useStartMutation,
+  useStopMutation,
   useTargetsQuery,
   useUndeployMutation,
   type PrometheusStatus,
@@ -171,6 +173,9 @@ function Targets(): ReactElement {
 function Deployed({ status }: { status: PrometheusStatus }): ReactElement {
   const reload = useReloadMutation();
   const undeploy = useUndeployMutation();
+  const stop = useStopMutation();
+  const start = useStartMutation();
+  const stopped = status.status === "stopped";
   const [confirm, setConfirm] = useState(false);
   const [editing, setEditing] = useState(false);
   return (
@@ -195,6 +200,33 @@ function Deployed({ status }: { status: PrometheusStatus }): ReactElement {
               >
                 <RefreshCwIcon /> Reload
               </Button>
+              {stopped ? (
+                <Button
+                  variant="outline"
+                  disabled={start.isPending}
+                  onClick={() =>
+                    start.mutate(undefined, {
+                      onSuccess: (r) => showToast("success", "Prometheus started", { description: r.message }),
+                      onError: showMutationError,
+                    })
+                  }
+                >
+                  <PlayIcon /> Start
+                </Button>
+              ) : (
+                <Button
+                  variant="outline"
+                  disabled={stop.isPending}
+                  onClick={() =>
+                    stop.mutate(undefined, {
+                      onSuccess: (r) => showToast("success", "Prometheus stopped", { description: r.message }),
+                      onError: showMutationError,
+                    })
+                  }
+                >
+                  <PauseIcon /> Stop
+                </Button>
+              )}
               <Button variant="outline" onClick={() => setEditing((v) => !v)}>
                 Change settings
               </Button>
@@ -209,11 +241,16 @@ function Deployed({ status }: { status: PrometheusStatus }): ReactElement {
             <DetailField label="Status">
               <StatusBadge status={status.status} />
             </DetailField>
-            <DetailField label="Version">{status.version ?? "—"}</DetailField>
+            <DetailField label="Version">
+              {status.version ?? "—"}
+              {status.binary_version && (
+                <span className="text-muted-foreground"> (binary {status.binary_version})</span>
+              )}
+            </DetailField>
             <DetailField label="Port">{status.port ?? "—"}</DetailField>
             <DetailField label="Scrape interval">{status.scrape_interval_seconds ?? "—"} s</DetailField>
             <DetailField label="Started">{status.started_at ? formatDateTime(status.started_at) : "—"}</DetailField>
-            <DetailField label="Nodes scraped">{status.targets ?? 0}</DetailField>
+            <DetailField label="Scrape jobs">{status.targets ?? 0}</DetailField>
           </dl>
           {status.error && <p className="text-sm text-destructive">{status.error}</p>}
           {editing && <DeployForm redeploy current={status} />}
