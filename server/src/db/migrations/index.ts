@@ -19,6 +19,7 @@ import { governanceProposals } from "./0017-governance-proposals.js";
 import { chaincodeProposals } from "./0018-chaincode-proposals.js";
 import { keyProviderSecrets } from "./0019-key-provider-secrets.js";
 import { dockerEngines } from "./0020-docker-engines.js";
+import { chaincodeDefinitionOrigin } from "./0021-chaincode-definition-origin.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0018-chaincode-proposals": chaincodeProposals(dialect),
         "0019-key-provider-secrets": keyProviderSecrets(dialect),
         "0020-docker-engines": dockerEngines(dialect),
+        "0021-chaincode-definition-origin": chaincodeDefinitionOrigin(dialect),
       };
     },
   };
