@@ -1,5 +1,9 @@
-import { resolve } from "node:path";
+import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFabricBinaryResolver } from "../../server/src/runtime/index.js";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { createOneOrgChannel, removeFabricFixtures } from "../support/fabric.js";
@@ -8,6 +12,9 @@ const SUFFIX = Date.now().toString(36);
 const MSP = `CcE2e${SUFFIX}MSP`;
 const CHANNEL = `cc-${SUFFIX}`;
 const CHAINCODE = `asset-${SUFFIX}`;
+/** Committed with Fabric's own peer CLI, outside the console. */
+const EXTERNAL = `outside-${SUFFIX}`;
+const run = promisify(execFile);
 /** The Node.js test chaincode, copied by the console from this host path. */
 const SOURCE = resolve(
   import.meta.dirname,
@@ -25,10 +32,14 @@ const SOURCE = resolve(
  * Issue 11: a user goes from an empty chaincode list to a successful invoke on the playground, on a
  * real peer and orderer: create the chaincode, add a definition from a source folder, install,
  * approve, commit and deploy from the lifecycle screen, then submit and evaluate in the playground.
+ * Issue 32: a chaincode committed with the peer CLI shows on the network's Chaincodes tab, marked as
+ * committed outside this console, and its page shows the definition.
  */
 describe("fabric chaincode", () => {
   let s: Session;
   let orgId = 0;
+  let networkId = 0;
+  let peerId = 0;
   const nodeIds: number[] = [];
   const ports: string[] = [];
   const admin = adminUser;
@@ -43,6 +54,8 @@ describe("fabric chaincode", () => {
       ports,
     });
     orgId = fx.orgId;
+    networkId = fx.networkId;
+    peerId = fx.peerId;
     nodeIds.push(...fx.nodeIds);
   }, 240_000);
 
@@ -53,7 +66,7 @@ describe("fabric chaincode", () => {
       "GET",
       "/sc/fabric/chaincodes",
     );
-    for (const c of list.data.chaincodes.filter((x) => x.name === CHAINCODE)) {
+    for (const c of list.data.chaincodes.filter((x) => x.name === CHAINCODE || x.name === EXTERNAL)) {
       await apiCall(s.baseUrl, admin(), "DELETE", `/sc/fabric/chaincodes/${c.id}`);
     }
     const survivors = await removeFabricFixtures(s.baseUrl, admin(), { channels: [CHANNEL], orgId, nodeIds, ports });
@@ -120,5 +133,67 @@ describe("fabric chaincode", () => {
     await history.getByText("query ReadAsset(e2e-1)").waitFor();
     await history.getByText("invoke CreateAsset(e2e-1, violet)").waitFor();
     await screenshot(page, "chaincode-playground");
+  });
+
+  it("shows a chaincode the peer CLI committed on the network's Chaincodes tab", { timeout: 180_000 }, async () => {
+    const ok = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+      const r = await apiCall<T>(s.baseUrl, admin(), method, path, body);
+      if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.data)}`);
+      return r.data;
+    };
+    type FabricNodeJson = {
+      fabricPeer?: { externalEndpoint: string; version: string };
+      fabricOrderer?: { externalEndpoint: string };
+    };
+    const peer = await ok<FabricNodeJson>("GET", `/nodes/${peerId}`);
+    const ordererId = nodeIds.find((id) => id !== peerId)!;
+    const orderer = await ok<FabricNodeJson>("GET", `/nodes/${ordererId}`);
+    // The org admin's MSP folder, written by the console on this host; its peer's folder has a core.yaml.
+    const msp = await ok<{ path: string; tlsRootCertFile: string }>("POST", `/organizations/${orgId}/msp/export`, {});
+    const nodesDir = join(msp.path.slice(0, msp.path.indexOf("/exports/")), "nodes");
+    const cfgDir = join(
+      nodesDir,
+      readdirSync(nodesDir).find((n) => n.startsWith(`peer0-cc-${SUFFIX}`))!,
+      "config",
+    );
+    const bins = await createFabricBinaryResolver({ downloader: null }).findLocal(peer.fabricPeer!.version, ["peer"]);
+    const env = {
+      ...process.env,
+      FABRIC_CFG_PATH: cfgDir,
+      CORE_PEER_LOCALMSPID: MSP,
+      CORE_PEER_MSPCONFIGPATH: msp.path,
+      CORE_PEER_ADDRESS: peer.fabricPeer!.externalEndpoint,
+      CORE_PEER_TLS_ENABLED: "true",
+      CORE_PEER_TLS_ROOTCERT_FILE: msp.tlsRootCertFile,
+    };
+    const common = [
+      ...["-o", orderer.fabricOrderer!.externalEndpoint, "--tls", "--cafile", msp.tlsRootCertFile],
+      ...["--channelID", CHANNEL, "--name", EXTERNAL, "--version", "3.0", "--sequence", "1"],
+    ];
+    // Nothing installed: approve without a package, then commit.
+    await run(bins!.paths.peer!, ["lifecycle", "chaincode", "approveformyorg", ...common], { env });
+    await run(
+      bins!.paths.peer!,
+      [
+        ...["lifecycle", "chaincode", "commit", ...common],
+        ...["--peerAddresses", peer.fabricPeer!.externalEndpoint, "--tlsRootCertFiles", msp.tlsRootCertFile],
+      ],
+      { env },
+    );
+
+    const page = s.page;
+    await openAs(s, admin(), `/networks/${networkId}/fabric?tab=chaincodes`);
+    const row = page.getByRole("row").filter({ hasText: EXTERNAL });
+    await row.getByText("Committed outside this console").waitFor({ timeout: 30_000 });
+    expect(await row.textContent()).toContain("v3.0 · sequence 1");
+    await screenshot(page, "chaincode-committed-outside");
+    await row.getByRole("link", { name: EXTERNAL }).click();
+    await page.waitForURL(/\/networks\/fabric\/chaincodes\/\d+$/);
+    await page.getByRole("link", { name: "Manage lifecycle" }).click();
+    await page.waitForURL(/\/sc\/fabric\/chaincodes\/\d+$/);
+    await page.getByText("Definition v3.0 (sequence 1)").waitFor();
+    await page.getByText(/Committed on .* outside this console/).waitFor();
+    // Away from the tab, which reads the channel again (and would adopt it again) while it is shown.
+    await openAs(s, admin(), "/smart-contracts/fabric");
   });
 });

@@ -297,6 +297,11 @@ export interface FabricChaincodeDefinitionsTable {
   /** none, building, running, stopped or error. */
   deploy_status: string;
   deploy_error: string | null;
+  /**
+   * "console": created here and driven through the lifecycle by this console; "adopted": committed
+   * on the channel by someone else and recorded from the peers (no source until one is uploaded).
+   */
+  origin: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -66,6 +66,7 @@ const DEFINITION_READ = [
   "deploy_status",
   "environment_variables",
   "init_required",
+  "origin",
   "package_id",
   "source_path",
   "source_type",
@@ -162,6 +163,8 @@ const CHAINCODE_ALLOWED: Record<string, string> = {
     "product addition (issue 11): installed per peer, approved per org and committed, read from the peers for the lifecycle screen",
   "GET /networks/fabric/{id}/organizations/{orgId}/network-config":
     "the path upstream's own CLI (`network-config pull`) and Terraform data source call; the reference documents the same handler as .../config, which is served too",
+  "GET /networks/fabric/{id}/chaincodes/committed":
+    "product addition (issue 32): the chaincodes committed on a channel, read from a peer, and those committed outside this console adopted",
   "POST /organizations/{id}/msp/export":
     "product addition (issue 11): writes an org identity's MSP folder on the console host for Fabric's own CLI (the key never leaves the host)",
   "POST /sc/fabric/definitions/{definitionId}/source":

@@ -3874,6 +3874,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/networks/fabric/{id}/chaincodes/committed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Chaincodes committed on the channel, read from a peer; those committed elsewhere are adopted
+     * @description Asks a running peer of this console that joined the channel (_lifecycle QueryChaincodeDefinitions). A chaincode committed outside this console (the peer CLI, another console) gets a chaincode record and a definition with the committed version, sequence, policy, init_required and collections (origin "adopted", no source), so it can be upgraded with the next sequence. A definition the console already has at that sequence is never changed. 409 when no peer here can be asked.
+     */
+    get: operations["listFabricNetworkCommittedChaincodes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/organizations/{id}/msp/export": {
     parameters: {
       query?: never;
@@ -6696,6 +6716,11 @@ export interface components {
         sequence: number;
         /** @enum {string} */
         deploy_status: "none" | "building" | "running" | "stopped" | "error";
+        /**
+         * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers
+         * @enum {string}
+         */
+        origin: "console" | "adopted";
       } | null;
     };
     FabricChaincodeDefinitionInput: {
@@ -6761,8 +6786,61 @@ export interface components {
       deploy_status: "none" | "building" | "running" | "stopped" | "error";
       /** @description Why the last build or start failed */
       deploy_error: string | null;
+      /**
+       * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers
+       * @enum {string}
+       */
+      origin: "console" | "adopted";
       /** @description Last change */
       updated_at: string;
+    };
+    FabricCommittedChaincodeInput: {
+      /** @description Chaincode name */
+      name: string;
+      /** @description Committed version */
+      version: string;
+      /** @description Committed sequence */
+      sequence: number;
+      /** @description Endorsement plugin the peers run (escc unless the committer chose one) */
+      endorsement_plugin: string;
+      /** @description Validation plugin (vscc unless the committer chose one) */
+      validation_plugin: string;
+      /** @description Signature-policy DSL, or the channel policy it references */
+      endorsement_policy: string;
+      /** @description Init must be invoked first */
+      init_required: boolean;
+      /** @description Private data collections */
+      collections: {
+        /** @description Collection name */
+        name: string;
+        /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
+        policy: string;
+        /** @description Peers the data must reach at endorsement */
+        requiredPeerCount?: number;
+        /** @description Peers the data is sent to at most */
+        maxPeerCount?: number;
+        /** @description Blocks before purge; 0 = never */
+        blockToLive?: number;
+        /** @description Only member orgs' clients may read (default true) */
+        memberOnlyRead?: boolean;
+        /** @description Only member orgs' clients may write (default true) */
+        memberOnlyWrite?: boolean;
+        /** @description Collection-level endorsement policy */
+        endorsementPolicy?: {
+          signaturePolicy?: string;
+          channelConfigPolicy?: string;
+        };
+      }[];
+      /** @description This console's chaincode record (null: it could not be made) */
+      chaincode_id: number | null;
+      /** @description This console's definition at the committed sequence (null: it could not be made) */
+      definition_id: number | null;
+      /** @description Who made that definition: console, or adopted (committed outside this console) */
+      origin: ("console" | "adopted") | null;
+      /** @description This call recorded the definition: the console had no definition at that sequence before */
+      adopted_now: boolean;
+      /** @description Why the definition could not be recorded */
+      error?: string;
     };
     FabricChaincodeEventInput: {
       id: number;
@@ -9410,6 +9488,11 @@ export interface components {
         sequence: number;
         /** @enum {string} */
         deploy_status: "none" | "building" | "running" | "stopped" | "error";
+        /**
+         * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers
+         * @enum {string}
+         */
+        origin: "console" | "adopted";
       } | null;
     };
     FabricChaincodeDefinition: {
@@ -9475,8 +9558,61 @@ export interface components {
       deploy_status: "none" | "building" | "running" | "stopped" | "error";
       /** @description Why the last build or start failed */
       deploy_error: string | null;
+      /**
+       * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers
+       * @enum {string}
+       */
+      origin: "console" | "adopted";
       /** @description Last change */
       updated_at: string;
+    };
+    FabricCommittedChaincode: {
+      /** @description Chaincode name */
+      name: string;
+      /** @description Committed version */
+      version: string;
+      /** @description Committed sequence */
+      sequence: number;
+      /** @description Endorsement plugin the peers run (escc unless the committer chose one) */
+      endorsement_plugin: string;
+      /** @description Validation plugin (vscc unless the committer chose one) */
+      validation_plugin: string;
+      /** @description Signature-policy DSL, or the channel policy it references */
+      endorsement_policy: string;
+      /** @description Init must be invoked first */
+      init_required: boolean;
+      /** @description Private data collections */
+      collections: {
+        /** @description Collection name */
+        name: string;
+        /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
+        policy: string;
+        /** @description Peers the data must reach at endorsement */
+        requiredPeerCount?: number;
+        /** @description Peers the data is sent to at most */
+        maxPeerCount?: number;
+        /** @description Blocks before purge; 0 = never */
+        blockToLive?: number;
+        /** @description Only member orgs' clients may read (default true) */
+        memberOnlyRead?: boolean;
+        /** @description Only member orgs' clients may write (default true) */
+        memberOnlyWrite?: boolean;
+        /** @description Collection-level endorsement policy */
+        endorsementPolicy?: {
+          signaturePolicy?: string;
+          channelConfigPolicy?: string;
+        };
+      }[];
+      /** @description This console's chaincode record (null: it could not be made) */
+      chaincode_id: number | null;
+      /** @description This console's definition at the committed sequence (null: it could not be made) */
+      definition_id: number | null;
+      /** @description Who made that definition: console, or adopted (committed outside this console) */
+      origin: ("console" | "adopted") | null;
+      /** @description This call recorded the definition: the console had no definition at that sequence before */
+      adopted_now: boolean;
+      /** @description Why the definition could not be recorded */
+      error?: string;
     };
     FabricChaincodeEvent: {
       id: number;
@@ -24617,6 +24753,87 @@ export interface operations {
             status: string;
             message: string;
             result: unknown;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listFabricNetworkCommittedChaincodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Fabric network (channel) id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The Fabric network */
+            network_id: number;
+            /** @description Channel name */
+            channel: string;
+            /** @description The peer of this console that was asked */
+            peer: {
+              id: number;
+              name: string;
+              msp_id: string;
+            };
+            /** @description Every chaincode committed on the channel, by name */
+            chaincodes: components["schemas"]["FabricCommittedChaincode"][];
           };
         };
       };

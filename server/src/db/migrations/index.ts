@@ -20,6 +20,7 @@ import { chaincodeProposals } from "./0018-chaincode-proposals.js";
 import { keyProviderSecrets } from "./0019-key-provider-secrets.js";
 import { dockerEngines } from "./0020-docker-engines.js";
 import { metricsJobs } from "./0021-metrics-jobs.js";
+import { chaincodeDefinitionOrigin } from "./0022-chaincode-definition-origin.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -51,6 +52,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0019-key-provider-secrets": keyProviderSecrets(dialect),
         "0020-docker-engines": dockerEngines(dialect),
         "0021-metrics-jobs": metricsJobs(dialect),
+        "0022-chaincode-definition-origin": chaincodeDefinitionOrigin(dialect),
       };
     },
   };

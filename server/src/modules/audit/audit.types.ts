@@ -63,6 +63,7 @@ export const AUDIT_EVENT_TYPES = [
   "chaincode.definition.commit",
   "chaincode.definition.deploy",
   "chaincode.definition.undeploy",
+  "chaincode.adopt",
   "chaincode_project.create",
   "chaincode_project.delete",
   "chaincode_project.update_policy",

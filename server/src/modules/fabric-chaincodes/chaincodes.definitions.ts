@@ -37,16 +37,8 @@ export function createChaincodeDefinitions(
   const { repo, ctx, runtime } = deps;
   const { defDir, chaincode, definition, chaincodeResponse, definitionResponse, committed, assertNextSequence, event } =
     s;
+  const { chooseAddress } = s;
   const { importSourcePath } = src;
-
-  /** The chaincode server's address: the one asked for, else a free port on this host. */
-  async function chooseAddress(requested: string | undefined): Promise<string> {
-    if (requested) return requested;
-    const used = (await repo.allDefinitions())
-      .map((d) => Number(d.chaincode_address.split(":").pop()))
-      .filter((p) => Number.isInteger(p));
-    return `127.0.0.1:${await deps.freePort(9100, used)}`;
-  }
   const api = {
     async list(): Promise<{ chaincodes: ChaincodeResponse[] }> {
       const rows = await repo.list();

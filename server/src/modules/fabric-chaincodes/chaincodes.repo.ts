@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { DB } from "../../db/db.js";
+import { isUniqueViolation } from "../../db/unique-violation.js";
 import type {
   FabricChaincodeDefinitionsTable,
   FabricChaincodeEventsTable,
@@ -9,6 +10,26 @@ import type {
 export type ChaincodeRow = Selectable<FabricChaincodesTable> & { network_name: string; network_platform: string };
 export type DefinitionRow = Selectable<FabricChaincodeDefinitionsTable>;
 export type EventRow = Selectable<FabricChaincodeEventsTable>;
+
+/** A definition committed outside this console, to record (see `adopt`). */
+export interface AdoptInput {
+  networkId: number;
+  name: string;
+  /** The definition's row without its chaincode; `sequence` is the committed one. */
+  definition: Omit<Insertable<FabricChaincodeDefinitionsTable>, "chaincode_id">;
+  /** Timeline entries of the new definition. */
+  events: { event_type: string; event_data: string; created_at: string }[];
+}
+
+/** What `adopt` found or wrote. */
+export interface AdoptResult {
+  chaincodeId: number;
+  definitionId: number;
+  /** True when this call wrote the definition, false when one was there at that sequence. */
+  adopted: boolean;
+  /** The definition found at that sequence (its origin says whether the console made it). */
+  origin: string;
+}
 
 /** SQL for Fabric chaincodes, their definitions and timelines. */
 export function createChaincodesRepo(db: DB) {
@@ -46,6 +67,61 @@ export function createChaincodesRepo(db: DB) {
     async insert(row: Insertable<FabricChaincodesTable>): Promise<number> {
       const r = await db.insertInto("fabric_chaincodes").values(row).returning("id").executeTakeFirstOrThrow();
       return r.id;
+    },
+    /**
+     * Records a definition committed on the channel outside this console: the chaincode row when the
+     * name is new on that channel, the definition at its committed sequence and its timeline, in one
+     * transaction. A definition already at that sequence (the console's own, or an earlier
+     * adoption) is left as it is and nothing is written. Concurrent calls meet the unique indexes on
+     * (network, name) and (chaincode, sequence): the loser's transaction rolls back and it reads
+     * what the winner wrote, so there is never a second row.
+     */
+    async adopt(input: AdoptInput): Promise<AdoptResult> {
+      const attempt = () =>
+        db.transaction().execute(async (trx): Promise<AdoptResult> => {
+          const found = await trx
+            .selectFrom("fabric_chaincodes")
+            .select("id")
+            .where("network_id", "=", input.networkId)
+            .where("name", "=", input.name)
+            .executeTakeFirst();
+          const chaincodeId =
+            found?.id ??
+            (
+              await trx
+                .insertInto("fabric_chaincodes")
+                .values({ name: input.name, network_id: input.networkId, created_at: input.definition.created_at })
+                .returning("id")
+                .executeTakeFirstOrThrow()
+            ).id;
+          const existing = await trx
+            .selectFrom("fabric_chaincode_definitions")
+            .select(["id", "origin"])
+            .where("chaincode_id", "=", chaincodeId)
+            .where("sequence", "=", input.definition.sequence)
+            .executeTakeFirst();
+          if (existing) return { chaincodeId, definitionId: existing.id, adopted: false, origin: existing.origin };
+          const def = await trx
+            .insertInto("fabric_chaincode_definitions")
+            .values({ ...input.definition, chaincode_id: chaincodeId, origin: "adopted" })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          for (const e of input.events) {
+            await trx
+              .insertInto("fabric_chaincode_events")
+              .values({ ...e, definition_id: def.id })
+              .execute();
+          }
+          return { chaincodeId, definitionId: def.id, adopted: true, origin: "adopted" };
+        });
+      for (let retry = 0; ; retry++) {
+        try {
+          return await attempt();
+        } catch (err) {
+          // Another call wrote the same chaincode or definition first: read it on the next attempt.
+          if (!isUniqueViolation(err) || retry >= 2) throw err;
+        }
+      }
     },
     async delete(id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {

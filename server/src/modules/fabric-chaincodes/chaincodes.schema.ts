@@ -9,9 +9,17 @@ export const chaincodeDefinitionParams = z
   .object({ chaincodeId: id.describe("Chaincode id"), definitionId: id.describe("Chaincode definition id") })
   .strict();
 export const peerParams = z.object({ peerId: id.describe("Peer node id") }).strict();
+export const networkParams = z.object({ id: id.describe("Fabric network (channel) id") }).strict();
 
 export const SOURCE_TYPES = ["docker", "node", "go", "executable", "none"] as const;
 export const DEPLOY_STATUSES = ["none", "building", "running", "stopped", "error"] as const;
+/** console: created and driven here; adopted: committed on the channel outside this console, read from the peers. */
+export const DEFINITION_ORIGINS = ["console", "adopted"] as const;
+const origin = z
+  .enum(DEFINITION_ORIGINS)
+  .describe(
+    "console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers",
+  );
 
 export const chaincodeResponse = z
   .object({
@@ -28,6 +36,7 @@ export const chaincodeResponse = z
         version: z.string(),
         sequence: z.number().int(),
         deploy_status: z.enum(DEPLOY_STATUSES),
+        origin,
       })
       .nullable()
       .describe("The definition with the highest sequence"),
@@ -79,6 +88,7 @@ export const definitionResponse = z
     environment_variables: z.record(z.string(), z.string()).describe("Extra environment of the chaincode server"),
     deploy_status: z.enum(DEPLOY_STATUSES).describe("The chaincode server's state"),
     deploy_error: z.string().nullable().describe("Why the last build or start failed"),
+    origin,
     updated_at: z.string().describe("Last change"),
   })
   .meta({ id: "FabricChaincodeDefinition" });
@@ -145,6 +155,41 @@ export const callResponse = z.object({
   message: z.string().describe("What happened"),
   result: z.unknown().describe("Decoded result: JSON when it parses, else text"),
   transaction_id: z.string().describe("Transaction id"),
+});
+
+export const committedChaincode = z
+  .object({
+    name: z.string().describe("Chaincode name"),
+    version: z.string().describe("Committed version"),
+    sequence: z.number().int().describe("Committed sequence"),
+    endorsement_plugin: z.string().describe("Endorsement plugin the peers run (escc unless the committer chose one)"),
+    validation_plugin: z.string().describe("Validation plugin (vscc unless the committer chose one)"),
+    endorsement_policy: z.string().describe("Signature-policy DSL, or the channel policy it references"),
+    init_required: z.boolean().describe("Init must be invoked first"),
+    collections: z.array(collection).describe("Private data collections"),
+    chaincode_id: z.number().int().nullable().describe("This console's chaincode record (null: it could not be made)"),
+    definition_id: z
+      .number()
+      .int()
+      .nullable()
+      .describe("This console's definition at the committed sequence (null: it could not be made)"),
+    origin: origin
+      .nullable()
+      .describe("Who made that definition: console, or adopted (committed outside this console)"),
+    adopted_now: z
+      .boolean()
+      .describe("This call recorded the definition: the console had no definition at that sequence before"),
+    error: z.string().optional().describe("Why the definition could not be recorded"),
+  })
+  .meta({ id: "FabricCommittedChaincode" });
+
+export const committedResponse = z.object({
+  network_id: z.number().int().describe("The Fabric network"),
+  channel: z.string().describe("Channel name"),
+  peer: z
+    .object({ id: z.number().int(), name: z.string(), msp_id: z.string() })
+    .describe("The peer of this console that was asked"),
+  chaincodes: z.array(committedChaincode).describe("Every chaincode committed on the channel, by name"),
 });
 
 export const messageResponse = z.record(z.string(), z.string());
@@ -242,4 +287,6 @@ export type CreateDefinitionBody = z.infer<typeof createDefinitionBody>;
 export type UpdateDefinitionBody = z.infer<typeof updateDefinitionBody>;
 export type CallBody = z.infer<typeof callBody>;
 export type StatusResponse = z.infer<typeof statusResponse>;
+export type CommittedResponse = z.infer<typeof committedResponse>;
+export type CommittedChaincode = z.infer<typeof committedChaincode>;
 export type CollectionBody = z.infer<typeof collection>;

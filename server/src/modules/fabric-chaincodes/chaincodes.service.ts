@@ -1,3 +1,4 @@
+import { createChaincodeAdoption } from "./chaincodes.adopt.js";
 import { createChaincodeDefinitions } from "./chaincodes.definitions.js";
 import { createChaincodeDeploy } from "./chaincodes.deploy.js";
 import { createChaincodeApprove } from "./chaincodes.approve.js";
@@ -28,6 +29,7 @@ export function createChaincodesService(deps: ChaincodesDeps) {
     ...createChaincodeCommit(deps, s),
     ...createChaincodeDeploy(deps, s, pkgs, src),
     ...createChaincodeStatus(deps, s, pkgs),
+    ...createChaincodeAdoption(deps, s),
     // Used by the calls service.
     chaincode: s.chaincode,
     readPeer: s.readPeer,

@@ -74,6 +74,7 @@ export function createChaincodeShared(deps: ChaincodesDeps) {
             version: latest.version,
             sequence: latest.sequence,
             deploy_status: latest.deploy_status as DefinitionResponse["deploy_status"],
+            origin: latest.origin as DefinitionResponse["origin"],
           }
         : null,
     };
@@ -98,8 +99,18 @@ export function createChaincodeShared(deps: ChaincodesDeps) {
       environment_variables: json(d.environment, {}),
       deploy_status: d.deploy_status as DefinitionResponse["deploy_status"],
       deploy_error: d.deploy_error,
+      origin: d.origin as DefinitionResponse["origin"],
       updated_at: d.updated_at,
     };
+  }
+
+  /** The chaincode server's address: the one asked for, else a free port on this host. */
+  async function chooseAddress(requested: string | undefined): Promise<string> {
+    if (requested) return requested;
+    const used = (await repo.allDefinitions())
+      .map((d) => Number(d.chaincode_address.split(":").pop()))
+      .filter((p) => Number.isInteger(p));
+    return `127.0.0.1:${await deps.freePort(9100, used)}`;
   }
 
   async function chaincode(id: number): Promise<ChaincodeRow> {
@@ -261,6 +272,7 @@ export function createChaincodeShared(deps: ChaincodesDeps) {
     defDir,
     chaincodeResponse,
     definitionResponse,
+    chooseAddress,
     chaincode,
     definition,
     lifecycleInput,

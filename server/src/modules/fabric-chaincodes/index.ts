@@ -9,6 +9,7 @@ import type { KeysService } from "../keys/keys.service.js";
 import type { NodeDefaultsService } from "../nodes/nodes.defaults.js";
 import { createChaincodeCalls, type ChaincodeCalls } from "./chaincodes.calls.js";
 import { createChaincodesRepo } from "./chaincodes.repo.js";
+import { registerCommittedChaincodesRoute } from "./chaincodes.committed.routes.js";
 import { registerChaincodesRoutes } from "./chaincodes.routes.js";
 import { createChaincodeRuntime } from "./chaincodes.runtime.js";
 import { createChaincodesService, type ChaincodesService } from "./chaincodes.service.js";
@@ -66,6 +67,7 @@ export function registerChaincodesModule(
   });
   const calls = createChaincodeCalls({ db: ctx.db, ctx: deps.fabric, keys: deps.keys, chaincodes: service });
   registerChaincodesRoutes(api, service, calls, { dataDir: ctx.config.dataDir });
+  registerCommittedChaincodesRoute(api, service);
   registerMspExportRoute(api, {
     fabric: deps.fabric,
     networks: createFabricNetworksRepo(ctx.db),

@@ -1,10 +1,11 @@
-import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { API_BASE, api, unwrap } from "@/api/client";
 import { toApiError } from "@/api/errors";
 import { chaincodeKeys } from "@/data/chaincodes/keys";
 import type {
   Chaincode,
   ChaincodeDefinition,
+  CommittedChaincodes,
   DefinitionDockerInfo,
   DefinitionEvent,
   DefinitionStatus,
@@ -14,6 +15,31 @@ export function useChaincodesQuery(): UseQueryResult<Chaincode[]> {
   return useQuery({
     queryKey: chaincodeKeys.list(),
     queryFn: async () => (await unwrap(api.GET("/sc/fabric/chaincodes"))).chaincodes,
+  });
+}
+
+/**
+ * The chaincodes committed on a network's channel, read from one of its peers. The server adopts
+ * those committed outside this console; when this read adopted one, the chaincode list is marked
+ * stale so the new record shows.
+ */
+export async function fetchCommittedChaincodes(qc: QueryClient, networkId: number): Promise<CommittedChaincodes> {
+  const data = await unwrap(
+    api.GET("/networks/fabric/{id}/chaincodes/committed", { params: { path: { id: networkId } } }),
+  );
+  if (data.chaincodes.some((c) => c.adopted_now)) await qc.invalidateQueries({ queryKey: chaincodeKeys.list() });
+  return data;
+}
+
+/** What a network's channel has committed (see fetchCommittedChaincodes), read again every 30 s while shown. */
+export function useCommittedChaincodesQuery(networkId: number): UseQueryResult<CommittedChaincodes> {
+  const qc = useQueryClient();
+  return useQuery({
+    queryKey: chaincodeKeys.committed(networkId),
+    queryFn: () => fetchCommittedChaincodes(qc, networkId),
+    enabled: Number.isFinite(networkId),
+    refetchInterval: 30_000,
+    retry: false,
   });
 }
 

@@ -8,4 +8,6 @@ export const chaincodeKeys = {
   logs: (definitionId: number) => [...chaincodeKeys.all, "logs", definitionId] as const,
   dockerInfo: (definitionId: number) => [...chaincodeKeys.all, "docker-info", definitionId] as const,
   metadata: (id: number) => [...chaincodeKeys.all, "metadata", id] as const,
+  /** What a network's channel has committed, read from a peer (adopting what was committed elsewhere). */
+  committed: (networkId: number) => [...chaincodeKeys.all, "committed", networkId] as const,
 };

@@ -11,6 +11,8 @@ export type DefinitionDockerInfo = ResponseOf<"/sc/fabric/definitions/{definitio
 export type DefinitionEvent = ResponseOf<"/sc/fabric/definitions/{definitionId}/timeline", "get">[number];
 export type CallResult = ResponseOf<"/sc/fabric/chaincodes/{chaincodeId}/invoke", "post">;
 export type DeployStatus = ChaincodeDefinition["deploy_status"];
+export type CommittedChaincodes = ResponseOf<"/networks/fabric/{id}/chaincodes/committed", "get">;
+export type CommittedChaincode = CommittedChaincodes["chaincodes"][number];
 
 type Body<P extends keyof paths, M extends "post" | "put"> =
   NonNullable<paths[P][M]> extends { requestBody?: { content: { "application/json": infer J } } } ? J : never;

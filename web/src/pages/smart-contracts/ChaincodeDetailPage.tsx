@@ -14,7 +14,7 @@ import type { ChaincodeDefinition } from "@/data/chaincodes/types";
 import { showMutationError } from "@/data/error-toast";
 import { cn } from "@/lib/utils";
 import { ChaincodeCallPanel } from "@/pages/smart-contracts/ChaincodeCallPanel";
-import { ChaincodeStatusBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
+import { ChaincodeStatusBadge, OutsideBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
 import { DefinitionLifecycle } from "@/pages/smart-contracts/DefinitionLifecycle";
 
 function DefinitionSummary({ d }: { d: ChaincodeDefinition }): ReactElement {
@@ -38,6 +38,12 @@ function DefinitionSummary({ d }: { d: ChaincodeDefinition }): ReactElement {
         <Mono>{d.chaincode_address}</Mono>
       </DetailField>
       <DetailField label="TLS">{d.tls ? "Yes" : "No"}</DetailField>
+      <DetailField label="Init required">{d.init_required ? "Yes" : "No"}</DetailField>
+      {d.origin === "adopted" && (
+        <DetailField label="Origin" className="sm:col-span-2">
+          <OutsideBadge />
+        </DetailField>
+      )}
       {d.collections.length > 0 && (
         <DetailField label="Collections" className="sm:col-span-3">
           {d.collections.map((c) => c.name).join(", ")}
@@ -132,6 +138,7 @@ export function ChaincodeDetailPage(): ReactElement {
                   )}
                 >
                   v{d.version} · seq {d.sequence} <ChaincodeStatusBadge status={d.deploy_status} />
+                  {d.origin === "adopted" && <OutsideBadge />}
                 </button>
               ))}
             </div>
@@ -153,7 +160,14 @@ export function ChaincodeDetailPage(): ReactElement {
                 </Button>
               </RoleGate>
             </CardHeader>
-            <CardContent>
+            <CardContent className="grid gap-4">
+              {current.origin === "adopted" && (
+                <p className="text-sm text-muted-foreground">
+                  Committed on {cc.data.network_name} outside this console (the peer CLI or another console) and
+                  recorded here from what its peers report. Its code is not here: upload it to run it on this console,
+                  or add a definition with sequence {current.sequence + 1} to upgrade it.
+                </p>
+              )}
               <DefinitionSummary d={current} />
             </CardContent>
           </Card>

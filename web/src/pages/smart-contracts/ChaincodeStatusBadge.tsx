@@ -21,3 +21,8 @@ const LABEL: Record<DeployStatus, string> = {
 export function ChaincodeStatusBadge({ status }: { status: DeployStatus }): ReactElement {
   return <Badge variant={VARIANT[status]}>{LABEL[status]}</Badge>;
 }
+
+/** Marks a definition committed on the channel by someone else (the peer CLI, another console) and adopted here. */
+export function OutsideBadge(): ReactElement {
+  return <Badge variant="outline">Committed outside this console</Badge>;
+}

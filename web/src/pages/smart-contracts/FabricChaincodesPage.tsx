@@ -22,7 +22,7 @@ import { useChaincodesQuery } from "@/data/chaincodes/chaincode-queries";
 import type { Chaincode } from "@/data/chaincodes/types";
 import { errorMessage } from "@/lib/utils";
 import { FabricNetworkSelect } from "@/pages/smart-contracts/FabricNetworkSelect";
-import { ChaincodeStatusBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
+import { ChaincodeStatusBadge, OutsideBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
 import { useProjectsQuery } from "@/data/projects/project-data";
 import { CreateProjectDialog, ProjectTable } from "@/pages/smart-contracts/projects/CreateProjectDialog";
 
@@ -114,9 +114,14 @@ export function ChaincodeTable({
               </Link>
             </TableCell>
             <TableCell>
-              {c.latest_definition
-                ? `v${c.latest_definition.version} · sequence ${c.latest_definition.sequence}`
-                : "No definition yet"}
+              {c.latest_definition ? (
+                <span className="flex flex-wrap items-center gap-2">
+                  v{c.latest_definition.version} · sequence {c.latest_definition.sequence}
+                  {c.latest_definition.origin === "adopted" && <OutsideBadge />}
+                </span>
+              ) : (
+                "No definition yet"
+              )}
             </TableCell>
             <TableCell>
               <ChaincodeStatusBadge status={c.latest_definition?.deploy_status ?? "none"} />

@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useChaincodeQuery, useDefinitionsQuery, useDefinitionStatusQuery } from "@/data/chaincodes/chaincode-queries";
-import { ChaincodeStatusBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
+import { ChaincodeStatusBadge, OutsideBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
 
 /** networks/fabric/chaincodes/{id}: the chaincode as its channel sees it (committed definition, peers, approvals). */
 export function NetworkChaincodePage(): ReactElement {
@@ -65,6 +65,7 @@ export function NetworkChaincodePage(): ReactElement {
             <div key={d.id} className="flex flex-wrap items-center gap-2 text-sm">
               v{d.version} · sequence {d.sequence} <ChaincodeStatusBadge status={d.deploy_status} />
               {s?.committed?.sequence === d.sequence && <Badge variant="success">Committed</Badge>}
+              {d.origin === "adopted" && <OutsideBadge />}
             </div>
           ))}
           {defs.data?.length === 0 && <p className="text-sm text-muted-foreground">No definitions.</p>}
