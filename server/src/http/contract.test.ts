@@ -581,6 +581,8 @@ const ALLOWED: Record<string, string> = {
   ]),
   ...echoed("PUT /nodes/{id}", "fabricOrderer", ECHO),
   "POST /user-notifications/test": "product addition: lets an operator check live delivery end to end",
+  "PUT /users/{id}/role request:username":
+    "the reference reuses auth.UpdateUserRequest, but upstream reads only its role here; a username sent along is dropped with a Warning header",
   "POST /nodes/{id}/contracts/deploy":
     "product addition (issue 7, smart-contracts/besu): deploy signed with a managed key",
   "POST /nodes/{id}/contracts/call": "product addition (issue 7, smart-contracts/besu): eth_call decoded by the ABI",
