@@ -521,6 +521,7 @@ const NODE_RESPONSES = [
   "GET /nodes/platform/{platform} response:items[]",
   "POST /nodes response:",
   "GET /nodes/{id} response:",
+  "GET /nodes/slug/{slug} response:",
   "PUT /nodes/{id} response:",
   "POST /nodes/{id}/start response:",
   "POST /nodes/{id}/stop response:",

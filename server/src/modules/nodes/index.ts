@@ -8,8 +8,11 @@ import { createExternalNodesRepo } from "../federation/external-nodes.repo.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createBesuBinaryResolver, downloadBesuRelease, downloadJavaRuntime } from "./besu-binary.js";
+import { NotFoundError } from "../../http/errors.js";
 import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.js";
+import { createDeploymentModes } from "./nodes.deployment-modes.js";
 import { createNodeHealth } from "./nodes.health.js";
+import { registerNodeLookupRoutes } from "./nodes.lookup.routes.js";
 import { createNodeObserver } from "./nodes.observe.js";
 import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
 import { deploymentOf } from "./nodes.mapping.js";
@@ -97,6 +100,14 @@ export function registerNodesModule(
   registerNodesRoutes(api, service, async (id) => {
     const row = await repo.byId(id);
     return row ? (((deploymentOf(row) as { env?: Record<string, string> }).env ?? {}) as Record<string, string>) : {};
+  });
+  registerNodeLookupRoutes(api, {
+    bySlug: async (slug) => {
+      const row = await repo.bySlug(slug);
+      if (!row) throw new NotFoundError(`node with slug '${slug}' not found`);
+      return service.get(row.id);
+    },
+    modes: createDeploymentModes(deps.docker ? { docker: deps.docker } : {}),
   });
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
   registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });

@@ -5,7 +5,7 @@ import { consoleTagOf, createContainerSupervisor } from "./container-supervisor.
 import { dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
 
 export { consoleTagOf, containerName, createContainerSupervisor, LABEL } from "./container-supervisor.js";
-export { defaultDockerEndpoint, dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
+export { defaultDockerEndpoint, dockerClient, pingEngine, runningInContainer, type DockerEndpoint } from "./engine.js";
 export { buildImage, ensureFabricImage, ensureImage, ensureProgramImage } from "./images.js";
 export { createRuntimeSupervisor, engineOf } from "./runtime-supervisor.js";
 
