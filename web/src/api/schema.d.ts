@@ -1134,6 +1134,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/monitoring/health/ping": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The latest health of every monitored node, with counts (nodes never checked are checked now) */
+    get: operations["pingAllNodes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/monitoring/nodes/{id}/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A node's latest health check (checked now when it has none) */
+    get: operations["getNodeHealth"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/monitoring/health/check-all": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Probe every monitored node now and store the results */
+    post: operations["triggerAllNodesCheck"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/monitoring/nodes/{id}/check": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Probe a node now (whatever its status) and store the result */
+    post: operations["triggerNodeCheck"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/nodes/{id}/rpc/accounts": {
     parameters: {
       query?: never;
@@ -19518,6 +19586,358 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  pingAllNodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The health of every monitored node */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * @description healthy when every monitored node is, else degraded
+             * @enum {string}
+             */
+            status: "healthy" | "degraded";
+            /** @description Monitored (RUNNING) nodes */
+            total: number;
+            /** @description Of them, healthy at their latest check */
+            healthy: number;
+            /** @description Of them, answering but not healthy */
+            unhealthy: number;
+            /** @description Of them, not answering */
+            unreachable: number;
+            /** @description Each monitored node's latest check, in id order */
+            nodes: {
+              /** @description Node id */
+              nodeId: number;
+              /** @description Node name (signed-in callers only) */
+              nodeName?: string;
+              /** @description Platform (signed-in callers only) */
+              platform?: string;
+              /** @description The URL checked (signed-in callers only) */
+              endpoint?: string;
+              /**
+               * @description healthy, unhealthy or unreachable
+               * @enum {string}
+               */
+              status: "healthy" | "unhealthy" | "unreachable";
+              /** @description Time to answer */
+              responseTimeMs: number;
+              /** @description Why it is not healthy (signed-in callers only) */
+              errorMessage?: string;
+              /** @description When it was checked */
+              lastChecked: string;
+              /** @description The health body and HTTP status (signed-in callers only) */
+              metadata?: {
+                [key: string]: unknown;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getNodeHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A node's latest health; without credentials only its status and timing */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Node id */
+            nodeId: number;
+            /** @description Node name (signed-in callers only) */
+            nodeName?: string;
+            /** @description Platform (signed-in callers only) */
+            platform?: string;
+            /** @description The URL checked (signed-in callers only) */
+            endpoint?: string;
+            /**
+             * @description healthy, unhealthy or unreachable
+             * @enum {string}
+             */
+            status: "healthy" | "unhealthy" | "unreachable";
+            /** @description Time to answer */
+            responseTimeMs: number;
+            /** @description Why it is not healthy (signed-in callers only) */
+            errorMessage?: string;
+            /** @description When it was checked */
+            lastChecked: string;
+            /** @description The health body and HTTP status (signed-in callers only) */
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  triggerAllNodesCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The outcome of checking every monitored node now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description What the checks found */
+            message: string;
+            /** @description Nodes checked (monitored: RUNNING), as text */
+            checked: string;
+            /** @description Healthy, as text */
+            healthy: string;
+            /** @description Answering but not healthy, as text */
+            unhealthy: string;
+            /** @description Not answering, as text */
+            unreachable: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  triggerNodeCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The outcome of a check run now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description What the check found */
+            message: string;
+            /** @description The node checked (its id, as text) */
+            nodeId: string;
+            /** @description healthy, unhealthy or unreachable */
+            status: string;
+            /** @description When it was checked, RFC 3339 */
+            lastChecked: string;
+            /** @description Why it is not healthy */
+            errorMessage?: string;
+          };
+        };
+      };
       /** @description Invalid input: the message names the field */
       400: {
         headers: {

@@ -11,7 +11,7 @@ import { createBesuBinaryResolver, downloadBesuRelease, downloadJavaRuntime } fr
 import { NotFoundError } from "../../http/errors.js";
 import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.js";
 import { createDeploymentModes } from "./nodes.deployment-modes.js";
-import { createNodeHealth } from "./nodes.health.js";
+import { createNodeHealth, type NodeHealth } from "./nodes.health.js";
 import { registerNodeLookupRoutes } from "./nodes.lookup.routes.js";
 import { createNodeObserver } from "./nodes.observe.js";
 import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
@@ -26,6 +26,8 @@ export interface NodesModule {
   service: NodesService;
   /** Free ports and addresses for new nodes. */
   defaults: NodeDefaultsService;
+  /** The nodes' health: the poller's stored checks and on-demand probes (the monitoring routes). */
+  health: NodeHealth;
   /** Settles once the nodes an earlier console left running are adopted (or started again). */
   adopted: Promise<void>;
   /** Detaches from every node (they keep running) and stops the health poller. */
@@ -119,6 +121,7 @@ export function registerNodesModule(
     service,
     adopted,
     defaults,
+    health,
     close() {
       unsubscribe();
       health.stop();
