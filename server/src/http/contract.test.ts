@@ -529,6 +529,7 @@ const NODE_RESPONSES = [
   "GET /nodes/platform/{platform} response:items[]",
   "POST /nodes response:",
   "GET /nodes/{id} response:",
+  "GET /nodes/slug/{slug} response:",
   "PUT /nodes/{id} response:",
   "POST /nodes/{id}/start response:",
   "POST /nodes/{id}/stop response:",
@@ -589,6 +590,8 @@ const ALLOWED: Record<string, string> = {
   ]),
   ...echoed("PUT /nodes/{id}", "fabricOrderer", ECHO),
   "POST /user-notifications/test": "product addition: lets an operator check live delivery end to end",
+  "PUT /users/{id}/role request:username":
+    "the reference reuses auth.UpdateUserRequest, but upstream reads only its role here; a username sent along is dropped with a Warning header",
   "POST /nodes/{id}/contracts/deploy":
     "product addition (issue 7, smart-contracts/besu): deploy signed with a managed key",
   "POST /nodes/{id}/contracts/call": "product addition (issue 7, smart-contracts/besu): eth_call decoded by the ABI",

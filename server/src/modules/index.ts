@@ -7,6 +7,7 @@ import { registerKeyProvidersModule } from "./key-providers/index.js";
 import { registerKeysModule } from "./keys/index.js";
 import { registerBesuNetworksModule } from "./besu-networks/index.js";
 import { registerNodesModule } from "./nodes/index.js";
+import { registerMonitoringRoutes } from "./monitoring/monitoring.routes.js";
 import { registerDockerEnginesModule } from "./docker-engines/index.js";
 import { registerFabricNetworksModule } from "./fabric-networks/index.js";
 import { registerChaincodesModule } from "./fabric-chaincodes/index.js";
@@ -90,6 +91,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
       .catch((err: unknown) => ctx.log.error({ err }, "loading the registered Docker engines failed"));
     enginesLoaded();
   });
+  registerMonitoringRoutes(api, nodes.health);
   registerNodeRpcModule(api, nodes.service, keys);
   const fabricNetworks = registerFabricNetworksModule(api, {
     db: ctx.db,

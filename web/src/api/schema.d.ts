@@ -143,6 +143,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/users/{id}/role": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Change a user's role; their sessions end. The last admin can't be demoted (409) */
+    put: operations["updateUserRole"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/users/{id}/password": {
     parameters: {
       query?: never;
@@ -418,6 +435,23 @@ export interface paths {
     put?: never;
     /** Generate a key, optionally with a certificate */
     post: operations["createKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/keys/all": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every key, unpaged (public material only) */
+    get: operations["getAllKeys"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -895,6 +929,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/nodes/slug/{slug}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a node by its slug (as GET /nodes/{id} shows it) */
+    get: operations["getNodeBySlug"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/deployment-modes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The deployment modes new nodes may use here: service always, docker when the engine answers */
+    get: operations["getAvailableDeploymentModes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/nodes/{id}/events": {
     parameters: {
       query?: never;
@@ -1061,6 +1129,74 @@ export interface paths {
     post?: never;
     /** Remove a registered engine that runs no node */
     delete: operations["deleteDockerEngine"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/monitoring/health/ping": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The latest health of every monitored node, with counts (nodes never checked are checked now) */
+    get: operations["pingAllNodes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/monitoring/nodes/{id}/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A node's latest health check (checked now when it has none) */
+    get: operations["getNodeHealth"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/monitoring/health/check-all": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Probe every monitored node now and store the results */
+    post: operations["triggerAllNodesCheck"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/monitoring/nodes/{id}/check": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Probe a node now (whatever its status) and store the result */
+    post: operations["triggerNodeCheck"];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -5809,6 +5945,57 @@ export interface paths {
     get: operations["listUserNotifications"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/user-notifications/unread": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your unread notifications, newest first */
+    get: operations["listUnreadUserNotifications"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/user-notifications/type/{eventType}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your notifications of one event type, newest first (none for a type never sent) */
+    get: operations["listUserNotificationsByType"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/user-notifications/type/{eventType}/read-all": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark all your notifications of one event type read */
+    post: operations["markUserNotificationsOfTypeRead"];
     delete?: never;
     options?: never;
     head?: never;
@@ -12481,6 +12668,94 @@ export interface operations {
       };
     };
   };
+  updateUserRole: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description The user's new role */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Role: admin, manager or viewer (any letter case) */
+          role: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["User"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   updateUserPassword: {
     parameters: {
       query?: {
@@ -14576,6 +14851,131 @@ export interface operations {
       };
       /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getAllKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description All keys, in id order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Key ID */
+            id: number;
+            /** @description Key name */
+            name: string;
+            /** @description Free text */
+            description: string | null;
+            /**
+             * @description Key algorithm
+             * @enum {string}
+             */
+            algorithm: "EC" | "ED25519" | "RSA";
+            /**
+             * @description Curve of EC keys
+             * @enum {string|null}
+             */
+            curve: "P-256" | "P-384" | "P-521" | "secp256k1" | null;
+            /** @description RSA modulus size */
+            keySize: number | null;
+            /** @description Encoding of publicKey and certificate (PEM) */
+            format: string;
+            /** @description SubjectPublicKeyInfo PEM */
+            publicKey: string;
+            /** @description Certificate PEM, if the key has one */
+            certificate: string | null;
+            /** @description active */
+            status: string;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Certificate notAfter, RFC 3339 */
+            expiresAt: string | null;
+            /** @description Last certificate renewal, RFC 3339 */
+            lastRotatedAt: string | null;
+            /** @description SHA-256 of the public key (SPKI DER), hex */
+            sha256Fingerprint: string;
+            /** @description Subject Key Identifier: SHA-1 of the public key bits, hex */
+            sha1Fingerprint: string;
+            /** @description EIP-55 address of secp256k1 keys */
+            ethereumAddress: string | null;
+            /** @description The CA key that signed the certificate */
+            signingKeyID: number | null;
+            /** @description Where the private key lives */
+            provider: {
+              /** @description Provider ID */
+              id: number;
+              /** @description Provider name */
+              name: string;
+              /**
+               * @description Provider type
+               * @enum {string}
+               */
+              type: "DATABASE" | "VAULT" | "HSM" | "AWS_KMS";
+            };
+            /** @description Provider-specific details */
+            providerMetadata: {
+              [key: string]: unknown;
+            };
+            /** @description Key id inside a remote provider */
+            kmsKeyId: string | null;
+            /** @description True for keys a Fabric (P-256) or Besu (secp256k1) node can use: database-provider keys, as nodes read their key from disk */
+            canUseInNodes: boolean;
+            /** @description True when generated by this server */
+            generatedLocally: boolean;
+            /** @description True when imported into the provider */
+            importedToProvider: boolean;
+            /** @description Private keys are never exported by the API */
+            isExportable: boolean;
+            /** @description Always false */
+            wasExported: boolean;
+          }[];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -18519,6 +18919,145 @@ export interface operations {
       };
     };
   };
+  getNodeBySlug: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node slug */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getAvailableDeploymentModes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deployment modes of new nodes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Every mode this console knows, service first */
+            modes: {
+              /**
+               * @description The value of a node's `mode`
+               * @enum {string}
+               */
+              mode: "service" | "docker";
+              /** @description Whether a node created now may use it */
+              available: boolean;
+              /** @description What the mode runs, and why it is unavailable when it is */
+              description: string;
+            }[];
+            /** @description Whether the console itself seems to run in a container */
+            runningInDocker: boolean;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getNodeEvents: {
     parameters: {
       query?: {
@@ -19454,6 +19993,358 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  pingAllNodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The health of every monitored node */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * @description healthy when every monitored node is, else degraded
+             * @enum {string}
+             */
+            status: "healthy" | "degraded";
+            /** @description Monitored (RUNNING) nodes */
+            total: number;
+            /** @description Of them, healthy at their latest check */
+            healthy: number;
+            /** @description Of them, answering but not healthy */
+            unhealthy: number;
+            /** @description Of them, not answering */
+            unreachable: number;
+            /** @description Each monitored node's latest check, in id order */
+            nodes: {
+              /** @description Node id */
+              nodeId: number;
+              /** @description Node name (signed-in callers only) */
+              nodeName?: string;
+              /** @description Platform (signed-in callers only) */
+              platform?: string;
+              /** @description The URL checked (signed-in callers only) */
+              endpoint?: string;
+              /**
+               * @description healthy, unhealthy or unreachable
+               * @enum {string}
+               */
+              status: "healthy" | "unhealthy" | "unreachable";
+              /** @description Time to answer */
+              responseTimeMs: number;
+              /** @description Why it is not healthy (signed-in callers only) */
+              errorMessage?: string;
+              /** @description When it was checked */
+              lastChecked: string;
+              /** @description The health body and HTTP status (signed-in callers only) */
+              metadata?: {
+                [key: string]: unknown;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getNodeHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A node's latest health; without credentials only its status and timing */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Node id */
+            nodeId: number;
+            /** @description Node name (signed-in callers only) */
+            nodeName?: string;
+            /** @description Platform (signed-in callers only) */
+            platform?: string;
+            /** @description The URL checked (signed-in callers only) */
+            endpoint?: string;
+            /**
+             * @description healthy, unhealthy or unreachable
+             * @enum {string}
+             */
+            status: "healthy" | "unhealthy" | "unreachable";
+            /** @description Time to answer */
+            responseTimeMs: number;
+            /** @description Why it is not healthy (signed-in callers only) */
+            errorMessage?: string;
+            /** @description When it was checked */
+            lastChecked: string;
+            /** @description The health body and HTTP status (signed-in callers only) */
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  triggerAllNodesCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The outcome of checking every monitored node now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description What the checks found */
+            message: string;
+            /** @description Nodes checked (monitored: RUNNING), as text */
+            checked: string;
+            /** @description Healthy, as text */
+            healthy: string;
+            /** @description Answering but not healthy, as text */
+            unhealthy: string;
+            /** @description Not answering, as text */
+            unreachable: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  triggerNodeCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The outcome of a check run now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description What the check found */
+            message: string;
+            /** @description The node checked (its id, as text) */
+            nodeId: string;
+            /** @description healthy, unhealthy or unreachable */
+            status: string;
+            /** @description When it was checked, RFC 3339 */
+            lastChecked: string;
+            /** @description Why it is not healthy */
+            errorMessage?: string;
+          };
+        };
+      };
       /** @description Invalid input: the message names the field */
       400: {
         headers: {
@@ -34686,6 +35577,234 @@ export interface operations {
       };
       /** @description The caller's role does not allow this (or a cross-site change was refused) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listUnreadUserNotifications: {
+    parameters: {
+      query?: {
+        /** @description Page size (max 100) */
+        limit?: number;
+        /** @description Offset */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of notifications */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description What the list holds */
+            message: string;
+            /** @description The notifications of this page, newest first */
+            data: components["schemas"]["Notification"][];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listUserNotificationsByType: {
+    parameters: {
+      query?: {
+        /** @description Page size (max 100) */
+        limit?: number;
+        /** @description Offset */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Event type, e.g. node.downtime */
+        eventType: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of notifications */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description What the list holds */
+            message: string;
+            /** @description The notifications of this page, newest first */
+            data: components["schemas"]["Notification"][];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  markUserNotificationsOfTypeRead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Event type, e.g. node.downtime */
+        eventType: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Result */
+            message: string;
+            /** @description Result details, when any */
+            data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

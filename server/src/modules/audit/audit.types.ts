@@ -49,6 +49,8 @@ export const AUDIT_EVENT_TYPES = [
   "node.stop",
   "node.restart",
   "node.certificates_renew",
+  "node.health_check",
+  "node.health_check_all",
   "organization.msp_export",
   "chaincode.create",
   "chaincode.delete",

@@ -37,6 +37,9 @@ export function createKeysRepo(db: DB) {
       const r = await count.executeTakeFirstOrThrow();
       return { rows, total: Number(r.n) };
     },
+    async all(): Promise<KeyWithProviderRow[]> {
+      return withProvider().orderBy("keys.id").execute();
+    },
     async byId(id: number, trx?: Transaction<Database>): Promise<KeyWithProviderRow | undefined> {
       return withProvider(trx).where("keys.id", "=", id).executeTakeFirst();
     },

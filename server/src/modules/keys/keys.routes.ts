@@ -35,6 +35,20 @@ export function registerKeysRoutes(app: FastifyInstance, keys: KeysService): voi
   );
 
   r.get(
+    "/keys/all",
+    {
+      config: { access: "KEY_READ" },
+      schema: {
+        operationId: "getAllKeys",
+        tags,
+        summary: "Every key, unpaged (public material only)",
+        response: { 200: z.array(keyResponse).describe("All keys, in id order") },
+      },
+    },
+    async () => keys.all(),
+  );
+
+  r.get(
     "/keys/filter",
     {
       config: { access: "KEY_READ" },

@@ -12,15 +12,12 @@ import {
   type SubjectName,
 } from "../../crypto/certificates.js";
 import {
-  EC_CURVES,
-  KEY_ALGORITHMS,
   ethereumAddress,
   keySpecOf,
   loadPublicKey,
   parseKeySpec,
   sha256Fingerprint,
   subjectKeyIdentifier,
-  type EcCurve,
   type KeySpec,
   type SignatureEncoding,
 } from "../../crypto/key-algorithms.js";
@@ -30,13 +27,12 @@ import type { Database } from "../../db/types.js";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import type { KeyProvidersService } from "../key-providers/key-providers.service.js";
 import {
-  PROVIDER_TYPES,
   type GeneratedKey,
   type ProviderCertificateAuthority,
-  type ProviderType,
   type StoredKeyMaterial,
 } from "../key-providers/provider.js";
 import { withNamedInput } from "./crypto-errors.js";
+import { toKeyResponse } from "./keys.mapping.js";
 import type { CertificateRequest, CreateKeyBody, KeyResponse, PagedKeysResponse } from "./keys.schema.js";
 import type { KeyFilter, KeyRow, KeysRepo, KeyWithProviderRow } from "./keys.repo.js";
 
@@ -81,44 +77,6 @@ function material(row: KeyRow): StoredKeyMaterial {
     providerKeyRef: row.provider_key_ref,
     privateKeyEncrypted: row.private_key_encrypted,
     publicKeyPem: row.public_key,
-  };
-}
-
-export function toKeyResponse(row: KeyWithProviderRow): KeyResponse {
-  const algorithm = (KEY_ALGORITHMS as readonly string[]).includes(row.algorithm)
-    ? (row.algorithm as KeyResponse["algorithm"])
-    : "EC";
-  const curve = row.curve && (EC_CURVES as readonly string[]).includes(row.curve) ? (row.curve as EcCurve) : null;
-  const type = (PROVIDER_TYPES as readonly string[]).includes(row.provider_type)
-    ? (row.provider_type as ProviderType)
-    : "DATABASE";
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    algorithm,
-    curve,
-    keySize: row.key_size,
-    format: "PEM",
-    publicKey: row.public_key,
-    certificate: row.certificate,
-    status: row.status,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    lastRotatedAt: row.last_rotated_at,
-    sha256Fingerprint: row.sha256_fingerprint,
-    sha1Fingerprint: row.sha1_fingerprint,
-    ethereumAddress: row.ethereum_address,
-    signingKeyID: row.signing_key_id,
-    provider: { id: row.provider_id, name: row.provider_name, type },
-    providerMetadata: {},
-    kmsKeyId: row.provider_key_ref,
-    // Node processes read their key from disk, so only keys the console can export qualify.
-    canUseInNodes: type === "DATABASE" && algorithm === "EC" && (curve === "P-256" || curve === "secp256k1"),
-    generatedLocally: type === "DATABASE",
-    importedToProvider: false,
-    isExportable: false,
-    wasExported: false,
   };
 }
 
@@ -346,6 +304,11 @@ export function createKeysService(deps: {
     async list(filter: KeyFilter, page: number, pageSize: number): Promise<PagedKeysResponse> {
       const { rows, total } = await repo.page(filter, pageSize, (page - 1) * pageSize);
       return { items: rows.map(toKeyResponse), page, pageSize, totalItems: total };
+    },
+
+    /** GET /keys/all: every key, unpaged, in id order. */
+    async all(): Promise<KeyResponse[]> {
+      return (await repo.all()).map(toKeyResponse);
     },
 
     async get(id: number): Promise<KeyResponse> {

@@ -8,8 +8,11 @@ import { createExternalNodesRepo } from "../federation/external-nodes.repo.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createBesuBinaryResolver, downloadBesuRelease, downloadJavaRuntime } from "./besu-binary.js";
+import { NotFoundError } from "../../http/errors.js";
 import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.js";
-import { createNodeHealth } from "./nodes.health.js";
+import { createDeploymentModes } from "./nodes.deployment-modes.js";
+import { createNodeHealth, type NodeHealth } from "./nodes.health.js";
+import { registerNodeLookupRoutes } from "./nodes.lookup.routes.js";
 import { createNodeObserver } from "./nodes.observe.js";
 import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
 import { deploymentOf } from "./nodes.mapping.js";
@@ -23,6 +26,8 @@ export interface NodesModule {
   service: NodesService;
   /** Free ports and addresses for new nodes. */
   defaults: NodeDefaultsService;
+  /** The nodes' health: the poller's stored checks and on-demand probes (the monitoring routes). */
+  health: NodeHealth;
   /** Settles once the nodes an earlier console left running are adopted (or started again). */
   adopted: Promise<void>;
   /** Detaches from every node (they keep running) and stops the health poller. */
@@ -99,6 +104,14 @@ export function registerNodesModule(
     const row = await repo.byId(id);
     return row ? (((deploymentOf(row) as { env?: Record<string, string> }).env ?? {}) as Record<string, string>) : {};
   });
+  registerNodeLookupRoutes(api, {
+    bySlug: async (slug) => {
+      const row = await repo.bySlug(slug);
+      if (!row) throw new NotFoundError(`node with slug '${slug}' not found`);
+      return service.get(row.id);
+    },
+    modes: createDeploymentModes(deps.docker ? { docker: deps.docker } : {}),
+  });
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
   registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
   health.start();
@@ -109,6 +122,7 @@ export function registerNodesModule(
     service,
     adopted,
     defaults,
+    health,
     close() {
       unsubscribe();
       health.stop();

@@ -9,6 +9,8 @@ import type { HealthCheckRow, NodeRow, NodesRepo } from "./nodes.repo.js";
 import type { healthHistory, healthStatus } from "./nodes.schema.js";
 
 type HealthStatus = z.infer<typeof healthStatus>;
+/** One probe's outcome as stored (a health check row without its id). */
+type CheckResult = Omit<HealthCheckRow, "id">;
 type HealthHistory = z.infer<typeof healthHistory>;
 
 /** "30s" → 30000; the settings schema guarantees the form. */
@@ -31,7 +33,8 @@ function parseJson(text: string): Record<string, unknown> {
 /**
  * Node health: a poller GETs each RUNNING node's health endpoint (Fabric operations /healthz,
  * Besu /liveness) every `healthCheckInterval` and stores the result, keeping
- * `healthCheckRetention` rows per node. The interval follows `settings.updated`.
+ * `healthCheckRetention` rows per node. The interval follows `settings.updated`. `checkNow` and
+ * `checkAll` run the same probe on demand (the monitoring routes) and store it like a poll.
  */
 export function createNodeHealth(deps: {
   repo: Pick<NodesRepo, "byId" | "withStatus" | "insertHealth" | "lastHealth" | "healthBetween">;
@@ -44,7 +47,8 @@ export function createNodeHealth(deps: {
   let stopped = false;
   let unsubscribe: (() => void) | undefined;
 
-  async function check(row: NodeRow, timeoutMs: number, keep: number): Promise<HealthCheckRow | undefined> {
+  /** Probes the node's health endpoint once and stores the result; undefined when it has no endpoint. */
+  async function check(row: NodeRow, timeoutMs: number, keep: number): Promise<CheckResult | undefined> {
     const d = deploymentOf(row) as { healthUrl?: string };
     if (!d.healthUrl) return undefined;
     const t0 = Date.now();
@@ -55,29 +59,39 @@ export function createNodeHealth(deps: {
     const status = healthy ? "healthy" : r.status === 0 ? "unreachable" : "unhealthy";
     const metadata = { httpStatus: r.status, url: d.healthUrl, ...(r.body !== undefined ? { body: r.body } : {}) };
     const errorMessage = healthy ? null : (r.error ?? `HTTP ${r.status}`);
-    await repo.insertHealth(
-      {
-        node_id: row.id,
-        status,
-        response_time_ms: ms,
-        error_message: errorMessage,
-        metadata: JSON.stringify(metadata),
-        checked_at: nowIso(),
-      },
-      keep,
-    );
-    return repo.lastHealth(row.id);
+    const result: CheckResult = {
+      node_id: row.id,
+      status,
+      response_time_ms: ms,
+      error_message: errorMessage,
+      metadata: JSON.stringify(metadata),
+      checked_at: nowIso(),
+    };
+    await repo.insertHealth(result, keep);
+    // This probe's own result: a check of the poller's stored meanwhile must not stand in for it.
+    return result;
+  }
+
+  /** The timeout and retention of one round of checks, from the settings. */
+  async function limits(): Promise<{ timeoutMs: number; keep: number }> {
+    const s = (await deps.settings.get()).config;
+    return { timeoutMs: durationMs(s.healthCheckTimeout, 5000), keep: s.healthCheckRetention };
+  }
+
+  /** Probes a node now and answers the result as the API shows it. */
+  async function probe(row: NodeRow, l: { timeoutMs: number; keep: number }): Promise<HealthStatus> {
+    const h = await check(row, l.timeoutMs, l.keep);
+    return h ? toStatus(row, h) : withoutEndpoint(row);
   }
 
   async function pollOnce(): Promise<void> {
     if (running) return;
     running = true;
     try {
-      const s = (await deps.settings.get()).config;
-      const timeoutMs = durationMs(s.healthCheckTimeout, 5000);
+      const l = await limits();
       for (const row of await repo.withStatus(["RUNNING"])) {
         if (stopped) break;
-        await check(row, timeoutMs, s.healthCheckRetention).catch(() => undefined);
+        await check(row, l.timeoutMs, l.keep).catch(() => undefined);
       }
     } finally {
       running = false;
@@ -92,7 +106,7 @@ export function createNodeHealth(deps: {
     timer.unref();
   }
 
-  function toStatus(row: NodeRow, h: HealthCheckRow): HealthStatus {
+  function toStatus(row: NodeRow, h: CheckResult): HealthStatus {
     return {
       nodeId: row.id,
       nodeName: row.name,
@@ -103,6 +117,21 @@ export function createNodeHealth(deps: {
       ...(h.error_message ? { errorMessage: h.error_message } : {}),
       lastChecked: h.checked_at,
       metadata: parseJson(h.metadata),
+    };
+  }
+
+  /** A node that has no health endpoint yet (its deployment never got one): nothing to probe. */
+  function withoutEndpoint(row: NodeRow): HealthStatus {
+    return {
+      nodeId: row.id,
+      nodeName: row.name,
+      platform: row.platform,
+      endpoint: "",
+      status: "unreachable",
+      responseTimeMs: 0,
+      errorMessage: "the node has no health endpoint yet",
+      lastChecked: nowIso(),
+      metadata: {},
     };
   }
 
@@ -129,24 +158,30 @@ export function createNodeHealth(deps: {
     /** The latest stored check; checks now when there is none yet. */
     async status(id: number): Promise<HealthStatus> {
       const row = await mustGet(id);
-      const s = (await deps.settings.get()).config;
-      const h =
-        (await repo.lastHealth(id)) ??
-        (await check(row, durationMs(s.healthCheckTimeout, 5000), s.healthCheckRetention));
-      if (!h) {
-        return {
-          nodeId: row.id,
-          nodeName: row.name,
-          platform: row.platform,
-          endpoint: "",
-          status: "unreachable",
-          responseTimeMs: 0,
-          errorMessage: "the node has no health endpoint yet",
-          lastChecked: nowIso(),
-          metadata: {},
-        };
-      }
-      return toStatus(row, h);
+      const h = await repo.lastHealth(id);
+      return h ? toStatus(row, h) : probe(row, await limits());
+    },
+    /** The latest stored check of every monitored (RUNNING) node; those never checked are checked now. */
+    async statuses(): Promise<HealthStatus[]> {
+      const l = await limits();
+      return Promise.all(
+        (await repo.withStatus(["RUNNING"])).map(async (row) => {
+          const h = await repo.lastHealth(row.id);
+          return h ? toStatus(row, h) : probe(row, l);
+        }),
+      );
+    },
+    /**
+     * Probes one node now, whatever its status (a stopped node answers nothing: unreachable), and
+     * stores the result like a poll.
+     */
+    async checkNow(id: number): Promise<HealthStatus> {
+      return probe(await mustGet(id), await limits());
+    },
+    /** Probes every monitored (RUNNING) node now, all at once, and stores the results. */
+    async checkAll(): Promise<HealthStatus[]> {
+      const l = await limits();
+      return Promise.all((await repo.withStatus(["RUNNING"])).map((row) => probe(row, l)));
     },
     async history(
       id: number,

@@ -36,6 +36,9 @@ export function createNodesRepo(db: DB) {
     async byId(id: number): Promise<NodeRow | undefined> {
       return db.selectFrom("nodes").selectAll().where("id", "=", id).executeTakeFirst();
     },
+    async bySlug(slug: string): Promise<NodeRow | undefined> {
+      return db.selectFrom("nodes").selectAll().where("slug", "=", slug).executeTakeFirst();
+    },
     async byName(name: string): Promise<NodeRow | undefined> {
       return db.selectFrom("nodes").selectAll().where("name", "=", name).executeTakeFirst();
     },

@@ -40,6 +40,39 @@ const listQuery = z
   })
   .strict();
 
+const pageQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size (max 100)"),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe("Offset"),
+  })
+  .strict();
+
+/**
+ * An event type in a path. Any well-formed type is accepted (one no notification has yields an
+ * empty list, as upstream's filter does); only malformed text is a 400.
+ */
+const eventTypeParams = z
+  .object({
+    eventType: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(
+        /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/,
+        "must be an event type such as node.downtime: lowercase letters, digits, . _ -",
+      )
+      .describe("Event type, e.g. node.downtime"),
+  })
+  .strict();
+
+/** Upstream's envelope for these lists: `{message, data}`. */
+const notificationList = z
+  .object({
+    message: z.string().describe("What the list holds"),
+    data: z.array(notification).describe("The notifications of this page, newest first"),
+  })
+  .describe("A page of notifications");
+
 /** The signed-in user's own notification inbox. */
 export function registerNotificationsRoutes(app: FastifyInstance, svc: NotificationsService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -67,6 +100,64 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
       const q = req.query;
       const isRead = q.is_read === undefined ? undefined : q.is_read === "true";
       return svc.list(req.principal!.userId, { limit: q.limit, offset: q.offset, isRead });
+    },
+  );
+
+  r.get(
+    "/user-notifications/unread",
+    {
+      config: { access: "self" },
+      schema: {
+        operationId: "listUnreadUserNotifications",
+        tags,
+        summary: "Your unread notifications, newest first",
+        querystring: pageQuery,
+        response: { 200: notificationList },
+      },
+    },
+    async (req) => {
+      const page = await svc.list(req.principal!.userId, { ...req.query, isRead: false });
+      return { message: `${page.total} unread notifications`, data: page.notifications };
+    },
+  );
+
+  r.get(
+    "/user-notifications/type/:eventType",
+    {
+      config: { access: "self" },
+      schema: {
+        operationId: "listUserNotificationsByType",
+        tags,
+        summary: "Your notifications of one event type, newest first (none for a type never sent)",
+        params: eventTypeParams,
+        querystring: pageQuery,
+        response: { 200: notificationList },
+      },
+    },
+    async (req) => {
+      const { eventType } = req.params;
+      const page = await svc.list(req.principal!.userId, { ...req.query, eventType });
+      return { message: `${page.total} ${eventType} notifications`, data: page.notifications };
+    },
+  );
+
+  r.post(
+    "/user-notifications/type/:eventType/read-all",
+    {
+      config: { access: "self", audit: "notification.read_all" },
+      schema: {
+        operationId: "markUserNotificationsOfTypeRead",
+        tags,
+        summary: "Mark all your notifications of one event type read",
+        params: eventTypeParams,
+        response: { 200: message },
+      },
+    },
+    async (req) => {
+      const { eventType } = req.params;
+      const n = await svc.readAll(req.principal!.userId, eventType);
+      req.auditInfo.details = { event_type: eventType, updated: n };
+      return { message: `${n} ${eventType} notifications marked as read`, data: { event_type: eventType, updated: n } };
     },
   );
 

@@ -2,7 +2,7 @@ import { nowIso } from "../../db/db.js";
 import { NOTIFICATION_EVENT_TYPES, type BusEvent, type EventBus } from "../../events/bus.js";
 import type { WsHub } from "../../events/ws-hub.js";
 import { NotFoundError } from "../../http/errors.js";
-import type { NotificationRow, NotificationsRepo } from "./notifications.repo.js";
+import type { ListOptions, NotificationRow, NotificationsRepo } from "./notifications.repo.js";
 
 export interface NotificationDto {
   id: number;
@@ -66,7 +66,7 @@ export function createNotificationsService(deps: { repo: NotificationsRepo; bus:
       return bus.subscribe(onEvent);
     },
     deliver,
-    async list(userId: number, opts: { limit: number; offset: number; isRead?: boolean | undefined }) {
+    async list(userId: number, opts: ListOptions) {
       const { rows, total } = await repo.list(userId, opts);
       return { notifications: rows.map(toNotificationDto), total, limit: opts.limit, offset: opts.offset };
     },
@@ -76,8 +76,9 @@ export function createNotificationsService(deps: { repo: NotificationsRepo; bus:
     async setRead(userId: number, id: number, read: boolean): Promise<void> {
       if (!(await repo.setRead(userId, id, read))) throw new NotFoundError(`notification ${id} not found`);
     },
-    async readAll(userId: number): Promise<number> {
-      return repo.readAll(userId);
+    /** Marks all the user's notifications read, or only those of one event type; returns how many changed. */
+    async readAll(userId: number, eventType?: string): Promise<number> {
+      return repo.readAll(userId, eventType);
     },
     async remove(userId: number, id: number): Promise<void> {
       if (!(await repo.delete(userId, id))) throw new NotFoundError(`notification ${id} not found`);

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { createUserBody, idParams, resetPasswordBody, updateUserBody, userResponse } from "./users.schema.js";
+import {
+  createUserBody,
+  idParams,
+  resetPasswordBody,
+  updateRoleBody,
+  updateUserBody,
+  userResponse,
+} from "./users.schema.js";
 import type { UsersService } from "./users.service.js";
 
 const tags = ["Users"];
@@ -71,6 +78,27 @@ export function registerUsersRoutes(app: FastifyInstance, users: UsersService): 
       req.auditInfo.resource = `user:${req.params.id}`;
       req.auditInfo.details = { ...req.body };
       return users.update(req.params.id, req.body);
+    },
+  );
+
+  r.put(
+    "/users/:id/role",
+    {
+      // The same event as a role change through PUT /users/{id}: one place to look for who changed roles.
+      config: { access: "USER_UPDATE", audit: "user.update" },
+      schema: {
+        operationId: "updateUserRole",
+        tags,
+        summary: "Change a user's role; their sessions end. The last admin can't be demoted (409)",
+        params: idParams,
+        body: updateRoleBody,
+        response: { 200: userResponse },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `user:${req.params.id}`;
+      req.auditInfo.details = { role: req.body.role };
+      return users.update(req.params.id, { role: req.body.role });
     },
   );
 

@@ -44,6 +44,12 @@ export const updateUserBody = z
   .strict()
   .describe("Fields to change");
 
+/**
+ * PUT /users/{id}/role. Upstream documents its UpdateUserRequest here but reads only `role`; a
+ * `username` sent along is an unknown field (dropped with a Warning header, refused in Strict mode).
+ */
+export const updateRoleBody = z.object({ role: roleInput }).strict().describe("The user's new role");
+
 export const resetPasswordBody = z
   .object({
     new_password: passwordInput,

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type Docker from "dockerode";
 import { RuntimeError } from "../errors.js";
@@ -69,5 +69,19 @@ export async function pingEngine(
       `the Docker engine "${endpoint.name}" at ${endpoint.host} does not answer (${why}); start dockerd or choose mode "service"`,
       { engine: endpoint.name },
     );
+  }
+}
+
+/**
+ * Whether this console itself runs in a container: Docker leaves /.dockerenv, Podman
+ * /run/.containerenv, and on cgroup v1 the init process's cgroup names the runtime. A guess that
+ * can miss (cgroup v2 namespaces hide the path), so it only informs (GET /nodes/deployment-modes).
+ */
+export function runningInContainer(): boolean {
+  if (existsSync("/.dockerenv") || existsSync("/run/.containerenv")) return true;
+  try {
+    return /docker|containerd|kubepods|libpod/.test(readFileSync("/proc/1/cgroup", "utf8"));
+  } catch {
+    return false;
   }
 }

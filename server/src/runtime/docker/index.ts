@@ -6,7 +6,7 @@ import { consoleTagOf } from "./containers.js";
 import { dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
 
 export { consoleTagOf, containerName, createContainerSupervisor, LABEL } from "./container-supervisor.js";
-export { defaultDockerEndpoint, dockerClient, pingEngine, type DockerEndpoint } from "./engine.js";
+export { defaultDockerEndpoint, dockerClient, pingEngine, runningInContainer, type DockerEndpoint } from "./engine.js";
 export {
   buildImage,
   DEFAULT_IMAGE_REPOSITORIES,
