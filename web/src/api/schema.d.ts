@@ -18065,7 +18065,7 @@ export interface operations {
             env?: {
               [key: string]: string;
             };
-            /** @description Besu version (informational) */
+            /** @description Besu release (25.6.0); names the binary to use or download */
             version?: string;
             /**
              * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
@@ -18459,7 +18459,7 @@ export interface operations {
             };
             /** @description Network; must stay the same */
             networkId?: number;
-            /** @description Besu version */
+            /** @description Besu release */
             version?: string;
             /**
              * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)

@@ -83,6 +83,9 @@ export interface ResolvedBesu {
 }
 
 /** Why Besu can't be started here. `message` is shown as the node's errorMessage. */
+/** A Besu release number (25.6.0, 24.12.2-RC1): digits and dots, an optional tag, never a path. */
+export const BESU_VERSION = /^\d+\.\d+\.\d+(?:-[A-Za-z0-9]+)?$/;
+
 export class BesuBinaryError extends Error {
   constructor(message: string) {
     super(message);
@@ -143,6 +146,10 @@ export function createBesuBinaryResolver(
   }
   return {
     async resolve(version: string = DEFAULT_BESU_VERSION): Promise<ResolvedBesu> {
+      // The version names a folder of the cache and a release to download: only a release number.
+      if (!BESU_VERSION.test(version)) {
+        throw new BesuBinaryError(`besu version "${version}" is not a release number like ${DEFAULT_BESU_VERSION}`);
+      }
       let path: string | null = null;
       let source: ResolvedBesu["source"] = "path";
       const cached = join(cacheDir, version, "bin", "besu");

@@ -194,6 +194,13 @@ describe("Besu launcher resolution order", () => {
     await expect(failing.resolve("9.9.9")).rejects.toThrow(/downloading Besu 9\.9\.9 failed \(HTTP 404\)/);
     const offline = createBesuBinaryResolver({ env, cacheDir: join(base, "none"), downloader: null });
     await expect(offline.resolve()).rejects.toThrow(/^besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN/);
+
+    // A version names a cache folder: one that climbs out of the cache to someone's "bin/besu" is refused.
+    const planted = join(base, "planted");
+    writeExe(join(planted, "bin", "besu"), "exit 0");
+    const escape = `25.6.0/../../${planted.split("/").slice(-1)[0]}`;
+    await expect(r.resolve(escape)).rejects.toThrow(/is not a release number/);
+    expect(calls).toHaveLength(1);
   });
 
   it("fetches a Java runtime into the cache when none is installed, and hands it to the node", async () => {

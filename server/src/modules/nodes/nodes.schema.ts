@@ -18,6 +18,11 @@ const domainNames = z
   .array(z.string().trim().min(1).max(253))
   .max(50)
   .describe("Extra DNS names or IPs for the TLS certificate");
+/** A release number, never a path: it names a folder of the Besu cache and the image tag. */
+const besuVersion = z
+  .string()
+  .max(32)
+  .regex(/^$|^\d+\.\d+\.\d+(?:-[A-Za-z0-9]+)?$/, "must be a release number like 25.6.0");
 const mode = z
   .enum(["service", "docker"])
   .describe("Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)");
@@ -140,7 +145,7 @@ export const besuNodeConfig = z
       .optional()
       .describe("JWT algorithm"),
     env: env.optional(),
-    version: z.string().max(32).optional().describe("Besu version (informational)"),
+    version: besuVersion.optional().describe("Besu release (25.6.0); names the binary to use or download"),
     mode: mode.optional(),
     type: z.string().max(32).optional().describe("Node type hint; ignored"),
   })
@@ -270,7 +275,7 @@ export const updateNodeBody = z
           .max(2 ** 31 - 1)
           .optional()
           .describe("Network; must stay the same"),
-        version: z.string().max(32).optional().describe("Besu version"),
+        version: besuVersion.optional().describe("Besu release"),
         mode: mode.optional(),
       })
       .strict()

@@ -9,7 +9,7 @@ import type { BesuNetworksService } from "../besu-networks/besu-networks.service
 import type { KeysService } from "../keys/keys.service.js";
 import type { OrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
-import { BesuBinaryError, type BesuBinaryResolver } from "./besu-binary.js";
+import { BESU_VERSION, BesuBinaryError, type BesuBinaryResolver } from "./besu-binary.js";
 import {
   besuContainerSpec,
   besuImage,
@@ -254,7 +254,7 @@ export function createNodesService(deps: NodesServiceDeps) {
       if (d.mode === "docker") return { spec: besuContainerSpec(row.slug, d) };
       try {
         // The node's Besu version picks the release to download when none is installed.
-        const bin = await deps.besuBins.resolve(/^\d+\.\d+\.\d+/.test(d.props.version) ? d.props.version : undefined);
+        const bin = await deps.besuBins.resolve(BESU_VERSION.test(d.props.version) ? d.props.version : undefined);
         return { spec: besuProcessSpec(row.slug, d, bin.path, bin.javaHome) };
       } catch (err) {
         if (!(err instanceof BesuBinaryError)) throw err;
@@ -271,7 +271,7 @@ export function createNodesService(deps: NodesServiceDeps) {
    */
   async function assertBesuRunnable(version: string | undefined): Promise<void> {
     try {
-      await deps.besuBins.resolve(version && /^\d+\.\d+\.\d+/.test(version) ? version : undefined);
+      await deps.besuBins.resolve(version && BESU_VERSION.test(version) ? version : undefined);
     } catch (err) {
       if (!(err instanceof BesuBinaryError)) throw err;
       throw new ConflictError(
