@@ -1031,6 +1031,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/nodes/{id}/logs/tail": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The last lines of a node's log, numbered from the start of the file */
+    get: operations["tailLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/logs/range": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Lines start..end of a node's log */
+    get: operations["getLogRange"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/logs/filter": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Lines of a node's log matching an RE2 pattern, optionally between two line numbers */
+    get: operations["filterLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/{id}/logs/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Size, last change, line count, lines per level and first/last timestamps of a node's log */
+    get: operations["getLogStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/docker/engines": {
     parameters: {
       query?: never;
@@ -18828,6 +18896,358 @@ export interface operations {
       };
       /** @description The caller's role does not allow this (or a cross-site change was refused) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  tailLogs: {
+    parameters: {
+      query: {
+        /** @description Lines from the end (1-10000) */
+        lines: number;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description true */
+            success: boolean;
+            /** @description Lines, in file order */
+            data: {
+              /** @description Line number, from 1 at the start of the file */
+              line_number: number;
+              /** @description The line, without its newline (at most 16384 bytes of it) */
+              content: string;
+            }[];
+            /** @description Absent on success (failures answer with success false and the error) */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getLogRange: {
+    parameters: {
+      query: {
+        /** @description First line (1-based) */
+        start: number;
+        /** @description Last line, inclusive (at most 10000 lines from start) */
+        end: number;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description true */
+            success: boolean;
+            data: {
+              /** @description First line asked for */
+              start_line: number;
+              /** @description Last line asked for */
+              end_line: number;
+              /** @description The lines of the range the file has */
+              entries: {
+                /** @description Line number, from 1 at the start of the file */
+                line_number: number;
+                /** @description The line, without its newline (at most 16384 bytes of it) */
+                content: string;
+              }[];
+            };
+            /** @description Absent on success (failures answer with success false and the error) */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  filterLogs: {
+    parameters: {
+      query?: {
+        /** @description RE2 regular expression (Go's regexp syntax) a line must contain a match of; empty matches all */
+        pattern?: string;
+        /** @description Match the pattern regardless of case */
+        ignoreCase?: "true" | "false";
+        /** @description First line searched; 0 or absent means no bound */
+        start?: number;
+        /** @description Last line searched; 0 or absent means no bound */
+        end?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description true */
+            success: boolean;
+            /** @description Lines, in file order */
+            data: {
+              /** @description Line number, from 1 at the start of the file */
+              line_number: number;
+              /** @description The line, without its newline (at most 16384 bytes of it) */
+              content: string;
+            }[];
+            /** @description Absent on success (failures answer with success false and the error) */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getLogStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description true */
+            success: boolean;
+            data: {
+              /** @description Size of the log file in bytes */
+              size_bytes: number;
+              /** @description When the file last changed (RFC 3339) */
+              modified: string;
+              /** @description Lines in the file */
+              total_lines: number;
+              /** @description Lines per level (Fabric's ERRO counts as ERROR, WARNING as WARN); lines naming none are not counted */
+              level_counts: {
+                [key: string]: number;
+              };
+              /** @description Timestamp the first timestamped line starts with, as written */
+              first_timestamp?: string;
+              /** @description Timestamp the last timestamped line starts with, as written */
+              last_timestamp?: string;
+            };
+            /** @description Absent on success (failures answer with success false and the error) */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,6 +10,8 @@ import type { SettingsService } from "../settings/settings.service.js";
 import { createBesuBinaryResolver, downloadBesuRelease, downloadJavaRuntime } from "./besu-binary.js";
 import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.js";
 import { createNodeHealth } from "./nodes.health.js";
+import { createNodeLogReader } from "./node-logs.js";
+import { registerNodeLogRoutes } from "./node-logs.routes.js";
 import { createNodeObserver } from "./nodes.observe.js";
 import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
 import { deploymentOf } from "./nodes.mapping.js";
@@ -99,7 +101,9 @@ export function registerNodesModule(
     return row ? (((deploymentOf(row) as { env?: Record<string, string> }).env ?? {}) as Record<string, string>) : {};
   });
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
-  registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
+  const observer = createNodeObserver({ repo });
+  registerNodeObserveRoutes(api, { observer, health, defaults });
+  registerNodeLogRoutes(api, createNodeLogReader({ logFile: observer.logFile }));
   health.start();
   const adopted = (deps.dockerReady ?? Promise.resolve())
     .then(() => service.adoptAll())
