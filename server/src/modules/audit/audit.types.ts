@@ -25,6 +25,7 @@ export const AUDIT_EVENT_TYPES = [
   "node.contract_deploy",
   "node.contract_call",
   "node.contract_send",
+  "node.rpc_logs",
   "key_provider.create",
   "key_provider.delete",
   "key_provider.vault_start",
