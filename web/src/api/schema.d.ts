@@ -1099,6 +1099,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/nodes/readiness/besu": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether besu and a Java 21+ runtime are installed here, with their paths and versions */
+    get: operations["checkBesuReadiness"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/nodes/verify/besu": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Find besu for a version (downloading it when downloads are on) and run `besu --version` */
+    post: operations["verifyBesuVersion"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/docker/engines": {
     parameters: {
       query?: never;
@@ -19350,6 +19384,181 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkBesuReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description true when besu and a Java 21+ runtime are installed and run */
+            ready: boolean;
+            /** @description Operating system, as Go names it (linux, darwin, windows) */
+            platform: string;
+            /** @description CPU architecture, as Go names it (amd64, arm64) */
+            arch: string;
+            besu: {
+              /** @description Whether besu was found */
+              installed: boolean;
+              /** @description Where besu was found */
+              path?: string;
+              /** @description The version besu reports */
+              version?: string;
+              /** @description Why besu can't be used, with how to install it */
+              error?: string;
+            };
+            java: {
+              /** @description Whether java was found */
+              installed: boolean;
+              /** @description Where java was found */
+              path?: string;
+              /** @description The version java reports */
+              version?: string;
+              /** @description Why java can't be used, with how to install it */
+              error?: string;
+            };
+            /** @description What stops a Besu node from starting here */
+            errors: string[];
+            /** @description What would happen on the first start (downloads) */
+            warnings: string[];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  verifyBesuVersion: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Besu release (default 25.6.0) */
+          version?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Whether besu was found and ran */
+            success: boolean;
+            /** @description The version asked for */
+            version: string;
+            /** @description The version `besu --version` reports */
+            actualVersion?: string;
+            /** @description The besu launcher that ran */
+            binaryPath?: string;
+            /** @description Whether this call downloaded the release */
+            downloaded: boolean;
+            /** @description Why it failed, with how to install Besu */
+            error?: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

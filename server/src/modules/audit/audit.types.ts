@@ -26,6 +26,7 @@ export const AUDIT_EVENT_TYPES = [
   "node.contract_call",
   "node.contract_send",
   "node.rpc_logs",
+  "node.besu_verify",
   "key_provider.create",
   "key_provider.delete",
   "key_provider.vault_start",

@@ -8,6 +8,8 @@ import { createExternalNodesRepo } from "../federation/external-nodes.repo.js";
 import { createOrganizationsRepo } from "../organizations/organizations.repo.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { createBesuBinaryResolver, downloadBesuRelease, downloadJavaRuntime } from "./besu-binary.js";
+import { createBesuReadiness } from "./besu-readiness.js";
+import { registerBesuReadinessRoutes } from "./besu-readiness.routes.js";
 import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.js";
 import { createNodeHealth } from "./nodes.health.js";
 import { createNodeLogReader } from "./node-logs.js";
@@ -104,6 +106,10 @@ export function registerNodesModule(
   const observer = createNodeObserver({ repo });
   registerNodeObserveRoutes(api, { observer, health, defaults });
   registerNodeLogRoutes(api, createNodeLogReader({ logFile: observer.logFile }));
+  registerBesuReadinessRoutes(
+    api,
+    createBesuReadiness({ configured: env.besuBin, downloader: env.besuDownload ? downloadBesuRelease : null }),
+  );
   health.start();
   const adopted = (deps.dockerReady ?? Promise.resolve())
     .then(() => service.adoptAll())
