@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { LOG_REFERENCE_CORRECTIONS, LOG_STATS_ALLOWED } from "../test-support/contract-logs.js";
 import { createTestApp, type TestApp } from "../test-support/test-app.js";
 
 type Json = Record<string, unknown>;
@@ -543,14 +544,6 @@ const DOCKER_ENGINE_ALLOWED: Record<string, string> = {
   ),
 };
 
-/** Product additions to upstream's log statistics (docs/nodes.md, "Logs"). */
-const LOG_STATS_ALLOWED: Record<string, string> = Object.fromEntries(
-  ["level_counts", "first_timestamp", "last_timestamp"].map((f) => [
-    `GET /nodes/{id}/logs/stats response:data.${f}`,
-    "product addition: lines per level and the first and last timestamps, read in the same pass as total_lines",
-  ]),
-);
-
 const ALLOWED: Record<string, string> = {
   ...LOG_STATS_ALLOWED,
   ...DOCKER_ENGINE_ALLOWED,
@@ -728,15 +721,6 @@ const ALLOWED: Record<string, string> = {
   ]),
 };
 
-/** upstream's log.LogResponse with `data` as its log service fills it (pkg/log: LogEntry, LogRange, stats map). */
-const LOG_ENTRY = { type: "object", properties: { line_number: { type: "integer" }, content: { type: "string" } } };
-const logResponse = (data: Json): Json => ({
-  type: "object",
-  properties: { success: { type: "boolean" }, error: { type: "string" }, data },
-});
-const LOG_DATA_REASON =
-  "the reference types log.LogResponse.data as free-form ({}); upstream's log handler always puts this shape in it";
-
 /**
  * Where the reference file disagrees with what upstream's own clients read, the clients win: each
  * entry replaces the reference's success schema of one operation, and the comparison then runs
@@ -744,36 +728,7 @@ const LOG_DATA_REASON =
  * field that upstream's handler always fills with one shape.
  */
 const REFERENCE_CORRECTIONS: Record<string, { reason: string; schema: Json }> = {
-  "GET /nodes/{id}/logs/tail": {
-    reason: `${LOG_DATA_REASON}: an array of LogEntry`,
-    schema: logResponse({ type: "array", items: LOG_ENTRY }),
-  },
-  "GET /nodes/{id}/logs/filter": {
-    reason: `${LOG_DATA_REASON}: an array of LogEntry`,
-    schema: logResponse({ type: "array", items: LOG_ENTRY }),
-  },
-  "GET /nodes/{id}/logs/range": {
-    reason: `${LOG_DATA_REASON}: a LogRange`,
-    schema: logResponse({
-      type: "object",
-      properties: {
-        start_line: { type: "integer" },
-        end_line: { type: "integer" },
-        entries: { type: "array", items: LOG_ENTRY },
-      },
-    }),
-  },
-  "GET /nodes/{id}/logs/stats": {
-    reason: `${LOG_DATA_REASON}: a map of size_bytes, modified and total_lines`,
-    schema: logResponse({
-      type: "object",
-      properties: {
-        size_bytes: { type: "integer" },
-        modified: { type: "string" },
-        total_lines: { type: "integer" },
-      },
-    }),
-  },
+  ...LOG_REFERENCE_CORRECTIONS,
   "GET /organizations/{id}/keys": {
     reason:
       "the reference lists service.OrganizationKeyDTO[], but upstream's Terraform provider (fabric identity resource) reads handler.ListKeysResponse, {keys: {<keyId>: handler.KeyResponse}}; a list breaks every refresh",
