@@ -20,6 +20,53 @@ export function blockParam(value: string | undefined, field = "blockTag", fallba
   }
 }
 
+/** eth_getLogs' filter as a caller gives it: blocks as numbers or tags, or one block by hash. */
+export interface LogFilterInput {
+  fromBlock?: string | undefined;
+  toBlock?: string | undefined;
+  blockHash?: string | undefined;
+  address?: string | string[] | undefined;
+  topics?: Array<string | string[] | null> | undefined;
+}
+
+/** Blocks one eth_getLogs may span: Besu's default `--rpc-max-logs-range`. */
+export const MAX_LOG_BLOCK_RANGE = 5000n;
+/** Blocks one eth_feeHistory may cover (Besu's and geth's limit). */
+export const MAX_FEE_HISTORY_BLOCKS = 1024n;
+/** Pending transactions returned at most. */
+export const MAX_PENDING_TRANSACTIONS = 1000;
+/** JSON-RPC's "method not found". */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * Reward percentiles as eth_feeHistory takes them: numbers 0-100, ascending, given as `25,75` or
+ * `[25,75]` (at most 100 of them). Empty or absent: none.
+ */
+export function parsePercentiles(value: string | undefined, field = "rewardPercentiles"): number[] {
+  const text = (value ?? "").trim().replace(/^\[/, "").replace(/\]$/, "").trim();
+  if (!text) return [];
+  const parts = text.split(",").map((p) => p.trim());
+  if (parts.length > 100) throw new BesuInputError(field, "at most 100 percentiles");
+  let last = -1;
+  return parts.map((p) => {
+    const n = Number(p);
+    if (!/^\d+(\.\d+)?$/.test(p) || n > 100)
+      throw new BesuInputError(field, `"${p}" is not a percentile between 0 and 100`);
+    if (n < last) throw new BesuInputError(field, "must be in ascending order");
+    last = n;
+    return n;
+  });
+}
+
+/** eth_feeHistory's result (quantities 0x-hex); nodes may add fields, such as blob fees. */
+export interface FeeHistory {
+  oldestBlock: string;
+  baseFeePerGas?: string[];
+  gasUsedRatio: number[];
+  reward?: string[][];
+  [field: string]: unknown;
+}
+
 /** One validator's row of `qbft_getSignerMetrics`. */
 export interface QbftSignerMetric {
   address: string;
@@ -55,6 +102,70 @@ export function createBesuRpc(url: string, opts: { timeoutMs?: number; headers?:
 
   const address = (v: string, field = "address") => parseAddress(v, field);
   const hash = (v: string, field = "hash") => parseFixedHex(v, field, 32);
+  const index = (v: string, field = "index") => toQuantity(parseQuantity(v, field, { max: 0xffffffffn }));
+
+  /** A block parameter's number: tags resolved through eth_blockNumber (asked once). */
+  async function blockNumberOf(param: string, latest: () => Promise<bigint>): Promise<bigint> {
+    if (param === "earliest") return 0n;
+    return param.startsWith("0x") ? BigInt(param) : latest();
+  }
+
+  async function logs(f: LogFilterInput): Promise<Record<string, unknown>[]> {
+    const filter: Record<string, unknown> = {};
+    if (f.blockHash !== undefined) {
+      if (f.fromBlock !== undefined || f.toBlock !== undefined)
+        throw new BesuInputError("blockHash", "can't be combined with fromBlock or toBlock");
+      filter.blockHash = hash(f.blockHash, "blockHash");
+    } else {
+      const from = blockParam(f.fromBlock, "fromBlock");
+      const to = blockParam(f.toBlock, "toBlock");
+      let head: Promise<bigint> | undefined;
+      const latest = () => (head ??= call<string>("eth_blockNumber").then((h) => BigInt(h)));
+      const [a, b] = [await blockNumberOf(from, latest), await blockNumberOf(to, latest)];
+      if (b < a) throw new BesuInputError("toBlock", `must not be before fromBlock (${a} > ${b})`);
+      if (b - a + 1n > MAX_LOG_BLOCK_RANGE)
+        throw new BesuInputError(
+          "toBlock",
+          `at most ${MAX_LOG_BLOCK_RANGE} blocks from fromBlock (Besu's default range)`,
+        );
+      Object.assign(filter, { fromBlock: from, toBlock: to });
+    }
+    if (f.address !== undefined)
+      filter.address = Array.isArray(f.address)
+        ? f.address.map((a, i) => address(a, `address[${i}]`))
+        : address(f.address);
+    if (f.topics !== undefined)
+      filter.topics = f.topics.map((t, i) =>
+        t === null ? null : Array.isArray(t) ? t.map((x, j) => hash(x, `topics[${i}][${j}]`)) : hash(t, `topics[${i}]`),
+      );
+    return call<Record<string, unknown>[]>("eth_getLogs", [filter]);
+  }
+
+  /**
+   * The node's pending transactions. upstream asks eth_pendingTransactions, which Besu does not
+   * serve; when a node answers "method not found" the next is asked: Besu's own
+   * txpool_besuPendingTransactions, then geth's txpool_content (its `pending` map, flattened).
+   */
+  async function pendingTransactions(limit = MAX_PENDING_TRANSACTIONS): Promise<Record<string, unknown>[]> {
+    const missing = (err: unknown) => err instanceof BesuRpcError && err.rpcCode === METHOD_NOT_FOUND;
+    try {
+      return (await call<Record<string, unknown>[]>("eth_pendingTransactions")).slice(0, limit);
+    } catch (err) {
+      if (!missing(err)) throw err;
+    }
+    try {
+      return (await call<Record<string, unknown>[]>("txpool_besuPendingTransactions", [limit])).slice(0, limit);
+    } catch (err) {
+      if (!missing(err)) throw err;
+    }
+    const pool = await call<{ pending?: Record<string, Record<string, Record<string, unknown>>> }>("txpool_content");
+    const out: Record<string, unknown>[] = [];
+    for (const byNonce of Object.values(pool.pending ?? {})) {
+      const txs = Object.entries(byNonce).sort(([a], [b]) => Number(a) - Number(b));
+      for (const [, tx] of txs) out.push(tx);
+    }
+    return out.slice(0, limit);
+  }
 
   return {
     url,
@@ -84,6 +195,22 @@ export function createBesuRpc(url: string, opts: { timeoutMs?: number; headers?:
     transactionByHash: async (h: string) => call<Record<string, unknown> | null>("eth_getTransactionByHash", [hash(h)]),
     transactionReceipt: async (h: string) =>
       call<Record<string, unknown> | null>("eth_getTransactionReceipt", [hash(h)]),
+    transactionByBlockHashAndIndex: async (h: string, i: string) =>
+      call<Record<string, unknown> | null>("eth_getTransactionByBlockHashAndIndex", [hash(h), index(i)]),
+    transactionByBlockNumberAndIndex: async (n: string | undefined, i: string) =>
+      call<Record<string, unknown> | null>("eth_getTransactionByBlockNumberAndIndex", [
+        blockParam(n, "number"),
+        index(i),
+      ]),
+    /** eth_feeHistory; `rewardPercentiles` as {@link parsePercentiles} reads it. */
+    feeHistory: async (blockCount: string, newestBlock: string, rewardPercentiles?: string) =>
+      call<FeeHistory>("eth_feeHistory", [
+        toQuantity(parseQuantity(blockCount, "blockCount", { min: 1n, max: MAX_FEE_HISTORY_BLOCKS })),
+        blockParam(newestBlock, "newestBlock"),
+        parsePercentiles(rewardPercentiles),
+      ]),
+    logs,
+    pendingTransactions,
     peerCount: async () => call<string>("net_peerCount"),
 
     // QBFT (Besu only; enabled by --rpc-http-api=...,QBFT). Method names and params per Besu's API reference.

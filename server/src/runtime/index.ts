@@ -35,6 +35,7 @@ export {
   type LogFollower,
   type LogRotation,
 } from "./log-files.js";
+export { scanLines, tailLines, withLogFile, type LogLine, type OpenLog } from "./log-lines.js";
 export { readPidRecord, verifyPidRecord, type PidRecord, type PidVerdict } from "./pid-file.js";
 export {
   bindTest,

@@ -25,6 +25,8 @@ export const AUDIT_EVENT_TYPES = [
   "node.contract_deploy",
   "node.contract_call",
   "node.contract_send",
+  "node.rpc_logs",
+  "node.besu_verify",
   "key_provider.create",
   "key_provider.delete",
   "key_provider.vault_start",

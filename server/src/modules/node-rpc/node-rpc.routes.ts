@@ -19,6 +19,36 @@ const idParams = z
 const str = (d: string) => z.string().max(200).describe(d);
 const bool = z.enum(["true", "false"]).optional().describe("true or false");
 const anyObject = z.record(z.string(), z.unknown()).nullable().describe("The node's JSON-RPC result");
+const txObject = z.record(z.string(), z.unknown()).describe("A transaction as the node returns it");
+const hexList = (d: string) => z.array(z.string()).describe(d);
+const feeHistory = z
+  .looseObject({
+    oldestBlock: z.string().describe("First block of the range (0x-hex)"),
+    baseFeePerGas: hexList("Base fee per gas of each block, plus the next block's").optional(),
+    gasUsedRatio: z.array(z.number()).describe("Gas used / gas limit of each block"),
+    reward: z
+      .array(z.array(z.string()))
+      .optional()
+      .describe("Per block, the priority fee at each percentile asked for"),
+  })
+  .describe("eth_feeHistory's result; other fields the node adds (blob fees) are passed on");
+const hash32 = (d: string) => z.string().max(66).describe(d);
+const logsBody = z
+  .object({
+    fromBlock: str("First block: number (decimal or 0x-hex) or tag (default latest)").optional(),
+    toBlock: str(`Last block (default latest); at most 5000 blocks after fromBlock`).optional(),
+    blockHash: hash32("One block by hash, instead of fromBlock/toBlock").optional(),
+    address: z
+      .union([z.string().max(64), z.array(z.string().max(64)).max(100)])
+      .optional()
+      .describe("Contract address, or up to 100 of them"),
+    topics: z
+      .array(z.union([z.null(), hash32("Topic"), z.array(hash32("Topic")).max(32)]))
+      .max(4)
+      .optional()
+      .describe("Up to 4 topic positions: a topic, a list of alternatives, or null for any"),
+  })
+  .strict();
 
 /** Where a Besu node's JSON-RPC endpoint is; provided by the nodes module. */
 export interface RpcEndpointResolver {
@@ -70,10 +100,12 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
     query: Q,
     response: R,
     handler: (rpc: BesuRpc, q: z.infer<z.ZodObject<Q>>) => Promise<z.infer<R>>,
+    operationId?: string,
   ): void {
     // Registered without the type provider: the response type is generic here, and the zod
     // serializer still checks every reply against `response`.
     const schema: FastifySchema = {
+      ...(operationId ? { operationId } : {}),
       tags,
       summary,
       params: idParams,
@@ -123,6 +155,14 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
     z.string().nullable(),
     (rpc, q) => rpc.blockTransactionCountByNumber(q.number ?? q.tag),
   );
+  get(
+    "block-transaction-count-by-hash",
+    "eth_getBlockTransactionCountByHash",
+    { hash: str("Block hash") },
+    z.string().nullable().describe("Transaction count (0x-hex), null for an unknown block"),
+    (rpc, q) => rpc.blockTransactionCountByHash(q.hash),
+    "getBesuBlockTransactionCountByHash",
+  );
   get("chain-id", "eth_chainId", {}, z.string(), (rpc) => rpc.chainId());
   get(
     "code",
@@ -130,6 +170,28 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
     { address: str("Contract address"), blockTag: str("Block tag").optional() },
     z.string(),
     (rpc, q) => rpc.code(q.address, q.blockTag),
+  );
+  get(
+    "fee-history",
+    "eth_feeHistory: base fees, gas used ratios and priority fee percentiles of recent blocks",
+    {
+      blockCount: str("Blocks, decimal or 0x-hex (1-1024)"),
+      newestBlock: str("Newest block: number (decimal or 0x-hex) or latest, earliest, pending, safe, finalized"),
+      rewardPercentiles: str(
+        "Priority fee percentiles 0-100, ascending: 25,75 or [25,75] (none when empty)",
+      ).optional(),
+    },
+    feeHistory,
+    (rpc, q) => rpc.feeHistory(q.blockCount, q.newestBlock, q.rewardPercentiles),
+    "getBesuFeeHistory",
+  );
+  get(
+    "pending-transactions",
+    "The node's pending transactions (eth_pendingTransactions, else txpool_besuPendingTransactions, else txpool_content)",
+    {},
+    z.array(txObject).describe("Pending transactions, at most 1000"),
+    (rpc) => rpc.pendingTransactions(),
+    "getBesuPendingTransactions",
   );
   get("protocol-version", "eth_protocolVersion", {}, z.string(), (rpc) => rpc.protocolVersion());
   get(
@@ -151,6 +213,26 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
   );
   get("transaction-by-hash", "eth_getTransactionByHash", { hash: str("Transaction hash") }, anyObject, (rpc, q) =>
     rpc.transactionByHash(q.hash),
+  );
+  get(
+    "transaction-by-block-hash-and-index",
+    "eth_getTransactionByBlockHashAndIndex",
+    { hash: str("Block hash"), index: str("Transaction index in the block, decimal or 0x-hex") },
+    anyObject,
+    (rpc, q) => rpc.transactionByBlockHashAndIndex(q.hash, q.index),
+    "getBesuTransactionByBlockHashAndIndex",
+  );
+  get(
+    "transaction-by-block-number-and-index",
+    "eth_getTransactionByBlockNumberAndIndex",
+    {
+      number: str("Block number, decimal or 0x-hex").optional(),
+      tag: str("Block tag: latest, earliest, pending (when no number; default latest)").optional(),
+      index: str("Transaction index in the block, decimal or 0x-hex"),
+    },
+    anyObject,
+    (rpc, q) => rpc.transactionByBlockNumberAndIndex(q.number ?? q.tag, q.index),
+    "getBesuTransactionByBlockNumberAndIndex",
   );
   get("transaction-receipt", "eth_getTransactionReceipt", { hash: str("Transaction hash") }, anyObject, (rpc, q) =>
     rpc.transactionReceipt(q.hash),
@@ -181,6 +263,26 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
     { blockNumber: str("Block number, 0x-hex, or latest/earliest/pending") },
     z.array(z.string()),
     (rpc, q) => rpc.qbftValidatorsByBlockNumber(q.blockNumber),
+  );
+
+  r.post(
+    "/nodes/:id/rpc/logs",
+    {
+      config: { access: "NODE_READ", audit: "node.rpc_logs" },
+      schema: {
+        operationId: "getBesuLogs",
+        tags,
+        summary: "eth_getLogs: event logs by block range or block hash, address and topics",
+        params: idParams,
+        body: logsBody,
+        response: { 200: z.array(z.record(z.string(), z.unknown()).describe("A log as the node returns it")) },
+      },
+    },
+    async (req) => {
+      req.auditInfo.resource = `node:${req.params.id}`;
+      const rpc = await rpcOf(req.params.id);
+      return runRpc(() => rpc.logs(req.body), { nodeId: req.params.id, nodes });
+    },
   );
 
   r.get(

@@ -93,7 +93,8 @@ export class BesuBinaryError extends Error {
   }
 }
 
-async function isExecutable(path: string): Promise<boolean> {
+/** Whether `path` is a regular file this process may execute. */
+export async function isExecutable(path: string): Promise<boolean> {
   try {
     await access(path, constants.X_OK);
     return (await stat(path)).isFile();
@@ -110,7 +111,18 @@ export function parseJavaMajor(output: string): number | null {
   return first === 1 && m[2] ? Number(m[2]) : first;
 }
 
-function javaVersion(javaPath: string): Promise<string | null> {
+/** The first executable `name` in the absolute directories of `env.PATH`, or null. */
+export async function findOnPath(env: NodeJS.ProcessEnv, name: string): Promise<string | null> {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const p = join(dir, name);
+    if (await isExecutable(p)) return p;
+  }
+  return null;
+}
+
+/** `java -version`'s output (it writes to stderr), or null when it did not run. */
+export function javaVersion(javaPath: string): Promise<string | null> {
   return runFile(javaPath, ["-version"], { timeoutMs: 10_000 }).then(
     ({ stdout, stderr }) => `${stdout}\n${stderr}`,
     () => null,
@@ -136,14 +148,6 @@ export function createBesuBinaryResolver(
 ) {
   const env = opts.env ?? process.env;
   const cacheDir = opts.cacheDir ?? defaultBesuCacheDir(env);
-  async function findOnPath(name: string): Promise<string | null> {
-    for (const dir of (env.PATH ?? "").split(delimiter)) {
-      if (!dir || !isAbsolute(dir)) continue;
-      const p = join(dir, name);
-      if (await isExecutable(p)) return p;
-    }
-    return null;
-  }
   return {
     async resolve(version: string = DEFAULT_BESU_VERSION): Promise<ResolvedBesu> {
       // The version names a folder of the cache and a release to download: only a release number.
@@ -162,7 +166,7 @@ export function createBesuBinaryResolver(
         path = opts.configured;
         source = "configured";
       } else {
-        path = await findOnPath("besu");
+        path = await findOnPath(env, "besu");
         if (!path && (await isExecutable(cached))) {
           path = cached;
           source = "cache";
@@ -184,7 +188,7 @@ export function createBesuBinaryResolver(
       }
       if (!path)
         throw new BesuBinaryError(`besu binary not found on PATH or in CHAINLAUNCH_BESU_BIN; ${BESU_INSTALL_HINT}`);
-      let java = env.JAVA_HOME ? join(env.JAVA_HOME, "bin", "java") : await findOnPath("java");
+      let java = env.JAVA_HOME ? join(env.JAVA_HOME, "bin", "java") : await findOnPath(env, "java");
       let javaHome: string | undefined;
       if (!java || !(await isExecutable(java))) {
         // No Java installed: use (or fetch) a runtime in the cache and hand it to the node as JAVA_HOME.

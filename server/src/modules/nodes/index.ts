@@ -13,6 +13,10 @@ import { createNodeDefaults, type NodeDefaultsService } from "./nodes.defaults.j
 import { createDeploymentModes } from "./nodes.deployment-modes.js";
 import { createNodeHealth, type NodeHealth } from "./nodes.health.js";
 import { registerNodeLookupRoutes } from "./nodes.lookup.routes.js";
+import { createBesuReadiness } from "./besu-readiness.js";
+import { registerBesuReadinessRoutes } from "./besu-readiness.routes.js";
+import { createNodeLogReader } from "./node-logs.js";
+import { registerNodeLogRoutes } from "./node-logs.routes.js";
 import { createNodeObserver } from "./nodes.observe.js";
 import { registerNodeObserveRoutes } from "./nodes.observe.routes.js";
 import { deploymentOf } from "./nodes.mapping.js";
@@ -113,7 +117,13 @@ export function registerNodesModule(
     modes: createDeploymentModes(deps.docker ? { docker: deps.docker } : {}),
   });
   const defaults = createNodeDefaults({ repo, settings: deps.settings });
-  registerNodeObserveRoutes(api, { observer: createNodeObserver({ repo }), health, defaults });
+  const observer = createNodeObserver({ repo });
+  registerNodeObserveRoutes(api, { observer, health, defaults });
+  registerNodeLogRoutes(api, createNodeLogReader({ logFile: observer.logFile }));
+  registerBesuReadinessRoutes(
+    api,
+    createBesuReadiness({ configured: env.besuBin, downloader: env.besuDownload ? downloadBesuRelease : null }),
+  );
   health.start();
   const adopted = (deps.dockerReady ?? Promise.resolve())
     .then(() => service.adoptAll())

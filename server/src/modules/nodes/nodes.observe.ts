@@ -17,6 +17,8 @@ export function createNodeObserver(deps: { repo: Pick<NodesRepo, "byId" | "event
     return d.logFile;
   }
   return {
+    /** The node's log file, as its deployment names it; 404 for an unknown node or one never deployed. */
+    logFile,
     async events(id: number, page: number, limit: number) {
       await mustGet(id);
       const { rows, total } = await deps.repo.events(id, limit, (page - 1) * limit);
