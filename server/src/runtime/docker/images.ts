@@ -37,12 +37,23 @@ export async function ensureImage(docker: Docker, image: string): Promise<void> 
       });
     });
   } catch (err) {
+    const registry = registryOf(image);
     throw new RuntimeError(
       "DOCKER_IMAGE_MISSING",
-      `image "${image}" is not on the engine and could not be pulled (${(err as Error).message.split("\n")[0]}); build it there or configure a registry`,
+      `image "${image}" is not on the engine and could not be pulled (${(err as Error).message.split("\n")[0]}); ${
+        registry ? `push it to ${registry} or build it on the engine` : "build it there or configure a registry"
+      }`,
       { image },
     );
   }
+}
+
+/** The registry host an image name starts with (`host[:port]/…`, `localhost/…`), else undefined (Docker Hub). */
+export function registryOf(image: string): string | undefined {
+  const slash = image.indexOf("/");
+  if (slash < 0) return undefined;
+  const first = image.slice(0, slash);
+  return /[.:]/.test(first) || first === "localhost" ? first : undefined;
 }
 
 async function listFiles(dir: string, base = dir): Promise<string[]> {
