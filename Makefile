@@ -50,12 +50,12 @@ check: deps
 TEST_FABRIC_VERSION ?= 3.1.0
 export CHAINLAUNCH_E2E_FABRIC_VERSION := $(TEST_FABRIC_VERSION)
 
-# The Fabric build (minutes on a fresh machine, a version check when cached) runs beside the app's
-# build, lint and typecheck; the test tiers wait for it.
+# The Fabric build (minutes on a fresh machine, a version check when cached), then the Docker registry
+# the Docker tests pull from, run beside the app's build, lint and typecheck; the test tiers wait for them.
 test:
 	@scripts/system-deps.sh test
 	@scripts/node-deps.sh
-	@log=$$(mktemp); scripts/fabric-build.sh $(TEST_FABRIC_VERSION) >"$$log" 2>&1 & fabric=$$!; \
+	@log=$$(mktemp); { scripts/fabric-build.sh $(TEST_FABRIC_VERSION) && scripts/registry-build.sh; } >"$$log" 2>&1 & fabric=$$!; \
 	$(MAKE) build && $(MAKE) -j2 --output-sync=target lint typecheck && scripts/gen-api.sh --check; checks=$$?; \
 	wait $$fabric; built=$$?; cat "$$log"; rm -f "$$log"; \
 	if [ $$built -ne 0 ]; then echo "scripts/fabric-build.sh $(TEST_FABRIC_VERSION) failed"; exit 1; fi; \
