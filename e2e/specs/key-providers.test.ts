@@ -18,7 +18,7 @@ if (!HAVE_BAO) {
 
 /**
  * Issue 18's browser test: an admin adds a managed OpenBao provider from Add Key Provider → Vault,
- * starts it on its page, waits for the status card to show it unsealed, then creates a P-256 key in
+ * finds it running and unsealed when the create answers, stops and starts it on its page, then creates a P-256 key in
  * it from the page and finds it in the provider's key table.
  */
 describe.skipIf(!HAVE_BAO)("key providers: managed Vault", () => {
@@ -40,68 +40,77 @@ describe.skipIf(!HAVE_BAO)("key providers: managed Vault", () => {
     await s?.close();
   });
 
-  it("creates a managed Vault, starts it, and creates a P-256 key in it", { timeout: 240_000 }, async () => {
-    const { page } = s;
-    // Managed OpenBao listens on `port` and clusters on `port + 1`.
-    const port = await reservePorts(2);
-    await openAs(s, adminUser(), "/settings/providers");
-    await page.getByRole("link", { name: "Add provider" }).first().click();
-    await page.waitForURL("**/settings/providers/add");
-    await page.getByRole("radio", { name: "HashiCorp Vault" }).click();
-    await page.waitForURL("**/settings/providers/create/vault");
+  it(
+    "creates a managed Vault that runs at once, stops and starts it, and creates a P-256 key in it",
+    { timeout: 240_000 },
+    async () => {
+      const { page } = s;
+      // Managed OpenBao listens on `port` and clusters on `port + 1`.
+      const port = await reservePorts(2);
+      await openAs(s, adminUser(), "/settings/providers");
+      await page.getByRole("link", { name: "Add provider" }).first().click();
+      await page.waitForURL("**/settings/providers/add");
+      await page.getByRole("radio", { name: "HashiCorp Vault" }).click();
+      await page.waitForURL("**/settings/providers/create/vault");
 
-    // The add page stays on screen (with its own Name field) until the form's chunk loads.
-    await page.getByRole("radio", { name: /Managed OpenBao/ }).check();
-    await page.getByLabel("Name", { exact: true }).fill(PROVIDER);
-    await page.getByText(/the unseal keys and the root token\s+are kept encrypted/).waitFor();
-    await page.getByLabel("Port", { exact: true }).fill(String(port));
-    await page.getByLabel("Unseal key shares", { exact: true }).fill("3");
-    await page.getByLabel("Threshold", { exact: true }).fill("2");
-    // Its CAs will be issuers of the PKI engine, mounted on the first start.
-    await page.getByRole("radio", { name: /PKI engine/ }).check();
-    await page.getByLabel("PKI mount", { exact: true }).fill("fabric-pki");
-    await page.getByRole("button", { name: "Create provider" }).click();
-    await page.waitForURL(/\/settings\/providers\/\d+$/);
-    providerId = Number(/(\d+)$/.exec(page.url())?.[1]);
-    await page.getByRole("heading", { name: PROVIDER }).waitFor();
-    await page.getByTestId("provider-settings").getByText("Managed OpenBao").waitFor();
-    await page.getByTestId("provider-settings").getByText("PKI engine (Vault issues)").waitFor();
-    await page.getByTestId("provider-settings").getByText("fabric-pki").waitFor();
+      // The add page stays on screen (with its own Name field) until the form's chunk loads.
+      await page.getByRole("radio", { name: /Managed OpenBao/ }).check();
+      await page.getByLabel("Name", { exact: true }).fill(PROVIDER);
+      await page.getByText(/the unseal keys and the root token\s+are kept encrypted/).waitFor();
+      await page.getByLabel("Port", { exact: true }).fill(String(port));
+      await page.getByLabel("Unseal key shares", { exact: true }).fill("3");
+      await page.getByLabel("Threshold", { exact: true }).fill("2");
+      // Its CAs will be issuers of the PKI engine, mounted on the first start.
+      await page.getByRole("radio", { name: /PKI engine/ }).check();
+      await page.getByLabel("PKI mount", { exact: true }).fill("fabric-pki");
+      await page.getByRole("button", { name: "Create provider" }).click();
+      await page.waitForURL(/\/settings\/providers\/\d+$/);
+      providerId = Number(/(\d+)$/.exec(page.url())?.[1]);
+      await page.getByRole("heading", { name: PROVIDER }).waitFor();
+      await page.getByTestId("provider-settings").getByText("Managed OpenBao").waitFor();
+      await page.getByTestId("provider-settings").getByText("PKI engine (Vault issues)").waitFor();
+      await page.getByTestId("provider-settings").getByText("fabric-pki").waitFor();
 
-    const status = page.getByTestId("vault-status");
-    await status.waitFor();
-    await page.getByRole("button", { name: "Start" }).click();
-    // The first start initialises the server and unseals it; the card polls until it is active.
-    await status.getByText("Active (unsealed)").waitFor({ timeout: 120_000 });
-    await page.getByTestId("vault-process").getByText("running").waitFor();
-    expect(await page.getByRole("button", { name: "Stop" }).isEnabled()).toBe(true);
-    expect(await page.getByRole("button", { name: "Start" }).isDisabled()).toBe(true);
+      const status = page.getByTestId("vault-status");
+      await status.waitFor();
+      // The create started the server, initialised and unsealed it (upstream's behaviour).
+      await status.getByText("Active (unsealed)").waitFor({ timeout: 120_000 });
+      await page.getByTestId("vault-process").getByText("running").waitFor();
+      expect(await page.getByRole("button", { name: "Stop" }).isEnabled()).toBe(true);
+      expect(await page.getByRole("button", { name: "Start" }).isDisabled()).toBe(true);
+      // Stop, then Start from the page: unsealed again with the stored keys.
+      await page.getByRole("button", { name: "Stop" }).click();
+      await expect.poll(() => page.getByRole("button", { name: "Start" }).isEnabled(), { timeout: 60_000 }).toBe(true);
+      await page.getByRole("button", { name: "Start" }).click();
+      await status.getByText("Active (unsealed)").waitFor({ timeout: 120_000 });
+      expect(await page.getByRole("button", { name: "Start" }).isDisabled()).toBe(true);
 
-    await page.getByRole("button", { name: "Create key" }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Name", { exact: true }).fill(KEY);
-    // Preset to this provider; EC P-256 is the dialog's default.
-    await dialog.getByRole("combobox", { name: "Provider" }).getByText(PROVIDER).waitFor();
-    await dialog.getByRole("combobox", { name: "Curve" }).getByText("P-256").waitFor();
-    await dialog.getByRole("button", { name: "Create key" }).click();
-    await dialog.waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Create key" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Name", { exact: true }).fill(KEY);
+      // Preset to this provider; EC P-256 is the dialog's default.
+      await dialog.getByRole("combobox", { name: "Provider" }).getByText(PROVIDER).waitFor();
+      await dialog.getByRole("combobox", { name: "Curve" }).getByText("P-256").waitFor();
+      await dialog.getByRole("button", { name: "Create key" }).click();
+      await dialog.waitFor({ state: "detached" });
 
-    const row = page.getByTestId("provider-keys").getByRole("row", { name: new RegExp(KEY) });
-    await row.waitFor();
-    expect(await row.innerText()).toContain(PROVIDER);
-    expect(await row.innerText()).toContain("EC P-256");
-    await screenshot(page, "key-provider-vault-managed");
+      const row = page.getByTestId("provider-keys").getByRole("row", { name: new RegExp(KEY) });
+      await row.waitFor();
+      expect(await row.innerText()).toContain(PROVIDER);
+      expect(await row.innerText()).toContain("EC P-256");
+      await screenshot(page, "key-provider-vault-managed");
 
-    const keys = await apiCall<{ items: { id: number; name: string; provider: { id: number; type: string } }[] }>(
-      s.baseUrl,
-      adminUser(),
-      "GET",
-      `/keys?provider_id=${providerId}`,
-    );
-    const key = keys.data.items.find((k) => k.name === KEY);
-    expect(key?.provider).toMatchObject({ id: providerId, type: "VAULT" });
-    keyId = key?.id ?? 0;
-    await row.getByRole("link", { name: KEY }).click();
-    await page.waitForURL(`**/settings/keys/${keyId}`);
-  });
+      const keys = await apiCall<{ items: { id: number; name: string; provider: { id: number; type: string } }[] }>(
+        s.baseUrl,
+        adminUser(),
+        "GET",
+        `/keys?provider_id=${providerId}`,
+      );
+      const key = keys.data.items.find((k) => k.name === KEY);
+      expect(key?.provider).toMatchObject({ id: providerId, type: "VAULT" });
+      keyId = key?.id ?? 0;
+      await row.getByRole("link", { name: KEY }).click();
+      await page.waitForURL(`**/settings/keys/${keyId}`);
+    },
+  );
 });

@@ -186,9 +186,9 @@ export function VaultProviderForm(): ReactElement {
                 <InfoIcon className="mt-0.5 size-4 shrink-0 text-primary" />
                 <p>
                   The console runs OpenBao as a process on this machine, with its storage in the console's data
-                  directory and TLS on 127.0.0.1. On the first start it initialises the server; the unseal keys and the
-                  root token are kept encrypted with the master key, and the server is unsealed on every start. Start it
-                  from the provider's page once it is created.
+                  directory and TLS on 127.0.0.1. Creating the provider starts it, initialises it and unseals it; the
+                  unseal keys and the root token are kept encrypted with the master key, and the server is unsealed on
+                  every start. Stop and start it from the provider's page.
                 </p>
               </div>
               <div className="grid gap-4 sm:grid-cols-3">
