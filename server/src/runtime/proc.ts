@@ -163,3 +163,32 @@ export async function waitGroupGone(pid: number, exited: Promise<void>, ms: numb
   }
   return !(await isAlive(pid)) && (await groupMembers(pid)).length === 0;
 }
+
+/**
+ * Processes that run `command` in exactly `cwd`, other than this one: what is left of a node whose
+ * supervisor lost track of a process (a pid record that failed to verify under load, a restart that
+ * raced a stop). A stop ends these too, so "stopped" means no process of the node is left.
+ */
+export async function processesOf(cwd: string, command: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const name of await readdir("/proc").catch(() => [] as string[])) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const pid = Number(name);
+    const dir = await readlink(`/proc/${pid}/cwd`).catch(() => undefined);
+    if (dir !== cwd) continue;
+    const argv = await readCmdline(pid);
+    if (argv?.[0] === command) out.push(pid);
+  }
+  return out;
+}
+
+/** Ends {@link processesOf}: SIGTERM, up to `graceMs` to exit, then SIGKILL. Returns their pids. */
+export async function endProcessesOf(cwd: string, command: string, graceMs = 5000): Promise<number[]> {
+  const pids = await processesOf(cwd, command);
+  if (pids.length === 0) return pids;
+  for (const pid of pids) signalGroup(pid, "SIGTERM");
+  const until = Date.now() + graceMs;
+  while (Date.now() < until && (await Promise.all(pids.map(isAlive))).some(Boolean)) await sleep(100);
+  for (const pid of pids) if (await isAlive(pid)) signalGroup(pid, "SIGKILL");
+  return pids;
+}

@@ -177,6 +177,27 @@ describe("supervisor", () => {
     expect(crashes.map((c) => (c.type === "crash" ? c.willRestart : null))).toEqual([true, true, false]);
   });
 
+  it("a stop of a spec that owns its folder also ends an untracked process of it, and nothing elsewhere", async () => {
+    const { sup } = makeSupervisor(join(root, "s-owns"));
+    const own = mkdtempSync(join(root, "owns-"));
+    const other = mkdtempSync(join(root, "other-"));
+    const spec = { ...(await makeSpec()), cwd: own, ownsCwd: true };
+    await sup.start(spec);
+    // A process of this node the supervisor does not know (as after a lost pid record), and the same
+    // program in another folder.
+    const keepAlive = ["-e", "setInterval(() => {}, 1000)"];
+    const stray = spawn(process.execPath, keepAlive, { cwd: own, detached: true, stdio: "ignore" });
+    const bystander = spawn(process.execPath, keepAlive, { cwd: other, detached: true, stdio: "ignore" });
+    try {
+      await waitFor(async () => (await isAlive(stray.pid as number)) && (await isAlive(bystander.pid as number)));
+      expect((await sup.stop(spec.id)).status).toBe("STOPPED");
+      await waitFor(async () => !(await isAlive(stray.pid as number)));
+      expect(await isAlive(bystander.pid as number)).toBe(true);
+    } finally {
+      for (const c of [stray, bystander]) c.kill("SIGKILL");
+    }
+  });
+
   it("sends SIGKILL when SIGTERM is ignored past the timeout", async () => {
     const { sup } = makeSupervisor(join(root, "s5"));
     const spec = await makeSpec("ignore-term");

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { backoffSchedule } from "./backoff.js";
@@ -14,6 +15,7 @@ import {
 import { readPidRecord, removePidRecord, verifyPidRecord, writePidRecord, type PidRecord } from "./pid-file.js";
 import {
   describeGroup,
+  endProcessesOf,
   isAlive,
   readBootId,
   readProcStat,
@@ -390,6 +392,17 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
 
   /** SIGTERM, wait, SIGKILL. Signals only a process verified to be ours. */
   async function terminate(e: Entry, timeoutMs: number): Promise<void> {
+    await terminateTracked(e, timeoutMs);
+    if (!e.spec.ownsCwd) return;
+    // Whatever else still runs this node's program in its folder was lost track of: end it too.
+    const left = await endProcessesOf(e.spec.cwd, e.spec.command);
+    if (left.length && e.spec.logFile) {
+      const line = `[chainlaunch] ${new Date().toISOString()} stop also ended untracked process(es) ${left.join(", ")}\n`;
+      await appendFile(e.spec.logFile, line).catch(() => undefined);
+    }
+  }
+
+  async function terminateTracked(e: Entry, timeoutMs: number): Promise<void> {
     const record = e.record;
     if (!record || !(await isOurs(e))) {
       e.generation++;

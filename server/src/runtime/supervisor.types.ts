@@ -56,6 +56,11 @@ export interface ProcessSpec {
   /** The complete environment of the child. Default: only PATH, HOME, TMPDIR, LANG and TZ of the console. */
   env?: Record<string, string>;
   cwd: string;
+  /**
+   * No other process runs `command` in `cwd` (a node's own folder): a stop then also ends any such
+   * process the supervisor lost track of, so a stopped node has no process left.
+   */
+  ownsCwd?: boolean;
   /** stdout and stderr both go here (O_APPEND). Default `<stateDir>/logs/<id>.log`. */
   logFile?: string;
   /** Ready check, e.g. {@link httpHealthProbe} on the operations /healthz. Without one, alive = ready. */

@@ -316,6 +316,7 @@ export function fabricProcessSpec(slug: string, d: FabricDeployment): ProcessSpe
     args: d.role === "peer" ? ["node", "start"] : [],
     env: fabricNodeEnv({ configDir: paths(d.dir).config, extra: d.env }),
     cwd: d.dir,
+    ownsCwd: true,
     logFile: d.logFile,
     probe: fabricReadinessProbe(d),
     startTimeoutMs: 60_000,
