@@ -39,10 +39,13 @@ export interface CommittedChaincode {
 /** The endorsement policy of a definition's validation parameter (an ApplicationPolicy). */
 export function endorsementPolicyOf(validationParameter: Uint8Array): string {
   if (validationParameter.length === 0) return "";
-  const p = peer.ApplicationPolicy.deserializeBinary(validationParameter);
+  return applicationPolicyText(peer.ApplicationPolicy.deserializeBinary(validationParameter));
+}
+
+/** An ApplicationPolicy as the API writes it: the DSL of its signature policy, or the channel policy path. */
+export function applicationPolicyText(p: peer.ApplicationPolicy): string {
   const sig = p.getSignaturePolicy();
-  if (sig) return signaturePolicyToDsl(sig);
-  return p.getChannelConfigPolicyReference();
+  return sig ? signaturePolicyToDsl(sig) : p.getChannelConfigPolicyReference();
 }
 
 export interface PeerClient {

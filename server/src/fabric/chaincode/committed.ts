@@ -2,31 +2,15 @@ import { peer } from "@hyperledger/fabric-protos";
 import { signaturePolicyToDsl } from "../configtx/policies.js";
 import type { GrpcEndpoint } from "../grpc-connection.js";
 import type { SigningIdentity } from "../identity.js";
-import { endorsementPolicyOf } from "../peer-client.js";
+import { applicationPolicyText, endorsementPolicyOf, type CommittedChaincode } from "../peer-client.js";
 import { createSignedProposal } from "../proposal.js";
 import type { CollectionInput } from "./definition.js";
 import { endorseOn } from "./lifecycle.js";
 
 /** A chaincode definition committed on a channel, with everything `_lifecycle` keeps of it. */
-export interface CommittedDefinition {
-  name: string;
-  version: string;
-  sequence: number;
-  /** The endorsement plugin the peers run for it (`escc` unless the committer chose another). */
-  endorsementPlugin: string;
-  /** The validation plugin (`vscc` unless the committer chose another). */
-  validationPlugin: string;
-  initRequired: boolean;
-  /** A signature-policy DSL rule or a channel policy path (`/Channel/Application/Endorsement`). */
-  endorsementPolicy: string;
+export interface CommittedDefinition extends CommittedChaincode {
   /** The private data collections, in the form a definition is created with. */
   collections: CollectionInput[];
-}
-
-/** An ApplicationPolicy as the API writes it: the DSL of its signature policy, or the channel policy path. */
-function applicationPolicyText(p: peer.ApplicationPolicy): string {
-  const sig = p.getSignaturePolicy();
-  return sig ? signaturePolicyToDsl(sig) : p.getChannelConfigPolicyReference();
 }
 
 /**
