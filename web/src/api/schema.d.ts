@@ -13129,7 +13129,7 @@ export interface operations {
           description?: string;
           /** @description A role no wider than yours; defaults to yours */
           role?: string;
-          /** @description Lifetime such as 90m, 12h or 30d; omit for no expiry */
+          /** @description Lifetime such as 90m, 12h or 30d; omit (or send empty) for no expiry */
           expires_in?: string;
           /** @description Accepted for compatibility; the role decides */
           permissions?: (
