@@ -1,9 +1,12 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { E2E_FABRIC_VERSION, fabricApi, type FabricApi, haveFabricBinaries } from "../test-support/fabric-api.js";
 import { openBaoForTests } from "../test-support/openbao.js";
 import { reservePorts, releasePorts } from "../test-support/ports.js";
 import { prometheusAvailable } from "../test-support/scrape-targets.js";
 import { ADMIN_PASSWORD, createTestApp, dialects, type TestApp } from "../test-support/test-app.js";
+import { waitFor } from "../test-support/wait.js";
 import { GO_EXTRA_FIELD, GO_ZERO_TIME, GoClient } from "./go-client.js";
 
 /*
@@ -16,6 +19,11 @@ import { GO_EXTRA_FIELD, GO_ZERO_TIME, GoClient } from "./go-client.js";
 const bao = openBaoForTests();
 if ("skip" in bao) console.warn(`skipping the managed Vault flow of the Go client suite: ${bao.skip}`);
 const havePrometheus = prometheusAvailable("the metrics flow of the Go client suite");
+const haveFabric = await haveFabricBinaries("the Fabric flow of the Go client suite");
+// The HTTP layer under test is the same on both databases, and two channels of real nodes cost a minute each:
+// the Fabric flow runs on the last database this run has (PostgreSQL when it is there).
+const fabricDialect = dialects().at(-1)!;
+console.info(`the Go client suite's Fabric flow runs on ${fabricDialect} only (same HTTP layer on both)`);
 
 interface Org {
   id: number;
@@ -235,3 +243,158 @@ describe.each(dialects())("upstream's Go clients on %s", { timeout: 120_000 }, (
     },
   );
 });
+
+interface Node {
+  id: number;
+  name: string;
+  status: string;
+  errorMessage?: string;
+  endpoint: string;
+}
+
+interface Address {
+  listenAddress: string;
+  chaincodeAddress?: string;
+  operationsListenAddress: string;
+  externalEndpoint: string;
+  adminAddress?: string;
+}
+
+describe.skipIf(!haveFabric)(
+  `upstream's Go clients on a Fabric channel (${fabricDialect})`,
+  { timeout: 300_000 },
+  () => {
+    let h: FabricApi;
+    let go: GoClient;
+    beforeAll(async () => {
+      h = await fabricApi({ dialect: fabricDialect, portCount: 20 });
+      await h.t.app.listen({ port: 0, host: "127.0.0.1" });
+      const address = h.t.app.server.address();
+      if (!address || typeof address === "string") throw new Error("the test app is not listening on TCP");
+      go = new GoClient(`http://127.0.0.1:${address.port}`, { username: "admin", password: ADMIN_PASSWORD });
+    });
+    afterAll(async () => h?.close());
+
+    /** types.FabricPeerConfig / types.FabricOrdererConfig as encoding/json writes them with nothing optional set. */
+    const nodeConfig = (org: Org, a: Address) => ({
+      name: "",
+      type: "",
+      organizationId: org.id,
+      mspId: org.mspId,
+      listenAddress: a.listenAddress,
+      operationsListenAddress: a.operationsListenAddress,
+      externalEndpoint: a.externalEndpoint,
+      domainNames: null,
+      env: null,
+      addressOverrides: null,
+      version: E2E_FABRIC_VERSION,
+      mode: "service",
+      autoRenewalEnabled: false,
+    });
+
+    const running = (node: Node): Promise<Node> =>
+      waitFor(
+        `${node.name} RUNNING`,
+        async () => {
+          const cur = await go.expect<Node>(200, "GET", `/nodes/${node.id}`);
+          if (cur.status === "ERROR") throw new Error(`${node.name}: ${cur.errorMessage}`);
+          return cur.status === "RUNNING" ? cur : undefined;
+        },
+        90_000,
+      );
+
+    it("creates nodes and a channel, joins it, and pulls the org's network config, as the CLI and the provider do", async () => {
+      const orgBody = (name: string, mspId: string) => ({
+        name,
+        mspId,
+        description: "",
+        country: null,
+        province: null,
+        locality: null,
+        streetAddress: null,
+        postalCode: null,
+        ...GO_EXTRA_FIELD,
+      });
+      const org = await go.expect<Org>(201, "POST", "/organizations", orgBody("Go Peers", "GoPeerMSP"));
+      const ord = await go.expect<Org>(201, "POST", "/organizations", orgBody("Go Orderers", "GoOrdMSP"));
+      const d = await go.expect<{ peers: Address[]; orderers: Address[] }>(
+        200,
+        "GET",
+        "/nodes/defaults/fabric?peerCount=1&ordererCount=1",
+      );
+      const peer = await go.expect<Node>(201, "POST", "/nodes", {
+        name: "go-peer0",
+        blockchainPlatform: "FABRIC",
+        fabricPeer: {
+          ...nodeConfig(org, d.peers[0]!),
+          chaincodeAddress: d.peers[0]!.chaincodeAddress,
+          eventsAddress: "",
+          ordererAddressOverrides: null,
+        },
+        fabricOrderer: null,
+        besuNode: null,
+        ...GO_EXTRA_FIELD,
+      });
+      const orderer = await go.expect<Node>(201, "POST", "/nodes", {
+        name: "go-orderer0",
+        blockchainPlatform: "FABRIC",
+        fabricOrderer: { ...nodeConfig(ord, d.orderers[0]!), adminAddress: d.orderers[0]!.adminAddress },
+        fabricPeer: null,
+        besuNode: null,
+        ...GO_EXTRA_FIELD,
+      });
+      await Promise.all([running(peer), running(orderer)]);
+
+      // http.CreateFabricNetworkRequest with only what the CLI's flags set.
+      const net = await go.expect<{ id: number; name: string }>(201, "POST", "/networks/fabric", {
+        name: "gochannel",
+        description: "",
+        config: {
+          peerOrganizations: [{ id: org.id, nodeIds: [peer.id] }],
+          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
+          externalPeerOrgs: null,
+          externalOrdererOrgs: null,
+          applicationCapabilities: null,
+          channelCapabilities: null,
+          ordererCapabilities: null,
+          applicationPolicies: null,
+          ordererPolicies: null,
+          channelPolicies: null,
+          smartBFTConsenters: null,
+          smartBFTOptions: null,
+          etcdRaftOptions: null,
+          batchSize: null,
+          batchTimeout: "500ms",
+          consensusType: "etcdraft",
+        },
+        ...GO_EXTRA_FIELD,
+      });
+      // Joins are POSTs without a body.
+      await go.expect(200, "POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
+      await go.expect(200, "POST", `/networks/fabric/${net.id}/peers/${peer.id}/join`);
+      const info = await waitFor(
+        "the peer's view of the channel",
+        async () => {
+          const r = await go.do<{ height?: number }>("GET", `/networks/fabric/${net.id}/info`);
+          return r.status === 200 && (r.body.height ?? 0) >= 1 ? r.body : undefined;
+        },
+        30_000,
+      );
+      expect(info.height).toBeGreaterThanOrEqual(1);
+
+      // `fabric network-config pull`.
+      const profile = await go.do<string>("GET", `/networks/fabric/${net.id}/organizations/${org.id}/network-config`);
+      expect(profile.status, profile.raw).toBe(200);
+      const yaml = parse(profile.raw) as { peers: Record<string, unknown>; orderers: Record<string, unknown> };
+      expect(Object.keys(yaml.peers)).toHaveLength(1);
+      expect(Object.keys(yaml.orderers)).toHaveLength(1);
+      expect(profile.raw).not.toMatch(/PRIVATE KEY/);
+
+      // The provider's reads of the nodes and the committed chaincodes (none yet).
+      const nodes = await go.expect<{ items: Node[] }>(200, "GET", "/nodes?page=1&limit=10");
+      expect(nodes.items.map((n) => n.name).sort()).toEqual(["go-orderer0", "go-peer0"]);
+      const committed = await go.do("GET", `/networks/fabric/${net.id}/chaincodes/committed`);
+      expect(committed.status, committed.raw).toBe(200);
+    });
+  },
+);

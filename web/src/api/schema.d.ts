@@ -18135,11 +18135,11 @@ export interface operations {
             }[];
             /** @description Mode docker: the engine to run on, 'local' (default) or a registered engine's name */
             dockerEngine?: string;
-            /** @description Accepted for compatibility; not used yet */
+            /** @description Accepted for compatibility; not used yet (0, Go's zero, is unset) */
             autoRenewalDays?: number;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalEnabled?: boolean;
-            /** @description Certificate validity in days (365) */
+            /** @description Certificate validity in days (365; 0, Go's zero, is the default) */
             certificateExpiration?: number;
             /**
              * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
@@ -18201,11 +18201,11 @@ export interface operations {
             }[];
             /** @description Mode docker: the engine to run on, 'local' (default) or a registered engine's name */
             dockerEngine?: string;
-            /** @description Accepted for compatibility; not used yet */
+            /** @description Accepted for compatibility; not used yet (0, Go's zero, is unset) */
             autoRenewalDays?: number;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalEnabled?: boolean;
-            /** @description Certificate validity in days (365) */
+            /** @description Certificate validity in days (365; 0, Go's zero, is the default) */
             certificateExpiration?: number;
             /**
              * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
@@ -18525,11 +18525,11 @@ export interface operations {
             name?: string;
             /** @description The node's type (read shape; cannot change) */
             type?: string;
-            /** @description Certificate validity in days, used when certificates are next issued */
+            /** @description Certificate validity in days, used when certificates are next issued (0, Go's zero, keeps it) */
             certificateExpiration?: number;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalEnabled?: boolean;
-            /** @description Accepted for compatibility; not used yet */
+            /** @description Accepted for compatibility; not used yet (0, Go's zero, is unset) */
             autoRenewalDays?: number;
             /** @description gRPC listen address */
             listenAddress?: string;
@@ -18589,11 +18589,11 @@ export interface operations {
             name?: string;
             /** @description The node's type (read shape; cannot change) */
             type?: string;
-            /** @description Certificate validity in days, used when certificates are next issued */
+            /** @description Certificate validity in days, used when certificates are next issued (0, Go's zero, keeps it) */
             certificateExpiration?: number;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalEnabled?: boolean;
-            /** @description Accepted for compatibility; not used yet */
+            /** @description Accepted for compatibility; not used yet (0, Go's zero, is unset) */
             autoRenewalDays?: number;
             /** @description gRPC listen address */
             listenAddress?: string;

@@ -415,7 +415,8 @@ export function createNodesService(deps: NodesServiceDeps) {
       let endpoint: string;
       if (fabric) {
         const { role, cfg, plan, cas } = fabric;
-        const validDays = cfg.certificateExpiration ?? 365;
+        // 0 is Go's zero value for an unset int: the default.
+        const validDays = cfg.certificateExpiration || 365;
         const ids = await issueFabricIdentities(
           keys,
           {
