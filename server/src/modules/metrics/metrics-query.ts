@@ -109,7 +109,8 @@ export function createScopedQueries(prom: () => PrometheusClient) {
           }),
         ),
       );
-      const now = Math.floor(Date.now() / 1000);
+      // Rounded up: a series first scraped within this second is still found.
+      const now = Math.ceil(Date.now() / 1000);
       const res = await prom().series(scopedMatch, String(now - lookbackS), String(now));
       const allowed = new Set(typeof job === "string" ? [job] : job);
       const list = Array.isArray(res.data) ? (res.data as Record<string, string>[]) : [];
