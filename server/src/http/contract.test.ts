@@ -244,11 +244,14 @@ const METRICS_ALLOWED: Record<string, string> = {
     "product addition (issue 32): what the running Prometheus reports (2.42.0+ds); version echoes the prometheus_version label it was deployed with, as upstream does",
   "POST /metrics/node/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
   "POST /metrics/connection/{id}/query response:warnings": "Prometheus's own warnings field, passed through",
+  "POST /metrics/job/{jobName}/query response:warnings": "Prometheus's own warnings field, passed through",
   ...Object.fromEntries(
-    ["GET /metrics/job/{jobName}/range", "GET /metrics/node/{id}/range"].flatMap((op) => [
-      [`${op} response:error`, "the common.QueryResult shape every query route answers"],
-      [`${op} response:warnings`, "Prometheus's own warnings field, passed through"],
-    ]),
+    ["GET /metrics/job/{jobName}/range", "GET /metrics/node/{id}/range", "GET /metrics/connection/{id}/range"].flatMap(
+      (op) => [
+        [`${op} response:error`, "the common.QueryResult shape every query route answers"],
+        [`${op} response:warnings`, "Prometheus's own warnings field, passed through"],
+      ],
+    ),
   ),
 };
 /** Product additions of notification providers (issue 14). */

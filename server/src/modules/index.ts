@@ -158,6 +158,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     inbound: [governance.inbound],
   });
   governance.bindFederation(federation.plumbing);
+  metrics.bindFederation(federation.metrics);
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

@@ -164,6 +164,8 @@ export const AUDIT_EVENT_TYPES = [
   "governance.chaincode_proposal_received",
   "troubleshooting.test_connection",
   "troubleshooting.validate_certificate",
+  "troubleshooting.ping",
+  "troubleshooting.check_port",
   "mcp.request",
 ] as const;
 
