@@ -686,6 +686,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/troubleshooting/ping": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * ICMP echo requests to a host: replies, loss and round-trip times
+     * @description Runs the system ping (iputils) on the address the host resolves to, once. Anonymous callers, managers and viewers may only ping public addresses (403 naming body.host); admins any.
+     */
+    post: operations["pingHost"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/troubleshooting/check-port": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Whether a TCP port of a host accepts connections
+     * @description Connects once to the address the host resolves to and closes at once (nothing is sent or read). Anonymous callers, managers and viewers may only check public addresses (403 naming body.host); admins any.
+     */
+    post: operations["checkPort"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/troubleshooting/public-ip": {
     parameters: {
       query?: never;
@@ -5140,6 +5180,231 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/metrics/node/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Instant PromQL on one node's series (default: every series of the node) */
+    get: operations["getNodeMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/query": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run PromQL on one job's series (instant, or range with start/end/step) */
+    post: operations["jobCustomQuery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/label/{label}/values": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Values of a label among one job's series */
+    get: operations["getJobLabelValues"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/metadata": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Type, help and unit of the metrics Prometheus scrapes, by metric name */
+    get: operations["getMetadata"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/logs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus's log: the last `tail` lines, then new lines while `follow` is on (as Server-Sent Events when the client accepts text/event-stream) */
+    get: operations["tailMetricsLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/port/{port}/check": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether Prometheus could be deployed on a port of this host (a bind test on loopback)
+     * @description False when a node holds the port, when the running Prometheus listens on it, or when something else does. A port outside 1-65535 is a 400.
+     */
+    get: operations["checkPortAvailability"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/node/{id}/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Instant PromQL on one node's series, filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default).
+     */
+    get: operations["getNodeMetricsFiltered"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/node/{id}/query/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PromQL on one node's series (instant, or range with start/end/step), filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default).
+     */
+    post: operations["customQueryFiltered"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Instant PromQL on one job's series, filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default).
+     */
+    get: operations["getJobMetricsFiltered"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/query/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PromQL on one job's series (instant, or range with start/end/step), filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default).
+     */
+    post: operations["jobCustomQueryFiltered"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/query/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PromQL across every job of the configuration (nodes, plugins, custom jobs), filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default). Series of jobs the console does not configure (Prometheus's own) are never read.
+     */
+    post: operations["globalFilteredQuery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Series whose metric name contains q, among every job of the configuration, filtered and paginated
+     * @description Label sets of the series seen in the last five minutes. Filters are label filters as for the filtered queries (the sample value can't be filtered here).
+     */
+    get: operations["searchMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/plugins/validate": {
     parameters: {
       query?: never;
@@ -6115,6 +6380,86 @@ export interface paths {
     get: operations["getConnectionLabelValues"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every series of a connected console's nodes (instant), as far as it grants this console
+     * @description The connection is a federation peer (GET /node/connected-peers: its id or node id). The query travels over the signed console-to-console channel and that console answers from its own Prometheus, confined to its node jobs, only while it grants this console metrics federation (403 otherwise; 404 for an unknown connection, 409 for a revoked one, 503 when it runs no Prometheus).
+     */
+    get: operations["getConnectionMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/range": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Range PromQL on a connected console's node series, as far as it grants this console
+     * @description The connection is a federation peer (GET /node/connected-peers: its id or node id). The query travels over the signed console-to-console channel and that console answers from its own Prometheus, confined to its node jobs, only while it grants this console metrics federation (403 otherwise; 404 for an unknown connection, 409 for a revoked one, 503 when it runs no Prometheus).
+     */
+    get: operations["getConnectionMetricsRange"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Instant PromQL on a connected console's node series, filtered and paginated
+     * @description The connection is a federation peer (GET /node/connected-peers: its id or node id). The query travels over the signed console-to-console channel and that console answers from its own Prometheus, confined to its node jobs, only while it grants this console metrics federation (403 otherwise; 404 for an unknown connection, 409 for a revoked one, 503 when it runs no Prometheus). Filters work as for GET /metrics/node/{id}/filtered.
+     */
+    get: operations["getConnectionMetricsFiltered"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/query/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PromQL on a connected console's node series (instant or range), filtered and paginated
+     * @description The connection is a federation peer (GET /node/connected-peers: its id or node id). The query travels over the signed console-to-console channel and that console answers from its own Prometheus, confined to its node jobs, only while it grants this console metrics federation (403 otherwise; 404 for an unknown connection, 409 for a revoked one, 503 when it runs no Prometheus). Filters work as for POST /metrics/node/{id}/query/filtered.
+     */
+    post: operations["connectionCustomQueryFiltered"];
     delete?: never;
     options?: never;
     head?: never;
@@ -7565,6 +7910,82 @@ export interface components {
       /** @description Label values */
       data: string[];
     };
+    /** @description Grant or withdraw metrics federation for a connected console */
+    MetricsFederationRequestInput: {
+      /** @description Node id of the connected console */
+      peer_node_id: string;
+      /**
+       * @description true grants that console read access to this console's node metrics; false withdraws it
+       * @default false
+       */
+      metrics_federation: boolean;
+    };
+    /** @description A map of strings, as upstream answers: message says what changed */
+    MetricsFederationResponseInput: {
+      [key: string]: string;
+    };
+    /** @description Label values request between consoles */
+    FederationLabelValuesRequestInput: {
+      /** @description Label name */
+      label: string;
+      /** @description Series selectors narrowing the series */
+      match: string[];
+    };
+    /** @description One filter */
+    MetricFilterInput: {
+      /** @description A label name (job, instance, __name__, ...) or "value" (the sample value) */
+      property: string;
+      /** @description One of eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, gt, lt, gte, lte, in, not_in; gt, lt, gte and lte compare the sample value */
+      operator: string;
+      /** @description The value to compare with; a list (or a|b) for in and not_in */
+      value: string | number | boolean | (string | number)[];
+    };
+    /** @description A filtered query: instant, or range with start and end */
+    FilteredQueryRequestInput: {
+      /** @description Base PromQL (empty or missing: every series in scope) */
+      query?: string;
+      /** @description Filters, all of which must hold */
+      filters?: components["schemas"]["MetricFilterInput"][];
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+      /** @description Series per page (0 or missing: 100, at most 1000) */
+      limit?: number;
+      /** @description Series to skip */
+      offset?: number;
+    };
+    /** @description A filtered, paginated answer */
+    FilteredMetricsResponseInput: {
+      /** @description success */
+      status: string;
+      /** @description Prometheus's data (resultType and this page of result), or a page of series */
+      data: unknown;
+      /** @description The filters as applied */
+      applied_filters: {
+        /** @description Label or value */
+        property: string;
+        /** @description Operator */
+        operator: string;
+        /** @description Value */
+        value: unknown;
+      }[];
+      /** @description query (the PromQL sent, before scoping), scope, result_type, warnings */
+      metadata: {
+        [key: string]: unknown;
+      };
+      /** @description Where this page is */
+      pagination: {
+        /** @description Series per page */
+        limit: number;
+        /** @description Series skipped */
+        offset: number;
+        /** @description Series in the whole answer */
+        total: number;
+      };
+    };
     PluginPortInput: {
       /** @description Port on the host */
       hostPort: string;
@@ -8842,27 +9263,6 @@ export interface components {
       /** @description External Besu nodes */
       besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
     };
-    /** @description Grant or withdraw metrics federation for a connected console */
-    MetricsFederationRequestInput: {
-      /** @description Node id of the connected console */
-      peer_node_id: string;
-      /**
-       * @description true grants that console read access to this console's node metrics; false withdraws it
-       * @default false
-       */
-      metrics_federation: boolean;
-    };
-    /** @description A map of strings, as upstream answers: message says what changed */
-    MetricsFederationResponseInput: {
-      [key: string]: string;
-    };
-    /** @description Label values request between consoles */
-    FederationLabelValuesRequestInput: {
-      /** @description Label name */
-      label: string;
-      /** @description Series selectors narrowing the series */
-      match: string[];
-    };
     /** @description Share a network with connected consoles */
     NetworkShareRequestInput: {
       /** @description Id of the network on this console */
@@ -9382,6 +9782,56 @@ export interface components {
       chain: string[];
       /** @description SHA-256 fingerprint (hex) */
       fingerprint: string;
+    };
+    PingRequestInput: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description Echo requests to send, default 4, at most 10 */
+      count?: number;
+      /** @description Seconds to wait for each reply, default 5, at most 10 */
+      timeout?: number;
+    };
+    PingResponseInput: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The address pinged (resolved once) */
+      resolved_ip: string;
+      /** @description Echo requests sent */
+      packets_sent: number;
+      /** @description Replies received */
+      packets_recv: number;
+      /** @description Percent of requests without a reply */
+      packet_loss: number;
+      /** @description Fastest round trip, ms */
+      min_rtt_ms: number;
+      /** @description Mean round trip, ms */
+      avg_rtt_ms: number;
+      /** @description Slowest round trip, ms */
+      max_rtt_ms: number;
+      /** @description At least one reply came back */
+      reachable: boolean;
+      /** @description Why there was no reply (our words, never the remote's) */
+      error?: string;
+    };
+    PortCheckRequestInput: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description TCP port, 1-65535 */
+      port?: number;
+      /** @description Seconds, default 5, at most 30 (10 without credentials) */
+      timeout?: number;
+    };
+    PortCheckResponseInput: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The port checked */
+      port: number;
+      /** @description A TCP connection was accepted */
+      open: boolean;
+      /** @description The host answered (accepted or refused the connection) */
+      reachable: boolean;
+      /** @description Why the port is not open (our words, never the remote's) */
+      error?: string;
     };
     /** @description An alert of the console's rule engine */
     Alert: {
@@ -10336,6 +10786,82 @@ export interface components {
       status: string;
       /** @description Label values */
       data: string[];
+    };
+    /** @description Grant or withdraw metrics federation for a connected console */
+    MetricsFederationRequest: {
+      /** @description Node id of the connected console */
+      peer_node_id: string;
+      /**
+       * @description true grants that console read access to this console's node metrics; false withdraws it
+       * @default false
+       */
+      metrics_federation: boolean;
+    };
+    /** @description A map of strings, as upstream answers: message says what changed */
+    MetricsFederationResponse: {
+      [key: string]: string;
+    };
+    /** @description Label values request between consoles */
+    FederationLabelValuesRequest: {
+      /** @description Label name */
+      label: string;
+      /** @description Series selectors narrowing the series */
+      match: string[];
+    };
+    /** @description One filter */
+    MetricFilter: {
+      /** @description A label name (job, instance, __name__, ...) or "value" (the sample value) */
+      property: string;
+      /** @description One of eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, gt, lt, gte, lte, in, not_in; gt, lt, gte and lte compare the sample value */
+      operator: string;
+      /** @description The value to compare with; a list (or a|b) for in and not_in */
+      value: string | number | boolean | (string | number)[];
+    };
+    /** @description A filtered query: instant, or range with start and end */
+    FilteredQueryRequest: {
+      /** @description Base PromQL (empty or missing: every series in scope) */
+      query?: string;
+      /** @description Filters, all of which must hold */
+      filters?: components["schemas"]["MetricFilter"][];
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+      /** @description Series per page (0 or missing: 100, at most 1000) */
+      limit?: number;
+      /** @description Series to skip */
+      offset?: number;
+    };
+    /** @description A filtered, paginated answer */
+    FilteredMetricsResponse: {
+      /** @description success */
+      status: string;
+      /** @description Prometheus's data (resultType and this page of result), or a page of series */
+      data: unknown;
+      /** @description The filters as applied */
+      applied_filters: {
+        /** @description Label or value */
+        property: string;
+        /** @description Operator */
+        operator: string;
+        /** @description Value */
+        value: unknown;
+      }[];
+      /** @description query (the PromQL sent, before scoping), scope, result_type, warnings */
+      metadata: {
+        [key: string]: unknown;
+      };
+      /** @description Where this page is */
+      pagination: {
+        /** @description Series per page */
+        limit: number;
+        /** @description Series skipped */
+        offset: number;
+        /** @description Series in the whole answer */
+        total: number;
+      };
     };
     PluginPort: {
       /** @description Port on the host */
@@ -11614,27 +12140,6 @@ export interface components {
       /** @description External Besu nodes */
       besu_nodes: components["schemas"]["ExternalBesuNode"][];
     };
-    /** @description Grant or withdraw metrics federation for a connected console */
-    MetricsFederationRequest: {
-      /** @description Node id of the connected console */
-      peer_node_id: string;
-      /**
-       * @description true grants that console read access to this console's node metrics; false withdraws it
-       * @default false
-       */
-      metrics_federation: boolean;
-    };
-    /** @description A map of strings, as upstream answers: message says what changed */
-    MetricsFederationResponse: {
-      [key: string]: string;
-    };
-    /** @description Label values request between consoles */
-    FederationLabelValuesRequest: {
-      /** @description Label name */
-      label: string;
-      /** @description Series selectors narrowing the series */
-      match: string[];
-    };
     /** @description Share a network with connected consoles */
     NetworkShareRequest: {
       /** @description Id of the network on this console */
@@ -12154,6 +12659,56 @@ export interface components {
       chain: string[];
       /** @description SHA-256 fingerprint (hex) */
       fingerprint: string;
+    };
+    PingRequest: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description Echo requests to send, default 4, at most 10 */
+      count?: number;
+      /** @description Seconds to wait for each reply, default 5, at most 10 */
+      timeout?: number;
+    };
+    PingResponse: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The address pinged (resolved once) */
+      resolved_ip: string;
+      /** @description Echo requests sent */
+      packets_sent: number;
+      /** @description Replies received */
+      packets_recv: number;
+      /** @description Percent of requests without a reply */
+      packet_loss: number;
+      /** @description Fastest round trip, ms */
+      min_rtt_ms: number;
+      /** @description Mean round trip, ms */
+      avg_rtt_ms: number;
+      /** @description Slowest round trip, ms */
+      max_rtt_ms: number;
+      /** @description At least one reply came back */
+      reachable: boolean;
+      /** @description Why there was no reply (our words, never the remote's) */
+      error?: string;
+    };
+    PortCheckRequest: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description TCP port, 1-65535 */
+      port?: number;
+      /** @description Seconds, default 5, at most 30 (10 without credentials) */
+      timeout?: number;
+    };
+    PortCheckResponse: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The port checked */
+      port: number;
+      /** @description A TCP connection was accepted */
+      open: boolean;
+      /** @description The host answered (accepted or refused the connection) */
+      reachable: boolean;
+      /** @description Why the port is not open (our words, never the remote's) */
+      error?: string;
     };
     ErrorResponse: {
       /** @description Stable code: INVALID_INPUT, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, ... */
@@ -17331,6 +17886,114 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  pingHost: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PingRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PingResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkPort: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PortCheckRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PortCheckResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -31754,6 +32417,901 @@ export interface operations {
       };
     };
   };
+  getNodeMetrics: {
+    parameters: {
+      query?: {
+        /** @description PromQL (default: every series of the node) */
+        query?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  jobCustomQuery: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Job name (a node's slug) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getJobLabelValues: {
+    parameters: {
+      query?: {
+        /** @description Series selectors (repeat the key for several) */
+        match?: string | string[];
+      };
+      header?: never;
+      path: {
+        /** @description Job name */
+        jobName: string;
+        /** @description Label name */
+        label: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LabelValuesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getMetadata: {
+    parameters: {
+      query?: {
+        /** @description Only this metric */
+        metric?: string;
+        /** @description At most this many metrics (0: all) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Metric metadata */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description Per metric name: its type, help and unit as the targets report them */
+            data: {
+              [key: string]: {
+                [key: string]: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  tailMetricsLogs: {
+    parameters: {
+      query?: {
+        /** @description Lines from the end (default 100) */
+        tail?: number;
+        /** @description Keep streaming new lines until the client disconnects */
+        follow?: "0" | "1" | "true" | "false";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Log lines (text/plain or text/event-stream) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": string;
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkPortAvailability: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description TCP port (1-65535) */
+        port: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Whether the port is free for Prometheus */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Prometheus could listen on this port now */
+            available: boolean;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getNodeMetricsFiltered: {
+    parameters: {
+      query?: {
+        /** @description Base PromQL (default: every series in scope) */
+        query?: string;
+        /** @description Comma-separated property:operator:value filters */
+        filters?: string;
+        /** @description property:operator:value (repeatable); filter[property][operator]=value is also accepted */
+        filter?: string | string[];
+        /** @description Series per page (0 or missing: 100, at most 1000) */
+        limit?: number;
+        /** @description Series to skip */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  customQueryFiltered: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FilteredQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getJobMetricsFiltered: {
+    parameters: {
+      query?: {
+        /** @description Base PromQL (default: every series in scope) */
+        query?: string;
+        /** @description Comma-separated property:operator:value filters */
+        filters?: string;
+        /** @description property:operator:value (repeatable); filter[property][operator]=value is also accepted */
+        filter?: string | string[];
+        /** @description Series per page (0 or missing: 100, at most 1000) */
+        limit?: number;
+        /** @description Series to skip */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Job name (a node's slug) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  jobCustomQueryFiltered: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Job name (a node's slug) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FilteredQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  globalFilteredQuery: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FilteredQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  searchMetrics: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated property:operator:value filters */
+        filters?: string;
+        /** @description property:operator:value (repeatable); filter[property][operator]=value is also accepted */
+        filter?: string | string[];
+        /** @description Series per page (0 or missing: 100, at most 1000) */
+        limit?: number;
+        /** @description Series to skip */
+        offset?: number;
+        /** @description Text the metric name contains (case-insensitive) */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   validatePlugin: {
     parameters: {
       query?: {
@@ -36574,6 +38132,314 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnectionMetrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnectionMetricsRange: {
+    parameters: {
+      query: {
+        /** @description PromQL expression */
+        query: string;
+        /** @description RFC 3339 time or Unix seconds */
+        start: string;
+        /** @description RFC 3339 time or Unix seconds */
+        end: string;
+        /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+        step: string;
+      };
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnectionMetricsFiltered: {
+    parameters: {
+      query?: {
+        /** @description Base PromQL (default: every series in scope) */
+        query?: string;
+        /** @description Comma-separated property:operator:value filters */
+        filters?: string;
+        /** @description property:operator:value (repeatable); filter[property][operator]=value is also accepted */
+        filter?: string | string[];
+        /** @description Series per page (0 or missing: 100, at most 1000) */
+        limit?: number;
+        /** @description Series to skip */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  connectionCustomQueryFiltered: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FilteredQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
