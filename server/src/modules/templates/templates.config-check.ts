@@ -14,7 +14,8 @@ type Section = "fabricPeer" | "fabricOrderer" | "besuNode";
  * turn into a node (network templates, platforms it does not run).
  */
 export function nodeSectionOf(platform: TemplatePlatform, nodeType: TemplateNodeType): Section | undefined {
-  if (platform === "FABRIC") return nodeType === "peer" ? "fabricPeer" : nodeType === "orderer" ? "fabricOrderer" : undefined;
+  if (platform === "FABRIC")
+    return nodeType === "peer" ? "fabricPeer" : nodeType === "orderer" ? "fabricOrderer" : undefined;
   if (platform === "BESU" && ["fullnode", "validator", "archive", "bootstrap"].includes(nodeType)) return "besuNode";
   return undefined;
 }
@@ -45,7 +46,12 @@ const SAMPLE: Record<TemplateVariable["type"], unknown> = {
  */
 export function checkTemplateConfig(
   req: FastifyRequest,
-  t: { platform: TemplatePlatform; node_type: TemplateNodeType; config: Record<string, unknown>; variables: readonly TemplateVariable[] },
+  t: {
+    platform: TemplatePlatform;
+    node_type: TemplateNodeType;
+    config: Record<string, unknown>;
+    variables: readonly TemplateVariable[];
+  },
   at = "",
 ): void {
   const walk = (v: unknown, p: string): void => {
@@ -82,7 +88,8 @@ export function checkTemplateConfig(
       return v.replace(PLACEHOLDER, "x");
     }
     if (Array.isArray(v)) return v.map((e, i) => probe(e, `${p}.${i}`));
-    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, probe(e, p ? `${p}.${k}` : k)]));
+    if (v && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, probe(e, p ? `${p}.${k}` : k)]));
     return v;
   };
   const probed = probe(t.config, "") as Record<string, unknown>;

@@ -192,7 +192,12 @@ export function createTemplatesService(deps: { repo: TemplatesRepo; clock?: () =
       if (body.override_config) {
         checkTemplateConfig(
           req,
-          { platform: t.platform as TemplatePlatform, node_type: t.node_type as TemplateNodeType, config: body.override_config, variables: [] },
+          {
+            platform: t.platform as TemplatePlatform,
+            node_type: t.node_type as TemplateNodeType,
+            config: body.override_config,
+            variables: [],
+          },
           "override_",
         );
         config = mergeConfig(config, body.override_config) as Record<string, unknown>;
@@ -208,7 +213,9 @@ export function createTemplatesService(deps: { repo: TemplatesRepo; clock?: () =
     /** A new template from an export (never default, usage 0, created by the importer). */
     async importFrom(req: FastifyRequest, body: ImportBody, createdBy: string): Promise<TemplateResponse> {
       if (body.export_version.split(".")[0] !== EXPORT_VERSION.split(".")[0])
-        throw new InputError(`export_version: ${body.export_version} is not a format this console reads (${EXPORT_VERSION})`);
+        throw new InputError(
+          `export_version: ${body.export_version} is not a format this console reads (${EXPORT_VERSION})`,
+        );
       const tpl = body.template;
       await checkContent(req, tpl, "template.");
       return create(

@@ -15,7 +15,12 @@ const peerTemplate = (name: string, extra: Json = {}): Json => ({
   config: {
     name: "{{name}}",
     blockchainPlatform: "FABRIC",
-    fabricPeer: { organizationId: "{{org}}", mspId: "{{msp}}", mode: "{{mode}}", env: { FABRIC_LOGGING_SPEC: "{{level}}" } },
+    fabricPeer: {
+      organizationId: "{{org}}",
+      mspId: "{{msp}}",
+      mode: "{{mode}}",
+      env: { FABRIC_LOGGING_SPEC: "{{level}}" },
+    },
   },
   variables: [
     { name: "name", type: "string", required: true, validation: { pattern: "^[a-z][a-z0-9-]*$", max_length: 20 } },
@@ -32,7 +37,12 @@ describe.each(dialects())("node templates on %s", (dialect) => {
   let t: TestApp;
   let viewer: Headers;
   let manager: Headers;
-  const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown, headers: Headers = t.admin) =>
+  const call = (
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    url: string,
+    payload?: unknown,
+    headers: Headers = t.admin,
+  ) =>
     t.app.inject({
       method,
       url: `/api/v1${url}`,
@@ -78,11 +88,23 @@ describe.each(dialects())("node templates on %s", (dialect) => {
     expect(createNodeBody.safeParse(applied).success).toBe(true);
     const orderer = await ok("GET", "/templates/platforms/FABRIC/orderer/default");
     const o = await ok("POST", `/templates/${orderer.id}/apply`, {
-      variables: { name: "ord0", organization_id: "2", msp_id: "OrdMSP", fabric_version: "3.1.0", external_endpoint: "ord0.example:7050" },
+      variables: {
+        name: "ord0",
+        organization_id: "2",
+        msp_id: "OrdMSP",
+        fabric_version: "3.1.0",
+        external_endpoint: "ord0.example:7050",
+      },
     });
-    expect(createNodeBody.parse(o).fabricOrderer).toMatchObject({ organizationId: 2, version: "3.1.0", externalEndpoint: "ord0.example:7050" });
+    expect(createNodeBody.parse(o).fabricOrderer).toMatchObject({
+      organizationId: 2,
+      version: "3.1.0",
+      externalEndpoint: "ord0.example:7050",
+    });
     const besu = await ok("GET", "/templates/platforms/BESU/validator/default");
-    const b = await ok("POST", `/templates/${besu.id}/apply`, { variables: { name: "val0", network_id: 1, key_id: 2 } });
+    const b = await ok("POST", `/templates/${besu.id}/apply`, {
+      variables: { name: "val0", network_id: 1, key_id: 2 },
+    });
     expect(createNodeBody.parse(b).besuNode).toMatchObject({ networkId: 1, keyId: 2, p2pPort: 30303, rpcPort: 8545 });
     // A deleted built-in stays deleted after a restart.
     await ok("DELETE", `/templates/${besu.id}`);
@@ -95,14 +117,25 @@ describe.each(dialects())("node templates on %s", (dialect) => {
     const res = await call("POST", "/templates", peerTemplate("crud peer"), manager);
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json();
-    expect(created).toMatchObject({ name: "crud peer", is_default: false, is_active: true, usage_count: 0, created_by: "tplmanager" });
+    expect(created).toMatchObject({
+      name: "crud peer",
+      is_default: false,
+      is_active: true,
+      usage_count: 0,
+      created_by: "tplmanager",
+    });
     expect(await ok("GET", `/templates/${created.id}`, undefined, viewer)).toEqual(created);
     const updated = await ok("PUT", `/templates/${created.id}`, {
       ...peerTemplate("crud peer 2"),
       description: "changed",
       version: "1.1.0",
     });
-    expect(updated).toMatchObject({ name: "crud peer 2", description: "changed", version: "1.1.0", platform: "FABRIC" });
+    expect(updated).toMatchObject({
+      name: "crud peer 2",
+      description: "changed",
+      version: "1.1.0",
+      platform: "FABRIC",
+    });
     const fabric = (await ok("GET", "/templates/platforms/FABRIC")) as Json[];
     expect(fabric.map((x) => x.name)).toContain("crud peer 2");
     expect(fabric.every((x) => x.platform === "FABRIC")).toBe(true);
@@ -112,12 +145,20 @@ describe.each(dialects())("node templates on %s", (dialect) => {
     expect((await call("GET", `/templates/${created.id}`)).statusCode).toBe(404);
     expect((await call("DELETE", `/templates/${created.id}`)).statusCode).toBe(404);
     expect(((await ok("GET", "/templates")) as Json[]).map((x) => x.id)).not.toContain(created.id);
-    const row = await t.database.db.selectFrom("node_templates").selectAll().where("id", "=", created.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom("node_templates")
+      .selectAll()
+      .where("id", "=", created.id)
+      .executeTakeFirstOrThrow();
     expect(row.is_active).toBe(0);
   });
 
   it("searches by text, platform, node type and tags; popular follows applies", async () => {
-    const a = await ok("POST", "/templates", peerTemplate("Searchable alpha", { description: "The ZEBRA peer", tags: ["zoo", "Striped"] }));
+    const a = await ok(
+      "POST",
+      "/templates",
+      peerTemplate("Searchable alpha", { description: "The ZEBRA peer", tags: ["zoo", "Striped"] }),
+    );
     const b = await ok("POST", "/templates", peerTemplate("Searchable beta", { tags: ["zoo"] }));
     const names = async (q: string) => ((await ok("GET", `/templates/search?${q}`)) as Json[]).map((x) => x.name);
     expect(await names("query=zebra")).toEqual(["Searchable alpha"]);
@@ -166,17 +207,25 @@ describe.each(dialects())("node templates on %s", (dialect) => {
     const tpl = await ok("POST", "/templates", peerTemplate("apply checks"));
     const url = `/templates/${tpl.id}/apply`;
     const good = { name: "peer-a", org: 3, msp: "OrgMSP" };
-    expect(await bad(url, { variables: { ...good, nmae: "x" } })).toMatch(/^variables\.nmae: the template has no variable 'nmae'/);
+    expect(await bad(url, { variables: { ...good, nmae: "x" } })).toMatch(
+      /^variables\.nmae: the template has no variable 'nmae'/,
+    );
     expect(await bad(url, { variables: { org: 3, msp: "OrgMSP" } })).toMatch(/^variables\.name: required/);
     expect(await bad(url, { variables: { ...good, org: "three" } })).toBe("variables.org: must be a number");
     expect(await bad(url, { variables: { ...good, org: 1001 } })).toBe("variables.org: must be at most 1000");
     expect(await bad(url, { variables: { ...good, msp: "O" } })).toBe("variables.msp: must have at least 3 characters");
-    expect(await bad(url, { variables: { ...good, name: "Peer A" } })).toBe("variables.name: must match ^[a-z][a-z0-9-]*$");
-    expect(await bad(url, { variables: { ...good, mode: "kubernetes" } })).toBe("variables.mode: must be one of service, docker");
+    expect(await bad(url, { variables: { ...good, name: "Peer A" } })).toBe(
+      "variables.name: must match ^[a-z][a-z0-9-]*$",
+    );
+    expect(await bad(url, { variables: { ...good, mode: "kubernetes" } })).toBe(
+      "variables.mode: must be one of service, docker",
+    );
     expect(await bad(url, { variables: { ...good, msp: 12 } })).toBe("variables.msp: must be text, not number");
     expect(await bad(url, { template_id: tpl.id + 1, variables: good })).toMatch(/^template_id: /);
     // A value the template's own checks let through but POST /nodes would refuse names the variable.
-    expect(await bad(url, { variables: { ...good, msp: "   " } })).toMatch(/^variables\.msp: .*\(it fills config\.fabricPeer\.mspId\)$/);
+    expect(await bad(url, { variables: { ...good, msp: "   " } })).toMatch(
+      /^variables\.msp: .*\(it fills config\.fabricPeer\.mspId\)$/,
+    );
     // override_config merges, and is held to the same shape.
     const merged = await ok("POST", url, { variables: good, override_config: { fabricPeer: { version: "3.1.0" } } });
     expect(merged.fabricPeer).toMatchObject({ organizationId: 3, mspId: "OrgMSP", version: "3.1.0" });
@@ -205,46 +254,94 @@ describe.each(dialects())("node templates on %s", (dialect) => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await ok("POST", `/templates/${tpl.id}/apply`, { variables: { v: "aaaa" } })).toEqual({ label: "aaaa" });
     const base = { name: "x", platform: "ETHEREUM", node_type: "fullnode", version: "1", config: { a: "{{v}}" } };
-    expect(await bad("/templates", { ...base, variables: [{ name: "v", type: "string", validation: { pattern: "(?<=x)y" } }] })).toMatch(
-      /^variables\[0\]\.validation\.pattern: not a valid RE2 expression/,
+    expect(
+      await bad("/templates", {
+        ...base,
+        variables: [{ name: "v", type: "string", validation: { pattern: "(?<=x)y" } }],
+      }),
+    ).toMatch(/^variables\[0\]\.validation\.pattern: not a valid RE2 expression/);
+    expect(
+      await bad("/templates", {
+        ...base,
+        variables: [{ name: "v", type: "string", validation: { pattern: "x{1000}{1000}" } }],
+      }),
+    ).toMatch(/^variables\[0\]\.validation\.pattern: /);
+    expect(await bad("/templates", { ...base, variables: [] })).toBe(
+      "config.a: {{v}} names no variable of the template",
     );
-    expect(await bad("/templates", { ...base, variables: [{ name: "v", type: "string", validation: { pattern: "x{1000}{1000}" } }] })).toMatch(
-      /^variables\[0\]\.validation\.pattern: /,
-    );
-    expect(await bad("/templates", { ...base, variables: [] })).toBe("config.a: {{v}} names no variable of the template");
     expect(await bad("/templates", { ...base, variables: [{ name: "v", type: "number", default: "abc" }] })).toBe(
       "variables[0].default: must be a number",
     );
-    expect(await bad("/templates", { ...base, variables: [{ name: "v", type: "string" }, { name: "v", type: "string" }] })).toBe(
-      "variables[1].name: 'v' is declared twice",
+    expect(
+      await bad("/templates", {
+        ...base,
+        variables: [
+          { name: "v", type: "string" },
+          { name: "v", type: "string" },
+        ],
+      }),
+    ).toBe("variables[1].name: 'v' is declared twice");
+    expect(await bad("/templates", { ...base, variables: [{ name: "v", type: "date" }] })).toMatch(
+      /variables\.0\.type/,
     );
-    expect(await bad("/templates", { ...base, variables: [{ name: "v", type: "date" }] })).toMatch(/variables\.0\.type/);
   });
 
   it("refuses configs that name a program, fields POST /nodes does not take, and admin-only env for managers", async () => {
     const p = peerTemplate("host cmd");
-    const withPeer = (extra: Json) => ({ ...p, config: { ...p.config, fabricPeer: { ...p.config.fabricPeer, ...extra } } });
-    expect(await bad("/templates", withPeer({ binary: "/tmp/evil" }))).toMatch(/^config\.fabricPeer\.binary: a template cannot name a program/);
-    expect(await bad("/templates", withPeer({ sourcePath: "/tmp" }))).toMatch(/^config\.fabricPeer\.sourcePath: /);
-    expect(await bad("/templates", { ...p, platform: "BESU", node_type: "besu_network", config: { deep: [{ command: "rm" }] } })).toMatch(
-      /^config\.deep\[0\]\.command: /,
+    const withPeer = (extra: Json) => ({
+      ...p,
+      config: { ...p.config, fabricPeer: { ...p.config.fabricPeer, ...extra } },
+    });
+    expect(await bad("/templates", withPeer({ binary: "/tmp/evil" }))).toMatch(
+      /^config\.fabricPeer\.binary: a template cannot name a program/,
     );
-    expect(await bad("/templates", withPeer({ listenAdress: "0.0.0.0:1" }))).toMatch(/^config\.fabricPeer\.listenAdress: unknown field/);
-    expect(await bad("/templates", withPeer({ organizationId: "seven" }))).toMatch(/^config\.fabricPeer\.organizationId: /);
-    expect(await bad("/templates", { ...p, config: { ...p.config, fabricOrderer: {} } })).toMatch(/^config\.fabricOrderer: a FABRIC peer template configures fabricPeer/);
-    expect(await bad("/templates", { ...p, config: { ...p.config, blockchainPlatform: "BESU" } })).toMatch(/^config\.blockchainPlatform: must be FABRIC/);
+    expect(await bad("/templates", withPeer({ sourcePath: "/tmp" }))).toMatch(/^config\.fabricPeer\.sourcePath: /);
+    expect(
+      await bad("/templates", {
+        ...p,
+        platform: "BESU",
+        node_type: "besu_network",
+        config: { deep: [{ command: "rm" }] },
+      }),
+    ).toMatch(/^config\.deep\[0\]\.command: /);
+    expect(await bad("/templates", withPeer({ listenAdress: "0.0.0.0:1" }))).toMatch(
+      /^config\.fabricPeer\.listenAdress: unknown field/,
+    );
+    expect(await bad("/templates", withPeer({ organizationId: "seven" }))).toMatch(
+      /^config\.fabricPeer\.organizationId: /,
+    );
+    expect(await bad("/templates", { ...p, config: { ...p.config, fabricOrderer: {} } })).toMatch(
+      /^config\.fabricOrderer: a FABRIC peer template configures fabricPeer/,
+    );
+    expect(await bad("/templates", { ...p, config: { ...p.config, blockchainPlatform: "BESU" } })).toMatch(
+      /^config\.blockchainPlatform: must be FABRIC/,
+    );
     const preload = withPeer({ env: { LD_PRELOAD: "/tmp/x.so" } });
     const refused = await call("POST", "/templates", preload, manager);
     expect(refused.statusCode, refused.body).toBe(403);
     expect(refused.json().message).toMatch(/^config\.fabricPeer\.env\.LD_PRELOAD: /);
     // An admin may store it; a manager may not apply it (POST /nodes would refuse it as well).
     const stored = await ok("POST", "/templates", preload);
-    const applied = await call("POST", `/templates/${stored.id}/apply`, { variables: { name: "p", org: 1, msp: "OrgMSP" } }, manager);
+    const applied = await call(
+      "POST",
+      `/templates/${stored.id}/apply`,
+      { variables: { name: "p", org: 1, msp: "OrgMSP" } },
+      manager,
+    );
     expect(applied.statusCode, applied.body).toBe(403);
     expect(applied.json().message).toMatch(/^config\.fabricPeer\.env\.LD_PRELOAD: /);
     // A value filled by a variable is checked once filled.
-    const viaVar = await ok("POST", "/templates", withPeer({ env: { FABRIC_LOGGING_SPEC: "{{level}}", CORE_PEER_FILESYSTEMPATH: "{{level}}" } }));
-    const pathy = await call("POST", `/templates/${viaVar.id}/apply`, { variables: { name: "p", org: 1, msp: "OrgMSP", level: "/etc" } }, manager);
+    const viaVar = await ok(
+      "POST",
+      "/templates",
+      withPeer({ env: { FABRIC_LOGGING_SPEC: "{{level}}", CORE_PEER_FILESYSTEMPATH: "{{level}}" } }),
+    );
+    const pathy = await call(
+      "POST",
+      `/templates/${viaVar.id}/apply`,
+      { variables: { name: "p", org: 1, msp: "OrgMSP", level: "/etc" } },
+      manager,
+    );
     expect(pathy.statusCode, pathy.body).toBe(403);
   });
 
@@ -263,10 +360,15 @@ describe.each(dialects())("node templates on %s", (dialect) => {
     expect(imported).toMatchObject({ usage_count: 0, is_default: false, created_by: "tplmanager" });
     const { name: _n, ...noName } = exported.template;
     expect(await bad("/templates/import", { ...exported, template: noName })).toMatch(/template\.name/);
-    expect(await bad("/templates/import", { ...exported, export_version: "2.0" })).toMatch(/^export_version: 2\.0 is not a format/);
-    expect(await bad("/templates/import", { ...exported, template: { ...exported.template, config: { ...exported.template.config, name: "{{nope}}" } } })).toBe(
-      "template.config.name: {{nope}} names no variable of the template",
+    expect(await bad("/templates/import", { ...exported, export_version: "2.0" })).toMatch(
+      /^export_version: 2\.0 is not a format/,
     );
+    expect(
+      await bad("/templates/import", {
+        ...exported,
+        template: { ...exported.template, config: { ...exported.template.config, name: "{{nope}}" } },
+      }),
+    ).toBe("template.config.name: {{nope}} names no variable of the template");
     expect(await bad("/templates/import", { export_version: "1.0" })).toMatch(/template/);
   });
 
@@ -296,10 +398,20 @@ describe.each(dialects())("node templates on %s", (dialect) => {
     });
     expect(empty.statusCode, empty.body).toBe(200);
     expect(empty.json()).toEqual({ channel: "mychannel" });
-    const nulls = await call("POST", `/templates/${id}/apply`, { template_id: id, variables: null, override_config: null, context: null });
+    const nulls = await call("POST", `/templates/${id}/apply`, {
+      template_id: id,
+      variables: null,
+      override_config: null,
+      context: null,
+    });
     expect(nulls.statusCode, nulls.body).toBe(200);
     for (const url of [`/templates/${id}/set-default`]) {
-      const r = await t.app.inject({ method: "POST", url: `/api/v1${url}`, headers: { ...t.admin, "content-type": "application/json" }, payload: "" });
+      const r = await t.app.inject({
+        method: "POST",
+        url: `/api/v1${url}`,
+        headers: { ...t.admin, "content-type": "application/json" },
+        payload: "",
+      });
       expect(r.statusCode, r.body).toBe(200);
     }
     const put = await call("PUT", `/templates/${id}`, { ...res.json(), variables: null, tags: null });
@@ -308,10 +420,17 @@ describe.each(dialects())("node templates on %s", (dialect) => {
 
   it("lets viewers read and export only; managers change; every change is audited", async () => {
     const tpl = await ok("POST", "/templates", peerTemplate("roles"), manager);
-    for (const url of ["/templates", "/templates/search?query=roles", "/templates/popular", `/templates/${tpl.id}`, `/templates/${tpl.id}/export`, "/templates/platforms/FABRIC"]) {
+    for (const url of [
+      "/templates",
+      "/templates/search?query=roles",
+      "/templates/popular",
+      `/templates/${tpl.id}`,
+      `/templates/${tpl.id}/export`,
+      "/templates/platforms/FABRIC",
+    ]) {
       expect((await call("GET", url, undefined, viewer)).statusCode, url).toBe(200);
     }
-    const mutations: [("POST" | "PUT" | "DELETE"), string, unknown][] = [
+    const mutations: ["POST" | "PUT" | "DELETE", string, unknown][] = [
       ["POST", "/templates", peerTemplate("viewer made")],
       ["PUT", `/templates/${tpl.id}`, peerTemplate("viewer changed")],
       ["POST", `/templates/${tpl.id}/apply`, { variables: { name: "p", org: 1, msp: "OrgMSP" } }],
@@ -319,8 +438,10 @@ describe.each(dialects())("node templates on %s", (dialect) => {
       ["POST", "/templates/import", { export_version: "1.0", template: peerTemplate("viewer import") }],
       ["DELETE", `/templates/${tpl.id}`, undefined],
     ];
-    for (const [m, url, body] of mutations) expect((await call(m, url, body, viewer)).statusCode, `${m} ${url}`).toBe(403);
-    for (const [m, url, body] of mutations) expect((await call(m, url, body, manager)).statusCode, `${m} ${url}`).toBeLessThan(300);
+    for (const [m, url, body] of mutations)
+      expect((await call(m, url, body, viewer)).statusCode, `${m} ${url}`).toBe(403);
+    for (const [m, url, body] of mutations)
+      expect((await call(m, url, body, manager)).statusCode, `${m} ${url}`).toBeLessThan(300);
     const audit = await t.database.db
       .selectFrom("audit_logs")
       .select(["event_type", "event_outcome"])

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import {
   appliedConfig,
   applyTemplateBody,
@@ -65,6 +66,7 @@ export function registerTemplateWriteRoutes(app: FastifyInstance, svc: Templates
         tags,
         summary: "Delete a template (it stays as an inactive row)",
         params: templateIdParams,
+        response: { 204: z.null().describe("Deleted") },
       },
     },
     async (req, reply) => {
