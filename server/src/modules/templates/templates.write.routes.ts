@@ -72,7 +72,7 @@ export function registerTemplateWriteRoutes(app: FastifyInstance, svc: Templates
     async (req, reply) => {
       req.auditInfo.resource = `template:${req.params.id}`;
       await svc.remove(req.params.id);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
   r.post(
