@@ -146,11 +146,12 @@ export function createTemplatesService(deps: { repo: TemplatesRepo; clock?: () =
     },
     async update(req: FastifyRequest, id: number, body: UpdateTemplateBody): Promise<TemplateResponse> {
       const cur = await found(id);
+      // Variables left out keep the template's own, and the config is checked against those.
       const config = await checkContent(req, {
         platform: cur.platform as TemplatePlatform,
         node_type: cur.node_type as TemplateNodeType,
         config: body.config,
-        variables: body.variables,
+        variables: body.variables ?? toTemplate(cur).variables,
       });
       const row = await unique(() =>
         repo.update(

@@ -136,6 +136,10 @@ describe.each(dialects())("node templates on %s", (dialect) => {
       version: "1.1.0",
       platform: "FABRIC",
     });
+    // Variables left out stay, and the placeholders are checked against them.
+    const { variables: _v, ...noVars } = peerTemplate("crud peer 2");
+    const kept = await ok("PUT", `/templates/${created.id}`, { ...noVars, version: "1.2.0" });
+    expect(kept.variables).toEqual(created.variables);
     const fabric = (await ok("GET", "/templates/platforms/FABRIC")) as Json[];
     expect(fabric.map((x) => x.name)).toContain("crud peer 2");
     expect(fabric.every((x) => x.platform === "FABRIC")).toBe(true);
