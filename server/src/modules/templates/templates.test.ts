@@ -418,7 +418,7 @@ describe.each(dialects())("node templates on %s", (dialect) => {
       });
       expect(r.statusCode, r.body).toBe(200);
     }
-    const put = await call("PUT", `/templates/${id}`, { ...res.json(), variables: null, tags: null });
+    const put = await call("PUT", `/templates/${id}`, { ...(res.json() as Json), variables: null, tags: null });
     expect(put.statusCode, put.body).toBe(200);
   });
 
