@@ -795,7 +795,6 @@ const NOT_SERVED: Record<string, string> = {
     "the AI assistant needs a language model the user brings (left out by issue 32)",
   "POST /dummy": "upstream's placeholder for its client generator; it does nothing",
   "DELETE /chaincode-projects/{}/shell/sessions/{}": "not served yet (issue 32)",
-  "DELETE /templates/{}": "not served yet (issue 32)",
   "GET /.well-known/node_jwk.json": "not served yet (issue 32)",
   "GET /chaincode-projects/{}/download": "not served yet (issue 32)",
   "GET /chaincode-projects/{}/shell/config": "not served yet (issue 32)",
@@ -809,13 +808,6 @@ const NOT_SERVED: Record<string, string> = {
   "GET /pro/shared-chaincodes/{}": "not served yet (issue 32)",
   "GET /projects/{}/dirs/list": "not served yet (issue 32)",
   "GET /projects/{}/files/list": "not served yet (issue 32)",
-  "GET /templates": "not served yet (issue 32)",
-  "GET /templates/platforms/{}": "not served yet (issue 32)",
-  "GET /templates/platforms/{}/{}/default": "not served yet (issue 32)",
-  "GET /templates/popular": "not served yet (issue 32)",
-  "GET /templates/search": "not served yet (issue 32)",
-  "GET /templates/{}": "not served yet (issue 32)",
-  "GET /templates/{}/export": "not served yet (issue 32)",
   "POST /chaincode-projects/{}/shell/cleanup": "not served yet (issue 32)",
   "POST /networks/fabric/{}/reload-block": "not served yet (issue 32)",
   "POST /node/external-nodes": "not served yet (issue 32)",
@@ -836,11 +828,6 @@ const NOT_SERVED: Record<string, string> = {
   "POST /sc/fabric/peer/{}/chaincode/approve": "not served yet (issue 32)",
   "POST /sc/fabric/peer/{}/chaincode/commit": "not served yet (issue 32)",
   "POST /sc/fabric/peer/{}/chaincode/install": "not served yet (issue 32)",
-  "POST /templates": "not served yet (issue 32)",
-  "POST /templates/import": "not served yet (issue 32)",
-  "POST /templates/{}/apply": "not served yet (issue 32)",
-  "POST /templates/{}/set-default": "not served yet (issue 32)",
-  "PUT /templates/{}": "not served yet (issue 32)",
 };
 
 /** `GET /a/{id}/b` for every operation of an OpenAPI or Swagger paths object (trailing slash dropped). */

@@ -1344,6 +1344,179 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/templates": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List active templates, optionally of one platform and node type */
+    get: operations["listTemplates"];
+    put?: never;
+    /** Create a template */
+    post: operations["createTemplate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Search templates by text (name, description), platform, node type and tags */
+    get: operations["searchTemplates"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/popular": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The most applied templates, most used first */
+    get: operations["getPopularTemplates"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/platforms/{platform}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Templates of one platform */
+    get: operations["listTemplatesByPlatform"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/platforms/{platform}/{nodeType}/default": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The default template of a platform and node type (404 when there is none) */
+    get: operations["getDefaultTemplate"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a template */
+    get: operations["getTemplate"];
+    /** Change a template's content (its platform and node type stay) */
+    put: operations["updateTemplate"];
+    post?: never;
+    /** Delete a template (it stays as an inactive row) */
+    delete: operations["deleteTemplate"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/{id}/apply": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Fill a template's variables and get the configuration (for a node template, a POST /nodes body) */
+    post: operations["applyTemplate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/{id}/set-default": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a template the only default of its platform and node type */
+    post: operations["setDefaultTemplate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/{id}/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Export a template as JSON (import it with POST /templates/import) */
+    get: operations["exportTemplate"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a template from an export */
+    post: operations["importTemplate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/nodes/{id}/rpc/accounts": {
     parameters: {
       query?: never;
@@ -7066,6 +7239,8 @@ export interface components {
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
         | "DOCKER_ENGINE_MANAGE"
+        | "TEMPLATE_READ"
+        | "TEMPLATE_MANAGE"
         | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
@@ -9833,6 +10008,85 @@ export interface components {
       /** @description Why the port is not open (our words, never the remote's) */
       error?: string;
     };
+    /** @description The configuration, with {{variable}} placeholders. For a FABRIC peer or orderer or a BESU node it is a POST /nodes body */
+    TemplateConfigInput: {
+      [key: string]: unknown;
+    };
+    /** @description Checks a value must pass */
+    TemplateValidationInput: {
+      /** @description Allowed values (compared as text) */
+      enum?: string[];
+      /** @description Smallest number */
+      min?: number;
+      /** @description Largest number */
+      max?: number;
+      /** @description Shortest text (or fewest array items) */
+      min_length?: number;
+      /** @description Longest text (or most array items) */
+      max_length?: number;
+      /** @description RE2 (Go regexp) the text must match somewhere; anchor it with ^ and $ to match all of it */
+      pattern?: string;
+    };
+    /** @description A typed variable of a template */
+    TemplateVariableInput: {
+      /** @description Name used in {{name}} placeholders */
+      name: string;
+      /**
+       * @description "string", "number", "boolean", "array" or "object"
+       * @enum {string}
+       */
+      type: "string" | "number" | "boolean" | "array" | "object";
+      /** @description What to enter */
+      description?: string;
+      /** @description Apply refuses to go on without it (unless it has a default) */
+      required?: boolean;
+      /** @description Value used when apply gives none */
+      default?: unknown;
+      validation?: components["schemas"]["TemplateValidationInput"];
+    };
+    /** @description A node template */
+    TemplateInput: {
+      /** @description Template id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /** @description Description */
+      description: string;
+      /** @description Platform */
+      platform: string;
+      /** @description Node type */
+      node_type: string;
+      /** @description Version */
+      version: string;
+      /** @description Configuration with {{variable}} placeholders */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Variables */
+      variables: components["schemas"]["TemplateVariableInput"][];
+      /** @description Tags */
+      tags: string[];
+      /** @description The default of its platform and node type */
+      is_default: boolean;
+      /** @description False once deleted */
+      is_active: boolean;
+      /** @description How often it was applied */
+      usage_count: number;
+      /** @description Who created it (system for built-in templates) */
+      created_by: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description Last change */
+      updated_at: string;
+    };
+    /** @description A template exported for backup or sharing */
+    TemplateExportDataInput: {
+      /** @description Format version (1.0) */
+      export_version: string;
+      /** @description When it was exported */
+      exported_at: string;
+      template: components["schemas"]["TemplateInput"];
+    };
     /** @description An alert of the console's rule engine */
     Alert: {
       /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
@@ -9943,6 +10197,8 @@ export interface components {
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
         | "DOCKER_ENGINE_MANAGE"
+        | "TEMPLATE_READ"
+        | "TEMPLATE_MANAGE"
         | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
@@ -12710,6 +12966,85 @@ export interface components {
       /** @description Why the port is not open (our words, never the remote's) */
       error?: string;
     };
+    /** @description The configuration, with {{variable}} placeholders. For a FABRIC peer or orderer or a BESU node it is a POST /nodes body */
+    TemplateConfig: {
+      [key: string]: unknown;
+    };
+    /** @description Checks a value must pass */
+    TemplateValidation: {
+      /** @description Allowed values (compared as text) */
+      enum?: string[];
+      /** @description Smallest number */
+      min?: number;
+      /** @description Largest number */
+      max?: number;
+      /** @description Shortest text (or fewest array items) */
+      min_length?: number;
+      /** @description Longest text (or most array items) */
+      max_length?: number;
+      /** @description RE2 (Go regexp) the text must match somewhere; anchor it with ^ and $ to match all of it */
+      pattern?: string;
+    };
+    /** @description A typed variable of a template */
+    TemplateVariable: {
+      /** @description Name used in {{name}} placeholders */
+      name: string;
+      /**
+       * @description "string", "number", "boolean", "array" or "object"
+       * @enum {string}
+       */
+      type: "string" | "number" | "boolean" | "array" | "object";
+      /** @description What to enter */
+      description?: string;
+      /** @description Apply refuses to go on without it (unless it has a default) */
+      required?: boolean;
+      /** @description Value used when apply gives none */
+      default?: unknown;
+      validation?: components["schemas"]["TemplateValidation"];
+    };
+    /** @description A node template */
+    Template: {
+      /** @description Template id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /** @description Description */
+      description: string;
+      /** @description Platform */
+      platform: string;
+      /** @description Node type */
+      node_type: string;
+      /** @description Version */
+      version: string;
+      /** @description Configuration with {{variable}} placeholders */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Variables */
+      variables: components["schemas"]["TemplateVariable"][];
+      /** @description Tags */
+      tags: string[];
+      /** @description The default of its platform and node type */
+      is_default: boolean;
+      /** @description False once deleted */
+      is_active: boolean;
+      /** @description How often it was applied */
+      usage_count: number;
+      /** @description Who created it (system for built-in templates) */
+      created_by: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description Last change */
+      updated_at: string;
+    };
+    /** @description A template exported for backup or sharing */
+    TemplateExportData: {
+      /** @description Format version (1.0) */
+      export_version: string;
+      /** @description When it was exported */
+      exported_at: string;
+      template: components["schemas"]["Template"];
+    };
     ErrorResponse: {
       /** @description Stable code: INVALID_INPUT, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, ... */
       error: string;
@@ -13734,6 +14069,8 @@ export interface operations {
             | "PLUGIN_READ"
             | "PLUGIN_MANAGE"
             | "DOCKER_ENGINE_MANAGE"
+            | "TEMPLATE_READ"
+            | "TEMPLATE_MANAGE"
             | "HOST_COMMAND"
             | "FEDERATION_READ"
             | "FEDERATION_MANAGE"
@@ -21768,6 +22105,1099 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listTemplates: {
+    parameters: {
+      query?: {
+        /** @description Blockchain platform */
+        platform?:
+          "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+        /** @description Node (or network) type the template configures */
+        node_type?:
+          | "peer"
+          | "orderer"
+          | "fabric_network"
+          | "fullnode"
+          | "validator"
+          | "archive"
+          | "besu_network"
+          | "bootstrap"
+          | "relay"
+          | "collator"
+          | "sentry";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createTemplate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A new template */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Template name */
+          name: string;
+          /** @description What the template is for */
+          description?: string;
+          /**
+           * @description Blockchain platform
+           * @enum {string}
+           */
+          platform:
+            "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+          /**
+           * @description Node (or network) type the template configures
+           * @enum {string}
+           */
+          node_type:
+            | "peer"
+            | "orderer"
+            | "fabric_network"
+            | "fullnode"
+            | "validator"
+            | "archive"
+            | "besu_network"
+            | "bootstrap"
+            | "relay"
+            | "collator"
+            | "sentry";
+          /** @description The template's own version, e.g. 1.0.0 */
+          version: string;
+          config: components["schemas"]["TemplateConfigInput"];
+          /** @description Variables the placeholders name */
+          variables?: components["schemas"]["TemplateVariableInput"][];
+          /** @description Tags, searched by GET /templates/search */
+          tags?: string[];
+          /** @description Make it the default of its platform and node type */
+          is_default?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  searchTemplates: {
+    parameters: {
+      query?: {
+        /** @description Text in the name or description (case-insensitive) */
+        query?: string;
+        /** @description Blockchain platform */
+        platform?:
+          "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+        /** @description Node (or network) type the template configures */
+        node_type?:
+          | "peer"
+          | "orderer"
+          | "fabric_network"
+          | "fullnode"
+          | "validator"
+          | "archive"
+          | "besu_network"
+          | "bootstrap"
+          | "relay"
+          | "collator"
+          | "sentry";
+        /** @description Comma-separated tags; a template must have all of them */
+        tags?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPopularTemplates: {
+    parameters: {
+      query?: {
+        /** @description How many (default 10, at most 100) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listTemplatesByPlatform: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Blockchain platform */
+        platform:
+          "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getDefaultTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Blockchain platform */
+        platform:
+          "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+        /** @description Node (or network) type the template configures */
+        nodeType:
+          | "peer"
+          | "orderer"
+          | "fabric_network"
+          | "fullnode"
+          | "validator"
+          | "archive"
+          | "besu_network"
+          | "bootstrap"
+          | "relay"
+          | "collator"
+          | "sentry";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  updateTemplate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description A template's new content (platform and node type stay) */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Template name */
+          name: string;
+          /** @description What the template is for */
+          description?: string;
+          /** @description The template's own version, e.g. 1.0.0 */
+          version: string;
+          config: components["schemas"]["TemplateConfigInput"];
+          /** @description Variables the placeholders name */
+          variables?: components["schemas"]["TemplateVariableInput"][];
+          /** @description Tags, searched by GET /templates/search */
+          tags?: string[];
+          /** @description true makes it the default; false stops it being the default */
+          is_default?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  applyTemplate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description Values to fill a template with */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The template (the path's id; when given it must be the same) */
+          template_id?: number;
+          /** @description Values of the template's variables */
+          variables?: {
+            [key: string]: unknown;
+          };
+          /** @description Merged over the generated configuration (objects merge, other values replace) */
+          override_config?: {
+            [key: string]: unknown;
+          };
+          /** @description Accepted for upstream's clients (networkID, orgID…); not used */
+          context?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The generated configuration (for node templates, a POST /nodes body) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  setDefaultTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A message */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TemplateExportData"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  importTemplate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description An exported template to import */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Format version; 1.0 is read */
+          export_version: string;
+          /** @description When it was exported (informational) */
+          exported_at?: string;
+          /** @description The template */
+          template: {
+            /** @description Ignored: the import gets a new id */
+            id?: number;
+            /** @description Template name */
+            name: string;
+            /** @description What the template is for */
+            description?: string;
+            /**
+             * @description Blockchain platform
+             * @enum {string}
+             */
+            platform:
+              | "FABRIC"
+              | "BESU"
+              | "ETHEREUM"
+              | "BITCOIN"
+              | "POLKADOT"
+              | "COSMOS";
+            /**
+             * @description Node (or network) type the template configures
+             * @enum {string}
+             */
+            node_type:
+              | "peer"
+              | "orderer"
+              | "fabric_network"
+              | "fullnode"
+              | "validator"
+              | "archive"
+              | "besu_network"
+              | "bootstrap"
+              | "relay"
+              | "collator"
+              | "sentry";
+            /** @description The template's own version, e.g. 1.0.0 */
+            version: string;
+            config: components["schemas"]["TemplateConfigInput"];
+            /** @description Variables the placeholders name */
+            variables?: components["schemas"]["TemplateVariableInput"][];
+            /** @description Tags, searched by GET /templates/search */
+            tags?: string[];
+            /** @description Ignored: an import is never the default at once */
+            is_default?: boolean;
+            /** @description Ignored */
+            is_active?: boolean;
+            /** @description Ignored: starts at 0 */
+            usage_count?: number;
+            /** @description Ignored: the importer is recorded */
+            created_by?: string;
+            /** @description Ignored */
+            created_at?: string;
+            /** @description Ignored */
+            updated_at?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
