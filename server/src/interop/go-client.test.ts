@@ -178,6 +178,51 @@ describe.each(dialects())("upstream's Go clients on %s", { timeout: 120_000 }, (
     expect((await withKey.do("GET", "/organizations")).status).toBe(401);
   });
 
+  it("a template stored, applied, exported, imported and made the default, as a Go client sends them", async () => {
+    const variable = (name: string, type: string, dflt: unknown) => ({
+      name,
+      type,
+      description: "",
+      required: dflt === null,
+      default: dflt,
+      validation: null,
+    });
+    const created = await go.expect<{ id: number; tags: string[] | null }>(201, "POST", "/templates", {
+      name: "go-network",
+      description: "",
+      platform: "FABRIC",
+      node_type: "fabric_network",
+      version: "1.0.0",
+      is_default: false,
+      tags: null,
+      variables: [variable("channel", "string", null), variable("orgs", "number", 2)],
+      config: { channel: "{{channel}}", organizations: "{{orgs}}", policies: null },
+      ...GO_EXTRA_FIELD,
+    });
+    const applied = await go.expect<Record<string, unknown>>(200, "POST", `/templates/${created.id}/apply`, {
+      template_id: created.id,
+      variables: { channel: "gochannel" },
+      override_config: null,
+      context: null,
+      ...GO_EXTRA_FIELD,
+    });
+    expect(applied).toMatchObject({ channel: "gochannel", organizations: 2 });
+    const exported = await go.expect<{ export_version: string; template: { name: string } }>(
+      200,
+      "GET",
+      `/templates/${created.id}/export`,
+    );
+    const imported = await go.expect<{ id: number; name: string }>(201, "POST", "/templates/import", {
+      ...exported,
+      ...GO_EXTRA_FIELD,
+    });
+    expect(imported.id).not.toBe(created.id);
+    await go.expect(200, "POST", `/templates/${imported.id}/set-default`);
+    const dflt = await go.expect<{ id: number }>(200, "GET", "/templates/platforms/FABRIC/fabric_network/default");
+    expect(dflt.id).toBe(imported.id);
+    for (const id of [created.id, imported.id]) await go.expect(204, "DELETE", `/templates/${id}`);
+  });
+
   it("the body-less calls the CLI makes: Content-Type set, nothing sent", async () => {
     // POST with `http.NewRequest("POST", url, nil)`: Content-Length 0 and the JSON content type.
     await go.expect(200, "POST", "/user-notifications/read-all");
