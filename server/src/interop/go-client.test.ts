@@ -254,6 +254,22 @@ describe.each(dialects())("upstream's Go clients on %s", { timeout: 120_000 }, (
       // Upstream answers a map of jobs by name.
       const jobs = await go.expect<Record<string, unknown>>(200, "GET", "/metrics/jobs");
       expect(Object.keys(jobs)).toContain("go-extra");
+      // A filtered query with nothing set: nil filters, zero times (no range), zero limit (the default).
+      const q = await go.expect<{ status: string; pagination: { limit: number } }>(
+        200,
+        "POST",
+        "/metrics/query/filtered",
+        { query: "up", filters: null, start: GO_ZERO_TIME, end: GO_ZERO_TIME, step: "", limit: 0, offset: 0 },
+      );
+      expect(q).toMatchObject({ status: "success", pagination: { limit: 100 } });
+      // The admin's port check of the Prometheus it just deployed (timeout 0: the default).
+      const probe = await go.expect<{ open: boolean }>(200, "POST", "/troubleshooting/check-port", {
+        host: "127.0.0.1",
+        port,
+        timeout: 0,
+        ...GO_EXTRA_FIELD,
+      });
+      expect(probe.open).toBe(true);
       await go.expect(200, "POST", "/metrics/stop");
       expect((await go.expect<{ status: string }>(200, "GET", "/metrics/status")).status).toBe("stopped");
       await go.expect(200, "POST", "/metrics/start");
