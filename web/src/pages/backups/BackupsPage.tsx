@@ -61,7 +61,10 @@ function DeleteButton(props: { question: string; onConfirm: () => void; disabled
 
 /** "Back up now" with the target to use; live progress shows on the row. */
 function BackupNow({ targets }: { targets: BackupTarget[] }): ReactElement {
-  const [targetId, setTargetId] = useState<number | undefined>(targets[0]?.id);
+  const [chosen, setChosen] = useState<number | undefined>(undefined);
+  // What the select shows is what runs: the one picked while it still exists, else the first. (Kept as a
+  // choice, not a copy of targets[0] made at mount, which stayed undefined when the first target arrived later.)
+  const targetId = targets.some((t) => t.id === chosen) ? chosen : targets[0]?.id;
   const run = useBackupNowMutation();
   if (!targets.length) return <p className="text-sm text-muted-foreground">Add a target to back up to.</p>;
   return (
@@ -70,7 +73,7 @@ function BackupNow({ targets }: { targets: BackupTarget[] }): ReactElement {
         aria-label="Backup target"
         className={SELECT}
         value={targetId}
-        onChange={(e) => setTargetId(Number(e.target.value))}
+        onChange={(e) => setChosen(Number(e.target.value))}
       >
         {targets.map((t) => (
           <option key={t.id} value={t.id}>
@@ -214,7 +217,9 @@ function SchedulesTab({ targets }: { targets: BackupTarget[] }): ReactElement {
   const [name, setName] = useState("");
   const [cron, setCron] = useState("0 0 * * *");
   const [retention, setRetention] = useState(30);
-  const [targetId, setTargetId] = useState<number | undefined>(targets[0]?.id);
+  const [chosen, setChosen] = useState<number | undefined>(undefined);
+  // As in BackupNow: the target shown is the one used, also when the first target arrives after mount.
+  const targetId = targets.some((t) => t.id === chosen) ? chosen : targets[0]?.id;
   const targetName = (id: number) => targets.find((t) => t.id === id)?.name ?? `#${id}`;
   return (
     <div className="flex flex-col gap-4">
@@ -230,7 +235,7 @@ function SchedulesTab({ targets }: { targets: BackupTarget[] }): ReactElement {
               id="schedule-target"
               className={SELECT}
               value={targetId}
-              onChange={(e) => setTargetId(Number(e.target.value))}
+              onChange={(e) => setChosen(Number(e.target.value))}
             >
               {targets.map((t) => (
                 <option key={t.id} value={t.id}>
