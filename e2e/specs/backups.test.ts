@@ -85,6 +85,17 @@ describe("backups", () => {
     expect(list.data[0]).toMatchObject({ status: "completed", targetName: "e2e-s3" });
     expect(list.data[0]?.snapshotId).toMatch(/^[0-9a-f]{64}$/);
     expect(await row.innerText()).toContain(list.data[0]?.snapshotId?.slice(0, 8));
+    // One unit everywhere: the size in the row is the size the backup's notification gives.
+    const size = /(\d+\.\d\d) MB/.exec(await row.innerText())?.[1];
+    expect(size).toBeDefined();
+    await page.getByRole("button", { name: /^Notifications/ }).click();
+    await page
+      .getByTestId("notification-list")
+      .first()
+      .getByText(`Backup to e2e-s3 completed (${size} MB)`)
+      .first()
+      .waitFor();
+    await page.keyboard.press("Escape");
   });
 
   it("previews a cron expression live, and shows the parser's message for a bad one", async () => {

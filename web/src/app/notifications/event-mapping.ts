@@ -1,5 +1,6 @@
 import type { ApiNotification } from "@/api/client";
 import { formatDateTime } from "@/lib/utils";
+import { megabytes } from "@/lib/units";
 
 export type NotificationKind = "success" | "error" | "warning" | "info";
 
@@ -62,11 +63,8 @@ function str(d: Record<string, unknown>, key: string, fallback = "unknown"): str
   return fallback;
 }
 
-/** Bytes as MB with two decimals ("1.50"). */
-export function bytesToMB(size: unknown): string {
-  const n = typeof size === "number" ? size : typeof size === "string" ? Number(size) : NaN;
-  return Number.isFinite(n) ? (n / (1024 * 1024)).toFixed(2) : "0.00";
-}
+/** Bytes as MB with two decimals ("1.50"), the one unit of sizes (`lib/units`). */
+export const bytesToMB = megabytes;
 
 /** A proposal's detail page; a received copy with no local network (network_id 0) has only its sign page. */
 function proposalLink(d: Record<string, unknown>): string {

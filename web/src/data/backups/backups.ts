@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { api, unwrap, type ResponseOf } from "@/api/client";
 import type { paths } from "@/api/schema";
+import { megabytes } from "@/lib/units";
 
 export type Backup = ResponseOf<"/backups/{id}", "get">;
 export type BackupTarget = ResponseOf<"/backups/targets/{id}", "get">;
@@ -98,7 +99,7 @@ export const useScheduleEnabledMutation = () =>
       : unwrap(api.PUT("/backups/schedules/{id}/disable", { params: { path: { id } } })),
   );
 
-/** Bytes as MB with 2 decimals (spec §3). */
+/** Bytes as MB with 2 decimals, the unit the backup notifications use too (`lib/units`). */
 export function sizeMB(bytes: number | null | undefined): string {
-  return bytes === null || bytes === undefined ? "—" : `${(bytes / 1_000_000).toFixed(2)} MB`;
+  return bytes === null || bytes === undefined ? "—" : `${megabytes(bytes)} MB`;
 }
