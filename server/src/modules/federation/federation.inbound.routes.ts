@@ -27,6 +27,8 @@ import {
 
 const tags = ["Federation"];
 const PREFIX = "/api/v1";
+/** Routes whose signature covers the query string as sent too (their input is in it: GET /node/forward-metrics). */
+const SIGNED_QUERY_PATHS = new Set(["/node/forward-metrics"]);
 
 export const signatureHeaders = z
   .object({
@@ -84,7 +86,9 @@ export function registerFederationInboundRoutes(
     });
     // After parsing, before validation: an unsigned request is refused as such, not for its body.
     f.addHook("preValidation", async (req) => {
-      const path = (req.routeOptions.url ?? "").replace(PREFIX, "");
+      const route = (req.routeOptions.url ?? "").replace(PREFIX, "");
+      const q = req.url.indexOf("?");
+      const path = SIGNED_QUERY_PATHS.has(route) && q >= 0 ? route + req.url.slice(q) : route;
       const body = req.body as { public_key?: unknown } | undefined;
       const from = await verifier.verify({
         method: req.method,
