@@ -1,0 +1,364 @@
+import { createPublicKey } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildGenesisBlock } from "../../fabric/configtx/index.js";
+import { configFromBlock } from "../../fabric/deliver.js";
+import { buildChannelMsp } from "../../fabric/msp/index.js";
+import { apiOf, signedHeaders } from "../../test-support/federation.js";
+import { storeAddOrgProposal } from "../../test-support/governance-proposal.js";
+import { bootConsole, connectionId, type Console } from "../../test-support/sharing.js";
+import { createUser, dialects } from "../../test-support/test-app.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const CHANNEL = "upchannel";
+
+/** Posts to `to` as `from` would, signed with `from`'s identity (the Go console's request: JSON body). */
+const signedPost = (from: Console, to: Console, path: string, body: object) => {
+  const payload = JSON.stringify(body);
+  return to.t.app.inject({
+    method: "POST",
+    url: `/api/v1${path}`,
+    headers: signedHeaders(from.id, { to: to.id.nodeId, method: "POST", path, body: payload }),
+    payload,
+  });
+};
+
+async function orgMsp(c: Console, mspId: string) {
+  const res = await c.api("POST", "/organizations", { mspId, name: mspId });
+  expect(res.statusCode, res.body).toBe(201);
+  const o = res.json() as { signCertificate: string; tlsCertificate: string };
+  return { msp: buildChannelMsp({ mspId, caCertPem: o.signCertificate, tlsCaCertPem: o.tlsCertificate }), ...o };
+}
+
+/**
+ * upstream's route set between two real consoles over HTTP, registered through upstream's
+ * /node/register-peer with each other's JWK: a governance message through /pro/receive lands as the
+ * proposal the product's own share makes, a chaincode shared through /pro/sharing/chaincode shows in
+ * /pro/shared-chaincodes on the other side, and the inventory and metrics answers are served signed.
+ */
+describe.each(dialects())("upstream's federation routes (%s)", (dialect) => {
+  let a: Console;
+  let b: Console;
+  let bOnA: number;
+  let proposalId: string;
+  let networkA: number;
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([bootConsole(dialect), bootConsole(dialect)]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.t.close(), b?.t.close()]);
+  });
+
+  it("serves the node's public key as a JWK without credentials, and no private part", async () => {
+    const res = await b.t.app.inject({ method: "GET", url: "/api/v1/.well-known/node_jwk.json" });
+    expect(res.statusCode, res.body).toBe(200);
+    const jwk = res.json() as Json;
+    expect(jwk).toEqual({ kty: "OKP", crv: "Ed25519", x: b.id.publicKey, kid: b.id.nodeId, use: "sig", alg: "EdDSA" });
+    expect(createPublicKey({ key: jwk as import("node:crypto").JsonWebKey, format: "jwk" }).asymmetricKeyType).toBe(
+      "ed25519",
+    );
+  });
+
+  it("registers each console with the other through /node/register-peer, from the fetched JWK", async () => {
+    for (const [here, there] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const jwk = (await fetch(`${there.url}/api/v1/.well-known/node_jwk.json`).then((r) => r.json())) as Json;
+      // Go-shaped: nulls, unknown fields, the key as a JWK text.
+      const res = await here.api("POST", "/node/register-peer", {
+        node_id: jwk.kid,
+        node_name: null,
+        node_type: "chainlaunch",
+        peer_endpoint: there.url,
+        peer_public_key: JSON.stringify({ kty: "OKP", crv: "Ed25519", x: jwk.x }),
+        analytics_enabled: false,
+        extra_field: { any: 1 },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ message: "peer registered", node_id: there.id.nodeId, status: "connected" });
+    }
+    bOnA = await connectionId(a, b);
+    // The connection is usable by the product's own routes: B's inventory, fetched signed.
+    const live = await a.api("GET", `/node/connected-peers/${b.id.nodeId}/nodes`);
+    expect(live.statusCode, live.body).toBe(200);
+  });
+
+  it("refuses a key that is not the node id's, private material, and a bad endpoint, naming the field", async () => {
+    const bad = [
+      [{ node_id: a.id.nodeId, peer_public_key: b.id.publicKey, peer_endpoint: b.url }, /^body\.node_id: /],
+      [{ peer_public_key: "-----BEGIN PRIVATE KEY-----x", peer_endpoint: b.url }, /^body\.peer_public_key: private/],
+      [{ peer_public_key: "abcd", peer_endpoint: b.url }, /^body\.peer_public_key: /],
+      [{ peer_public_key: b.id.publicKey, peer_endpoint: "ftp://x" }, /^body\.peer_endpoint: /],
+      [{ peer_public_key: b.id.publicKey, peer_endpoint: "http://u:p@x" }, /^body\.peer_endpoint: /],
+      [{ peer_public_key: a.id.publicKey, peer_endpoint: b.url }, /own key/],
+    ] as const;
+    for (const [body, message] of bad) {
+      const res = await a.api("POST", "/node/register-peer", body);
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.json().message).toMatch(message);
+    }
+  });
+
+  it("register-peer is admin-only: managers and viewers get 403 and nothing changes", async () => {
+    const before = await a.t.database.db.selectFrom("federation_connections").selectAll().execute();
+    for (const role of ["manager", "viewer"] as const) {
+      const api = apiOf(a.t, await createUser(a.t, `up-${role}`, role));
+      const res = await api("POST", "/node/register-peer", {
+        peer_public_key: b.id.publicKey,
+        peer_endpoint: "http://evil.example",
+      });
+      expect(res.statusCode, res.body).toBe(403);
+    }
+    expect(await a.t.database.db.selectFrom("federation_connections").selectAll().execute()).toEqual(before);
+  });
+
+  it("answers /node/external-nodes and /node/metrics-enabled to a signed peer, Go-shaped bodies included", async () => {
+    const org = await orgMsp(a, "UpOrgMSP");
+    const nodes = await signedPost(b, a, "/node/external-nodes", {
+      node_id: b.id.nodeId,
+      nonce: "x",
+      signature: null,
+      timestamp: 0,
+    });
+    expect(nodes.statusCode, nodes.body).toBe(200);
+    expect((nodes.json() as Json).organizations).toContainEqual(
+      expect.objectContaining({ mspId: "UpOrgMSP", signCertificate: org.signCertificate }),
+    );
+    const empty = await a.t.app.inject({
+      method: "POST",
+      url: "/api/v1/node/metrics-enabled",
+      headers: {
+        ...signedHeaders(b.id, { to: a.id.nodeId, method: "POST", path: "/node/metrics-enabled" }),
+        "content-type": "application/json",
+      },
+    });
+    expect(empty.statusCode, empty.body).toBe(200);
+    expect(empty.json()).toEqual({ metrics_enabled: false });
+    const other = await signedPost(b, a, "/node/external-nodes", { node_id: a.id.nodeId });
+    expect(other.statusCode).toBe(400);
+    expect(other.json().message).toMatch(/^body\.node_id: is not the signing node/);
+  });
+
+  it("a ShareConfigUpdate through /pro/receive lands as the proposal the product's own share makes", async () => {
+    const orgA = await orgMsp(a, "UpAMSP");
+    const orgB = await orgMsp(b, "UpBMSP");
+    const orgC = await orgMsp(a, "UpCMSP");
+    const block = buildGenesisBlock({
+      channelId: CHANNEL,
+      fabricVersion: "3.1.0",
+      peerOrgs: [{ msp: orgA.msp }, { msp: orgB.msp }],
+      ordererOrgs: [{ msp: orgA.msp, ordererEndpoints: ["orderer0.example.com:7050"] }],
+      consensus: {
+        type: "etcdraft",
+        consenters: [
+          {
+            host: "orderer0.example.com",
+            port: 7050,
+            clientTlsCert: orgA.tlsCertificate,
+            serverTlsCert: orgA.tlsCertificate,
+          },
+        ],
+      },
+    });
+    const genesis = Buffer.from(block.serializeBinary()).toString("base64");
+    const ids: number[] = [];
+    for (const c of [a, b]) {
+      const res = await c.api("POST", "/networks/fabric/import", { genesisFile: genesis });
+      expect(res.statusCode, res.body).toBe(200);
+      ids.push(res.json().networkId as number);
+    }
+    networkA = ids[0] as number;
+    proposalId = await storeAddOrgProposal(a.t.database.db, {
+      networkId: networkA,
+      channel: CHANNEL,
+      config: configFromBlock(block),
+      add: { mspId: "UpCMSP", signCert: orgC.signCertificate, tlsCert: orgC.tlsCertificate },
+    });
+    const p = await a.t.database.db
+      .selectFrom("governance_proposals")
+      .selectAll()
+      .where("id", "=", proposalId)
+      .executeTakeFirstOrThrow();
+    const wire = {
+      proposal_id: p.id,
+      channel_name: p.channel_name,
+      proposal_type: p.proposal_type,
+      operations: JSON.parse(p.operations_json) as unknown,
+      update_b64: p.update_b64,
+      config_b64: p.config_b64,
+      config_sequence: p.config_sequence,
+      preview_json: p.preview_json,
+      created_by: p.created_by,
+    };
+    const res = await signedPost(a, b, "/pro/receive", {
+      id: "msg-1",
+      type: "DATA_EXCHANGE",
+      subType: "ShareConfigUpdate",
+      sender_id: a.id.nodeId,
+      timestamp: Math.floor(Date.now() / 1000),
+      nonce: "n1",
+      payload: Buffer.from(JSON.stringify(wire)).toString("base64"),
+      unknown: null,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    const onB = (await b.api("GET", "/pro/networks/proposals")).json().proposals as Json[];
+    expect(onB).toHaveLength(1);
+    expect(onB[0]).toMatchObject({ channel_name: CHANNEL, origin_node_id: a.id.nodeId, status: "pending" });
+    expect(onB[0]?.network_id).toBe(ids[1]);
+
+    // The product's own share of the same proposal, and upstream's /pro/sharing/config-proposal, land on it.
+    const own = await a.api("POST", `/pro/networks/proposals/${proposalId}/share`, { connection_id: bOnA });
+    expect(own.statusCode, own.body).toBe(200);
+    const viaUpstream = await a.api("POST", "/pro/sharing/config-proposal", {
+      proposalId,
+      channelName: CHANNEL,
+      configUpdate: [...Buffer.from(p.update_b64, "base64")],
+      recipients: [bOnA],
+      metadata: null,
+      expiresAt: "0001-01-01T00:00:00Z",
+    });
+    expect(viaUpstream.statusCode, viaUpstream.body).toBe(201);
+    expect(viaUpstream.json()).toMatchObject({ proposalId, status: "sent", configUpdate: p.update_b64 });
+    const after = (await b.api("GET", "/pro/networks/proposals")).json().proposals as Json[];
+    expect(after.map((x) => x.id)).toEqual([onB[0]?.id]);
+  });
+
+  it("refuses a config-proposal share whose channel or bytes are not the proposal's, naming the field", async () => {
+    const wrongChannel = await a.api("POST", "/pro/sharing/config-proposal", {
+      proposalId,
+      channelName: "other",
+      recipients: [bOnA],
+    });
+    expect(wrongChannel.statusCode).toBe(400);
+    expect(wrongChannel.json().message).toMatch(/^body\.channelName: /);
+    const wrongBytes = await a.api("POST", "/pro/sharing/config-proposal", {
+      proposalId,
+      configUpdate: "AAEC",
+      recipients: [bOnA],
+    });
+    expect(wrongBytes.statusCode).toBe(400);
+    expect(wrongBytes.json().message).toMatch(/^body\.configUpdate: /);
+    const unknown = await a.api("POST", "/pro/sharing/config-proposal", { proposalId: "nope", recipients: [bOnA] });
+    expect(unknown.statusCode).toBe(404);
+    const noPeer = await a.api("POST", "/pro/sharing/config-proposal", { proposalId, recipients: [999] });
+    expect(noPeer.statusCode).toBe(400);
+    expect(noPeer.json().message).toMatch(/^body\.recipients\[0\]: /);
+  });
+
+  it("a chaincode shared through /pro/sharing/chaincode shows in /pro/shared-chaincodes on both sides", async () => {
+    const cc = await a.api("POST", "/sc/fabric/chaincodes", { name: "upcc", network_id: networkA });
+    expect(cc.statusCode, cc.body).toBe(200);
+    const ccId = String((cc.json() as Json).chaincode.id);
+    const res = await a.api("POST", "/pro/sharing/chaincode", {
+      chaincodeId: ccId,
+      version: "1.0",
+      sequence: 1,
+      dockerImage: "example/upcc:1.0",
+      recipients: [bOnA],
+      metadata: { team: "ops" },
+      expiresAt: null,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const sent = res.json() as Json;
+    expect(sent).toMatchObject({ chaincodeId: ccId, version: "1.0", sequence: 1, status: "sent", recipients: [bOnA] });
+    const received = (await b.api("GET", "/pro/shared-chaincodes")).json().chaincodes as Json[];
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
+      direction: "received",
+      resourceType: "chaincode",
+      resourceId: ccId,
+      sharedBy: "admin",
+      sharedByNodeId: a.id.nodeId,
+      dataJson: { name: "upcc", channelName: CHANNEL, version: "1.0", sequence: 1, dockerImage: "example/upcc:1.0" },
+    });
+    const one = await b.api("GET", `/pro/shared-chaincodes/${received[0]?.id as string}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().chaincode.id).toBe(received[0]?.id);
+    const mine = (await a.api("GET", "/pro/shared-chaincodes?direction=sent")).json().chaincodes as Json[];
+    expect(mine).toEqual([expect.objectContaining({ id: sent.shareId, recipients: [bOnA], status: "sent" })]);
+    expect((await b.api("GET", "/pro/shared-chaincodes/nope")).statusCode).toBe(404);
+    const viewer = apiOf(b.t, await createUser(b.t, "ccviewer", "viewer"));
+    expect((await viewer("GET", "/pro/shared-chaincodes")).statusCode).toBe(200);
+    const aViewer = apiOf(a.t, await createUser(a.t, "ccviewer", "viewer"));
+    expect(
+      (
+        await aViewer("POST", "/pro/sharing/chaincode", {
+          chaincodeId: ccId,
+          version: "1",
+          sequence: 1,
+          recipients: [bOnA],
+        })
+      ).statusCode,
+    ).toBe(403);
+    const missing = await a.api("POST", "/pro/sharing/chaincode", {
+      chaincodeId: "99999",
+      version: "1",
+      sequence: 1,
+      recipients: [bOnA],
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toMatch(/^body\.chaincodeId: /);
+  });
+
+  it("receives networks and keys in upstream's shapes through the same receivers", async () => {
+    const block = (await a.api("GET", `/networks/fabric/${networkA}`)).json() as Json;
+    const net = await signedPost(a, b, "/pro/receive/network", {
+      genesisBlock: block.genesisBlock,
+      name: CHANNEL,
+      networkId: networkA,
+      peerNodeId: a.id.nodeId,
+      platform: "FABRIC",
+    });
+    expect(net.statusCode, net.body).toBe(200);
+    const shares = (await b.api("GET", "/pro/shared-networks?direction=received")).json().networks as Json[];
+    expect(shares).toContainEqual(
+      expect.objectContaining({ networkName: CHANNEL, status: "pending", platform: "fabric" }),
+    );
+    const again = await signedPost(a, b, "/pro/receive/network", {
+      genesisBlock: block.genesisBlock,
+      name: CHANNEL,
+      networkId: networkA,
+      platform: "FABRIC",
+    });
+    expect(again.json().data.shareId).toBe(net.json().data.shareId);
+
+    const key = await a.api("POST", "/keys", { name: "upkey", algorithm: "EC", curve: "P-256" });
+    expect(key.statusCode, key.body).toBe(201);
+    const pem = (key.json() as Json).publicKey as string;
+    const k1 = await signedPost(a, b, "/pro/receive/key", {
+      algorithm: "EC",
+      curve: "P-256",
+      format: "PEM",
+      name: "upkey",
+      publicKey: pem,
+      senderId: a.id.nodeId,
+      shareId: "share-1",
+      status: "active",
+      keySize: null,
+    });
+    expect(k1.statusCode, k1.body).toBe(200);
+    const k2 = await signedPost(a, b, "/pro/key/receive", {
+      algorithm: "EC",
+      curve: "P-256",
+      name: "upkey2",
+      public_key: pem,
+      share_id: "share-2",
+      shared_by: 7,
+    });
+    expect(k2.statusCode, k2.body).toBe(200);
+    expect(k2.json()).toMatchObject({ success: true });
+    const keys = (await b.api("GET", "/pro/keys/shared-with-me")).json().keys as Json[];
+    expect(keys.map((k) => k.name).sort()).toEqual(["upkey", "upkey2"]);
+    const priv = await signedPost(a, b, "/pro/receive/key", {
+      algorithm: "EC",
+      name: "bad",
+      publicKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+      shareId: "share-3",
+    });
+    expect(priv.statusCode).toBe(400);
+  });
+});
