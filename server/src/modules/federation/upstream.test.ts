@@ -1,4 +1,4 @@
-import { createPublicKey } from "node:crypto";
+import { createPublicKey, type JsonWebKey } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGenesisBlock } from "../../fabric/configtx/index.js";
 import { configFromBlock } from "../../fabric/deliver.js";
@@ -55,9 +55,7 @@ describe.each(dialects())("upstream's federation routes (%s)", (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     const jwk = res.json() as Json;
     expect(jwk).toEqual({ kty: "OKP", crv: "Ed25519", x: b.id.publicKey, kid: b.id.nodeId, use: "sig", alg: "EdDSA" });
-    expect(createPublicKey({ key: jwk as import("node:crypto").JsonWebKey, format: "jwk" }).asymmetricKeyType).toBe(
-      "ed25519",
-    );
+    expect(createPublicKey({ key: jwk as JsonWebKey, format: "jwk" }).asymmetricKeyType).toBe("ed25519");
   });
 
   it("registers each console with the other through /node/register-peer, from the fetched JWK", async () => {
