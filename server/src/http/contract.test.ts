@@ -408,7 +408,44 @@ const FEDERATION_ALLOWED: Record<string, string> = {
       "POST /federation/metrics/label-values",
     ].map((op) => [
       op,
-      `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's /node/register-peer and /node/external-nodes are not served`,
+      `${FED}: console-to-console route, Ed25519-signed requests (decision 40); upstream's own routes are served too (docs/federation-upstream.md)`,
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["POST /pro/sharing/chaincode", "POST /pro/sharing/config-proposal"].flatMap((op) =>
+      ["results", "results[].error", "results[].nodeId", "results[].recipient", "results[].status"].map((p) => [
+        `${op} response:${p}`,
+        `${FED}: the outcome per recipient (a revoked or unreachable one fails alone)`,
+      ]),
+    ),
+  ),
+  ...Object.fromEntries(
+    [
+      "GET /pro/shared-chaincodes response:chaincodes[].",
+      "GET /pro/shared-chaincodes/{chaincodeId} response:chaincode.",
+    ].flatMap((where) => [
+      [`${where}direction`, `${FED}: the list holds received and sent shares (filter ?direction=)`],
+      [`${where}expiresAt`, `${FED}: a sent share's expiry, as the share request gave it`],
+    ]),
+  ),
+  "POST /pro/receive/network request:chainId": `${FED}: Besu: the chain id the genesis carries (read from the genesis when absent)`,
+  "POST /pro/receive/network request:shareId": `${FED}: the sender's share id, so a repeated delivery is stored once`,
+  "POST /pro/receive/chaincode request:channelName": `${FED}: the chaincode's channel, which upstream's shape leaves to metadata`,
+  "POST /pro/receive/chaincode request:name": `${FED}: the chaincode's name, which upstream's shape leaves to metadata`,
+  "POST /pro/receive/chaincode request:sharedBy": `${FED}: the user who shared it on the sending console`,
+  ...Object.fromEntries(
+    [
+      ["besu_nodes[].rpcUrl", "the node's JSON-RPC URL"],
+      ["fabric_orderers[].tlsCaCertificate", "the TLS CA that issued the node's certificate"],
+      ["fabric_peers[].tlsCaCertificate", "the TLS CA that issued the node's certificate"],
+      ["organizations[].name", "the organization's name on this console"],
+      ...["besu_nodes", "fabric_orderers", "fabric_peers"].map((k) => [
+        `${k}[].externalNodeId`,
+        "not sent: it is the connection id on the receiving console, which the receiver fills in",
+      ]),
+    ].map(([field, why]) => [
+      `POST /node/external-nodes response:${field}`,
+      `${FED}: ${why} (same inventory as GET /federation/nodes)`,
     ]),
   ),
 };

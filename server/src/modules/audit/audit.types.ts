@@ -147,6 +147,7 @@ export const AUDIT_EVENT_TYPES = [
   "federation.metrics_federation",
   "federation.metrics_query_received",
   "federation.message_received",
+  "federation.nodes_served",
   "federation.peer_register",
   "federation.share_chaincode",
   "external_node.delete",

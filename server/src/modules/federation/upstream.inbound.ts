@@ -36,6 +36,19 @@ import {
 
 const tags = ["Federation"];
 
+/** upstream's signed routes (below /api/v1): public in the permission table, 401 to an unsigned call. */
+export const UPSTREAM_SIGNED_PATHS: ReadonlySet<string> = new Set([
+  "/pro/receive",
+  "/pro/receive/network",
+  "/pro/receive/key",
+  "/pro/key/receive",
+  "/pro/receive/chaincode",
+  "/pro/receive/config-update",
+  "/node/external-nodes",
+  "/node/metrics-enabled",
+  "/node/forward-metrics",
+]);
+
 export interface UpstreamInboundDeps {
   svc: Pick<FederationService, "touchAndGet">;
   external: Pick<ExternalNodesService, "inventory">;
@@ -248,7 +261,7 @@ export function upstreamInboundRoutes(deps: UpstreamInboundDeps): SignedRoutes {
     r.post(
       "/node/external-nodes",
       {
-        config: { access: "public" },
+        config: { access: "public", audit: "federation.nodes_served" },
         schema: {
           operationId: "getExternalNodes",
           tags,
@@ -267,7 +280,7 @@ export function upstreamInboundRoutes(deps: UpstreamInboundDeps): SignedRoutes {
     r.post(
       "/node/metrics-enabled",
       {
-        config: { access: "public" },
+        config: { access: "public", audit: "federation.metrics_query_received" },
         schema: {
           operationId: "checkMetricsEnabled",
           tags,
