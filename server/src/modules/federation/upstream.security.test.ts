@@ -77,20 +77,16 @@ describe.each(dialects())("upstream's inbound routes refuse forged requests (%s)
   it.each(ROUTES)("$method $path: unsigned, wrong key, unknown sender, misaddressed are 401", async (r) => {
     const before = await dumpDatabase(a.t);
     const body = r.body ? JSON.stringify(r.body(b.id.nodeId)) : undefined;
-    const json = body ? { "content-type": "application/json" } : {};
+    const json: Record<string, string> = body ? { "content-type": "application/json" } : {};
+    const req = { method: r.method, path: r.path, ...(body ? { body } : {}) };
     const unsigned = await send(json, r.method, r.path, body);
     expect(unsigned.statusCode, unsigned.body).toBe(401);
     // Signed by another key in B's name.
     const stranger = strangerIdentity();
-    const forged = await send(
-      signed({ ...r, ...(body ? { body } : {}) }, stranger, b.id.nodeId),
-      r.method,
-      r.path,
-      body,
-    );
+    const forged = await send(signed(req, stranger, b.id.nodeId), r.method, r.path, body);
     expect(forged.statusCode).toBe(401);
     expect(forged.json().message).toMatch(/unknown sender, or the signature is not valid/);
-    const unknown = await send(signed({ ...r, ...(body ? { body } : {}) }, stranger), r.method, r.path, body);
+    const unknown = await send(signed(req, stranger), r.method, r.path, body);
     expect(unknown.statusCode).toBe(401);
     const elsewhere = await send(
       signedHeaders(b.id, { to: stranger.nodeId, method: r.method, path: r.path, body: body ?? "" }),
