@@ -369,4 +369,89 @@ describe.each(dialects())("upstream's federation routes (%s)", (dialect) => {
     });
     expect(priv.statusCode).toBe(400);
   });
+  it("dispatches /pro/receive by subType to the sharing and governance receivers", async () => {
+    const key = await a.api("POST", "/keys", { name: "msgkey", algorithm: "EC", curve: "secp256k1" });
+    expect(key.statusCode, key.body).toBe(201);
+    const k = key.json() as Json;
+    const keyWire = {
+      shareId: "6f1c5d1e-8a43-4d3e-9a55-0b8f7f1e2a10",
+      keyId: String(k.id),
+      name: "msgkey",
+      algorithm: "EC",
+      curve: "secp256k1",
+      keySize: null,
+      format: "PEM",
+      publicKey: k.publicKey,
+      ethereumAddress: k.ethereumAddress,
+      sharedBy: "admin",
+    };
+    // The payload as the reference file types []byte: an array of byte values.
+    const viaBytes = await signedPost(a, b, "/pro/receive", {
+      subType: "ShareKey",
+      type: "DATA_EXCHANGE",
+      payload: [...Buffer.from(JSON.stringify(keyWire))],
+    });
+    expect(viaBytes.statusCode, viaBytes.body).toBe(200);
+    const keys = (await b.api("GET", "/pro/keys/shared-with-me")).json().keys as Json[];
+    expect(keys).toContainEqual(expect.objectContaining({ name: "msgkey", shared_by_node_id: a.id.nodeId }));
+
+    const block = (await a.api("GET", `/networks/fabric/${networkA}`)).json() as Json;
+    const netWire = {
+      shareId: "0d7c1f5e-4a43-4d3e-9a55-0b8f7f1e2a11",
+      networkId: networkA,
+      name: CHANNEL,
+      platform: "fabric",
+      genesisBlock: block.genesisBlock,
+      sharedBy: "admin",
+    };
+    const wrongKind = await signedPost(a, b, "/pro/receive", {
+      subType: "ShareBesuNetwork",
+      payload: Buffer.from(JSON.stringify(netWire)).toString("base64"),
+    });
+    expect(wrongKind.statusCode).toBe(400);
+    expect(wrongKind.json().message).toMatch(/^body\.payload\.platform: /);
+    const net = await signedPost(a, b, "/pro/receive", {
+      subType: "ShareNetwork",
+      payload: Buffer.from(JSON.stringify(netWire)).toString("base64"),
+    });
+    expect(net.statusCode, net.body).toBe(200);
+    const nets = (await b.api("GET", "/pro/shared-networks?direction=received")).json().networks as Json[];
+    expect(nets.filter((n) => n.networkName === CHANNEL).length).toBeGreaterThanOrEqual(1);
+
+    const badField = await signedPost(a, b, "/pro/receive", {
+      subType: "ShareConfigUpdate",
+      payload: Buffer.from(JSON.stringify({ proposal_id: "x" })).toString("base64"),
+    });
+    expect(badField.statusCode).toBe(400);
+    expect(badField.json().message).toMatch(/^body\.payload\.channel_name: /);
+    const noProposal = await signedPost(a, b, "/pro/receive", {
+      subType: "ShareSignature",
+      payload: Buffer.from(
+        JSON.stringify({
+          proposal_id: "unknown",
+          msp_id: "UpAMSP",
+          signature_header_b64: "AAAA",
+          signature_b64: "AAAA",
+          signed_by: "admin",
+        }),
+      ).toString("base64"),
+    });
+    expect(noProposal.statusCode).toBe(404);
+    expect(noProposal.json().message).toMatch(/^body\.proposal_id: /);
+    const notJson = await signedPost(a, b, "/pro/receive", { subType: "ShareKey", payload: "AAAA" });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().message).toMatch(/^body\.payload: is not JSON/);
+  });
+
+  it("refuses a config-update in upstream's shape when no node of the channel can give its config", async () => {
+    const res = await signedPost(a, b, "/pro/receive/config-update", {
+      channelName: CHANNEL,
+      configUpdate: [1, 2, 3],
+      proposalId: "up-1",
+      senderId: a.id.nodeId,
+      metadata: null,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/^body\.channelName: this console has no running node of channel/);
+  });
 });
