@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
+import type { z } from "zod";
 import { ConflictError, InputError } from "../../http/errors.js";
 import { chaincodeProposalWire } from "../governance/chaincode-proposals.wire.js";
 import { proposalWire, signatureWire } from "../governance/governance.inbound.js";
@@ -9,19 +9,16 @@ import type { ChaincodeSharing } from "./chaincode-sharing.js";
 import type { ExternalNodesService } from "./external-nodes.service.js";
 import { signatureHeaders, type SignedRoutes } from "./federation.inbound.routes.js";
 import type { FederationService } from "./federation.service.js";
-import { wireInventory } from "./federation.wire.js";
 import type { KeySharing } from "./key-sharing.js";
 import type { NetworkShares } from "./sharing.receive.js";
 import { MAX_SHARE_BODY_BYTES, wireKeyShare, wireNetworkShare } from "./sharing.wire.js";
 import { keyShareOf, legacyKeyShareOf, networkShareOf } from "./upstream.map.js";
 import type { UpstreamNodeService } from "./upstream.service.js";
+import { registerNodeRoutes } from "./upstream.node-inbound.js";
 import {
   MAX_MESSAGE_BYTES,
   bytesOf,
-  externalNodesAuthBody,
-  forwardMetricsQuery,
   messageReceipt,
-  metricsEnabledResponse,
   receiveChaincodeBody,
   receiveConfigUpdateBody,
   receiveKeyBody,
@@ -109,6 +106,7 @@ export function upstreamInboundRoutes(deps: UpstreamInboundDeps): SignedRoutes {
 
   return (f: FastifyInstance, sender: (req: FastifyRequest) => string) => {
     const r = f.withTypeProvider<ZodTypeProvider>();
+    registerNodeRoutes(f, sender, deps);
     r.post(
       "/pro/receive",
       {
@@ -256,68 +254,6 @@ export function upstreamInboundRoutes(deps: UpstreamInboundDeps): SignedRoutes {
           created_by: (meta.createdBy ?? "").slice(0, 255),
         });
         return { message: "config update proposal received", data: res };
-      },
-    );
-    r.post(
-      "/node/external-nodes",
-      {
-        config: { access: "public", audit: "federation.nodes_served" },
-        schema: {
-          operationId: "getExternalNodes",
-          tags,
-          summary: "Console to console: this console's organizations and nodes, public material only (signed)",
-          headers: signatureHeaders,
-          body: externalNodesAuthBody.nullish(),
-          response: { 200: wireInventory },
-        },
-      },
-      async (req) => {
-        sameSender("body.node_id", req.body?.node_id, sender(req));
-        await deps.svc.touchAndGet(sender(req));
-        return deps.external.inventory();
-      },
-    );
-    r.post(
-      "/node/metrics-enabled",
-      {
-        config: { access: "public", audit: "federation.metrics_query_received" },
-        schema: {
-          operationId: "checkMetricsEnabled",
-          tags,
-          summary: "Console to console: whether the caller may read this console's metrics now (signed)",
-          headers: signatureHeaders,
-          body: externalNodesAuthBody.nullish(),
-          response: { 200: metricsEnabledResponse },
-        },
-      },
-      async (req) => {
-        sameSender("body.node_id", req.body?.node_id, sender(req));
-        await deps.svc.touchAndGet(sender(req));
-        return deps.node.metricsEnabled(sender(req));
-      },
-    );
-    r.get(
-      "/node/forward-metrics",
-      {
-        config: { access: "public", audit: "federation.metrics_query_received" },
-        schema: {
-          operationId: "forwardMetrics",
-          tags,
-          summary: "Console to console: Prometheus's /federate over this console's node jobs, if granted (signed)",
-          description:
-            "The signature covers the path with its query string. 403 unless this console grants the caller metrics federation; 400 when no Prometheus runs here.",
-          headers: signatureHeaders,
-          querystring: forwardMetricsQuery,
-          response: { 200: z.string().describe("Prometheus's text exposition format") },
-        },
-      },
-      async (req, reply) => {
-        const m = req.query["match[]"];
-        const match = m === undefined ? [] : Array.isArray(m) ? m : [m];
-        req.auditInfo.details = { match };
-        await deps.svc.touchAndGet(sender(req));
-        const text = await deps.node.forwardMetrics(sender(req), match);
-        return reply.type("text/plain; version=0.0.4; charset=utf-8").send(text);
       },
     );
   };
