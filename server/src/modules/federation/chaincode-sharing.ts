@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { nowIso } from "../../db/db.js";
 import { InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
+import { GO_ZERO_TIME } from "../../http/schema-helpers.js";
 import type { FederationClient } from "./federation.client.js";
 import type { ConnectionRow } from "./federation.repo.js";
 import type { RecipientResult } from "./sharing.schema.js";
@@ -102,7 +103,9 @@ export function createChaincodeSharing(deps: {
         sharedBy: sharedBy ?? "",
       });
       const ok = results.some((r) => r.status === "sent");
-      const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
+      // Go's zero time is how a Go client says "no expiry".
+      const expiresAt =
+        body.expiresAt && body.expiresAt !== GO_ZERO_TIME ? new Date(body.expiresAt).toISOString() : null;
       const at = nowIso();
       await repo.insert({
         id: shareId,

@@ -143,7 +143,7 @@ describe.each(dialects())("upstream's federation routes (%s)", (dialect) => {
       dockerImage: "example/upcc:1.0",
       recipients: [bOnA],
       metadata: { team: "ops" },
-      expiresAt: null,
+      expiresAt: "0001-01-01T00:00:00Z",
     });
     expect(res.statusCode, res.body).toBe(201);
     const sent = res.json() as Json;
@@ -162,7 +162,9 @@ describe.each(dialects())("upstream's federation routes (%s)", (dialect) => {
     expect(one.statusCode, one.body).toBe(200);
     expect(one.json().chaincode.id).toBe(received[0]?.id);
     const mine = (await a.api("GET", "/pro/shared-chaincodes?direction=sent")).json().chaincodes as Json[];
-    expect(mine).toEqual([expect.objectContaining({ id: sent.shareId, recipients: [bOnA], status: "sent" })]);
+    expect(mine).toEqual([
+      expect.objectContaining({ id: sent.shareId, recipients: [bOnA], status: "sent", expiresAt: null }),
+    ]);
     expect((await b.api("GET", "/pro/shared-chaincodes/nope")).statusCode).toBe(404);
     const viewer = apiOf(b.t, await createUser(b.t, "ccviewer", "viewer"));
     expect((await viewer("GET", "/pro/shared-chaincodes")).statusCode).toBe(200);
