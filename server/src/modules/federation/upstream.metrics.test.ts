@@ -102,6 +102,13 @@ describe.skipIf(!havePrometheus).each(dialects())("upstream's forward-metrics fr
     }
     const heights = await forward(match("ledger_blockchain_height"));
     expect(heights.body).toMatch(/ledger_blockchain_height\{[^}]*channel="alpha"[^}]*job="fwdpeer0"[^}]*\} 7/);
+    const audit = await a.t.database.db
+      .selectFrom("audit_logs")
+      .select(["event_outcome", "affected_resource"])
+      .where("event_type", "=", "federation.metrics_query_received")
+      .where("event_outcome", "=", "SUCCESS")
+      .execute();
+    expect(audit).toContainEqual({ event_outcome: "SUCCESS", affected_resource: `federation_peer:${b.id.nodeId}` });
     const noMatch = await forward("");
     expect(noMatch.statusCode).toBe(400);
     expect(noMatch.json().message).toMatch(/^match\[\]: /);

@@ -3,7 +3,7 @@ import { nowIso } from "../../db/db.js";
 import { AppError, ConflictError, ForbiddenError, InputError, UpstreamError, errorMessage } from "../../http/errors.js";
 import type { PrometheusService } from "../metrics/prometheus.service.js";
 import { PromqlScopeError, scopeSelector } from "../metrics/promql-scope.js";
-import { NODE_ID_PATTERN, fromB64url, nodeIdOf, rawPublicKey } from "./federation.crypto.js";
+import { fromB64url, nodeIdOf, rawPublicKey } from "./federation.crypto.js";
 import type { IdentityService } from "./federation.identity.js";
 import type { ConnectionRow, FederationRepo } from "./federation.repo.js";
 
@@ -104,9 +104,6 @@ export function createUpstreamNodeService(deps: {
         throw new InputError(
           `body.node_id: ${body.node_id.slice(0, 64)} is not the node id of peer_public_key (${nodeId})`,
         );
-      }
-      if (body.node_id && !NODE_ID_PATTERN.test(body.node_id)) {
-        throw new InputError("body.node_id: must be a console node id (cl- and 32 hex characters)");
       }
       let url: URL;
       try {

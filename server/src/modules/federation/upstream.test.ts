@@ -55,6 +55,12 @@ describe.each(dialects())("upstream's federation routes (%s)", (dialect) => {
       expect(res.json()).toMatchObject({ message: "peer registered", node_id: there.id.nodeId, status: "connected" });
     }
     bOnA = await connectionId(a, b);
+    const audit = await a.t.database.db
+      .selectFrom("audit_logs")
+      .select(["event_outcome", "affected_resource"])
+      .where("event_type", "=", "federation.peer_register")
+      .execute();
+    expect(audit).toEqual([{ event_outcome: "SUCCESS", affected_resource: `federation_peer:${b.id.nodeId}` }]);
     // The connection is usable by the product's own routes: B's inventory, fetched signed.
     const live = await a.api("GET", `/node/connected-peers/${b.id.nodeId}/nodes`);
     expect(live.statusCode, live.body).toBe(200);
