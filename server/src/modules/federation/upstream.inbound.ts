@@ -56,7 +56,10 @@ export interface UpstreamInboundDeps {
   governance?: GovernanceUpstream | undefined;
 }
 
-/** Parses a message payload with the subType's schema; a refusal names the field inside the payload. */
+/**
+ * Parses a message payload with the subType's schema; a refusal names the field inside the payload. As
+ * for bodies (http/go-nulls.ts), a Go `null` where the schema wants an optional value reads as absent.
+ */
 function payloadAs<T extends z.ZodType>(schema: T, bytes: Buffer): z.infer<T> {
   let json: unknown;
   try {
@@ -64,12 +67,31 @@ function payloadAs<T extends z.ZodType>(schema: T, bytes: Buffer): z.infer<T> {
   } catch {
     throw new InputError("body.payload: is not JSON");
   }
-  const r = schema.safeParse(json);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new InputError(`body.payload.${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`);
+  for (let round = 0; ; round++) {
+    const r = schema.safeParse(json);
+    if (r.success) return r.data;
+    const nulls = r.error.issues.filter(
+      (i) => i.code === "invalid_type" && i.path.length > 0 && valueAt(json, i.path) === null,
+    );
+    if (round >= 8 || nulls.length === 0) {
+      const issue = r.error.issues[0];
+      throw new InputError(`body.payload.${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`);
+    }
+    for (const i of nulls) {
+      const parent = valueAt(json, i.path.slice(0, -1));
+      if (parent && typeof parent === "object" && !Array.isArray(parent))
+        delete (parent as Record<PropertyKey, unknown>)[i.path[i.path.length - 1]!];
+    }
   }
-  return r.data;
+}
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let v = root;
+  for (const k of path) {
+    if (!v || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
 }
 
 /**

@@ -209,6 +209,9 @@ describe.each(dialects())("upstream's receive routes (%s)", (dialect) => {
       publicKey: k.publicKey,
       ethereumAddress: k.ethereumAddress,
       sharedBy: "admin",
+      // Go-shaped: a nil map, and a field this console does not know.
+      metadata: null,
+      goField: 1,
     };
     // The payload as the reference file types []byte: an array of byte values.
     const viaBytes = await signedPost(a, b, "/pro/receive", {
