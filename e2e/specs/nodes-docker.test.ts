@@ -1,36 +1,28 @@
-import Docker from "dockerode";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LABEL } from "../../server/src/runtime/docker/index.js";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, settled, type Session } from "../support/browser.js";
+import { consoleContainers, deleteNodesOf, specEngine } from "../support/docker.js";
 
 const SUFFIX = Date.now().toString(36);
 const MSP = `DockerE2e${SUFFIX}MSP`;
 const PEER = `peer0-docker-${SUFFIX}`;
-/** The labels the console puts on its containers (server/src/runtime/docker/container-supervisor.ts). */
-const MANAGED = "dev.chainlaunch.managed";
-const ID = "dev.chainlaunch.id";
-
-/** The shared server's engine (e2e global setup), or undefined after printing why this spec skips. */
-const dockerHost = inject("dockerHost") || undefined;
-if (!dockerHost) console.warn(`nodes in Docker (browser): skipped: ${inject("dockerSkipReason")}`);
+const engine = specEngine("nodes in Docker (browser)");
 
 /**
  * A peer created from the form with the runtime "Docker container" runs as a container on the
  * console's engine: RUNNING on its page with that runtime, one container labelled as the console's,
  * and none left after deleting the node from its page.
  */
-describe.skipIf(!dockerHost)("nodes in Docker", () => {
+describe.skipIf(!engine)("nodes in Docker", () => {
   let s: Session;
-  let docker: Docker;
   let orgId = 0;
   let nodeId = 0;
 
   /** The console's containers of this spec's peer, stopped ones included. */
-  const peerContainers = async (): Promise<Docker.ContainerInfo[]> =>
-    docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${MANAGED}=true`, `${ID}=${PEER}`] }) });
+  const peerContainers = () => consoleContainers(engine!.docker, PEER);
 
   beforeAll(async () => {
-    docker = new Docker({ socketPath: dockerHost!.replace(/^unix:\/\//, "") });
     s = await openSession();
     const r = await apiCall<{ id: number }>(s.baseUrl, adminUser(), "POST", "/organizations", {
       mspId: MSP,
@@ -43,13 +35,7 @@ describe.skipIf(!dockerHost)("nodes in Docker", () => {
   afterAll(async () => {
     // No container may outlive the spec: delete (which removes the container) what is left of ours.
     if (s) {
-      const left = await apiCall<{ items?: { id: number }[] }>(
-        s.baseUrl,
-        adminUser(),
-        "GET",
-        `/nodes?limit=1000&organizationId=${orgId}`,
-      );
-      for (const n of left.data.items ?? []) await apiCall(s.baseUrl, adminUser(), "DELETE", `/nodes/${n.id}`);
+      await deleteNodesOf(s.baseUrl, orgId);
       await s.close();
     }
   });
@@ -115,7 +101,7 @@ describe.skipIf(!dockerHost)("nodes in Docker", () => {
     const containers = await peerContainers();
     expect(containers).toHaveLength(1);
     expect(containers[0]!.State).toBe("running");
-    expect(containers[0]!.Labels[MANAGED]).toBe("true");
+    expect(containers[0]!.Labels[LABEL.managed]).toBe("true");
   });
 
   it("deletes the node from its page and leaves no container", async () => {

@@ -86,6 +86,52 @@ describe("nodes", () => {
     expect(await log.locator("div").count()).toBeGreaterThan(1);
   });
 
+  it("searches the whole log on the server and shows a match with the lines around it", async () => {
+    const logs = s.page.getByTestId("node-logs");
+    // The header says what the file holds (logs/stats), beyond the lines streamed.
+    await logs
+      .getByTestId("log-stats")
+      .filter({ hasText: /file: [\d,]+ lines, [\d.]+ (B|KiB|MiB)/ })
+      .waitFor();
+    await logs.getByRole("button", { name: "Search", exact: true }).click();
+    const search = logs.getByTestId("log-search");
+    const input = search.getByLabel("Search the whole log (regular expression)");
+    // A pattern RE2 can't compile is the server's 400 naming the field.
+    await input.fill("started peer with (");
+    await search.getByRole("button", { name: "Search", exact: true }).click();
+    await search
+      .getByRole("alert")
+      .filter({ hasText: /pattern/ })
+      .waitFor();
+    // Case-insensitive, as the checkbox says by default.
+    await input.fill(`started peer with ID=\\[${PEER}\\]`);
+    await search.getByRole("button", { name: "Search", exact: true }).click();
+    await search
+      .getByTestId("log-search-count")
+      .filter({ hasText: /^1 matching line$/ })
+      .waitFor();
+    const match = search.getByRole("list", { name: "Matching lines" }).getByRole("button").first();
+    const line = Number(await match.getAttribute("data-line"));
+    expect(line).toBeGreaterThan(1);
+    await match.click();
+    // logs/range: the match and up to ten lines each side, numbered as in the file.
+    const around = search.getByRole("region", { name: "Lines around the match" });
+    await around
+      .locator(`[data-line="${line}"]`)
+      .filter({ hasText: `Started peer with ID=[${PEER}]` })
+      .waitFor();
+    await around.locator(`[data-line="${line - 1}"]`).waitFor();
+    // What the server answers for the same search, to compare with the page.
+    const api = await apiCall<{ data: { line_number: number }[] }>(
+      s.baseUrl,
+      adminUser(),
+      "GET",
+      `/nodes/${nodeId}/logs/filter?pattern=${encodeURIComponent(`Started peer with ID=\\[${PEER}\\]`)}`,
+    );
+    expect(api.data.data.map((e) => e.line_number)).toEqual([line]);
+    await search.getByRole("button", { name: "Close search" }).click();
+  });
+
   it("shows the certificates with their expiry", async () => {
     await s.page.getByRole("tab", { name: "Certificates" }).click();
     await s.page.getByTestId("certificate-details").first().waitFor();

@@ -386,6 +386,33 @@ export interface MetricsJobsTable {
   updated_at: string;
 }
 
+export interface NodeTemplatesTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  /** FABRIC, BESU, ETHEREUM, BITCOIN, POLKADOT or COSMOS (upstream's enum). */
+  platform: string;
+  /** peer, orderer, validator, fullnode, fabric_network… (upstream's enum). */
+  node_type: string;
+  version: string;
+  /** JSON object with {{variable}} placeholders. */
+  config: string;
+  /** JSON array of TemplateVariable. */
+  variables: string;
+  /** JSON array of strings. */
+  tags: string;
+  /** 0/1: the default of its (platform, node_type); a partial unique index keeps one. */
+  is_default: number;
+  /** 0/1: deleted templates stay as inactive rows. */
+  is_active: number;
+  usage_count: Generated<number>;
+  created_by: string;
+  /** The key of a template the console ships, null for the operators' own. */
+  builtin: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DockerEnginesTable {
   id: Generated<number>;
   name: string;
@@ -752,6 +779,7 @@ export interface Database {
   metrics_deployment: MetricsDeploymentTable;
   metrics_jobs: MetricsJobsTable;
   docker_engines: DockerEnginesTable;
+  node_templates: NodeTemplatesTable;
   plugins: PluginsTable;
   node_events: NodeEventsTable;
   node_health_checks: NodeHealthChecksTable;

@@ -266,6 +266,19 @@ export const PERMISSIONS = {
       "Register and remove the Docker engines nodes can be placed on (a new engine is a new destination for node keys)",
     roles: ADMIN,
   },
+  TEMPLATE_READ: {
+    name: "Read node templates",
+    category: "Templates",
+    description: "List, search and export node templates (they hold configuration, never secrets)",
+    roles: ALL,
+  },
+  TEMPLATE_MANAGE: {
+    name: "Manage node templates",
+    category: "Templates",
+    description:
+      "Create, change, delete, import and apply node templates and set the defaults; environment variables only an admin may give a node stay admin-only in a template",
+    roles: OPERATORS,
+  },
   HOST_COMMAND: {
     name: "Define host commands",
     category: "System",

@@ -34,6 +34,7 @@ import { registerSystemRoutes } from "./system/system.routes.js";
 import { registerUsersRoutes } from "./users/users.routes.js";
 import { registerTroubleshootingModule } from "./troubleshooting/index.js";
 import { registerMcpModule } from "./mcp/index.js";
+import { registerTemplatesModule } from "./templates/index.js";
 import { createUsersService } from "./users/users.service.js";
 import { createWsHub } from "../events/ws-hub.js";
 
@@ -92,6 +93,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     enginesLoaded();
   });
   registerMonitoringRoutes(api, nodes.health);
+  registerTemplatesModule(api, ctx);
   registerNodeRpcModule(api, nodes.service, keys);
   const fabricNetworks = registerFabricNetworksModule(api, {
     db: ctx.db,
@@ -159,6 +161,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     governance: governance.upstream,
   });
   governance.bindFederation(federation.plumbing);
+  metrics.bindFederation(federation.metrics);
   registerBesuBulkRoutes(
     api,
     createBesuBulk({ keys, networks: besuNetworks, nodes: nodes.service, defaults: nodes.defaults, bus: ctx.bus }),

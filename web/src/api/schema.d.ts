@@ -686,6 +686,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/troubleshooting/ping": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * ICMP echo requests to a host: replies, loss and round-trip times
+     * @description Runs the system ping (iputils) on the address the host resolves to, once. Anonymous callers, managers and viewers may only ping public addresses (403 naming body.host); admins any.
+     */
+    post: operations["pingHost"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/troubleshooting/check-port": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Whether a TCP port of a host accepts connections
+     * @description Connects once to the address the host resolves to and closes at once (nothing is sent or read). Anonymous callers, managers and viewers may only check public addresses (403 naming body.host); admins any.
+     */
+    post: operations["checkPort"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/troubleshooting/public-ip": {
     parameters: {
       query?: never;
@@ -1298,6 +1338,179 @@ export interface paths {
     put?: never;
     /** Probe a node now (whatever its status) and store the result */
     post: operations["triggerNodeCheck"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List active templates, optionally of one platform and node type */
+    get: operations["listTemplates"];
+    put?: never;
+    /** Create a template */
+    post: operations["createTemplate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Search templates by text (name, description), platform, node type and tags */
+    get: operations["searchTemplates"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/popular": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The most applied templates, most used first */
+    get: operations["getPopularTemplates"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/platforms/{platform}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Templates of one platform */
+    get: operations["listTemplatesByPlatform"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/platforms/{platform}/{nodeType}/default": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The default template of a platform and node type (404 when there is none) */
+    get: operations["getDefaultTemplate"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a template */
+    get: operations["getTemplate"];
+    /** Change a template's content (its platform and node type stay) */
+    put: operations["updateTemplate"];
+    post?: never;
+    /** Delete a template (it stays as an inactive row) */
+    delete: operations["deleteTemplate"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/{id}/apply": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Fill a template's variables and get the configuration (for a node template, a POST /nodes body) */
+    post: operations["applyTemplate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/{id}/set-default": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a template the only default of its platform and node type */
+    post: operations["setDefaultTemplate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/{id}/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Export a template as JSON (import it with POST /templates/import) */
+    get: operations["exportTemplate"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/templates/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a template from an export */
+    post: operations["importTemplate"];
     delete?: never;
     options?: never;
     head?: never;
@@ -5140,6 +5353,231 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/metrics/node/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Instant PromQL on one node's series (default: every series of the node) */
+    get: operations["getNodeMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/query": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run PromQL on one job's series (instant, or range with start/end/step) */
+    post: operations["jobCustomQuery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/label/{label}/values": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Values of a label among one job's series */
+    get: operations["getJobLabelValues"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/metadata": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Type, help and unit of the metrics Prometheus scrapes, by metric name */
+    get: operations["getMetadata"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/logs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus's log: the last `tail` lines, then new lines while `follow` is on (as Server-Sent Events when the client accepts text/event-stream) */
+    get: operations["tailMetricsLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/port/{port}/check": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether Prometheus could be deployed on a port of this host (a bind test on loopback)
+     * @description False when a node holds the port, when the running Prometheus listens on it, or when something else does. A port outside 1-65535 is a 400.
+     */
+    get: operations["checkPortAvailability"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/node/{id}/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Instant PromQL on one node's series, filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default).
+     */
+    get: operations["getNodeMetricsFiltered"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/node/{id}/query/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PromQL on one node's series (instant, or range with start/end/step), filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default).
+     */
+    post: operations["customQueryFiltered"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Instant PromQL on one job's series, filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default).
+     */
+    get: operations["getJobMetricsFiltered"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/job/{jobName}/query/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PromQL on one job's series (instant, or range with start/end/step), filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default).
+     */
+    post: operations["jobCustomQueryFiltered"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/query/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PromQL across every job of the configuration (nodes, plugins, custom jobs), filtered and paginated
+     * @description Filters are label matchers added to every selector of the query (eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, in, not_in), or comparisons of the sample value (property value: eq, ne, gt, lt, gte, lte). Label names must be Prometheus label names and values are escaped; a bad one is a 400 naming the filter. Series are sorted by label set and paginated (limit 100 by default). Series of jobs the console does not configure (Prometheus's own) are never read.
+     */
+    post: operations["globalFilteredQuery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Series whose metric name contains q, among every job of the configuration, filtered and paginated
+     * @description Label sets of the series seen in the last five minutes. Filters are label filters as for the filtered queries (the sample value can't be filtered here).
+     */
+    get: operations["searchMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/plugins/validate": {
     parameters: {
       query?: never;
@@ -6121,6 +6559,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/metrics/connection/{id}/metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every series of a connected console's nodes (instant), as far as it grants this console
+     * @description The connection is a federation peer (GET /node/connected-peers: its id or node id). The query travels over the signed console-to-console channel and that console answers from its own Prometheus, confined to its node jobs, only while it grants this console metrics federation (403 otherwise; 404 for an unknown connection, 409 for a revoked one, 503 when it runs no Prometheus).
+     */
+    get: operations["getConnectionMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/range": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Range PromQL on a connected console's node series, as far as it grants this console
+     * @description The connection is a federation peer (GET /node/connected-peers: its id or node id). The query travels over the signed console-to-console channel and that console answers from its own Prometheus, confined to its node jobs, only while it grants this console metrics federation (403 otherwise; 404 for an unknown connection, 409 for a revoked one, 503 when it runs no Prometheus).
+     */
+    get: operations["getConnectionMetricsRange"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Instant PromQL on a connected console's node series, filtered and paginated
+     * @description The connection is a federation peer (GET /node/connected-peers: its id or node id). The query travels over the signed console-to-console channel and that console answers from its own Prometheus, confined to its node jobs, only while it grants this console metrics federation (403 otherwise; 404 for an unknown connection, 409 for a revoked one, 503 when it runs no Prometheus). Filters work as for GET /metrics/node/{id}/filtered.
+     */
+    get: operations["getConnectionMetricsFiltered"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics/connection/{id}/query/filtered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PromQL on a connected console's node series (instant or range), filtered and paginated
+     * @description The connection is a federation peer (GET /node/connected-peers: its id or node id). The query travels over the signed console-to-console channel and that console answers from its own Prometheus, confined to its node jobs, only while it grants this console metrics federation (403 otherwise; 404 for an unknown connection, 409 for a revoked one, 503 when it runs no Prometheus). Filters work as for POST /metrics/node/{id}/query/filtered.
+     */
+    post: operations["connectionCustomQueryFiltered"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/besu/bulk-create": {
     parameters: {
       query?: never;
@@ -6721,6 +7239,8 @@ export interface components {
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
         | "DOCKER_ENGINE_MANAGE"
+        | "TEMPLATE_READ"
+        | "TEMPLATE_MANAGE"
         | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
@@ -7564,6 +8084,82 @@ export interface components {
       status: string;
       /** @description Label values */
       data: string[];
+    };
+    /** @description Grant or withdraw metrics federation for a connected console */
+    MetricsFederationRequestInput: {
+      /** @description Node id of the connected console */
+      peer_node_id: string;
+      /**
+       * @description true grants that console read access to this console's node metrics; false withdraws it
+       * @default false
+       */
+      metrics_federation: boolean;
+    };
+    /** @description A map of strings, as upstream answers: message says what changed */
+    MetricsFederationResponseInput: {
+      [key: string]: string;
+    };
+    /** @description Label values request between consoles */
+    FederationLabelValuesRequestInput: {
+      /** @description Label name */
+      label: string;
+      /** @description Series selectors narrowing the series */
+      match: string[];
+    };
+    /** @description One filter */
+    MetricFilterInput: {
+      /** @description A label name (job, instance, __name__, ...) or "value" (the sample value) */
+      property: string;
+      /** @description One of eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, gt, lt, gte, lte, in, not_in; gt, lt, gte and lte compare the sample value */
+      operator: string;
+      /** @description The value to compare with; a list (or a|b) for in and not_in */
+      value: string | number | boolean | (string | number)[];
+    };
+    /** @description A filtered query: instant, or range with start and end */
+    FilteredQueryRequestInput: {
+      /** @description Base PromQL (empty or missing: every series in scope) */
+      query?: string;
+      /** @description Filters, all of which must hold */
+      filters?: components["schemas"]["MetricFilterInput"][];
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+      /** @description Series per page (0 or missing: 100, at most 1000) */
+      limit?: number;
+      /** @description Series to skip */
+      offset?: number;
+    };
+    /** @description A filtered, paginated answer */
+    FilteredMetricsResponseInput: {
+      /** @description success */
+      status: string;
+      /** @description Prometheus's data (resultType and this page of result), or a page of series */
+      data: unknown;
+      /** @description The filters as applied */
+      applied_filters: {
+        /** @description Label or value */
+        property: string;
+        /** @description Operator */
+        operator: string;
+        /** @description Value */
+        value: unknown;
+      }[];
+      /** @description query (the PromQL sent, before scoping), scope, result_type, warnings */
+      metadata: {
+        [key: string]: unknown;
+      };
+      /** @description Where this page is */
+      pagination: {
+        /** @description Series per page */
+        limit: number;
+        /** @description Series skipped */
+        offset: number;
+        /** @description Series in the whole answer */
+        total: number;
+      };
     };
     PluginPortInput: {
       /** @description Port on the host */
@@ -8842,27 +9438,6 @@ export interface components {
       /** @description External Besu nodes */
       besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
     };
-    /** @description Grant or withdraw metrics federation for a connected console */
-    MetricsFederationRequestInput: {
-      /** @description Node id of the connected console */
-      peer_node_id: string;
-      /**
-       * @description true grants that console read access to this console's node metrics; false withdraws it
-       * @default false
-       */
-      metrics_federation: boolean;
-    };
-    /** @description A map of strings, as upstream answers: message says what changed */
-    MetricsFederationResponseInput: {
-      [key: string]: string;
-    };
-    /** @description Label values request between consoles */
-    FederationLabelValuesRequestInput: {
-      /** @description Label name */
-      label: string;
-      /** @description Series selectors narrowing the series */
-      match: string[];
-    };
     /** @description Share a network with connected consoles */
     NetworkShareRequestInput: {
       /** @description Id of the network on this console */
@@ -9383,6 +9958,135 @@ export interface components {
       /** @description SHA-256 fingerprint (hex) */
       fingerprint: string;
     };
+    PingRequestInput: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description Echo requests to send, default 4, at most 10 */
+      count?: number;
+      /** @description Seconds to wait for each reply, default 5, at most 10 */
+      timeout?: number;
+    };
+    PingResponseInput: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The address pinged (resolved once) */
+      resolved_ip: string;
+      /** @description Echo requests sent */
+      packets_sent: number;
+      /** @description Replies received */
+      packets_recv: number;
+      /** @description Percent of requests without a reply */
+      packet_loss: number;
+      /** @description Fastest round trip, ms */
+      min_rtt_ms: number;
+      /** @description Mean round trip, ms */
+      avg_rtt_ms: number;
+      /** @description Slowest round trip, ms */
+      max_rtt_ms: number;
+      /** @description At least one reply came back */
+      reachable: boolean;
+      /** @description Why there was no reply (our words, never the remote's) */
+      error?: string;
+    };
+    PortCheckRequestInput: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description TCP port, 1-65535 */
+      port?: number;
+      /** @description Seconds, default 5, at most 30 (10 without credentials) */
+      timeout?: number;
+    };
+    PortCheckResponseInput: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The port checked */
+      port: number;
+      /** @description A TCP connection was accepted */
+      open: boolean;
+      /** @description The host answered (accepted or refused the connection) */
+      reachable: boolean;
+      /** @description Why the port is not open (our words, never the remote's) */
+      error?: string;
+    };
+    /** @description The configuration, with {{variable}} placeholders. For a FABRIC peer or orderer or a BESU node it is a POST /nodes body */
+    TemplateConfigInput: {
+      [key: string]: unknown;
+    };
+    /** @description Checks a value must pass */
+    TemplateValidationInput: {
+      /** @description Allowed values (compared as text) */
+      enum?: string[];
+      /** @description Smallest number */
+      min?: number;
+      /** @description Largest number */
+      max?: number;
+      /** @description Shortest text (or fewest array items) */
+      min_length?: number;
+      /** @description Longest text (or most array items) */
+      max_length?: number;
+      /** @description RE2 (Go regexp) the text must match somewhere; anchor it with ^ and $ to match all of it */
+      pattern?: string;
+    };
+    /** @description A typed variable of a template */
+    TemplateVariableInput: {
+      /** @description Name used in {{name}} placeholders */
+      name: string;
+      /**
+       * @description "string", "number", "boolean", "array" or "object"
+       * @enum {string}
+       */
+      type: "string" | "number" | "boolean" | "array" | "object";
+      /** @description What to enter */
+      description?: string;
+      /** @description Apply refuses to go on without it (unless it has a default) */
+      required?: boolean;
+      /** @description Value used when apply gives none */
+      default?: unknown;
+      validation?: components["schemas"]["TemplateValidationInput"];
+    };
+    /** @description A node template */
+    TemplateInput: {
+      /** @description Template id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /** @description Description */
+      description: string;
+      /** @description Platform */
+      platform: string;
+      /** @description Node type */
+      node_type: string;
+      /** @description Version */
+      version: string;
+      /** @description Configuration with {{variable}} placeholders */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Variables */
+      variables: components["schemas"]["TemplateVariableInput"][];
+      /** @description Tags */
+      tags: string[];
+      /** @description The default of its platform and node type */
+      is_default: boolean;
+      /** @description False once deleted */
+      is_active: boolean;
+      /** @description How often it was applied */
+      usage_count: number;
+      /** @description Who created it (system for built-in templates) */
+      created_by: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description Last change */
+      updated_at: string;
+    };
+    /** @description A template exported for backup or sharing */
+    TemplateExportDataInput: {
+      /** @description Format version (1.0) */
+      export_version: string;
+      /** @description When it was exported */
+      exported_at: string;
+      template: components["schemas"]["TemplateInput"];
+    };
     /** @description An alert of the console's rule engine */
     Alert: {
       /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
@@ -9493,6 +10197,8 @@ export interface components {
         | "PLUGIN_READ"
         | "PLUGIN_MANAGE"
         | "DOCKER_ENGINE_MANAGE"
+        | "TEMPLATE_READ"
+        | "TEMPLATE_MANAGE"
         | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
@@ -10336,6 +11042,82 @@ export interface components {
       status: string;
       /** @description Label values */
       data: string[];
+    };
+    /** @description Grant or withdraw metrics federation for a connected console */
+    MetricsFederationRequest: {
+      /** @description Node id of the connected console */
+      peer_node_id: string;
+      /**
+       * @description true grants that console read access to this console's node metrics; false withdraws it
+       * @default false
+       */
+      metrics_federation: boolean;
+    };
+    /** @description A map of strings, as upstream answers: message says what changed */
+    MetricsFederationResponse: {
+      [key: string]: string;
+    };
+    /** @description Label values request between consoles */
+    FederationLabelValuesRequest: {
+      /** @description Label name */
+      label: string;
+      /** @description Series selectors narrowing the series */
+      match: string[];
+    };
+    /** @description One filter */
+    MetricFilter: {
+      /** @description A label name (job, instance, __name__, ...) or "value" (the sample value) */
+      property: string;
+      /** @description One of eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, gt, lt, gte, lte, in, not_in; gt, lt, gte and lte compare the sample value */
+      operator: string;
+      /** @description The value to compare with; a list (or a|b) for in and not_in */
+      value: string | number | boolean | (string | number)[];
+    };
+    /** @description A filtered query: instant, or range with start and end */
+    FilteredQueryRequest: {
+      /** @description Base PromQL (empty or missing: every series in scope) */
+      query?: string;
+      /** @description Filters, all of which must hold */
+      filters?: components["schemas"]["MetricFilter"][];
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+      /** @description Series per page (0 or missing: 100, at most 1000) */
+      limit?: number;
+      /** @description Series to skip */
+      offset?: number;
+    };
+    /** @description A filtered, paginated answer */
+    FilteredMetricsResponse: {
+      /** @description success */
+      status: string;
+      /** @description Prometheus's data (resultType and this page of result), or a page of series */
+      data: unknown;
+      /** @description The filters as applied */
+      applied_filters: {
+        /** @description Label or value */
+        property: string;
+        /** @description Operator */
+        operator: string;
+        /** @description Value */
+        value: unknown;
+      }[];
+      /** @description query (the PromQL sent, before scoping), scope, result_type, warnings */
+      metadata: {
+        [key: string]: unknown;
+      };
+      /** @description Where this page is */
+      pagination: {
+        /** @description Series per page */
+        limit: number;
+        /** @description Series skipped */
+        offset: number;
+        /** @description Series in the whole answer */
+        total: number;
+      };
     };
     PluginPort: {
       /** @description Port on the host */
@@ -11614,27 +12396,6 @@ export interface components {
       /** @description External Besu nodes */
       besu_nodes: components["schemas"]["ExternalBesuNode"][];
     };
-    /** @description Grant or withdraw metrics federation for a connected console */
-    MetricsFederationRequest: {
-      /** @description Node id of the connected console */
-      peer_node_id: string;
-      /**
-       * @description true grants that console read access to this console's node metrics; false withdraws it
-       * @default false
-       */
-      metrics_federation: boolean;
-    };
-    /** @description A map of strings, as upstream answers: message says what changed */
-    MetricsFederationResponse: {
-      [key: string]: string;
-    };
-    /** @description Label values request between consoles */
-    FederationLabelValuesRequest: {
-      /** @description Label name */
-      label: string;
-      /** @description Series selectors narrowing the series */
-      match: string[];
-    };
     /** @description Share a network with connected consoles */
     NetworkShareRequest: {
       /** @description Id of the network on this console */
@@ -12154,6 +12915,135 @@ export interface components {
       chain: string[];
       /** @description SHA-256 fingerprint (hex) */
       fingerprint: string;
+    };
+    PingRequest: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description Echo requests to send, default 4, at most 10 */
+      count?: number;
+      /** @description Seconds to wait for each reply, default 5, at most 10 */
+      timeout?: number;
+    };
+    PingResponse: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The address pinged (resolved once) */
+      resolved_ip: string;
+      /** @description Echo requests sent */
+      packets_sent: number;
+      /** @description Replies received */
+      packets_recv: number;
+      /** @description Percent of requests without a reply */
+      packet_loss: number;
+      /** @description Fastest round trip, ms */
+      min_rtt_ms: number;
+      /** @description Mean round trip, ms */
+      avg_rtt_ms: number;
+      /** @description Slowest round trip, ms */
+      max_rtt_ms: number;
+      /** @description At least one reply came back */
+      reachable: boolean;
+      /** @description Why there was no reply (our words, never the remote's) */
+      error?: string;
+    };
+    PortCheckRequest: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description TCP port, 1-65535 */
+      port?: number;
+      /** @description Seconds, default 5, at most 30 (10 without credentials) */
+      timeout?: number;
+    };
+    PortCheckResponse: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The port checked */
+      port: number;
+      /** @description A TCP connection was accepted */
+      open: boolean;
+      /** @description The host answered (accepted or refused the connection) */
+      reachable: boolean;
+      /** @description Why the port is not open (our words, never the remote's) */
+      error?: string;
+    };
+    /** @description The configuration, with {{variable}} placeholders. For a FABRIC peer or orderer or a BESU node it is a POST /nodes body */
+    TemplateConfig: {
+      [key: string]: unknown;
+    };
+    /** @description Checks a value must pass */
+    TemplateValidation: {
+      /** @description Allowed values (compared as text) */
+      enum?: string[];
+      /** @description Smallest number */
+      min?: number;
+      /** @description Largest number */
+      max?: number;
+      /** @description Shortest text (or fewest array items) */
+      min_length?: number;
+      /** @description Longest text (or most array items) */
+      max_length?: number;
+      /** @description RE2 (Go regexp) the text must match somewhere; anchor it with ^ and $ to match all of it */
+      pattern?: string;
+    };
+    /** @description A typed variable of a template */
+    TemplateVariable: {
+      /** @description Name used in {{name}} placeholders */
+      name: string;
+      /**
+       * @description "string", "number", "boolean", "array" or "object"
+       * @enum {string}
+       */
+      type: "string" | "number" | "boolean" | "array" | "object";
+      /** @description What to enter */
+      description?: string;
+      /** @description Apply refuses to go on without it (unless it has a default) */
+      required?: boolean;
+      /** @description Value used when apply gives none */
+      default?: unknown;
+      validation?: components["schemas"]["TemplateValidation"];
+    };
+    /** @description A node template */
+    Template: {
+      /** @description Template id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /** @description Description */
+      description: string;
+      /** @description Platform */
+      platform: string;
+      /** @description Node type */
+      node_type: string;
+      /** @description Version */
+      version: string;
+      /** @description Configuration with {{variable}} placeholders */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Variables */
+      variables: components["schemas"]["TemplateVariable"][];
+      /** @description Tags */
+      tags: string[];
+      /** @description The default of its platform and node type */
+      is_default: boolean;
+      /** @description False once deleted */
+      is_active: boolean;
+      /** @description How often it was applied */
+      usage_count: number;
+      /** @description Who created it (system for built-in templates) */
+      created_by: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description Last change */
+      updated_at: string;
+    };
+    /** @description A template exported for backup or sharing */
+    TemplateExportData: {
+      /** @description Format version (1.0) */
+      export_version: string;
+      /** @description When it was exported */
+      exported_at: string;
+      template: components["schemas"]["Template"];
     };
     ErrorResponse: {
       /** @description Stable code: INVALID_INPUT, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, ... */
@@ -13129,7 +14019,7 @@ export interface operations {
           description?: string;
           /** @description A role no wider than yours; defaults to yours */
           role?: string;
-          /** @description Lifetime such as 90m, 12h or 30d; omit for no expiry */
+          /** @description Lifetime such as 90m, 12h or 30d; omit (or send empty) for no expiry */
           expires_in?: string;
           /** @description Accepted for compatibility; the role decides */
           permissions?: (
@@ -13179,6 +14069,8 @@ export interface operations {
             | "PLUGIN_READ"
             | "PLUGIN_MANAGE"
             | "DOCKER_ENGINE_MANAGE"
+            | "TEMPLATE_READ"
+            | "TEMPLATE_MANAGE"
             | "HOST_COMMAND"
             | "FEDERATION_READ"
             | "FEDERATION_MANAGE"
@@ -17349,6 +18241,114 @@ export interface operations {
       };
     };
   };
+  pingHost: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PingRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PingResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkPort: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PortCheckRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PortCheckResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getPublicIp: {
     parameters: {
       query?: never;
@@ -18135,11 +19135,11 @@ export interface operations {
             }[];
             /** @description Mode docker: the engine to run on, 'local' (default) or a registered engine's name */
             dockerEngine?: string;
-            /** @description Accepted for compatibility; not used yet */
+            /** @description Accepted for compatibility; not used yet (0, Go's zero, is unset) */
             autoRenewalDays?: number;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalEnabled?: boolean;
-            /** @description Certificate validity in days (365) */
+            /** @description Certificate validity in days (365; 0, Go's zero, is the default) */
             certificateExpiration?: number;
             /**
              * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
@@ -18201,11 +19201,11 @@ export interface operations {
             }[];
             /** @description Mode docker: the engine to run on, 'local' (default) or a registered engine's name */
             dockerEngine?: string;
-            /** @description Accepted for compatibility; not used yet */
+            /** @description Accepted for compatibility; not used yet (0, Go's zero, is unset) */
             autoRenewalDays?: number;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalEnabled?: boolean;
-            /** @description Certificate validity in days (365) */
+            /** @description Certificate validity in days (365; 0, Go's zero, is the default) */
             certificateExpiration?: number;
             /**
              * @description Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)
@@ -18525,11 +19525,11 @@ export interface operations {
             name?: string;
             /** @description The node's type (read shape; cannot change) */
             type?: string;
-            /** @description Certificate validity in days, used when certificates are next issued */
+            /** @description Certificate validity in days, used when certificates are next issued (0, Go's zero, keeps it) */
             certificateExpiration?: number;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalEnabled?: boolean;
-            /** @description Accepted for compatibility; not used yet */
+            /** @description Accepted for compatibility; not used yet (0, Go's zero, is unset) */
             autoRenewalDays?: number;
             /** @description gRPC listen address */
             listenAddress?: string;
@@ -18589,11 +19589,11 @@ export interface operations {
             name?: string;
             /** @description The node's type (read shape; cannot change) */
             type?: string;
-            /** @description Certificate validity in days, used when certificates are next issued */
+            /** @description Certificate validity in days, used when certificates are next issued (0, Go's zero, keeps it) */
             certificateExpiration?: number;
             /** @description Accepted for compatibility; not used yet */
             autoRenewalEnabled?: boolean;
-            /** @description Accepted for compatibility; not used yet */
+            /** @description Accepted for compatibility; not used yet (0, Go's zero, is unset) */
             autoRenewalDays?: number;
             /** @description gRPC listen address */
             listenAddress?: string;
@@ -21105,6 +22105,1099 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listTemplates: {
+    parameters: {
+      query?: {
+        /** @description Blockchain platform */
+        platform?:
+          "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+        /** @description Node (or network) type the template configures */
+        node_type?:
+          | "peer"
+          | "orderer"
+          | "fabric_network"
+          | "fullnode"
+          | "validator"
+          | "archive"
+          | "besu_network"
+          | "bootstrap"
+          | "relay"
+          | "collator"
+          | "sentry";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createTemplate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A new template */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Template name */
+          name: string;
+          /** @description What the template is for */
+          description?: string;
+          /**
+           * @description Blockchain platform
+           * @enum {string}
+           */
+          platform:
+            "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+          /**
+           * @description Node (or network) type the template configures
+           * @enum {string}
+           */
+          node_type:
+            | "peer"
+            | "orderer"
+            | "fabric_network"
+            | "fullnode"
+            | "validator"
+            | "archive"
+            | "besu_network"
+            | "bootstrap"
+            | "relay"
+            | "collator"
+            | "sentry";
+          /** @description The template's own version, e.g. 1.0.0 */
+          version: string;
+          config: components["schemas"]["TemplateConfigInput"];
+          /** @description Variables the placeholders name */
+          variables?: components["schemas"]["TemplateVariableInput"][];
+          /** @description Tags, searched by GET /templates/search */
+          tags?: string[];
+          /** @description Make it the default of its platform and node type */
+          is_default?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  searchTemplates: {
+    parameters: {
+      query?: {
+        /** @description Text in the name or description (case-insensitive) */
+        query?: string;
+        /** @description Blockchain platform */
+        platform?:
+          "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+        /** @description Node (or network) type the template configures */
+        node_type?:
+          | "peer"
+          | "orderer"
+          | "fabric_network"
+          | "fullnode"
+          | "validator"
+          | "archive"
+          | "besu_network"
+          | "bootstrap"
+          | "relay"
+          | "collator"
+          | "sentry";
+        /** @description Comma-separated tags; a template must have all of them */
+        tags?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPopularTemplates: {
+    parameters: {
+      query?: {
+        /** @description How many (default 10, at most 100) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listTemplatesByPlatform: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Blockchain platform */
+        platform:
+          "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"][];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getDefaultTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Blockchain platform */
+        platform:
+          "FABRIC" | "BESU" | "ETHEREUM" | "BITCOIN" | "POLKADOT" | "COSMOS";
+        /** @description Node (or network) type the template configures */
+        nodeType:
+          | "peer"
+          | "orderer"
+          | "fabric_network"
+          | "fullnode"
+          | "validator"
+          | "archive"
+          | "besu_network"
+          | "bootstrap"
+          | "relay"
+          | "collator"
+          | "sentry";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  updateTemplate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description A template's new content (platform and node type stay) */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Template name */
+          name: string;
+          /** @description What the template is for */
+          description?: string;
+          /** @description The template's own version, e.g. 1.0.0 */
+          version: string;
+          config: components["schemas"]["TemplateConfigInput"];
+          /** @description Variables the placeholders name */
+          variables?: components["schemas"]["TemplateVariableInput"][];
+          /** @description Tags, searched by GET /templates/search */
+          tags?: string[];
+          /** @description true makes it the default; false stops it being the default */
+          is_default?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  applyTemplate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description Values to fill a template with */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The template (the path's id; when given it must be the same) */
+          template_id?: number;
+          /** @description Values of the template's variables */
+          variables?: {
+            [key: string]: unknown;
+          };
+          /** @description Merged over the generated configuration (objects merge, other values replace) */
+          override_config?: {
+            [key: string]: unknown;
+          };
+          /** @description Accepted for upstream's clients (networkID, orgID…); not used */
+          context?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The generated configuration (for node templates, a POST /nodes body) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  setDefaultTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A message */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TemplateExportData"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  importTemplate: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description An exported template to import */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Format version; 1.0 is read */
+          export_version: string;
+          /** @description When it was exported (informational) */
+          exported_at?: string;
+          /** @description The template */
+          template: {
+            /** @description Ignored: the import gets a new id */
+            id?: number;
+            /** @description Template name */
+            name: string;
+            /** @description What the template is for */
+            description?: string;
+            /**
+             * @description Blockchain platform
+             * @enum {string}
+             */
+            platform:
+              | "FABRIC"
+              | "BESU"
+              | "ETHEREUM"
+              | "BITCOIN"
+              | "POLKADOT"
+              | "COSMOS";
+            /**
+             * @description Node (or network) type the template configures
+             * @enum {string}
+             */
+            node_type:
+              | "peer"
+              | "orderer"
+              | "fabric_network"
+              | "fullnode"
+              | "validator"
+              | "archive"
+              | "besu_network"
+              | "bootstrap"
+              | "relay"
+              | "collator"
+              | "sentry";
+            /** @description The template's own version, e.g. 1.0.0 */
+            version: string;
+            config: components["schemas"]["TemplateConfigInput"];
+            /** @description Variables the placeholders name */
+            variables?: components["schemas"]["TemplateVariableInput"][];
+            /** @description Tags, searched by GET /templates/search */
+            tags?: string[];
+            /** @description Ignored: an import is never the default at once */
+            is_default?: boolean;
+            /** @description Ignored */
+            is_active?: boolean;
+            /** @description Ignored: starts at 0 */
+            usage_count?: number;
+            /** @description Ignored: the importer is recorded */
+            created_by?: string;
+            /** @description Ignored */
+            created_at?: string;
+            /** @description Ignored */
+            updated_at?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Template"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -31754,6 +33847,901 @@ export interface operations {
       };
     };
   };
+  getNodeMetrics: {
+    parameters: {
+      query?: {
+        /** @description PromQL (default: every series of the node) */
+        query?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  jobCustomQuery: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Job name (a node's slug) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getJobLabelValues: {
+    parameters: {
+      query?: {
+        /** @description Series selectors (repeat the key for several) */
+        match?: string | string[];
+      };
+      header?: never;
+      path: {
+        /** @description Job name */
+        jobName: string;
+        /** @description Label name */
+        label: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LabelValuesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getMetadata: {
+    parameters: {
+      query?: {
+        /** @description Only this metric */
+        metric?: string;
+        /** @description At most this many metrics (0: all) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Metric metadata */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description Per metric name: its type, help and unit as the targets report them */
+            data: {
+              [key: string]: {
+                [key: string]: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  tailMetricsLogs: {
+    parameters: {
+      query?: {
+        /** @description Lines from the end (default 100) */
+        tail?: number;
+        /** @description Keep streaming new lines until the client disconnects */
+        follow?: "0" | "1" | "true" | "false";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Log lines (text/plain or text/event-stream) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": string;
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkPortAvailability: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description TCP port (1-65535) */
+        port: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Whether the port is free for Prometheus */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Prometheus could listen on this port now */
+            available: boolean;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getNodeMetricsFiltered: {
+    parameters: {
+      query?: {
+        /** @description Base PromQL (default: every series in scope) */
+        query?: string;
+        /** @description Comma-separated property:operator:value filters */
+        filters?: string;
+        /** @description property:operator:value (repeatable); filter[property][operator]=value is also accepted */
+        filter?: string | string[];
+        /** @description Series per page (0 or missing: 100, at most 1000) */
+        limit?: number;
+        /** @description Series to skip */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  customQueryFiltered: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Node id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FilteredQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getJobMetricsFiltered: {
+    parameters: {
+      query?: {
+        /** @description Base PromQL (default: every series in scope) */
+        query?: string;
+        /** @description Comma-separated property:operator:value filters */
+        filters?: string;
+        /** @description property:operator:value (repeatable); filter[property][operator]=value is also accepted */
+        filter?: string | string[];
+        /** @description Series per page (0 or missing: 100, at most 1000) */
+        limit?: number;
+        /** @description Series to skip */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Job name (a node's slug) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  jobCustomQueryFiltered: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Job name (a node's slug) */
+        jobName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FilteredQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  globalFilteredQuery: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FilteredQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  searchMetrics: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated property:operator:value filters */
+        filters?: string;
+        /** @description property:operator:value (repeatable); filter[property][operator]=value is also accepted */
+        filter?: string | string[];
+        /** @description Series per page (0 or missing: 100, at most 1000) */
+        limit?: number;
+        /** @description Series to skip */
+        offset?: number;
+        /** @description Text the metric name contains (case-insensitive) */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   validatePlugin: {
     parameters: {
       query?: {
@@ -36574,6 +39562,314 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnectionMetrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnectionMetricsRange: {
+    parameters: {
+      query: {
+        /** @description PromQL expression */
+        query: string;
+        /** @description RFC 3339 time or Unix seconds */
+        start: string;
+        /** @description RFC 3339 time or Unix seconds */
+        end: string;
+        /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+        step: string;
+      };
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QueryResult"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnectionMetricsFiltered: {
+    parameters: {
+      query?: {
+        /** @description Base PromQL (default: every series in scope) */
+        query?: string;
+        /** @description Comma-separated property:operator:value filters */
+        filters?: string;
+        /** @description property:operator:value (repeatable); filter[property][operator]=value is also accepted */
+        filter?: string | string[];
+        /** @description Series per page (0 or missing: 100, at most 1000) */
+        limit?: number;
+        /** @description Series to skip */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  connectionCustomQueryFiltered: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description The connection's id (GET /node/connected-peers) or the other console's node id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FilteredQueryRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FilteredMetricsResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,6 +10,7 @@ describe("sidebar role filtering (spec §6)", () => {
     expect(titles("admin")).toEqual([
       "Dashboard",
       "Nodes",
+      "Templates",
       "Networks",
       "Smart Contracts",
       "Analytics",

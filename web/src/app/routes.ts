@@ -98,6 +98,9 @@ const troubleshooting: PageLoader = () =>
 const monitoring: PageLoader = () => import("@/pages/monitoring/MonitoringPage").then((m) => m.MonitoringPage);
 
 const nodes: PageLoader = () => import("@/pages/nodes/NodesPage").then((m) => m.NodesPage);
+const templates: PageLoader = () => import("@/pages/templates/TemplatesPage").then((m) => m.TemplatesPage);
+const templateNew: PageLoader = () => import("@/pages/templates/TemplateCreatePage").then((m) => m.TemplateCreatePage);
+const template: PageLoader = () => import("@/pages/templates/TemplateDetailPage").then((m) => m.TemplateDetailPage);
 const nodeCreate: PageLoader = () => import("@/pages/nodes/NodeCreatePage").then((m) => m.NodeCreatePage);
 const nodeDetail: PageLoader = () => import("@/pages/nodes/NodeDetailPage").then((m) => m.NodeDetailPage);
 const fabricNodeCreate: PageLoader = () =>
@@ -139,6 +142,9 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "nodes/fabric/bulk", title: "Bulk Create Fabric Nodes", load: fabricBulk },
   { path: "nodes/besu/create", title: "Create Besu Node", load: besuNodeCreate },
   { path: "nodes/besu/edit/:id", title: "Edit Besu Node", load: besuNodeEdit },
+  { path: "templates", title: "Templates", load: templates },
+  { path: "templates/new", title: "New Template", load: templateNew },
+  { path: "templates/:id", title: "Template", load: template },
   { path: "smart-contracts", title: "Smart Contracts", load: smartContracts },
   { path: "smart-contracts/fabric", title: "Fabric Chaincodes", load: fabricChaincodes },
   { path: "smart-contracts/besu", title: "Besu Contracts", load: besuContracts },

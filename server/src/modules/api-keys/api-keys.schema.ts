@@ -30,9 +30,11 @@ export const createApiKeyBody = z
     role: roleInput.optional().describe("A role no wider than yours; defaults to yours"),
     expires_in: z
       .string()
-      .regex(/^\d{1,6}[mhd]$/, "must look like 90m, 12h or 30d")
+      .regex(/^(\d{1,6}[mhd])?$/, "must look like 90m, 12h or 30d")
       .optional()
-      .describe("Lifetime such as 90m, 12h or 30d; omit for no expiry"),
+      // Go clients send the zero string for a key that never expires.
+      .transform((v) => (v === "" ? undefined : v))
+      .describe("Lifetime such as 90m, 12h or 30d; omit (or send empty) for no expiry"),
     permissions: z
       .array(z.enum(permissionCodes))
       .max(100)

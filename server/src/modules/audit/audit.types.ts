@@ -123,6 +123,12 @@ export const AUDIT_EVENT_TYPES = [
   "notification_provider.test",
   "docker_engine.create",
   "docker_engine.delete",
+  "template.create",
+  "template.update",
+  "template.delete",
+  "template.apply",
+  "template.import",
+  "template.set_default",
   "plugin.create",
   "plugin.update",
   "plugin.delete",
@@ -168,6 +174,8 @@ export const AUDIT_EVENT_TYPES = [
   "governance.chaincode_proposal_received",
   "troubleshooting.test_connection",
   "troubleshooting.validate_certificate",
+  "troubleshooting.ping",
+  "troubleshooting.check_port",
   "mcp.request",
 ] as const;
 

@@ -8,6 +8,7 @@ import {
   detectSourceType,
   extractArchive,
 } from "../../runtime/chaincode-source.js";
+import { assertSourceTreeSafe } from "./source-policy.js";
 import type { DefinitionRow } from "./chaincodes.repo.js";
 import type { DefinitionResponse } from "./chaincodes.schema.js";
 import type { ChaincodeShared, ChaincodesDeps } from "./chaincodes.shared.js";
@@ -96,9 +97,10 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
   }
 
   /**
-   * Stores uploaded source (an archive) for a definition. `admit` sees the source type found in the
-   * very files that are stored (the route refuses an executable for a non-admin there), so a check
-   * made on an earlier copy can't be sidestepped.
+   * Stores uploaded source (an archive) for a definition. The archive is unpacked once, into a staging
+   * folder, and every check runs on those very files before they replace the source: the tree's
+   * safety (npm install scripts, binding.gyp) here, and `admit` with the source type found (the route
+   * refuses an executable for a non-admin there), so no check made on an earlier copy can be sidestepped.
    */
   async function uploadSource(
     definitionId: number,
@@ -130,8 +132,14 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
     }
     const archive = body;
     const staging = join(defDir(def.id), "src.new");
+    // A refused upload leaves the data directory as it was: a definition folder made for it goes again.
+    const folderExisted = await stat(defDir(def.id)).then(
+      () => true,
+      () => false,
+    );
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { recursive: true });
+    let stored = false;
     try {
       if (type === "executable") {
         await writeFile(join(staging, "chaincode"), archive, { mode: 0o755 });
@@ -139,6 +147,8 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
         await extractArchive(archive, staging).catch((err: unknown) => {
           throw new InputError(`body: ${errorMessage(err)}`, { field: "body" });
         });
+        // npm install scripts and native builds are refused for everyone, checked on the files stored.
+        if (type !== "go") await assertSourceTreeSafe(staging);
       }
       const found = type === "auto" ? await detectSourceType(staging) : type;
       if (!found) {
@@ -151,10 +161,12 @@ export function createChaincodeSources(deps: ChaincodesDeps, s: ChaincodeShared)
       await rm(dest, { recursive: true, force: true });
       await rename(staging, dest);
       const path = found === "executable" && type === "executable" ? join(dest, "chaincode") : dest;
+      stored = true;
       await repo.updateDefinition(def.id, { source_type: found, source_path: path, updated_at: nowIso() });
       await event(def.id, "source", { status: "success", user, type: found, bytes: archive.length });
     } finally {
       await rm(staging, { recursive: true, force: true });
+      if (!stored && !folderExisted) await rm(defDir(def.id), { recursive: true, force: true });
     }
     return definitionResponse((await repo.definition(def.id)) as DefinitionRow);
   }

@@ -11,7 +11,7 @@ import { createExternalNodesService } from "./external-nodes.service.js";
 import { createFederationClient, type FederationClient } from "./federation.client.js";
 import { createIdentityService } from "./federation.identity.js";
 import { registerFederationInboundRoutes, type SignedRoutes } from "./federation.inbound.routes.js";
-import { createMetricsFederation, createPeerGrants } from "./federation.metrics.js";
+import { createMetricsFederation, createPeerGrants, type MetricsFederation } from "./federation.metrics.js";
 import { metricsInboundRoutes, registerMetricsFederationRoutes } from "./federation.metrics.routes.js";
 import { createPingLoop } from "./federation.monitor.js";
 import { createFederationRepo, type ConnectionRow } from "./federation.repo.js";
@@ -39,6 +39,8 @@ export interface FederationModule {
     connectionById(id: number): Promise<ConnectionRow | undefined>;
     connectionByNodeId(nodeId: string): Promise<ConnectionRow | undefined>;
   };
+  /** Queries of connected consoles' node metrics (the metrics module's /metrics/connection/{id}/* routes). */
+  metrics: MetricsFederation;
   close(): Promise<void>;
 }
 
@@ -148,6 +150,7 @@ export function registerFederationModule(
       connectionById: (id) => repo.connectionById(id),
       connectionByNodeId: (nodeId) => repo.connection(nodeId),
     },
+    metrics,
     close: () => loop.stop(),
   };
 }

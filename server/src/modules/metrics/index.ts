@@ -5,12 +5,19 @@ import { createMetricsJobsRepo } from "./metrics-jobs.repo.js";
 import { registerMetricsJobsRoutes } from "./metrics-jobs.routes.js";
 import { createMetricsJobsService, customScrapeJob } from "./metrics-jobs.service.js";
 import { registerMetricsRoutes } from "./metrics.routes.js";
+import type { MetricsFederation } from "../federation/federation.metrics.js";
+import { registerConnectionMetricsRoutes } from "./metrics-connection.routes.js";
+import { registerMetricsExploreRoutes } from "./metrics-explore.routes.js";
+import { registerFilteredMetricsRoutes } from "./metrics-filtered.routes.js";
+import { createFilteredMetrics } from "./metrics-filtered.service.js";
 import { resolvePrometheus } from "./prometheus-binary.js";
 import type { DockerRuntime } from "../../runtime/docker/index.js";
 import { createPrometheusService, type PrometheusService } from "./prometheus.service.js";
 
 export interface MetricsModule {
   service: PrometheusService;
+  /** Serves /metrics/connection/{id}/* through metrics federation (the federation module is made later). */
+  bindFederation(federation: Pick<MetricsFederation, "query">): void;
 }
 
 /**
@@ -38,6 +45,9 @@ export function registerMetricsModule(
   });
   registerMetricsRoutes(api, service);
   registerMetricsJobsRoutes(api, createMetricsJobsService({ repo: jobsRepo, nodes, prometheus: service }));
+  registerMetricsExploreRoutes(api, service);
+  const filtered = createFilteredMetrics({ prometheus: service });
+  registerFilteredMetricsRoutes(api, filtered);
   api.addHook("onReady", async () => {
     try {
       resolvePrometheus(prometheusEnv);
@@ -48,5 +58,8 @@ export function registerMetricsModule(
     await service.resume().catch((err: unknown) => ctx.log.error({ err }, "resuming prometheus failed"));
   });
   api.addHook("onClose", async () => service.close());
-  return { service };
+  return {
+    service,
+    bindFederation: (federation) => registerConnectionMetricsRoutes(api, { federation, filtered }),
+  };
 }

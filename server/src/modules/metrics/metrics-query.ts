@@ -97,6 +97,25 @@ export function createScopedQueries(prom: () => PrometheusClient) {
       );
       return prom().labelValues(label, scopedMatch);
     },
+    /**
+     * Label sets of the job's series matching any selector, seen in the last `lookbackS` seconds;
+     * each selector is scoped like a query's, and the answer fenced once more by job.
+     */
+    async series(match: string[], job: JobScope, lookbackS = 300): Promise<Record<string, string>[]> {
+      const scopedMatch = await Promise.all(
+        match.map((m, i) =>
+          scopeSelector(m, "job", job).catch((err: unknown) => {
+            throw err instanceof PromqlScopeError ? new InputError(`match[${i}]: ${err.message}`) : err;
+          }),
+        ),
+      );
+      // Rounded up: a series first scraped within this second is still found.
+      const now = Math.ceil(Date.now() / 1000);
+      const res = await prom().series(scopedMatch, String(now - lookbackS), String(now));
+      const allowed = new Set(typeof job === "string" ? [job] : job);
+      const list = Array.isArray(res.data) ? (res.data as Record<string, string>[]) : [];
+      return list.filter((s) => s.job !== undefined && allowed.has(s.job));
+    },
   };
 }
 

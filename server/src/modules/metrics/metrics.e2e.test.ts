@@ -92,6 +92,41 @@ describe("the managed Prometheus on a real channel", () => {
       const bad = await h.call("POST", `/metrics/node/${peer.id}/query`, { query: "sum(ledger_blockchain_height" });
       expect(bad.status).toBe(400);
 
+      // Upstream's node, filtered, job and search reads on the same real peer (decision 38's scoping).
+      const all = await h.ok("GET", `/metrics/node/${peer.id}`);
+      const names = new Set((all.data.result as Json[]).map((s) => s.metric.__name__));
+      expect(names.has("ledger_blockchain_height")).toBe(true);
+      for (const s of all.data.result as Json[]) expect(s.metric.job).toBe(peer.name);
+      const filtered = await h.ok(
+        "GET",
+        `/metrics/node/${peer.id}/filtered?filters=${encodeURIComponent("__name__:eq:ledger_blockchain_height,channel:eq:mtchannel")}`,
+      );
+      expect(filtered.pagination.total).toBe(1);
+      expect(Number(filtered.data.result[0].value[1])).toBe(height);
+      const now = Math.floor(Date.now() / 1000);
+      const ranged = await h.ok("POST", `/metrics/node/${peer.id}/query/filtered`, {
+        query: "ledger_blockchain_height",
+        filters: [{ property: "channel", operator: "in", value: ["mtchannel"] }],
+        start: new Date((now - 60) * 1000).toISOString(),
+        end: new Date((now + 5) * 1000).toISOString(),
+        step: "5s",
+      });
+      expect(ranged.metadata.result_type).toBe("matrix");
+      expect(ranged.data.result).toHaveLength(1);
+      const injected = await h.call("POST", `/metrics/node/${peer.id}/query/filtered`, {
+        filters: [{ property: 'channel="x"} or {job=~".+', operator: "eq", value: "x" }],
+      });
+      expect(injected.status).toBe(400);
+      const channels = await h.ok("GET", `/metrics/job/${peer.name}/label/channel/values`);
+      expect(channels.data).toContain("mtchannel");
+      const found = await h.ok(
+        "GET",
+        `/metrics/search?q=blockchain_height&filters=${encodeURIComponent(`job:eq:${orderer.name}`)}`,
+      );
+      expect((found.data as Json[]).map((s) => s.job)).toEqual([orderer.name]);
+      const meta = await h.ok("GET", "/metrics/metadata?metric=ledger_blockchain_height");
+      expect(meta.data.ledger_blockchain_height[0].type).toBe("gauge");
+
       // A node added is scraped without a reload by hand; a node deleted is dropped.
       const [extra] = await h.createNodes(org, 1, 0, "mtx-");
       await waitFor(

@@ -78,6 +78,19 @@ export function createPrometheusClient(baseUrl: () => string, timeoutMs = 30_000
       for (const m of match) p.append("match[]", m);
       return call(`/api/v1/label/${encodeURIComponent(label)}/values`, p);
     },
+    /** Label sets of the series matching any selector, seen between start and end (Unix seconds). */
+    series(match: string[], start: string, end: string): Promise<PromResponse> {
+      const p = new URLSearchParams({ start, end });
+      for (const m of match) p.append("match[]", m);
+      return call("/api/v1/series", p, "POST");
+    },
+    /** Metric metadata (type, help, unit) by metric name, as the targets scraped last reported it. */
+    metadata(metric?: string, limit?: number): Promise<PromResponse> {
+      const p = new URLSearchParams();
+      if (metric) p.set("metric", metric);
+      if (limit) p.set("limit", String(limit));
+      return call("/api/v1/metadata", p);
+    },
     targets(): Promise<PromResponse> {
       return call("/api/v1/targets");
     },

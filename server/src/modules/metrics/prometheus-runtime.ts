@@ -209,6 +209,13 @@ export function createPrometheusRuntime(deps: PrometheusRuntimeDeps) {
         );
       }
     },
+    /** Whether Prometheus could listen on `p`: no node holds it and it binds on loopback (where it listens). */
+    async portAvailable(p: number): Promise<boolean> {
+      const reserved = portOwners(await deps.nodes.all()).keys();
+      return (await checkPort(p, { reserved, hosts: ["127.0.0.1"] })) === null;
+    },
+    /** Prometheus's own log (stdout and stderr; the container's too in docker mode). */
+    logFile: join(dir, "prometheus.log"),
     /** Adopts a running Prometheus (after a console restart) or starts one. */
     async adoptOrStart(p: number, mode: DeploymentMode): Promise<ProcessState> {
       port = p;

@@ -5,7 +5,7 @@ import { AppError, ConflictError, NotFoundError, errorMessage } from "../../http
 import type { DockerRuntime } from "../../runtime/docker/index.js";
 import { checkPort, type Supervisor } from "../../runtime/index.js";
 import type { NodesRepo } from "../nodes/nodes.repo.js";
-import { createScopedQueries, type QueryInput } from "./metrics-query.js";
+import { createScopedQueries, type JobScope, type QueryInput } from "./metrics-query.js";
 import type { PromResponse } from "./prometheus-client.js";
 import { scrapeJobsOf, uniqueJobs, type ScrapeJob } from "./prometheus-config.js";
 import { createPrometheusLifecycle } from "./prometheus-lifecycle.js";
@@ -18,6 +18,9 @@ export const DEFAULT_PROMETHEUS_PORT = 9090;
 export const DEFAULT_SCRAPE_INTERVAL = 15;
 /** Node changes arriving together (a bulk create) regenerate the config once. */
 const SYNC_DEBOUNCE_MS = 200;
+
+/** What a query is confined to: one node's job, one named job, or every job of the configuration. */
+export type ScopeTarget = { node: number } | { job: string } | "all";
 
 export interface PrometheusStatus {
   status: string;
@@ -299,6 +302,33 @@ export function createPrometheusService(deps: {
       await mustBeDeployed();
       return queries.run(input, (await knownJob(name)).job);
     },
+    /**
+     * The job(s) a target's queries are confined to (409 unless Prometheus runs, 404 for an unknown
+     * node or job); undefined when the configuration has no job at all.
+     */
+    async scope(target: ScopeTarget): Promise<JobScope | undefined> {
+      await mustBeDeployed();
+      if (target === "all") {
+        const names = (await jobs()).map((j) => j.job);
+        return names.length ? names : undefined;
+      }
+      return "node" in target ? (await nodeJob(target.node)).job : (await knownJob(target.job)).job;
+    },
+    /** Queries on this Prometheus confined to a scope (see `scope`). */
+    queries,
+    /** Prometheus's metric metadata (type, help, unit by metric name); 409 unless it runs. */
+    async metadata(metric?: string, limit?: number): Promise<PromResponse> {
+      await mustBeDeployed();
+      return client.metadata(metric, limit);
+    },
+    /** Whether Prometheus could be deployed on `port` (a node's port, or one something listens on, is not). */
+    async portAvailable(port: number): Promise<boolean> {
+      const r = await row();
+      if (r?.deployed === 1 && r.stopped !== 1 && r.port === port) return false;
+      return rt.portAvailable(port);
+    },
+    /** Prometheus's log file (it may not exist before the first deploy). */
+    logFile: rt.logFile,
     /**
      * PromQL for a console this one grants metrics federation: confined to the jobs of this console's
      * own nodes (not plugins' endpoints, not Prometheus's own series).

@@ -61,7 +61,21 @@ export async function scopeQueryToSet(query: string, label: string, values: stri
 }
 
 /** Rewrites every selector: matchers on `label` are dropped and `ours` (a matcher's text) added. */
-async function scopeWith(query: string, label: string, ours: string): Promise<string> {
+function scopeWith(query: string, label: string, ours: string): Promise<string> {
+  return rewriteSelectors(query, label, [ours]);
+}
+
+/**
+ * Adds matchers (their text, already escaped) to every series selector of a PromQL expression,
+ * keeping the ones the caller wrote: the filters of the `filtered` routes narrow every selector
+ * the same way. The result is scoped afterwards like any query, so a filter can only narrow.
+ */
+export function addMatchers(query: string, matchers: string[]): Promise<string> {
+  return rewriteSelectors(query, undefined, matchers);
+}
+
+/** Every selector rewritten: matchers on `drop` (if any) removed, `add` appended. Unparseable text is refused. */
+async function rewriteSelectors(query: string, drop: string | undefined, add: string[]): Promise<string> {
   const tree = await parse(query);
   const selectors: SyntaxNode[] = [];
   let error: { from: number } | undefined;
@@ -92,12 +106,12 @@ async function scopeWith(query: string, label: string, ours: string): Promise<st
     if (matchers) {
       for (let m = matchers.firstChild; m; m = m.nextSibling) {
         if (m.name !== "UnquotedLabelMatcher") continue;
-        if (matcherLabel(m, query) === label) continue;
+        if (drop !== undefined && matcherLabel(m, query) === drop) continue;
         kept.push(query.slice(m.from, m.to));
       }
     }
     const name = metric ? query.slice(metric.from, metric.to) : "";
-    const rewritten = `${name}{${[...kept, ours].join(",")}}`;
+    const rewritten = `${name}{${[...kept, ...add].join(",")}}`;
     out = out.slice(0, sel.from) + rewritten + out.slice(sel.to);
   }
   return out;

@@ -38,9 +38,21 @@ const addressOverride = z
   })
   .strict();
 const compat = {
-  autoRenewalDays: z.number().int().min(1).max(3650).optional().describe("Accepted for compatibility; not used yet"),
+  autoRenewalDays: z
+    .number()
+    .int()
+    .min(0)
+    .max(3650)
+    .optional()
+    .describe("Accepted for compatibility; not used yet (0, Go's zero, is unset)"),
   autoRenewalEnabled: z.boolean().optional().describe("Accepted for compatibility; not used yet"),
-  certificateExpiration: z.number().int().min(1).max(3650).optional().describe("Certificate validity in days (365)"),
+  certificateExpiration: z
+    .number()
+    .int()
+    .min(0)
+    .max(3650)
+    .optional()
+    .describe("Certificate validity in days (365; 0, Go's zero, is the default)"),
   mode: mode.optional(),
   type: z.string().max(32).optional().describe("Node type hint (fabric-peer, fabric-orderer, besu); ignored"),
   name: z.string().max(100).optional().describe("Ignored: the top-level name names the node"),
@@ -202,12 +214,18 @@ const updateEcho = {
   certificateExpiration: z
     .number()
     .int()
-    .min(1)
+    .min(0)
     .max(3650)
     .optional()
-    .describe("Certificate validity in days, used when certificates are next issued"),
+    .describe("Certificate validity in days, used when certificates are next issued (0, Go's zero, keeps it)"),
   autoRenewalEnabled: z.boolean().optional().describe("Accepted for compatibility; not used yet"),
-  autoRenewalDays: z.number().int().min(1).max(3650).optional().describe("Accepted for compatibility; not used yet"),
+  autoRenewalDays: z
+    .number()
+    .int()
+    .min(0)
+    .max(3650)
+    .optional()
+    .describe("Accepted for compatibility; not used yet (0, Go's zero, is unset)"),
 };
 const updateFabricCommon = {
   ...updateEcho,

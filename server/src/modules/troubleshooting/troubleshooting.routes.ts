@@ -1,13 +1,13 @@
 import type { LookupFunction } from "node:net";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { crossSiteProblem } from "../../http/auth-hooks.js";
-import { AppError, ForbiddenError, InputError, RateLimitError, UnauthorizedError } from "../../http/errors.js";
+import { AppError, ForbiddenError, InputError } from "../../http/errors.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import { CryptoInputError } from "../../crypto/errors.js";
 import { validateCertificate } from "./certificate-check.js";
 import { parseEndpoint, testConnection } from "./connection-test.js";
 import { LookupError, publicIp } from "./public-ip.js";
+import type { Guard } from "./troubleshooting.guard.js";
 import { checkedPublicAddress, NotPublicError, pinnedLookup } from "./public-address.js";
 import {
   ANON_TIMEOUT_S,
@@ -19,32 +19,6 @@ import {
 } from "./troubleshooting.schema.js";
 
 const tags = ["Troubleshooting"];
-
-/** Calls per client IP per minute: anonymous callers get a tight budget, signed-in ones a loose one. */
-export const RATE_LIMITS = { anonymous: 20, signedIn: 120 } as const;
-const WINDOW_MS = 60_000;
-
-/** A fixed one-minute window per client IP (in memory; the console is one process). */
-export function createRateLimiter(now: () => number = Date.now) {
-  const windows = new Map<string, { start: number; count: number }>();
-  return {
-    take(key: string, limit: number): void {
-      const t = now();
-      const w = windows.get(key);
-      if (!w || t - w.start >= WINDOW_MS) {
-        // Drop expired windows now and then so the map does not grow with every address seen.
-        if (windows.size > 10_000) for (const [k, v] of windows) if (t - v.start >= WINDOW_MS) windows.delete(k);
-        windows.set(key, { start: t, count: 1 });
-        return;
-      }
-      w.count += 1;
-      if (w.count > limit) {
-        const wait = Math.max(1, Math.ceil((w.start + WINDOW_MS - t) / 1000));
-        throw new RateLimitError(`too many troubleshooting calls from ${key}; try again in ${wait} s`, wait);
-      }
-    },
-  };
-}
 
 /**
  * The troubleshooting tools (docs/troubleshooting.md). They are public as upstream's are, so they
@@ -59,22 +33,11 @@ export function registerTroubleshootingRoutes(
   deps: {
     settings: Pick<SettingsService, "get">;
     knownTlsCas: () => Promise<{ name: string; pem: string }[]>;
-    limiter?: ReturnType<typeof createRateLimiter>;
+    guard: Guard;
   },
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const limiter = deps.limiter ?? createRateLimiter();
-
-  async function guard(req: FastifyRequest): Promise<{ signedIn: boolean }> {
-    const problem = crossSiteProblem(req, [], { requireProof: false });
-    if (problem) throw new ForbiddenError(`cross-site request refused: ${problem}`);
-    const signedIn = Boolean(req.principal);
-    if (!signedIn && (await deps.settings.get()).config.troubleshootingRequireAuth) {
-      throw new UnauthorizedError("the troubleshooting tools need a signed-in user or API key (Settings)");
-    }
-    limiter.take(req.ip, signedIn ? RATE_LIMITS.signedIn : RATE_LIMITS.anonymous);
-    return { signedIn };
-  }
+  const guard = deps.guard;
 
   r.get(
     "/troubleshooting/public-ip",

@@ -98,3 +98,68 @@ export const certificateValidationResponse = z
 export const publicIpResponse = z
   .record(z.string(), z.string())
   .describe("ip, source (settings, lookup or interface) and notes");
+
+/** Ping and check-port bounds: Go's zero (0) means the default. */
+export const PING_MAX_COUNT = 10;
+export const PING_MAX_TIMEOUT_S = 10;
+
+const host = z.string().max(255).describe("Host name or IP address (no port, no scheme)");
+
+export const pingBody = z
+  .object({
+    host: host.optional(),
+    count: z
+      .number()
+      .int()
+      .min(0)
+      .max(PING_MAX_COUNT)
+      .optional()
+      .describe(`Echo requests to send, default 4, at most ${PING_MAX_COUNT}`),
+    timeout: z
+      .number()
+      .int()
+      .min(0)
+      .max(PING_MAX_TIMEOUT_S)
+      .optional()
+      .describe(`Seconds to wait for each reply, default 5, at most ${PING_MAX_TIMEOUT_S}`),
+  })
+  .meta({ id: "PingRequest" });
+
+export const pingResponse = z
+  .object({
+    host: z.string().describe("The host asked for"),
+    resolved_ip: z.string().describe("The address pinged (resolved once)"),
+    packets_sent: z.number().int().describe("Echo requests sent"),
+    packets_recv: z.number().int().describe("Replies received"),
+    packet_loss: z.number().describe("Percent of requests without a reply"),
+    min_rtt_ms: z.number().int().describe("Fastest round trip, ms"),
+    avg_rtt_ms: z.number().int().describe("Mean round trip, ms"),
+    max_rtt_ms: z.number().int().describe("Slowest round trip, ms"),
+    reachable: z.boolean().describe("At least one reply came back"),
+    error: z.string().optional().describe("Why there was no reply (our words, never the remote's)"),
+  })
+  .meta({ id: "PingResponse" });
+
+export const portCheckBody = z
+  .object({
+    host: host.optional(),
+    port: z.number().int().min(0).max(65535).optional().describe("TCP port, 1-65535"),
+    timeout: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_TIMEOUT_S)
+      .optional()
+      .describe(`Seconds, default 5, at most ${MAX_TIMEOUT_S} (${ANON_TIMEOUT_S} without credentials)`),
+  })
+  .meta({ id: "PortCheckRequest" });
+
+export const portCheckResponse = z
+  .object({
+    host: z.string().describe("The host asked for"),
+    port: z.number().int().describe("The port checked"),
+    open: z.boolean().describe("A TCP connection was accepted"),
+    reachable: z.boolean().describe("The host answered (accepted or refused the connection)"),
+    error: z.string().optional().describe("Why the port is not open (our words, never the remote's)"),
+  })
+  .meta({ id: "PortCheckResponse" });

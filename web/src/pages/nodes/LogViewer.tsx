@@ -1,10 +1,13 @@
-import { PauseIcon, PlayIcon, RotateCcwIcon, Trash2Icon } from "lucide-react";
+import { PauseIcon, PlayIcon, RotateCcwIcon, SearchIcon, Trash2Icon } from "lucide-react";
 import { useEffect, useRef, useState, type ReactElement } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { bytes } from "@/components/charts/series-data";
 import { Card } from "@/components/ui/card";
+import { useNodeLogStatsQuery } from "@/data/nodes/node-logs";
 import { cn } from "@/lib/utils";
 import { lineLevel, visibleLines } from "@/pages/nodes/log-buffer";
+import { LogSearch } from "@/pages/nodes/LogSearch";
 import { useLogStream } from "@/pages/nodes/useLogStream";
 
 const LEVEL_CLASS = {
@@ -14,9 +17,14 @@ const LEVEL_CLASS = {
   info: "",
 } as const;
 
-/** A node's log, live: the last lines then everything new, auto-scrolled unless paused. */
+/**
+ * A node's log, live: the last lines then everything new, auto-scrolled unless paused. The header says what
+ * the whole file holds (`logs/stats`), and Search looks through all of it on the server.
+ */
 export function LogViewer({ nodeId, height = "h-[28rem]" }: { nodeId: number; height?: string }): ReactElement {
   const [paused, setPaused] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const stats = useNodeLogStatsQuery(nodeId);
   const { buffer, state, error, reconnect, clear } = useLogStream(nodeId, { paused });
   const box = useRef<HTMLPreElement>(null);
   const lines = visibleLines(buffer);
@@ -42,8 +50,18 @@ export function LogViewer({ nodeId, height = "h-[28rem]" }: { nodeId: number; he
             {lines.length} line{lines.length === 1 ? "" : "s"}
             {buffer.dropped > 0 && ` (${buffer.dropped} older dropped)`}
           </span>
+          {stats.data && (
+            <span className="text-xs text-muted-foreground" data-testid="log-stats">
+              · file: {stats.data.total_lines.toLocaleString()} lines, {bytes(stats.data.size_bytes)}
+              {(stats.data.level_counts.ERROR ?? 0) > 0 && `, ${stats.data.level_counts.ERROR} errors`}
+              {(stats.data.level_counts.WARN ?? 0) > 0 && `, ${stats.data.level_counts.WARN} warnings`}
+            </span>
+          )}
         </div>
         <div className="flex gap-2">
+          <Button variant="outline" size="sm" onClick={() => setSearching((v) => !v)} aria-pressed={searching}>
+            <SearchIcon /> Search
+          </Button>
           <Button variant="outline" size="sm" onClick={() => setPaused((p) => !p)}>
             {paused ? <PlayIcon /> : <PauseIcon />}
             {paused ? "Resume" : "Pause"}
@@ -58,6 +76,7 @@ export function LogViewer({ nodeId, height = "h-[28rem]" }: { nodeId: number; he
           )}
         </div>
       </div>
+      {searching && <LogSearch nodeId={nodeId} onClose={() => setSearching(false)} />}
       {error && <p className="border-b px-4 py-2 text-sm text-destructive">{error}</p>}
       <pre
         ref={box}
