@@ -117,6 +117,20 @@ describe.each(dialects())("upstream's inbound routes refuse forged requests (%s)
     expect(strip(await dumpDatabase(a.t))).toEqual(strip(before));
   });
 
+  it("verifies the signature before it parses the body: unsigned malformed JSON is a 401, not a 400", async () => {
+    const junk = `{"payload":[${"0,".repeat(10_000)}`;
+    const res = await send({ "content-type": "application/json" }, "POST", "/pro/receive", junk);
+    expect(res.statusCode).toBe(401);
+    // Signed, the same bytes reach the parser and are refused for what they are.
+    const signedJunk = await send(
+      signed({ method: "POST", path: "/pro/receive", body: junk }),
+      "POST",
+      "/pro/receive",
+      junk,
+    );
+    expect(signedJunk.statusCode).toBe(400);
+  });
+
   it("refuses a replayed message and an altered body", async () => {
     const body = JSON.stringify({ chaincodeId: "7", version: "1.0", sequence: 1, shareId: "replay-1" });
     const path = "/pro/receive/chaincode";
