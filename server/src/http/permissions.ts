@@ -299,6 +299,13 @@ export const PERMISSIONS = {
     description: "Generate and accept invitations, disconnect consoles, sync and delete external nodes",
     roles: OPERATORS,
   },
+  FEDERATION_REGISTER: {
+    name: "Register consoles",
+    category: "Federation",
+    description:
+      "Register a console by its public key and address without an invitation (upstream's /node/register-peer): the console then sends to that address",
+    roles: ADMIN,
+  },
   GOVERNANCE_READ: {
     name: "Read channel proposals",
     category: "Governance",

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp } from "../test-support/test-app.js";
 import { isAllowed } from "./auth-hooks.js";
 import { PERMISSIONS, ROLES, type Role } from "./permissions.js";
+import { UPSTREAM_SIGNED_PATHS } from "../modules/federation/upstream.inbound.js";
 
 /**
  * Walks every registered API route and calls it as anonymous, viewer, manager and admin,
@@ -64,8 +65,8 @@ describe("RBAC matrix over every registered route", () => {
           ...(route.method === "GET" || route.method === "DELETE" ? {} : { payload: "{}" }),
         });
         // Console-to-console routes need no user ("public") but a signature by a connected console
-        // (modules/federation): an unsigned call is refused with 401 whoever makes it.
-        if (route.url.startsWith("/api/v1/federation/")) {
+        // (modules/federation, upstream's signed routes too): an unsigned call is refused with 401 whoever makes it.
+        if (route.url.startsWith("/api/v1/federation/") || UPSTREAM_SIGNED_PATHS.has(route.url.slice(7))) {
           if (res.statusCode !== 401)
             mismatches.push(`${who} ${route.method} ${route.url}: unsigned, got ${res.statusCode}`);
           continue;

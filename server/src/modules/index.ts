@@ -158,6 +158,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     keys,
     metrics: metrics.service,
     inbound: [governance.inbound],
+    governance: governance.upstream,
   });
   governance.bindFederation(federation.plumbing);
   metrics.bindFederation(federation.metrics);

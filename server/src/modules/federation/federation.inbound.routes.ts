@@ -27,6 +27,8 @@ import {
 
 const tags = ["Federation"];
 const PREFIX = "/api/v1";
+/** Routes whose signature covers the query string as sent too (their input is in it: GET /node/forward-metrics). */
+const SIGNED_QUERY_PATHS = new Set(["/node/forward-metrics"]);
 
 export const signatureHeaders = z
   .object({
@@ -69,34 +71,56 @@ export function registerFederationInboundRoutes(
     f.removeContentTypeParser("application/json");
     // Fastify's own parser (prototype-poisoning protection) over the text; the bytes are kept for the signature.
     const parse = f.getDefaultJsonParser("error", "error");
-    f.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
-      const buf = body as Buffer;
-      raw.set(req, buf);
-      const text = buf.toString("utf8");
-      if (text.trim() === "") return done(null, undefined);
-      if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return done(new InputError("body: JSON nests too deep"), undefined);
-      parse(req, text, (err, value) => {
-        if (err) return done(err, undefined);
-        const nul = findNul(value);
-        if (nul) return done(new InputError(`${nul}: must not contain the NUL character`), undefined);
-        done(null, value);
-      });
-    });
-    // After parsing, before validation: an unsigned request is refused as such, not for its body.
-    f.addHook("preValidation", async (req) => {
-      const path = (req.routeOptions.url ?? "").replace(PREFIX, "");
-      const body = req.body as { public_key?: unknown } | undefined;
+    /** The route as signed: its pattern below /api/v1, with the query for the routes that sign it. */
+    const signedPath = (req: FastifyRequest): string => {
+      const route = (req.routeOptions.url ?? "").replace(PREFIX, "");
+      const q = req.url.indexOf("?");
+      return SIGNED_QUERY_PATHS.has(route) && q >= 0 ? route + req.url.slice(q) : route;
+    };
+    const verify = async (req: FastifyRequest, rawBody: Buffer, handshakeKey?: string): Promise<void> => {
       const from = await verifier.verify({
         method: req.method,
-        path,
+        path: signedPath(req),
         headers: req.headers,
-        rawBody: raw.get(req) ?? Buffer.alloc(0),
-        ...(path === "/federation/handshake"
-          ? { handshakeKey: typeof body?.public_key === "string" ? body.public_key : "" }
-          : {}),
+        rawBody,
+        ...(handshakeKey !== undefined ? { handshakeKey } : {}),
       });
       senders.set(req, from);
       req.auditInfo.resource = `federation_peer:${from}`;
+    };
+    f.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
+      const buf = body as Buffer;
+      raw.set(req, buf);
+      const parseBody = (): void => {
+        const text = buf.toString("utf8");
+        if (text.trim() === "") return done(null, undefined);
+        if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return done(new InputError("body: JSON nests too deep"), undefined);
+        parse(req, text, (err, value) => {
+          if (err) return done(err, undefined);
+          const nul = findNul(value);
+          if (nul) return done(new InputError(`${nul}: must not contain the NUL character`), undefined);
+          done(null, value);
+        });
+      };
+      // The handshake's key is inside its body, so it is parsed first; any other body is parsed only once
+      // its signature holds (an unsigned request can't make the console parse megabytes of JSON).
+      if (signedPath(req) === "/federation/handshake") return parseBody();
+      verify(req, buf).then(parseBody, (err: unknown) => done(err as Error, undefined));
+    });
+    // After parsing, before validation: an unsigned request is refused as such, not for its body. Bodies other
+    // than the handshake's were verified while parsed; requests without a JSON body are verified here.
+    f.addHook("preValidation", async (req) => {
+      if (senders.has(req)) return;
+      const body = req.body as { public_key?: unknown } | undefined;
+      await verify(
+        req,
+        raw.get(req) ?? Buffer.alloc(0),
+        signedPath(req) === "/federation/handshake"
+          ? typeof body?.public_key === "string"
+            ? body.public_key
+            : ""
+          : undefined,
+      );
     });
 
     const r = f.withTypeProvider<ZodTypeProvider>();

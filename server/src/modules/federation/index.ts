@@ -23,6 +23,12 @@ import { createNetworkShares } from "./sharing.receive.js";
 import { createSharingRepo } from "./sharing.repo.js";
 import { registerSharingRoutes } from "./sharing.routes.js";
 import { createNetworkShareSender } from "./sharing.send.js";
+import type { GovernanceUpstream } from "../governance/governance.upstream.js";
+import { createChaincodeSharing } from "./chaincode-sharing.js";
+import { upstreamInboundRoutes } from "./upstream.inbound.js";
+import { registerUpstreamRoutes } from "./upstream.routes.js";
+import { createUpstreamNodeService } from "./upstream.service.js";
+import { createConfigProposalSharing } from "./upstream.share.js";
 
 export interface FederationModule {
   service: FederationService;
@@ -52,7 +58,9 @@ export function registerFederationModule(
     fabric: Pick<FabricNetworksService, "get" | "importBlock">;
     besu: Pick<BesuNetworksService, "get" | "import">;
     keys: Pick<KeysService, "get">;
-    metrics: Pick<PrometheusService, "federatedQuery" | "federatedLabelValues">;
+    metrics: Pick<PrometheusService, "federatedQuery" | "federatedLabelValues" | "status">;
+    /** Governance's receivers and sender, for upstream's /pro/receive* and /pro/sharing/config-proposal. */
+    governance?: GovernanceUpstream;
     /** Signed routes of other modules (governance), given the client to answer through. */
     inbound?: SignedRoutes[];
   },
@@ -104,13 +112,34 @@ export function registerFederationModule(
   registerSharingRoutes(api, sharing);
   const metrics = createMetricsFederation({ repo, client, metrics: deps.metrics, peerGrants });
   registerMetricsFederationRoutes(api, metrics);
+  // upstream's route set over the same services (docs/federation-upstream.md).
+  const node = createUpstreamNodeService({ repo, identity, metrics: deps.metrics });
+  const chaincodes = createChaincodeSharing({ repo: sharingRepo, connections, client });
+  registerUpstreamRoutes(api, {
+    node,
+    chaincodes,
+    proposals: createConfigProposalSharing({ governance: () => deps.governance, connections }),
+    myNodeId: service.nodeId,
+  });
   registerFederationInboundRoutes(
     api,
     service,
     external,
     createInboundVerifier({ repo, identity }),
     { networks: sharing.shares, keys: sharing.keys, answers: sharing.sender },
-    [metricsInboundRoutes(metrics), ...(deps.inbound ?? [])],
+    [
+      metricsInboundRoutes(metrics),
+      upstreamInboundRoutes({
+        svc: service,
+        external,
+        networks: sharing.shares,
+        keys: sharing.keys,
+        chaincodes,
+        node,
+        governance: deps.governance,
+      }),
+      ...(deps.inbound ?? []),
+    ],
   );
   api.addHook("onReady", async () => loop.start());
   return {

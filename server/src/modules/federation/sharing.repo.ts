@@ -5,7 +5,7 @@ import { isUniqueViolation } from "../../db/unique-violation.js";
 import type { FederationSharesTable } from "../../db/types.js";
 
 export type ShareRow = Selectable<FederationSharesTable>;
-export type ShareKind = "fabric_network" | "besu_network" | "key";
+export type ShareKind = "fabric_network" | "besu_network" | "key" | "chaincode";
 const NETWORK_KINDS: ShareKind[] = ["fabric_network", "besu_network"];
 
 /** How long an accept may hold a share as "accepting" before another accept may take it over (a crash). */
@@ -42,6 +42,20 @@ export function createSharingRepo(db: DB, dialect: Dialect) {
       if (direction) q = q.where("direction", "=", direction);
       return q.orderBy("created_at", "desc").orderBy("id").execute();
     },
+    /** Shares of one kind (chaincode definitions), newest first, optionally one direction. */
+    listKind: (kind: ShareKind, direction?: "sent" | "received"): Promise<ShareRow[]> => {
+      let q = db.selectFrom("federation_shares").selectAll().where("kind", "=", kind);
+      if (direction) q = q.where("direction", "=", direction);
+      return q.orderBy("created_at", "desc").orderBy("id").execute();
+    },
+    /** A chaincode of this console with its channel's name (what a chaincode share names). */
+    chaincode: (id: number): Promise<{ id: number; name: string; channel: string } | undefined> =>
+      db
+        .selectFrom("fabric_chaincodes as c")
+        .innerJoin("networks as n", "n.id", "c.network_id")
+        .select(["c.id as id", "c.name as name", "n.name as channel"])
+        .where("c.id", "=", id)
+        .executeTakeFirst(),
     /** Received key shares, newest first, with the expiry filter applied in SQL (ISO text compares in order). */
     async listReceivedKeys(o: {
       now: string;

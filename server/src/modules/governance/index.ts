@@ -13,6 +13,7 @@ import { createChaincodeProposalSharing } from "./chaincode-proposals.share.js";
 import { createGovernanceService, type GovernanceService } from "./governance.service.js";
 import { governanceInboundRoutes } from "./governance.inbound.js";
 import { createGovernanceSharing, type FederationPlumbing } from "./governance.share.js";
+import { createGovernanceUpstream, type GovernanceUpstream } from "./governance.upstream.js";
 
 /**
  * Channel config-update proposals signed across consoles (docs/governance.md). Federation is
@@ -26,7 +27,13 @@ export function registerGovernanceModule(
     fabric: Pick<FabricContext, "network" | "orgByMspId">;
     chaincodes: ProposalChaincodes;
   },
-): { service: GovernanceService; inbound: SignedRoutes; bindFederation(f: FederationPlumbing): void } {
+): {
+  service: GovernanceService;
+  inbound: SignedRoutes;
+  /** The receivers and sender federation's upstream route set dispatches to. */
+  upstream: GovernanceUpstream;
+  bindFederation(f: FederationPlumbing): void;
+} {
   const repo = createGovernanceRepo(ctx.db);
   let federation: FederationPlumbing | undefined;
   const federationOf = (): FederationPlumbing => {
@@ -35,16 +42,17 @@ export function registerGovernanceModule(
   };
   const networkIdByChannel = async (name: string): Promise<number | null> =>
     (await repo.fabricNetworkByName(name))?.id ?? null;
+  // Without a running node of the channel, a received proposal is accepted as sent.
+  const channelConfig = (id: number) =>
+    deps.fabric
+      .network(id)
+      .then((n) => deps.change.newestConfig(n))
+      .catch(() => null);
   const sharing = createGovernanceSharing({
     repo,
     federation: federationOf,
     networkIdByChannel,
-    // Without a running node of the channel, a received proposal is accepted as sent.
-    channelConfig: (id) =>
-      deps.fabric
-        .network(id)
-        .then((n) => deps.change.newestConfig(n))
-        .catch(() => null),
+    channelConfig,
     bus: ctx.bus,
   });
   const service = createGovernanceService({
@@ -79,6 +87,7 @@ export function registerGovernanceModule(
   return {
     service,
     inbound: governanceInboundRoutes(sharing, ccSharing),
+    upstream: createGovernanceUpstream({ repo, sharing, chaincode: ccSharing, networkIdByChannel, channelConfig }),
     bindFederation: (f) => {
       federation = f;
     },
