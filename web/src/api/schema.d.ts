@@ -6559,6 +6559,117 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/.well-known/node_jwk.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This console's Ed25519 public key as a JWK (kid = node id; public material only) */
+    get: operations["getNodePublicKeyJWK"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/register-peer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Register a console by its public key and endpoint, without an invitation (admins only)
+     * @description The node id is derived from the key. Signed requests from that key are accepted from then on, and this console sends to that endpoint: an admin's decision (ARCHITECTURE.md decision 52).
+     */
+    post: operations["registerPeerNode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/sharing/chaincode": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a chaincode definition (name, channel, version, sequence, image) to connected consoles
+     * @description A revoked or unreachable recipient fails alone (see results); when all fail the share is stored as failed and the answer is 502.
+     */
+    post: operations["shareChaincode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/sharing/config-proposal": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a config-update proposal of this console to connected consoles
+     * @description The same send as POST /pro/networks/proposals/{proposalId}/share, to each recipient; a failing recipient fails alone, all failing is a 502.
+     */
+    post: operations["shareConfigProposal"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/shared-chaincodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Chaincode definitions shared with this console and by it, newest first */
+    get: operations["listSharedChaincodes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/shared-chaincodes/{chaincodeId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One shared chaincode definition, by share id */
+    get: operations["getSharedChaincode"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/metrics/connection/{id}/metrics": {
     parameters: {
       query?: never;
@@ -7037,6 +7148,168 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/node/external-nodes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: this console's organizations and nodes, public material only (signed) */
+    post: operations["getExternalNodes"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/metrics-enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: whether the caller may read this console's metrics now (signed) */
+    post: operations["checkMetricsEnabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/node/forward-metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Console to console: Prometheus's /federate over this console's node jobs, if granted (signed)
+     * @description The signature covers the path with its query string. 403 unless this console grants the caller metrics federation; 400 when no Prometheus runs here.
+     */
+    get: operations["forwardMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/receive": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Console to console: upstream's message envelope, dispatched by subType (signed)
+     * @description The payload is the JSON of the message this console's own route for that subType takes: ShareNetwork and ShareBesuNetwork as POST /federation/shares/network, ShareKey as /federation/shares/key, ShareConfigUpdate as /federation/governance/proposals, ShareSignature as /federation/governance/signatures, ShareChaincodeDefinition as /federation/governance/chaincode-proposals.
+     */
+    post: operations["receiveGovernanceMessage"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/receive/network": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a network shared in upstream's shape; stored as pending (signed) */
+    post: operations["receiveNetworkShare"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/receive/key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a public key shared in upstream's shape (signed) */
+    post: operations["receiveKeyShare"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/key/receive": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a public key in upstream's pro.ReceiveKeyRequest shape (signed) */
+    post: operations["receiveKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/receive/chaincode": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Console to console: a chaincode definition shared with this console (signed) */
+    post: operations["receiveChaincodeShare"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/pro/receive/config-update": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Console to console: a config-update proposal in upstream's shape (signed)
+     * @description Upstream's shape carries the update but not the config it was computed against, so this console reads the channel's config from its own nodes: 409 when it has no running node of the channel.
+     */
+    post: operations["receiveConfigUpdateShare"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/federation/governance/proposals": {
     parameters: {
       query?: never;
@@ -7244,6 +7517,7 @@ export interface components {
         | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
+        | "FEDERATION_REGISTER"
         | "GOVERNANCE_READ"
         | "GOVERNANCE_MANAGE"
       )[];
@@ -9629,6 +9903,343 @@ export interface components {
       /** @description How many match the filters */
       total: number;
     };
+    /** @description upstream's communication.Message */
+    UpstreamMessageInput: {
+      /** @description Message id (informational) */
+      id?: string;
+      /** @description The sender's nonce (replay protection uses the signed header's) */
+      nonce?: string;
+      /** @description Sender's node id; must be the signing node when given */
+      sender_id?: string;
+      /** @description Unix seconds (informational; the signed header's is checked) */
+      timestamp?: number;
+      /**
+       * @description Message type
+       * @enum {string}
+       */
+      type?: "PING" | "STATUS_UPDATE" | "DATA_EXCHANGE";
+      /**
+       * @description What the payload is; decides which handler receives it
+       * @enum {string}
+       */
+      subType:
+        | "ShareNetwork"
+        | "ShareBesuNetwork"
+        | "ShareConfigUpdate"
+        | "ShareChaincodeDefinition"
+        | "ShareSignature"
+        | "ShareKey";
+      /** @description The message for that subType as JSON bytes, in this console's wire shape (docs/federation-upstream.md) */
+      payload: string | number[];
+    };
+    /** @description `{success: true}` once the handler of the subType accepted the message */
+    UpstreamMessageReceiptInput: {
+      [key: string]: boolean;
+    };
+    UpstreamResponseInput: {
+      /** @description What happened */
+      message: string;
+      /** @description What the handler answered (the receiver's share or proposal id) */
+      data: unknown;
+    };
+    /** @description upstream's communication.ReceiveNetworkShareRequest */
+    UpstreamReceiveNetworkShareInput: {
+      /** @description Fabric: block 0 (protobuf); Besu: the genesis JSON text */
+      genesisBlock: string | number[];
+      /** @description Network name (Fabric: the channel) */
+      name: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Sender's node id; must be the signing node when given */
+      peerNodeId?: string;
+      /** @description FABRIC or BESU (any case) */
+      platform: string;
+      /** @description The sender's share id (product addition: repeats are idempotent) */
+      shareId?: string;
+      /** @description Besu: the chain id the genesis carries */
+      chainId?: number;
+    };
+    /** @description upstream's communication.ReceiveKeyShareRequest */
+    UpstreamReceiveKeyShareInput: {
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of an EC key */
+      curve?: string;
+      /** @description PEM */
+      format?: string;
+      /** @description RSA modulus size */
+      keySize?: number;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Key name */
+      name: string;
+      /** @description PEM public key */
+      publicKey: string;
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description The sender's share id */
+      shareId: string;
+      /** @description Ignored: a received key is active */
+      status?: string;
+    };
+    /** @description upstream's pro.ReceiveKeyRequest */
+    UpstreamReceiveKeyInput: {
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of an EC key */
+      curve?: string;
+      /** @description EIP-55 address; checked against the key */
+      ethereum_address?: string;
+      /** @description PEM */
+      format?: string;
+      /** @description RSA modulus size */
+      key_size?: number;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Key name */
+      name: string;
+      /** @description PEM public key */
+      public_key: string;
+      /** @description The sender's share id */
+      share_id: string;
+      /** @description Ignored: the sender is the signing console */
+      shared_by?: number;
+      /** @description Ignored: a received key is active */
+      status?: string;
+    };
+    UpstreamReceiveKeyResponseInput: {
+      /** @description The key was stored */
+      success: boolean;
+      /** @description The share id on this console (GET /pro/keys/shared-with-me) */
+      key_id: string;
+      /** @description Never set on success */
+      error?: string;
+    };
+    /** @description upstream's communication.ReceiveChaincodeShareRequest */
+    UpstreamReceiveChaincodeShareInput: {
+      /** @description The chaincode's id on the sending console */
+      chaincodeId: string;
+      /** @description Image of the chaincode server */
+      dockerImage?: string;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description The sender's share id */
+      shareId: string;
+      /** @description Version label */
+      version: string;
+      /** @description Chaincode name (product addition) */
+      name?: string;
+      /** @description Channel (product addition) */
+      channelName?: string;
+      /** @description Who shared it on the sending console (product addition) */
+      sharedBy?: string;
+    };
+    /** @description upstream's communication.ReceiveConfigUpdateShareRequest */
+    UpstreamReceiveConfigUpdateShareInput: {
+      /** @description Channel */
+      channelName: string;
+      /** @description The marshalled ConfigUpdate */
+      configUpdate: string | number[];
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description The proposer's proposal id */
+      proposalId: string;
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description The sender's share id */
+      shareId?: string;
+    };
+    /** @description upstream's communication.ExternalNodesAuthRequest */
+    UpstreamExternalNodesAuthInput: {
+      /** @description Requesting node id; must be the signing node when given */
+      node_id?: string;
+      /** @description Informational (the signed header's nonce is checked) */
+      nonce?: string;
+      /** @description Informational (the signed headers carry the signature) */
+      signature?: string;
+      /** @description Informational (the signed header's timestamp is checked) */
+      timestamp?: number;
+    };
+    MetricsEnabledResponseInput: {
+      /** @description This console grants the caller metrics federation and its Prometheus runs with node jobs */
+      metrics_enabled: boolean;
+    };
+    /** @description This console's public key as a JWK (RFC 7517, 8037); never a private part */
+    NodeJwkInput: {
+      /**
+       * @description Key type
+       * @constant
+       */
+      kty: "OKP";
+      /**
+       * @description Curve
+       * @constant
+       */
+      crv: "Ed25519";
+      /** @description The raw 32-byte public key, base64url */
+      x: string;
+      /** @description The node id (derived from the key) */
+      kid: string;
+      /**
+       * @description Signatures
+       * @constant
+       */
+      use: "sig";
+      /**
+       * @description Algorithm
+       * @constant
+       */
+      alg: "EdDSA";
+    };
+    /** @description upstream's communication.RegisterPeerRequest */
+    RegisterPeerRequestInput: {
+      /** @description The peer's node id; must be the one its key derives */
+      node_id?: string;
+      /** @description Informational */
+      node_name?: string;
+      /** @description Informational */
+      node_type?: string;
+      /** @description The peer's base URL (http or https) */
+      peer_endpoint: string;
+      /** @description The peer's Ed25519 public key: raw 32 bytes in base64url, a PEM SubjectPublicKeyInfo or a JWK */
+      peer_public_key: string;
+      /** @description Informational */
+      analytics_enabled?: boolean;
+    };
+    /** @description `message`, the registered `node_id`, its connection id `peer_id` and `status` */
+    RegisterPeerResponseInput: {
+      [key: string]: string;
+    };
+    /** @description upstream's pro.ChaincodeShareRequest */
+    ChaincodeShareRequestInput: {
+      /** @description Id of the chaincode on this console (GET /sc/fabric/chaincodes) */
+      chaincodeId: string;
+      /** @description Version label of the definition */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Image of the chaincode server */
+      dockerImage?: string;
+      /** @description When the share expires (RFC 3339); informational */
+      expiresAt?: string;
+      /** @description Free-form labels sent along (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+    };
+    ChaincodeShareResponseInput: {
+      /** @description Id of the share on this console */
+      shareId: string;
+      /** @description The shared chaincode's id */
+      chaincodeId: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Image */
+      dockerImage: string;
+      /** @description When it expires; empty for never */
+      expiresAt: string;
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Connection ids it was sent to */
+      recipients: number[];
+      /** @description sent (at least one recipient got it) */
+      status: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResultInput"][];
+    };
+    /** @description upstream's pro.ConfigProposalShareRequest */
+    ConfigProposalShareRequestInput: {
+      /** @description Id of a config-update proposal of this console */
+      proposalId: string;
+      /** @description Checked against the proposal's channel when given */
+      channelName?: string;
+      /** @description Checked against the proposal's update bytes when given (base64 or byte array) */
+      configUpdate?: string | number[];
+      /** @description When the share expires (RFC 3339); informational */
+      expiresAt?: string;
+      /** @description Free-form labels sent along (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+    };
+    ConfigProposalShareResponseInput: {
+      /** @description The proposal id (a proposal is shared as itself) */
+      shareId: string;
+      /** @description The proposal id */
+      proposalId: string;
+      /** @description Channel */
+      channelName: string;
+      /** @description The update sent, base64 (Go's []byte encoding) */
+      configUpdate: string;
+      /** @description As given; empty for never */
+      expiresAt: string;
+      /** @description The labels given */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Connection ids */
+      recipients: number[];
+      /** @description sent (at least one recipient got it) */
+      status: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResultInput"][];
+    };
+    SharedChaincodeInput: {
+      /** @description Share id */
+      id: string;
+      /** @description Received: the connection it came through; sent: null */
+      connectionId: number | null;
+      /** @description When it was sent or received */
+      createdAt: string;
+      /** @description The definition: chaincodeId, name, channelName, version, sequence, dockerImage */
+      dataJson: unknown;
+      /** @description Sent: connection ids; received: empty */
+      recipients: number[];
+      /** @description The chaincode's id on the sending console */
+      resourceId: string;
+      /** @description chaincode */
+      resourceType: string;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string;
+      /** @description Node id of the sending console */
+      sharedByNodeId: string;
+      /** @description Received: received. Sent: sent or failed */
+      status: string;
+      /**
+       * @description received or sent
+       * @enum {string}
+       */
+      direction: "received" | "sent";
+      /** @description Sent: when it expires */
+      expiresAt: string | null;
+    };
+    SharedChaincodeListResponseInput: {
+      /** @description Newest first */
+      chaincodes: components["schemas"]["SharedChaincodeInput"][];
+    };
+    SharedChaincodeDetailResponseInput: {
+      chaincode: components["schemas"]["SharedChaincodeInput"];
+    };
     NotificationProviderInput: {
       id: number;
       name: string;
@@ -10202,6 +10813,7 @@ export interface components {
         | "HOST_COMMAND"
         | "FEDERATION_READ"
         | "FEDERATION_MANAGE"
+        | "FEDERATION_REGISTER"
         | "GOVERNANCE_READ"
         | "GOVERNANCE_MANAGE"
       )[];
@@ -12587,6 +13199,343 @@ export interface components {
       /** @description How many match the filters */
       total: number;
     };
+    /** @description upstream's communication.Message */
+    UpstreamMessage: {
+      /** @description Message id (informational) */
+      id?: string;
+      /** @description The sender's nonce (replay protection uses the signed header's) */
+      nonce?: string;
+      /** @description Sender's node id; must be the signing node when given */
+      sender_id?: string;
+      /** @description Unix seconds (informational; the signed header's is checked) */
+      timestamp?: number;
+      /**
+       * @description Message type
+       * @enum {string}
+       */
+      type?: "PING" | "STATUS_UPDATE" | "DATA_EXCHANGE";
+      /**
+       * @description What the payload is; decides which handler receives it
+       * @enum {string}
+       */
+      subType:
+        | "ShareNetwork"
+        | "ShareBesuNetwork"
+        | "ShareConfigUpdate"
+        | "ShareChaincodeDefinition"
+        | "ShareSignature"
+        | "ShareKey";
+      /** @description The message for that subType as JSON bytes, in this console's wire shape (docs/federation-upstream.md) */
+      payload: string | number[];
+    };
+    /** @description `{success: true}` once the handler of the subType accepted the message */
+    UpstreamMessageReceipt: {
+      [key: string]: boolean;
+    };
+    UpstreamResponse: {
+      /** @description What happened */
+      message: string;
+      /** @description What the handler answered (the receiver's share or proposal id) */
+      data: unknown;
+    };
+    /** @description upstream's communication.ReceiveNetworkShareRequest */
+    UpstreamReceiveNetworkShare: {
+      /** @description Fabric: block 0 (protobuf); Besu: the genesis JSON text */
+      genesisBlock: string | number[];
+      /** @description Network name (Fabric: the channel) */
+      name: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Sender's node id; must be the signing node when given */
+      peerNodeId?: string;
+      /** @description FABRIC or BESU (any case) */
+      platform: string;
+      /** @description The sender's share id (product addition: repeats are idempotent) */
+      shareId?: string;
+      /** @description Besu: the chain id the genesis carries */
+      chainId?: number;
+    };
+    /** @description upstream's communication.ReceiveKeyShareRequest */
+    UpstreamReceiveKeyShare: {
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of an EC key */
+      curve?: string;
+      /** @description PEM */
+      format?: string;
+      /** @description RSA modulus size */
+      keySize?: number;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Key name */
+      name: string;
+      /** @description PEM public key */
+      publicKey: string;
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description The sender's share id */
+      shareId: string;
+      /** @description Ignored: a received key is active */
+      status?: string;
+    };
+    /** @description upstream's pro.ReceiveKeyRequest */
+    UpstreamReceiveKey: {
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of an EC key */
+      curve?: string;
+      /** @description EIP-55 address; checked against the key */
+      ethereum_address?: string;
+      /** @description PEM */
+      format?: string;
+      /** @description RSA modulus size */
+      key_size?: number;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Key name */
+      name: string;
+      /** @description PEM public key */
+      public_key: string;
+      /** @description The sender's share id */
+      share_id: string;
+      /** @description Ignored: the sender is the signing console */
+      shared_by?: number;
+      /** @description Ignored: a received key is active */
+      status?: string;
+    };
+    UpstreamReceiveKeyResponse: {
+      /** @description The key was stored */
+      success: boolean;
+      /** @description The share id on this console (GET /pro/keys/shared-with-me) */
+      key_id: string;
+      /** @description Never set on success */
+      error?: string;
+    };
+    /** @description upstream's communication.ReceiveChaincodeShareRequest */
+    UpstreamReceiveChaincodeShare: {
+      /** @description The chaincode's id on the sending console */
+      chaincodeId: string;
+      /** @description Image of the chaincode server */
+      dockerImage?: string;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description The sender's share id */
+      shareId: string;
+      /** @description Version label */
+      version: string;
+      /** @description Chaincode name (product addition) */
+      name?: string;
+      /** @description Channel (product addition) */
+      channelName?: string;
+      /** @description Who shared it on the sending console (product addition) */
+      sharedBy?: string;
+    };
+    /** @description upstream's communication.ReceiveConfigUpdateShareRequest */
+    UpstreamReceiveConfigUpdateShare: {
+      /** @description Channel */
+      channelName: string;
+      /** @description The marshalled ConfigUpdate */
+      configUpdate: string | number[];
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description The proposer's proposal id */
+      proposalId: string;
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description The sender's share id */
+      shareId?: string;
+    };
+    /** @description upstream's communication.ExternalNodesAuthRequest */
+    UpstreamExternalNodesAuth: {
+      /** @description Requesting node id; must be the signing node when given */
+      node_id?: string;
+      /** @description Informational (the signed header's nonce is checked) */
+      nonce?: string;
+      /** @description Informational (the signed headers carry the signature) */
+      signature?: string;
+      /** @description Informational (the signed header's timestamp is checked) */
+      timestamp?: number;
+    };
+    MetricsEnabledResponse: {
+      /** @description This console grants the caller metrics federation and its Prometheus runs with node jobs */
+      metrics_enabled: boolean;
+    };
+    /** @description This console's public key as a JWK (RFC 7517, 8037); never a private part */
+    NodeJwk: {
+      /**
+       * @description Key type
+       * @constant
+       */
+      kty: "OKP";
+      /**
+       * @description Curve
+       * @constant
+       */
+      crv: "Ed25519";
+      /** @description The raw 32-byte public key, base64url */
+      x: string;
+      /** @description The node id (derived from the key) */
+      kid: string;
+      /**
+       * @description Signatures
+       * @constant
+       */
+      use: "sig";
+      /**
+       * @description Algorithm
+       * @constant
+       */
+      alg: "EdDSA";
+    };
+    /** @description upstream's communication.RegisterPeerRequest */
+    RegisterPeerRequest: {
+      /** @description The peer's node id; must be the one its key derives */
+      node_id?: string;
+      /** @description Informational */
+      node_name?: string;
+      /** @description Informational */
+      node_type?: string;
+      /** @description The peer's base URL (http or https) */
+      peer_endpoint: string;
+      /** @description The peer's Ed25519 public key: raw 32 bytes in base64url, a PEM SubjectPublicKeyInfo or a JWK */
+      peer_public_key: string;
+      /** @description Informational */
+      analytics_enabled?: boolean;
+    };
+    /** @description `message`, the registered `node_id`, its connection id `peer_id` and `status` */
+    RegisterPeerResponse: {
+      [key: string]: string;
+    };
+    /** @description upstream's pro.ChaincodeShareRequest */
+    ChaincodeShareRequest: {
+      /** @description Id of the chaincode on this console (GET /sc/fabric/chaincodes) */
+      chaincodeId: string;
+      /** @description Version label of the definition */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Image of the chaincode server */
+      dockerImage?: string;
+      /** @description When the share expires (RFC 3339); informational */
+      expiresAt?: string;
+      /** @description Free-form labels sent along (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+    };
+    ChaincodeShareResponse: {
+      /** @description Id of the share on this console */
+      shareId: string;
+      /** @description The shared chaincode's id */
+      chaincodeId: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Image */
+      dockerImage: string;
+      /** @description When it expires; empty for never */
+      expiresAt: string;
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Connection ids it was sent to */
+      recipients: number[];
+      /** @description sent (at least one recipient got it) */
+      status: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResult"][];
+    };
+    /** @description upstream's pro.ConfigProposalShareRequest */
+    ConfigProposalShareRequest: {
+      /** @description Id of a config-update proposal of this console */
+      proposalId: string;
+      /** @description Checked against the proposal's channel when given */
+      channelName?: string;
+      /** @description Checked against the proposal's update bytes when given (base64 or byte array) */
+      configUpdate?: string | number[];
+      /** @description When the share expires (RFC 3339); informational */
+      expiresAt?: string;
+      /** @description Free-form labels sent along (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+    };
+    ConfigProposalShareResponse: {
+      /** @description The proposal id (a proposal is shared as itself) */
+      shareId: string;
+      /** @description The proposal id */
+      proposalId: string;
+      /** @description Channel */
+      channelName: string;
+      /** @description The update sent, base64 (Go's []byte encoding) */
+      configUpdate: string;
+      /** @description As given; empty for never */
+      expiresAt: string;
+      /** @description The labels given */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Connection ids */
+      recipients: number[];
+      /** @description sent (at least one recipient got it) */
+      status: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResult"][];
+    };
+    SharedChaincode: {
+      /** @description Share id */
+      id: string;
+      /** @description Received: the connection it came through; sent: null */
+      connectionId: number | null;
+      /** @description When it was sent or received */
+      createdAt: string;
+      /** @description The definition: chaincodeId, name, channelName, version, sequence, dockerImage */
+      dataJson: unknown;
+      /** @description Sent: connection ids; received: empty */
+      recipients: number[];
+      /** @description The chaincode's id on the sending console */
+      resourceId: string;
+      /** @description chaincode */
+      resourceType: string;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string;
+      /** @description Node id of the sending console */
+      sharedByNodeId: string;
+      /** @description Received: received. Sent: sent or failed */
+      status: string;
+      /**
+       * @description received or sent
+       * @enum {string}
+       */
+      direction: "received" | "sent";
+      /** @description Sent: when it expires */
+      expiresAt: string | null;
+    };
+    SharedChaincodeListResponse: {
+      /** @description Newest first */
+      chaincodes: components["schemas"]["SharedChaincode"][];
+    };
+    SharedChaincodeDetailResponse: {
+      chaincode: components["schemas"]["SharedChaincode"];
+    };
     NotificationProvider: {
       id: number;
       name: string;
@@ -14074,6 +15023,7 @@ export interface operations {
             | "HOST_COMMAND"
             | "FEDERATION_READ"
             | "FEDERATION_MANAGE"
+            | "FEDERATION_REGISTER"
             | "GOVERNANCE_READ"
             | "GOVERNANCE_MANAGE"
           )[];
@@ -39580,6 +40530,387 @@ export interface operations {
       };
     };
   };
+  getNodePublicKeyJWK: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NodeJwk"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  registerPeerNode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RegisterPeerRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RegisterPeerResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  shareChaincode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChaincodeShareRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChaincodeShareResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  shareConfigProposal: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ConfigProposalShareRequestInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ConfigProposalShareResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listSharedChaincodes: {
+    parameters: {
+      query?: {
+        /** @description Only one direction */
+        direction?: "received" | "sent";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SharedChaincodeListResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getSharedChaincode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Share id */
+        chaincodeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SharedChaincodeDetailResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getConnectionMetrics: {
     parameters: {
       query?: never;
@@ -41592,6 +42923,580 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["LabelValuesResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getExternalNodes: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json":
+          components["schemas"]["UpstreamExternalNodesAuthInput"] | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FederationInventory"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkMetricsEnabled: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json":
+          components["schemas"]["UpstreamExternalNodesAuthInput"] | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MetricsEnabledResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  forwardMetrics: {
+    parameters: {
+      query?: {
+        /** @description Series selectors of Prometheus's /federate (at least one) */
+        "match[]"?: string | string[];
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Prometheus's text exposition format */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": string;
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  receiveGovernanceMessage: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpstreamMessageInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UpstreamMessageReceipt"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  receiveNetworkShare: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpstreamReceiveNetworkShareInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UpstreamResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  receiveKeyShare: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpstreamReceiveKeyShareInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UpstreamResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  receiveKey: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpstreamReceiveKeyInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UpstreamReceiveKeyResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  receiveChaincodeShare: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpstreamReceiveChaincodeShareInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UpstreamResponse"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  receiveConfigUpdateShare: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: {
+        /** @description Sender's node id */
+        "x-chainlaunch-node"?: string;
+        /** @description Recipient's node id */
+        "x-chainlaunch-to"?: string;
+        /** @description Unix seconds when it was signed */
+        "x-chainlaunch-timestamp"?: string;
+        /** @description 128-bit random, base64url, never reused */
+        "x-chainlaunch-nonce"?: string;
+        /** @description Ed25519 signature of the canonical string, base64url */
+        "x-chainlaunch-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpstreamReceiveConfigUpdateShareInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UpstreamResponse"];
         };
       };
       /** @description Invalid input: the message names the field */
