@@ -223,6 +223,32 @@ describe.each(dialects())("upstream's Go clients on %s", { timeout: 120_000 }, (
     for (const id of [created.id, imported.id]) await go.expect(204, "DELETE", `/templates/${id}`);
   });
 
+  it("the node's public key as another console fetches it, and a peer registration refused to a manager", async () => {
+    const jwk = await go.expect<{ kty: string; crv: string; x: string; kid: string; d?: string }>(
+      200,
+      "GET",
+      "/.well-known/node_jwk.json",
+    );
+    expect(jwk).toMatchObject({ kty: "OKP", crv: "Ed25519" });
+    expect(Buffer.from(jwk.x, "base64url")).toHaveLength(32);
+    expect(jwk.d).toBeUndefined();
+    await go.expect(201, "POST", "/users", {
+      username: "go-manager",
+      password: "go-manager-password-1",
+      role: "manager",
+    });
+    const manager = go.as({ username: "go-manager", password: "go-manager-password-1" });
+    // Registering a peer decides where this console's signed messages go: an admin's call.
+    const refused = await manager.do("POST", "/node/register-peer", {
+      node_id: jwk.kid,
+      public_key: jwk.x,
+      endpoint: "https://peer.example:8100",
+      metadata: null,
+      ...GO_EXTRA_FIELD,
+    });
+    expect(refused.status).toBe(403);
+  });
+
   it("the body-less calls the CLI makes: Content-Type set, nothing sent", async () => {
     // POST with `http.NewRequest("POST", url, nil)`: Content-Length 0 and the JSON content type.
     await go.expect(200, "POST", "/user-notifications/read-all");
