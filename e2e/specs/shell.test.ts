@@ -126,4 +126,31 @@ describe("shell", () => {
     expect(await s.page.evaluate(() => localStorage.getItem("chainlaunch-theme"))).toBe("system");
     expect(await isDark()).toBe(false); // the context prefers light
   });
+
+  it("draws the API documentation dark in dark mode", async () => {
+    // The luminance (0 black, 1 white) of what the eye sees behind the docs' first heading: the nearest opaque
+    // background, inverted once for each CSS invert filter on that element or above it.
+    const shade = (): Promise<number> =>
+      s.page.evaluate(() => {
+        let el = document.querySelector(".swagger-ui .info .title") as HTMLElement | null;
+        let bg: string | undefined;
+        let inverted = false;
+        for (; el; el = el.parentElement) {
+          const st = getComputedStyle(el);
+          if (!bg && st.backgroundColor !== "rgba(0, 0, 0, 0)") bg = st.backgroundColor;
+          if (bg && st.filter.includes("invert")) inverted = !inverted;
+        }
+        const [r, g, b] = ((bg ?? "rgb(255, 255, 255)").match(/[\d.]+/g) ?? []).map(Number) as [number, number, number];
+        const l = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+        return inverted ? 1 - l : l;
+      });
+    await s.page.goto("/docs");
+    await s.page.locator(".swagger-ui .info .title").waitFor({ timeout: 30_000 });
+    expect(await shade()).toBeGreaterThan(0.8);
+    await s.page.getByRole("button", { name: "Toggle theme" }).click();
+    await s.page.getByRole("menuitemradio", { name: "Dark" }).click();
+    await expect.poll(shade).toBeLessThan(0.25);
+    await s.page.getByRole("button", { name: "Toggle theme" }).click();
+    await s.page.getByRole("menuitemradio", { name: "Light" }).click();
+  });
 });

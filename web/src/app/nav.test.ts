@@ -10,7 +10,6 @@ describe("sidebar role filtering (spec §6)", () => {
     expect(titles("admin")).toEqual([
       "Dashboard",
       "Nodes",
-      "Templates",
       "Networks",
       "Smart Contracts",
       "Analytics",

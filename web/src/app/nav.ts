@@ -8,7 +8,6 @@ import {
   FileCode2Icon,
   KeyRoundIcon,
   KeySquareIcon,
-  LayoutTemplateIcon,
   LayoutDashboardIcon,
   NetworkIcon,
   PlugIcon,
@@ -46,7 +45,6 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     items: [
       { title: "Dashboard", href: "/dashboard", icon: LayoutDashboardIcon },
       { title: "Nodes", href: "/nodes", icon: ServerIcon },
-      { title: "Templates", href: "/templates", icon: LayoutTemplateIcon },
       { title: "Networks", href: "/networks", icon: NetworkIcon },
       { title: "Smart Contracts", href: "/smart-contracts", icon: FileCode2Icon },
       { title: "Analytics", href: "/platform/analytics", icon: BarChart3Icon },

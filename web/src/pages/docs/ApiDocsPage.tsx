@@ -38,7 +38,7 @@ export function ApiDocsPage(): ReactElement {
           </>
         }
       />
-      <Card className="overflow-hidden bg-white py-0 text-slate-900">
+      <Card className="overflow-hidden bg-white py-0 text-slate-900 dark:bg-card dark:text-card-foreground">
         {error ? <ErrorState error={error} /> : <div ref={ref} className="swagger-host min-h-64" />}
       </Card>
     </div>

@@ -1,4 +1,4 @@
-import { PlusIcon, SearchIcon, ServerIcon } from "lucide-react";
+import { LayoutTemplateIcon, PlusIcon, SearchIcon, ServerIcon } from "lucide-react";
 import { useEffect, useState, type ReactElement } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import type { NodeInfo, NodeStatus } from "@/api/client";
@@ -82,6 +82,12 @@ export function NodesPage(): ReactElement {
         description="Fabric peers and orderers and Besu nodes, run and supervised by ChainLaunch."
         actions={
           <>
+            {/* Templates live with the nodes they make: the sidebar is the spec's list, exactly. */}
+            <Button variant="outline" asChild>
+              <Link to="/templates">
+                <LayoutTemplateIcon /> Templates
+              </Link>
+            </Button>
             <RoleGate denied={["viewer"]}>
               <Button variant="outline" asChild>
                 <Link to="/nodes/fabric/bulk">Bulk create</Link>
