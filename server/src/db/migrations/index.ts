@@ -21,6 +21,7 @@ import { keyProviderSecrets } from "./0019-key-provider-secrets.js";
 import { dockerEngines } from "./0020-docker-engines.js";
 import { metricsJobs } from "./0021-metrics-jobs.js";
 import { chaincodeDefinitionOrigin } from "./0022-chaincode-definition-origin.js";
+import { networkConfigBlock } from "./0025-network-config-block.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0020-docker-engines": dockerEngines(dialect),
         "0021-metrics-jobs": metricsJobs(dialect),
         "0022-chaincode-definition-origin": chaincodeDefinitionOrigin(dialect),
+        "0025-network-config-block": networkConfigBlock(dialect),
       };
     },
   };

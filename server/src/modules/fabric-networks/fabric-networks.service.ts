@@ -63,7 +63,7 @@ export function toNetworkResponse(row: NetworkRow, status?: string): FabricNetwo
     domain: "",
     exposedPorts: [],
     genesisBlock: row.genesis ?? "",
-    currentConfigBlock: "",
+    currentConfigBlock: row.config_block ?? "",
     createdBy: null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
