@@ -553,6 +553,56 @@ const DOCKER_ENGINE_ALLOWED: Record<string, string> = {
   ),
 };
 
+/** Issue 32 (deploy): the console's additions to upstream's deploy, identities, import and transaction shapes. */
+const DEPLOY_ALLOWED: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      "algorithm",
+      "description",
+      "ethereumAddress",
+      "expiresAt",
+      "lastRotatedAt",
+      "name",
+      "provider",
+      "provider.id",
+      "provider.name",
+      "sha1Fingerprint",
+      "sha256Fingerprint",
+      "signingKeyId",
+      "status",
+    ].map((p) => [
+      `GET /organizations/{id}/identities response:[].${p}`,
+      "the key as GET /organizations/{id}/keys has it (handler.KeyResponse), beside the OrganizationKeyDTO fields",
+    ]),
+  ),
+  ...viaAllOf("POST /organizations/import", "rawImport", [
+    "signCaCert",
+    "signCaPrivateKey",
+    "tlsCaCert",
+    "tlsCaPrivateKey",
+  ]),
+  "POST /sc/besu/deploy request:keyId":
+    "the console signs the deployment with one of its secp256k1 keys (upstream's body has no key: its server holds one)",
+  "POST /sc/besu/deploy request:nodeId": "a Besu node of this console as the endpoint, instead of rpcurl",
+  "GET /networks/fabric/{id}/transactions/{txId} response:block.hash":
+    "the block's header hash, as GET .../blocks has it",
+  "GET /networks/fabric/{id}/transactions/{txId} response:block.previousHash": "as GET .../blocks has it",
+  "GET /networks/fabric/{id}/transactions/{txId} response:block.transactions[].creatorMspId":
+    "the creator's MSP id from the signature header",
+  "GET /networks/fabric/{id}/transactions/{txId} response:block.transactions[].validationCode":
+    "the peer's validation code (VALID, MVCC_READ_CONFLICT, ...)",
+  ...Object.fromEntries(
+    [
+      "POST /sc/fabric/peer/{peerId}/chaincode/install",
+      "POST /sc/fabric/peer/{peerId}/chaincode/approve",
+      "POST /sc/fabric/peer/{peerId}/chaincode/commit",
+      "POST /sc/fabric/deploy",
+    ].map((op) => [`${op} response:definitionId`, "this console's definition the step ran on (timeline, status)"]),
+  ),
+  "POST /sc/fabric/deploy request:peerIds":
+    "upstream's params carry SDK peer and gateway objects; the console names its peers (default: all of the channel's)",
+};
+
 const ALLOWED: Record<string, string> = {
   ...LOG_STATS_ALLOWED,
   ...DOCKER_ENGINE_ALLOWED,
@@ -568,6 +618,7 @@ const ALLOWED: Record<string, string> = {
   ...FEDERATION_ALLOWED,
   ...GOVERNANCE_ALLOWED,
   ...TROUBLESHOOTING_ALLOWED,
+  ...DEPLOY_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",

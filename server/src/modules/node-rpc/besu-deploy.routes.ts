@@ -21,12 +21,12 @@ export async function keySigner(
   field = "keyId",
 ): Promise<LocalAccount> {
   const key = await keys.get(id).catch((err: unknown) => {
-    if (err instanceof NotFoundError) throw new InputError(`${field}: key ${id} not found`, { field });
+    if (err instanceof NotFoundError) throw new InputError(`${field}: key ${id} not found`);
     throw err;
   });
   if (key.curve !== "secp256k1")
-    throw new InputError(`${field}: key ${id} is ${key.algorithm} ${key.curve ?? ""}, not secp256k1`.trim(), { field });
-  if (!key.ethereumAddress) throw new InputError(`${field}: key ${id} has no Ethereum address`, { field });
+    throw new InputError(`${field}: key ${id} is ${key.algorithm} ${key.curve ?? ""}, not secp256k1`.trim());
+  if (!key.ethereumAddress) throw new InputError(`${field}: key ${id} has no Ethereum address`);
   const { remoteAccount } = await accountLibrary();
   return remoteAccount(key.ethereumAddress, (digest) => keys.sign(id, digest, { prehashed: true, encoding: "p1363" }));
 }
@@ -89,7 +89,7 @@ function toHex(v: string | number[]): string {
   if (/^0x[0-9a-fA-F]*$/.test(s)) return s;
   if (/^[0-9a-fA-F]+$/.test(s) && s.length % 2 === 0) return `0x${s}`;
   if (/^[A-Za-z0-9+/]+={0,2}$/.test(s)) return `0x${Buffer.from(s, "base64").toString("hex")}`;
-  throw new InputError("bytecode: not 0x-hex, base64 or an array of bytes", { field: "bytecode" });
+  throw new InputError("bytecode: not 0x-hex, base64 or an array of bytes");
 }
 
 /** An http(s) URL, or a 400 naming rpcurl. */
@@ -98,10 +98,9 @@ function rpcUrl(v: string): string {
   try {
     u = new URL(v);
   } catch {
-    throw new InputError("rpcurl: not a URL", { field: "rpcurl" });
+    throw new InputError("rpcurl: not a URL");
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:")
-    throw new InputError("rpcurl: must be an http or https URL", { field: "rpcurl" });
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new InputError("rpcurl: must be an http or https URL");
   return u.toString();
 }
 
@@ -135,15 +134,12 @@ export function registerBesuDeployRoute(
     async (req) => {
       const b = req.body;
       req.auditInfo.details = { keyId: b.keyId ?? null, nodeId: b.nodeId ?? null, chainID: b.chainID ?? null };
-      if (!b.keyId)
-        throw new InputError("keyId: required: the console signs the deployment with one of its keys", {
-          field: "keyId",
-        });
+      if (!b.keyId) throw new InputError("keyId: required: the console signs the deployment with one of its keys");
       const bytecode = toHex(b.bytecode);
       let url: string;
       if (b.nodeId) url = await nodes.rpcUrl(b.nodeId);
       else if (b.rpcurl) url = rpcUrl(b.rpcurl);
-      else throw new InputError("rpcurl: required (or nodeId, a Besu node of this console)", { field: "rpcurl" });
+      else throw new InputError("rpcurl: required (or nodeId, a Besu node of this console)");
       const account = await keySigner(keys, b.keyId);
       const lib = await contractLibrary();
       try {
@@ -155,9 +151,7 @@ export function registerBesuDeployRoute(
               throw new BesuRpcError("eth_chainId", "failed", (err as { code?: number }).code);
             });
           if (chain !== b.chainID)
-            throw new InputError(`chainID: the endpoint reports chain ${chain}, not ${b.chainID}`, {
-              field: "chainID",
-            });
+            throw new InputError(`chainID: the endpoint reports chain ${chain}, not ${b.chainID}`);
         }
         const res = await lib.createContractClient(url).deploy({
           account,
@@ -187,7 +181,7 @@ export function registerBesuDeployRoute(
           },
         };
       } catch (err) {
-        if (err instanceof BesuInputError) throw new InputError(err.message, { field: err.field });
+        if (err instanceof BesuInputError) throw new InputError(err.message);
         if (err instanceof BesuRpcError) {
           const why = err.rpcCode === undefined ? "no JSON-RPC answer" : `JSON-RPC error ${err.rpcCode}`;
           throw new UpstreamError(`${b.nodeId ? "nodeId" : "rpcurl"}: ${err.method} failed (${why})`);
