@@ -1,9 +1,14 @@
-import { dirname, resolve } from "node:path";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { common } from "@hyperledger/fabric-protos";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildCcaasPackage } from "../../fabric/chaincode/package.js";
+import { createFabricBinaryResolver } from "../../runtime/index.js";
 import { blockHeaderHash } from "../../fabric/configtx/genesis.js";
 import { expectHostCommandRefused, managerCallers } from "../../test-support/callers.js";
 import {
@@ -12,9 +17,11 @@ import {
   type FabricApi,
   haveFabricBinaries,
   type Json,
+  waitFor,
 } from "../../test-support/fabric-api.js";
 import { createUser } from "../../test-support/test-app.js";
 
+const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 const ASSET_NODE = resolve(here, "../../fabric/test-support/chaincode/asset-node");
 
@@ -254,29 +261,104 @@ describe("upstream's per-peer chaincode lifecycle, deploy, transactions and relo
     expect(changed.status).toBe(409);
     expect(changed.body.message).toMatch(/^sequence: sequence 1 of 'pppeer' is committed .*version/);
 
-    // Reload-block: a config update changes the channel; the stored block is the orderer's newest config block.
-    const [host, port] = (peer.endpoint as string).split(":");
-    await h.ok("POST", `/networks/fabric/${net.id}/anchor-peers`, {
-      organizationId: org.id,
-      anchorPeers: [
-        { host, port: Number(port) },
-        { host: "localhost", port: Number(port) },
-      ],
-    });
+    // Reload-block: the stored block is the orderer's newest config block, and a config update made
+    // outside the console (the peer CLI and configtxlator, signed by the org's admin) shows after a reload.
     expect((await h.ok("GET", `/networks/fabric/${net.id}`)).currentConfigBlock).toBe("");
-    const reloaded = await h.ok("POST", `/networks/fabric/${net.id}/reload-block`);
-    const info = await h.ok("GET", `/networks/fabric/${net.id}/info`);
-    const newest = await h.ok("GET", `/networks/fabric/${net.id}/blocks/${info.height - 1}`);
-    const configNumber = Number(reloaded.blockNumber);
+    const first = await h.ok("POST", `/networks/fabric/${net.id}/reload-block`);
+    const storedBlock = async () =>
+      common.Block.deserializeBinary(
+        Buffer.from((await h.ok("GET", `/networks/fabric/${net.id}`)).currentConfigBlock, "base64"),
+      );
+    const configNumber = Number(first.blockNumber);
     const configBlock = await h.ok("GET", `/networks/fabric/${net.id}/blocks/${configNumber}`);
     expect(configBlock.block.transactions[0].type).toBe("CONFIG");
-    expect(newest.block.number).toBeGreaterThanOrEqual(configNumber);
-    const stored = common.Block.deserializeBinary(
-      Buffer.from((await h.ok("GET", `/networks/fabric/${net.id}`)).currentConfigBlock, "base64"),
+    const stored1 = await storedBlock();
+    expect(stored1.getHeader()!.getNumber()).toBe(configNumber);
+    expect(Buffer.from(blockHeaderHash(stored1.getHeader()!)).toString("hex")).toBe(configBlock.block.hash);
+    expect(Buffer.from(stored1.serializeBinary()).toString("utf8")).not.toContain("cli-anchor.example");
+
+    const msp = await h.ok("POST", `/organizations/${org.id}/msp/export`, {});
+    const bins = (await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, [
+      "peer",
+      "configtxlator",
+    ]))!;
+    const work = mkdtempSync(join(tmpdir(), "pp-cli-"));
+    const f = (n: string) => join(work, n);
+    const env = {
+      ...process.env,
+      FABRIC_CFG_PATH: msp.configPath,
+      CORE_PEER_LOCALMSPID: msp.mspId,
+      CORE_PEER_MSPCONFIGPATH: msp.path,
+      CORE_PEER_ADDRESS: peer.endpoint,
+      CORE_PEER_TLS_ENABLED: "true",
+      CORE_PEER_TLS_ROOTCERT_FILE: msp.tlsRootCertFile,
+    };
+    const ordering = ["-o", orderer.endpoint, "--tls", "--cafile", msp.ordererTlsRootCertFile];
+    const peerCli = (...args: string[]) => run(bins.paths.peer!, args, { env });
+    const lator = (...args: string[]) => run(bins.paths.configtxlator!, args);
+    await peerCli("channel", "fetch", "config", f("block.pb"), "-c", "ppchannel", ...ordering);
+    await lator("proto_decode", "--type", "common.Block", "--input", f("block.pb"), "--output", f("block.json"));
+    const config = JSON.parse(readFileSync(f("block.json"), "utf8")).data.data[0].payload.data.config;
+    writeFileSync(f("config.json"), JSON.stringify(config));
+    const anchors = config.channel_group.groups.Application.groups.PpOrg1MSP.values.AnchorPeers.value.anchor_peers;
+    anchors.push({ host: "cli-anchor.example", port: 7051 });
+    writeFileSync(f("modified.json"), JSON.stringify(config));
+    await lator("proto_encode", "--type", "common.Config", "--input", f("config.json"), "--output", f("config.pb"));
+    await lator("proto_encode", "--type", "common.Config", "--input", f("modified.json"), "--output", f("modified.pb"));
+    await lator(
+      "compute_update",
+      "--channel_id",
+      "ppchannel",
+      "--original",
+      f("config.pb"),
+      "--updated",
+      f("modified.pb"),
+      "--output",
+      f("update.pb"),
     );
-    expect(stored.getHeader()!.getNumber()).toBe(configNumber);
-    expect(Buffer.from(blockHeaderHash(stored.getHeader()!)).toString("hex")).toBe(configBlock.block.hash);
-    expect(Buffer.from(stored.serializeBinary()).toString("utf8")).toContain("localhost");
+    await lator(
+      "proto_decode",
+      "--type",
+      "common.ConfigUpdate",
+      "--input",
+      f("update.pb"),
+      "--output",
+      f("update.json"),
+    );
+    const envelope = {
+      payload: {
+        header: { channel_header: { channel_id: "ppchannel", type: 2 } },
+        data: { config_update: JSON.parse(readFileSync(f("update.json"), "utf8")) },
+      },
+    };
+    writeFileSync(f("envelope.json"), JSON.stringify(envelope));
+    await lator(
+      "proto_encode",
+      "--type",
+      "common.Envelope",
+      "--input",
+      f("envelope.json"),
+      "--output",
+      f("envelope.pb"),
+    );
+    await peerCli("channel", "update", "-f", f("envelope.pb"), "-c", "ppchannel", ...ordering);
+    rmSync(work, { recursive: true, force: true });
+
+    const second = await waitFor(
+      "the CLI's config block is read",
+      async () => {
+        const r = await h.ok("POST", `/networks/fabric/${net.id}/reload-block`);
+        return Number(r.blockNumber) > configNumber ? r : undefined;
+      },
+      30_000,
+    );
+    const stored2 = await storedBlock();
+    expect(stored2.getHeader()!.getNumber()).toBe(Number(second.blockNumber));
+    const cliBlock = await h.ok("GET", `/networks/fabric/${net.id}/blocks/${second.blockNumber}`);
+    expect(Buffer.from(blockHeaderHash(stored2.getHeader()!)).toString("hex")).toBe(cliBlock.block.hash);
+    expect(Buffer.from(stored2.serializeBinary()).toString("utf8")).toContain("cli-anchor.example");
+    const audit = await h.ok("GET", "/audit/logs?event_type=fabric_network.reload_block&page_size=10");
+    expect(audit.items.length).toBeGreaterThanOrEqual(2);
 
     // Roles: viewers read transactions only; a manager's non-ccaas package is a host command.
     const viewer = await createUser(h.t, "vic", "viewer");

@@ -79,9 +79,17 @@ describe.each(dialects())("per-peer lifecycle routes on %s", (dialect) => {
       "/networks/fabric/1/reload-block",
     ])
       expect((await post(url, {}, viewer)).statusCode, url).toBe(403);
-    const read = await t.app.inject({ method: "GET", url: "/api/v1/networks/fabric/77/transactions/abc", headers: viewer });
+    const read = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/networks/fabric/77/transactions/abc",
+      headers: viewer,
+    });
     expect(read.statusCode).toBe(404);
-    const bad = await t.app.inject({ method: "GET", url: "/api/v1/networks/fabric/77/transactions/a%20b", headers: viewer });
+    const bad = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/networks/fabric/77/transactions/a%20b",
+      headers: viewer,
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/txId/);
   });
@@ -94,7 +102,11 @@ describe.each(dialects())("per-peer lifecycle routes on %s", (dialect) => {
       const before = await count();
       await expectHostCommandRefused(
         t,
-        await post("/sc/fabric/peer/1/chaincode/install", { label: "go_1", package_bytes: golang.toString("base64") }, m.headers),
+        await post(
+          "/sc/fabric/peer/1/chaincode/install",
+          { label: "go_1", package_bytes: golang.toString("base64") },
+          m.headers,
+        ),
         { eventType: "chaincode.peer_install", field: "package_bytes", before, state: count },
       );
       await expectHostCommandRefused(
@@ -118,9 +130,17 @@ describe.each(dialects())("per-peer lifecycle routes on %s", (dialect) => {
       ["/sc/fabric/peer/1/chaincode/install", { package_bytes: "%%%" }, /^package_bytes: not base64/],
       ["/sc/fabric/peer/1/chaincode/install", { label: "x_1", package_bytes: [...ccaas.bytes] }, /^label: /],
       ["/sc/fabric/peer/999/chaincode/install", { package_bytes: [...ccaas.bytes] }, /^peerId: node 999 not found/],
-      ["/sc/fabric/peer/1/chaincode/approve", { channelID: "ch", name: "cc", version: "1", sequence: 0 }, /^sequence: /],
+      [
+        "/sc/fabric/peer/1/chaincode/approve",
+        { channelID: "ch", name: "cc", version: "1", sequence: 0 },
+        /^sequence: /,
+      ],
       ["/sc/fabric/peer/1/chaincode/commit", { channelID: "ch", name: "c c", version: "1", sequence: 1 }, /^name: /],
-      ["/sc/fabric/peer/999/chaincode/approve", { channelID: "ch", name: "cc", version: "1", sequence: 1 }, /^peerId: /],
+      [
+        "/sc/fabric/peer/999/chaincode/approve",
+        { channelID: "ch", name: "cc", version: "1", sequence: 1 },
+        /^peerId: /,
+      ],
       [
         "/sc/fabric/deploy",
         {
