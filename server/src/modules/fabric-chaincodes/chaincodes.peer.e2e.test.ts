@@ -261,6 +261,16 @@ describe("upstream's per-peer chaincode lifecycle, deploy, transactions and relo
     expect(changed.status).toBe(409);
     expect(changed.body.message).toMatch(/^sequence: sequence 1 of 'pppeer' is committed .*version/);
 
+    // A definition the console packages itself keeps its own package: another package id is a 409.
+    const own = (await h.ok("POST", "/sc/fabric/chaincodes", { name: "ppown", network_id: net.id })).chaincode;
+    await h.ok("POST", `/sc/fabric/chaincodes/${own.id}/definitions`, { version: "1.0", sequence: 1 });
+    const swapped = await json("POST", `/sc/fabric/peer/${peer.id}/chaincode/approve`, {
+      ...approveBody,
+      name: "ppown",
+    });
+    expect(swapped.status).toBe(409);
+    expect(swapped.body.message).toMatch(/^packageID: sequence 1 of 'ppown' is this console's definition \d+/);
+
     // Reload-block: the stored block is the orderer's newest config block, and a config update made
     // outside the console (the peer CLI and configtxlator, signed by the org's admin) shows after a reload.
     expect((await h.ok("GET", `/networks/fabric/${net.id}`)).currentConfigBlock).toBe("");

@@ -194,6 +194,12 @@ export function createChaincodePeerLifecycle(
         return definitionFor(cc, d, via);
       }
     }
+    // A definition this console packages itself approves its own package: a different one is not swapped in.
+    if (existing.origin !== "package" && d.packageID && d.packageID !== existing.package_id)
+      throw new ConflictError(
+        `packageID: sequence ${d.sequence} of '${cc.name}' is this console's definition ${existing.id}, which installs its own package${existing.package_id ? ` (${existing.package_id})` : ""}; approve it with that package id or through /sc/fabric/definitions/${existing.id}/approve`,
+        { field: "packageID" },
+      );
     const differences = Object.entries(want)
       .filter(([k, v]) => (existing as unknown as Record<string, unknown>)[k] !== v)
       .map(([k]) => k);
