@@ -10,7 +10,8 @@ import type { ChaincodeShared } from "./chaincodes.shared.js";
 
 const tags = ["SmartContracts"];
 const user = (req: FastifyRequest): string => req.principal?.username ?? "";
-const MAX_PACKAGE = 100 * 1024 * 1024;
+/** Largest install package taken (ccaas packages are a few KiB; a Go package with vendored modules tens of MiB). */
+const MAX_PACKAGE = 64 * 1024 * 1024;
 
 /** Go's []byte is base64 in JSON; the swagger file says an array of integers: both are taken. */
 const bytesField = (what: string) =>
