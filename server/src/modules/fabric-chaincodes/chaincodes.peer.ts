@@ -217,7 +217,9 @@ export function createChaincodePeerLifecycle(
         : {}),
       updated_at: nowIso(),
     });
-    if (stored && d.packageID && existing.origin === "package") await adoptInstalls(existing, d.packageID);
+    // A new package for the definition: its earlier installs become the definition's (later ones are journaled on it).
+    if (stored && d.packageID && existing.origin === "package" && differences.includes("package_id"))
+      await adoptInstalls(existing, d.packageID);
     await s.event(existing.id, "updated", { status: "success", changed: differences, via: "peer lifecycle" });
     return (await repo.definition(existing.id))!;
   }
