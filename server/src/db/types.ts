@@ -182,6 +182,8 @@ export interface NetworksTable {
   genesis: string | null;
   /** JSON array of validator addresses (Besu). */
   validators: string;
+  /** Fabric: the newest config block last read from the channel (reload-block), base64; null until read. */
+  config_block: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

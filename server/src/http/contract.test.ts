@@ -593,6 +593,56 @@ const DOCKER_ENGINE_ALLOWED: Record<string, string> = {
   ),
 };
 
+/** Issue 32 (deploy): the console's additions to upstream's deploy, identities, import and transaction shapes. */
+const DEPLOY_ALLOWED: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      "algorithm",
+      "description",
+      "ethereumAddress",
+      "expiresAt",
+      "lastRotatedAt",
+      "name",
+      "provider",
+      "provider.id",
+      "provider.name",
+      "sha1Fingerprint",
+      "sha256Fingerprint",
+      "signingKeyId",
+      "status",
+    ].map((p) => [
+      `GET /organizations/{id}/identities response:[].${p}`,
+      "the key as GET /organizations/{id}/keys has it (handler.KeyResponse), beside the OrganizationKeyDTO fields",
+    ]),
+  ),
+  ...viaAllOf("POST /organizations/import", "rawImport", [
+    "signCaCert",
+    "signCaPrivateKey",
+    "tlsCaCert",
+    "tlsCaPrivateKey",
+  ]),
+  "POST /sc/besu/deploy request:keyId":
+    "the console signs the deployment with one of its secp256k1 keys (upstream's body has no key: its server holds one)",
+  "POST /sc/besu/deploy request:nodeId": "a Besu node of this console as the endpoint, instead of rpcurl",
+  "GET /networks/fabric/{id}/transactions/{txId} response:block.hash":
+    "the block's header hash, as GET .../blocks has it",
+  "GET /networks/fabric/{id}/transactions/{txId} response:block.previousHash": "as GET .../blocks has it",
+  "GET /networks/fabric/{id}/transactions/{txId} response:block.transactions[].creatorMspId":
+    "the creator's MSP id from the signature header",
+  "GET /networks/fabric/{id}/transactions/{txId} response:block.transactions[].validationCode":
+    "the peer's validation code (VALID, MVCC_READ_CONFLICT, ...)",
+  ...Object.fromEntries(
+    [
+      "POST /sc/fabric/peer/{peerId}/chaincode/install",
+      "POST /sc/fabric/peer/{peerId}/chaincode/approve",
+      "POST /sc/fabric/peer/{peerId}/chaincode/commit",
+      "POST /sc/fabric/deploy",
+    ].map((op) => [`${op} response:definitionId`, "this console's definition the step ran on (timeline, status)"]),
+  ),
+  "POST /sc/fabric/deploy request:peerIds":
+    "upstream's params carry SDK peer and gateway objects; the console names its peers (default: all of the channel's)",
+};
+
 const ALLOWED: Record<string, string> = {
   ...LOG_STATS_ALLOWED,
   ...DOCKER_ENGINE_ALLOWED,
@@ -608,6 +658,7 @@ const ALLOWED: Record<string, string> = {
   ...FEDERATION_ALLOWED,
   ...GOVERNANCE_ALLOWED,
   ...TROUBLESHOOTING_ALLOWED,
+  ...DEPLOY_ALLOWED,
   ...Object.fromEntries(
     [
       "organizationId",
@@ -837,19 +888,9 @@ const NOT_SERVED: Record<string, string> = {
   "GET /chaincode-projects/{}/shell/sessions": "not served yet (issue 32)",
   "GET /chaincode-projects/{}/shell/sessions/{}": "not served yet (issue 32)",
   "GET /chaincode-projects/{}/shell/ws": "not served yet (issue 32)",
-  "GET /networks/fabric/{}/transactions/{}": "not served yet (issue 32)",
-  "GET /organizations/{}/identities": "not served yet (issue 32)",
   "GET /projects/{}/dirs/list": "not served yet (issue 32)",
   "GET /projects/{}/files/list": "not served yet (issue 32)",
   "POST /chaincode-projects/{}/shell/cleanup": "not served yet (issue 32)",
-  "POST /networks/fabric/{}/reload-block": "not served yet (issue 32)",
-  "POST /organizations/import": "not served yet (issue 32)",
-  "POST /organizations/{}/identities": "not served yet (issue 32)",
-  "POST /sc/besu/deploy": "not served yet (issue 32)",
-  "POST /sc/fabric/deploy": "not served yet (issue 32)",
-  "POST /sc/fabric/peer/{}/chaincode/approve": "not served yet (issue 32)",
-  "POST /sc/fabric/peer/{}/chaincode/commit": "not served yet (issue 32)",
-  "POST /sc/fabric/peer/{}/chaincode/install": "not served yet (issue 32)",
 };
 
 /** `GET /a/{id}/b` for every operation of an OpenAPI or Swagger paths object (trailing slash dropped). */

@@ -686,6 +686,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/organizations/{id}/identities": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An organization's identities (keys), grouped by identity type and key purpose */
+    get: operations["getOrganizationKeys"];
+    put?: never;
+    /** Create an identity (admin, client or peer): a sign and a TLS key issued by the org's CAs */
+    post: operations["createOrganizationIdentity"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/organizations/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import an existing Fabric organization from its CA certificates (and keys)
+     * @description sourceType raw only. Certificates must be CA certificates with EC keys; a private key must match its certificate (400 naming the field). With both CA keys the admin and client identities are issued here.
+     */
+    post: operations["importFabricOrganization"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/troubleshooting/ping": {
     parameters: {
       query?: never;
@@ -3648,6 +3686,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sc/besu/deploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deploy a contract to a Besu (EVM) network, signed with a managed secp256k1 key
+     * @description Give rpcurl or nodeId, and keyId. chainID, when not 0, must equal the endpoint's eth_chainId. Waits for the receipt; a reverted deployment is a 502 naming the transaction.
+     */
+    post: operations["deployBesuContract"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/fabric": {
     parameters: {
       query?: never;
@@ -4071,6 +4129,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/networks/fabric/{id}/transactions/{txId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A transaction, decoded, with the block it is in (read from a joined peer's QSCC)
+     * @description block.transactions holds only this transaction: its type, creator MSP, validation code and, for a chaincode call, the chaincode, function and arguments, reads and writes. 404 naming the txId when the channel has no such transaction.
+     */
+    get: operations["getFabricTransaction"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/networks/fabric/{id}/reload-block": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read the channel's newest config block from a joined orderer (or peer) and store it
+     * @description Afterwards the network's currentConfigBlock is that block, and the console reads the channel's orderers from it (config changes made outside the console included).
+     */
+    post: operations["reloadNetworkBlock"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/networks/fabric/{id}/organizations/{orgId}/network-config": {
     parameters: {
       query?: never;
@@ -4441,6 +4539,86 @@ export interface paths {
     get: operations["listFabricNetworkCommittedChaincodes"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/peer/{peerId}/chaincode/install": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Install a chaincode package on a peer
+     * @description package_bytes is what `peer lifecycle chaincode package` writes. A ccaas package is for everyone with the permission; any other type makes the peer build and run code on this host: 403 unless HOST_COMMAND (admins).
+     */
+    post: operations["installFabricChaincode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/peer/{peerId}/chaincode/approve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve a chaincode definition for the peer's org (signed by its admin)
+     * @description Finds (or records, origin package) this console's definition of (channelID, name, sequence) and runs the same idempotent step as /sc/fabric/definitions/{id}/approve: answered success without sending anything when the channel already has it.
+     */
+    post: operations["approveFabricChaincode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/peer/{peerId}/chaincode/commit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Commit a chaincode definition on the channel once enough orgs approved
+     * @description Finds (or records, origin package) this console's definition of (channelID, name, sequence) and runs the same idempotent step as /sc/fabric/definitions/{id}/commit: answered success without sending anything when the channel already has it.
+     */
+    post: operations["commitFabricChaincode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sc/fabric/deploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Install a package, approve for each org and commit, in one call
+     * @description Installs on peerIds (default: every running peer of this console on approveParams.channelID), approves once per org of those peers and commits through the first. Each step is the journaled, idempotent one, so a retry after a failure completes what is missing. Package types other than ccaas need HOST_COMMAND.
+     */
+    post: operations["deployFabricChaincode"];
     delete?: never;
     options?: never;
     head?: never;
@@ -7838,7 +8016,7 @@ export interface components {
       exposedPorts: number[];
       /** @description The genesis block, base64 of its protobuf */
       genesisBlock: string;
-      /** @description Unused here; see GET .../current-channel-config */
+      /** @description The newest config block as last read by reload-block, base64 of its protobuf (empty until then) */
       currentConfigBlock: string;
       /** @description Unused (null) */
       createdBy: number | null;
@@ -7902,10 +8080,10 @@ export interface components {
         /** @enum {string} */
         deploy_status: "none" | "building" | "running" | "stopped" | "error";
         /**
-         * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers
+         * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package
          * @enum {string}
          */
-        origin: "console" | "adopted";
+        origin: "console" | "adopted" | "package";
       } | null;
     };
     FabricChaincodeDefinitionInput: {
@@ -7972,10 +8150,10 @@ export interface components {
       /** @description Why the last build or start failed */
       deploy_error: string | null;
       /**
-       * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers
+       * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package
        * @enum {string}
        */
-      origin: "console" | "adopted";
+      origin: "console" | "adopted" | "package";
       /** @description Last change */
       updated_at: string;
     };
@@ -8021,7 +8199,7 @@ export interface components {
       /** @description This console's definition at the committed sequence (null: it could not be made) */
       definition_id: number | null;
       /** @description Who made that definition: console, or adopted (committed outside this console) */
-      origin: ("console" | "adopted") | null;
+      origin: ("console" | "adopted" | "package") | null;
       /** @description This call recorded the definition: the console had no definition at that sequence before */
       adopted_now: boolean;
       /** @description Why the definition could not be recorded */
@@ -11134,7 +11312,7 @@ export interface components {
       exposedPorts: number[];
       /** @description The genesis block, base64 of its protobuf */
       genesisBlock: string;
-      /** @description Unused here; see GET .../current-channel-config */
+      /** @description The newest config block as last read by reload-block, base64 of its protobuf (empty until then) */
       currentConfigBlock: string;
       /** @description Unused (null) */
       createdBy: number | null;
@@ -11198,10 +11376,10 @@ export interface components {
         /** @enum {string} */
         deploy_status: "none" | "building" | "running" | "stopped" | "error";
         /**
-         * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers
+         * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package
          * @enum {string}
          */
-        origin: "console" | "adopted";
+        origin: "console" | "adopted" | "package";
       } | null;
     };
     FabricChaincodeDefinition: {
@@ -11268,10 +11446,10 @@ export interface components {
       /** @description Why the last build or start failed */
       deploy_error: string | null;
       /**
-       * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers
+       * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package
        * @enum {string}
        */
-      origin: "console" | "adopted";
+      origin: "console" | "adopted" | "package";
       /** @description Last change */
       updated_at: string;
     };
@@ -11317,7 +11495,7 @@ export interface components {
       /** @description This console's definition at the committed sequence (null: it could not be made) */
       definition_id: number | null;
       /** @description Who made that definition: console, or adopted (committed outside this console) */
-      origin: ("console" | "adopted") | null;
+      origin: ("console" | "adopted" | "package") | null;
       /** @description This call recorded the definition: the console had no definition at that sequence before */
       adopted_now: boolean;
       /** @description Why the definition could not be recorded */
@@ -19191,6 +19369,378 @@ export interface operations {
       };
     };
   };
+  getOrganizationKeys: {
+    parameters: {
+      query?: {
+        /** @description Only identities of this type (admin, client, peer; orderer and ca too) */
+        type?: "admin" | "client" | "peer" | "orderer" | "ca";
+      };
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Key ID */
+            id: number;
+            /** @description Key name */
+            name: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key algorithm */
+            algorithm: string;
+            /** @description Public key PEM */
+            publicKey: string;
+            /** @description Certificate PEM */
+            certificate: string | null;
+            /** @description Key status */
+            status: string;
+            /** @description Creation time */
+            createdAt: string;
+            /** @description Certificate notAfter */
+            expiresAt: string | null;
+            /** @description Last renewal */
+            lastRotatedAt: string | null;
+            /** @description SHA-256 of the public key, hex */
+            sha256Fingerprint: string;
+            /** @description Subject Key Identifier, hex */
+            sha1Fingerprint: string;
+            /** @description Ethereum address (secp256k1 keys only) */
+            ethereumAddress: string | null;
+            /** @description CA key that signed the certificate */
+            signingKeyId: number | null;
+            /** @description Key provider */
+            provider: {
+              /** @description Provider ID */
+              id: number;
+              /** @description Provider name */
+              name: string;
+            };
+            /** @description Organization ID */
+            organizationId: number;
+            /** @description Key ID (the same as id and the map key) */
+            keyId: number;
+            /** @description Key name */
+            keyName: string;
+            /** @description Role: admin, client, peer, orderer, or ca for the organization's CAs */
+            identityType: string;
+            /** @description sign, tls, ca or tlsca */
+            keyPurpose: string;
+            /** @description Key algorithm */
+            keyAlgorithm: string;
+            /** @description Key status */
+            keyStatus: string;
+            /** @description Certificate notAfter, RFC 3339 */
+            keyExpiresAt: string | null;
+          }[];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createOrganizationIdentity: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Organization ID */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description New identity: a signing key and a TLS key, certified by the organization's CAs */
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description Type of identity: "admin", "client" or "peer" (its NodeOU)
+           * @enum {string}
+           */
+          type: "admin" | "client" | "peer";
+          /** @description Common name of the certificates; `<type>-<n>@<mspId>` when empty */
+          name?: string;
+          /** @description Free text */
+          description?: string;
+          /** @description Certificate validity as a Go duration (default 8760h) */
+          certValidFor?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A new identity (public material only) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The identity type */
+            type: string;
+            /** @description Key ID of the signing identity */
+            signKeyId: number;
+            /** @description Signing certificate PEM (issued by the sign CA) */
+            signCertificate: string;
+            /** @description Signing public key PEM */
+            signPublicKey: string;
+            /** @description Key ID of the TLS identity */
+            tlsKeyId: number;
+            /** @description TLS certificate PEM (issued by the TLS CA) */
+            tlsCertificate: string;
+            /** @description TLS public key PEM */
+            tlsPublicKey: string;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  importFabricOrganization: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description An existing Fabric organization's CAs, with or without their private keys */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description MSP ID of the organization */
+          mspId: string;
+          /** @description Display name */
+          name: string;
+          /** @description Free text */
+          description?: string;
+          /** @description Key provider for the private keys (0 or absent: the default) */
+          providerId?: number;
+          /**
+           * @description Where the material comes from; this console takes "raw"
+           * @enum {string}
+           */
+          sourceType: "raw" | "vault" | "aws_kms";
+          /** @description PEM material, for sourceType raw */
+          rawImport?: {
+            /** @description Signing CA certificate PEM (required) */
+            signCaCert?: string;
+            /** @description Signing CA private key PEM (optional: lets the console issue identities) */
+            signCaPrivateKey?: string;
+            /** @description TLS CA certificate PEM (required) */
+            tlsCaCert?: string;
+            /** @description TLS CA private key PEM (optional) */
+            tlsCaPrivateKey?: string;
+          };
+          /** @description Upstream's Vault import (not supported here) */
+          vaultImport?: {
+            [key: string]: unknown;
+          };
+          /** @description Upstream's AWS KMS import (not supported here) */
+          awsKmsImport?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description A Fabric organization (MSP) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Organization ID */
+            id: number;
+            /** @description MSP ID */
+            mspId: string;
+            /** @description Free text */
+            description: string | null;
+            /** @description Key provider holding the organization's keys */
+            providerId: number;
+            /** @description Key provider name */
+            providerName: string;
+            /** @description Signing root CA certificate PEM */
+            signCertificate: string;
+            /** @description Signing root CA public key PEM */
+            signPublicKey: string;
+            /** @description TLS root CA certificate PEM */
+            tlsCertificate: string;
+            /** @description TLS root CA public key PEM */
+            tlsPublicKey: string;
+            /** @description Key ID of the admin signing identity (OU admin) */
+            adminSignKeyId: number | null;
+            /** @description Key ID of the admin TLS identity */
+            adminTlsKeyId: number | null;
+            /** @description Key ID of the client signing identity (OU client) */
+            clientSignKeyId: number | null;
+            /** @description Creation time, RFC 3339 */
+            createdAt: string;
+            /** @description Last change, RFC 3339 */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   pingHost: {
     parameters: {
       query?: {
@@ -24967,6 +25517,119 @@ export interface operations {
       };
     };
   };
+  deployBesuContract: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A contract deployment */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Contract ABI as JSON (needed for constructor arguments) */
+          abi?: string;
+          /** @description Creation bytecode: 0x-hex, base64 (Go's []byte) or an array of bytes */
+          bytecode: number[] | string;
+          /** @description Chain id the endpoint must report (0 or absent: not checked) */
+          chainID?: number;
+          /** @description Constructor arguments in ABI order */
+          constructorArgs?: unknown[];
+          /** @description JSON-RPC endpoint (http or https); or give nodeId */
+          rpcurl?: string;
+          /** @description Solidity source, for reference (not compiled) */
+          solidityCode?: string;
+          /** @description secp256k1 key of this console that signs the deployment and pays its gas (required) */
+          keyId?: number;
+          /** @description A Besu node of this console whose JSON-RPC endpoint to use, instead of rpcurl */
+          nodeId?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description A deployed contract */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description What happened */
+            message: string;
+            /** @description The deployment */
+            result: {
+              /** @description The deployment transaction succeeded */
+              success: boolean;
+              /** @description Address of the new contract */
+              contractAddress: string;
+              /** @description Hash of the deployment transaction */
+              transactionHash: string;
+              /** @description Empty (Fabric only) */
+              chaincodeID: string;
+              /** @description Sender, block and gas used */
+              logs: string;
+              /**
+               * @description Always null on success (failures are error responses)
+               * @enum {string|null}
+               */
+              error: null;
+            };
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   listFabricNetworks: {
     parameters: {
       query?: {
@@ -27890,6 +28553,157 @@ export interface operations {
       };
     };
   };
+  getFabricTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+        /** @description Transaction id */
+        txId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The transaction in its block */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            block: components["schemas"]["FabricBlock"];
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  reloadNetworkBlock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description message, channel, blockNumber (the config block stored) and readFrom (the node it came from) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getFabricOrgNetworkConfig: {
     parameters: {
       query?: never;
@@ -30007,6 +30821,521 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  installFabricChaincode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Peer (node) id */
+        peerId: number;
+      };
+      cookie?: never;
+    };
+    /** @description A package to install on the peer */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Package label; must equal the package's own */
+          label?: string;
+          /** @description The chaincode install package (peer lifecycle chaincode package): base64 (Go's []byte) or an array of bytes */
+          package_bytes?: (string | number[]) | null;
+        };
+      };
+    };
+    responses: {
+      /** @description A lifecycle step's outcome */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description What happened */
+            message: string;
+            result: {
+              /** @description The step succeeded */
+              success: boolean;
+              /** @description Package id (install, approve, deploy) or chaincode name (commit) */
+              chaincodeID: string;
+              /** @description Empty (EVM only) */
+              contractAddress: string;
+              /** @description Transaction id of the approve or commit (empty when nothing was sent) */
+              transactionHash: string;
+              /** @description What happened */
+              logs: string;
+              /**
+               * @description Always null on success (failures are error responses)
+               * @enum {string|null}
+               */
+              error: null;
+            };
+            /** @description This console's definition of it (timeline, status) */
+            definitionId?: number;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  approveFabricChaincode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Peer (node) id */
+        peerId: number;
+      };
+      cookie?: never;
+    };
+    /** @description A definition to approve for the peer's org */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Channel name */
+          channelID?: string;
+          /** @description Chaincode name */
+          name?: string;
+          /** @description Chaincode version */
+          version?: string;
+          /** @description Definition sequence (1 and up) */
+          sequence?: number;
+          /** @description Signature policy, e.g. OR('Org1MSP.member'); empty: the channel's default */
+          endorsementPolicy?: string;
+          /** @description Init must be invoked first */
+          initRequired?: boolean;
+          /** @description Installed package id (label:sha256) */
+          packageID?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A lifecycle step's outcome */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description What happened */
+            message: string;
+            result: {
+              /** @description The step succeeded */
+              success: boolean;
+              /** @description Package id (install, approve, deploy) or chaincode name (commit) */
+              chaincodeID: string;
+              /** @description Empty (EVM only) */
+              contractAddress: string;
+              /** @description Transaction id of the approve or commit (empty when nothing was sent) */
+              transactionHash: string;
+              /** @description What happened */
+              logs: string;
+              /**
+               * @description Always null on success (failures are error responses)
+               * @enum {string|null}
+               */
+              error: null;
+            };
+            /** @description This console's definition of it (timeline, status) */
+            definitionId?: number;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  commitFabricChaincode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Peer (node) id */
+        peerId: number;
+      };
+      cookie?: never;
+    };
+    /** @description A definition to commit on the channel */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Channel name */
+          channelID?: string;
+          /** @description Chaincode name */
+          name?: string;
+          /** @description Chaincode version */
+          version?: string;
+          /** @description Definition sequence (1 and up) */
+          sequence?: number;
+          /** @description Signature policy, e.g. OR('Org1MSP.member'); empty: the channel's default */
+          endorsementPolicy?: string;
+          /** @description Init must be invoked first */
+          initRequired?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description A lifecycle step's outcome */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description What happened */
+            message: string;
+            result: {
+              /** @description The step succeeded */
+              success: boolean;
+              /** @description Package id (install, approve, deploy) or chaincode name (commit) */
+              chaincodeID: string;
+              /** @description Empty (EVM only) */
+              contractAddress: string;
+              /** @description Transaction id of the approve or commit (empty when nothing was sent) */
+              transactionHash: string;
+              /** @description What happened */
+              logs: string;
+              /**
+               * @description Always null on success (failures are error responses)
+               * @enum {string|null}
+               */
+              error: null;
+            };
+            /** @description This console's definition of it (timeline, status) */
+            definitionId?: number;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deployFabricChaincode: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Install, approve for each org and commit, in one call */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description What to install */
+          installParams?: {
+            /** @description Package label */
+            label?: string;
+            /** @description The chaincode install package: base64 (Go's []byte) or an array of bytes */
+            packageBytes?: (string | number[]) | null;
+            /** @description Upstream's client object; ignored */
+            peer?: {
+              [key: string]: unknown;
+            } | null;
+          };
+          /** @description The definition to approve */
+          approveParams?: {
+            /** @description Channel name */
+            channelID?: string;
+            /** @description Chaincode name */
+            name?: string;
+            /** @description Chaincode version */
+            version?: string;
+            /** @description Definition sequence (1 and up) */
+            sequence?: number;
+            /** @description Signature policy, e.g. OR('Org1MSP.member'); empty: the channel's default */
+            endorsementPolicy?: string;
+            /** @description Init must be invoked first */
+            initRequired?: boolean;
+            /** @description Installed package id (label:sha256) */
+            packageID?: string;
+            /** @description Serialized CollectionConfigPackage (not supported: must be empty): base64 (Go's []byte) or an array of bytes */
+            collectionsConfig?: (string | number[]) | null;
+            /** @description Upstream's client object; ignored */
+            gateway?: {
+              [key: string]: unknown;
+            } | null;
+          };
+          /** @description The definition to commit (empty fields: the approved ones) */
+          commitParams?: {
+            /** @description Channel name */
+            channelID?: string;
+            /** @description Chaincode name */
+            name?: string;
+            /** @description Chaincode version */
+            version?: string;
+            /** @description Definition sequence (1 and up) */
+            sequence?: number;
+            /** @description Signature policy, e.g. OR('Org1MSP.member'); empty: the channel's default */
+            endorsementPolicy?: string;
+            /** @description Init must be invoked first */
+            initRequired?: boolean;
+            /** @description Serialized CollectionConfigPackage (not supported: must be empty): base64 (Go's []byte) or an array of bytes */
+            collectionsConfig?: (string | number[]) | null;
+            /** @description Upstream's client object; ignored */
+            gateway?: {
+              [key: string]: unknown;
+            } | null;
+          };
+          /** @description Peers to install on and approve through (default: every running peer of this console on the channel) */
+          peerIds?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description A lifecycle step's outcome */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description success */
+            status: string;
+            /** @description What happened */
+            message: string;
+            result: {
+              /** @description The step succeeded */
+              success: boolean;
+              /** @description Package id (install, approve, deploy) or chaincode name (commit) */
+              chaincodeID: string;
+              /** @description Empty (EVM only) */
+              contractAddress: string;
+              /** @description Transaction id of the approve or commit (empty when nothing was sent) */
+              transactionHash: string;
+              /** @description What happened */
+              logs: string;
+              /**
+               * @description Always null on success (failures are error responses)
+               * @enum {string|null}
+               */
+              error: null;
+            };
+            /** @description This console's definition of it (timeline, status) */
+            definitionId?: number;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

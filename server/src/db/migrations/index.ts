@@ -22,6 +22,7 @@ import { dockerEngines } from "./0020-docker-engines.js";
 import { metricsJobs } from "./0021-metrics-jobs.js";
 import { chaincodeDefinitionOrigin } from "./0022-chaincode-definition-origin.js";
 import { nodeTemplates } from "./0023-node-templates.js";
+import { networkConfigBlock } from "./0024-network-config-block.js";
 import type { Dialect } from "./helpers.js";
 
 /**
@@ -55,6 +56,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0021-metrics-jobs": metricsJobs(dialect),
         "0022-chaincode-definition-origin": chaincodeDefinitionOrigin(dialect),
         "0023-node-templates": nodeTemplates(dialect),
+        "0024-network-config-block": networkConfigBlock(dialect),
       };
     },
   };

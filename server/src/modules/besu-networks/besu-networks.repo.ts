@@ -8,7 +8,7 @@ export type NetworkRow = Selectable<NetworksTable>;
 export function createBesuNetworksRepo(db: DB) {
   const besu = () => db.selectFrom("networks").where("platform", "=", "BESU");
   return {
-    async insert(row: Omit<NetworkRow, "id">, validatorKeyIds: number[]): Promise<NetworkRow> {
+    async insert(row: Omit<NetworkRow, "id" | "config_block">, validatorKeyIds: number[]): Promise<NetworkRow> {
       return db.transaction().execute(async (trx) => {
         const created = await trx.insertInto("networks").values(row).returningAll().executeTakeFirstOrThrow();
         if (validatorKeyIds.length) {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { nowIso } from "../../db/db.js";
 import { buildCcaasPackage } from "../../fabric/chaincode/package.js";
@@ -53,8 +53,13 @@ export function createChaincodePackaging(deps: ChaincodesDeps, s: ChaincodeShare
     return { keyId, caCert: ca?.certificate ?? "" };
   }
 
-  /** Builds (deterministically) the ccaas package of a definition and records its id. */
+  /** Builds (deterministically) the ccaas package of a definition and records its id (origin "package": the caller's). */
   async function packageOf(cc: ChaincodeRow, d: DefinitionRow): Promise<{ bytes: Buffer; packageId: string }> {
+    // A package the caller brought (upstream's per-peer lifecycle): its id is the one approved, never rebuilt.
+    if (d.origin === "package") {
+      const bytes = await readFile(join(defDir(d.id), "package.tar.gz")).catch(() => Buffer.alloc(0));
+      return { bytes, packageId: d.package_id ?? "" };
+    }
     const label = `${cc.name}_${d.version}`.replace(/[^A-Za-z0-9_.+-]/g, "_");
     const tls = d.tls === 1 ? await tlsIdentity(cc, d) : undefined;
     const pkg = buildCcaasPackage({

@@ -13,12 +13,15 @@ export const networkParams = z.object({ id: id.describe("Fabric network (channel
 
 export const SOURCE_TYPES = ["docker", "node", "go", "executable", "none"] as const;
 export const DEPLOY_STATUSES = ["none", "building", "running", "stopped", "error"] as const;
-/** console: created and driven here; adopted: committed on the channel outside this console, read from the peers. */
-export const DEFINITION_ORIGINS = ["console", "adopted"] as const;
+/**
+ * console: created and driven here; adopted: committed on the channel outside this console, read from
+ * the peers; package: recorded by upstream's per-peer lifecycle or one-shot deploy, with the caller's package.
+ */
+export const DEFINITION_ORIGINS = ["console", "adopted", "package"] as const;
 const origin = z
   .enum(DEFINITION_ORIGINS)
   .describe(
-    "console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers",
+    "console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package",
   );
 
 export const chaincodeResponse = z

@@ -10,9 +10,12 @@ import type { NodeDefaultsService } from "../nodes/nodes.defaults.js";
 import { createChaincodeCalls, type ChaincodeCalls } from "./chaincodes.calls.js";
 import { createChaincodesRepo } from "./chaincodes.repo.js";
 import { registerCommittedChaincodesRoute } from "./chaincodes.committed.routes.js";
+import { createChaincodePeerLifecycle } from "./chaincodes.peer.js";
+import { registerChaincodePeerRoutes } from "./chaincodes.peer.routes.js";
 import { registerChaincodesRoutes } from "./chaincodes.routes.js";
 import { createChaincodeRuntime } from "./chaincodes.runtime.js";
-import { createChaincodesService, type ChaincodesService } from "./chaincodes.service.js";
+import { createChaincodesService, type ChaincodesDeps, type ChaincodesService } from "./chaincodes.service.js";
+import { createChaincodeShared } from "./chaincodes.shared.js";
 import { registerMspExportRoute } from "./msp-export.js";
 
 export interface ChaincodesModule {
@@ -49,7 +52,7 @@ export function registerChaincodesModule(
     sandbox: deps.sandbox,
     docker: deps.docker,
   });
-  const service = createChaincodesService({
+  const serviceDeps: ChaincodesDeps = {
     repo,
     keys: deps.keys,
     ctx: deps.fabric,
@@ -64,10 +67,18 @@ export function registerChaincodesModule(
         address: dialAddress(p.external_endpoint),
         tlsRootCert: p.tls_ca_certificate,
       })),
-  });
+  };
+  const service = createChaincodesService(serviceDeps);
   const calls = createChaincodeCalls({ db: ctx.db, ctx: deps.fabric, keys: deps.keys, chaincodes: service });
   registerChaincodesRoutes(api, service, calls, { dataDir: ctx.config.dataDir });
   registerCommittedChaincodesRoute(api, service);
+  // Upstream's per-peer lifecycle and one-shot deploy, on the same steps (the helpers are stateless).
+  const shared = createChaincodeShared(serviceDeps);
+  registerChaincodePeerRoutes(
+    api,
+    createChaincodePeerLifecycle({ ...serviceDeps, fabricNetworks: createFabricNetworksRepo(ctx.db) }, shared, service),
+    shared,
+  );
   registerMspExportRoute(api, {
     fabric: deps.fabric,
     networks: createFabricNetworksRepo(ctx.db),

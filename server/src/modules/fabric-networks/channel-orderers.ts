@@ -18,13 +18,15 @@ export interface ChannelOrderer {
 }
 
 /**
- * The channel config of the block the console stored for a network (the genesis block, or the
- * config block it was imported from); undefined when there is none or it does not decode.
+ * The channel config of the newest block the console stored for a network: the config block
+ * reload-block read last, else the genesis block (or the config block it was imported from);
+ * undefined when there is none or it does not decode.
  */
 export function storedChannelSummary(row: NetworkRow): ChannelSummary | undefined {
-  if (!row.genesis) return undefined;
+  const stored = row.config_block || row.genesis;
+  if (!stored) return undefined;
   try {
-    return channelSummary(configFromBlock(common.Block.deserializeBinary(Buffer.from(row.genesis, "base64"))));
+    return channelSummary(configFromBlock(common.Block.deserializeBinary(Buffer.from(stored, "base64"))));
   } catch {
     return undefined;
   }
@@ -56,7 +58,7 @@ export async function joinedNodes(
  * The orderers of a channel from what the console knows without asking a node: its joined
  * orderers, then the endpoints the orderer orgs publish in the stored channel config that none of
  * those already serves (orderers of other consoles). Orderers added by a later config update
- * that this console does not run are not known here.
+ * that this console does not run are known once reload-block has read that config block.
  */
 export async function channelOrderers(
   ctx: Pick<FabricContext, "tryNode" | "toInfo">,

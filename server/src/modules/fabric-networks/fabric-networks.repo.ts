@@ -12,7 +12,7 @@ export function createFabricNetworksRepo(db: DB) {
   const fabric = () => db.selectFrom("networks").where("platform", "=", "FABRIC");
   return {
     async insert(
-      row: Omit<NetworkRow, "id">,
+      row: Omit<NetworkRow, "id" | "config_block">,
       members: { node_id: number; role: "peer" | "orderer" }[],
     ): Promise<NetworkRow> {
       return db.transaction().execute(async (trx) => {
@@ -130,6 +130,14 @@ export function createFabricNetworksRepo(db: DB) {
     },
     async setGenesis(id: number, genesis: string): Promise<void> {
       await db.updateTable("networks").set({ genesis, updated_at: nowIso() }).where("id", "=", id).execute();
+    },
+    /** The channel's newest config block as last read (reload-block), base64. */
+    async setConfigBlock(id: number, block: string): Promise<void> {
+      await db
+        .updateTable("networks")
+        .set({ config_block: block, updated_at: nowIso() })
+        .where("id", "=", id)
+        .execute();
     },
     async touch(id: number): Promise<void> {
       await db.updateTable("networks").set({ updated_at: nowIso() }).where("id", "=", id).execute();

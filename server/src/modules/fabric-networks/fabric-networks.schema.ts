@@ -185,7 +185,9 @@ export const fabricNetworkResponse = z
     domain: z.string().describe("Unused (empty)"),
     exposedPorts: z.array(z.number().int()).describe("Unused (empty)"),
     genesisBlock: z.string().describe("The genesis block, base64 of its protobuf"),
-    currentConfigBlock: z.string().describe("Unused here; see GET .../current-channel-config"),
+    currentConfigBlock: z
+      .string()
+      .describe("The newest config block as last read by reload-block, base64 of its protobuf (empty until then)"),
     createdBy: z.number().int().nullable().describe("Unused (null)"),
     createdAt: z.string().describe("Creation time"),
     updatedAt: z.string().describe("Last change"),

@@ -14,6 +14,7 @@ import { registerNodeChannelRoutes } from "./node-channels.js";
 import { createExternalNodesRepo } from "../federation/external-nodes.repo.js";
 import { createExternalRefs } from "./fabric-networks.external.js";
 import { createNetworkConfig, registerNetworkConfigRoutes } from "./fabric-networks.network-config.js";
+import { createFabricTx, registerFabricTxRoutes } from "./fabric-networks.tx.js";
 
 /** Wires the Fabric networks module (channels on this console's peers and orderers). */
 export function registerFabricNetworksModule(
@@ -43,6 +44,7 @@ export function registerFabricNetworksModule(
   });
   registerFabricChannelRoutes(api, inspect, change);
   registerNodeChannelRoutes(api, svc.nodeChannels);
+  registerFabricTxRoutes(api, createFabricTx({ ctx: svc.ctx, repo, inspect }));
   registerNetworkConfigRoutes(
     api,
     createNetworkConfig({ ctx: svc.ctx, repo, orgs, keys: deps.keys, dataDir: deps.dataDir }),

@@ -1,4 +1,4 @@
-import type { KeyObject } from "node:crypto";
+import { createPublicKey, type KeyObject } from "node:crypto";
 import { decryptEnvelopeToString, encryptEnvelope } from "../../crypto/envelope.js";
 import {
   generateKeyPair,
@@ -54,6 +54,11 @@ export function createDatabaseProvider(deps: { providerId: number; masterKey: ()
         publicKeyPem: publicKeyToPem(kp.publicKey),
         publicKey: kp.publicKey,
       };
+    },
+    async importPrivateKey(privateKey) {
+      const privateKeyEncrypted = encryptEnvelope(deps.masterKey(), privateKeyToPem(privateKey), aad);
+      const publicKey = createPublicKey(privateKey);
+      return { providerKeyRef: null, privateKeyEncrypted, publicKeyPem: publicKeyToPem(publicKey), publicKey };
     },
     async signer(stored) {
       return localSigner(privateKey(stored));

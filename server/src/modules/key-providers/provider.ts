@@ -54,6 +54,11 @@ export interface KeyProviderDriver {
   readonly type: ProviderType;
   /** Creates a key pair inside the provider. Called outside any transaction. */
   generate(spec: KeySpec): Promise<GeneratedKey>;
+  /**
+   * Stores a private key made elsewhere (an imported organization's CA). Only providers that hold
+   * keys locally implement it; the PEM is encrypted before it is stored and never logged.
+   */
+  importPrivateKey?(privateKey: KeyObject): Promise<GeneratedKey>;
   /** Signs certificates and CRLs with the key (low-S ECDSA, raw r‖s as WebCrypto does). */
   signer(stored: StoredKeyMaterial): Promise<CertificateSigner>;
   /**

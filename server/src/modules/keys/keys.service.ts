@@ -32,6 +32,7 @@ import {
   type StoredKeyMaterial,
 } from "../key-providers/provider.js";
 import { withNamedInput } from "./crypto-errors.js";
+import { importCaKey, type ImportKeyParams } from "./keys.import.js";
 import { toKeyResponse } from "./keys.mapping.js";
 import type { CertificateRequest, CreateKeyBody, KeyResponse, PagedKeysResponse } from "./keys.schema.js";
 import type { KeyFilter, KeyRow, KeysRepo, KeyWithProviderRow } from "./keys.repo.js";
@@ -416,6 +417,11 @@ export function createKeysService(deps: {
         );
       }
       return driver.exportPrivateKeyPem(material(row));
+    },
+
+    /** Stores a CA certificate made elsewhere with its key pair (see importCaKey). */
+    async importKey(p: ImportKeyParams): Promise<KeyWithProviderRow> {
+      return mustGet((await importCaKey({ repo, providers }, p)).id);
     },
 
     /** Marks pending keys active, in the transaction that gives them their owner. */

@@ -1,16 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { InputError, NotFoundError } from "../../http/errors.js";
 import type { LocalAccount } from "viem";
 import type { KeysService } from "../keys/keys.service.js";
+import { keySigner } from "./besu-deploy.routes.js";
 import { runRpc, type RpcEndpointResolver } from "./node-rpc.routes.js";
 
 const tags = ["Smart Contracts"];
 /** Loaded on first use: the contract client pulls in viem's client and account code. */
 const contractLibrary = () => import("../../besu/contracts.js");
-/** Loaded on first use too (viem's accounts). */
-const accountLibrary = () => import("../../besu/remote-account.js");
 const idParams = z
   .object({
     id: z.coerce
@@ -50,24 +48,8 @@ export function registerContractRoutes(
   keys: Pick<KeysService, "get" | "sign">,
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  /**
-   * The key as a viem account that signs through the keys service: one path for every provider, so
-   * a key in AWS KMS or Vault signs the same way as one in the database (the digest is signed where
-   * the key lives; low S and the recovery id are settled in remoteAccount).
-   */
-  async function signer(id: number): Promise<LocalAccount> {
-    const key = await keys.get(id).catch((err: unknown) => {
-      if (err instanceof NotFoundError) throw new InputError(`keyId: key ${id} not found`);
-      throw err;
-    });
-    if (key.curve !== "secp256k1")
-      throw new InputError(`keyId: key ${id} is ${key.algorithm} ${key.curve ?? ""}, not secp256k1`.trim());
-    if (!key.ethereumAddress) throw new InputError(`keyId: key ${id} has no Ethereum address`);
-    const { remoteAccount } = await accountLibrary();
-    return remoteAccount(key.ethereumAddress, (digest) =>
-      keys.sign(id, digest, { prehashed: true, encoding: "p1363" }),
-    );
-  }
+  /** The key as a viem account that signs through the keys service (one path for every provider). */
+  const signer = (id: number): Promise<LocalAccount> => keySigner(keys, id);
 
   r.post(
     "/nodes/:id/contracts/deploy",

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { InputError } from "../../http/errors.js";
 import type { NodesService } from "../nodes/nodes.service.js";
 import type { KeysService } from "../keys/keys.service.js";
+import { registerBesuDeployRoute } from "./besu-deploy.routes.js";
 import { registerContractRoutes } from "./contracts.routes.js";
 import { registerNodeRpcRoutes, type RpcEndpointResolver } from "./node-rpc.routes.js";
 
@@ -29,4 +30,5 @@ export function registerNodeRpcModule(
   };
   registerNodeRpcRoutes(api, resolver);
   registerContractRoutes(api, resolver, keys);
+  registerBesuDeployRoute(api, resolver, keys);
 }

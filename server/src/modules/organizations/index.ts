@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { DB } from "../../db/db.js";
 import type { KeysService } from "../keys/keys.service.js";
+import { registerOrganizationIdentityRoutes } from "./organization-identities.js";
+import { registerOrganizationImportRoute } from "./organization-import.js";
 import { createOrganizationPki } from "./organization-pki.service.js";
 import { createOrganizationsRepo } from "./organizations.repo.js";
 import { registerOrganizationsRoutes } from "./organizations.routes.js";
@@ -17,5 +19,7 @@ export function registerOrganizationsModule(
   // The same function, so deleting an issued identity (orgs.removeKey) can skip this check.
   deps.keys.addUsageChecker(orgs.userOfKey);
   registerOrganizationsRoutes(api, orgs, pki);
+  registerOrganizationIdentityRoutes(api, { orgs, pki, repo, keys: deps.keys });
+  registerOrganizationImportRoute(api, { orgs, pki, repo, keys: deps.keys });
   return orgs;
 }
