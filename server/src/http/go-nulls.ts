@@ -6,7 +6,8 @@ import { z } from "zod";
  * Upstream's Go clients marshal an empty slice or map as `null` (`"country": null`), where our
  * schemas say "an optional array". A body that fails only because of such nulls is read as if those
  * fields were absent. Nulls are dropped only where the schema refuses them (a nullable field keeps
- * its null); what is still wrong after that is answered as usual, a 400 naming the field.
+ * its null); what is still wrong after that is answered as usual, a 400 naming the field. An empty
+ * body (Go's POST with the JSON content type and nothing) reads as `{}` when that is a valid body.
  */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
   const inner = zodValidatorCompiler(route);
@@ -14,6 +15,12 @@ export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
   const schema = route.schema;
   return (data: unknown) => {
     const first = inner(data) as { error?: Error; value?: unknown };
+    if (first.error && (data === null || data === undefined)) {
+      // No body (Go sends `Content-Type: application/json` and nothing) where every field is optional is
+      // the empty object; a body with a required field still gets the 400 naming `body`.
+      const empty = z.safeParse(schema, {});
+      return empty.success ? { value: empty.data } : first;
+    }
     if (!first.error || !data || typeof data !== "object") return first;
     let current: unknown = data;
     // Each round drops the nulls the last parse refused; a nested object may show more after that.

@@ -1,6 +1,8 @@
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { buildCcaasPackage } from "../fabric/chaincode/package.js";
 import { E2E_FABRIC_VERSION, fabricApi, type FabricApi, haveFabricBinaries } from "../test-support/fabric-api.js";
 import { openBaoForTests } from "../test-support/openbao.js";
 import { reservePorts, releasePorts } from "../test-support/ports.js";
@@ -15,6 +17,8 @@ import { GO_EXTRA_FIELD, GO_ZERO_TIME, GoClient } from "./go-client.js";
  * `null`, times as Go writes them, and each body carries a field this console doesn't know. The bodies
  * are the clients' request structs as `encoding/json` writes them; each flow is one client's sequence.
  */
+
+const ASSET_NODE = resolve(dirname(fileURLToPath(import.meta.url)), "../fabric/test-support/chaincode/asset-node");
 
 const bao = openBaoForTests();
 if ("skip" in bao) console.warn(`skipping the managed Vault flow of the Go client suite: ${bao.skip}`);
@@ -482,6 +486,66 @@ describe.skipIf(!haveFabric)(
       expect(nodes.items.map((n) => n.name).sort()).toEqual(["go-orderer0", "go-peer0"]);
       const committed = await go.do("GET", `/networks/fabric/${net.id}/chaincodes/committed`);
       expect(committed.status, committed.raw).toBe(200);
+
+      // One-shot deploy as upstream's SDK sends it: []byte as base64, nil slices, zero values meaning "as approved".
+      const pkg = buildCcaasPackage({
+        label: "gocc_1.0",
+        connection: { address: `127.0.0.1:${h.ports + 19}`, dial_timeout: "10s", tls_required: false },
+      });
+      const deployed = await go.expect<{ definitionId: number; result: { success: boolean; chaincodeID: string } }>(
+        200,
+        "POST",
+        "/sc/fabric/deploy",
+        {
+          installParams: { label: "gocc_1.0", packageBytes: pkg.bytes.toString("base64"), peer: null },
+          approveParams: {
+            channelID: "gochannel",
+            name: "gocc",
+            version: "1.0",
+            sequence: 1,
+            packageID: "",
+            endorsementPolicy: "OR('GoPeerMSP.member')",
+            initRequired: false,
+            collectionsConfig: null,
+            gateway: null,
+          },
+          commitParams: {
+            channelID: "",
+            name: "",
+            version: "",
+            sequence: 0,
+            endorsementPolicy: "",
+            initRequired: false,
+            collectionsConfig: null,
+            gateway: null,
+          },
+          ...GO_EXTRA_FIELD,
+        },
+      );
+      expect(deployed.result).toMatchObject({ success: true, chaincodeID: pkg.packageId });
+      // The package's server runs from the test chaincode; the invoke's transaction is read back from the peer.
+      await go.expect(200, "POST", `/sc/fabric/definitions/${deployed.definitionId}/source`, {
+        source_path: ASSET_NODE,
+      });
+      await go.expect(200, "POST", `/sc/fabric/definitions/${deployed.definitionId}/deploy`);
+      const { chaincodes } = await go.expect<{ chaincodes: { id: number; name: string }[] }>(
+        200,
+        "GET",
+        "/sc/fabric/chaincodes",
+      );
+      const cc = chaincodes.find((c) => c.name === "gocc")!;
+      const wrote = await go.expect<{ transaction_id: string }>(200, "POST", `/sc/fabric/chaincodes/${cc.id}/invoke`, {
+        function: "CreateAsset",
+        args: ["g1", "teal"],
+      });
+      const tx = await go.expect<{ block: { transactions: { id: string; chaincodeId: string }[] } }>(
+        200,
+        "GET",
+        `/networks/fabric/${net.id}/transactions/${wrote.transaction_id}`,
+      );
+      expect(tx.block.transactions[0]).toMatchObject({ id: wrote.transaction_id, chaincodeId: "gocc" });
+      // reload-block: a POST without a body.
+      await go.expect(200, "POST", `/networks/fabric/${net.id}/reload-block`);
     });
   },
 );
