@@ -1,9 +1,14 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { archiveEntries, zipStream } from "./project-archive.js";
 import {
   createDirBody,
   dirQuery,
+  listDirQuery,
+  listEntriesResponse,
+  listFilesResponse,
+  projectIdParams,
   pathQuery,
   projectFilesParams,
   statusResponse,
@@ -141,6 +146,70 @@ export function registerProjectFilesRoutes(app: FastifyInstance, svc: ProjectsSe
       const { files } = await svc.files(req.params.projectId);
       await files.deleteDir(req.query.dir);
       return { status: "deleted" };
+    },
+  );
+
+  r.get(
+    "/projects/:projectId/files/list",
+    {
+      config: { access: "CHAINCODE_READ" },
+      schema: {
+        operationId: "listFiles",
+        tags: ["files"],
+        summary: "The files of one folder of a project (not recursive; symlinks are not listed or followed)",
+        params: projectFilesParams,
+        querystring: listDirQuery,
+        response: { 200: listFilesResponse },
+      },
+    },
+    async (req) => {
+      const { files } = await svc.files(req.params.projectId);
+      return { files: (await files.listDir(req.query.dir)).files };
+    },
+  );
+  r.get(
+    "/projects/:projectId/dirs/list",
+    {
+      config: { access: "CHAINCODE_READ" },
+      schema: {
+        operationId: "listEntries",
+        tags: ["directories"],
+        summary: "The files and folders of one folder of a project; node_modules, .git, dist and bin are only named",
+        params: projectFilesParams,
+        querystring: listDirQuery,
+        response: { 200: listEntriesResponse },
+      },
+    },
+    async (req) => {
+      const { files } = await svc.files(req.params.projectId);
+      return files.listDir(req.query.dir);
+    },
+  );
+  r.get(
+    "/chaincode-projects/:id/download",
+    {
+      compress: false,
+      config: { access: "CHAINCODE_READ" },
+      schema: {
+        operationId: "downloadProject",
+        tags: ["Chaincode Projects"],
+        summary: "The project's source as a zip, without node_modules, .git, build output and editor folders",
+        description:
+          "Streamed one file at a time. Only regular files are stored: symlinks are neither followed nor stored, " +
+          "so a link planted in the folder can't put a file from elsewhere in the archive.",
+        params: projectIdParams,
+        produces: ["application/zip"],
+        response: { 200: z.string().describe("Zip archive (application/zip)") },
+      },
+    },
+    async (req, reply) => {
+      const { row, dir } = await svc.folder(req.params.id);
+      const entries = await archiveEntries(dir);
+      // A stream, which the route's string schema only documents: sent as it is.
+      return (reply as FastifyReply)
+        .type("application/zip")
+        .header("content-disposition", `attachment; filename="${row.slug}.zip"`)
+        .send(zipStream(entries));
     },
   );
 }
