@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import WebSocket from "ws";
 
+/** ANSI control sequences (ESC [ ... letter). */
+const CSI = new RegExp(`${String.fromCharCode(27)}\\[[?0-9;]*[A-Za-z]`, "g");
+
 /**
  * A terminal client of `/chaincode-projects/{id}/shell/ws` (a real `ws` socket): collects the
  * shell's output, types lines, and waits for text to appear.
@@ -14,7 +17,8 @@ export function openTerminal(url: string, headers: Record<string, string>) {
   ws.on("message", (raw) => {
     const msg = JSON.parse(raw.toString()) as Record<string, unknown>;
     messages.push(msg);
-    if (msg.type === "output") output += String(msg.data);
+    // Escape sequences (bracketed paste, colours) left out: tests look for the text.
+    if (msg.type === "output") output += String(msg.data).replace(CSI, "");
     if (msg.type === "session") sessionId = String(msg.sessionId);
     for (const w of watchers.splice(0)) w();
   });
