@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { WebSocket } from "ws";
 import { z } from "zod";
 import { crossSiteProblem } from "../../http/auth-hooks.js";
-import { ForbiddenError } from "../../http/errors.js";
+import { ForbiddenError, InputError } from "../../http/errors.js";
 import { mayDefineHostCommands } from "../../http/host-command.js";
 import type { ShellActor, ShellSessions } from "./project-shell.js";
 import {
@@ -154,53 +154,61 @@ export function registerProjectShellRoutes(
 
   /** The session a socket gets: opened (or found) before the upgrade, so refusals are plain HTTP statuses. */
   const pending = new WeakMap<FastifyRequest, string>();
-  app.get(
-    "/chaincode-projects/:id/shell/ws",
-    {
-      websocket: true,
-      config: { access: "CHAINCODE_EXECUTE", audit: "chaincode_project.shell_open" },
-      schema: {
-        operationId: "handleWebSocket",
-        tags,
-        summary: "A terminal on the project: a shell in its folder, inside the sandbox, over a websocket",
-        description:
-          "Upgrade to a websocket. Without `sessionId` a new session opens (its id comes in the first message, " +
-          '`{"type":"session",...}`); with it, the caller\'s session is attached again and its recent output ' +
-          'replayed. The client sends `{"type":"input","data":"..."}`, `{"type":"resize","cols":n,"rows":n}` and ' +
-          '`{"type":"ping"}`; the server sends `output`, `exit`, `error` and `pong`. A closed socket leaves the ' +
-          "session running until it idles out or is deleted.",
-        params: projectIdParams,
-        querystring: shellWsQuery,
-        response: { 200: z.string().describe("101 Switching Protocols: the websocket") },
-      },
-      preHandler: async (request) => {
-        const req = request as WsRequest;
-        const problem = crossSiteProblem(req, allowedOrigins, { requireProof: false });
-        if (problem) throw new ForbiddenError(`websocket refused: ${problem}`);
-        req.auditInfo.resource = `chaincode_project:${req.params.id}`;
-        const { dir } = await svc.folder(req.params.id);
-        const actor = shellActor(req);
-        if (req.query.sessionId) {
-          pending.set(req, shells.get(req.params.id, req.query.sessionId, actor).id);
-          return;
-        }
-        try {
-          shells.assertAllowed(actor);
-        } catch (err) {
-          req.auditInfo.details = { refused: "sandbox" };
-          throw err;
-        }
-        const s = await shells.open({
-          projectId: req.params.id,
-          dir,
-          actor,
-          ...(req.query.cols ? { cols: req.query.cols } : {}),
-          ...(req.query.rows ? { rows: req.query.rows } : {}),
-        });
-        pending.set(req, s.id);
-      },
+  // `wsHandler` rather than `websocket: true`, which would hide the operation from the OpenAPI document.
+  app.route({
+    method: "GET",
+    url: "/chaincode-projects/:id/shell/ws",
+    config: { access: "CHAINCODE_EXECUTE", audit: "chaincode_project.shell_open" },
+    schema: {
+      operationId: "handleWebSocket",
+      tags,
+      summary: "A terminal on the project: a shell in its folder, inside the sandbox, over a websocket",
+      description:
+        "Upgrade to a websocket. Without `sessionId` a new session opens (its id comes in the first message, " +
+        '`{"type":"session",...}`); with it, the caller\'s session is attached again and its recent output ' +
+        'replayed. The client sends `{"type":"input","data":"..."}`, `{"type":"resize","cols":n,"rows":n}` and ' +
+        '`{"type":"ping"}`; the server sends `output`, `exit`, `error` and `pong`. A closed socket leaves the ' +
+        "session running until it idles out or is deleted.",
+      params: projectIdParams,
+      querystring: shellWsQuery,
+      response: { 200: z.string().describe("101 Switching Protocols: the websocket") },
     },
-    (socket: WebSocket, request: FastifyRequest) => {
+    preHandler: async (request) => {
+      const req = request as WsRequest;
+      if (!req.ws) {
+        throw new InputError("Upgrade: this operation is a websocket; send the upgrade headers (Upgrade: websocket)", {
+          field: "Upgrade",
+        });
+      }
+      const problem = crossSiteProblem(req, allowedOrigins, { requireProof: false });
+      if (problem) throw new ForbiddenError(`websocket refused: ${problem}`);
+      req.auditInfo.resource = `chaincode_project:${req.params.id}`;
+      const { dir } = await svc.folder(req.params.id);
+      const actor = shellActor(req);
+      if (req.query.sessionId) {
+        pending.set(req, shells.get(req.params.id, req.query.sessionId, actor).id);
+        return;
+      }
+      try {
+        shells.assertAllowed(actor);
+      } catch (err) {
+        req.auditInfo.details = { refused: "sandbox" };
+        throw err;
+      }
+      const s = await shells.open({
+        projectId: req.params.id,
+        dir,
+        actor,
+        ...(req.query.cols ? { cols: req.query.cols } : {}),
+        ...(req.query.rows ? { rows: req.query.rows } : {}),
+      });
+      pending.set(req, s.id);
+    },
+    // Reached only by a request that is not an upgrade, which the preHandler refused already.
+    handler: async () => {
+      throw new InputError("Upgrade: this operation is a websocket", { field: "Upgrade" });
+    },
+    wsHandler: (socket: WebSocket, request: FastifyRequest) => {
       const req = request as WsRequest;
       const id = pending.get(req)!;
       const send = (msg: object): void => {
@@ -242,5 +250,5 @@ export function registerProjectShellRoutes(
       });
       socket.on("close", () => attached.detach());
     },
-  );
+  });
 }

@@ -238,6 +238,11 @@ describe.each(dialects())("project shell on %s", (dialect) => {
     const bad = await call("GET", `/chaincode-projects/${project.id}/shell/sessions/a%20b`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/sessionID/);
+    // A plain GET (no upgrade) opens nothing.
+    const plain = await call("GET", `/chaincode-projects/${project.id}/shell/ws`);
+    expect(plain.statusCode).toBe(400);
+    expect(plain.json().message).toMatch(/^Upgrade: /);
+    expect((await call("GET", `/chaincode-projects/${project.id}/shell/sessions`)).json().count).toBe(0);
     const unknown = openTerminal(wsUrl("?sessionId=nope"), t.admin);
     await expect(unknown.opened).rejects.toThrow(/404/);
   });
