@@ -98,7 +98,7 @@ function shellEnv(cols: number, rows: number): Record<string, string> {
     TMPDIR: "/tmp",
     COLUMNS: String(cols),
     LINES: String(rows),
-    PS1: "\\w $ ",
+    PS1: "\\W $ ",
   };
 }
 
