@@ -38,7 +38,8 @@ export function openTerminal(url: string, headers: Record<string, string>) {
   const until = <T>(what: string, pred: () => T | undefined, timeoutMs: number): Promise<T> =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`no ${what} within ${timeoutMs} ms; output so far:\n${output.slice(-2000)}`)),
+        () =>
+          reject(new Error(`no ${what} within ${timeoutMs} ms; output so far:\n${JSON.stringify(output.slice(-600))}`)),
         timeoutMs,
       );
       const check = (): void => {

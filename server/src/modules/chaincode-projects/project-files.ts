@@ -132,6 +132,28 @@ export function projectFiles(root: string) {
     }
   }
 
+  /** Writes `abs` atomically (temporary file renamed over it) inside its pinned folder; refuses links and folders. */
+  async function put(abs: string, rel: string, content: string | Uint8Array): Promise<void> {
+    await confine(abs, rel, "path");
+    const existing = await lstat(abs).catch(() => undefined);
+    if (existing?.isSymbolicLink()) throw refuse("path", rel, "is a symlink; the editor does not write through links");
+    if (existing?.isDirectory()) throw refuse("path", rel, "is a folder");
+    await mkdir(dirname(abs), { recursive: true });
+    await confine(dirname(abs), rel, "path");
+    await inDir(dirname(abs), rel, "path", async (dir) => {
+      const tmp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
+      try {
+        await writeFile(tmp, content, { mode: existing ? existing.mode & 0o777 : 0o644, flag: "wx" });
+        // Owned like its folder (a shell's files are the sandbox user's), so the shell can edit it too.
+        await matchOwner(tmp, dir);
+        await rename(tmp, join(dir, basename(abs)));
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    });
+  }
+
   async function tree(dirAbs: string, rel: string, depth: number): Promise<TreeNode[]> {
     if (depth > MAX_DEPTH) return [];
     const entries = await readdir(dirAbs, { withFileTypes: true });
@@ -218,25 +240,16 @@ export function projectFiles(root: string) {
       // npm runs install scripts (and node-gyp) by itself on the host: a save that adds one is refused.
       assertNotNativeBuild(rel);
       if (basename(rel) === "package.json") assertNoInstallScripts(content, rel);
-      await confine(abs, rel, "path");
-      const existing = await lstat(abs).catch(() => undefined);
-      if (existing?.isSymbolicLink())
-        throw refuse("path", rel, "is a symlink; the editor does not write through links");
-      if (existing?.isDirectory()) throw refuse("path", rel, "is a folder");
-      await mkdir(dirname(abs), { recursive: true });
-      await confine(dirname(abs), rel, "path");
-      await inDir(dirname(abs), rel, "path", async (dir) => {
-        const tmp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
-        try {
-          await writeFile(tmp, content, { mode: existing ? existing.mode & 0o777 : 0o644, flag: "wx" });
-          // Owned like its folder (a shell's files are the sandbox user's), so the shell can edit it too.
-          await matchOwner(tmp, dir);
-          await rename(tmp, join(dir, basename(abs)));
-        } catch (err) {
-          await rm(tmp, { force: true });
-          throw err;
-        }
-      });
+      await put(abs, rel, content);
+    },
+
+    /**
+     * Writes bytes as they are (a restore puts back what a commit holds), with the same confinement
+     * as {@link write}: never through a symlink, only inside the project. Checks of content are the caller's.
+     */
+    async writeBytes(path: string, bytes: Uint8Array): Promise<void> {
+      const { abs, rel } = locate(path, "path");
+      await put(abs, rel, bytes);
     },
 
     async deleteFile(path: unknown): Promise<void> {

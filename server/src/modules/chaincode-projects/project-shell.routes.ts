@@ -184,6 +184,8 @@ export function registerProjectShellRoutes(
       if (problem) throw new ForbiddenError(`websocket refused: ${problem}`);
       req.auditInfo.resource = `chaincode_project:${req.params.id}`;
       const { dir } = await svc.folder(req.params.id);
+      // The history must be a real folder before the shell binds it read-only (it can't plant one then).
+      await (await svc.history(req.params.id)).ensure();
       const actor = shellActor(req);
       if (req.query.sessionId) {
         pending.set(req, shells.get(req.params.id, req.query.sessionId, actor).id);

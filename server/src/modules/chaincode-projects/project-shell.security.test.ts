@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { managerCallers, type Caller } from "../../test-support/callers.js";
@@ -105,5 +105,42 @@ describe.each(dialects())("project shell escapes (%s)", (dialect) => {
       );
     }
     expect(readFileSync(masterKey).equals(secret)).toBe(true);
+  });
+
+  it("can't make a restore write or delete through links it planted in place of files and folders", async () => {
+    const victim = join(t.config.dataDir, "victim.txt");
+    const victimDir = join(t.config.dataDir, "victim-dir");
+    writeFileSync(victim, "untouched");
+    mkdirSync(victimDir);
+    const commits = await api(`/chaincode-projects/${project.id}/commits`, t.admin);
+    const first = (commits.json().commits as { hash: string }[]).at(-1)!.hash;
+    for (const c of callers) {
+      const term = openTerminal(`ws://${base}/api/v1/chaincode-projects/${project.id}/shell/ws`, c.headers);
+      await term.opened;
+      await term.session();
+      // A tracked file swapped for a link to a console file, then a tracked folder for a link to a console folder.
+      for (const [plant, message] of [
+        [`rm -f index.js && ln -s ${victim} index.js`, /index\.js' resolves outside the project/],
+        [`rm -f index.js && rm -rf lib && ln -s ${victimDir} lib`, /lib\/.*resolves outside the project/],
+      ] as const) {
+        const at = term.output.length;
+        term.type(`${plant} && echo "<<planted>>"`);
+        await term.waitFor(/[\r\n]<<planted>>/, at);
+        const res = await t.app.inject({
+          method: "POST",
+          url: `/api/v1/chaincode-projects/${project.id}/commits/${first}/restore`,
+          headers: c.headers,
+        });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().message).toMatch(message);
+        expect(readFileSync(victim, "utf8")).toBe("untouched");
+        expect(readdirSync(victimDir)).toEqual([]);
+      }
+      const at = term.output.length;
+      term.type(`rm -f lib index.js && echo "<<clean>>"`);
+      await term.waitFor(/[\r\n]<<clean>>/, at);
+      term.ws.close();
+      await term.closed;
+    }
   });
 });
