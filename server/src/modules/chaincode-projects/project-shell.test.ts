@@ -198,6 +198,9 @@ describe.each(dialects())("project shell on %s", (dialect) => {
     const opened = (await logs("chaincode_project.shell_open")).filter((e) => e.details.sessionId === id);
     expect(opened).toHaveLength(1);
     expect(opened[0]).toMatchObject({ eventOutcome: "SUCCESS", details: { sandboxed: true } });
+    // One entry per open: the upgrade itself (hijacked) records none beside it.
+    const all = await logs("chaincode_project.shell_open");
+    expect(all.filter((e) => e.eventOutcome === "SUCCESS" && !e.details.sessionId)).toEqual([]);
     const closed = (await logs("chaincode_project.shell_close")).filter((e) => e.details.sessionId === id);
     expect(closed).toHaveLength(1);
     expect(closed[0]!.details).toMatchObject({ reason: "closed", status: 200 });
@@ -220,6 +223,20 @@ describe.each(dialects())("project shell on %s", (dialect) => {
     expect((await call("DELETE", `/chaincode-projects/${p.id}`)).statusCode).toBe(200);
     expect((await term.next("exit")).reason).toBe("the project was deleted");
     expect(processesMatching(`sleep ${tag}9`)).toEqual([]);
+  });
+
+  it("ends every session, with its processes, when the console stops", async () => {
+    const term = openTerminal(wsUrl(), callers[0]!.headers);
+    await term.opened;
+    await term.session();
+    const tag = `${8000 + Math.floor(Math.random() * 900)}`;
+    term.type(`setsid sleep ${tag}7 & echo bg`);
+    await term.waitFor(/bg\r?\n/);
+    await waitFor("the sleep", async () => (processesMatching(`sleep ${tag}7`).length ? true : undefined), 10_000, 50);
+    await t.restart();
+    await term.closed;
+    expect(processesMatching(`sleep ${tag}7`)).toEqual([]);
+    base = await listen(t);
   });
 
   it("refuses viewers everywhere, and an unknown project or a malformed session id with a named error", async () => {
@@ -284,6 +301,14 @@ describe("project shell without the sandbox", () => {
       const term = openTerminal(`ws://${base}/api/v1/chaincode-projects/${projectId}/shell/ws`, c.headers);
       await expect(term.opened).rejects.toThrow(/403 .*CHAINLAUNCH_SANDBOX=off/);
     }
+    const refusals = (
+      await t.app.inject({
+        method: "GET",
+        url: "/api/v1/audit/logs?event_type=chaincode_project.shell_open&page_size=100",
+        headers: t.admin,
+      })
+    ).json().items as { eventOutcome: string; details: Record<string, unknown> }[];
+    expect(refusals.filter((e) => e.eventOutcome === "FAILURE" && e.details.refused === "sandbox")).toHaveLength(2);
     const admin = openTerminal(`ws://${base}/api/v1/chaincode-projects/${projectId}/shell/ws`, t.admin);
     await admin.opened;
     const id = await admin.session();
