@@ -251,6 +251,14 @@ describe.each(dialects())("project shell on %s", (dialect) => {
     }
     const term = openTerminal(wsUrl(), viewer);
     await expect(term.opened).rejects.toThrow(/403/);
+    // A page on another site can't use a signed-in manager's cookie to open a shell.
+    const session = callers.find((c) => c.label === "manager session")!;
+    const crossSite = openTerminal(wsUrl(), {
+      cookie: session.headers.cookie!,
+      origin: "https://evil.example",
+      "sec-fetch-site": "cross-site",
+    });
+    await expect(crossSite.opened).rejects.toThrow(/403 .*websocket refused/);
     expect((await call("GET", "/chaincode-projects/999999/shell/config")).statusCode).toBe(404);
     const bad = await call("GET", `/chaincode-projects/${project.id}/shell/sessions/a%20b`);
     expect(bad.statusCode).toBe(400);
