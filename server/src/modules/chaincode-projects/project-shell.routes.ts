@@ -191,19 +191,19 @@ export function registerProjectShellRoutes(
         pending.set(req, shells.get(req.params.id, req.query.sessionId, actor).id);
         return;
       }
-      try {
-        shells.assertAllowed(actor);
-      } catch (err) {
-        req.auditInfo.details = { refused: "sandbox" };
-        throw err;
-      }
-      const s = await shells.open({
-        projectId: req.params.id,
-        dir,
-        actor,
-        ...(req.query.cols ? { cols: req.query.cols } : {}),
-        ...(req.query.rows ? { rows: req.query.rows } : {}),
-      });
+      const s = await shells
+        .open({
+          projectId: req.params.id,
+          dir,
+          actor,
+          ...(req.query.cols ? { cols: req.query.cols } : {}),
+          ...(req.query.rows ? { rows: req.query.rows } : {}),
+        })
+        .catch((err: unknown) => {
+          // The sandbox refused (off, missing or broken, for a non-admin): the audit entry says so.
+          if (err instanceof ForbiddenError) req.auditInfo.details = { refused: "sandbox" };
+          throw err;
+        });
       pending.set(req, s.id);
     },
     // Reached only by a request that is not an upgrade, which the preHandler refused already.

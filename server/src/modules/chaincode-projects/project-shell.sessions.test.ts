@@ -68,4 +68,24 @@ describe("shell sessions", () => {
     expect(shells.size).toBe(0);
     expect(() => shells.get(1, b1.id, bob)).toThrow(/not found/);
   });
+
+  it("refuses a manager with a 403 naming why when bwrap is broken, and gives an admin an unsandboxed shell", async () => {
+    const broken = createSandbox({
+      mode: "bwrap",
+      user: "chainlaunch-sandbox",
+      cacheDir: SANDBOX_TEST_CACHE,
+      bwrap: "/bin/false",
+    });
+    const shells = createShellSessions({ sandbox: broken });
+    try {
+      await expect(shells.open({ projectId: 1, dir, actor: alice })).rejects.toMatchObject({
+        status: 403,
+        message: expect.stringMatching(/^shell: the sandbox does not work on this host .*only an admin/),
+      });
+      const s = await shells.open({ projectId: 1, dir, actor: { ...alice, admin: true, hostCommand: true } });
+      expect(s.sandboxed).toBe(false);
+    } finally {
+      await shells.closeAll();
+    }
+  });
 });

@@ -266,8 +266,14 @@ export function createShellSessions(deps: {
       try {
         boxed = await deps.sandbox.wrap(cmd, policy);
       } catch (err) {
-        // Only an admin (HOST_COMMAND) gets here without a working sandbox, and asked for it.
-        if (!(err instanceof SandboxUnavailableError) || !p.actor.hostCommand) throw err;
+        if (!(err instanceof SandboxUnavailableError)) throw err;
+        // bwrap is installed but broken here: as when it is missing, only an admin (HOST_COMMAND) goes on, unsandboxed.
+        if (!p.actor.hostCommand) {
+          throw new ForbiddenError(
+            `shell: the sandbox does not work on this host (${err.message}), and a shell outside it could read the master key and the database; only an admin may open one`,
+            { sandbox: deps.sandbox.kind, field: "shell" },
+          );
+        }
         sandboxed = false;
       }
       if (deps.sandbox.kind !== "bwrap") sandboxed = false;
