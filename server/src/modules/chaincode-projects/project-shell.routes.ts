@@ -22,6 +22,8 @@ import type { ProjectsService } from "./projects.service.js";
 
 const tags = ["Shell"];
 const MAX_MESSAGE_BYTES = 80 * 1024;
+/** Unsent output a socket may hold before its shell is paused. */
+const MAX_BUFFERED = 1024 * 1024;
 
 /** The caller as the shell sessions see them: admins see everyone's; HOST_COMMAND may go unsandboxed. */
 export function shellActor(req: FastifyRequest): ShellActor {
@@ -220,6 +222,7 @@ export function registerProjectShellRoutes(
       try {
         attached = shells.attach(req.params.id, id, shellActor(req), {
           output: (data) => send({ type: "output", data }),
+          congested: () => socket.readyState === socket.OPEN && socket.bufferedAmount > MAX_BUFFERED,
           exit: (e) => {
             send({ type: "exit", exitCode: e.exitCode, ...(e.signal ? { signal: e.signal } : {}), reason: e.reason });
             socket.close(1000, "session ended");

@@ -69,6 +69,38 @@ describe("shell sessions", () => {
     expect(() => shells.get(1, b1.id, bob)).toThrow(/not found/);
   });
 
+  it("pauses a flooding shell while its socket is congested, and replays only the last 64 KiB", async () => {
+    const shells = createShellSessions({ sandbox });
+    try {
+      const s = await shells.open({ projectId: 1, dir, actor: alice });
+      let out = "";
+      let congested = true;
+      const a = shells.attach(1, s.id, alice, {
+        output: (d) => (out += d),
+        exit: () => undefined,
+        congested: () => congested,
+      });
+      a.input("yes flood | head -c 3000000; echo flood-done\n");
+      // Congested: the PTY is paused, so output stops well short of the flood.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(out.length).toBeLessThan(1_000_000);
+      congested = false;
+      await waitFor(
+        "the flood to end",
+        async () => (/flood-done\r?\n/.test(out.slice(-200)) ? true : undefined),
+        30_000,
+        50,
+      );
+      a.detach();
+      const again = shells.attach(1, s.id, alice, { output: () => undefined, exit: () => undefined });
+      expect(again.scrollback.length).toBeLessThanOrEqual(64 * 1024);
+      expect(again.scrollback).toMatch(/flood-done/);
+      again.detach();
+    } finally {
+      await shells.closeAll();
+    }
+  });
+
   it("refuses a manager with a 403 naming why when bwrap is broken, and gives an admin an unsandboxed shell", async () => {
     const broken = createSandbox({
       mode: "bwrap",

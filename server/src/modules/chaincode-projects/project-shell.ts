@@ -25,6 +25,8 @@ export interface ShellActor {
 /** What a socket attached to a session receives. */
 export interface ShellListener {
   output(data: string): void;
+  /** True while the socket has too much unsent output: the PTY is paused until it drains. */
+  congested?(): boolean;
   exit(info: { exitCode: number; signal?: number | undefined; reason: string }): void;
 }
 
@@ -59,7 +61,9 @@ interface Session {
   rows: number;
   createdAt: Date;
   lastActivity: number;
-  scrollback: string;
+  /** The last output, in chunks (joined only when a socket attaches again). */
+  scrollback: string[];
+  scrollbackLength: number;
   listeners: Set<ShellListener>;
   ended?: Promise<void>;
 }
@@ -154,6 +158,12 @@ export function createShellSessions(deps: {
       : "the sandbox (bubblewrap) is unavailable on this host, and a shell outside it could read the master key and the database; only an admin may open one";
   }
 
+  /** 403 naming why when `actor` may not have a shell here. */
+  function assertAllowed(actor: ShellActor): void {
+    const why = refusal(actor);
+    if (why) throw new ForbiddenError(`shell: ${why}`, { sandbox: deps.sandbox.kind, field: "shell" });
+  }
+
   /** Kills the PTY's whole process group (the sandbox launcher and, with its pid namespace, all inside). */
   function kill(s: Session): void {
     try {
@@ -226,14 +236,11 @@ export function createShellSessions(deps: {
     },
 
     /** 403 naming why when `actor` may not have a shell here. */
-    assertAllowed(actor: ShellActor): void {
-      const why = refusal(actor);
-      if (why) throw new ForbiddenError(`shell: ${why}`, { sandbox: deps.sandbox.kind, field: "shell" });
-    },
+    assertAllowed,
 
     /** Starts a shell in `dir` for `actor` (limits checked first). */
     async open(p: { projectId: number; dir: string; actor: ShellActor; cols?: number; rows?: number }) {
-      this.assertAllowed(p.actor);
+      assertAllowed(p.actor);
       const mine = [...sessions.values()].filter((s) => s.actor.userId === p.actor.userId).length;
       if (mine >= maxPerUser) {
         throw new ConflictError(
@@ -296,13 +303,29 @@ export function createShellSessions(deps: {
         rows,
         createdAt: new Date(),
         lastActivity: Date.now(),
-        scrollback: "",
+        scrollback: [],
+        scrollbackLength: 0,
         listeners: new Set(),
       };
       sessions.set(s.id, s);
       pty.onData((data) => {
-        s.scrollback = (s.scrollback + data).slice(-SCROLLBACK_BYTES);
+        s.scrollback.push(data);
+        s.scrollbackLength += data.length;
+        while (s.scrollbackLength - s.scrollback[0]!.length >= SCROLLBACK_BYTES) {
+          s.scrollbackLength -= s.scrollback.shift()!.length;
+        }
         for (const l of s.listeners) l.output(data);
+        // A socket that can't keep up (`yes`, a huge cat) pauses the shell instead of filling the console's memory.
+        const slow = (): boolean => [...s.listeners].some((l) => l.congested?.() ?? false);
+        if (slow() && !s.ended) {
+          pty.pause();
+          const wait = (): void => {
+            if (s.ended) return;
+            if (slow()) setTimeout(wait, 50);
+            else pty.resume();
+          };
+          setTimeout(wait, 50);
+        }
       });
       pty.onExit(({ exitCode, signal }) => {
         if (s.ended) return;
@@ -324,7 +347,7 @@ export function createShellSessions(deps: {
       s.lastActivity = Date.now();
       return {
         session: info(s),
-        scrollback: s.scrollback,
+        scrollback: s.scrollback.join("").slice(-SCROLLBACK_BYTES),
         input(data: string): void {
           s.lastActivity = Date.now();
           s.pty.write(data);
