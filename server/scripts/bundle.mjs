@@ -26,9 +26,9 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: true,
-  // better-sqlite3 and pkcs11js are native; pg is only loaded when DATABASE_URL is set; dockerode
+  // better-sqlite3, pkcs11js and node-pty (the project shell's PTY) are native; pg is only loaded when DATABASE_URL is set; dockerode
   // (ssh2's native crypto inside) only when a container runs.
-  external: ["better-sqlite3", "pg", "pkcs11js", "dockerode"],
+  external: ["better-sqlite3", "pg", "pkcs11js", "dockerode", "@lydell/node-pty"],
   banner,
   logLevel: "warning",
 });

@@ -111,7 +111,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     keys,
     defaults: nodes.defaults,
   });
-  const projects = registerProjectsModule(api, ctx, chaincodes);
+  const projects = registerProjectsModule(api, ctx, chaincodes, sandbox);
   fabricNetworks.addUsageChecker((networkId) => projects.networkUsage(networkId));
   fabricNetworks.addUsageChecker((networkId) => chaincodes.service.networkUsage(networkId));
   keys.addUsageChecker((keyId) => chaincodes.service.keyUsage(keyId));

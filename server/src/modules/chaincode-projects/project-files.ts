@@ -1,5 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import {
+  lchown,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import { assertNoInstallScripts, assertNotNativeBuild } from "../fabric-chaincodes/source-policy.js";
@@ -16,6 +30,17 @@ export interface TreeNode {
   path: string;
   isDir: boolean;
   children?: TreeNode[];
+}
+
+/** Linux shows where a descriptor points under /proc/self/fd: the check that can't be raced. */
+const PROC_FD = existsSync("/proc/self/fd");
+
+/** When the console is root, a new file takes its folder's owner (the sandbox user's, once a shell ran). */
+async function matchOwner(file: string, dir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  // stat, not lstat: `dir` may be a /proc/self/fd link, whose own owner is the console.
+  const st = await stat(dir);
+  if (st.uid !== 0) await lchown(file, st.uid, st.gid);
 }
 
 const refuse = (field: string, path: string, why: string): InputError =>
@@ -79,6 +104,56 @@ export function projectFiles(root: string) {
     }
   }
 
+  /**
+   * Opens `abs` (following links, as `confine` allowed) and checks where the descriptor really is:
+   * a folder swapped for a symlink between the check and the open (a shell in the project can race
+   * the console) is caught here, because the kernel's answer for the descriptor can't be raced.
+   * The returned path goes through `/proc/self/fd`, so later operations stay in that very folder.
+   */
+  async function pin(abs: string, rel: string, field: string, flags: number) {
+    const fh = await open(abs, flags | constants.O_NONBLOCK);
+    if (PROC_FD) {
+      const real = await readlink(`/proc/self/fd/${fh.fd}`).catch(() => "");
+      if (!inside(await rootReal(), real)) {
+        await fh.close();
+        throw refuse(field, rel, "resolves outside the project (through a symlink)");
+      }
+    }
+    return { fh, path: PROC_FD ? `/proc/self/fd/${fh.fd}` : abs };
+  }
+
+  /** Runs `fn` with a path of `dirAbs` pinned by {@link pin}. */
+  async function inDir<T>(dirAbs: string, rel: string, field: string, fn: (dir: string) => Promise<T>): Promise<T> {
+    const { fh, path } = await pin(dirAbs, rel, field, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      return await fn(path);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Writes `abs` atomically (temporary file renamed over it) inside its pinned folder; refuses links and folders. */
+  async function put(abs: string, rel: string, content: string | Uint8Array): Promise<void> {
+    await confine(abs, rel, "path");
+    const existing = await lstat(abs).catch(() => undefined);
+    if (existing?.isSymbolicLink()) throw refuse("path", rel, "is a symlink; the editor does not write through links");
+    if (existing?.isDirectory()) throw refuse("path", rel, "is a folder");
+    await mkdir(dirname(abs), { recursive: true });
+    await confine(dirname(abs), rel, "path");
+    await inDir(dirname(abs), rel, "path", async (dir) => {
+      const tmp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
+      try {
+        await writeFile(tmp, content, { mode: existing ? existing.mode & 0o777 : 0o644, flag: "wx" });
+        // Owned like its folder (a shell's files are the sandbox user's), so the shell can edit it too.
+        await matchOwner(tmp, dir);
+        await rename(tmp, join(dir, basename(abs)));
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    });
+  }
+
   async function tree(dirAbs: string, rel: string, depth: number): Promise<TreeNode[]> {
     if (depth > MAX_DEPTH) return [];
     const entries = await readdir(dirAbs, { withFileTypes: true });
@@ -110,15 +185,50 @@ export function projectFiles(root: string) {
       return { name, path: "", isDir: true, children: await tree(root, "", 0) };
     },
 
+    /**
+     * One folder's names (not recursive): its files, its folders, and the folders left out as the
+     * tree leaves them out (node_modules, .git, dist, bin). Symlinks and special files are in neither
+     * list: they are never followed. `dir` empty or absent is the root.
+     */
+    async listDir(dir: unknown): Promise<{ directories: string[]; files: string[]; skipped: string[] }> {
+      const { abs, rel } = locate(dir ?? "", "dir", true);
+      await confine(abs, rel, "dir");
+      const flags = constants.O_RDONLY | constants.O_DIRECTORY;
+      const opened = await pin(abs, rel, "dir", flags).catch((err: unknown) => {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "ENOENT") throw new NotFoundError(`dir: '${rel}' does not exist`);
+        if (code === "ENOTDIR") throw refuse("dir", rel, "is not a folder");
+        throw err;
+      });
+      try {
+        const out = { directories: [] as string[], files: [] as string[], skipped: [] as string[] };
+        const entries = await readdir(opened.path, { withFileTypes: true });
+        for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+          if (e.isDirectory()) (IGNORED_DIRS.has(e.name) ? out.skipped : out.directories).push(e.name);
+          else if (e.isFile()) out.files.push(e.name);
+        }
+        return out;
+      } finally {
+        await opened.fh.close();
+      }
+    },
+
     async read(path: unknown): Promise<string> {
       const { abs, rel } = locate(path, "path");
       await confine(abs, rel, "path");
-      const st = await stat(abs).catch(() => undefined);
-      if (!st) throw new NotFoundError(`path: '${rel}' does not exist`);
-      if (!st.isFile()) throw refuse("path", rel, "is not a file");
-      if (st.size > MAX_FILE_BYTES) throw refuse("path", rel, `is larger than ${MAX_FILE_BYTES} bytes`);
-      const bytes = await readFile(abs);
-      return bytes.toString("utf8");
+      const opened = await pin(abs, rel, "path", constants.O_RDONLY).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new NotFoundError(`path: '${rel}' does not exist`);
+        throw err;
+      });
+      try {
+        const st = await opened.fh.stat();
+        if (!st.isFile()) throw refuse("path", rel, "is not a file");
+        if (st.size > MAX_FILE_BYTES) throw refuse("path", rel, `is larger than ${MAX_FILE_BYTES} bytes`);
+        const bytes = await opened.fh.readFile();
+        return bytes.toString("utf8");
+      } finally {
+        await opened.fh.close();
+      }
     },
 
     async write(path: unknown, content: unknown): Promise<void> {
@@ -130,21 +240,16 @@ export function projectFiles(root: string) {
       // npm runs install scripts (and node-gyp) by itself on the host: a save that adds one is refused.
       assertNotNativeBuild(rel);
       if (basename(rel) === "package.json") assertNoInstallScripts(content, rel);
-      await confine(abs, rel, "path");
-      const existing = await lstat(abs).catch(() => undefined);
-      if (existing?.isSymbolicLink())
-        throw refuse("path", rel, "is a symlink; the editor does not write through links");
-      if (existing?.isDirectory()) throw refuse("path", rel, "is a folder");
-      await mkdir(dirname(abs), { recursive: true });
-      await confine(dirname(abs), rel, "path");
-      const tmp = join(dirname(abs), `.${randomBytes(6).toString("hex")}.tmp`);
-      try {
-        await writeFile(tmp, content, { mode: existing ? existing.mode & 0o777 : 0o644, flag: "wx" });
-        await rename(tmp, abs);
-      } catch (err) {
-        await rm(tmp, { force: true });
-        throw err;
-      }
+      await put(abs, rel, content);
+    },
+
+    /**
+     * Writes bytes as they are (a restore puts back what a commit holds), with the same confinement
+     * as {@link write}: never through a symlink, only inside the project. Checks of content are the caller's.
+     */
+    async writeBytes(path: string, bytes: Uint8Array): Promise<void> {
+      const { abs, rel } = locate(path, "path");
+      await put(abs, rel, bytes);
     },
 
     async deleteFile(path: unknown): Promise<void> {
@@ -154,7 +259,7 @@ export function projectFiles(root: string) {
       if (!st) throw new NotFoundError(`path: '${rel}' does not exist`);
       if (st.isDirectory()) throw refuse("path", rel, "is a folder; delete it with dirs/delete");
       // A symlink inside the project is removed itself; its target is not touched.
-      await unlink(abs);
+      await inDir(dirname(abs), rel, "path", (dir) => unlink(join(dir, basename(abs))));
     },
 
     async createDir(dir: unknown): Promise<void> {
@@ -172,7 +277,7 @@ export function projectFiles(root: string) {
       const st = await lstat(abs).catch(() => undefined);
       if (!st) throw new NotFoundError(`dir: '${rel}' does not exist`);
       if (!st.isDirectory()) throw refuse("dir", rel, "is not a folder");
-      await rm(abs, { recursive: true });
+      await inDir(dirname(abs), rel, "dir", (dir) => rm(join(dir, basename(abs)), { recursive: true }));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -84,5 +84,20 @@ describe("project history (a git repository in the project folder)", () => {
     expect(await status(h.detail("not-a-hash"))).toBe(400);
     expect(await status(h.detail("0123456789abcdef0123456789abcdef01234567"))).toBe(404);
     expect(await status(h.fileAt((await h.list(1, 1))[0]!.hash, "missing.txt"))).toBe(404);
+  });
+
+  it("records around a FIFO (a shell can make one; reading it would block), keeps links as links, refuses a linked .git", async () => {
+    const dir = mkdtempSync(join(base, "p-"));
+    writeFileSync(join(dir, "a.txt"), "a");
+    writeFileSync(join(base, "outside.txt"), "outside");
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    symlinkSync(join(base, "outside.txt"), join(dir, "link"));
+    const h = projectHistory(dir);
+    const c = await h.snapshot("Create", "");
+    expect((await h.detail(c)).added).toEqual(["a.txt", "link"]);
+    expect(await h.fileAt(c, "link")).toBe(join(base, "outside.txt"));
+    const other = mkdtempSync(join(base, "p-"));
+    symlinkSync(join(dir, ".git"), join(other, ".git"));
+    await expect(projectHistory(other).snapshot("x", "")).rejects.toThrow(/\.git is not a folder/);
   });
 });

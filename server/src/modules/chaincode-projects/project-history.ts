@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { lstat, readdir } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { projectFiles } from "./project-files.js";
 import { createTwoFilesPatch } from "diff";
 import git from "isomorphic-git";
 import { InputError, NotFoundError } from "../../http/errors.js";
@@ -20,6 +21,26 @@ export interface CommitInfo {
 
 const HASH = /^[0-9a-f]{4,40}$/;
 
+const ignoreMissing = (err: unknown): void => {
+  if (!(err instanceof NotFoundError)) throw err;
+};
+
+/** Paths (relative, with `/`) of what is neither a file, a folder nor a symlink, outside .git and node_modules. */
+async function specialFiles(dir: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  async function walk(abs: string, rel: string, depth: number): Promise<void> {
+    if (depth > 32) return;
+    for (const e of await readdir(abs, { withFileTypes: true }).catch(() => [])) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (e.name !== ".git" && e.name !== "node_modules") await walk(join(abs, e.name), childRel, depth + 1);
+      } else if (!e.isFile() && !e.isSymbolicLink()) out.add(childRel);
+    }
+  }
+  await walk(dir, "", 0);
+  return out;
+}
+
 /**
  * A project's history as a real git repository in its folder (`.git`, written by isomorphic-git):
  * every successful start is a commit of the project's files (what `.gitignore` leaves out, such as
@@ -33,7 +54,10 @@ export function projectHistory(dir: string) {
   });
 
   async function ensureRepo(): Promise<void> {
-    if (!fs.existsSync(join(dir, ".git"))) await git.init({ fs, dir, defaultBranch: "main" });
+    const st = await lstat(join(dir, ".git")).catch(() => undefined);
+    // A link planted as .git would have the console write the history elsewhere.
+    if (st && !st.isDirectory()) throw new InputError("id: the project's .git is not a folder; remove it");
+    if (!st) await git.init({ fs, dir, defaultBranch: "main" });
   }
 
   async function head(): Promise<string | undefined> {
@@ -100,9 +124,14 @@ export function projectHistory(dir: string) {
 
   return {
     /** Stages the project's files as they are now (what a start is about to build). */
+    /** Makes the repository if the folder has none (a shell binds `.git` read-only, so it must exist first). */
+    ensure: ensureRepo,
+
     async stage(): Promise<void> {
       await ensureRepo();
-      const matrix = await git.statusMatrix({ fs, dir });
+      // FIFOs, sockets and devices (a shell can make them) would block git's read: left out.
+      const special = await specialFiles(dir);
+      const matrix = await git.statusMatrix({ fs, dir, filter: (f) => !special.has(f) });
       for (const [filepath, headStatus, workdir, stage] of matrix) {
         if (workdir === 0) {
           if (headStatus !== 0 || stage !== 0) await git.remove({ fs, dir, filepath });
@@ -168,13 +197,15 @@ export function projectHistory(dir: string) {
         const { blob } = await git.readBlob({ fs, dir, oid, filepath: file });
         assertNoInstallScripts(Buffer.from(blob).toString("utf8"), file);
       }
+      // Through the files API's confinement: a shell may have swapped a file or folder for a symlink
+      // pointing outside the project, and the console (root, perhaps) must not write or delete through it.
+      const files = projectFiles(dir);
       for (const file of tracked) {
-        if (!wanted.includes(file)) await rm(join(dir, file), { force: true });
+        if (!wanted.includes(file)) await files.deleteFile(file).catch(ignoreMissing);
       }
       for (const file of wanted) {
         const { blob } = await git.readBlob({ fs, dir, oid, filepath: file });
-        await mkdir(dirname(join(dir, file)), { recursive: true });
-        await writeFile(join(dir, file), blob);
+        await files.writeBytes(file, blob);
       }
       return this.snapshot(`Restore ${oid.slice(0, 7)}`, user);
     },

@@ -91,6 +91,17 @@ export const dirQuery = z.object({
   dir: pathText.describe("Folder path relative to the project root"),
   project: z.string().max(255).optional().describe("Project slug (accepted for compatibility; the id decides)"),
 });
+export const listDirQuery = z.object({
+  dir: pathText.optional().describe("Folder to list, relative to the project root (the root when empty)"),
+});
+export const listFilesResponse = z.object({
+  files: z.array(z.string()).describe("Names of the folder's files (symlinks are not listed)"),
+});
+export const listEntriesResponse = z.object({
+  directories: z.array(z.string()).describe("Names of the folder's subfolders"),
+  files: z.array(z.string()).describe("Names of the folder's files (symlinks are not listed)"),
+  skipped: z.array(z.string()).describe("Subfolders left out: node_modules, .git, dist, bin"),
+});
 export const writeFileBody = z.object({
   path: pathText.describe("File path relative to the project root"),
   content: z

@@ -63,6 +63,8 @@ export function createProjectsService(deps: {
   db: DB;
   dir: string;
   chaincodes?: { service: ChaincodesService; calls: ChaincodeCalls };
+  /** Runs before a project's folder is removed (its shell sessions end first, so nothing writes into it meanwhile). */
+  beforeRemove?: (id: number) => Promise<void>;
 }) {
   const repo = createProjectsRepo(deps.db);
   const logFile = (row: Pick<ProjectRow, "id">): string => join(deps.dir, ".runs", `${row.id}.log`);
@@ -239,6 +241,7 @@ export function createProjectsService(deps: {
       if (row.status === "building") throw new ConflictError(`id: project '${row.name}' is building; wait for it`);
       // Its chaincode server stops; the chaincode and its definitions stay (they are on the channel).
       if (runner && row.status === "running") await runner.stop(row, user);
+      await deps.beforeRemove?.(id);
       await repo.delete(id);
       await rm(folder(row), { recursive: true, force: true });
       await rm(logFile(row), { force: true });
@@ -248,6 +251,12 @@ export function createProjectsService(deps: {
     /** The project's history (a git repository in its folder). */
     async history(id: number): Promise<ProjectHistory> {
       return projectHistory(folder(await project(id)));
+    },
+
+    /** The project's row and folder (where its shell starts, what its download holds). */
+    async folder(id: number): Promise<{ row: ProjectRow; dir: string }> {
+      const row = await project(id);
+      return { row, dir: folder(row) };
     },
 
     /** The project's files, confined to its folder. */

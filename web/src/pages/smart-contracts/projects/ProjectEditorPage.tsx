@@ -1,19 +1,17 @@
 import { useQueryClient } from "@tanstack/react-query";
 import {
-  ChevronDownIcon,
-  ChevronRightIcon,
-  FileIcon,
   FilePlusIcon,
-  FolderIcon,
   FolderPlusIcon,
   Loader2Icon,
   PencilIcon,
   PlayIcon,
   SaveIcon,
   SquareIcon,
+  TerminalIcon,
   Trash2Icon,
+  DownloadIcon,
 } from "lucide-react";
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
 import { isApiError } from "@/api/errors";
@@ -21,9 +19,6 @@ import { CodeEditor } from "@/components/code-editor/CodeEditor";
 import { ErrorState, LoadingRows } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/input";
-import { FieldError, Label } from "@/components/ui/label";
 import { useMeQuery } from "@/data/auth/me-query";
 import { useChaincodeMetadataQuery } from "@/data/chaincodes/chaincode-queries";
 import { chaincodeKeys } from "@/data/chaincodes/keys";
@@ -38,13 +33,20 @@ import {
   useRunProjectMutation,
   writeProjectFile,
 } from "@/data/projects/project-data";
-import type { BuildDiagnostic, TreeNode } from "@/data/projects/types";
+import type { BuildDiagnostic } from "@/data/projects/types";
 import { API_BASE } from "@/api/client";
 import { errorMessage } from "@/lib/utils";
 import { FunctionForm } from "@/pages/smart-contracts/ChaincodePlaygroundPage";
 import { contractFunctions } from "@/pages/smart-contracts/contract-metadata";
 import { ProjectStatusBadge } from "@/pages/smart-contracts/projects/CreateProjectDialog";
+import { projectDownloadUrl, useShellConfigQuery } from "@/data/projects/shell-data";
+import { NameDialog, Tree } from "@/pages/smart-contracts/projects/ProjectFileTree";
 import { defaultFile, diagnosticsOf, joinPath } from "@/pages/smart-contracts/projects/project-tree";
+
+/** xterm.js is loaded when a terminal is first opened. */
+const ProjectTerminal = lazy(() =>
+  import("@/pages/smart-contracts/projects/ProjectTerminal").then((m) => ({ default: m.ProjectTerminal })),
+);
 
 /** The project's run log, live: the last lines, then each new one (Server-Sent Events). */
 function useLiveLog(projectId: number): string[] {
@@ -57,113 +59,6 @@ function useLiveLog(projectId: number): string[] {
     return () => source.close();
   }, [projectId]);
   return lines;
-}
-
-function Tree({
-  node,
-  open,
-  selected,
-  onOpen,
-  onSelectDir,
-  selectedDir,
-}: {
-  node: TreeNode;
-  open: string | undefined;
-  selected: string | undefined;
-  onOpen: (path: string) => void;
-  onSelectDir: (path: string) => void;
-  selectedDir: string;
-}): ReactElement {
-  const [collapsed, setCollapsed] = useState<Record<string, boolean>>({});
-  const render = (n: TreeNode, depth: number): ReactElement[] =>
-    (n.children ?? []).flatMap((c) => {
-      const pad = { paddingLeft: `${depth * 0.75 + 0.25}rem` };
-      if (c.isDir) {
-        const isCollapsed = collapsed[c.path] ?? false;
-        return [
-          <button
-            key={c.path}
-            type="button"
-            style={pad}
-            onClick={() => {
-              setCollapsed({ ...collapsed, [c.path]: !isCollapsed });
-              onSelectDir(c.path);
-            }}
-            className={`flex w-full items-center gap-1 rounded py-0.5 text-left text-sm ${selectedDir === c.path ? "bg-muted" : "hover:bg-muted/50"}`}
-          >
-            {isCollapsed ? <ChevronRightIcon className="size-3" /> : <ChevronDownIcon className="size-3" />}
-            <FolderIcon className="size-3.5 text-muted-foreground" /> {c.name}
-          </button>,
-          ...(isCollapsed ? [] : render(c, depth + 1)),
-        ];
-      }
-      return [
-        <button
-          key={c.path}
-          type="button"
-          style={pad}
-          aria-current={open === c.path ? "true" : undefined}
-          onClick={() => onOpen(c.path)}
-          className={`flex w-full items-center gap-1 truncate rounded py-0.5 text-left text-sm ${open === c.path ? "bg-primary/10 font-medium" : selected === c.path ? "bg-muted" : "hover:bg-muted/50"}`}
-        >
-          <FileIcon className="ml-4 size-3.5 shrink-0 text-muted-foreground" /> {c.name}
-        </button>,
-      ];
-    });
-  return <nav aria-label="Project files">{render(node, 0)}</nav>;
-}
-
-/** Asks for a name (new file, new folder, rename). */
-function NameDialog({
-  title,
-  initial,
-  onSubmit,
-  onClose,
-}: {
-  title: string;
-  initial: string;
-  onSubmit: (name: string) => Promise<void>;
-  onClose: () => void;
-}): ReactElement {
-  const [name, setName] = useState(initial);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent): Promise<void> => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      await onSubmit(name);
-      onClose();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Dialog open onOpenChange={(v) => !v && onClose()}>
-      <DialogContent>
-        <form onSubmit={(e) => void submit(e)} className="grid gap-4">
-          <DialogHeader>
-            <DialogTitle>{title}</DialogTitle>
-          </DialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor="entry-name">Path</Label>
-            <Input id="entry-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
-          </div>
-          <FieldError message={error} />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy && <Loader2Icon className="animate-spin" />} OK
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
-  );
 }
 
 /** sc/fabric/projects/chaincodes/{id}/editor: files, Monaco, run with live output, and calls to the running code. */
@@ -193,6 +88,14 @@ export function ProjectEditorPage(): ReactElement {
   const meta = useChaincodeMetadataQuery(chaincodeId ?? Number.NaN);
   const fns = useMemo(() => contractFunctions(meta.data), [meta.data]);
   const markers = useMemo(() => diagnostics.filter((d) => d.file === openPath), [diagnostics, openPath]);
+  const [terminalOpen, setTerminalOpen] = useState(false);
+  const shell = useShellConfigQuery(id, canWrite);
+  /** The shell may have changed files: the tree is read again once its output pauses. */
+  const treeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const onShellOutput = (): void => {
+    if (treeTimer.current) clearTimeout(treeTimer.current);
+    treeTimer.current = setTimeout(() => void qc.invalidateQueries({ queryKey: projectKeys.tree(id) }), 700);
+  };
 
   useEffect(() => {
     if (!openPath && tree.data) setOpenPath(defaultFile(tree.data));
@@ -271,6 +174,20 @@ export function ProjectEditorPage(): ReactElement {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
+          <Button variant="outline" asChild>
+            <a href={projectDownloadUrl(id)} download>
+              <DownloadIcon /> Download
+            </a>
+          </Button>
+          {canWrite && (
+            <Button
+              variant={terminalOpen ? "secondary" : "outline"}
+              aria-pressed={terminalOpen}
+              onClick={() => setTerminalOpen((o) => !o)}
+            >
+              <TerminalIcon /> Terminal
+            </Button>
+          )}
           <Button variant="outline" onClick={() => void save()} disabled={!dirty || saving || !canWrite}>
             {saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />} Save{dirty ? " *" : ""}
           </Button>
@@ -445,6 +362,30 @@ export function ProjectEditorPage(): ReactElement {
           </CardContent>
         </Card>
       </div>
+      {canWrite && terminalOpen && (
+        <Card className="min-w-0">
+          <CardHeader className="py-2">
+            <CardTitle className="text-sm">Terminal</CardTitle>
+          </CardHeader>
+          <CardContent className="pb-3">
+            {shell.isPending ? (
+              <Loader2Icon className="animate-spin" aria-label="Loading the terminal" />
+            ) : shell.isError ? (
+              <p className="text-sm text-destructive" role="alert">
+                {errorMessage(shell.error)}
+              </p>
+            ) : !shell.data.available ? (
+              <p className="text-sm text-muted-foreground" role="alert">
+                No terminal here: {shell.data.reason}
+              </p>
+            ) : (
+              <Suspense fallback={<Loader2Icon className="animate-spin" aria-label="Loading the terminal" />}>
+                <ProjectTerminal projectId={id} onOutput={onShellOutput} />
+              </Suspense>
+            )}
+          </CardContent>
+        </Card>
+      )}
       {dialog && (
         <NameDialog
           title={dialog === "file" ? "New file" : dialog === "folder" ? "New folder" : `Rename ${openPath ?? ""}`}
