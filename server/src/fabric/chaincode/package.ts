@@ -25,7 +25,7 @@ export function validateLabel(label: string): void {
  * A ustar archive of regular files only (the peer rejects directory entries at the top level),
  * with fixed mode 0644, owner 0 and mtime 0 so the same input always gives the same bytes.
  */
-function tar(files: [string, Buffer][]): Buffer {
+export function ustar(files: [string, Buffer][]): Buffer {
   const blocks: Buffer[] = [];
   for (const [name, data] of files) {
     const h = Buffer.alloc(512);
@@ -64,7 +64,7 @@ export function buildCcaasPackage(p: {
 } {
   validateLabel(p.label);
   const code = gzipSync(
-    tar([
+    ustar([
       ["connection.json", Buffer.from(JSON.stringify(p.connection))],
       ...Object.entries(p.indexes ?? {}).map(
         ([n, v]) => [`META-INF/statedb/couchdb/indexes/${n}.json`, Buffer.from(v)] as [string, Buffer],
@@ -72,7 +72,7 @@ export function buildCcaasPackage(p: {
     ]),
   );
   const bytes = gzipSync(
-    tar([
+    ustar([
       ["metadata.json", Buffer.from(JSON.stringify({ type: "ccaas", label: p.label, path: "" }))],
       ["code.tar.gz", code],
     ]),

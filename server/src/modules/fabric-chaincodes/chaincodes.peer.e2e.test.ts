@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { common } from "@hyperledger/fabric-protos";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildCcaasPackage } from "../../fabric/chaincode/package.js";
+import { buildCcaasPackage, ustar } from "../../fabric/chaincode/package.js";
 import { createFabricBinaryResolver } from "../../runtime/index.js";
 import { blockHeaderHash } from "../../fabric/configtx/genesis.js";
 import { expectHostCommandRefused, managerCallers } from "../../test-support/callers.js";
@@ -41,22 +41,7 @@ afterAll(async () => {
 
 /** A gzip tar of metadata.json only: a package of another type than ccaas (never sent to a peer here). */
 function golangPackage(label: string): Buffer {
-  const meta = Buffer.from(JSON.stringify({ type: "golang", label, path: "x" }));
-  const h = Buffer.alloc(512);
-  h.write("metadata.json", 0);
-  h.write("0000644\0", 100);
-  h.write("0000000\0", 108);
-  h.write("0000000\0", 116);
-  h.write(`${meta.length.toString(8).padStart(11, "0")}\0`, 124);
-  h.write("00000000000\0", 136);
-  h.write("        ", 148);
-  h.write("0", 156);
-  h.write("ustar\0", 257);
-  h.write("00", 263);
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
-  return gzipSync(Buffer.concat([h, meta, Buffer.alloc(512 - meta.length), Buffer.alloc(1024)]));
+  return gzipSync(ustar([["metadata.json", Buffer.from(JSON.stringify({ type: "golang", label, path: "x" }))]]));
 }
 
 describe.each(dialects())(

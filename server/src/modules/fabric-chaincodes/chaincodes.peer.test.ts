@@ -1,33 +1,12 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCcaasPackage } from "../../fabric/chaincode/package.js";
+import { buildCcaasPackage, ustar } from "../../fabric/chaincode/package.js";
 import { readChaincodePackage } from "../../fabric/chaincode/package-read.js";
 import { expectHostCommandRefused, managerCallers, type Caller } from "../../test-support/callers.js";
 import { createTestApp, createUser, dialects, type TestApp } from "../../test-support/test-app.js";
 
-/** A ustar entry (header and padded data), enough for a metadata-only package. */
-function entry(name: string, data: Buffer): Buffer {
-  const h = Buffer.alloc(512);
-  h.write(name, 0);
-  h.write("0000644\0", 100);
-  h.write("0000000\0", 108);
-  h.write("0000000\0", 116);
-  h.write(`${data.length.toString(8).padStart(11, "0")}\0`, 124);
-  h.write("00000000000\0", 136);
-  h.write("        ", 148);
-  h.write("0", 156);
-  h.write("ustar\0", 257);
-  h.write("00", 263);
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
-  return Buffer.concat([h, data, Buffer.alloc((512 - (data.length % 512)) % 512)]);
-}
 const golang = gzipSync(
-  Buffer.concat([
-    entry("metadata.json", Buffer.from(JSON.stringify({ type: "golang", label: "go_1", path: "x" }))),
-    Buffer.alloc(1024),
-  ]),
+  ustar([["metadata.json", Buffer.from(JSON.stringify({ type: "golang", label: "go_1", path: "x" }))]]),
 );
 
 describe("chaincode packages as the peer reads them", () => {
