@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processesMatching } from "../../server/src/test-support/terminal.js";
 import { apiCall } from "../support/api.js";
 import { openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { createOneOrgChannel, removeFabricFixtures } from "../support/fabric.js";
@@ -12,20 +12,6 @@ const MSP = `ShE2e${SUFFIX}MSP`;
 const CHANNEL = `sh-${SUFFIX}`;
 const MANAGER = { username: `sh.manager.${SUFFIX}`, password: "manager-pass-1" };
 const VIEWER = { username: `sh.viewer.${SUFFIX}`, password: "viewer-pass-1" };
-
-/** Host processes whose command line holds `text` (read from /proc: the server runs on this machine). */
-function processesMatching(text: string): string[] {
-  const out: string[] = [];
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
-      if (cmd.includes(text)) out.push(`${pid} ${cmd}`);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 /** What the terminal shows now (xterm's DOM rows). */
 const screenText = (page: Page): Promise<string> => page.locator(".xterm-rows").innerText();
