@@ -72,6 +72,18 @@ describe.each(dialects())("upstream's Go clients on %s", { timeout: 120_000 }, (
       ...GO_EXTRA_FIELD,
     });
     expect(updated.description).toBe("changed");
+    // An identity as the provider's identity resource makes it, then read back among the org's.
+    await go.expect(201, "POST", `/organizations/${org.id}/identities`, {
+      type: "client",
+      name: "go-client-identity",
+      description: "",
+      certValidFor: "",
+      ...GO_EXTRA_FIELD,
+    });
+    const ids = await go.do<unknown[]>("GET", `/organizations/${org.id}/identities?type=client`);
+    expect(ids.status, ids.raw).toBe(200);
+    expect(ids.raw).toContain("go-client-identity");
+    expect(ids.raw).not.toMatch(/PRIVATE KEY/);
     const byMsp = await go.expect<Org>(200, "GET", "/organizations/by-mspid/GoOrgMSP");
     expect(byMsp.id).toBe(org.id);
     const list = await go.expect<{ items: Org[] }>(200, "GET", "/organizations?limit=10&offset=0");
