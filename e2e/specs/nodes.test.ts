@@ -183,4 +183,29 @@ describe("nodes", () => {
     await s.page.getByRole("tab", { name: "Events" }).click();
     await s.page.getByTestId("node-events").waitFor();
   });
+
+  it("follows another operator's start and stop on the open node page and list, without a reload", async () => {
+    // The peer was stopped above; the page's queries don't poll a settled node: only the server's event moves it.
+    const status = (): Promise<string | null> =>
+      s.page.locator("main").getByTestId("node-status").first().getAttribute("data-status");
+    await openAs(s, adminUser(), `/nodes/${nodeId}`);
+    await s.page.getByRole("heading", { name: PEER }).waitFor();
+    expect(await status()).toBe("STOPPED");
+    let navigations = 0;
+    s.page.on("framenavigated", () => navigations++);
+    expect((await apiCall(s.baseUrl, USERS.manager, "POST", `/nodes/${nodeId}/start`)).status).toBe(200);
+    await expect.poll(status, { timeout: 30_000, interval: 200 }).toBe("RUNNING");
+    expect((await apiCall(s.baseUrl, USERS.manager, "POST", `/nodes/${nodeId}/stop`)).status).toBe(200);
+    await expect.poll(status, { timeout: 5_000, interval: 100 }).toBe("STOPPED");
+    expect(navigations).toBe(0);
+    // The list follows too.
+    await s.page.goto("/nodes");
+    const rowStatus = () =>
+      s.page.getByTestId(`node-row-${PEER}`).getByTestId("node-status").getAttribute("data-status");
+    await expect.poll(rowStatus).toBe("STOPPED");
+    expect((await apiCall(s.baseUrl, USERS.manager, "POST", `/nodes/${nodeId}/start`)).status).toBe(200);
+    await expect.poll(rowStatus, { timeout: 30_000, interval: 200 }).toBe("RUNNING");
+    expect((await apiCall(s.baseUrl, USERS.manager, "POST", `/nodes/${nodeId}/stop`)).status).toBe(200);
+    await expect.poll(rowStatus, { timeout: 5_000, interval: 100 }).toBe("STOPPED");
+  });
 });

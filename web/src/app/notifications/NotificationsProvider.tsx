@@ -4,8 +4,8 @@ import { useNavigate } from "react-router";
 import { mapNotification } from "@/app/notifications/event-mapping";
 import { LiveConnection, liveUrl, type ConnectionStatus, type LiveMessage } from "@/app/notifications/live-connection";
 import { createLiveEventHub, type LiveEvent, type LiveEventHub } from "@/app/notifications/live-events";
+import { invalidateForEvent } from "@/app/notifications/live-invalidation";
 import { notificationKeys } from "@/data/notifications/keys";
-import { settingsKeys } from "@/data/settings/keys";
 import { showToast } from "@/lib/toast";
 
 const StatusContext = createContext<ConnectionStatus>("connecting");
@@ -49,7 +49,7 @@ export function NotificationsProvider({ children }: { children: ReactNode }): Re
         });
         void qc.invalidateQueries({ queryKey: notificationKeys.all });
       } else if (msg.type === "event") {
-        if (msg.event.type.startsWith("settings.")) void qc.invalidateQueries({ queryKey: settingsKeys.all });
+        invalidateForEvent(qc, msg.event.type);
         hub.emit(msg.event);
       }
     };
