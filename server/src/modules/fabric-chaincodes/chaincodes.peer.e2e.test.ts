@@ -224,7 +224,8 @@ describe.each(dialects())(
           "label",
         ],
         [`/sc/fabric/peer/${peer.id}/chaincode/install`, undefined, "package_bytes"],
-        [`/sc/fabric/peer/${peer.id}/chaincode/approve`, undefined, "channelID"],
+        // Go's empty body reads as {} (every field of the shape is optional there): the first field checked is named.
+        [`/sc/fabric/peer/${peer.id}/chaincode/approve`, undefined, "name"],
         [`/sc/fabric/peer/${peer.id}/chaincode/approve`, { ...approveBody, channelID: "nochannel" }, "channelID"],
         [`/sc/fabric/peer/${peer.id}/chaincode/approve`, { ...approveBody, version: "1 0" }, "version"],
         [`/sc/fabric/peer/${peer.id}/chaincode/approve`, { ...approveBody, sequence: 0 }, "sequence"],
