@@ -219,11 +219,12 @@ describe("Fabric nodes in Docker", () => {
       // The log of a container node is in the same route as a process node's.
       const logs = await h.t.app.inject({
         method: "GET",
-        url: `/api/v1/nodes/${peer2.id}/logs?tail=50`,
+        url: `/api/v1/nodes/${peer2.id}/logs?tail=10000`,
         headers: h.t.admin,
       });
       expect(logs.statusCode).toBe(200);
-      expect(logs.body).toMatch(/Started peer with ID=|peer/i);
+      // The whole log, not its last lines: under load gRPC's multi-line resolver dumps can fill the last 50.
+      expect(logs.body).toMatch(/Started peer with ID=\[[^\]]*dn2-peer0/);
 
       // Delete leaves no container, no network (it goes with the console's last container) and no
       // volume (ledgers are host folders).
