@@ -77,9 +77,6 @@ export function registerConnectionMetricsRoutes(
     "/metrics/connection/:id/query/filtered",
     {
       config: { access: "METRICS_READ", audit: "metrics.query" },
-      preValidation: async (req) => {
-        req.body ??= {};
-      },
       schema: {
         operationId: "connectionCustomQueryFiltered",
         tags,

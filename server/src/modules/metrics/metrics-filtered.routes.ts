@@ -41,9 +41,6 @@ const FILTERS_HELP =
 /** Upstream's filtered query routes and the series search (docs/metrics-queries.md). */
 export function registerFilteredMetricsRoutes(app: FastifyInstance, svc: FilteredMetrics): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const noBody = async (req: { body: unknown }): Promise<void> => {
-    req.body ??= {};
-  };
 
   r.get(
     "/metrics/node/:id/filtered",
@@ -65,7 +62,6 @@ export function registerFilteredMetricsRoutes(app: FastifyInstance, svc: Filtere
     "/metrics/node/:id/query/filtered",
     {
       config: { access: "METRICS_READ", audit: "metrics.query" },
-      preValidation: noBody,
       schema: {
         operationId: "customQueryFiltered",
         tags,
@@ -101,7 +97,6 @@ export function registerFilteredMetricsRoutes(app: FastifyInstance, svc: Filtere
     "/metrics/job/:jobName/query/filtered",
     {
       config: { access: "METRICS_READ", audit: "metrics.query" },
-      preValidation: noBody,
       schema: {
         operationId: "jobCustomQueryFiltered",
         tags,
@@ -121,7 +116,6 @@ export function registerFilteredMetricsRoutes(app: FastifyInstance, svc: Filtere
     "/metrics/query/filtered",
     {
       config: { access: "METRICS_READ", audit: "metrics.query" },
-      preValidation: noBody,
       schema: {
         operationId: "globalFilteredQuery",
         tags,

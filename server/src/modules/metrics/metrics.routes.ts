@@ -117,10 +117,6 @@ export function registerMetricsRoutes(app: FastifyInstance, svc: PrometheusServi
     "/metrics/refresh",
     {
       config: { access: "METRICS_CONFIG", audit: "metrics.refresh" },
-      // Upstream requires a body, but its Go clients may send none: that is {} (nothing changes but the configuration).
-      preValidation: async (req) => {
-        req.body ??= {};
-      },
       schema: {
         operationId: "refreshPrometheus",
         tags,

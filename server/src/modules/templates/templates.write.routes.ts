@@ -79,10 +79,6 @@ export function registerTemplateWriteRoutes(app: FastifyInstance, svc: Templates
     "/templates/:id/apply",
     {
       config: { access: "TEMPLATE_MANAGE", audit: "template.apply" },
-      // Upstream's Go clients may send no body (no variables): that is {}.
-      preValidation: async (req) => {
-        req.body ??= {};
-      },
       schema: {
         operationId: "applyTemplate",
         tags,

@@ -70,9 +70,6 @@ export function registerProbeRoutes(app: FastifyInstance, deps: { guard: Guard }
     "/troubleshooting/ping",
     {
       config: { access: "public", audit: "troubleshooting.ping" },
-      preValidation: async (req) => {
-        req.body ??= {};
-      },
       schema: {
         operationId: "pingHost",
         tags,
@@ -106,9 +103,6 @@ export function registerProbeRoutes(app: FastifyInstance, deps: { guard: Guard }
     "/troubleshooting/check-port",
     {
       config: { access: "public", audit: "troubleshooting.check_port" },
-      preValidation: async (req) => {
-        req.body ??= {};
-      },
       schema: {
         operationId: "checkPort",
         tags,
