@@ -123,6 +123,24 @@ export function TemplateForm({
       <FieldError message={errorFor(k)} />
     </div>
   );
+  /** A select of fixed values; platform and node type are chosen once, when the template is made. */
+  const choice = (k: "platform" | "node_type", label: string, ariaLabel: string, options: readonly string[]) => (
+    <div className="grid gap-1.5">
+      <Label>{label}</Label>
+      <Select value={d[k]} disabled={readOnly || Boolean(template)} onValueChange={set(k)}>
+        <SelectTrigger aria-label={ariaLabel}>
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          {options.map((p) => (
+            <SelectItem key={p} value={p}>
+              {p}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
+  );
   return (
     <form className="grid gap-4" onSubmit={submit} aria-label="Template">
       <div className="grid gap-4 sm:grid-cols-2">
@@ -131,36 +149,8 @@ export function TemplateForm({
       </div>
       {text("description", "Description")}
       <div className="grid gap-4 sm:grid-cols-3">
-        <div className="grid gap-1.5">
-          <Label>Platform</Label>
-          <Select value={d.platform} disabled={readOnly || Boolean(template)} onValueChange={set("platform")}>
-            <SelectTrigger aria-label="Template platform">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {TEMPLATE_PLATFORMS.map((p) => (
-                <SelectItem key={p} value={p}>
-                  {p}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <div className="grid gap-1.5">
-          <Label>Node type</Label>
-          <Select value={d.node_type} disabled={readOnly || Boolean(template)} onValueChange={set("node_type")}>
-            <SelectTrigger aria-label="Template node type">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {TEMPLATE_NODE_TYPES.map((p) => (
-                <SelectItem key={p} value={p}>
-                  {p}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        {choice("platform", "Platform", "Template platform", TEMPLATE_PLATFORMS)}
+        {choice("node_type", "Node type", "Template node type", TEMPLATE_NODE_TYPES)}
         {text("tags", "Tags", { placeholder: "comma, separated" })}
       </div>
       <div className="grid gap-1.5">
