@@ -115,15 +115,17 @@ describe("fabric chaincode", () => {
     await page.waitForURL(/\/playground$/);
     await page.getByRole("button", { name: /^CreateAsset/ }).click();
     const create = page.getByTestId("fn-CreateAsset");
-    // A plain JavaScript contract's metadata numbers its parameters (arg0, arg1…).
-    await create.getByLabel(/^arg0/).fill("e2e-1");
-    await create.getByLabel(/^arg1/).fill("violet");
+    // fabric-shim numbers a plain JavaScript contract's parameters (arg0, arg1…); the console names
+    // them from the definition's source.
+    await create.getByLabel(/^id/).fill("e2e-1");
+    expect(await create.getByLabel(/^arg0/).count()).toBe(0);
+    await create.getByLabel(/^value/).fill("violet");
     await create.getByRole("button", { name: "Submit" }).click();
     await create.getByText(/^Committed in \d+ ms/).waitFor({ timeout: 60_000 });
 
     await page.getByRole("button", { name: /^ReadAsset/ }).click();
     const read = page.getByTestId("fn-ReadAsset");
-    await read.getByLabel(/^arg0/).fill("e2e-1");
+    await read.getByLabel(/^id/).fill("e2e-1");
     await read.getByRole("button", { name: "Evaluate" }).click();
     await read.getByText(/^Evaluated in \d+ ms/).waitFor({ timeout: 30_000 });
     const result = await read.getByTestId("call-result").locator("pre").textContent();

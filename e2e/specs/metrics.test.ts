@@ -64,8 +64,24 @@ describe("metrics", () => {
     await page.getByLabel("Auto refresh").selectOption({ label: "15 s" });
     await panel.getByRole("img", { name: "Block height chart" }).waitFor({ timeout: 60_000 });
     await panel.getByText(CHANNEL).first().waitFor();
-    await page.getByTestId("metric-memory").getByRole("img", { name: "Memory (resident) chart" }).waitFor();
+    const memory = page.getByTestId("metric-memory").getByRole("img", { name: "Memory (resident) chart" });
+    await memory.waitFor();
     await screenshot(page, "node-metrics");
+    // The y axis is as wide as its widest label: no label's ink is cut at the chart's left edge
+    // (a fixed 60 px axis cut "67.1 MiB" to "7.1 MiB").
+    await page.waitForFunction(() => document.querySelector('[aria-label="Memory (resident) chart"] canvas') !== null);
+    const edge = await memory.locator("canvas").evaluate((c: HTMLCanvasElement) => {
+      const ctx = c.getContext("2d");
+      if (!ctx) return { inked: -1, labels: 0 };
+      const ratio = window.devicePixelRatio || 1;
+      // Columns 0-3 (CSS px) hold no ink; somewhere in the axis band (up to 120 px) there is some.
+      const left = ctx.getImageData(0, 0, Math.ceil(4 * ratio), c.height).data;
+      const band = ctx.getImageData(0, 0, Math.ceil(120 * ratio), c.height).data;
+      const count = (d: Uint8ClampedArray) => d.filter((_, i) => i % 4 === 3 && d[i]! > 0).length;
+      return { inked: count(left), labels: count(band) };
+    });
+    expect(edge.labels).toBeGreaterThan(0);
+    expect(edge.inked).toBe(0);
     const height = await apiCall<{ height: number }>(
       s.baseUrl,
       admin(),

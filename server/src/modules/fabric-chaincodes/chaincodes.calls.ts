@@ -12,6 +12,7 @@ import type { KeysService } from "../keys/keys.service.js";
 import { organizationOfKey } from "../organizations/organizations.repo.js";
 import type { FabricContext, FabricNodeInfo } from "../fabric-networks/fabric-networks.context.js";
 import type { CallBody } from "./chaincodes.schema.js";
+import { nameShimParameters } from "./metadata-names.js";
 import type { ChaincodesService } from "./chaincodes.service.js";
 
 /**
@@ -182,7 +183,15 @@ export function createChaincodeCalls(deps: {
     query: (chaincodeId: number, body: CallBody) => call(chaincodeId, body, "query"),
     async metadata(chaincodeId: number) {
       const r = await call(chaincodeId, { function: "org.hyperledger.fabric:GetMetadata", args: [] }, "query");
-      return { status: r.status, message: "contract metadata", result: r.result };
+      const live = await deps.db
+        .selectFrom("fabric_chaincode_definitions")
+        .select(["source_path", "source_type"])
+        .where("chaincode_id", "=", chaincodeId)
+        .where("deploy_status", "=", "running")
+        .orderBy("sequence", "desc")
+        .executeTakeFirst();
+      const source = live?.source_type === "node" ? live.source_path : null;
+      return { status: r.status, message: "contract metadata", result: await nameShimParameters(r.result, source) };
     },
     close(): void {
       contexts.clear();

@@ -3,6 +3,28 @@ import uPlot, { type AlignedData, type Options } from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { alignSeries, compactNumber, type ChartSeries } from "@/components/charts/series-data";
 
+const AXIS_FONT = "12px system-ui, sans-serif";
+let measurer: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * Width the y axis needs for its widest label (ticks, gap and a margin included). A fixed width
+ * clipped long labels at their left, so 67.1 MiB read "7.1 MiB".
+ */
+export function axisWidth(values: readonly string[] | null | undefined): number {
+  if (!values?.length) return 50;
+  measurer ??= document.createElement("canvas").getContext("2d");
+  let widest = 0;
+  for (const v of values) {
+    let w = v.length * 7.5;
+    if (measurer) {
+      measurer.font = AXIS_FONT;
+      w = measurer.measureText(v).width;
+    }
+    widest = Math.max(widest, w);
+  }
+  return Math.ceil(widest) + 24;
+}
+
 const COLOURS = ["#2563eb", "#16a34a", "#d97706", "#dc2626", "#7c3aed", "#0891b2", "#db2777", "#65a30d"];
 
 /**
@@ -43,7 +65,8 @@ export function TimeSeriesChart({
           stroke: ink,
           grid: { stroke: grid },
           ticks: { stroke: grid },
-          size: 60,
+          font: AXIS_FONT,
+          size: (_u, values) => axisWidth(values),
           values: (_u, splits) => splits.map((v) => format(v)),
         },
       ],
