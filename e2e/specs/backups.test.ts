@@ -112,6 +112,30 @@ describe("backups", () => {
     expect((await error.innerText()).toLowerCase()).toContain("minute");
   });
 
+  it("says in a toast when a schedule is added, disabled and enabled", async () => {
+    const page = s.page;
+    await page.getByRole("tab", { name: "Schedules" }).click();
+    await page.getByLabel("Cron expression", { exact: true }).fill("0 3 * * *");
+    await page.getByLabel("Name", { exact: true }).fill("nightly-e2e");
+    await page.getByRole("button", { name: "Add schedule" }).click();
+    const toast = (text: string) => page.locator('[data-toast-kind="success"]').getByText(text, { exact: true });
+    await toast("Schedule nightly-e2e added").waitFor();
+    const enabled = page.getByLabel("Enable nightly-e2e");
+    // The box is controlled by the server's answer, so it is clicked (not checked) and read back.
+    await enabled.click();
+    await toast("Schedule nightly-e2e disabled").waitFor();
+    expect(await enabled.isChecked()).toBe(false);
+    await enabled.click();
+    await toast("Schedule nightly-e2e enabled").waitFor();
+    const list = await apiCall<{ name: string; enabled: boolean }[]>(
+      s.baseUrl,
+      adminUser(),
+      "GET",
+      "/backups/schedules",
+    );
+    expect(list.data.find((x) => x.name === "nightly-e2e")?.enabled).toBe(true);
+  });
+
   it("shows a manager the targets read-only, and no recovery key button or Verify", async () => {
     await openAs(s, USERS.manager, "/settings/backups");
     const page = s.page;

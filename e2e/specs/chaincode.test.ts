@@ -102,10 +102,13 @@ describe("fabric chaincode", () => {
     // The lifecycle, step by step, with the state read back from the peer.
     await page.getByRole("button", { name: "Install", exact: true }).click();
     await page.locator('[data-step="install"][data-state="done"]').waitFor({ timeout: 60_000 });
+    // Each step says it is done in a toast too.
+    await page.locator('[data-toast-kind="success"]').getByText("Install done").waitFor();
     await page.getByRole("button", { name: `Approve for ${MSP}` }).click();
     await page.locator('[data-step="approve"][data-state="done"]').waitFor({ timeout: 60_000 });
     await page.getByRole("button", { name: "Commit", exact: true }).click();
     await page.locator('[data-step="commit"][data-state="done"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-toast-kind="success"]').getByText("Commit done").waitFor();
     await page.getByRole("button", { name: "Deploy", exact: true }).click();
     await page.locator('[data-step="deploy"][data-state="done"]').waitFor({ timeout: 180_000 });
     await screenshot(page, "chaincode-lifecycle-done");

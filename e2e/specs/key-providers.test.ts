@@ -80,6 +80,10 @@ describe.skipIf(!HAVE_BAO)("key providers: managed Vault", () => {
       expect(await page.getByRole("button", { name: "Start" }).isDisabled()).toBe(true);
       // Stop, then Start from the page: unsealed again with the stored keys.
       await page.getByRole("button", { name: "Stop" }).click();
+      await page
+        .getByRole("alertdialog", { name: "Stop the Vault server?" })
+        .getByRole("button", { name: "Stop" })
+        .click();
       await expect.poll(() => page.getByRole("button", { name: "Start" }).isEnabled(), { timeout: 60_000 }).toBe(true);
       await page.getByRole("button", { name: "Start" }).click();
       await status.getByText("Active (unsealed)").waitFor({ timeout: 120_000 });

@@ -172,6 +172,16 @@ describe("nodes", () => {
     await log.getByText(`Started peer with ID=[${PEER}]`).first().waitFor({ timeout: 30_000 });
     expect(await log.getByText("Stopping gossip").count()).toBe(0);
     await s.page.getByRole("button", { name: `Stop ${PEER}` }).click();
+    // Stop asks first, saying what stopping does; nothing stops until it is confirmed.
+    const confirm = s.page.getByRole("alertdialog", { name: `Stop ${PEER}?` });
+    await confirm.getByText("it no longer endorses").waitFor();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    expect((await apiCall<{ status: string }>(s.baseUrl, adminUser(), "GET", `/nodes/${nodeId}`)).data.status).toBe(
+      "RUNNING",
+    );
+    await s.page.getByRole("button", { name: `Stop ${PEER}` }).click();
+    await confirm.getByRole("button", { name: "Stop", exact: true }).click();
     // These lines are written after the page opened the log: they arrive over the followed stream.
     await log.getByText("Stopping gossip").first().waitFor({ timeout: 30_000 });
     await s.page.waitForFunction(

@@ -226,6 +226,7 @@ describe("plugins", () => {
 
       // Stop: the status says so and the port closes.
       await page.getByRole("button", { name: "Stop", exact: true }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Stop", exact: true }).click();
       await page.locator('[data-testid="plugin-status"][data-status="stopped"]').waitFor({ timeout: 60_000 });
       await until("the gateway's port to close", async () => !(await listening(port)));
       await screenshot(page, "plugins-stopped");

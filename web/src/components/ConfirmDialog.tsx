@@ -1,6 +1,6 @@
 import type { UseMutationResult } from "@tanstack/react-query";
 import { Loader2Icon, Trash2Icon, TriangleAlertIcon } from "lucide-react";
-import { useState, type ReactElement, type ReactNode } from "react";
+import { useState, type ComponentProps, type ReactElement, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import {
   AlertDialog,
@@ -28,7 +28,10 @@ export function ConfirmDialog({
   pending,
   onConfirm,
   error,
+  variant = "destructive",
 }: {
+  /** The confirm button's look: destructive for deletes and stops, default for submits. */
+  variant?: "destructive" | "default";
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
@@ -56,7 +59,7 @@ export function ConfirmDialog({
         )}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" disabled={pending} onClick={onConfirm}>
+          <Button variant={variant} disabled={pending} onClick={onConfirm}>
             {pending && <Loader2Icon className="animate-spin" />}
             {confirmLabel}
           </Button>
@@ -149,6 +152,79 @@ export function DeleteResourceButton({
         <Trash2Icon /> {buttonLabel}
       </Button>
       <DeleteResourceDialog {...props} open={open} onOpenChange={setOpen} onDeleted={() => void navigate(redirectTo)} />
+    </>
+  );
+}
+
+/**
+ * A button that asks first: its click opens a confirmation naming what happens, and `onConfirm`
+ * runs only from the dialog's confirm button. The dialog closes when the action settles (`pending`
+ * goes false after being true) or at once when the action is not tracked.
+ */
+export function ConfirmButton({
+  children,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  pending = false,
+  disabled,
+  variant = "outline",
+  size,
+  confirmVariant = "destructive",
+  "aria-label": ariaLabel,
+  className,
+}: {
+  children: ReactNode;
+  title: ReactNode;
+  description: ReactNode;
+  confirmLabel: string;
+  /** Runs the action; resolve or reject when it settles to close the dialog. */
+  onConfirm: () => Promise<unknown> | void;
+  pending?: boolean;
+  disabled?: boolean;
+  variant?: ComponentProps<typeof Button>["variant"];
+  size?: ComponentProps<typeof Button>["size"];
+  confirmVariant?: "destructive" | "default";
+  "aria-label"?: string;
+  className?: string;
+}): ReactElement {
+  const [open, setOpen] = useState(false);
+  const [running, setRunning] = useState(false);
+  return (
+    <>
+      <Button
+        variant={variant}
+        size={size}
+        disabled={disabled}
+        aria-label={ariaLabel}
+        className={className}
+        onClick={(e) => {
+          e.stopPropagation();
+          setOpen(true);
+        }}
+      >
+        {children}
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={title}
+        description={description}
+        confirmLabel={confirmLabel}
+        variant={confirmVariant}
+        pending={pending || running}
+        onConfirm={() => {
+          const out = onConfirm();
+          if (out && typeof (out as Promise<unknown>).then === "function") {
+            setRunning(true);
+            void (out as Promise<unknown>).finally(() => {
+              setRunning(false);
+              setOpen(false);
+            });
+          } else setOpen(false);
+        }}
+      />
     </>
   );
 }

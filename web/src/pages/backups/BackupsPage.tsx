@@ -266,7 +266,15 @@ function SchedulesTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                 targetId !== undefined &&
                 create.mutate(
                   { name: name.trim(), cronExpression: cron, retentionDays: retention, targetId },
-                  { onSuccess: () => setName(""), onError: showMutationError },
+                  {
+                    onSuccess: () => {
+                      showToast("success", `Schedule ${name.trim()} added`, {
+                        description: `Runs at "${cron}" on ${targetName(targetId)}; backups kept ${retention} days.`,
+                      });
+                      setName("");
+                    },
+                    onError: showMutationError,
+                  },
                 )
               }
             >
@@ -311,7 +319,18 @@ function SchedulesTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                           aria-label={`Enable ${s.name}`}
                           checked={s.enabled}
                           onChange={(e) =>
-                            toggle.mutate({ id: s.id, enabled: e.target.checked }, { onError: showMutationError })
+                            toggle.mutate(
+                              { id: s.id, enabled: e.target.checked },
+                              {
+                                onSuccess: (_r, v) =>
+                                  showToast("success", `Schedule ${s.name} ${v.enabled ? "enabled" : "disabled"}`, {
+                                    description: v.enabled
+                                      ? "It runs again at its next time."
+                                      : "It makes no backups until enabled.",
+                                  }),
+                                onError: showMutationError,
+                              },
+                            )
                           }
                         />
                       </RoleGate>

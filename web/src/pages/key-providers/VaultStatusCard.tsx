@@ -5,6 +5,7 @@ import { OPERATORS } from "@/app/roles";
 import { DetailField, Mono } from "@/components/DetailField";
 import { ErrorState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
+import { ConfirmButton } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -100,16 +101,21 @@ function VaultActions({ id, status }: { id: number; status: VaultStatus | undefi
         >
           {start.isPending ? <Loader2Icon className="animate-spin" /> : <PlayIcon />} Start
         </Button>
-        <Button
+        <ConfirmButton
           size="sm"
-          variant="outline"
           disabled={!canStop || busy}
-          onClick={() =>
-            stop.mutate(undefined, { onSuccess: (r) => toastResult("stopped", r), onError: showMutationError })
+          title="Stop the Vault server?"
+          description="Keys held in this Vault can't sign until it is started again and unsealed: nodes whose keys live there can't start meanwhile."
+          confirmLabel="Stop"
+          onConfirm={() =>
+            stop.mutateAsync(undefined).then(
+              (r) => toastResult("stopped", r),
+              () => undefined,
+            )
           }
         >
           {stop.isPending ? <Loader2Icon className="animate-spin" /> : <SquareIcon />} Stop
-        </Button>
+        </ConfirmButton>
       </div>
     </RoleGate>
   );

@@ -3,7 +3,7 @@ import { useState, type FormEvent, type ReactElement } from "react";
 import { Link } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
 import { OPERATORS } from "@/app/roles";
-import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { ConfirmButton, ConfirmDialog } from "@/components/ConfirmDialog";
 import { DetailField } from "@/components/DetailField";
 import { EmptyState, ErrorState, LoadingRows, PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
@@ -214,18 +214,20 @@ function Deployed({ status }: { status: PrometheusStatus }): ReactElement {
                   <PlayIcon /> Start
                 </Button>
               ) : (
-                <Button
-                  variant="outline"
+                <ConfirmButton
                   disabled={stop.isPending}
-                  onClick={() =>
-                    stop.mutate(undefined, {
-                      onSuccess: (r) => showToast("success", "Prometheus stopped", { description: r.message }),
-                      onError: showMutationError,
-                    })
+                  title="Stop Prometheus?"
+                  description="Scraping stops and charts show a gap until it is started again; the metrics it stored are kept."
+                  confirmLabel="Stop"
+                  onConfirm={() =>
+                    stop.mutateAsync(undefined).then(
+                      (r) => showToast("success", "Prometheus stopped", { description: r.message }),
+                      () => undefined,
+                    )
                   }
                 >
                   <PauseIcon /> Stop
-                </Button>
+                </ConfirmButton>
               )}
               <Button variant="outline" onClick={() => setEditing((v) => !v)}>
                 Change settings

@@ -2,12 +2,20 @@ import { Loader2Icon, PlayIcon, RotateCwIcon, SquareIcon } from "lucide-react";
 import type { ReactElement } from "react";
 import type { NodeInfo } from "@/api/client";
 import { RoleGate } from "@/app/RoleGate";
+import { ConfirmButton } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/button";
 import { useNodeActionMutation, type NodeAction } from "@/data/nodes/node-mutations";
 import { allowedActions } from "@/data/nodes/node-status";
 import { showToast } from "@/lib/toast";
 
 const DONE: Record<NodeAction, string> = { start: "Starting", stop: "Stopping", restart: "Restarting" };
+
+/** What stopping a node does, said before it happens. */
+const STOP_EFFECT = {
+  fabric:
+    "The process stops until someone starts it: it no longer endorses, orders or serves its channels, and chaincode calls through it fail.",
+  besu: "The process stops until someone starts it: it no longer serves JSON-RPC or takes part in consensus.",
+};
 
 /** Start / stop / restart buttons for one node; hidden for viewers (spec §6). */
 export function NodeActions({ node, compact = false }: { node: NodeInfo; compact?: boolean }): ReactElement {
@@ -34,16 +42,23 @@ export function NodeActions({ node, compact = false }: { node: NodeInfo; compact
           </Button>
         )}
         {can.stop && (
-          <Button
-            variant="outline"
+          <ConfirmButton
             size={size}
             disabled={busy}
-            onClick={() => run("stop")}
             aria-label={`Stop ${node.name}`}
+            title={`Stop ${node.name}?`}
+            description={STOP_EFFECT[node.platform === "BESU" ? "besu" : "fabric"]}
+            confirmLabel="Stop"
+            onConfirm={() =>
+              m.mutateAsync({ id: node.id, action: "stop" }).then(
+                () => showToast("success", `${DONE.stop} ${node.name}`),
+                () => undefined,
+              )
+            }
           >
             {pending("stop") ? <Loader2Icon className="animate-spin" /> : <SquareIcon />}
             {!compact && "Stop"}
-          </Button>
+          </ConfirmButton>
         )}
         {can.restart && (
           <Button

@@ -23,6 +23,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { useBesuNetworkQuery } from "@/data/besu-networks/besu-network-query";
+import { useKeyQuery } from "@/data/keys/key-query";
 import { useNodeActionMutation, useNodeDeleteMutation } from "@/data/nodes/node-mutations";
 import {
   useNodeEventsQuery,
@@ -51,6 +53,18 @@ function Addr({ value }: { value: string | undefined }): ReactElement {
       <CopyButton value={value} />
     </span>
   );
+}
+
+/** A Besu network's name (its id until the name arrives, or when it can't be read). */
+function BesuNetworkName({ id }: { id: number }): ReactElement {
+  const q = useBesuNetworkQuery(id);
+  return <>{q.data?.name ?? `Network #${id}`}</>;
+}
+
+/** A key's name (its id until the name arrives, or when it can't be read). */
+function KeyName({ id }: { id: number }): ReactElement {
+  const q = useKeyQuery(id);
+  return <>{q.data?.name ?? `Key #${id}`}</>;
 }
 
 function Overview({ n }: { n: NodeInfo }): ReactElement {
@@ -114,12 +128,12 @@ function Overview({ n }: { n: NodeInfo }): ReactElement {
             <>
               <DetailField label="Network">
                 <Link to={`/networks/${b.networkId}/besu`} className="hover:underline">
-                  Network #{b.networkId}
+                  <BesuNetworkName id={b.networkId} />
                 </Link>
               </DetailField>
               <DetailField label="Node key">
                 <Link to={`/settings/keys/${b.keyId}`} className="hover:underline">
-                  Key #{b.keyId}
+                  <KeyName id={b.keyId} />
                 </Link>
               </DetailField>
               <DetailField label="RPC">

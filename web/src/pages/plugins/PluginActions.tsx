@@ -1,6 +1,7 @@
 import { Loader2Icon, PlayIcon, RocketIcon, SquareIcon } from "lucide-react";
 import type { ReactElement } from "react";
 import { Link } from "react-router";
+import { ConfirmButton } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/button";
 import { usePluginResumeMutation } from "@/data/plugins/plugin-resume-mutation";
 import { usePluginStopMutation } from "@/data/plugins/plugin-stop-mutation";
@@ -38,16 +39,23 @@ export function PluginActions({
         </Button>
       )}
       {can.stop && (
-        <Button
-          variant="outline"
+        <ConfirmButton
           size={size}
           disabled={busy}
           aria-label={compact ? `Stop ${name}` : undefined}
-          onClick={() => stop.mutate(name, { onSuccess: () => showToast("success", `${name} stopped`) })}
+          title={`Stop ${name}?`}
+          description="Its services stop until it is resumed; what they serve is unavailable meanwhile."
+          confirmLabel="Stop"
+          onConfirm={() =>
+            stop.mutateAsync(name).then(
+              () => showToast("success", `${name} stopped`),
+              () => undefined,
+            )
+          }
         >
           {stop.isPending ? <Loader2Icon className="animate-spin" /> : <SquareIcon />}
           {!compact && "Stop"}
-        </Button>
+        </ConfirmButton>
       )}
       {can.resume && (
         <Button

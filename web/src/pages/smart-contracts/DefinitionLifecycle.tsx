@@ -24,6 +24,7 @@ import {
 import { useChaincodeLogsQuery, useDefinitionStatusQuery, useTimelineQuery } from "@/data/chaincodes/chaincode-queries";
 import { chaincodeKeys } from "@/data/chaincodes/keys";
 import type { ChaincodeDefinition } from "@/data/chaincodes/types";
+import { showToast } from "@/lib/toast";
 import { errorMessage, formatDateTime } from "@/lib/utils";
 import { lifecycleSteps, peersByOrg, type StepState } from "@/pages/smart-contracts/chaincode-lifecycle";
 import { ChaincodeStatusBadge } from "@/pages/smart-contracts/ChaincodeStatusBadge";
@@ -33,6 +34,12 @@ function StepIcon({ state }: { state: StepState }): ReactElement {
   if (state === "done") return <CheckCircle2Icon className="size-4 text-success" aria-label="done" />;
   if (state === "partial") return <CircleDotIcon className="size-4 text-amber-600" aria-label="in progress" />;
   return <CircleDashedIcon className="size-4 text-muted-foreground" aria-label="to do" />;
+}
+
+/** A step's toast title: "Install done", "Approve for Org1MSP done". */
+function stepTitle(label: string): string {
+  const what = label.startsWith("approve-") ? `Approve for ${label.slice("approve-".length)}` : label;
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)} done`;
 }
 
 /** The server's message, with a build log when there is one. */
@@ -73,7 +80,11 @@ export function DefinitionLifecycle({ def }: { def: ChaincodeDefinition }): Reac
     setError(undefined);
     setDone(undefined);
     act.mutate(a, {
-      onSuccess: (r) => setDone(r.message ?? `${label}: done`),
+      onSuccess: (r) => {
+        const message = r.message ?? `${label}: done`;
+        setDone(message);
+        showToast("success", stepTitle(label), { description: message });
+      },
       onError: (e) => setError(e),
       onSettled: () => setRunning(undefined),
     });
