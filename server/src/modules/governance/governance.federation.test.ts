@@ -103,7 +103,7 @@ describe.each(dialects())("governance proposals between consoles (%s)", (dialect
       satisfied: false,
       missing: ["GovAMSP", "GovBMSP"],
     });
-    expect(p.diff).toContain("+ Channel/Application/GovCMSP");
+    expect(p.diff).toEqual(["+ channel_group.groups.Application.groups.GovCMSP"]);
   });
 
   it("A shares it with B: B stores it mapped to its network and is notified", async () => {
