@@ -89,11 +89,15 @@ describe("proposal screen shows what the config update changes", () => {
       await page.getByTestId("operation-0").getByLabel("Organization").selectOption(MSP_B);
     });
     await page.getByRole("heading", { name: "Proposal: remove_org", level: 1 }).waitFor();
+    await page.getByRole("heading", { name: "Changes" }).waitFor();
+    expect(await page.getByText("No changes", { exact: true }).count()).toBe(0);
     const diff = page.getByTestId("proposal-diff");
     await diff.waitFor();
     const removed = diff.locator('li[data-kind="removed"]');
     expect(await removed.getByTestId("change-path").allTextContents()).toEqual([`${APP}.groups.${MSP_B}`]);
-    expect(await removed.getByTestId("change-values").textContent()).toMatch(/^group with values MSP; policies Admins/);
+    expect(await removed.getByTestId("change-values").textContent()).toMatch(
+      new RegExp(`^group: organization ${MSP_B}, root CA certificate .*; values MSP; policies Admins`),
+    );
     expect(await page.getByTestId("proposal-diff-summary").textContent()).toBe("1 removed");
     expect(await page.getByText("No changes").count()).toBe(0);
     await screenshot(page, "proposal-diff-removal");

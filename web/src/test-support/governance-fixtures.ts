@@ -19,7 +19,8 @@ export const proposal: Proposal = {
     {
       kind: "added",
       path: "channel_group.groups.Application.groups.Org3MSP",
-      after: "group with values MSP; policies Admins, Endorsement, Readers, Writers; groups none",
+      after:
+        "group: organization Org3MSP, root CA certificate O=Org3MSP, CN=ca.org3 (sha256 AB:CD…); values MSP; policies Admins, Endorsement, Readers, Writers; groups none",
     },
     {
       kind: "changed",

@@ -57,7 +57,9 @@ describe("proposal diffs on a real channel", () => {
         {
           kind: "removed",
           path: `${APP}.groups.GovDiff3MSP`,
-          before: expect.stringMatching(/^group with values MSP; policies Admins, Endorsement, Readers, Writers/),
+          before: expect.stringMatching(
+            /^group: organization GovDiff3MSP, root CA certificate .*; values MSP; policies Admins, Endorsement, Readers, Writers/,
+          ),
         },
       ]);
 

@@ -79,7 +79,9 @@ describe("config update diff", () => {
     const readSetOrgs = [...(update.getReadSet()?.getGroupsMap().get("Application")?.getGroupsMap().keys() ?? [])];
     expect(readSetOrgs).not.toContain("Org2MSP");
     expect(lines).toEqual([`- ${G}.Application.groups.Org2MSP`]);
-    expect(changes[0]!.before).toMatch(/^group with values MSP; policies Admins, Endorsement, Readers, Writers/);
+    expect(changes[0]!.before).toMatch(
+      /^group: organization Org2MSP, root CA certificate .*CN=ca\.org2\.example\.com.*; values MSP; policies Admins, Endorsement, Readers, Writers/,
+    );
   });
 
   it("an added organization, anchor peers, and a removed orderer org with its endpoints", () => {

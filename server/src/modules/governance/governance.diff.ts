@@ -164,7 +164,14 @@ function display(v: Json, path: string): string {
   const g = obj(v);
   if ("groups" in g && "values" in g && "policies" in g) {
     const names = (m: Json | undefined): string => Object.keys(obj(m)).join(", ") || "none";
-    return `group with values ${names(g.values)}; policies ${names(g.policies)}; groups ${names(g.groups)}`;
+    const parts = [`values ${names(g.values)}`, `policies ${names(g.policies)}`, `groups ${names(g.groups)}`];
+    const mspConfig = obj(obj(obj(obj(g.values).MSP).value).config);
+    const roots = Array.isArray(mspConfig.root_certs) ? mspConfig.root_certs : [];
+    if (typeof mspConfig.name === "string") {
+      const root = typeof roots[0] === "string" ? `, root CA ${shortString(roots[0])}` : "";
+      parts.unshift(`organization ${mspConfig.name}${root}`);
+    }
+    return `group: ${parts.join("; ")}`;
   }
   const s = compact(v);
   return s.length > MAX ? `${s.slice(0, MAX - 1)}…` : s;
