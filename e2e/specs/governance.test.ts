@@ -127,7 +127,10 @@ describe("config proposals between two consoles", () => {
     await row.getByRole("link", { name: "add_org" }).click();
     await page.waitForURL(new RegExp(`/networks/${aNet}/fabric/proposals/${proposalId}$`));
     await page.getByRole("heading", { name: "Proposal: add_org", level: 1 }).waitFor();
-    await page.getByTestId("proposal-diff").getByText(`+ Channel/Application/${MSP_C}`).waitFor();
+    await page
+      .getByTestId("proposal-diff")
+      .getByText(`channel_group.groups.Application.groups.${MSP_C}`, { exact: true })
+      .waitFor();
     await page.getByRole("progressbar", { name: "Signatures against the policy" }).waitFor();
     expect(await page.getByRole("button", { name: "Submit" }).isDisabled()).toBe(true);
   });
@@ -148,7 +151,10 @@ describe("config proposals between two consoles", () => {
     const op = page.getByTestId("operation-0");
     await op.getByRole("alert").filter({ hasText: "Choose an organization" }).waitFor();
     await op.getByLabel("Organization").selectOption(MSP_B);
-    await page.getByTestId("proposal-diff").getByText(`- Channel/Application/${MSP_B}`).waitFor();
+    await page
+      .getByTestId("proposal-diff")
+      .getByText(`channel_group.groups.Application.groups.${MSP_B}`, { exact: true })
+      .waitFor();
     await screenshot(page, "proposal-create");
     // Computing the update needs the newest config from a running orderer of the channel.
     await page.getByRole("button", { name: "Create proposal" }).click();
@@ -176,7 +182,10 @@ describe("config proposals between two consoles", () => {
     await page.waitForURL(/\/networks\/fabric\/proposals\/[^/]+\/sign$/);
     await page.getByRole("heading", { name: "Sign proposal", level: 1 }).waitFor();
     await page.getByText(`on ${aId} asks your organization to sign`).waitFor();
-    await page.getByTestId("proposal-diff").getByText(`+ Channel/Application/${MSP_C}`).waitFor();
+    await page
+      .getByTestId("proposal-diff")
+      .getByText(`channel_group.groups.Application.groups.${MSP_C}`, { exact: true })
+      .waitFor();
     await page.getByRole("button", { name: `Sign as ${MSP_B}` }).click();
     await page.getByText("Proposal signed").first().waitFor();
     const send = page.getByRole("button", { name: `Send ${MSP_B} signature to ${aId}` });

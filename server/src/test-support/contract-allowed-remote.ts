@@ -126,7 +126,12 @@ const GOV = "product addition (issue 17, docs/governance.md)";
 const GOV_EXTRAS: Record<string, string> = {
   proposal_type: "the kind of change, as the request gave it",
   config_sequence: "the channel config sequence the update was computed against (stale detection)",
-  diff: "human-readable lines of the read/write-set delta",
+  diff: "one line per config element the update changes",
+  changes: "the config elements the update changes: kind, path, before, after",
+  "changes[].kind": "added, removed or changed",
+  "changes[].path": "the element's path in the decoded config",
+  "changes[].before": "the element before the update",
+  "changes[].after": "the element after the update",
   origin_node_id: "node id of the console that proposed it (empty when proposed here)",
   stale: "true once another config change overtook the proposal; it must be recomputed",
   tx_id: "the config update's transaction id once submitted",
@@ -162,7 +167,10 @@ export const GOVERNANCE_ALLOWED: Record<string, string> = {
       ] as const
     ).flatMap((op) => {
       const pre = op === "GET /pro/networks/proposals" ? "proposals[]." : "";
-      const extras = Object.entries(GOV_EXTRAS).map(([f, why]) => [`${op} response:${pre}${f}`, `${GOV}: ${why}`]);
+      // The comparison reads one array level below the list's items: changes[] fields only on a single proposal.
+      const extras = Object.entries(GOV_EXTRAS)
+        .filter(([f]) => !(pre && f.includes("[]")))
+        .map(([f, why]) => [`${op} response:${pre}${f}`, `${GOV}: ${why}`]);
       const ops = [`${op} response:operations[].payload`, `${op} response:operations[].type`].map((k) => [
         k,
         GOV_OPS_UNION,

@@ -9264,6 +9264,19 @@ export interface components {
       /** @description The user who signed here, or the node id of the console it came from */
       signed_by: string;
     };
+    GovernanceConfigChangeInput: {
+      /**
+       * @description added, removed or changed
+       * @enum {string}
+       */
+      kind: "added" | "removed" | "changed";
+      /** @description The element's path in the decoded config, e.g. channel_group.groups.Application.groups.Org2MSP */
+      path: string;
+      /** @description The element before the update, shortened (removed and changed) */
+      before?: string;
+      /** @description The element after the update, shortened (added and changed) */
+      after?: string;
+    };
     GovernanceProposalResponseInput: {
       /** @description Proposal id */
       id: string;
@@ -9541,8 +9554,10 @@ export interface components {
       )[];
       /** @description The read/write-set delta (ConfigUpdate) as JSON */
       preview_json: string;
-      /** @description Human-readable lines: + added, ~ changed, - removed config elements */
+      /** @description One line per change: '+ path' added, '- path' removed, '~ path: before -> after' changed */
       diff: string[];
+      /** @description What the update changes, element by element (the same as diff) */
+      changes: components["schemas"]["GovernanceConfigChangeInput"][];
       /** @description The channel config sequence the update was computed against */
       config_sequence: number;
       /** @description The channel config changed since; it can't be submitted until recomputed */
@@ -12590,6 +12605,19 @@ export interface components {
       /** @description The user who signed here, or the node id of the console it came from */
       signed_by: string;
     };
+    GovernanceConfigChange: {
+      /**
+       * @description added, removed or changed
+       * @enum {string}
+       */
+      kind: "added" | "removed" | "changed";
+      /** @description The element's path in the decoded config, e.g. channel_group.groups.Application.groups.Org2MSP */
+      path: string;
+      /** @description The element before the update, shortened (removed and changed) */
+      before?: string;
+      /** @description The element after the update, shortened (added and changed) */
+      after?: string;
+    };
     GovernanceProposalResponse: {
       /** @description Proposal id */
       id: string;
@@ -12867,8 +12895,10 @@ export interface components {
       )[];
       /** @description The read/write-set delta (ConfigUpdate) as JSON */
       preview_json: string;
-      /** @description Human-readable lines: + added, ~ changed, - removed config elements */
+      /** @description One line per change: '+ path' added, '- path' removed, '~ path: before -> after' changed */
       diff: string[];
+      /** @description What the update changes, element by element (the same as diff) */
+      changes: components["schemas"]["GovernanceConfigChange"][];
       /** @description The channel config sequence the update was computed against */
       config_sequence: number;
       /** @description The channel config changed since; it can't be submitted until recomputed */

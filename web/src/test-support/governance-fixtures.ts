@@ -11,7 +11,24 @@ export const proposal: Proposal = {
     { type: "add_org", payload: { msp_id: "Org3MSP", root_certs: ["-----BEGIN"], tls_root_certs: ["-----BEGIN"] } },
   ],
   preview_json: '{"channel_id":"mychannel"}',
-  diff: ["+ Channel/Application/Org3MSP", "~ Channel/Application"],
+  diff: [
+    "+ channel_group.groups.Application.groups.Org3MSP",
+    "~ channel_group.groups.Application.policies.Admins.policy: MAJORITY Admins -> ANY Admins",
+  ],
+  changes: [
+    {
+      kind: "added",
+      path: "channel_group.groups.Application.groups.Org3MSP",
+      after:
+        "group: organization Org3MSP, root CA certificate O=Org3MSP, CN=ca.org3 (sha256 AB:CD…); values MSP; policies Admins, Endorsement, Readers, Writers; groups none",
+    },
+    {
+      kind: "changed",
+      path: "channel_group.groups.Application.policies.Admins.policy",
+      before: "MAJORITY Admins",
+      after: "ANY Admins",
+    },
+  ],
   config_sequence: 4,
   stale: false,
   origin_node_id: "",

@@ -61,7 +61,7 @@ describe("governance proposals on a real channel", () => {
       });
       expect(created).toMatchObject({ status: "pending", stale: false, channel_name: "govchannel" });
       expect(created.policy).toMatchObject({ summary: "0 of 3 orgs signed", required: 2, satisfied: false });
-      expect(created.diff).toContain("+ Channel/Application/GovOrg4MSP");
+      expect(created.diff).toEqual(["+ channel_group.groups.Application.groups.GovOrg4MSP"]);
       const id = created.id as string;
 
       // A second proposal computed against the same config: anchor peers of org1 (org1's Admins alone).

@@ -53,6 +53,17 @@ const policy = z
   })
   .describe("Whether the channel's modification policy is met by the stored signatures");
 
+export const configChange = z
+  .object({
+    kind: z.enum(["added", "removed", "changed"]).describe("added, removed or changed"),
+    path: z
+      .string()
+      .describe("The element's path in the decoded config, e.g. channel_group.groups.Application.groups.Org2MSP"),
+    before: z.string().optional().describe("The element before the update, shortened (removed and changed)"),
+    after: z.string().optional().describe("The element after the update, shortened (added and changed)"),
+  })
+  .meta({ id: "GovernanceConfigChange" });
+
 export const proposalResponse = z
   .object({
     id: z.string().describe("Proposal id"),
@@ -62,7 +73,10 @@ export const proposalResponse = z
     status: z.enum(["pending", "stale", "submitted"]).describe("pending, stale (recompute it) or submitted"),
     operations: z.array(configOperation).describe("The operations"),
     preview_json: z.string().describe("The read/write-set delta (ConfigUpdate) as JSON"),
-    diff: z.array(z.string()).describe("Human-readable lines: + added, ~ changed, - removed config elements"),
+    diff: z
+      .array(z.string())
+      .describe("One line per change: '+ path' added, '- path' removed, '~ path: before -> after' changed"),
+    changes: z.array(configChange).describe("What the update changes, element by element (the same as diff)"),
     config_sequence: z.number().int().describe("The channel config sequence the update was computed against"),
     stale: z.boolean().describe("The channel config changed since; it can't be submitted until recomputed"),
     origin_node_id: z.string().describe("Node id of the console that proposed it; empty when proposed here"),

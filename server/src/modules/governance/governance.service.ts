@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { common } from "@hyperledger/fabric-protos";
 import {
   channelMspIds,
   evaluateUpdatePolicies,
@@ -11,6 +10,7 @@ import type { FabricChange } from "../fabric-networks/fabric-networks.change.js"
 import type { ConfigOperation, ConfigOperationInput } from "../fabric-networks/fabric-networks.change.schema.js";
 import type { FabricContext } from "../fabric-networks/fabric-networks.context.js";
 import type { GovernanceRepo, ProposalRow, SignatureRow } from "./governance.repo.js";
+import { changeLines, configChanges } from "./governance.diff.js";
 import { configOf, envelopeWith, updateOf } from "./governance.wire.js";
 
 const b64 = (u: Uint8Array): string => Buffer.from(u).toString("base64");
@@ -80,7 +80,7 @@ export function createGovernanceService(deps: {
       status: p.status as "pending" | "stale" | "submitted",
       operations: JSON.parse(p.operations_json) as ConfigOperation[],
       preview_json: p.preview_json,
-      diff: diffLines(updateOf(p)),
+      ...proposalDiff(p),
       config_sequence: p.config_sequence,
       stale: p.status === "stale",
       origin_node_id: p.origin_node_id ?? "",
@@ -266,43 +266,17 @@ function assertPending(p: ProposalRow): void {
   if (p.status !== "pending") throw new ConflictError(`proposal ${p.id} is ${p.status}`);
 }
 
-function signatureView(s: SignatureRow) {
-  return { id: s.id, proposal_id: s.proposal_id, msp_id: s.msp_id, signed_at: s.created_at, signed_by: s.signed_by };
+/**
+ * What the update changes, from the config it was computed against and the exact bytes everyone
+ * signs (not from the stored operations), so a received copy shows what its signature approves.
+ */
+function proposalDiff(p: ProposalRow) {
+  const changes = configChanges(configOf(p), updateOf(p));
+  return { diff: changeLines(changes), changes };
 }
 
-/**
- * Human-readable lines of a config update: `+` an element the write set adds, `~` one it
- * changes (version bumped), `-` a group the read set has that the changed parent no longer holds.
- */
-export function diffLines(update: common.ConfigUpdate): string[] {
-  const out: string[] = [];
-  const walk = (path: string, w: common.ConfigGroup, r: common.ConfigGroup | undefined) => {
-    const parentChanged = !r || r.getVersion() !== w.getVersion();
-    const maps = [
-      ["values", w.getValuesMap(), r?.getValuesMap()],
-      ["policies", w.getPoliciesMap(), r?.getPoliciesMap()],
-    ] as const;
-    for (const [kind, wm, rm] of maps) {
-      wm.forEach((v: common.ConfigValue | common.ConfigPolicy, k: string) => {
-        const rv = rm?.get(k);
-        if (!rv) out.push(`+ ${path}/${kind}/${k}`);
-        else if (rv.getVersion() !== v.getVersion()) out.push(`~ ${path}/${kind}/${k}`);
-      });
-    }
-    w.getGroupsMap().forEach((g: common.ConfigGroup, k: string) => {
-      const rg = r?.getGroupsMap().get(k);
-      if (!rg) out.push(`+ ${path}/${k}`);
-      else walk(`${path}/${k}`, g, rg);
-    });
-    if (parentChanged && r) {
-      r.getGroupsMap().forEach((_g: common.ConfigGroup, k: string) => {
-        if (!w.getGroupsMap().has(k)) out.push(`- ${path}/${k}`);
-      });
-    }
-  };
-  const ws = update.getWriteSet();
-  if (ws) walk("Channel", ws, update.getReadSet());
-  return out;
+function signatureView(s: SignatureRow) {
+  return { id: s.id, proposal_id: s.proposal_id, msp_id: s.msp_id, signed_at: s.created_at, signed_by: s.signed_by };
 }
 
 export type GovernanceService = ReturnType<typeof createGovernanceService>;

@@ -18,7 +18,7 @@ import { ProposalDiff } from "@/pages/governance/ProposalDiff";
 import {
   newDraft,
   OPERATION_LABEL,
-  previewLines,
+  previewChanges,
   proposalTypeOf,
   toOperations,
   validateDrafts,
@@ -52,7 +52,7 @@ function CreateForm({ networkId, channel }: { networkId: number; channel: string
     };
   }, [config, external.data]);
   const addable = addableExternalOrgs(external.data ?? [], channelOrgsOf(config).peer);
-  const preview = previewLines(drafts, ctx);
+  const preview = previewChanges(drafts, ctx);
   const update = (i: number, d: OperationDraft): void => {
     setDrafts((all) => all.map((x, j) => (j === i ? d : x)));
     setErrors((all) => {
@@ -148,7 +148,7 @@ function CreateForm({ networkId, channel }: { networkId: number; channel: string
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <ProposalDiff lines={preview} />
+          <ProposalDiff changes={preview} />
         </CardContent>
         <CardFooter className="flex-col items-end gap-2 pt-4">
           <FieldError message={rootError} />

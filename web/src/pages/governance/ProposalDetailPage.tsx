@@ -94,7 +94,7 @@ export function ProposalBody({ p }: { p: Proposal }): ReactElement {
           <CardTitle className="text-base">Changes</CardTitle>
         </CardHeader>
         <CardContent>
-          <ProposalDiff lines={p.diff} previewJson={p.preview_json} />
+          <ProposalDiff changes={p.changes} previewJson={p.preview_json} />
         </CardContent>
       </Card>
       {p.status !== "submitted" && (

@@ -10,7 +10,7 @@ import { useNetworkProposalsQuery } from "@/data/governance/proposal-queries";
 import { formatDateTime } from "@/lib/utils";
 import { ProposalStatusBadge } from "@/pages/governance/ProposalStatusBadge";
 import { ChaincodeProposalsSection } from "@/pages/networks/proposals/ChaincodeProposalsSection";
-import { diffLines, diffSummary, proposalPath } from "@/pages/governance/proposal-view";
+import { diffSummary, proposalPath } from "@/pages/governance/proposal-view";
 
 /** The channel's config-update proposals: status, what they change, the signature count. */
 export function ConfigProposalsCard({ networkId }: { networkId: number }): ReactElement {
@@ -64,7 +64,7 @@ export function ConfigProposalsCard({ networkId }: { networkId: number }): React
                       <Link to={proposalPath(p)} className="font-medium hover:underline">
                         {p.proposal_type}
                       </Link>
-                      <span className="block text-xs text-muted-foreground">{diffSummary(diffLines(p.diff))}</span>
+                      <span className="block text-xs text-muted-foreground">{diffSummary(p.changes)}</span>
                     </TableCell>
                     <TableCell>
                       <ProposalStatusBadge p={p} />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   newDraft,
-  previewLines,
+  previewChanges,
   proposalTypeOf,
   toOperations,
   validateDraft,
@@ -83,13 +83,19 @@ describe("operations and preview", () => {
     expect(proposalTypeOf([drafts[0]!])).toBe("add_org");
   });
 
-  it("preview what they change in the server's diff notation", () => {
-    expect(previewLines(drafts, ctx)).toEqual([
-      "+ Channel/Application/Org3MSP",
-      "- Channel/Application/Org2MSP",
-      "~ Channel/Application/Org1MSP/AnchorPeers: peer0.org1:7051",
-      "~ Channel/Orderer/BatchTimeout: 2s → 1s",
-      "~ Channel/Application/Admins: ImplicitMeta ANY Admins",
+  it("preview what they change at the server's element paths", () => {
+    const A = "channel_group.groups.Application";
+    expect(previewChanges(drafts, ctx)).toEqual([
+      { kind: "added", path: `${A}.groups.Org3MSP` },
+      { kind: "removed", path: `${A}.groups.Org2MSP` },
+      { kind: "changed", path: `${A}.groups.Org1MSP.values.AnchorPeers`, after: "peer0.org1:7051" },
+      {
+        kind: "changed",
+        path: "channel_group.groups.Orderer.values.BatchTimeout.value.timeout",
+        before: "2s",
+        after: "1s",
+      },
+      { kind: "changed", path: `${A}.policies.Admins.policy`, after: "ANY Admins" },
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { ProposalOperationInput } from "@/data/governance/types";
+import type { ConfigChange } from "@/pages/governance/proposal-view";
 import { batchOperations, DURATION, hostPort, type BatchSettings } from "@/pages/networks/fabric-network";
 
 /** The operation editors of the create screen: the same changes the channel config tab makes. */
@@ -156,43 +157,61 @@ export function proposalTypeOf(drafts: readonly OperationDraft[]): string {
 }
 
 const SCOPE_GROUP: Record<PolicyScope, string> = {
-  application: "Channel/Application",
-  orderer: "Channel/Orderer",
-  channel: "Channel",
+  application: "channel_group.groups.Application",
+  orderer: "channel_group.groups.Orderer",
+  channel: "channel_group",
 };
+const APP_ORGS = "channel_group.groups.Application.groups";
+const ORDERER_VALUES = "channel_group.groups.Orderer.values";
 
 /**
- * What the editors will change, as diff lines in the server's notation (+ added, ~ changed,
- * - removed), before the server computes the exact update.
+ * What the editors will change, at the element paths the server's diff uses, before the server
+ * computes the exact update against the channel's newest config.
  */
-export function previewLines(drafts: readonly OperationDraft[], ctx: DraftContext): string[] {
-  return drafts.flatMap((d): string[] => {
+export function previewChanges(drafts: readonly OperationDraft[], ctx: DraftContext): ConfigChange[] {
+  return drafts.flatMap((d): ConfigChange[] => {
     switch (d.kind) {
       case "add_org": {
         const o = ctx.externalOrgs?.find((x) => String(x.id) === d.externalOrgId);
-        return [`+ Channel/Application/${o?.mspId ?? `external organization #${d.externalOrgId || "?"}`}`];
+        return [
+          { kind: "added", path: `${APP_ORGS}.${o?.mspId ?? `external organization #${d.externalOrgId || "?"}`}` },
+        ];
       }
       case "remove_org":
-        return [`- Channel/Application/${d.mspId || "?"}`];
+        return [{ kind: "removed", path: `${APP_ORGS}.${d.mspId || "?"}` }];
       case "anchor_peers": {
         const peers = parsePeers(d.peers);
-        return [`~ Channel/Application/${d.mspId || "?"}/AnchorPeers: ${peers.length ? peers.join(", ") : "none"}`];
+        return [
+          {
+            kind: "changed",
+            path: `${APP_ORGS}.${d.mspId || "?"}.values.AnchorPeers`,
+            after: peers.length ? peers.join(", ") : "none",
+          },
+        ];
       }
       case "batch": {
-        const out: string[] = [];
+        const out: ConfigChange[] = [];
         const c = ctx.current;
-        const line = (label: string, before: unknown, after: string): void => {
+        const field = (path: string, before: unknown, after: string): void => {
           const a = after.trim();
-          if (a && a !== String(before ?? "")) out.push(`~ Channel/Orderer/${label}: ${String(before ?? "—")} → ${a}`);
+          if (a && a !== String(before ?? "")) {
+            out.push({ kind: "changed", path: `${ORDERER_VALUES}.${path}`, before: String(before ?? "—"), after: a });
+          }
         };
-        line("BatchTimeout", c.batchTimeout, d.batchTimeout);
-        line("BatchSize/max_message_count", c.maxMessageCount, d.maxMessageCount);
-        line("BatchSize/absolute_max_bytes", c.absoluteMaxBytes, d.absoluteMaxBytes);
-        line("BatchSize/preferred_max_bytes", c.preferredMaxBytes, d.preferredMaxBytes);
+        field("BatchSize.value.absolute_max_bytes", c.absoluteMaxBytes, d.absoluteMaxBytes);
+        field("BatchSize.value.max_message_count", c.maxMessageCount, d.maxMessageCount);
+        field("BatchSize.value.preferred_max_bytes", c.preferredMaxBytes, d.preferredMaxBytes);
+        field("BatchTimeout.value.timeout", c.batchTimeout, d.batchTimeout);
         return out;
       }
       case "policy":
-        return [`~ ${SCOPE_GROUP[d.scope]}/${d.policyName.trim() || "?"}: ${d.policyType} ${d.rule.trim()}`];
+        return [
+          {
+            kind: "changed",
+            path: `${SCOPE_GROUP[d.scope]}.policies.${d.policyName.trim() || "?"}.policy`,
+            after: d.rule.trim(),
+          },
+        ];
     }
   });
 }

@@ -49,27 +49,12 @@ export function policyVerdict(p: PolicyProgress): string {
   return `${p.remaining} more signature${p.remaining === 1 ? "" : "s"} needed (${p.required} required)`;
 }
 
-export type DiffKind = "added" | "changed" | "removed" | "other";
+/** One config element a proposal's update adds, removes or changes (computed by the server). */
+export type ConfigChange = Proposal["changes"][number];
 
-export interface DiffLine {
-  kind: DiffKind;
-  path: string;
-  text: string;
-}
-
-const DIFF_KIND: Record<string, DiffKind> = { "+": "added", "~": "changed", "-": "removed" };
-
-/** The server's diff lines ("+ Channel/Application/Org3MSP") split into kind and element path. */
-export function diffLines(lines: readonly string[]): DiffLine[] {
-  return lines.map((text) => {
-    const m = /^([+~-])\s+(.*)$/.exec(text);
-    return m ? { kind: DIFF_KIND[m[1]!]!, path: m[2]!, text } : { kind: "other", path: text, text };
-  });
-}
-
-/** How many elements each kind touches, e.g. "1 added, 2 changed". */
-export function diffSummary(lines: readonly DiffLine[]): string {
-  const n = (k: DiffKind): number => lines.filter((l) => l.kind === k).length;
+/** How many elements each kind touches, e.g. "1 added, 2 changed, 1 removed". */
+export function diffSummary(changes: readonly Pick<ConfigChange, "kind">[]): string {
+  const n = (k: ConfigChange["kind"]): number => changes.filter((c) => c.kind === k).length;
   const parts = [
     n("added") && `${n("added")} added`,
     n("changed") && `${n("changed")} changed`,

@@ -94,8 +94,9 @@ describe("Proposal detail screen", () => {
     ];
     const text = detail(proposal, ...seeds);
     expect(text).toContain("Proposal: add_org");
-    expect(text).toContain("+ Channel/Application/Org3MSP (added)");
-    expect(text).toContain("~ Channel/Application (changed)");
+    expect(text).toContain("+ channel_group.groups.Application.groups.Org3MSP (added)");
+    expect(text).toContain("~ channel_group.groups.Application.policies.Admins.policy (changed)");
+    expect(text).toContain("MAJORITY Admins → ANY Admins");
     expect(text).toContain("1 added, 1 changed");
     expect(text).toContain("1 of 3 orgs signed");
     expect(text).toContain("Sign as Org1MSP");
@@ -135,7 +136,7 @@ describe("Proposal detail screen", () => {
   it("lets a viewer see but not act", () => {
     const text = detail(proposal, asRole("viewer"), orgs("Org1MSP"), seed(federationKeys.peers(), [peerB]));
     expect(text).toContain("1 of 3 orgs signed");
-    expect(text).toContain("+ Channel/Application/Org3MSP");
+    expect(text).toContain("+ channel_group.groups.Application.groups.Org3MSP");
     expect(text).not.toContain("Sign as");
     expect(text).not.toContain("Share proposal");
     expect(text).not.toContain("Withdraw");
@@ -175,7 +176,7 @@ describe("Sign proposal screen", () => {
     );
     expect(text).toContain("Sign proposal");
     expect(text).toContain("admin on cl-aaaa asks your organization to sign a config update of channel mychannel");
-    expect(text).toContain("+ Channel/Application/Org3MSP");
+    expect(text).toContain("+ channel_group.groups.Application.groups.Org3MSP");
     expect(text).toContain("0 of 3 orgs signed");
     expect(text).toContain("Sign as Org2MSP");
     expect(text).not.toContain("Share proposal");
