@@ -206,4 +206,17 @@ describe("config proposals between two consoles", () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, "proposal-detail");
   });
+
+  it("asks before submitting, naming what the update changes; Cancel submits nothing", async () => {
+    // Submitting needs a running orderer (governance-diff.test.ts has one); here the question is checked.
+    const page = sa.page;
+    await page.getByRole("button", { name: "Submit" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Submit this config update?" });
+    await confirm.getByText("can't be withdrawn", { exact: false }).waitFor();
+    await confirm.getByText(`added channel_group.groups.Application.groups.${MSP_C}`, { exact: true }).waitFor();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    const p = await apiCall<{ status: string }>(a.url, adminA, "GET", `/pro/networks/proposals/${proposalId}`);
+    expect(p.data.status).toBe("pending");
+  });
 });

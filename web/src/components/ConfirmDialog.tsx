@@ -174,7 +174,10 @@ export function ConfirmButton({
   confirmVariant = "destructive",
   "aria-label": ariaLabel,
   className,
+  buttonTitle,
 }: {
+  /** The button's tooltip (why it is disabled, say). */
+  buttonTitle?: string;
   children: ReactNode;
   title: ReactNode;
   description: ReactNode;
@@ -199,6 +202,7 @@ export function ConfirmButton({
         disabled={disabled}
         aria-label={ariaLabel}
         className={className}
+        title={buttonTitle}
         onClick={(e) => {
           e.stopPropagation();
           setOpen(true);

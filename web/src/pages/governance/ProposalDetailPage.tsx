@@ -3,6 +3,7 @@ import type { ReactElement } from "react";
 import { useParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
 import { PageHeader, QueryState } from "@/components/states";
+import { ConfirmButton } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useProposalRecomputeMutation, useProposalSubmitMutation } from "@/data/governance/proposal-mutations";
@@ -13,7 +14,7 @@ import { PolicyProgress } from "@/pages/governance/PolicyProgress";
 import { ProposalDiff } from "@/pages/governance/ProposalDiff";
 import { ProposalOverview } from "@/pages/governance/ProposalOverview";
 import { ProposalTimeline } from "@/pages/governance/ProposalTimeline";
-import { displayStatus, isProposer } from "@/pages/governance/proposal-view";
+import { diffSummary, displayStatus, isProposer } from "@/pages/governance/proposal-view";
 import { ShareProposalCard } from "@/pages/governance/ShareProposalCard";
 import { SignaturesCard } from "@/pages/governance/SignaturesCard";
 import { SignCard } from "@/pages/governance/SignCard";
@@ -59,18 +60,41 @@ function StaleNotice({ p }: { p: Proposal }): ReactElement {
 function SubmitButton({ p }: { p: Proposal }): ReactElement {
   const submit = useProposalSubmitMutation(p.id);
   const ready = p.status === "pending" && !p.stale && p.policy.satisfied;
+  const changes = p.changes.slice(0, 5);
   return (
-    <Button
+    <ConfirmButton
+      variant="default"
+      confirmVariant="default"
       disabled={!ready || submit.isPending}
-      title={ready ? undefined : "The signatures must meet the channel's modification policy first"}
-      onClick={() =>
-        submit.mutate(undefined, {
-          onSuccess: (r) => showToast("success", "Config update submitted", { description: `Transaction ${r.tx_id}` }),
-        })
+      buttonTitle={ready ? undefined : "The signatures must meet the channel's modification policy first"}
+      title="Submit this config update?"
+      description={
+        <>
+          The orderer applies it to channel {p.channel_name} at once; it can't be withdrawn afterwards. It makes{" "}
+          {diffSummary(p.changes)}
+          {changes.length > 0 && ":"}
+          {changes.length > 0 && (
+            <span className="mt-2 block font-mono text-xs break-all">
+              {changes.map((c) => (
+                <span key={`${c.kind}:${c.path}`} className="block">
+                  {c.kind} {c.path}
+                </span>
+              ))}
+              {p.changes.length > changes.length && <span className="block">…</span>}
+            </span>
+          )}
+        </>
+      }
+      confirmLabel="Submit"
+      onConfirm={() =>
+        submit.mutateAsync(undefined).then(
+          (r) => showToast("success", "Config update submitted", { description: `Transaction ${r.tx_id}` }),
+          () => undefined,
+        )
       }
     >
       {submit.isPending ? <Loader2Icon className="animate-spin" /> : <SendIcon />} Submit
-    </Button>
+    </ConfirmButton>
   );
 }
 
