@@ -45,10 +45,7 @@ export function registerFabricNetworksModule(
   });
   registerFabricChannelRoutes(api, inspect, change);
   let proposals: OrgProposals | undefined;
-  registerAddOrganizationRoute(
-    api,
-    createAddOrganization({ ctx: svc.ctx, change, proposals: () => proposals }),
-  );
+  registerAddOrganizationRoute(api, createAddOrganization({ ctx: svc.ctx, change, proposals: () => proposals }));
   registerNodeChannelRoutes(api, svc.nodeChannels);
   registerFabricTxRoutes(api, createFabricTx({ ctx: svc.ctx, repo, inspect }));
   registerNetworkConfigRoutes(

@@ -38,8 +38,9 @@ function AddOutcome({ networkId, r }: { networkId: number; r: AddOrganizationRes
     <div data-testid="add-org-outcome" data-outcome="proposed" className="grid gap-1 text-sm">
       <p>
         The channel&apos;s policy needs signatures from {r.missing.join(", ")} ({r.policy}), which this console does not
-        hold. A proposal to add {r.mspId} was created{r.signedBy.length ? ` and signed by ${r.signedBy.join(", ")}` : ""}
-        : share it with their consoles, and submit it once they have signed. Then come back to join the peers.
+        hold. A proposal to add {r.mspId} was created
+        {r.signedBy.length ? ` and signed by ${r.signedBy.join(", ")}` : ""}: share it with their consoles, and submit
+        it once they have signed. Then come back to join the peers.
       </p>
       <Link to={`/networks/${networkId}/fabric/proposals/${r.proposalId}`} className="text-primary hover:underline">
         Open the proposal

@@ -169,4 +169,3 @@ export function NodesTab({ n }: { n: FabricNetwork }): ReactElement {
     </Card>
   );
 }
-

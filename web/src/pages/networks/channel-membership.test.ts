@@ -7,7 +7,12 @@ const peer = (id: number, name: string, mspId: string, organizationId: number) =
   nodeType: "FABRIC_PEER" as const,
   fabricPeer: { mspId, organizationId },
 });
-const orderer = { id: 3, name: "o0", nodeType: "FABRIC_ORDERER" as const, fabricOrderer: { mspId: "Org9MSP", organizationId: 9 } };
+const orderer = {
+  id: 3,
+  name: "o0",
+  nodeType: "FABRIC_ORDERER" as const,
+  fabricOrderer: { mspId: "Org9MSP", organizationId: 9 },
+};
 
 describe("channel membership", () => {
   const nodes = [peer(1, "p1", "Org1MSP", 1), peer(2, "p2", "Org2MSP", 2), peer(4, "p4", "Org2MSP", 2), orderer];

@@ -43,7 +43,10 @@ export function blockedOrgs(choices: readonly NodeChoice[]): { organizationId?: 
   const seen = new Map<string, { organizationId?: number; mspId: string }>();
   for (const c of choices) {
     if (c.blocked && !seen.has(c.mspId)) {
-      seen.set(c.mspId, { mspId: c.mspId, ...(c.organizationId !== undefined ? { organizationId: c.organizationId } : {}) });
+      seen.set(c.mspId, {
+        mspId: c.mspId,
+        ...(c.organizationId !== undefined ? { organizationId: c.organizationId } : {}),
+      });
     }
   }
   return [...seen.values()];
