@@ -5,8 +5,10 @@ import { createFabricNodes, createOneOrgChannel, removeFabricFixtures } from "..
 
 const SUFFIX = Date.now().toString(36);
 const CHANNEL = `mem-${SUFFIX}`;
+const CHANNEL2 = `memp-${SUFFIX}`;
 const MSP1 = `MemA${SUFFIX}MSP`;
 const MSP2 = `MemB${SUFFIX}MSP`;
+const MSP3 = `MemC${SUFFIX}MSP`;
 const PEER2 = `peer0-memb-${SUFFIX}`;
 const PEER3 = `peer1-memb-${SUFFIX}`;
 
@@ -14,7 +16,8 @@ const PEER3 = `peer1-memb-${SUFFIX}`;
  * Issue 33 item 6 on real Fabric nodes: a console holding two orgs and a channel of only the first.
  * The second org's peer is not offered as joinable (the server refuses it too); the operator adds
  * the org from the channel screen (a config update signed by org1), joins its peer, and the peer
- * itself reports the channel. A Pending member can be removed from the Nodes tab.
+ * itself reports the channel. A Pending member can be removed from the Nodes tab. On a channel whose
+ * policy needs an org this console does not hold, adding the org becomes a governance proposal.
  */
 describe("channel membership", () => {
   let s: Session;
@@ -60,7 +63,12 @@ describe("channel membership", () => {
 
   afterAll(async () => {
     // The channel and org1's nodes, then org2's; the process sweep covers every port at the end.
-    await removeFabricFixtures(s.baseUrl, admin(), { channels: [CHANNEL], orgId: org1, nodeIds: nodes1, ports: [] });
+    await removeFabricFixtures(s.baseUrl, admin(), {
+      channels: [CHANNEL, CHANNEL2],
+      orgId: org1,
+      nodeIds: nodes1,
+      ports: [],
+    });
     const left = await removeFabricFixtures(s.baseUrl, admin(), { channels: [], orgId: org2, nodeIds: nodes2, ports });
     await s.close();
     expect(left).toEqual([]);
@@ -144,4 +152,56 @@ describe("channel membership", () => {
     );
     expect(members.data.nodes.map((m) => m.nodeId)).not.toContain(peer3.id);
   });
+
+  it(
+    "proposes adding the org when the channel's policy needs an org this console does not hold",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      // A channel of org1 and org3, then org3 leaves this console: MAJORITY Admins of two needs org3's signature.
+      const o3 = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/organizations", {
+        mspId: MSP3,
+        name: `mem-c-${SUFFIX}`,
+      });
+      expect(o3.status).toBe(201);
+      const net = await apiCall<{ id: number }>(s.baseUrl, admin(), "POST", "/networks/fabric", {
+        name: CHANNEL2,
+        config: {
+          peerOrganizations: [
+            { id: org1, nodeIds: [] },
+            { id: o3.data.id, nodeIds: [] },
+          ],
+          ordererOrganizations: [{ id: org1, nodeIds: [nodes1[0]] }],
+          batchTimeout: "500ms",
+        },
+      });
+      expect(net.status, JSON.stringify(net.data)).toBe(201);
+      const joined = await apiCall(
+        s.baseUrl,
+        admin(),
+        "POST",
+        `/networks/fabric/${net.data.id}/orderers/${nodes1[0]}/join`,
+      );
+      expect(joined.status).toBe(200);
+      expect((await apiCall(s.baseUrl, admin(), "DELETE", `/organizations/${o3.data.id}`)).status).toBe(204);
+
+      await s.page.goto(`/networks/${net.data.id}/fabric?tab=organizations`);
+      const card = s.page.getByTestId("add-own-org");
+      await card.getByLabel("Organization").waitFor({ timeout: 60_000 });
+      await card.getByLabel("Organization").selectOption({ label: MSP2 });
+      await card.getByRole("button", { name: "Add to channel" }).click();
+      const outcome = card.getByTestId("add-org-outcome");
+      await outcome.waitFor({ timeout: 90_000 });
+      expect(await outcome.getAttribute("data-outcome")).toBe("proposed");
+      expect(await outcome.innerText()).toContain(`needs signatures from ${MSP3}`);
+      await screenshot(s.page, "channel-membership-proposed");
+      await card.getByRole("link", { name: "Open the proposal" }).click();
+      await s.page.waitForURL(new RegExp(`/networks/${net.data.id}/fabric/proposals/`));
+      const policy = s.page.getByTestId("policy-progress");
+      await policy.waitFor({ timeout: 30_000 });
+      expect(await policy.innerText()).toContain("1 of 2 orgs signed");
+      expect(await policy.innerText()).toContain(MSP3);
+    },
+  );
 });
