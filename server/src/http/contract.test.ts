@@ -120,6 +120,8 @@ const ALLOWED: Record<string, string> = {
   "POST /networks/fabric/{id}/update-config response:configBlockNumber":
     "product addition (issue 6): the update is applied synchronously; the new config block's number",
   "GET /networks/fabric/{id}/nodes response:nodes[].error": "product addition (issue 6): why the last join failed",
+  "POST /networks/fabric/{id}/organizations":
+    "product addition (issue 33): adds one of this console's orgs to the channel, as a config update or a governance proposal",
   ...viaAllOf("POST /nodes", "besuNode", [
     "accountsAllowList",
     "bootNodes",

@@ -161,6 +161,7 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
     governance: governance.upstream,
   });
   governance.bindFederation(federation.plumbing);
+  fabricNetworks.bindProposals(governance.service);
   metrics.bindFederation(federation.metrics);
   registerBesuBulkRoutes(
     api,

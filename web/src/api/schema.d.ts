@@ -4078,6 +4078,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/networks/fabric/{id}/organizations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add one of this console's organizations to the channel (a config update, or a proposal)
+     * @description Signed and submitted by the admins of the channel's orgs this console holds when they satisfy the channel's modification policy; otherwise a governance proposal is created, signed by those orgs, for the other orgs to sign. 409 when the organization is already a member.
+     */
+    post: operations["addFabricNetworkOrganization"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/nodes/{id}/channels": {
     parameters: {
       query?: never;
@@ -28485,6 +28505,113 @@ export interface operations {
           "application/json": {
             /** @description Config update tx id */
             transactionId: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  addFabricNetworkOrganization: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description An organization this console holds, to add to the channel */
+          organizationId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * @description applied: the config update is on the chain; proposed: the channel's policy needs orgs this console does not hold, so a governance proposal was created and signed by this console's orgs
+             * @enum {string}
+             */
+            outcome: "applied" | "proposed";
+            /** @description The organization's MSP id */
+            mspId: string;
+            /** @description MSP ids of this console's orgs that signed */
+            signedBy: string[];
+            /** @description MSP ids whose signatures the policy still needs (empty when applied) */
+            missing: string[];
+            /** @description The modification policy's verdict, e.g. '1 of 2 orgs signed' */
+            policy: string;
+            /** @description Config update tx id (applied) */
+            transactionId?: string;
+            /** @description Number of the new config block (applied) */
+            configBlockNumber?: number;
+            /** @description The governance proposal to share and sign (proposed) */
+            proposalId?: string;
           };
         };
       };

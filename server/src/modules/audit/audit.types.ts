@@ -94,6 +94,7 @@ export const AUDIT_EVENT_TYPES = [
   "fabric_network.delete",
   "fabric_network.import",
   "fabric_network.add_node",
+  "fabric_network.add_organization",
   "fabric_network.join_peer",
   "fabric_network.unjoin_peer",
   "fabric_network.remove_peer",

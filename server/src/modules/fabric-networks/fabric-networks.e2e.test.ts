@@ -129,7 +129,9 @@ describe("Fabric networks through the API", () => {
       const org2 = await h.ok("POST", "/organizations", { mspId: "NetOrg2MSP", name: "Net Org 2" });
       const [peer2] = await h.createNodes(org2, 1, 0, "o2-");
       // Before org2 is in the channel its peer is refused by name (it would "join" and then be FORBIDDEN).
-      await h.ok("POST", `/networks/fabric/${id}/nodes`, { nodeId: peer2.id, role: "peer" });
+      const refused = await h.call("POST", `/networks/fabric/${id}/nodes`, { nodeId: peer2.id, role: "peer" });
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toMatch(/^nodeId: organization NetOrg2MSP of peer .* add the organization/);
       const early = await h.call("POST", `/networks/fabric/${id}/peers/${peer2.id}/join`);
       expect(early.status).toBe(409);
       expect(early.body.message).toMatch(/organization NetOrg2MSP of peer .* is not a member of channel 'netchannel'/);
@@ -147,6 +149,7 @@ describe("Fabric networks through the API", () => {
         signing_org_ids: [org1.id],
       });
       expect(add.configBlockNumber).toBe(3);
+      await h.ok("POST", `/networks/fabric/${id}/nodes`, { nodeId: peer2.id, role: "peer" });
       await h.ok("POST", `/networks/fabric/${id}/peers/${peer2.id}/join`);
       await waitFor(
         "org2's peer at height 4 like everyone",

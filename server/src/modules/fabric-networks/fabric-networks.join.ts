@@ -125,20 +125,30 @@ export function createFabricJoin(deps: {
     return newest ? applicationOrgsOf(configFromBlock(newest)).has(mspId) : false;
   }
 
+  /**
+   * 409 naming `field` when the peer's org is not an application org of the channel: such a peer
+   * would "join" and then be refused every block (FORBIDDEN), so neither adding it to the network
+   * nor joining it is allowed until the org is added (POST .../organizations or update-config).
+   * Returns the org's admin, which signs the join.
+   */
+  async function assertPeerOrgInChannel(network: NetworkRow, n: FabricNodeInfo, field: string) {
+    const orgAdmin = await (await ctx.org(n.organizationId, "organizationId")).admin();
+    if (!(await isApplicationOrg(network, n.mspId, orgAdmin))) {
+      throw new ConflictError(
+        `${field}: organization ${n.mspId} of peer '${n.name}' is not a member of channel '${network.name}'; add the organization to the channel first`,
+        { field },
+      );
+    }
+    return orgAdmin;
+  }
+
   async function joinPeer(networkId: number, peerId: number): Promise<NetworkRow> {
     const { network, n, m } = await joinable(networkId, peerId, "peer");
     if (m?.status === "joined") {
       throw new InputError(`peer '${n.name}' has already joined channel '${network.name}'`, { field: "peerId" });
     }
     if (n.status !== "RUNNING") throw new InputError(`peer '${n.name}' is ${n.status}; start it before joining`);
-    // A peer of an org outside the channel would "join" and then be refused every block (FORBIDDEN).
-    const orgAdmin = await (await ctx.org(n.organizationId, "organizationId")).admin();
-    if (!(await isApplicationOrg(network, n.mspId, orgAdmin))) {
-      throw new ConflictError(
-        `peerId: organization ${n.mspId} of peer '${n.name}' is not a member of channel '${network.name}'; add the organization to the channel first`,
-        { field: "peerId" },
-      );
-    }
+    const orgAdmin = await assertPeerOrgInChannel(network, n, "peerId");
     await track(network, n, "joined", async () => {
       const genesis = await genesisForPeer({ ctx, repo }, network, orgAdmin);
       const client = createPeerClient(ctx.grpcEndpoint(n), orgAdmin);
@@ -180,6 +190,7 @@ export function createFabricJoin(deps: {
     joinPeer,
     joinAll,
     currentConfig,
+    assertPeerOrgInChannel,
     async unjoinOrderer(networkId: number, ordererId: number): Promise<NetworkRow> {
       const { network, n, m } = await joinable(networkId, ordererId, "orderer");
       if (m?.status !== "joined" && m?.status !== "failed") {

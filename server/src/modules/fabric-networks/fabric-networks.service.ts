@@ -158,6 +158,7 @@ export function createFabricNetworksService(deps: FabricNetworksDeps) {
       if (await repo.member(id, nodeId)) {
         throw new InputError(`nodeId: node '${n.name}' is already in network '${network.name}'`, { field: "nodeId" });
       }
+      if (role === "peer") await join.assertPeerOrgInChannel(network, n, "nodeId");
       await repo.addMember(id, nodeId, role);
       // A node that already has the channel (e.g. of an imported network) is recorded as joined.
       if (await inChannel(n, network.name)) await repo.setStatus(id, nodeId, "joined", null);

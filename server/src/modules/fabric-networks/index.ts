@@ -15,12 +15,13 @@ import { createExternalNodesRepo } from "../federation/external-nodes.repo.js";
 import { createExternalRefs } from "./fabric-networks.external.js";
 import { createNetworkConfig, registerNetworkConfigRoutes } from "./fabric-networks.network-config.js";
 import { createFabricTx, registerFabricTxRoutes } from "./fabric-networks.tx.js";
+import { createAddOrganization, registerAddOrganizationRoute, type OrgProposals } from "./fabric-networks.add-org.js";
 
 /** Wires the Fabric networks module (channels on this console's peers and orderers). */
 export function registerFabricNetworksModule(
   api: FastifyInstance,
   deps: { db: DB; keys: KeysService; nodes: Pick<NodesService, "get" | "peerOffline">; dataDir: string },
-): FabricNetworksService & { change: FabricChange } {
+): FabricNetworksService & { change: FabricChange; bindProposals(p: OrgProposals): void } {
   const orgs = createOrganizationsRepo(deps.db);
   // Organizations and orderers synced from other consoles (federation), usable in config updates and imports.
   const external = createExternalRefs(createExternalNodesRepo(deps.db));
@@ -43,6 +44,8 @@ export function registerFabricNetworksModule(
     external,
   });
   registerFabricChannelRoutes(api, inspect, change);
+  let proposals: OrgProposals | undefined;
+  registerAddOrganizationRoute(api, createAddOrganization({ ctx: svc.ctx, change, proposals: () => proposals }));
   registerNodeChannelRoutes(api, svc.nodeChannels);
   registerFabricTxRoutes(api, createFabricTx({ ctx: svc.ctx, repo, inspect }));
   registerNetworkConfigRoutes(
@@ -50,5 +53,11 @@ export function registerFabricNetworksModule(
     createNetworkConfig({ ctx: svc.ctx, repo, orgs, keys: deps.keys, dataDir: deps.dataDir }),
   );
   // Governance proposals compute, and submit, config updates through the same change path.
-  return Object.assign(svc, { change });
+  // Adding an org the channel's policy needs other consoles for becomes a governance proposal.
+  return Object.assign(svc, {
+    change,
+    bindProposals: (p: OrgProposals) => {
+      proposals = p;
+    },
+  });
 }
