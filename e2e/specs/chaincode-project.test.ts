@@ -113,6 +113,10 @@ describe("chaincode workbench", () => {
     await page.getByRole("heading", { name: "Fabric Chaincodes" }).waitFor();
     await page.getByRole("button", { name: "Create project" }).first().click();
     await page.getByLabel("Name").fill(PROJECT);
+    // Every language is offered before a network is picked (it showed TypeScript alone).
+    await expect
+      .poll(async () => (await page.getByLabel("Boilerplate").locator("option").allTextContents()).length)
+      .toBe(3);
     await page.getByLabel("Network").selectOption({ label: CHANNEL });
     await page.getByLabel("Boilerplate").selectOption("chaincode-typescript");
     await page.getByLabel("Endorsement policy (optional)").fill(`OR('${MSP}.member')`);

@@ -31827,9 +31827,9 @@ export interface operations {
   };
   getAIBoilerplates: {
     parameters: {
-      query: {
-        /** @description Network id; boilerplates fit its platform */
-        network_id: number;
+      query?: {
+        /** @description Network id; boilerplates fit its platform. Without it, every boilerplate shipped (each names its platform) */
+        network_id?: number;
       };
       header?: never;
       path?: never;

@@ -66,7 +66,13 @@ export const boilerplateResponse = z
     systemPrompt: z.string(),
   })
   .meta({ id: "BoilerplateConfig" });
-export const boilerplatesQuery = z.object({ network_id: id.describe("Network id; boilerplates fit its platform") });
+export const boilerplatesQuery = z.object({
+  network_id: id
+    .optional()
+    .describe(
+      "Network id; boilerplates fit its platform. Without it, every boilerplate shipped (each names its platform)",
+    ),
+});
 
 export type TreeNodeShape = {
   name: string;

@@ -110,13 +110,17 @@ export function createProjectsService(deps: {
     repo,
 
     async boilerplates(
-      networkId: number,
+      networkId: number | undefined,
     ): Promise<
       (Boilerplate & { image: string; repoOwner: string; repoName: string; repoPath: string; systemPrompt: string })[]
     > {
-      const net = await networkById(networkId);
-      if (!net) throw new NotFoundError(`network_id: network ${networkId} not found`);
-      return BOILERPLATES.filter((b) => b.platform === net.platform).map((b) => ({
+      let platform: string | undefined;
+      if (networkId !== undefined) {
+        const net = await networkById(networkId);
+        if (!net) throw new NotFoundError(`network_id: network ${networkId} not found`);
+        platform = net.platform;
+      }
+      return BOILERPLATES.filter((b) => platform === undefined || b.platform === platform).map((b) => ({
         ...b,
         image: "",
         repoOwner: "",

@@ -41,7 +41,16 @@ describe.each(dialects())("chaincode projects on %s", (dialect) => {
     expect(list.every((b) => b.platform === "FABRIC" && b.validateCommand.length > 0)).toBe(true);
     expect((await call("GET", `/ai/boilerplates?network_id=${besuId}`)).json()).toEqual([]);
     expect((await call("GET", "/ai/boilerplates?network_id=999999")).statusCode).toBe(404);
-    expect((await call("GET", "/ai/boilerplates")).statusCode).toBe(400);
+    // Without a network: every shipped boilerplate, each naming its platform (the create form lists
+    // them before a network is picked).
+    const all = await call("GET", "/ai/boilerplates");
+    expect(all.statusCode).toBe(200);
+    expect((all.json() as { id: string; platform: string }[]).map((b) => `${b.platform}:${b.id}`).sort()).toEqual([
+      "FABRIC:chaincode-go",
+      "FABRIC:chaincode-javascript",
+      "FABRIC:chaincode-typescript",
+    ]);
+    expect((await call("GET", "/ai/boilerplates?network_id=abc")).statusCode).toBe(400);
   });
 
   it("creates a project from each boilerplate with its files, and deletes it with them", async () => {

@@ -54,8 +54,10 @@ export function useProjectQuery(id: number): UseQueryResult<Project> {
 export function useBoilerplatesQuery(networkId: number | undefined): UseQueryResult<Boilerplate[]> {
   return useQuery({
     queryKey: projectKeys.boilerplates(networkId ?? 0),
-    queryFn: () => unwrap(api.GET("/ai/boilerplates", { params: { query: { network_id: networkId as number } } })),
-    enabled: networkId !== undefined,
+    queryFn: () =>
+      unwrap(
+        api.GET("/ai/boilerplates", { params: { query: networkId === undefined ? {} : { network_id: networkId } } }),
+      ),
   });
 }
 

@@ -84,11 +84,15 @@ export function CreateProjectDialog({ onClose }: { onClose: () => void }): React
               value={boilerplate}
               onChange={(e) => setBoilerplate(e.target.value)}
             >
-              {(boilerplates.data ?? [{ id: "chaincode-typescript", name: "Asset transfer (TypeScript)" }]).map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
+              {boilerplates.data === undefined && <option value={boilerplate}>Loading boilerplates…</option>}
+              {/* Before a network is chosen, every Fabric boilerplate (projects run on Fabric channels). */}
+              {boilerplates.data
+                ?.filter((b) => network !== "" || b.platform === "FABRIC")
+                .map((b) => (
+                  <option key={b.id} value={b.id}>
+                    {b.name}
+                  </option>
+                ))}
             </select>
           </div>
           <div className="grid gap-2">
