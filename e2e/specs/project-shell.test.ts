@@ -155,4 +155,31 @@ describe("project shell", () => {
     expect(dl.status()).toBe(200);
     expect(dl.headers()["content-type"]).toBe("application/zip");
   }, 60_000);
+
+  it("lets the side panels collapse at 1440 px so the code pane takes their room, and remembers it", async () => {
+    const page = s.page;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      await openAs(s, MANAGER, `/sc/fabric/projects/chaincodes/${project.id}/editor`);
+      const code = page.getByTestId("code-editor");
+      await page.locator(".monaco-editor").first().waitFor();
+      const width = async () => (await code.boundingBox())?.width ?? 0;
+      const open = await width();
+      await page.getByRole("button", { name: "Hide files" }).click();
+      await page.getByRole("button", { name: "Hide call panel" }).click();
+      await page.getByTestId("rail-calls").waitFor();
+      const collapsed = await width();
+      // Both panels (14rem and 22rem) give way to 2.5rem rails.
+      expect(collapsed - open).toBeGreaterThan(400);
+      await page.reload();
+      await page.getByTestId("rail-files").waitFor();
+      await page.getByTestId("rail-calls").waitFor();
+      await page.getByRole("button", { name: "Show files" }).click();
+      await page.getByRole("navigation", { name: "Project files" }).waitFor();
+      await page.getByRole("button", { name: "Show call panel" }).click();
+      await page.getByText("Call the running code").waitFor();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 60_000);
 });

@@ -42,6 +42,12 @@ import { ProjectStatusBadge } from "@/pages/smart-contracts/projects/CreateProje
 import { projectDownloadUrl, useShellConfigQuery } from "@/data/projects/shell-data";
 import { NameDialog, Tree } from "@/pages/smart-contracts/projects/ProjectFileTree";
 import { defaultFile, diagnosticsOf, joinPath } from "@/pages/smart-contracts/projects/project-tree";
+import {
+  editorColumns,
+  HidePanelButton,
+  PanelRail,
+  useEditorPanels,
+} from "@/pages/smart-contracts/projects/editor-panels";
 
 /** xterm.js is loaded when a terminal is first opened. */
 const ProjectTerminal = lazy(() =>
@@ -89,6 +95,7 @@ export function ProjectEditorPage(): ReactElement {
   const fns = useMemo(() => contractFunctions(meta.data), [meta.data]);
   const markers = useMemo(() => diagnostics.filter((d) => d.file === openPath), [diagnostics, openPath]);
   const [terminalOpen, setTerminalOpen] = useState(false);
+  const [panels, togglePanel] = useEditorPanels();
   const shell = useShellConfigQuery(id, canWrite);
   /** The shell may have changed files: the tree is read again once its output pauses. */
   const treeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -203,64 +210,71 @@ export function ProjectEditorPage(): ReactElement {
           )}
         </div>
       </div>
-      <div className="grid grid-cols-1 gap-3 xl:grid-cols-[14rem_minmax(0,1fr)_22rem]">
-        <Card className="min-w-0">
-          <CardHeader className="flex flex-row items-center justify-between gap-1 py-2">
-            <CardTitle className="text-sm">Files</CardTitle>
-            {canWrite && (
+      <div className={`grid grid-cols-1 gap-3 ${editorColumns(panels)}`}>
+        {!panels.files ? (
+          <PanelRail panel="files" onToggle={togglePanel} />
+        ) : (
+          <Card className="min-w-0">
+            <CardHeader className="flex flex-row items-center justify-between gap-1 py-2">
+              <CardTitle className="text-sm">Files</CardTitle>
               <div className="flex gap-0.5">
-                <Button size="icon" variant="ghost" aria-label="New file" onClick={() => setDialog("file")}>
-                  <FilePlusIcon />
-                </Button>
-                <Button size="icon" variant="ghost" aria-label="New folder" onClick={() => setDialog("folder")}>
-                  <FolderPlusIcon />
-                </Button>
-                <Button
-                  size="icon"
-                  variant="ghost"
-                  aria-label="Rename file"
-                  disabled={!openPath}
-                  onClick={() => setDialog("rename")}
-                >
-                  <PencilIcon />
-                </Button>
-                <Button
-                  size="icon"
-                  variant="ghost"
-                  aria-label={selectedDir ? `Delete folder ${selectedDir}` : "Delete file"}
-                  disabled={!openPath && !selectedDir}
-                  onClick={() => {
-                    const target = selectedDir || openPath;
-                    if (!target || !window.confirm(`Delete ${target}?`)) return;
-                    void (selectedDir ? deleteProjectDir(id, selectedDir) : deleteProjectFile(id, target))
-                      .then(() => {
-                        if (!selectedDir) setOpenPath(undefined);
-                        setSelectedDir("");
-                        return refreshTree();
-                      })
-                      .catch((err: unknown) => toast.error(errorMessage(err)));
-                  }}
-                >
-                  <Trash2Icon />
-                </Button>
+                {canWrite && (
+                  <>
+                    <Button size="icon" variant="ghost" aria-label="New file" onClick={() => setDialog("file")}>
+                      <FilePlusIcon />
+                    </Button>
+                    <Button size="icon" variant="ghost" aria-label="New folder" onClick={() => setDialog("folder")}>
+                      <FolderPlusIcon />
+                    </Button>
+                    <Button
+                      size="icon"
+                      variant="ghost"
+                      aria-label="Rename file"
+                      disabled={!openPath}
+                      onClick={() => setDialog("rename")}
+                    >
+                      <PencilIcon />
+                    </Button>
+                    <Button
+                      size="icon"
+                      variant="ghost"
+                      aria-label={selectedDir ? `Delete folder ${selectedDir}` : "Delete file"}
+                      disabled={!openPath && !selectedDir}
+                      onClick={() => {
+                        const target = selectedDir || openPath;
+                        if (!target || !window.confirm(`Delete ${target}?`)) return;
+                        void (selectedDir ? deleteProjectDir(id, selectedDir) : deleteProjectFile(id, target))
+                          .then(() => {
+                            if (!selectedDir) setOpenPath(undefined);
+                            setSelectedDir("");
+                            return refreshTree();
+                          })
+                          .catch((err: unknown) => toast.error(errorMessage(err)));
+                      }}
+                    >
+                      <Trash2Icon />
+                    </Button>
+                  </>
+                )}
+                <HidePanelButton panel="files" onToggle={togglePanel} />
               </div>
-            )}
-          </CardHeader>
-          <CardContent className="max-h-[70vh] overflow-auto px-2 pb-2">
-            <Tree
-              node={tree.data}
-              open={openPath}
-              selected={openPath}
-              selectedDir={selectedDir}
-              onOpen={(path) => {
-                setSelectedDir("");
-                if (dirty && !window.confirm(`Discard unsaved changes to ${openPath}?`)) return;
-                setOpenPath(path);
-              }}
-              onSelectDir={setSelectedDir}
-            />
-          </CardContent>
-        </Card>
+            </CardHeader>
+            <CardContent className="max-h-[70vh] overflow-auto px-2 pb-2">
+              <Tree
+                node={tree.data}
+                open={openPath}
+                selected={openPath}
+                selectedDir={selectedDir}
+                onOpen={(path) => {
+                  setSelectedDir("");
+                  if (dirty && !window.confirm(`Discard unsaved changes to ${openPath}?`)) return;
+                  setOpenPath(path);
+                }}
+                onSelectDir={setSelectedDir}
+              />
+            </CardContent>
+          </Card>
+        )}
         <div className="grid min-w-0 grid-rows-[auto_minmax(0,1fr)] gap-3">
           <Card className="min-w-0 overflow-hidden">
             <div className="flex items-center justify-between border-b px-3 py-1.5 text-sm">
@@ -322,45 +336,50 @@ export function ProjectEditorPage(): ReactElement {
             </CardContent>
           </Card>
         </div>
-        <Card className="min-w-0">
-          <CardHeader className="py-2">
-            <CardTitle className="text-sm">Call the running code</CardTitle>
-          </CardHeader>
-          <CardContent className="grid gap-3 pb-3">
-            {!chaincodeId || p.status === "stopped" ? (
-              <p className="text-sm text-muted-foreground">Run the project to call its functions here.</p>
-            ) : meta.isPending ? (
-              <Loader2Icon className="animate-spin" aria-label="Loading metadata" />
-            ) : meta.isError ? (
-              <p className="text-sm text-muted-foreground">No contract metadata ({errorMessage(meta.error)}).</p>
-            ) : (
-              <>
-                <select
-                  aria-label="Function"
-                  className="h-9 rounded-md border bg-background px-2 text-sm"
-                  value={fn?.call ?? ""}
-                  onChange={(e) => setChosenFn(e.target.value)}
-                >
-                  {fns.map((f) => (
-                    <option key={f.call} value={f.call}>
-                      {f.call}
-                      {f.kind === "unknown" ? "" : ` (${f.kind})`}
-                    </option>
-                  ))}
-                </select>
-                {fn && (
-                  <FunctionForm
-                    key={`${chaincodeId}-${fn.call}-${generation}`}
-                    chaincodeId={chaincodeId}
-                    fn={fn}
-                    canInvoke={canWrite}
-                    onCall={() => undefined}
-                  />
-                )}
-              </>
-            )}
-          </CardContent>
-        </Card>
+        {!panels.calls ? (
+          <PanelRail panel="calls" onToggle={togglePanel} />
+        ) : (
+          <Card className="min-w-0">
+            <CardHeader className="flex flex-row items-center justify-between gap-1 py-2">
+              <CardTitle className="text-sm">Call the running code</CardTitle>
+              <HidePanelButton panel="calls" onToggle={togglePanel} />
+            </CardHeader>
+            <CardContent className="grid gap-3 pb-3">
+              {!chaincodeId || p.status === "stopped" ? (
+                <p className="text-sm text-muted-foreground">Run the project to call its functions here.</p>
+              ) : meta.isPending ? (
+                <Loader2Icon className="animate-spin" aria-label="Loading metadata" />
+              ) : meta.isError ? (
+                <p className="text-sm text-muted-foreground">No contract metadata ({errorMessage(meta.error)}).</p>
+              ) : (
+                <>
+                  <select
+                    aria-label="Function"
+                    className="h-9 rounded-md border bg-background px-2 text-sm"
+                    value={fn?.call ?? ""}
+                    onChange={(e) => setChosenFn(e.target.value)}
+                  >
+                    {fns.map((f) => (
+                      <option key={f.call} value={f.call}>
+                        {f.call}
+                        {f.kind === "unknown" ? "" : ` (${f.kind})`}
+                      </option>
+                    ))}
+                  </select>
+                  {fn && (
+                    <FunctionForm
+                      key={`${chaincodeId}-${fn.call}-${generation}`}
+                      chaincodeId={chaincodeId}
+                      fn={fn}
+                      canInvoke={canWrite}
+                      onCall={() => undefined}
+                    />
+                  )}
+                </>
+              )}
+            </CardContent>
+          </Card>
+        )}
       </div>
       {canWrite && terminalOpen && (
         <Card className="min-w-0">
