@@ -3,6 +3,7 @@ import { useNavigate, useParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
 import { AlertCircleIcon } from "lucide-react";
 import { EmptyState, PageHeader } from "@/components/states";
+import { ConfirmButton } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -187,10 +188,13 @@ function TargetForm({ current }: { current?: BackupTarget }): ReactElement {
           {pending ? "Checking the repository…" : current ? "Save" : "Create target"}
         </Button>
         {current ? (
-          <Button
+          <ConfirmButton
             variant="destructive"
-            onClick={() =>
-              window.confirm(`Delete target ${current.name}? Its backup records go; the repository's data stays.`) &&
+            title={`Delete target ${current.name}?`}
+            description="Its backup records and schedules go; the repository's data stays where it is."
+            confirmLabel="Delete"
+            pending={remove.isPending}
+            onConfirm={() =>
               remove.mutate(current.id, {
                 onSuccess: () => void navigate("/settings/backups"),
                 onError: showMutationError,
@@ -198,7 +202,7 @@ function TargetForm({ current }: { current?: BackupTarget }): ReactElement {
             }
           >
             Delete
-          </Button>
+          </ConfirmButton>
         ) : null}
       </div>
     </Card>

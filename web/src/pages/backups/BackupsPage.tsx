@@ -8,6 +8,7 @@ import { RecoveryKeyCard } from "./components/RecoveryKeyCard";
 import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
+import { ConfirmButton } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -45,17 +46,25 @@ function StatusBadge({ status }: { status: string | null }): ReactElement | null
   return <Badge variant={variant}>{status}</Badge>;
 }
 
-/** A row's Delete, after the browser's confirmation. */
-function DeleteButton(props: { question: string; onConfirm: () => void; disabled?: boolean }): ReactElement {
+/** A row's Delete, after a confirmation that says what goes. */
+function DeleteButton(props: {
+  question: string;
+  description: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}): ReactElement {
   return (
-    <Button
+    <ConfirmButton
       size="sm"
       variant="ghost"
       disabled={props.disabled}
-      onClick={() => window.confirm(props.question) && props.onConfirm()}
+      title={props.question}
+      description={props.description}
+      confirmLabel="Delete"
+      onConfirm={props.onConfirm}
     >
       Delete
-    </Button>
+    </ConfirmButton>
   );
 }
 
@@ -169,7 +178,8 @@ function BackupsTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                     <RoleGate allowed={OPERATORS}>
                       <DeleteButton
                         disabled={b.status === "pending" || b.status === "running"}
-                        question={`Delete backup ${b.id} and forget its snapshot?`}
+                        question={`Delete the backup to ${b.targetName} of ${formatDateTime(b.startedAt)}?`}
+                        description={`The record goes and its snapshot${b.snapshotId ? ` ${b.snapshotId.slice(0, 8)}` : ""} is forgotten in the repository; it can't be restored afterwards.`}
                         onConfirm={() => remove.mutate(b.id, { onError: showMutationError })}
                       />
                     </RoleGate>
@@ -339,6 +349,7 @@ function SchedulesTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                       <RoleGate allowed={OPERATORS}>
                         <DeleteButton
                           question={`Delete schedule ${s.name}?`}
+                          description="It makes no more backups; the backups it made stay."
                           onConfirm={() => remove.mutate(s.id, { onError: showMutationError })}
                         />
                       </RoleGate>

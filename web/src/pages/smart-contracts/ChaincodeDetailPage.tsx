@@ -5,6 +5,7 @@ import { RoleGate } from "@/app/RoleGate";
 import { OPERATORS } from "@/app/roles";
 import { DetailField, Mono } from "@/components/DetailField";
 import { EmptyState, ErrorState, LoadingRows, PageHeader } from "@/components/states";
+import { ConfirmButton } from "@/components/ConfirmDialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useMeQuery } from "@/data/auth/me-query";
@@ -92,16 +93,18 @@ export function ChaincodeDetailPage(): ReactElement {
                   <PlusIcon /> Add definition
                 </Link>
               </Button>
-              <Button
-                variant="outline"
+              <ConfirmButton
                 aria-label="Delete chaincode"
-                onClick={() => {
-                  if (!window.confirm(`Delete chaincode ${cc.data.name} and stop its servers?`)) return;
-                  del.mutate(id, { onSuccess: () => navigate("/smart-contracts/fabric"), onError: showMutationError });
-                }}
+                title={`Delete chaincode ${cc.data.name}?`}
+                description="Its definitions go and its chaincode servers stop; what is committed on the channel stays there."
+                confirmLabel="Delete"
+                pending={del.isPending}
+                onConfirm={() =>
+                  del.mutate(id, { onSuccess: () => navigate("/smart-contracts/fabric"), onError: showMutationError })
+                }
               >
                 <Trash2Icon />
-              </Button>
+              </ConfirmButton>
             </RoleGate>
           </>
         }
