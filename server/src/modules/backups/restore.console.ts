@@ -132,7 +132,7 @@ export function createBackupRestores(core: BackupsCore) {
   async function restoreSnapshot(
     targetId: number,
     req: RestoreRequest,
-    livePort: number,
+    live: { port: number; userId?: number | undefined },
   ): Promise<ConsoleRestoreResult> {
     const target = await core.mustTarget(targetId);
     const dest = await checkDestination(req.dataDir);
@@ -163,10 +163,20 @@ export function createBackupRestores(core: BackupsCore) {
         recoveryKey: req.recoveryKey || undefined,
         databaseUrl: req.databaseUrl || undefined,
         consoleMasterKey: { key: own.key, write: !own.fromEnv },
-        log: (line) => log.push(line),
+        log: (line) => {
+          log.push(line);
+          // Each step as it happens, to the admin who asked (their screen matches target and directory).
+          if (live.userId) {
+            core.bus.publish(
+              "backup.restore.progress",
+              { target_id: targetId, data_dir: dest, line },
+              { userId: live.userId },
+            );
+          }
+        },
       });
       core.log.warn({ targetId, snapshot: snap.id, dataDir: dest }, "backup restored into a new data directory");
-      const port = livePort || 8100;
+      const port = live.port || 8100;
       return {
         backupId: result.manifest.backupId,
         createdAt: result.manifest.createdAt,

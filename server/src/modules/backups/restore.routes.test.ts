@@ -120,6 +120,10 @@ describe("restore from the console", { timeout: 240_000 }, () => {
 
   it("restores into a new directory that a console started with the returned command serves", async () => {
     const dataDir = join(scratch, "restored", "data");
+    const progress: Array<{ userId: number | undefined; data: Record<string, unknown> }> = [];
+    const unsubscribe = t.bus.subscribe((e) => {
+      if (e.type === "backup.restore.progress") progress.push({ userId: e.userId, data: e.data });
+    });
     const res = await call("POST", `/backups/targets/${targetId}/restore`, {
       snapshotId: snapshotId.slice(0, 8),
       dataDir,
@@ -133,6 +137,13 @@ describe("restore from the console", { timeout: 240_000 }, () => {
     );
     expect(body.portHint).toContain(`port ${t.config.port}`);
     expect(body.log.join("\n")).toContain("checked");
+    // Each step went out as it happened, to the admin who asked only.
+    unsubscribe();
+    expect(progress.map((p) => p.data.line)).toEqual(body.log);
+    const users = (await call("GET", "/users")).json() as Array<{ id: number; username: string }>;
+    const adminId = users.find((u) => u.username === "admin")?.id;
+    expect(new Set(progress.map((p) => p.userId))).toEqual(new Set([adminId]));
+    expect(progress[0]?.data).toMatchObject({ target_id: targetId, data_dir: dataDir });
 
     // The database and the master key (this console's, which the backup was made with) are there.
     const master = readFileSync(join(t.config.dataDir, "master.key"), "utf8");

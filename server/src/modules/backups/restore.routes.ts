@@ -100,7 +100,7 @@ export function registerRestoreRoutes(app: FastifyInstance, svc: BackupsService,
     async (req) => {
       req.auditInfo.resource = `backup-target:${req.params.id}`;
       req.auditInfo.details = { snapshotId: req.body.snapshotId, dataDir: req.body.dataDir };
-      return svc.restoreSnapshot(req.params.id, req.body, live.port);
+      return svc.restoreSnapshot(req.params.id, req.body, { port: live.port, userId: req.principal?.userId });
     },
   );
 }

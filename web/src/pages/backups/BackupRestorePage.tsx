@@ -2,6 +2,7 @@ import { ArchiveRestoreIcon, ArrowLeftIcon, Loader2Icon } from "lucide-react";
 import { useState, type ReactElement } from "react";
 import { Link, useParams } from "react-router";
 import { RoleGate } from "@/app/RoleGate";
+import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { CopyButton } from "@/components/CopyButton";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
@@ -56,6 +57,14 @@ function RestoreForm({
   const [dataDir, setDataDir] = useState("");
   const [recoveryKey, setRecoveryKey] = useState("");
   const restore = useRestoreSnapshotMutation(targetId);
+  const [steps, setSteps] = useState<string[]>([]);
+  // The server reports each step to the admin who asked; only this target's restore into this directory is shown.
+  useLiveEvent("backup.restore.progress", (e) => {
+    const d = e.data as { target_id: number; data_dir: string; line: string };
+    if (restore.isPending && d.target_id === targetId && d.data_dir === dataDir.trim().replace(/(.)\/+$/, "$1")) {
+      setSteps((prev) => [...prev, d.line]);
+    }
+  });
   return (
     <Card className="gap-3 p-4" data-testid="restore-form">
       <h2 className="font-medium">
@@ -91,7 +100,8 @@ function RestoreForm({
       <div>
         <Button
           disabled={restore.isPending || !dataDir.trim()}
-          onClick={() =>
+          onClick={() => {
+            setSteps([]);
             restore.mutate(
               {
                 snapshotId: snapshot.id,
@@ -99,8 +109,8 @@ function RestoreForm({
                 ...(recoveryKey.trim() ? { recoveryKey: recoveryKey.trim() } : {}),
               },
               { onSuccess: onDone },
-            )
-          }
+            );
+          }}
         >
           {restore.isPending ? <Loader2Icon className="animate-spin" /> : <ArchiveRestoreIcon />} Restore
         </Button>
@@ -110,6 +120,13 @@ function RestoreForm({
           Restoring into {dataDir.trim()}: restic restores the snapshot, every file is checked against the backup&apos;s
           manifest, then the database and paths are set up for the new directory…
         </p>
+      ) : null}
+      {restore.isPending && steps.length ? (
+        <ul className="font-mono text-xs text-muted-foreground" data-testid="restore-steps">
+          {steps.map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+        </ul>
       ) : null}
       {restore.error ? (
         <p role="alert" className="text-sm text-destructive" data-testid="restore-error">
