@@ -48,7 +48,8 @@ class CliError extends Error {}
 
 async function backupCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  const { restoreBackup, listSnapshots, RestoreError } = await import("./modules/backups/restore.js");
+  const { restoreBackup, listSnapshots, RestoreError, restoreSummary, startCommand } =
+    await import("./modules/backups/restore.js");
   const { readFileSync } = await import("node:fs");
   const o = parseOptions(rest, ["path-style"]);
   const need = (name: string): string => {
@@ -86,13 +87,7 @@ async function backupCommand(args: string[]): Promise<void> {
       databaseUrl: process.env.DATABASE_URL,
       log: (line) => process.stdout.write(`${line}\n`),
     });
-    const c = result.counts;
-    process.stdout.write(
-      `restored backup ${result.manifest.backupId} of ${result.manifest.createdAt}: ${c.users} user(s), ` +
-        `${c.fabric_organizations} organization(s), ${c.keys} key(s), ${c.networks} network(s), ${c.nodes} node(s)\n` +
-        `start it with: CHAINLAUNCH_DATA=${dataDir}${result.manifest.database.dialect === "postgres" ? " DATABASE_URL=..." : ""}` +
-        `${result.manifest.masterKey.included || result.masterKeyWritten ? "" : " CHAINLAUNCH_MASTER_KEY=..."} chainlaunch serve\n`,
-    );
+    process.stdout.write(`${restoreSummary(result)}\nstart it with: ${startCommand(dataDir, result)}\n`);
   } catch (err) {
     if (err instanceof RestoreError) throw new CliError(err.message);
     throw err;

@@ -218,7 +218,8 @@ export const PERMISSIONS = {
   BACKUP_RESTORE: {
     name: "Restore backups",
     category: "Backups",
-    description: "Run restore drills: a snapshot restored onto this host and compared with its manifest",
+    description:
+      "Run restore drills (a snapshot restored onto this host and compared with its manifest) and restore a snapshot into a new data directory on this host",
     roles: ADMIN,
   },
   METRICS_READ: {

@@ -227,6 +227,10 @@ export const BACKUP_ALLOWED: Record<string, string> = {
     "product addition (issue 29): whether the recovery key that wraps the master key in snapshots exists, and its fingerprint",
   "POST /backups/recovery-key":
     "product addition (issue 29): an admin makes the recovery key, shown once; snapshots hold the master key only wrapped under it",
+  "GET /backups/targets/{id}/snapshots":
+    "product addition (issue 33): the restore screen lists a target's restic snapshots (upstream has no snapshot route)",
+  "POST /backups/targets/{id}/restore":
+    "product addition (issue 33): an admin restores a snapshot into a new data directory from the UI (upstream restores only by hand)",
 };
 
 export const METRICS_ALLOWED: Record<string, string> = {

@@ -5403,6 +5403,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/backups/targets/{id}/snapshots": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The ChainLaunch snapshots in a target's restic repository, newest first */
+    get: operations["listBackupTargetSnapshots"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/backups/targets/{id}/restore": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Restore a snapshot into a new data directory on this host (never the running console's); returns the command that starts a console on it */
+    post: operations["restoreBackupSnapshot"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/metrics/defaults": {
     parameters: {
       query?: never;
@@ -35964,6 +35998,200 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Backup"];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflicts with the current state (name taken, in use, last admin, ...) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listBackupTargetSnapshots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description restic snapshot id (64 hex) */
+            id: string;
+            shortId: string;
+            /** @description When restic took the snapshot (ISO 8601) */
+            time: string;
+            hostname: string;
+            /** @description chainlaunch, backup:<id>, schedule:<id> */
+            tags: string[];
+            /** @description The backup that made it (from its tag when this console has no row) */
+            backupId: number | null;
+            /** @description What the backup uploaded, from this console's backup row */
+            sizeBytes: number | null;
+          }[];
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The resource the path names does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  restoreBackupSnapshot: {
+    parameters: {
+      query?: {
+        /** @description Unknown body fields: Warn (default) drops them with a Warning header, Ignore drops them, Strict refuses them */
+        fieldValidation?: "Strict" | "Warn" | "Ignore";
+      };
+      header?: never;
+      path: {
+        /** @description Id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Snapshot id (or a unique prefix of 8+ characters) or 'latest' */
+          snapshotId: string;
+          /** @description Absolute path of a new or empty directory, not this console's data directory nor inside it */
+          dataDir: string;
+          /** @description The backup recovery key; needed only when the snapshot was made with another master key */
+          recoveryKey?: string;
+          /** @description PostgreSQL backups: an empty database to load the dump into */
+          databaseUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            backupId: number;
+            createdAt: string;
+            snapshotId: string;
+            dataDir: string;
+            /** @enum {string} */
+            database: "sqlite" | "postgres";
+            counts: {
+              [key: string]: number;
+            };
+            /**
+             * @description file: master.key is in the directory; env: give CHAINLAUNCH_MASTER_KEY
+             * @enum {string}
+             */
+            masterKey: "file" | "env";
+            summary: string;
+            /** @description The command that starts a console on the restored directory */
+            startCommand: string;
+            portHint: string;
+            log: string[];
+          };
         };
       };
       /** @description Invalid input: the message names the field */

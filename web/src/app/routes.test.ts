@@ -25,7 +25,13 @@ users; platform/analytics; platform/troubleshooting
   .map((s) => s.replace(/\{(\w+)\}/g, ":$1"));
 
 /** Screens added after spec §2, for server features the spec did not have. */
-const ADDED_ROUTES = ["settings/docker-engines", "templates", "templates/new", "templates/:id"];
+const ADDED_ROUTES = [
+  "settings/docker-engines",
+  "templates",
+  "templates/new",
+  "templates/:id",
+  "settings/backups/targets/:id/restore",
+];
 
 /** The ratchet: this number only goes down as later issues implement screens. */
 const MAX_PENDING = 0;

@@ -34,6 +34,7 @@ const backups: PageLoader = () => import("@/pages/backups/BackupsPage").then((m)
 const backupTargetCreate: PageLoader = () =>
   import("@/pages/backups/BackupTargetPage").then((m) => m.BackupTargetCreatePage);
 const backupTarget: PageLoader = () => import("@/pages/backups/BackupTargetPage").then((m) => m.BackupTargetDetailPage);
+const backupRestore: PageLoader = () => import("@/pages/backups/BackupRestorePage").then((m) => m.BackupRestorePage);
 const providerCreate: PageLoader = () => import("@/pages/monitoring/ProviderPage").then((m) => m.ProviderCreatePage);
 const providerDetail: PageLoader = () => import("@/pages/monitoring/ProviderPage").then((m) => m.ProviderDetailPage);
 const providers: PageLoader = () => import("@/pages/key-providers/KeyProvidersPage").then((m) => m.KeyProvidersPage);
@@ -199,6 +200,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: "settings/backups", title: "Backups", load: backups },
   { path: "settings/backups/targets/create", title: "Create Backup Target", load: backupTargetCreate },
   { path: "settings/backups/targets/:id", title: "Backup Target", load: backupTarget },
+  { path: "settings/backups/targets/:id/restore", title: "Restore", load: backupRestore },
   { path: "settings/general", title: "Settings", load: general },
   { path: "settings/audit-logs", title: "Audit Logs", load: auditLogs },
   { path: "settings/audit-logs/:id", title: "Audit Log", load: auditLog },

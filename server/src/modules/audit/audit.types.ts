@@ -109,6 +109,7 @@ export const AUDIT_EVENT_TYPES = [
   "backup.create",
   "backup.delete",
   "backup.verify",
+  "backup.restore",
   "backup.cron_preview",
   "backup_target.create",
   "backup_target.update",

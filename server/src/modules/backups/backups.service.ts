@@ -4,6 +4,7 @@ import { createBackupRecovery } from "./backups.recovery.js";
 import { createBackupRuns } from "./backups.runs.js";
 import { createBackupSchedules } from "./backups.schedules.js";
 import { createBackupTargets } from "./backups.targets.js";
+import { createBackupRestores } from "./restore.console.js";
 
 export type { BackupsDeps };
 
@@ -28,6 +29,7 @@ export function createBackupsService(deps: BackupsDeps) {
     ...createBackupDrills(core),
     ...createBackupSchedules(core),
     ...createBackupRecovery(core),
+    ...createBackupRestores(core),
   };
 }
 

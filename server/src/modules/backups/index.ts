@@ -6,6 +6,7 @@ import { registerBackupsRoutes } from "./backups.routes.js";
 import { createBackupScheduler } from "./backups.scheduler.js";
 import { createBackupsService, type BackupsService } from "./backups.service.js";
 import { resolveRestic } from "./restic.js";
+import { registerRestoreRoutes } from "./restore.routes.js";
 
 export interface BackupsModule {
   service: BackupsService;
@@ -48,6 +49,7 @@ export function registerBackupsModule(
   });
   const scheduler = createBackupScheduler({ repo, backups: service, log: ctx.log });
   registerBackupsRoutes(api, service, scheduler);
+  registerRestoreRoutes(api, service, { port: ctx.config.port });
   api.addHook("onReady", async () => {
     try {
       resolveRestic();

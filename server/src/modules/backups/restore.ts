@@ -42,14 +42,48 @@ export interface RestoreOptions {
   recoveryKey?: string | undefined;
   /** DATABASE_URL: a PostgreSQL backup is loaded into this (empty) database. */
   databaseUrl?: string | undefined;
+  /**
+   * A restore run by the console itself (the UI): its own master key. When it is the backup's key
+   * no recovery key is needed; `write` puts it into `<data-dir>/master.key` (not when the console
+   * keeps its key in CHAINLAUNCH_MASTER_KEY, off the disk on purpose).
+   */
+  consoleMasterKey?: { key: Buffer; write: boolean } | undefined;
+  /** The repository already opened from a stored target (the UI); `target` is then only for messages. */
+  repo?: ResticRepo | undefined;
   log?: (line: string) => void;
 }
 
 export interface RestoreResult {
   manifest: BackupManifest;
   counts: Record<string, number>;
-  /** The recovery key unwrapped the master key into `<data-dir>/master.key`. */
+  /** The master key was written to `<data-dir>/master.key` (unwrapped by the recovery key, or the console's own). */
   masterKeyWritten: boolean;
+}
+
+/** Single-quotes a path for a POSIX shell when it holds anything but plain path characters. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The `restored backup …` line the CLI prints and the UI shows. */
+export function restoreSummary(result: RestoreResult): string {
+  const c = result.counts;
+  return (
+    `restored backup ${result.manifest.backupId} of ${result.manifest.createdAt}: ${c.users} user(s), ` +
+    `${c.fabric_organizations} organization(s), ${c.keys} key(s), ${c.networks} network(s), ${c.nodes} node(s)`
+  );
+}
+
+/**
+ * The command that starts a console on the restored data, the same for the CLI and the UI: what is
+ * not in the directory (a PostgreSQL URL, a master key kept in the environment) is left as `...`.
+ */
+export function startCommand(dataDir: string, result: RestoreResult): string {
+  const m = result.manifest;
+  return (
+    `CHAINLAUNCH_DATA=${shellWord(dataDir)}${m.database.dialect === "postgres" ? " DATABASE_URL=..." : ""}` +
+    `${m.masterKey.included || result.masterKeyWritten ? "" : " CHAINLAUNCH_MASTER_KEY=..."} chainlaunch serve`
+  );
 }
 
 /** The restic view of a repository given on the command line. */
@@ -157,7 +191,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
     throw new RestoreError(`--data-dir: ${dataDir} is not empty; restore into a new or empty directory`);
   }
   if (!o.password) throw new RestoreError("the repository password is missing: set RESTIC_PASSWORD or --password-file");
-  const repo = cliRepo(o);
+  const repo = o.repo ?? cliRepo(o);
   const scratch = join(dirname(dataDir), `.${dataDir.split(sep).pop() ?? "data"}.restore-${process.pid}`);
   await rm(scratch, { recursive: true, force: true });
   await mkdir(scratch, { recursive: true, mode: 0o700 });
@@ -179,7 +213,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
     }
     log(`checked ${Object.keys(manifest.files).length} files against the manifest`);
 
-    const unwrapped = await masterKeyFor(o, manifest, scratch);
+    const masterKey = await masterKeyFor(o, manifest, scratch);
 
     if (manifest.database.dialect === "postgres" && !o.databaseUrl) {
       throw new RestoreError(
@@ -222,12 +256,14 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
       );
       log(`rewrote ${from} -> ${dataDir} in ${files} file(s) and the database`);
     }
-    if (unwrapped) {
+    if (masterKey) {
       const keyFile = join(dataDir, "master.key");
-      await writeFile(keyFile, unwrapped.toString("base64") + "\n", { mode: 0o600 });
+      await writeFile(keyFile, masterKey.key.toString("base64") + "\n", { mode: 0o600 });
       await chmod(keyFile, 0o600);
       log(
-        `the master key (fingerprint ${manifest.masterKey.fingerprint}) was unwrapped with the recovery key into master.key`,
+        masterKey.from === "recovery"
+          ? `the master key (fingerprint ${manifest.masterKey.fingerprint}) was unwrapped with the recovery key into master.key`
+          : `this console's master key (fingerprint ${manifest.masterKey.fingerprint}, the backup's) was written to master.key`,
       );
     }
     // Pid records of the old machine were never backed up; make sure the runtime folders exist.
@@ -235,7 +271,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
     if ((await lstat(join(dataDir, "master.key")).catch(() => undefined)) && manifest.masterKey.included) {
       log("the master key was restored into the data directory (master.key)");
     }
-    return { manifest, counts, masterKeyWritten: Boolean(unwrapped) };
+    return { manifest, counts, masterKeyWritten: Boolean(masterKey) };
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -246,7 +282,11 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
  * recovery key unwraps (returned, to be written to master.key), or (backups made before the
  * recovery key) the data/master.key inside the snapshot.
  */
-async function masterKeyFor(o: RestoreOptions, manifest: BackupManifest, scratch: string): Promise<Buffer | undefined> {
+async function masterKeyFor(
+  o: RestoreOptions,
+  manifest: BackupManifest,
+  scratch: string,
+): Promise<{ key: Buffer; from: "recovery" | "console" } | undefined> {
   const mk = manifest.masterKey;
   const fromEnv = o.masterKey ? fingerprintOf(parseMasterKey(o.masterKey)) : undefined;
   if (mk.included) {
@@ -264,6 +304,16 @@ async function masterKeyFor(o: RestoreOptions, manifest: BackupManifest, scratch
       );
     }
     return undefined;
+  }
+  const own = o.consoleMasterKey;
+  if (own && fingerprintOf(own.key) === mk.fingerprint)
+    return own.write ? { key: own.key, from: "console" } : undefined;
+  if (own && !o.recoveryKey) {
+    throw new RestoreError(
+      `recoveryKey: this snapshot was made with another master key (fingerprint ${mk.fingerprint}) than this console's ` +
+        `(${fingerprintOf(own.key)})` +
+        (mk.wrapped ? `; give the backup recovery key (fingerprint ${mk.wrapped.recoveryFingerprint})` : ""),
+    );
   }
   if (!mk.wrapped) {
     throw new RestoreError(
@@ -285,7 +335,7 @@ async function masterKeyFor(o: RestoreOptions, manifest: BackupManifest, scratch
         `the unwrapped master key is not the one this backup was made with (${mk.fingerprint})`,
       );
     }
-    return key;
+    return { key, from: "recovery" };
   } catch (err) {
     if (err instanceof RecoveryKeyError) throw new RestoreError(`recovery key: ${err.message}`);
     throw err;

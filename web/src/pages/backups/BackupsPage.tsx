@@ -382,6 +382,7 @@ function TargetsTab(): ReactElement {
                 <TableHead>Type</TableHead>
                 <TableHead>Location</TableHead>
                 <TableHead>Updated</TableHead>
+                <TableHead />
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -399,6 +400,11 @@ function TargetsTab(): ReactElement {
                     {t.type === "S3" ? `${t.endpoint || "AWS"}/${t.bucketName}/${t.bucketPath}` : t.bucketPath}
                   </TableCell>
                   <TableCell>{formatDateTime(t.updatedAt)}</TableCell>
+                  <TableCell className="text-right">
+                    <Link to={`/settings/backups/targets/${t.id}/restore`} className="text-sm hover:underline">
+                      Snapshots &amp; restore
+                    </Link>
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
