@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { backoffSchedule } from "./backoff.js";
+import { backoffSchedule, crashVerdict, DEFAULT_RESTART_POLICY } from "./backoff.js";
 import { RuntimeError } from "./errors.js";
 import {
   closeFd,
@@ -69,6 +69,9 @@ interface Entry {
 
 const ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** 1500 → "1.5 s": waits as an operator reads them. */
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+
 /** Without an explicit env a node gets only these, never the console's secrets. */
 /** The environment a supervised child gets by default: PATH, HOME, TMPDIR, LANG and TZ of the console. */
 export function minimalEnv(): Record<string, string> {
@@ -83,13 +86,7 @@ export function minimalEnv(): Record<string, string> {
 /** Creates a supervisor for mode "service": detached child processes, no root, no systemd. */
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const entries = new Map<string, Entry>();
-  const policy: RestartPolicy = {
-    maxAttempts: 5,
-    baseDelayMs: 1000,
-    maxDelayMs: 30_000,
-    resetAfterMs: 60_000,
-    ...opts.restart,
-  };
+  const policy: RestartPolicy = { ...DEFAULT_RESTART_POLICY, ...opts.restart };
   const stopTimeoutMs = opts.stopTimeoutMs ?? 10_000;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const probeIntervalMs = opts.probeIntervalMs ?? 500;
@@ -132,10 +129,12 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
 
   function setStatus(e: Entry, status: ProcessStatus, errorMessage?: string): void {
     const previous = e.status;
+    const previousMessage = e.errorMessage;
     e.status = status;
     e.errorMessage = errorMessage;
     if (status === "RUNNING") e.runningSince = Date.now();
-    if (previous !== status || errorMessage) {
+    // Every change reaches the listeners (a restart's next attempt is STARTING → STARTING with a new reason).
+    if (previous !== status || (errorMessage !== undefined && errorMessage !== previousMessage)) {
       emit({
         type: "status",
         id: e.spec.id,
@@ -211,7 +210,14 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     const lines = await lastLines(e);
     const how =
       code !== null ? `exit code ${code}` : signal ? `signal ${signal}` : "exit status unknown (adopted process)";
+    const tail = `last log lines:\n${lines.join("\n")}`;
+    // How long the run that just ended was up: only that run may start a fresh count.
+    const ranForMs = wasRunning && e.runningSince ? Date.now() - e.runningSince : undefined;
+    e.runningSince = undefined;
+    e.record = undefined;
     if (e.userStart && !wasRunning) {
+      // A start the user asked for fails at once with its reason: restarting it would only hide it.
+      e.failures = 1;
       emit({
         type: "crash",
         id: e.spec.id,
@@ -222,14 +228,11 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         attempt: 1,
         willRestart: false,
       });
-      e.record = undefined;
-      setStatus(e, "ERROR", `exited during start (${how}); last log lines:\n${lines.join("\n")}`);
+      setStatus(e, "ERROR", `failed: ${how} during start\n${tail}`);
       return;
     }
-    if (e.runningSince && Date.now() - e.runningSince >= policy.resetAfterMs) e.failures = 0;
-    e.failures++;
-    const willRestart = e.failures <= policy.maxAttempts;
-    const delay = Math.min(policy.baseDelayMs * 2 ** (e.failures - 1), policy.maxDelayMs);
+    const verdict = crashVerdict(policy, e.failures, ranForMs);
+    e.failures = verdict.attempt;
     emit({
       type: "crash",
       id: e.spec.id,
@@ -237,37 +240,38 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       exitCode: code,
       signal,
       lastLogLines: lines,
-      attempt: e.failures,
-      willRestart,
-      ...(willRestart ? { restartInMs: delay } : {}),
+      attempt: verdict.attempt,
+      willRestart: verdict.willRestart,
+      ...(verdict.willRestart ? { restartInMs: verdict.delayMs } : {}),
     });
-    e.record = undefined;
-    if (!willRestart) {
+    if (!verdict.willRestart) {
       setStatus(
         e,
         "ERROR",
-        `crashed ${e.failures} times in a row (last: ${how}); last log lines:\n${lines.join("\n")}`,
+        `failed: ${how}\ncrashed ${verdict.attempt} times in a row, restarted ${policy.maxAttempts} times; no more restarts\n${tail}`,
       );
       return;
     }
-    setStatus(e, "STARTING", `restarting in ${delay} ms after ${how}`);
+    const restarting = `restarting in ${seconds(verdict.delayMs)} (attempt ${verdict.attempt} of ${policy.maxAttempts}) after ${how}`;
+    setStatus(e, "STARTING", restarting);
     e.restartTimer = setTimeout(() => {
       e.restartTimer = undefined;
       serial(e, async () => {
         if (e.wantStopped || closed || e.record) return;
         e.userStart = false;
-        await spawnProcess(e);
+        // The new attempt keeps saying why it is one until it is RUNNING.
+        await spawnProcess(e, `restarted (attempt ${verdict.attempt} of ${policy.maxAttempts}) after ${how}`);
       })
         .then(() => awaitReady(e, e.generation))
-        .catch((err: unknown) => setStatus(e, "ERROR", `restart failed: ${(err as Error).message}`));
-    }, delay);
+        .catch((err: unknown) => setStatus(e, "ERROR", `failed: restart failed: ${(err as Error).message}`));
+    }, verdict.delayMs);
     e.restartTimer.unref();
   }
 
   /** onExit from a timer or event callback: a failure there must not become an unhandled rejection. */
   function onExitSafe(e: Entry, generation: number, code: number | null, signal: string | null): void {
     e.exitHandling = onExit(e, generation, code, signal).catch((err: unknown) =>
-      setStatus(e, "ERROR", `supervision failed after exit: ${(err as Error).message}`),
+      setStatus(e, "ERROR", `failed: supervision failed after exit: ${(err as Error).message}`),
     );
   }
 
@@ -278,14 +282,20 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       if (!record || generation !== e.generation) return;
       void readProcStat(record.pid).then((stat) => {
         const gone = !stat || stat.state === "Z" || stat.state === "X" || stat.startTime !== record.startTime;
-        // Own children report through their exit event, which carries the exit code.
-        if (gone && !e.child) onExitSafe(e, generation, null, null);
+        // Own children report through their exit event, which carries the exit code; one that has an
+        // exit status but reached no listener is reported from here with it.
+        const child = e.child;
+        if (!gone) return;
+        if (!child) onExitSafe(e, generation, null, null);
+        else if (child.exitCode !== null || child.signalCode !== null)
+          onExitSafe(e, generation, child.exitCode, child.signalCode);
       });
     }, pollIntervalMs);
     e.pollTimer.unref();
   }
 
-  async function spawnProcess(e: Entry): Promise<void> {
+  /** Spawns the node; `reason` is the STARTING message of a restart (why this attempt is one). */
+  async function spawnProcess(e: Entry, reason?: string): Promise<void> {
     const spec = e.spec;
     const logFile = logFileOf(spec);
     const fd = await openLogFd(logFile);
@@ -301,13 +311,18 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     } finally {
       closeFd(fd);
     }
+    // Listened to at once: a child that fails fast can exit while the pid record is written below, and
+    // an 'exit' emitted before anyone listens is lost (the start then waited for its full deadline).
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once("exit", (code, signal) => resolve([code, signal])),
+    );
     const spawnError = await new Promise<Error | null>((resolve) => {
       if (child.pid !== undefined) return resolve(null);
       child.once("error", (err) => resolve(err));
     });
     if (spawnError || child.pid === undefined) {
       e.record = undefined;
-      setStatus(e, "ERROR", `could not start ${spec.command}: ${spawnError?.message ?? "no pid"}`);
+      setStatus(e, "ERROR", `failed: could not start ${spec.command}: ${spawnError?.message ?? "no pid"}`);
       return;
     }
     child.unref();
@@ -330,10 +345,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     e.record = record;
     e.child = child;
     e.adopted = false;
-    child.once("exit", (code, signal) => onExitSafe(e, generation, code, signal));
+    void exited.then(([code, signal]) => onExitSafe(e, generation, code, signal));
     await writePidRecord(pidFile(spec.id), record);
     emit({ type: "spawned", id: spec.id, pid });
-    setStatus(e, "STARTING");
+    setStatus(e, "STARTING", reason);
     watch(e, generation);
   }
 
@@ -377,7 +392,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         setStatus(
           e,
           "ERROR",
-          `not ready within ${timeoutMs / 1000} s${running ? ` (running: ${running})` : ""}; last log lines:\n${lines.join("\n")}`,
+          `failed: not ready within ${timeoutMs / 1000} s${running ? ` (running: ${running})` : ""}; last log lines:\n${lines.join("\n")}`,
         );
         break;
       }
