@@ -1,8 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { backoffSchedule, crashVerdict, DEFAULT_RESTART_POLICY } from "./backoff.js";
+import { crashVerdict, DEFAULT_RESTART_POLICY } from "./backoff.js";
 import { RuntimeError } from "./errors.js";
 import {
   closeFd,
@@ -13,16 +11,10 @@ import {
   type LogRotation,
 } from "./log-files.js";
 import { readPidRecord, removePidRecord, verifyPidRecord, writePidRecord, type PidRecord } from "./pid-file.js";
-import {
-  describeGroup,
-  endProcessesOf,
-  isAlive,
-  readBootId,
-  readProcStat,
-  signalGroup,
-  signalGroupMembers,
-  waitGroupGone,
-} from "./proc.js";
+import { readBootId, readProcStat, signalGroupMembers } from "./proc.js";
+import { clearTimers, ID_RE, isOurs, minimalEnv, serial, type Entry } from "./supervisor.entry.js";
+import { awaitReady as awaitReadyOf } from "./supervisor.ready.js";
+import { terminate as terminateNode } from "./supervisor.stop.js";
 import type {
   ProcessSpec,
   ProcessState,
@@ -43,45 +35,10 @@ export type {
   SupervisorOptions,
 } from "./supervisor.types.js";
 
-interface Entry {
-  spec: ProcessSpec;
-  status: ProcessStatus;
-  errorMessage?: string;
-  record?: PidRecord;
-  child?: ChildProcess;
-  adopted: boolean;
-  /** Bumped on every spawn/adopt/stop, so callbacks of an older process are ignored. */
-  generation: number;
-  /** The user asked for it to be stopped; exits are expected. */
-  wantStopped: boolean;
-  /** The current run was started by start() (a failure then is a start failure, not a crash). */
-  userStart: boolean;
-  failures: number;
-  runningSince?: number;
-  restartTimer?: NodeJS.Timeout;
-  pollTimer?: NodeJS.Timeout;
-  probeAbort?: AbortController;
-  exited?: () => void;
-  /** The running onExit of the latest exit: a start that saw the process go waits for its verdict. */
-  exitHandling?: Promise<void>;
-  lock: Promise<unknown>;
-}
-
-const ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
+export { minimalEnv } from "./supervisor.entry.js";
 
 /** 1500 → "1.5 s": waits as an operator reads them. */
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
-
-/** Without an explicit env a node gets only these, never the console's secrets. */
-/** The environment a supervised child gets by default: PATH, HOME, TMPDIR, LANG and TZ of the console. */
-export function minimalEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of ["PATH", "HOME", "TMPDIR", "LANG", "TZ"]) {
-    const v = process.env[k];
-    if (v !== undefined) env[k] = v;
-  }
-  return env;
-}
 
 /** Creates a supervisor for mode "service": detached child processes, no root, no systemd. */
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
@@ -166,30 +123,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     return e;
   }
 
-  /** Runs `fn` after every earlier operation on the same node. */
-  function serial<T>(e: Entry, fn: () => Promise<T>): Promise<T> {
-    const next = e.lock.then(fn, fn);
-    e.lock = next.catch(() => undefined);
-    return next;
-  }
-
-  function clearTimers(e: Entry): void {
-    if (e.restartTimer) clearTimeout(e.restartTimer);
-    if (e.pollTimer) clearInterval(e.pollTimer);
-    e.probeAbort?.abort();
-    e.restartTimer = undefined;
-    e.pollTimer = undefined;
-    e.probeAbort = undefined;
-  }
-
   async function lastLines(e: Entry): Promise<string[]> {
     return readLastLines(logFileOf(e.spec), logLines);
-  }
-
-  async function isOurs(e: Entry): Promise<boolean> {
-    if (!e.record) return false;
-    if (e.child && e.child.exitCode === null && e.child.signalCode === null) return isAlive(e.record.pid);
-    return (await verifyPidRecord(e.record)).ok;
   }
 
   /** Called once per process when it is gone, from the child's exit event or the /proc poller. */
@@ -353,94 +288,13 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   }
 
   /** Probes until ready (RUNNING), the process exits (onExit decides), or the deadline (ERROR). */
-  async function awaitReady(e: Entry, generation: number): Promise<ProcessState> {
-    if (!e.record || e.status !== "STARTING" || generation !== e.generation) return stateOf(e);
-    if (e.probeAbort) {
-      // Another caller is already probing this process: wait for its verdict.
-      const wait = backoffSchedule({ capMs: probeIntervalMs });
-      while (e.status === "STARTING" && e.probeAbort) await sleep(wait());
-      return stateOf(e);
-    }
-    const abort = new AbortController();
-    e.probeAbort = abort;
-    const timeoutMs = e.spec.startTimeoutMs ?? opts.startTimeoutMs ?? 60_000;
-    const deadline = Date.now() + timeoutMs;
-    // Short first checks, backing off to probeIntervalMs: most nodes answer within a few hundred ms.
-    const nextDelay = backoffSchedule({ capMs: probeIntervalMs });
-    const pid = e.record.pid;
-    const minUptime = opts.minUptimeMs ?? 300;
-    while (!abort.signal.aborted && generation === e.generation) {
-      let ready = false;
-      if (e.spec.probe) {
-        ready = await e.spec.probe({ pid, signal: abort.signal }).catch(() => false);
-      } else {
-        await sleep(minUptime);
-        ready = await isAlive(pid);
-      }
-      if (abort.signal.aborted || generation !== e.generation) break;
-      if (ready && (await isAlive(pid))) {
-        setStatus(e, "RUNNING");
-        break;
-      }
-      if (Date.now() > deadline) {
-        const lines = await lastLines(e);
-        // What was still running, and in which state: says whether it hung, waited or never began.
-        const running = await describeGroup(pid);
-        e.wantStopped = true;
-        await terminate(e, stopTimeoutMs);
-        e.wantStopped = false;
-        setStatus(
-          e,
-          "ERROR",
-          `failed: not ready within ${timeoutMs / 1000} s${running ? ` (running: ${running})` : ""}; last log lines:\n${lines.join("\n")}`,
-        );
-        break;
-      }
-      await sleep(nextDelay());
-    }
-    if (e.probeAbort === abort) e.probeAbort = undefined;
-    // The process went away while we probed: onExit decides (ERROR or a restart); wait for its verdict
-    // rather than report the STARTING it is about to replace.
-    if (generation !== e.generation && e.exitHandling) await e.exitHandling;
-    return stateOf(e);
+  function awaitReady(e: Entry, generation: number): Promise<ProcessState> {
+    const deps = { opts, probeIntervalMs, stopTimeoutMs, stateOf, setStatus, lastLines, terminate };
+    return awaitReadyOf(deps, e, generation);
   }
 
-  /** SIGTERM, wait, SIGKILL. Signals only a process verified to be ours. */
-  async function terminate(e: Entry, timeoutMs: number): Promise<void> {
-    await terminateTracked(e, timeoutMs);
-    if (!e.spec.ownsCwd) return;
-    // Whatever else still runs this node's program in its folder was lost track of: end it too.
-    const left = await endProcessesOf(e.spec.cwd, e.spec.command);
-    if (left.length && e.spec.logFile) {
-      const line = `[chainlaunch] ${new Date().toISOString()} stop also ended untracked process(es) ${left.join(", ")}\n`;
-      await appendFile(e.spec.logFile, line).catch(() => undefined);
-    }
-  }
-
-  async function terminateTracked(e: Entry, timeoutMs: number): Promise<void> {
-    const record = e.record;
-    if (!record || !(await isOurs(e))) {
-      e.generation++;
-      clearTimers(e);
-      e.record = undefined;
-      e.child = undefined;
-      await removePidRecord(pidFile(e.spec.id));
-      return;
-    }
-    const gone = new Promise<void>((resolve) => (e.exited = resolve));
-    const waitGone = (ms: number): Promise<boolean> => waitGroupGone(record.pid, gone, ms);
-    signalGroup(record.pid, "SIGTERM");
-    if (!(await waitGone(timeoutMs))) {
-      if (await isOurs(e)) signalGroup(record.pid, "SIGKILL");
-      await signalGroupMembers(record.pid, "SIGKILL");
-      await waitGone(5000);
-    }
-    e.exited = undefined;
-    e.generation++;
-    clearTimers(e);
-    e.record = undefined;
-    e.child = undefined;
-    await removePidRecord(pidFile(e.spec.id));
+  function terminate(e: Entry, timeoutMs: number): Promise<void> {
+    return terminateNode(e, timeoutMs, pidFile(e.spec.id));
   }
 
   /** Attaches to the process in the pid file when it verifies; true when attached. */
