@@ -56,7 +56,7 @@ export async function awaitReady(d: ReadyDeps, e: Entry, generation: number): Pr
       setStatus(
         e,
         "ERROR",
-        `failed: not ready within ${timeoutMs / 1000} s${running ? ` (running: ${running})` : ""}\nlast log lines:\n${lines.join("\n")}`,
+        `not ready within ${timeoutMs / 1000} s${running ? ` (running: ${running})` : ""}; last log lines:\n${lines.join("\n")}`,
       );
       break;
     }

@@ -136,7 +136,7 @@ describe("supervisor", () => {
     const spec = await makeSpec("fail");
     const state = await sup.start(spec);
     expect(state.status).toBe("ERROR");
-    expect(state.errorMessage).toMatch(/^failed: exit code 3 during start\n/);
+    expect(state.errorMessage).toMatch(/^exited during start \(exit code 3\)\n/);
     expect(state.errorMessage).toContain("fatal: bad config key Foo.Bar");
     expect(events.find((e) => e.type === "crash")).toMatchObject({ exitCode: 3, willRestart: false });
   });
@@ -172,7 +172,7 @@ describe("supervisor", () => {
     const spec = await makeSpec("crash-soon");
     expect((await sup.start(spec)).status).toBe("RUNNING");
     const state = await waitFor(() => (sup.get(spec.id)?.status === "ERROR" ? sup.get(spec.id) : undefined), 15_000);
-    expect(state?.errorMessage).toMatch(/^failed: exit code 2\ncrashed 3 times in a row/);
+    expect(state?.errorMessage).toMatch(/^exit code 2\ncrashed 3 times in a row/);
     expect(state?.errorMessage).toContain("panic: crashed on purpose");
     const crashes = events.filter((e) => e.type === "crash");
     expect(crashes.map((c) => (c.type === "crash" ? c.willRestart : null))).toEqual([true, true, false]);
@@ -202,7 +202,7 @@ describe("supervisor", () => {
       [4, false, undefined],
     ]);
     expect(crashes.slice(1).map((c) => c.exitCode)).toEqual([4, 4, 4]);
-    expect(failed.errorMessage).toMatch(/^failed: exit code 4\ncrashed 4 times in a row, restarted 3 times/);
+    expect(failed.errorMessage).toMatch(/^exit code 4\ncrashed 4 times in a row, restarted 3 times/);
     expect(failed.errorMessage).toContain("is there");
     expect(failed.restarts).toBe(4);
     // Each attempt said which one it was while it ran.

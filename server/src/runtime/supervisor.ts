@@ -163,7 +163,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         attempt: 1,
         willRestart: false,
       });
-      setStatus(e, "ERROR", `failed: ${how} during start\n${tail}`);
+      setStatus(e, "ERROR", `exited during start (${how})\n${tail}`);
       return;
     }
     const verdict = crashVerdict(policy, e.failures, ranForMs);
@@ -183,7 +183,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       setStatus(
         e,
         "ERROR",
-        `failed: ${how}\ncrashed ${verdict.attempt} times in a row, restarted ${policy.maxAttempts} times; no more restarts\n${tail}`,
+        `${how}\ncrashed ${verdict.attempt} times in a row, restarted ${policy.maxAttempts} times; no more restarts\n${tail}`,
       );
       return;
     }
@@ -198,7 +198,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         await spawnProcess(e, `restarted (attempt ${verdict.attempt} of ${policy.maxAttempts}) after ${how}`);
       })
         .then(() => awaitReady(e, e.generation))
-        .catch((err: unknown) => setStatus(e, "ERROR", `failed: restart failed: ${(err as Error).message}`));
+        .catch((err: unknown) => setStatus(e, "ERROR", `restart failed: ${(err as Error).message}`));
     }, verdict.delayMs);
     e.restartTimer.unref();
   }
@@ -206,7 +206,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   /** onExit from a timer or event callback: a failure there must not become an unhandled rejection. */
   function onExitSafe(e: Entry, generation: number, code: number | null, signal: string | null): void {
     e.exitHandling = onExit(e, generation, code, signal).catch((err: unknown) =>
-      setStatus(e, "ERROR", `failed: supervision failed after exit: ${(err as Error).message}`),
+      setStatus(e, "ERROR", `supervision failed after exit: ${(err as Error).message}`),
     );
   }
 
@@ -257,7 +257,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     });
     if (spawnError || child.pid === undefined) {
       e.record = undefined;
-      setStatus(e, "ERROR", `failed: could not start ${spec.command}: ${spawnError?.message ?? "no pid"}`);
+      setStatus(e, "ERROR", `could not start ${spec.command}: ${spawnError?.message ?? "no pid"}`);
       return;
     }
     child.unref();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withReasonLine } from "./nodes.runtime.js";
+import { asFailure, withReasonLine } from "./nodes.runtime.js";
 
 describe("withReasonLine", () => {
   it("adds the last decisive log line to the message's first line", () => {
@@ -9,7 +9,7 @@ describe("withReasonLine", () => {
       "Error: failed to initialize operations subsystem: listen tcp 127.0.0.1:9443: bind: address already in use",
       "goroutine 1 [running]:",
     ];
-    expect(withReasonLine("failed: exit code 1\ncrashed 6 times in a row\nlast log lines:\n…", lines)).toBe(
+    expect(asFailure(withReasonLine("exit code 1\ncrashed 6 times in a row\nlast log lines:\n…", lines))).toBe(
       "failed: exit code 1: Error: failed to initialize operations subsystem: listen tcp 127.0.0.1:9443: bind: address already in use\ncrashed 6 times in a row\nlast log lines:\n…",
     );
   });
@@ -17,5 +17,14 @@ describe("withReasonLine", () => {
     expect(withReasonLine("restarting in 1 s (attempt 1 of 5) after signal SIGKILL", ["INFO ok"])).toBe(
       "restarting in 1 s (attempt 1 of 5) after signal SIGKILL",
     );
+  });
+  it("keeps a one-line log quote after the reason", () => {
+    expect(withReasonLine("not ready within 60 s; last log lines:\nx", ["panic: boom"])).toBe(
+      "not ready within 60 s: panic: boom; last log lines:\nx",
+    );
+  });
+  it("says failed once", () => {
+    expect(asFailure("failed: x")).toBe("failed: x");
+    expect(asFailure("besu binary not found")).toBe("failed: besu binary not found");
   });
 });

@@ -25,8 +25,16 @@ export function withReasonLine(message: string, logLines: readonly string[]): st
     .at(-1)
     ?.trim();
   if (!reason) return message;
-  const [head, ...rest] = message.split("\n");
-  return [`${head}: ${reason}`, ...rest].join("\n");
+  const [head = "", ...rest] = message.split("\n");
+  // "…; last log lines:" on the first line (the readiness timeout's) keeps the reason before it.
+  const at = head.indexOf("; last log lines:");
+  const line = at < 0 ? `${head}: ${reason}` : `${head.slice(0, at)}: ${reason}${head.slice(at)}`;
+  return [line, ...rest].join("\n");
+}
+
+/** A node's ERROR says "failed: …" first, whatever part of the console decided it. */
+export function asFailure(message: string): string {
+  return /^failed\b/.test(message) ? message : `failed: ${message}`;
 }
 
 async function withReason(logFile: string, message: string): Promise<string> {
@@ -184,6 +192,7 @@ export function createNodeRuntime(deps: {
       const keepMessage = e.status === "ERROR" || e.status === "STARTING";
       let message = keepMessage ? (e.errorMessage ?? null) : null;
       if (message && node.logFile) message = await withReason(node.logFile, message);
+      if (message && e.status === "ERROR") message = asFailure(message);
       await repo.update(node.id, { status: e.status, error_message: message, updated_at: at });
       await repo.insertEvent({ node_id: node.id, type, data: JSON.stringify(data), created_at: at });
       // Published once stored: a screen refetches the node on this event and must read the new state

@@ -225,7 +225,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
         attempt: 1,
         willRestart: false,
       });
-      setStatus(e, "ERROR", `failed: ${how} during start\nlast log lines:\n${lines.join("\n")}`);
+      setStatus(e, "ERROR", `exited during start (${how})\nlast log lines:\n${lines.join("\n")}`);
       return;
     }
     const { attempt, willRestart, delayMs: delay } = crashVerdict(policy, e.failures, ranForMs);
@@ -245,7 +245,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
       setStatus(
         e,
         "ERROR",
-        `failed: ${how}\ncrashed ${attempt} times in a row, restarted ${policy.maxAttempts} times; no more restarts\nlast log lines:\n${lines.join("\n")}`,
+        `${how}\ncrashed ${attempt} times in a row, restarted ${policy.maxAttempts} times; no more restarts\nlast log lines:\n${lines.join("\n")}`,
       );
       return;
     }

@@ -16,6 +16,9 @@ describe("nodeTrouble", () => {
   it("prefixes a reason the console decided itself, and has a headline without one", () => {
     expect(nodeTrouble("ERROR", "besu binary not found")?.headline).toBe("failed: besu binary not found");
     expect(nodeTrouble("ERROR", undefined)?.headline).toBe("failed");
+    expect(nodeTrouble("ERROR", "failed: not ready within 60 s: panic: x; last log lines:\na")?.headline).toBe(
+      "failed: not ready within 60 s: panic: x",
+    );
   });
   it("tells a restart after a crash from a first start", () => {
     expect(nodeTrouble("STARTING", "restarting in 2 s (attempt 2 of 5) after exit code 1")).toEqual({

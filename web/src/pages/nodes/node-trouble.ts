@@ -14,7 +14,7 @@ export interface NodeTrouble {
 export function nodeTrouble(status: string, errorMessage: string | undefined): NodeTrouble | null {
   const restarting = status === "STARTING" && Boolean(errorMessage);
   if (status !== "ERROR" && !restarting) return null;
-  const quoted = (errorMessage ?? "").split(/\n?last log lines:\n?/)[0] ?? "";
+  const quoted = (errorMessage ?? "").split(/[;\s]*last log lines:/)[0] ?? "";
   const [first = "", ...rest] = quoted.split("\n").filter((l) => l.trim() !== "");
   if (restarting) return { kind: "restarting", headline: first, details: rest };
   const headline = first === "" ? "failed" : /^failed\b/.test(first) ? first : `failed: ${first}`;
