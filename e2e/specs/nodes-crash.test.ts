@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
-import { adminUser, openAs, openSession, type Session } from "../support/browser.js";
+import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { createFabricNodes, fabricProcesses, removeFabricFixtures } from "../support/fabric.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -122,6 +122,7 @@ describe("node crashes", () => {
         .getByTestId("node-trouble-reason")
         .textContent({ timeout: 1000 })
         .catch(() => null);
+      if (text && reasons.size === 1 && !reasons.has(text)) await screenshot(s.page, "node-crash-restarting");
       if (text) reasons.add(text);
       if (Date.now() > until) throw new Error(`not failed after 120 s; saw ${[...reasons].join(" | ")}`);
       await sleep(200);
@@ -142,6 +143,7 @@ describe("node crashes", () => {
       .first()
       .waitFor();
     expect(navigations).toBe(0);
+    await screenshot(s.page, "node-crash-failed");
 
     // And it stays down: no new process, no new event, still failed.
     const events = async (): Promise<number> =>

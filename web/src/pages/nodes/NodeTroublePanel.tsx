@@ -1,5 +1,5 @@
 import { AlertTriangleIcon, RotateCcwIcon } from "lucide-react";
-import type { ReactElement } from "react";
+import { useEffect, useRef, type ReactElement } from "react";
 import type { NodeInfo } from "@/api/client";
 import { useNodeLogTailQuery } from "@/data/nodes/node-logs";
 import { cn } from "@/lib/utils";
@@ -11,10 +11,17 @@ const TAIL_LINES = 30;
 function LogTail({ nodeId, live }: { nodeId: number; live: boolean }): ReactElement {
   const tail = useNodeLogTailQuery(nodeId, TAIL_LINES, live ? 2000 : false);
   const lines = tail.data ?? [];
+  const box = useRef<HTMLPreElement>(null);
+  const last = lines.at(-1)?.line_number;
+  // The newest lines are the ones that explain a crash: keep them in view as the tail moves.
+  useEffect(() => {
+    if (box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [last]);
   return (
     <div className="mt-3">
       <p className="mb-1 text-xs font-medium text-foreground">Last {TAIL_LINES} log lines</p>
       <pre
+        ref={box}
         role="log"
         aria-label="Last log lines"
         data-testid="node-trouble-log"
