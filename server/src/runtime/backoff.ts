@@ -23,3 +23,48 @@ export function backoffSchedule(opts: BackoffOptions = {}): () => number {
     return d;
   };
 }
+
+/** How a supervisor restarts a crashed node; see docs/nodes.md ("Crashes and restarts"). */
+export interface RestartPolicy {
+  /** Restarts in a row before giving up: the crash after the last one leaves the node in ERROR. */
+  maxAttempts: number;
+  /** Wait before the first restart; each further one doubles it. */
+  baseDelayMs: number;
+  /** Cap of the doubling wait. */
+  maxDelayMs: number;
+  /** A run that stayed RUNNING this long ends the series: its crash counts as the first again. */
+  resetAfterMs: number;
+}
+
+/** Five restarts after 1, 2, 4, 8 and 16 s; a node up for a minute starts a fresh count. */
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  resetAfterMs: 60_000,
+};
+
+/** What one crash means under a policy. */
+export interface CrashVerdict {
+  /** Crashes in a row, this one included (1 for the first). */
+  attempt: number;
+  willRestart: boolean;
+  /** Wait before the restart (meaningful when willRestart). */
+  delayMs: number;
+}
+
+/**
+ * Decides a crash from the count of crashes before it and how long the run that just ended was
+ * RUNNING (undefined when it never got there). Only that run may reset the count: a node that was up
+ * for an hour once and now fails every start must still run out of attempts.
+ */
+export function crashVerdict(
+  policy: RestartPolicy,
+  failuresBefore: number,
+  ranForMs: number | undefined,
+): CrashVerdict {
+  const before = ranForMs !== undefined && ranForMs >= policy.resetAfterMs ? 0 : failuresBefore;
+  const attempt = before + 1;
+  const delayMs = Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
+  return { attempt, willRestart: attempt <= policy.maxAttempts, delayMs };
+}

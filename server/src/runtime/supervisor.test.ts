@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,6 +42,7 @@ const port = Number(process.argv[1]);
 const mode = process.argv[2] || "";
 console.log("starting on " + port + " mode=" + mode);
 if (mode === "fail") { console.error("fatal: bad config key Foo.Bar"); process.exit(3); }
+if (mode === "fail-if" && require("node:fs").existsSync(process.argv[3])) { console.error("fatal: " + process.argv[3] + " is there"); process.exit(4); }
 if (mode === "ignore-term") process.on("SIGTERM", () => console.log("ignoring SIGTERM"));
 else process.on("SIGTERM", () => { console.log("bye"); process.exit(0); });
 http.createServer((req, res) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ status: "OK" })); })
@@ -135,7 +136,7 @@ describe("supervisor", () => {
     const spec = await makeSpec("fail");
     const state = await sup.start(spec);
     expect(state.status).toBe("ERROR");
-    expect(state.errorMessage).toContain("exit code 3");
+    expect(state.errorMessage).toMatch(/^exited during start \(exit code 3\)\n/);
     expect(state.errorMessage).toContain("fatal: bad config key Foo.Bar");
     expect(events.find((e) => e.type === "crash")).toMatchObject({ exitCode: 3, willRestart: false });
   });
@@ -171,10 +172,61 @@ describe("supervisor", () => {
     const spec = await makeSpec("crash-soon");
     expect((await sup.start(spec)).status).toBe("RUNNING");
     const state = await waitFor(() => (sup.get(spec.id)?.status === "ERROR" ? sup.get(spec.id) : undefined), 15_000);
-    expect(state?.errorMessage).toContain("crashed 3 times in a row");
+    expect(state?.errorMessage).toMatch(/^exit code 2\ncrashed 3 times in a row/);
     expect(state?.errorMessage).toContain("panic: crashed on purpose");
     const crashes = events.filter((e) => e.type === "crash");
     expect(crashes.map((c) => (c.type === "crash" ? c.willRestart : null))).toEqual([true, true, false]);
+    expect(crashes.map((c) => (c.type === "crash" ? c.attempt : null))).toEqual([1, 2, 3]);
+  });
+
+  it("counts restarts that fail before RUNNING, backs off, and gives up even after a long first run", async () => {
+    // The first run outlives resetAfterMs; the restarts then never get to RUNNING. The count used to be
+    // reset by that old run at every crash: attempt 1, a 1 s wait, for ever.
+    const { sup, events } = makeSupervisor(join(root, "s-loop"), {
+      restart: { baseDelayMs: 100, maxDelayMs: 300, maxAttempts: 3, resetAfterMs: 300 },
+    });
+    const flag = join(root, `broken-${n}`);
+    const base = await makeSpec("fail-if");
+    const spec = { ...base, args: [...base.args, flag] };
+    const first = await sup.start(spec);
+    expect(first.status).toBe("RUNNING");
+    await sleep(500);
+    writeFileSync(flag, "");
+    process.kill(first.pid as number, "SIGKILL");
+    const failed = await waitFor(() => (sup.get(spec.id)?.status === "ERROR" ? sup.get(spec.id) : undefined), 15_000);
+    const crashes = events.flatMap((e) => (e.type === "crash" && e.id === spec.id ? [e] : []));
+    expect(crashes.map((c) => [c.attempt, c.willRestart, c.restartInMs])).toEqual([
+      [1, true, 100],
+      [2, true, 200],
+      [3, true, 300],
+      [4, false, undefined],
+    ]);
+    expect(crashes.slice(1).map((c) => c.exitCode)).toEqual([4, 4, 4]);
+    expect(failed.errorMessage).toMatch(/^exit code 4\ncrashed 4 times in a row, restarted 3 times/);
+    expect(failed.errorMessage).toContain("is there");
+    expect(failed.restarts).toBe(4);
+    // Each attempt said which one it was while it ran.
+    const starting = events.flatMap((e) =>
+      e.type === "status" && e.id === spec.id && e.status === "STARTING" ? [e.errorMessage ?? ""] : [],
+    );
+    expect(starting).toEqual(
+      expect.arrayContaining([
+        "restarting in 0.1 s (attempt 1 of 3) after signal SIGKILL",
+        "restarting in 0.2 s (attempt 2 of 3) after exit code 4",
+        "restarted (attempt 3 of 3) after exit code 4",
+      ]),
+    );
+    // And it stays stopped: no spawn after the verdict.
+    const spawns = events.filter((e) => e.type === "spawned" && e.id === spec.id).length;
+    expect(spawns).toBe(4);
+    await sleep(800);
+    expect(events.filter((e) => e.type === "spawned" && e.id === spec.id).length).toBe(spawns);
+    expect(sup.get(spec.id)?.status).toBe("ERROR");
+    // A start by the user begins a fresh count.
+    rmSync(flag);
+    expect((await sup.start(spec)).status).toBe("RUNNING");
+    expect(sup.get(spec.id)?.restarts).toBe(0);
+    await sup.stop(spec.id);
   });
 
   it("a stop of a spec that owns its folder also ends an untracked process of it, and nothing elsewhere", async () => {

@@ -1,8 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { backoffSchedule } from "./backoff.js";
+import { crashVerdict, DEFAULT_RESTART_POLICY } from "./backoff.js";
 import { RuntimeError } from "./errors.js";
 import {
   closeFd,
@@ -13,16 +11,10 @@ import {
   type LogRotation,
 } from "./log-files.js";
 import { readPidRecord, removePidRecord, verifyPidRecord, writePidRecord, type PidRecord } from "./pid-file.js";
-import {
-  describeGroup,
-  endProcessesOf,
-  isAlive,
-  readBootId,
-  readProcStat,
-  signalGroup,
-  signalGroupMembers,
-  waitGroupGone,
-} from "./proc.js";
+import { readBootId, readProcStat, signalGroupMembers } from "./proc.js";
+import { clearTimers, ID_RE, isOurs, minimalEnv, serial, type Entry } from "./supervisor.entry.js";
+import { awaitReady as awaitReadyOf } from "./supervisor.ready.js";
+import { terminate as terminateNode } from "./supervisor.stop.js";
 import type {
   ProcessSpec,
   ProcessState,
@@ -43,53 +35,15 @@ export type {
   SupervisorOptions,
 } from "./supervisor.types.js";
 
-interface Entry {
-  spec: ProcessSpec;
-  status: ProcessStatus;
-  errorMessage?: string;
-  record?: PidRecord;
-  child?: ChildProcess;
-  adopted: boolean;
-  /** Bumped on every spawn/adopt/stop, so callbacks of an older process are ignored. */
-  generation: number;
-  /** The user asked for it to be stopped; exits are expected. */
-  wantStopped: boolean;
-  /** The current run was started by start() (a failure then is a start failure, not a crash). */
-  userStart: boolean;
-  failures: number;
-  runningSince?: number;
-  restartTimer?: NodeJS.Timeout;
-  pollTimer?: NodeJS.Timeout;
-  probeAbort?: AbortController;
-  exited?: () => void;
-  /** The running onExit of the latest exit: a start that saw the process go waits for its verdict. */
-  exitHandling?: Promise<void>;
-  lock: Promise<unknown>;
-}
+export { minimalEnv } from "./supervisor.entry.js";
 
-const ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** Without an explicit env a node gets only these, never the console's secrets. */
-/** The environment a supervised child gets by default: PATH, HOME, TMPDIR, LANG and TZ of the console. */
-export function minimalEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of ["PATH", "HOME", "TMPDIR", "LANG", "TZ"]) {
-    const v = process.env[k];
-    if (v !== undefined) env[k] = v;
-  }
-  return env;
-}
+/** 1500 → "1.5 s": waits as an operator reads them. */
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 /** Creates a supervisor for mode "service": detached child processes, no root, no systemd. */
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const entries = new Map<string, Entry>();
-  const policy: RestartPolicy = {
-    maxAttempts: 5,
-    baseDelayMs: 1000,
-    maxDelayMs: 30_000,
-    resetAfterMs: 60_000,
-    ...opts.restart,
-  };
+  const policy: RestartPolicy = { ...DEFAULT_RESTART_POLICY, ...opts.restart };
   const stopTimeoutMs = opts.stopTimeoutMs ?? 10_000;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const probeIntervalMs = opts.probeIntervalMs ?? 500;
@@ -132,10 +86,12 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
 
   function setStatus(e: Entry, status: ProcessStatus, errorMessage?: string): void {
     const previous = e.status;
+    const previousMessage = e.errorMessage;
     e.status = status;
     e.errorMessage = errorMessage;
     if (status === "RUNNING") e.runningSince = Date.now();
-    if (previous !== status || errorMessage) {
+    // Every change reaches the listeners (a restart's next attempt is STARTING → STARTING with a new reason).
+    if (previous !== status || (errorMessage !== undefined && errorMessage !== previousMessage)) {
       emit({
         type: "status",
         id: e.spec.id,
@@ -167,30 +123,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     return e;
   }
 
-  /** Runs `fn` after every earlier operation on the same node. */
-  function serial<T>(e: Entry, fn: () => Promise<T>): Promise<T> {
-    const next = e.lock.then(fn, fn);
-    e.lock = next.catch(() => undefined);
-    return next;
-  }
-
-  function clearTimers(e: Entry): void {
-    if (e.restartTimer) clearTimeout(e.restartTimer);
-    if (e.pollTimer) clearInterval(e.pollTimer);
-    e.probeAbort?.abort();
-    e.restartTimer = undefined;
-    e.pollTimer = undefined;
-    e.probeAbort = undefined;
-  }
-
   async function lastLines(e: Entry): Promise<string[]> {
     return readLastLines(logFileOf(e.spec), logLines);
-  }
-
-  async function isOurs(e: Entry): Promise<boolean> {
-    if (!e.record) return false;
-    if (e.child && e.child.exitCode === null && e.child.signalCode === null) return isAlive(e.record.pid);
-    return (await verifyPidRecord(e.record)).ok;
   }
 
   /** Called once per process when it is gone, from the child's exit event or the /proc poller. */
@@ -211,7 +145,14 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     const lines = await lastLines(e);
     const how =
       code !== null ? `exit code ${code}` : signal ? `signal ${signal}` : "exit status unknown (adopted process)";
+    const tail = `last log lines:\n${lines.join("\n")}`;
+    // How long the run that just ended was up: only that run may start a fresh count.
+    const ranForMs = wasRunning && e.runningSince ? Date.now() - e.runningSince : undefined;
+    e.runningSince = undefined;
+    e.record = undefined;
     if (e.userStart && !wasRunning) {
+      // A start the user asked for fails at once with its reason: restarting it would only hide it.
+      e.failures = 1;
       emit({
         type: "crash",
         id: e.spec.id,
@@ -222,14 +163,11 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         attempt: 1,
         willRestart: false,
       });
-      e.record = undefined;
-      setStatus(e, "ERROR", `exited during start (${how}); last log lines:\n${lines.join("\n")}`);
+      setStatus(e, "ERROR", `exited during start (${how})\n${tail}`);
       return;
     }
-    if (e.runningSince && Date.now() - e.runningSince >= policy.resetAfterMs) e.failures = 0;
-    e.failures++;
-    const willRestart = e.failures <= policy.maxAttempts;
-    const delay = Math.min(policy.baseDelayMs * 2 ** (e.failures - 1), policy.maxDelayMs);
+    const verdict = crashVerdict(policy, e.failures, ranForMs);
+    e.failures = verdict.attempt;
     emit({
       type: "crash",
       id: e.spec.id,
@@ -237,30 +175,31 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       exitCode: code,
       signal,
       lastLogLines: lines,
-      attempt: e.failures,
-      willRestart,
-      ...(willRestart ? { restartInMs: delay } : {}),
+      attempt: verdict.attempt,
+      willRestart: verdict.willRestart,
+      ...(verdict.willRestart ? { restartInMs: verdict.delayMs } : {}),
     });
-    e.record = undefined;
-    if (!willRestart) {
+    if (!verdict.willRestart) {
       setStatus(
         e,
         "ERROR",
-        `crashed ${e.failures} times in a row (last: ${how}); last log lines:\n${lines.join("\n")}`,
+        `${how}\ncrashed ${verdict.attempt} times in a row, restarted ${policy.maxAttempts} times; no more restarts\n${tail}`,
       );
       return;
     }
-    setStatus(e, "STARTING", `restarting in ${delay} ms after ${how}`);
+    const restarting = `restarting in ${seconds(verdict.delayMs)} (attempt ${verdict.attempt} of ${policy.maxAttempts}) after ${how}`;
+    setStatus(e, "STARTING", restarting);
     e.restartTimer = setTimeout(() => {
       e.restartTimer = undefined;
       serial(e, async () => {
         if (e.wantStopped || closed || e.record) return;
         e.userStart = false;
-        await spawnProcess(e);
+        // The new attempt keeps saying why it is one until it is RUNNING.
+        await spawnProcess(e, `restarted (attempt ${verdict.attempt} of ${policy.maxAttempts}) after ${how}`);
       })
         .then(() => awaitReady(e, e.generation))
         .catch((err: unknown) => setStatus(e, "ERROR", `restart failed: ${(err as Error).message}`));
-    }, delay);
+    }, verdict.delayMs);
     e.restartTimer.unref();
   }
 
@@ -278,14 +217,20 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       if (!record || generation !== e.generation) return;
       void readProcStat(record.pid).then((stat) => {
         const gone = !stat || stat.state === "Z" || stat.state === "X" || stat.startTime !== record.startTime;
-        // Own children report through their exit event, which carries the exit code.
-        if (gone && !e.child) onExitSafe(e, generation, null, null);
+        // Own children report through their exit event, which carries the exit code; one that has an
+        // exit status but reached no listener is reported from here with it.
+        const child = e.child;
+        if (!gone) return;
+        if (!child) onExitSafe(e, generation, null, null);
+        else if (child.exitCode !== null || child.signalCode !== null)
+          onExitSafe(e, generation, child.exitCode, child.signalCode);
       });
     }, pollIntervalMs);
     e.pollTimer.unref();
   }
 
-  async function spawnProcess(e: Entry): Promise<void> {
+  /** Spawns the node; `reason` is the STARTING message of a restart (why this attempt is one). */
+  async function spawnProcess(e: Entry, reason?: string): Promise<void> {
     const spec = e.spec;
     const logFile = logFileOf(spec);
     const fd = await openLogFd(logFile);
@@ -301,6 +246,11 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     } finally {
       closeFd(fd);
     }
+    // Listened to at once: a child that fails fast can exit while the pid record is written below, and
+    // an 'exit' emitted before anyone listens is lost (the start then waited for its full deadline).
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once("exit", (code, signal) => resolve([code, signal])),
+    );
     const spawnError = await new Promise<Error | null>((resolve) => {
       if (child.pid !== undefined) return resolve(null);
       child.once("error", (err) => resolve(err));
@@ -330,102 +280,21 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     e.record = record;
     e.child = child;
     e.adopted = false;
-    child.once("exit", (code, signal) => onExitSafe(e, generation, code, signal));
+    void exited.then(([code, signal]) => onExitSafe(e, generation, code, signal));
     await writePidRecord(pidFile(spec.id), record);
     emit({ type: "spawned", id: spec.id, pid });
-    setStatus(e, "STARTING");
+    setStatus(e, "STARTING", reason);
     watch(e, generation);
   }
 
   /** Probes until ready (RUNNING), the process exits (onExit decides), or the deadline (ERROR). */
-  async function awaitReady(e: Entry, generation: number): Promise<ProcessState> {
-    if (!e.record || e.status !== "STARTING" || generation !== e.generation) return stateOf(e);
-    if (e.probeAbort) {
-      // Another caller is already probing this process: wait for its verdict.
-      const wait = backoffSchedule({ capMs: probeIntervalMs });
-      while (e.status === "STARTING" && e.probeAbort) await sleep(wait());
-      return stateOf(e);
-    }
-    const abort = new AbortController();
-    e.probeAbort = abort;
-    const timeoutMs = e.spec.startTimeoutMs ?? opts.startTimeoutMs ?? 60_000;
-    const deadline = Date.now() + timeoutMs;
-    // Short first checks, backing off to probeIntervalMs: most nodes answer within a few hundred ms.
-    const nextDelay = backoffSchedule({ capMs: probeIntervalMs });
-    const pid = e.record.pid;
-    const minUptime = opts.minUptimeMs ?? 300;
-    while (!abort.signal.aborted && generation === e.generation) {
-      let ready = false;
-      if (e.spec.probe) {
-        ready = await e.spec.probe({ pid, signal: abort.signal }).catch(() => false);
-      } else {
-        await sleep(minUptime);
-        ready = await isAlive(pid);
-      }
-      if (abort.signal.aborted || generation !== e.generation) break;
-      if (ready && (await isAlive(pid))) {
-        setStatus(e, "RUNNING");
-        break;
-      }
-      if (Date.now() > deadline) {
-        const lines = await lastLines(e);
-        // What was still running, and in which state: says whether it hung, waited or never began.
-        const running = await describeGroup(pid);
-        e.wantStopped = true;
-        await terminate(e, stopTimeoutMs);
-        e.wantStopped = false;
-        setStatus(
-          e,
-          "ERROR",
-          `not ready within ${timeoutMs / 1000} s${running ? ` (running: ${running})` : ""}; last log lines:\n${lines.join("\n")}`,
-        );
-        break;
-      }
-      await sleep(nextDelay());
-    }
-    if (e.probeAbort === abort) e.probeAbort = undefined;
-    // The process went away while we probed: onExit decides (ERROR or a restart); wait for its verdict
-    // rather than report the STARTING it is about to replace.
-    if (generation !== e.generation && e.exitHandling) await e.exitHandling;
-    return stateOf(e);
+  function awaitReady(e: Entry, generation: number): Promise<ProcessState> {
+    const deps = { opts, probeIntervalMs, stopTimeoutMs, stateOf, setStatus, lastLines, terminate };
+    return awaitReadyOf(deps, e, generation);
   }
 
-  /** SIGTERM, wait, SIGKILL. Signals only a process verified to be ours. */
-  async function terminate(e: Entry, timeoutMs: number): Promise<void> {
-    await terminateTracked(e, timeoutMs);
-    if (!e.spec.ownsCwd) return;
-    // Whatever else still runs this node's program in its folder was lost track of: end it too.
-    const left = await endProcessesOf(e.spec.cwd, e.spec.command);
-    if (left.length && e.spec.logFile) {
-      const line = `[chainlaunch] ${new Date().toISOString()} stop also ended untracked process(es) ${left.join(", ")}\n`;
-      await appendFile(e.spec.logFile, line).catch(() => undefined);
-    }
-  }
-
-  async function terminateTracked(e: Entry, timeoutMs: number): Promise<void> {
-    const record = e.record;
-    if (!record || !(await isOurs(e))) {
-      e.generation++;
-      clearTimers(e);
-      e.record = undefined;
-      e.child = undefined;
-      await removePidRecord(pidFile(e.spec.id));
-      return;
-    }
-    const gone = new Promise<void>((resolve) => (e.exited = resolve));
-    const waitGone = (ms: number): Promise<boolean> => waitGroupGone(record.pid, gone, ms);
-    signalGroup(record.pid, "SIGTERM");
-    if (!(await waitGone(timeoutMs))) {
-      if (await isOurs(e)) signalGroup(record.pid, "SIGKILL");
-      await signalGroupMembers(record.pid, "SIGKILL");
-      await waitGone(5000);
-    }
-    e.exited = undefined;
-    e.generation++;
-    clearTimers(e);
-    e.record = undefined;
-    e.child = undefined;
-    await removePidRecord(pidFile(e.spec.id));
+  function terminate(e: Entry, timeoutMs: number): Promise<void> {
+    return terminateNode(e, timeoutMs, pidFile(e.spec.id));
   }
 
   /** Attaches to the process in the pid file when it verifies; true when attached. */

@@ -1,5 +1,8 @@
 import type { ReadinessProbe } from "./health.js";
+import type { RestartPolicy } from "./backoff.js";
 import type { LogRotation } from "./log-files.js";
+
+export type { RestartPolicy } from "./backoff.js";
 
 /** PENDING → STARTING → RUNNING / ERROR, and STOPPING → STOPPED. */
 export type ProcessStatus = "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
@@ -95,7 +98,7 @@ export type SupervisorEvent =
       exitCode: number | null;
       signal: string | null;
       lastLogLines: string[];
-      /** 1 for the first crash in a row. */
+      /** Crashes in a row, this one included: 1 for the first, maxAttempts + 1 for the one that gives up. */
       attempt: number;
       willRestart: boolean;
       restartInMs?: number;
@@ -103,15 +106,6 @@ export type SupervisorEvent =
   | { type: "adopted"; id: string; pid: number }
   | { type: "spawned"; id: string; pid: number; containerId?: string }
   | { type: "log-rotated"; id: string; logFile: string };
-
-export interface RestartPolicy {
-  /** Give up (ERROR) after this many crashes in a row. */
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** A process that stayed RUNNING this long resets the crash count. */
-  resetAfterMs: number;
-}
 
 export interface SupervisorOptions {
   /** Holds `pids/<id>.json` and, by default, `logs/<id>.log`. */

@@ -15,14 +15,30 @@ import type { NodesRepo } from "./nodes.repo.js";
 const REASON = /\bpanic: |\s(ERRO|FATA|PANI)\s|^Error: |Exception: /;
 
 /**
- * Puts the reason in front of the supervisor's message: the last tail lines are often a stack
- * trace, while the line that explains the failure (e.g. "bind: address already in use") comes
- * before it.
+ * Adds the log line that explains the failure to the first line of the supervisor's message, so it
+ * reads "failed: exit code 1: … bind: address already in use": the last tail lines are often a stack
+ * trace, while the decisive line comes before it.
  */
+export function withReasonLine(message: string, logLines: readonly string[]): string {
+  const reason = logLines
+    .filter((l) => REASON.test(l))
+    .at(-1)
+    ?.trim();
+  if (!reason) return message;
+  const [head = "", ...rest] = message.split("\n");
+  // "…; last log lines:" on the first line (the readiness timeout's) keeps the reason before it.
+  const at = head.indexOf("; last log lines:");
+  const line = at < 0 ? `${head}: ${reason}` : `${head.slice(0, at)}: ${reason}${head.slice(at)}`;
+  return [line, ...rest].join("\n");
+}
+
+/** A node's ERROR says "failed: …" first, whatever part of the console decided it. */
+export function asFailure(message: string): string {
+  return /^failed\b/.test(message) ? message : `failed: ${message}`;
+}
+
 async function withReason(logFile: string, message: string): Promise<string> {
-  const lines = await readLastLines(logFile, 300).catch(() => [] as string[]);
-  const reasons = lines.filter((l) => REASON.test(l)).slice(-3);
-  return reasons.length ? `${reasons.join("\n")}\n${message}` : message;
+  return withReasonLine(message, await readLastLines(logFile, 300).catch(() => [] as string[]));
 }
 
 /** A node that stays down longer than this is reported (`node.downtime`). */
@@ -161,13 +177,6 @@ export function createNodeRuntime(deps: {
         if (planned.get(node.id) === "stop") planned.delete(node.id);
         upAgain(node, false);
       }
-      bus.publish("node.status", {
-        node_id: node.id,
-        node_name: node.name,
-        status: e.status,
-        previous: e.previous,
-        ...(e.errorMessage ? { error_message: e.errorMessage } : {}),
-      });
     }
     if (e.type === "crash" && !planned.has(node.id)) {
       downtime(
@@ -176,13 +185,25 @@ export function createNodeRuntime(deps: {
       );
     }
     enqueue(node.id, async () => {
-      if (e.type === "status") {
-        const keepMessage = e.status === "ERROR" || e.status === "STARTING";
-        let message = keepMessage ? (e.errorMessage ?? null) : null;
-        if (e.status === "ERROR" && message && node.logFile) message = await withReason(node.logFile, message);
-        await repo.update(node.id, { status: e.status, error_message: message, updated_at: at });
+      if (e.type !== "status") {
+        await repo.insertEvent({ node_id: node.id, type, data: JSON.stringify(data), created_at: at });
+        return;
       }
+      const keepMessage = e.status === "ERROR" || e.status === "STARTING";
+      let message = keepMessage ? (e.errorMessage ?? null) : null;
+      if (message && node.logFile) message = await withReason(node.logFile, message);
+      if (message && e.status === "ERROR") message = asFailure(message);
+      await repo.update(node.id, { status: e.status, error_message: message, updated_at: at });
       await repo.insertEvent({ node_id: node.id, type, data: JSON.stringify(data), created_at: at });
+      // Published once stored: a screen refetches the node on this event and must read the new state
+      // (published before, a refetch could read the old row and go on showing it).
+      bus.publish("node.status", {
+        node_id: node.id,
+        node_name: node.name,
+        status: e.status,
+        previous: e.previous,
+        ...(message ? { error_message: message } : {}),
+      });
     });
   }
 
@@ -235,7 +256,6 @@ export function createNodeRuntime(deps: {
       const node = nodes.get(slug);
       if (!node) return;
       if (status === "ERROR") downtime(node, errorMessage ?? "ERROR");
-      bus.publish("node.status", { node_id: node.id, node_name: node.name, status, error_message: errorMessage });
       await repo.update(node.id, { status, error_message: errorMessage ?? null, updated_at: nowIso() });
       await repo.insertEvent({
         node_id: node.id,
@@ -243,6 +263,8 @@ export function createNodeRuntime(deps: {
         data: JSON.stringify({ status, ...(errorMessage ? { errorMessage } : {}) }),
         created_at: nowIso(),
       });
+      // After the row: a screen that refetches on the event reads the new status.
+      bus.publish("node.status", { node_id: node.id, node_name: node.name, status, error_message: errorMessage });
     },
     /** Waits for queued writes of a node (tests and delete). */
     async settle(nodeId: number): Promise<void> {

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
-import { backoffSchedule } from "../backoff.js";
+import { backoffSchedule, crashVerdict, DEFAULT_RESTART_POLICY } from "../backoff.js";
 import { RuntimeError } from "../errors.js";
 import { DEFAULT_LOG_ROTATION, readLastLines, rotateIfNeeded, type LogRotation } from "../log-files.js";
 import type {
@@ -69,13 +69,7 @@ export interface ContainerSupervisorOptions extends SupervisorOptions {
 export function createContainerSupervisor(opts: ContainerSupervisorOptions): Supervisor {
   const { docker, endpoint, consoleTag } = opts;
   const entries = new Map<string, Entry>();
-  const policy: RestartPolicy = {
-    maxAttempts: 5,
-    baseDelayMs: 1000,
-    maxDelayMs: 30_000,
-    resetAfterMs: 60_000,
-    ...opts.restart,
-  };
+  const policy: RestartPolicy = { ...DEFAULT_RESTART_POLICY, ...opts.restart };
   const stopTimeoutMs = opts.stopTimeoutMs ?? 10_000;
   const probeIntervalMs = opts.probeIntervalMs ?? 500;
   const rotation: LogRotation = opts.logRotation ?? DEFAULT_LOG_ROTATION;
@@ -217,6 +211,9 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     await sleep(100);
     const lines = await lastLines(e);
     const how = code !== null ? `exit code ${code}` : "exit status unknown";
+    // Only the run that just ended may start a fresh count (see crashVerdict).
+    const ranForMs = wasRunning && e.runningSince ? Date.now() - e.runningSince : undefined;
+    e.runningSince = undefined;
     if (e.userStart && !wasRunning) {
       emit({
         type: "crash",
@@ -228,13 +225,11 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
         attempt: 1,
         willRestart: false,
       });
-      setStatus(e, "ERROR", `exited during start (${how}); last log lines:\n${lines.join("\n")}`);
+      setStatus(e, "ERROR", `exited during start (${how})\nlast log lines:\n${lines.join("\n")}`);
       return;
     }
-    if (e.runningSince && Date.now() - e.runningSince >= policy.resetAfterMs) e.failures = 0;
-    e.failures++;
-    const willRestart = e.failures <= policy.maxAttempts;
-    const delay = Math.min(policy.baseDelayMs * 2 ** (e.failures - 1), policy.maxDelayMs);
+    const { attempt, willRestart, delayMs: delay } = crashVerdict(policy, e.failures, ranForMs);
+    e.failures = attempt;
     emit({
       type: "crash",
       id: e.spec.id,
@@ -250,11 +245,15 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
       setStatus(
         e,
         "ERROR",
-        `crashed ${e.failures} times in a row (last: ${how}); last log lines:\n${lines.join("\n")}`,
+        `${how}\ncrashed ${attempt} times in a row, restarted ${policy.maxAttempts} times; no more restarts\nlast log lines:\n${lines.join("\n")}`,
       );
       return;
     }
-    setStatus(e, "STARTING", `restarting in ${delay} ms after ${how}`);
+    setStatus(
+      e,
+      "STARTING",
+      `restarting in ${Math.round(delay / 100) / 10} s (attempt ${attempt} of ${policy.maxAttempts}) after ${how}`,
+    );
     e.restartTimer = setTimeout(() => {
       e.restartTimer = undefined;
       serial(e, async () => {

@@ -20,6 +20,7 @@ export const nodeKeys = {
   counts: () => [...nodeKeys.all, "counts"] as const,
   rpc: (id: number, what: string, ...args: unknown[]) => [...nodeKeys.all, "rpc", id, what, ...args] as const,
   logStats: (id: number) => [...nodeKeys.all, "log-stats", id] as const,
+  logTail: (id: number, lines: number) => [...nodeKeys.all, "log-tail", id, lines] as const,
   logSearch: (id: number, pattern: string, ignoreCase: boolean) =>
     [...nodeKeys.all, "log-search", id, pattern, ignoreCase] as const,
   logRange: (id: number, start: number, end: number) => [...nodeKeys.all, "log-range", id, start, end] as const,

@@ -5,6 +5,21 @@ import { nodeKeys } from "@/data/nodes/keys";
 export type LogStats = ResponseOf<"/nodes/{id}/logs/stats", "get">["data"];
 export type LogEntry = ResponseOf<"/nodes/{id}/logs/filter", "get">["data"][number];
 export type LogRange = ResponseOf<"/nodes/{id}/logs/range", "get">["data"];
+export type LogTail = ResponseOf<"/nodes/{id}/logs/tail", "get">["data"];
+
+/**
+ * The last `lines` of a node's log (`logs/tail`). Under the node keys, so every node event refetches
+ * it; `pollMs` keeps it moving between events (a restarting node writes without changing state).
+ */
+export function useNodeLogTailQuery(id: number, lines: number, pollMs: number | false): UseQueryResult<LogTail> {
+  return useQuery({
+    queryKey: nodeKeys.logTail(id, lines),
+    queryFn: async () =>
+      (await unwrap(api.GET("/nodes/{id}/logs/tail", { params: { path: { id }, query: { lines } } }))).data,
+    refetchInterval: pollMs,
+    placeholderData: keepPreviousData,
+  });
+}
 
 /** Size, line count and lines per level of a node's log; refreshed while shown, as the file grows. */
 export function useNodeLogStatsQuery(id: number): UseQueryResult<LogStats> {

@@ -1,4 +1,4 @@
-import { AlertTriangleIcon, Loader2Icon, PencilIcon, ShieldCheckIcon } from "lucide-react";
+import { Loader2Icon, PencilIcon, ShieldCheckIcon } from "lucide-react";
 import { lazy, Suspense, useState, type ReactElement } from "react";
 import { Link, useParams } from "react-router";
 import type { NodeInfo } from "@/api/client";
@@ -41,6 +41,7 @@ import { HEALTH_COLOURS, healthBars } from "@/pages/nodes/health";
 import { LogViewer } from "@/pages/nodes/LogViewer";
 import { NodeActions } from "@/pages/nodes/NodeActions";
 import { NodeStatusBadge } from "@/pages/nodes/NodeStatusBadge";
+import { NodeTroublePanel } from "@/pages/nodes/NodeTroublePanel";
 
 /** The charts (uPlot) load with the Metrics tab, not with the page. */
 const NodeMetrics = lazy(() => import("@/pages/nodes/NodeMetrics").then((m) => ({ default: m.NodeMetrics })));
@@ -432,22 +433,7 @@ export function NodeDetailPage(): ReactElement {
                 </>
               }
             />
-            {n.status === "ERROR" && (
-              <div
-                role="alert"
-                data-testid="node-error"
-                className="rounded-lg border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm text-destructive"
-              >
-                <p className="flex items-center gap-2 font-medium">
-                  <AlertTriangleIcon className="size-4" /> The node is in ERROR
-                </p>
-                {n.errorMessage && (
-                  <pre className="mt-2 max-h-48 overflow-auto font-mono text-xs whitespace-pre-wrap">
-                    {n.errorMessage}
-                  </pre>
-                )}
-              </div>
-            )}
+            <NodeTroublePanel node={n} />
             <Tabs defaultValue="overview">
               <TabsList className="max-w-full justify-start overflow-x-auto">
                 <TabsTrigger value="overview">Overview</TabsTrigger>
