@@ -61,7 +61,7 @@ describe("chaincode projects on a real channel", () => {
       });
       const first = await h.ok("POST", `/chaincode-projects/${ts.id}/start`);
       expect(first).toMatchObject({ status: "success", sequence: 1 });
-      expect(Object.keys(first.phases)).toEqual(["build", "install", "run", "approve", "commit"]);
+      expect(Object.keys(first.phases)).toEqual(["build", "install", "run", "verify", "approve", "commit"]);
       const running = await h.ok("GET", `/chaincode-projects/${ts.id}`);
       expect(running).toMatchObject({ status: "running", lastError: null });
       expect(running.containerPort).toBeGreaterThan(0);
@@ -215,6 +215,32 @@ describe("chaincode projects on a real channel", () => {
         expect((await h.ok("GET", `/chaincode-projects/${go.id}`)).status).toBe("stopped");
         expect((await h.ok("DELETE", `/chaincode-projects/${go.id}`)).message).toMatch(/deleted/);
       }
+
+      // --- JavaScript: no compile step, so only the new server's start can refuse a syntax error ---
+      const js = await h.ok("POST", "/chaincode-projects", {
+        name: "Assets JS",
+        networkId: net.id,
+        boilerplate: "chaincode-javascript",
+      });
+      expect((await h.ok("POST", `/chaincode-projects/${js.id}/start`)).sequence).toBe(1);
+      await h.ok("POST", `/chaincode-projects/${js.id}/invoke`, {
+        function: "CreateAsset",
+        args: ["asset1", "red", "3", "Jo", "9"],
+      });
+      const jsFile = "lib/assetTransfer.js";
+      const jsSrc = (await h.ok("GET", `/projects/${js.id}/files/read?path=${jsFile}`)).content as string;
+      await h.ok("POST", `/projects/${js.id}/files/write`, {
+        path: jsFile,
+        content: jsSrc.replace("return previous;", "return previous +;"),
+      });
+      const refused = await h.call("POST", `/chaincode-projects/${js.id}/start`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/the new chaincode server did not (answer|start)/);
+      const jsAfter = await h.ok("GET", `/chaincode-projects/${js.id}`);
+      expect(jsAfter.status).toBe("running");
+      expect(jsAfter.lastError).toMatch(/\(sequence 1 keeps answering\)$/);
+      expect(await read(js.id)).toMatchObject({ ID: "asset1", Owner: "Jo" });
+      await h.ok("DELETE", `/chaincode-projects/${js.id}`);
 
       // Deleting a running project stops its server.
       await h.ok("DELETE", `/chaincode-projects/${ts.id}`);

@@ -14,6 +14,7 @@ import {
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
+import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { isApiError } from "@/api/errors";
 import { CodeEditor } from "@/components/code-editor/CodeEditor";
 import { ErrorState, LoadingRows } from "@/components/states";
@@ -82,6 +83,12 @@ export function ProjectEditorPage(): ReactElement {
   /** Bumped by each successful run, so call forms start empty against the new code. */
   const [generation, setGeneration] = useState(0);
   const run = useRunProjectMutation(id);
+  /** The phase of the start in progress, from the server's live `project.status` events. */
+  const [phase, setPhase] = useState<string>();
+  useLiveEvent("project.status", (e) => {
+    const d = e.data as { project_id?: number; phase?: unknown };
+    if (d.project_id === id) setPhase(typeof d.phase === "string" ? d.phase : undefined);
+  });
   const log = useLiveLog(id);
   const logEnd = useRef<HTMLDivElement>(null);
   const chaincodeId = project.data?.chaincodeId ?? undefined;
@@ -170,8 +177,13 @@ export function ProjectEditorPage(): ReactElement {
             <span className="text-sm font-normal text-muted-foreground">editor</span>
           </h1>
           <p className="text-sm text-muted-foreground">
-            {p.boilerplate} on {p.networkName} · <ProjectStatusBadge status={p.status} />
+            {p.boilerplate} on {p.networkName} · <ProjectStatusBadge status={p.status} phase={phase} />
           </p>
+          {p.lastError && p.status !== "building" && (
+            <p className="max-w-4xl text-sm break-words text-destructive" role="alert">
+              Last run failed: {p.lastError}
+            </p>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" asChild>
