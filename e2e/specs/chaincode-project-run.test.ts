@@ -36,7 +36,11 @@ async function runOutcome(page: Page): Promise<string> {
     .or(page.locator('[data-sonner-toast][data-type="error"]'))
     .last();
   await outcome.waitFor({ timeout: 10_000 });
-  return outcome.innerText();
+  const text = await outcome.innerText();
+  // Out of the way of the side panel (a toast under the pointer stays).
+  await page.mouse.move(0, 0);
+  await expect.poll(() => page.locator("[data-sonner-toast]").count(), { timeout: 30_000 }).toBe(0);
+  return text;
 }
 
 /** Evaluates ReadAsset on the editor's side panel and returns what it answered. */
@@ -146,7 +150,12 @@ describe("chaincode project run check", () => {
     await expect.poll(() => header.innerText(), { timeout: 10_000 }).not.toMatch(/Building/);
 
     // Nothing reached the channel: sequence 1 is still the committed one, and it answers from the page.
-    const project = await apiCall<{ chaincodeId: number }>(s.baseUrl, admin(), "GET", `/chaincode-projects/${projectId}`);
+    const project = await apiCall<{ chaincodeId: number }>(
+      s.baseUrl,
+      admin(),
+      "GET",
+      `/chaincode-projects/${projectId}`,
+    );
     const live = async (): Promise<number[]> =>
       (
         await apiCall<{ definitions: { sequence: number; deploy_status: string }[] }>(
@@ -180,7 +189,9 @@ describe("chaincode project run check", () => {
     ].join("\n");
     const written = await apiCall(s.baseUrl, admin(), "POST", `/projects/${projectId}/files/write`, {
       path: FILE,
-      content: src.replace("return previous +;", "return previous;").replace('"use strict";\n', `"use strict";\n${hang}`),
+      content: src
+        .replace("return previous +;", "return previous;")
+        .replace('"use strict";\n', `"use strict";\n${hang}`),
     });
     expect(written.status).toBeLessThan(300);
     await page.reload();

@@ -179,8 +179,15 @@ export function createProjectRunner(deps: {
             user,
           ),
         );
-        await timed("run", () => chaincodes.deploy(def.id, undefined, user, { built: true }));
+        // From here a new server may exist (even one that failed its start): a failure stops it.
         serverStarted = true;
+        await timed("run", () =>
+          chaincodes.deploy(def.id, undefined, user, { built: true }).catch((err: unknown) => {
+            const m = errorMessage(err);
+            if (!m.startsWith("the chaincode server did not start")) throw err;
+            throw new InputError(`run: the new ${m.slice(4)}`, (err as AppError).details);
+          }),
+        );
         await timed("verify", () => verifyNewServer(chaincodes, def));
         await timed("approve", async () => {
           const byOrg = new Map<string, number>();

@@ -40,7 +40,8 @@ async function serve(
 ): Promise<{ address: string; child: ChildProcess; log: () => string }> {
   const address = `127.0.0.1:${await freePort()}`;
   const ccid = "probe_1.0:0123456789abcdef";
-  const tlsArgs = tls && type === "node" ? ["--chaincode-tls-key-file", tls.key, "--chaincode-tls-cert-file", tls.cert] : [];
+  const tlsArgs =
+    tls && type === "node" ? ["--chaincode-tls-key-file", tls.key, "--chaincode-tls-cert-file", tls.cert] : [];
   const args = type === "node" ? [...run.args, "--chaincode-address", address, "--chaincode-id", ccid, ...tlsArgs] : [];
   let out = "";
   const child = spawn(run.command, args, {
@@ -79,7 +80,7 @@ describe("ccaas probe", () => {
     const server = await serve(run, "node");
     const err = await probeChaincodeServer({ address: server.address, timeoutMs: 5_000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CcaasProbeError);
-    expect((err as CcaasProbeError).message).toMatch(/nothing accepted a gRPC connection at .* within 5 s/);
+    expect((err as CcaasProbeError).message).toMatch(/no gRPC server answered at .* within 5 s/);
     expect(server.log()).toMatch(/SyntaxError/);
   });
 
@@ -94,7 +95,9 @@ describe("ccaas probe", () => {
     );
     const port = await freePort();
     await new Promise<void>((resolve, reject) =>
-      silent.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())),
+      silent.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (e) =>
+        e ? reject(e) : resolve(),
+      ),
     );
     try {
       const t0 = Date.now();

@@ -102,7 +102,12 @@ export async function probeChaincodeServer(p: {
     await new Promise<void>((resolve, reject) => {
       client.waitForReady(deadline, (err) =>
         err
-          ? reject(new CcaasProbeError(`nothing accepted a gRPC connection at ${p.address} within ${seconds}`, stage))
+          ? reject(
+              new CcaasProbeError(
+                `no gRPC server answered at ${p.address} within ${seconds} (it exited, never listened, or hangs)`,
+                stage,
+              ),
+            )
           : resolve(),
       );
     });
@@ -196,4 +201,3 @@ export async function probeChaincodeServer(p: {
     client.close();
   }
 }
-

@@ -62,6 +62,25 @@ function useLiveLog(projectId: number): string[] {
   return lines;
 }
 
+/**
+ * Why the last Run failed, and which sequence still answers (the server ends the error with
+ * "(sequence N keeps answering)" when the previous version runs), so nobody takes the failed code for the live one.
+ */
+function LastRunFailed({ error }: { error: string }): ReactElement {
+  const m = /\s*\(sequence (\d+) keeps answering\)$/.exec(error);
+  const reason = m ? error.slice(0, m.index) : error;
+  return (
+    <div role="alert" className="rounded-md border border-destructive/40 px-3 py-2 text-sm text-destructive">
+      <p className="font-medium">
+        Last run failed{m ? `: nothing was committed, sequence ${m[1]} keeps answering` : ""}
+      </p>
+      <p className="line-clamp-3 break-words" title={reason}>
+        {reason}
+      </p>
+    </div>
+  );
+}
+
 /** sc/fabric/projects/chaincodes/{id}/editor: files, Monaco, run with live output, and calls to the running code. */
 export function ProjectEditorPage(): ReactElement {
   const id = Number(useParams().id);
@@ -149,7 +168,15 @@ export function ProjectEditorPage(): ReactElement {
       onError: (err) => {
         const d = isApiError(err) ? diagnosticsOf(err.body) : [];
         setDiagnostics(d);
-        toast.error(d.length ? `Build failed: ${d.length} error(s)` : errorMessage(err));
+        // The whole reason (with the server's log tail) stays under "Last run failed"; the toast is its start.
+        const message = errorMessage(err);
+        toast.error(
+          d.length
+            ? `Build failed: ${d.length} error(s)`
+            : message.length > 220
+              ? `${message.slice(0, 200)}… (see Last run failed)`
+              : message,
+        );
       },
     });
   };
@@ -179,11 +206,6 @@ export function ProjectEditorPage(): ReactElement {
           <p className="text-sm text-muted-foreground">
             {p.boilerplate} on {p.networkName} · <ProjectStatusBadge status={p.status} phase={phase} />
           </p>
-          {p.lastError && p.status !== "building" && (
-            <p className="max-w-4xl text-sm break-words text-destructive" role="alert">
-              Last run failed: {p.lastError}
-            </p>
-          )}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" asChild>
@@ -215,6 +237,7 @@ export function ProjectEditorPage(): ReactElement {
           )}
         </div>
       </div>
+      {p.lastError && p.status !== "building" && <LastRunFailed error={p.lastError} />}
       <div className="grid grid-cols-1 gap-3 xl:grid-cols-[14rem_minmax(0,1fr)_22rem]">
         <Card className="min-w-0">
           <CardHeader className="flex flex-row items-center justify-between gap-1 py-2">
