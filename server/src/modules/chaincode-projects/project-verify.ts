@@ -8,6 +8,9 @@ import {
 } from "../fabric-chaincodes/ccaas-probe.js";
 import type { ChaincodesService } from "../fabric-chaincodes/chaincodes.service.js";
 
+/** Terminal colour codes (fabric-shim's logger writes them): the reason is read on a page. */
+const ANSI_COLOR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
 /**
  * Proves a Run's new chaincode server loads and answers before its definition reaches the channel:
  * the console plays the peer (register, then `org.hyperledger.fabric:GetMetadata`) against the
@@ -27,7 +30,7 @@ export async function verifyNewServer(
   } catch (err) {
     const reason = err instanceof CcaasProbeError ? err.reason : String(err);
     const file = await chaincodes.logFile(def.id).catch(() => "");
-    const tail = file ? await readLastLines(file, 30).catch(() => []) : [];
+    const tail = (file ? await readLastLines(file, 30).catch(() => []) : []).map((l) => l.replace(ANSI_COLOR, ""));
     const short = tail
       .filter((l) => l.trim())
       .slice(-4)

@@ -17,7 +17,8 @@ const run = promisify(execFile);
  * from the boilerplate starts (sequence 1), answers an invoke and a query, is edited through the files
  * API and started again (sequence 2, new behaviour, state kept); a compile error is reported with file
  * and line while sequence 2 keeps answering; a manager's contract that attacks the console from inside
- * its server finds nothing of the console's (the sandbox); a Go project goes through the same API.
+ * its server finds nothing of the console's (the sandbox); a Go project goes through the same API; a
+ * JavaScript project whose new code does not load is refused before anything reaches the channel.
  */
 const bins = await haveFabricBinaries("chaincode projects e2e");
 let goOk = true;
@@ -32,7 +33,7 @@ afterAll(async () => harness?.close());
 
 describe("chaincode projects on a real channel", () => {
   it.skipIf(!bins)(
-    `runs a TypeScript and a Go project, edits and restarts one, and survives a build error (Fabric ${VERSION})`,
+    `runs a TypeScript, a Go and a JavaScript project, edits and restarts them, and survives a build error and a server that does not load (Fabric ${VERSION})`,
     { timeout: 900_000 },
     async () => {
       const h = await fabricApi();
