@@ -4744,7 +4744,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Build the project and run it on its channel as the next sequence (install, run, approve, commit) */
+    /** Build the project and run it on its channel as the next sequence (install, run, verify, approve, commit) */
     post: operations["startProjectServer"];
     delete?: never;
     options?: never;
@@ -32319,7 +32319,7 @@ export interface operations {
             sequence: number;
             /** @description The installed ccaas package */
             packageId: string;
-            /** @description Milliseconds per phase: build, install, run, approve, commit */
+            /** @description Milliseconds per phase: build, install, run, verify (the new server answers), approve, commit */
             phases: {
               [key: string]: number;
             };

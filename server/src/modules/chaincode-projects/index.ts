@@ -14,7 +14,7 @@ import { createProjectsService, type ProjectsService } from "./projects.service.
  */
 export function registerProjectsModule(
   api: FastifyInstance,
-  ctx: Pick<AppContext, "db" | "config" | "audit" | "auth" | "log">,
+  ctx: Pick<AppContext, "db" | "config" | "audit" | "auth" | "log" | "bus">,
   chaincodes: Pick<ChaincodesModule, "service" | "calls">,
   sandbox: Sandbox,
 ): ProjectsService {
@@ -44,6 +44,7 @@ export function registerProjectsModule(
     dir: join(ctx.config.dataDir, "projects"),
     chaincodes,
     beforeRemove: (id) => shells.closeProject(id),
+    bus: ctx.bus,
   });
   registerProjectsRoutes(api, service);
   registerProjectShellRoutes(api, service, shells, ctx.config.allowedOrigins);

@@ -17,7 +17,8 @@ const run = promisify(execFile);
  * from the boilerplate starts (sequence 1), answers an invoke and a query, is edited through the files
  * API and started again (sequence 2, new behaviour, state kept); a compile error is reported with file
  * and line while sequence 2 keeps answering; a manager's contract that attacks the console from inside
- * its server finds nothing of the console's (the sandbox); a Go project goes through the same API.
+ * its server finds nothing of the console's (the sandbox); a Go project goes through the same API; a
+ * JavaScript project whose new code does not load is refused before anything reaches the channel.
  */
 const bins = await haveFabricBinaries("chaincode projects e2e");
 let goOk = true;
@@ -32,7 +33,7 @@ afterAll(async () => harness?.close());
 
 describe("chaincode projects on a real channel", () => {
   it.skipIf(!bins)(
-    `runs a TypeScript and a Go project, edits and restarts one, and survives a build error (Fabric ${VERSION})`,
+    `runs a TypeScript, a Go and a JavaScript project, edits and restarts them, and survives a build error and a server that does not load (Fabric ${VERSION})`,
     { timeout: 900_000 },
     async () => {
       const h = await fabricApi();
@@ -61,7 +62,7 @@ describe("chaincode projects on a real channel", () => {
       });
       const first = await h.ok("POST", `/chaincode-projects/${ts.id}/start`);
       expect(first).toMatchObject({ status: "success", sequence: 1 });
-      expect(Object.keys(first.phases)).toEqual(["build", "install", "run", "approve", "commit"]);
+      expect(Object.keys(first.phases)).toEqual(["build", "install", "run", "verify", "approve", "commit"]);
       const running = await h.ok("GET", `/chaincode-projects/${ts.id}`);
       expect(running).toMatchObject({ status: "running", lastError: null });
       expect(running.containerPort).toBeGreaterThan(0);
@@ -215,6 +216,32 @@ describe("chaincode projects on a real channel", () => {
         expect((await h.ok("GET", `/chaincode-projects/${go.id}`)).status).toBe("stopped");
         expect((await h.ok("DELETE", `/chaincode-projects/${go.id}`)).message).toMatch(/deleted/);
       }
+
+      // --- JavaScript: no compile step, so only the new server's start can refuse a syntax error ---
+      const js = await h.ok("POST", "/chaincode-projects", {
+        name: "Assets JS",
+        networkId: net.id,
+        boilerplate: "chaincode-javascript",
+      });
+      expect((await h.ok("POST", `/chaincode-projects/${js.id}/start`)).sequence).toBe(1);
+      await h.ok("POST", `/chaincode-projects/${js.id}/invoke`, {
+        function: "CreateAsset",
+        args: ["asset1", "red", "3", "Jo", "9"],
+      });
+      const jsFile = "lib/assetTransfer.js";
+      const jsSrc = (await h.ok("GET", `/projects/${js.id}/files/read?path=${jsFile}`)).content as string;
+      await h.ok("POST", `/projects/${js.id}/files/write`, {
+        path: jsFile,
+        content: jsSrc.replace("return previous;", "return previous +;"),
+      });
+      const refused = await h.call("POST", `/chaincode-projects/${js.id}/start`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/the new chaincode server did not (answer|start)/);
+      const jsAfter = await h.ok("GET", `/chaincode-projects/${js.id}`);
+      expect(jsAfter.status).toBe("running");
+      expect(jsAfter.lastError).toMatch(/\(sequence 1 keeps answering\)$/);
+      expect(await read(js.id)).toMatchObject({ ID: "asset1", Owner: "Jo" });
+      await h.ok("DELETE", `/chaincode-projects/${js.id}`);
 
       // Deleting a running project stops its server.
       await h.ok("DELETE", `/chaincode-projects/${ts.id}`);

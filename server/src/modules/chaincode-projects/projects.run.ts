@@ -1,12 +1,14 @@
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { DB } from "../../db/db.js";
+import type { EventBus } from "../../events/bus.js";
 import { nowIso } from "../../db/db.js";
 import type { AppError } from "../../http/errors.js";
 import { ConflictError, errorMessage, InputError } from "../../http/errors.js";
 import type { ChaincodesService } from "../fabric-chaincodes/chaincodes.service.js";
 import { BOILERPLATES } from "./boilerplates.js";
 import type { ProjectHistory } from "./project-history.js";
+import { verifyNewServer } from "./project-verify.js";
 import type { ProjectRow, ProjectsRepo } from "./projects.repo.js";
 
 /** One compiler diagnostic read from a build log. */
@@ -40,7 +42,7 @@ export interface StartResult {
   definitionId: number;
   sequence: number;
   packageId: string;
-  /** Milliseconds per phase: build, install, run (server start), approve, commit. */
+  /** Milliseconds per phase: build, install, run (server start), verify (it answers), approve, commit. */
   phases: Record<string, number>;
   /** The history commit recording the files this start ran. */
   commit: string;
@@ -49,9 +51,11 @@ export interface StartResult {
 /**
  * Runs a project on its channel through the chaincode lifecycle, never a second path: each start is
  * a new definition of the project's chaincode with the next sequence. The code is built before
- * anything reaches the channel, the new chaincode server starts before the definition is committed,
- * and the previous version's server stops only after the commit, so a failed build or start leaves
- * the previous version answering.
+ * anything reaches the channel, the new chaincode server starts on its own address and must register
+ * and answer a metadata call (verify) before the definition is approved and committed, and the
+ * previous version's server stops only after the commit, so a failed build, start or verify leaves
+ * the previous version answering. Each change of state or phase is published as `project.status`
+ * so the screens follow it live.
  */
 export function createProjectRunner(deps: {
   db: DB;
@@ -60,8 +64,14 @@ export function createProjectRunner(deps: {
   folder: (row: ProjectRow) => string;
   logFile: (row: ProjectRow) => string;
   history: (row: ProjectRow) => ProjectHistory;
+  bus?: Pick<EventBus, "publish">;
 }) {
   const { repo, chaincodes } = deps;
+
+  /** Tells the screens a project's state (and, while it builds, the phase) changed. */
+  function publish(row: ProjectRow, status: ProjectRow["status"], phase?: string): void {
+    deps.bus?.publish("project.status", { project_id: row.id, status, ...(phase ? { phase } : {}) });
+  }
 
   async function log(row: ProjectRow, line: string): Promise<void> {
     const file = deps.logFile(row);
@@ -97,10 +107,12 @@ export function createProjectRunner(deps: {
       const boilerplate = BOILERPLATES.find((b) => b.id === row.boilerplate);
       if (!boilerplate) throw new InputError(`boilerplate: '${row.boilerplate}' is not shipped with this version`);
       await claim(row);
+      publish(row, "building");
       await log(row, `start requested by ${user || "?"}`);
       const phases: Record<string, number> = {};
       const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
         const t0 = Date.now();
+        publish(row, "building", phase);
         await log(row, `${phase}…`);
         const out = await fn();
         phases[phase] = Date.now() - t0;
@@ -167,8 +179,16 @@ export function createProjectRunner(deps: {
             user,
           ),
         );
-        await timed("run", () => chaincodes.deploy(def.id, undefined, user, { built: true }));
+        // From here a new server may exist (even one that failed its start): a failure stops it.
         serverStarted = true;
+        await timed("run", () =>
+          chaincodes.deploy(def.id, undefined, user, { built: true }).catch((err: unknown) => {
+            const m = errorMessage(err);
+            if (!m.startsWith("the chaincode server did not start")) throw err;
+            throw new InputError(`run: the new ${m.slice(4)}`, (err as AppError).details);
+          }),
+        );
+        await timed("verify", () => verifyNewServer(chaincodes, def));
         await timed("approve", async () => {
           const byOrg = new Map<string, number>();
           for (const p of running) if (!byOrg.has(p.mspId)) byOrg.set(p.mspId, p.id);
@@ -189,6 +209,7 @@ export function createProjectRunner(deps: {
         );
         const now = nowIso();
         await repo.update(row.id, { status: "running", last_error: null, last_started_at: now, updated_at: now });
+        publish(row, "running");
         await log(
           row,
           `running: sequence ${sequence} committed, package ${installed.package_id}, history ${commit.slice(0, 7)}`,
@@ -210,11 +231,12 @@ export function createProjectRunner(deps: {
           await chaincodes.undeploy(definitionId, user).catch(() => undefined);
         }
         const previous = chaincodeId !== undefined ? await runningDefinitions(chaincodeId).catch(() => []) : [];
-        await repo.update(row.id, {
-          status: previous.some((d) => d.id !== definitionId) ? "running" : "error",
-          last_error: message,
-          updated_at: nowIso(),
-        });
+        // The screens say which version still answers, so nobody takes the failed code for the live one.
+        const live = previous.filter((d) => d.id !== definitionId).at(-1);
+        const status = live ? "running" : "error";
+        const lastError = live ? `${message} (sequence ${live.sequence} keeps answering)` : message;
+        await repo.update(row.id, { status, last_error: lastError, updated_at: nowIso() });
+        publish(row, status);
         throw err;
       }
     },
@@ -226,6 +248,7 @@ export function createProjectRunner(deps: {
       }
       const now = nowIso();
       await repo.update(row.id, { status: "stopped", last_stopped_at: now, updated_at: now });
+      publish(row, "stopped");
       await log(row, `stopped by ${user || "?"}`);
       return { status: "success", message: `project '${row.name}' stopped` };
     },

@@ -10,6 +10,7 @@ import { libraryInput } from "../fabric-networks/fabric-networks.context.js";
 import { BOILERPLATES, scaffold, type Boilerplate } from "./boilerplates.js";
 import { assertSourceTreeSafe } from "../fabric-chaincodes/source-policy.js";
 import type { ChaincodeCalls } from "../fabric-chaincodes/chaincodes.calls.js";
+import type { EventBus } from "../../events/bus.js";
 import type { ChaincodesService } from "../fabric-chaincodes/chaincodes.service.js";
 import { projectFiles, type ProjectFiles } from "./project-files.js";
 import { projectHistory, type ProjectHistory } from "./project-history.js";
@@ -65,6 +66,8 @@ export function createProjectsService(deps: {
   chaincodes?: { service: ChaincodesService; calls: ChaincodeCalls };
   /** Runs before a project's folder is removed (its shell sessions end first, so nothing writes into it meanwhile). */
   beforeRemove?: (id: number) => Promise<void>;
+  /** Where a start's changes of state and phase are published (the screens follow them live). */
+  bus?: Pick<EventBus, "publish">;
 }) {
   const repo = createProjectsRepo(deps.db);
   const logFile = (row: Pick<ProjectRow, "id">): string => join(deps.dir, ".runs", `${row.id}.log`);
@@ -79,6 +82,7 @@ export function createProjectsService(deps: {
         folder,
         logFile,
         history: (row) => projectHistory(folder(row)),
+        ...(deps.bus ? { bus: deps.bus } : {}),
       })
     : undefined;
   const run = (): ProjectRunner => {

@@ -6,6 +6,7 @@ import { fabricNetworkKeys } from "@/data/fabric-networks/keys";
 import { governanceKeys } from "@/data/governance/keys";
 import { nodeKeys } from "@/data/nodes/keys";
 import { pluginKeys } from "@/data/plugins/keys";
+import { projectKeys } from "@/data/projects/project-data";
 import { settingsKeys } from "@/data/settings/keys";
 import { sharingKeys } from "@/data/sharing/keys";
 
@@ -23,6 +24,8 @@ const STALE_BY_PREFIX: Record<string, readonly QueryKey[]> = {
   settings: [settingsKeys.all],
   network: [sharingKeys.all, fabricNetworkKeys.all],
   proposal: [governanceKeys.all],
+  // A chaincode project's state and start phase (not its files: an open editor keeps its buffer).
+  project: [projectKeys.list(), [...projectKeys.all, "detail"]],
   signature: [governanceKeys.all],
 };
 

@@ -26,8 +26,14 @@ const STATUS: Record<Project["status"], "success" | "warning" | "destructive" | 
   stopped: "secondary",
 };
 
-export function ProjectStatusBadge({ status }: { status: Project["status"] }): ReactElement {
-  return <Badge variant={STATUS[status]}>{status[0]!.toUpperCase() + status.slice(1)}</Badge>;
+/** A project's state; while it builds, the start's current phase (build, install, run, verify, approve, commit). */
+export function ProjectStatusBadge({ status, phase }: { status: Project["status"]; phase?: string }): ReactElement {
+  const label = status[0]!.toUpperCase() + status.slice(1);
+  return (
+    <Badge variant={STATUS[status]} data-testid="project-status">
+      {status === "building" && phase ? `${label} · ${phase}` : label}
+    </Badge>
+  );
 }
 
 /** A new project: name, channel, boilerplate (TypeScript, JavaScript or Go) and endorsement policy. */

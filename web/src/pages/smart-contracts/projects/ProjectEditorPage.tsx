@@ -14,6 +14,7 @@ import {
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
+import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { isApiError } from "@/api/errors";
 import { CodeEditor } from "@/components/code-editor/CodeEditor";
 import { ErrorState, LoadingRows } from "@/components/states";
@@ -67,6 +68,25 @@ function useLiveLog(projectId: number): string[] {
   return lines;
 }
 
+/**
+ * Why the last Run failed, and which sequence still answers (the server ends the error with
+ * "(sequence N keeps answering)" when the previous version runs), so nobody takes the failed code for the live one.
+ */
+function LastRunFailed({ error }: { error: string }): ReactElement {
+  const m = /\s*\(sequence (\d+) keeps answering\)$/.exec(error);
+  const reason = m ? error.slice(0, m.index) : error;
+  return (
+    <div role="alert" className="rounded-md border border-destructive/40 px-3 py-2 text-sm text-destructive">
+      <p className="font-medium">
+        Last run failed{m ? `: nothing was committed, sequence ${m[1]} keeps answering` : ""}
+      </p>
+      <p className="line-clamp-3 break-words" title={reason}>
+        {reason}
+      </p>
+    </div>
+  );
+}
+
 /** sc/fabric/projects/chaincodes/{id}/editor: files, Monaco, run with live output, and calls to the running code. */
 export function ProjectEditorPage(): ReactElement {
   const id = Number(useParams().id);
@@ -88,6 +108,12 @@ export function ProjectEditorPage(): ReactElement {
   /** Bumped by each successful run, so call forms start empty against the new code. */
   const [generation, setGeneration] = useState(0);
   const run = useRunProjectMutation(id);
+  /** The phase of the start in progress, from the server's live `project.status` events. */
+  const [phase, setPhase] = useState<string>();
+  useLiveEvent("project.status", (e) => {
+    const d = e.data as { project_id?: number; phase?: unknown };
+    if (d.project_id === id) setPhase(typeof d.phase === "string" ? d.phase : undefined);
+  });
   const log = useLiveLog(id);
   const logEnd = useRef<HTMLDivElement>(null);
   const chaincodeId = project.data?.chaincodeId ?? undefined;
@@ -149,7 +175,15 @@ export function ProjectEditorPage(): ReactElement {
       onError: (err) => {
         const d = isApiError(err) ? diagnosticsOf(err.body) : [];
         setDiagnostics(d);
-        toast.error(d.length ? `Build failed: ${d.length} error(s)` : errorMessage(err));
+        // The whole reason (with the server's log tail) stays under "Last run failed"; the toast is its start.
+        const message = errorMessage(err);
+        toast.error(
+          d.length
+            ? `Build failed: ${d.length} error(s)`
+            : message.length > 220
+              ? `${message.slice(0, 200)}… (see Last run failed)`
+              : message,
+        );
       },
     });
   };
@@ -177,7 +211,7 @@ export function ProjectEditorPage(): ReactElement {
             <span className="text-sm font-normal text-muted-foreground">editor</span>
           </h1>
           <p className="text-sm text-muted-foreground">
-            {p.boilerplate} on {p.networkName} · <ProjectStatusBadge status={p.status} />
+            {p.boilerplate} on {p.networkName} · <ProjectStatusBadge status={p.status} phase={phase} />
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -210,6 +244,7 @@ export function ProjectEditorPage(): ReactElement {
           )}
         </div>
       </div>
+      {p.lastError && p.status !== "building" && <LastRunFailed error={p.lastError} />}
       <div className={`grid grid-cols-1 gap-3 ${editorColumns(panels)}`}>
         {!panels.files ? (
           <PanelRail panel="files" onToggle={togglePanel} />
