@@ -15,6 +15,7 @@ import { projectFiles, type ProjectFiles } from "./project-files.js";
 import { projectHistory, type ProjectHistory } from "./project-history.js";
 import { createProjectRunner, type ProjectRunner, type StartResult } from "./projects.run.js";
 import { createProjectsRepo, type ProjectRow } from "./projects.repo.js";
+import type { Operations } from "../operations/operations.js";
 
 /** Lower-case letters, digits and single dashes: a valid Fabric chaincode name and folder name. */
 export function slugFor(name: string): string {
@@ -65,6 +66,8 @@ export function createProjectsService(deps: {
   chaincodes?: { service: ChaincodesService; calls: ChaincodeCalls };
   /** Runs before a project's folder is removed (its shell sessions end first, so nothing writes into it meanwhile). */
   beforeRemove?: (id: number) => Promise<void>;
+  /** Where runs report their phases. */
+  operations?: Pick<Operations, "begin">;
 }) {
   const repo = createProjectsRepo(deps.db);
   const logFile = (row: Pick<ProjectRow, "id">): string => join(deps.dir, ".runs", `${row.id}.log`);
@@ -79,6 +82,7 @@ export function createProjectsService(deps: {
         folder,
         logFile,
         history: (row) => projectHistory(folder(row)),
+        ...(deps.operations ? { operations: deps.operations } : {}),
       })
     : undefined;
   const run = (): ProjectRunner => {
