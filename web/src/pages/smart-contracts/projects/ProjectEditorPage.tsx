@@ -16,6 +16,7 @@ import { Link, useParams } from "react-router";
 import { toast } from "sonner";
 import { isApiError } from "@/api/errors";
 import { CodeEditor } from "@/components/code-editor/CodeEditor";
+import { OperationProgress } from "@/components/OperationProgress";
 import { ErrorState, LoadingRows } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -203,6 +204,7 @@ export function ProjectEditorPage(): ReactElement {
           )}
         </div>
       </div>
+      <OperationProgress resource={`chaincode_project:${id}`} className="rounded-md border px-3 py-2" />
       <div className="grid grid-cols-1 gap-3 xl:grid-cols-[14rem_minmax(0,1fr)_22rem]">
         <Card className="min-w-0">
           <CardHeader className="flex flex-row items-center justify-between gap-1 py-2">
