@@ -204,7 +204,6 @@ export function ProjectEditorPage(): ReactElement {
           )}
         </div>
       </div>
-      <OperationProgress resource={`chaincode_project:${id}`} className="rounded-md border px-3 py-2" />
       <div className="grid grid-cols-1 gap-3 xl:grid-cols-[14rem_minmax(0,1fr)_22rem]">
         <Card className="min-w-0">
           <CardHeader className="flex flex-row items-center justify-between gap-1 py-2">
@@ -294,6 +293,8 @@ export function ProjectEditorPage(): ReactElement {
               <CardTitle className="text-sm">Output</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-2 pb-3">
+              {/* The run's phases and elapsed time, from the server (also after a reload). */}
+              <OperationProgress resource={`chaincode_project:${id}`} className="rounded-md border px-3 py-2" />
               {diagnostics.length > 0 && (
                 <ul className="grid gap-1" aria-label="Build errors">
                   {diagnostics.map((d, i) => (
