@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { formatElapsed, OperationStepper, phaseStates } from "@/components/OperationProgress";
-import { matchesFilter, upsertOperation, type Operation } from "@/data/operations/operations";
+import { clockSkew, matchesFilter, upsertOperation, type Operation } from "@/data/operations/operations";
 
 const base: Operation = {
   id: "a",
@@ -68,5 +68,11 @@ describe("operation progress", () => {
       ["a", "install"],
       ["old", "build"],
     ]);
+  });
+
+  it("corrects a browser clock that is seconds off, not the request's own delay", () => {
+    expect(clockSkew(10_000, 9_000, 10_800)).toBe(0);
+    expect(clockSkew(70_000, 9_000, 11_000)).toBe(60_000);
+    expect(clockSkew(0, 9_000, 11_000)).toBe(-10_000);
   });
 });

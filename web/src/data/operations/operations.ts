@@ -30,6 +30,16 @@ export function matchesFilter(op: Operation, f: OperationFilter): boolean {
   return f.kind.endsWith(".") ? op.kind.startsWith(f.kind) : op.kind === f.kind;
 }
 
+/**
+ * Server clock minus browser clock, from one request: the server's time against the middle of the
+ * round trip. Under a few seconds it is taken as 0: the request's own delay makes smaller estimates
+ * noise, and a correction by noise would make a reloaded page's elapsed time jump back.
+ */
+export function clockSkew(serverMs: number, sentMs: number, receivedMs: number): number {
+  const skew = serverMs - (sentMs + receivedMs) / 2;
+  return Math.abs(skew) < 3000 ? 0 : Math.round(skew);
+}
+
 /** `list` with `op` put in (replacing its older state), newest first. */
 export function upsertOperation(list: Operation[], op: Operation): Operation[] {
   const rest = list.filter((o) => o.id !== op.id);
@@ -56,8 +66,9 @@ export function useOperationsQuery(filter: OperationFilter): UseQueryResult<Oper
       const query: { resource?: string; kind?: string } = {};
       if (filter.resource) query.resource = filter.resource;
       if (filter.kind) query.kind = filter.kind;
+      const sent = Date.now();
       const r = await unwrap(api.GET("/operations", { params: { query } }));
-      return { operations: r.operations, skewMs: Date.parse(r.serverTime) - Date.now() };
+      return { operations: r.operations, skewMs: clockSkew(Date.parse(r.serverTime), sent, Date.now()) };
     },
     // Events keep it current; a slow read while something runs covers events missed by a reconnect.
     refetchInterval: (q) => (q.state.data?.operations.some((o) => o.status === "running") ? 15_000 : false),
