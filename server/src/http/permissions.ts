@@ -184,6 +184,13 @@ export const PERMISSIONS = {
   },
   AUDIT_READ: { name: "Read audit logs", category: "Audit", description: "Read the audit log", roles: ADMIN_VIEWER },
   SETTINGS_READ: { name: "Read settings", category: "System", description: "Read global settings", roles: ALL },
+  OPERATION_READ: {
+    name: "Read operation progress",
+    category: "System",
+    description:
+      "See the phases and elapsed time of running and recently finished project runs, backups and chaincode steps",
+    roles: ALL,
+  },
   SYSTEM_CONFIG: {
     name: "Change settings",
     category: "System",

@@ -12,6 +12,7 @@ import { registerDockerEnginesModule } from "./docker-engines/index.js";
 import { registerFabricNetworksModule } from "./fabric-networks/index.js";
 import { registerChaincodesModule } from "./fabric-chaincodes/index.js";
 import { registerProjectsModule } from "./chaincode-projects/index.js";
+import { registerOperationsModule } from "./operations/index.js";
 import { registerOrganizationsModule } from "./organizations/index.js";
 import { registerBackupsModule } from "./backups/index.js";
 import { registerMetricsModule } from "./metrics/index.js";
@@ -104,14 +105,17 @@ export function registerModules(api: FastifyInstance, ctx: AppContext): Modules 
   nodes.service.addUsageChecker((nodeId) => fabricNetworks.nodeUsage(nodeId));
   // One execution boundary for every program built or run from user code (chaincode, projects, plugins).
   const sandbox = sandboxFromConfig(ctx.config, ctx.log);
+  // Long work (project runs, chaincode steps, backups) reports its phases here, live and after a reload.
+  const operations = registerOperationsModule(api, ctx);
   const chaincodes = registerChaincodesModule(api, ctx, {
+    operations,
     sandbox,
     docker,
     fabric: fabricNetworks.ctx,
     keys,
     defaults: nodes.defaults,
   });
-  const projects = registerProjectsModule(api, ctx, chaincodes, sandbox);
+  const projects = registerProjectsModule(api, ctx, chaincodes, sandbox, operations);
   fabricNetworks.addUsageChecker((networkId) => projects.networkUsage(networkId));
   fabricNetworks.addUsageChecker((networkId) => chaincodes.service.networkUsage(networkId));
   keys.addUsageChecker((keyId) => chaincodes.service.keyUsage(keyId));

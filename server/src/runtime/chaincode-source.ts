@@ -169,8 +169,11 @@ async function step(
     timeoutMs: number;
     sandbox: Sandbox;
     policy: SandboxPolicy;
+    /** Told each step's name as it starts (a screen shows "npm install" while it runs). */
+    onStep?: ((what: string) => void) | undefined;
   },
 ): Promise<void> {
+  opts.onStep?.(what);
   await appendFile(opts.logFile, `\n$ ${[command, ...args].join(" ")}\n`);
   const boxed = await opts.sandbox
     .wrap({ command, args, env: opts.env, cwd: opts.cwd }, { ...opts.policy, dieWithParent: true })
@@ -349,6 +352,8 @@ export async function buildChaincode(p: {
    * keys); false to always run npm install. Must not be among the caches sandboxed steps write.
    */
   nodeModulesStore?: NodeModulesStore | false;
+  /** Told each step's name as it starts (npm install, npm run build, go build). */
+  onStep?: (what: string) => void;
 }): Promise<ChaincodeCommand> {
   if (p.built && p.type === "go") {
     const out = join(p.srcDir, "..", "bin", "chaincode");
@@ -379,6 +384,7 @@ export async function buildChaincode(p: {
     timeoutMs: p.timeoutMs ?? 600_000,
     sandbox: p.sandbox,
     policy,
+    onStep: p.onStep,
   };
   if (p.type === "executable") {
     const st = await stat(p.srcDir).catch(() => undefined);

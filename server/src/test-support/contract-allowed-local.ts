@@ -334,4 +334,6 @@ export const ALERT_ALLOWED: Record<string, string> = {
     ),
   ),
   "GET /alerts": "product addition (issue 14): the alert engine's pending, firing and recently resolved alerts",
+  "GET /operations":
+    "product addition (issue 33): phases and elapsed time of running project runs, backups and chaincode steps, read after a reload",
 };

@@ -4229,6 +4229,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/operations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Running and recently finished long operations (project runs, backups, chaincode steps)
+     * @description Each one's phases, the current phase and when the operation and the phase started, so a page loaded mid-way shows the same progress; every change is also published as an `operation.progress` websocket event. Finished operations are listed for 10 minutes.
+     */
+    get: operations["listOperations"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sc/fabric/chaincodes": {
     parameters: {
       query?: never;
@@ -7874,6 +7894,7 @@ export interface components {
         | "API_KEY_REVOKE"
         | "AUDIT_READ"
         | "SETTINGS_READ"
+        | "OPERATION_READ"
         | "SYSTEM_CONFIG"
         | "BACKUP_READ"
         | "BACKUP_RUN"
@@ -8506,6 +8527,43 @@ export interface components {
       added: string[];
       modified: string[];
       removed: string[];
+    };
+    OperationInput: {
+      /** @description Operation id (a UUID; forgotten when the console restarts) */
+      id: string;
+      /** @description What runs: project.run, backup, chaincode.build, chaincode.deploy, chaincode.install, ... */
+      kind: string;
+      /** @description The resource it works on, <type>:<id> (chaincode_project:3, backup:7, chaincode_definition:5) */
+      resource: string;
+      /** @description What the screen says it is */
+      label: string;
+      /** @description Phases in order: the planned ones and any the run entered besides */
+      phases: string[];
+      /** @description The phase running now (the last one entered once it ended) */
+      phase: string | null;
+      /** @description When the current phase started (ISO 8601) */
+      phaseStartedAt: string | null;
+      /** @description Milliseconds each finished phase took */
+      durations: {
+        [key: string]: number;
+      };
+      /** @description The step inside the phase (npm install, a node's name) */
+      detail: string | null;
+      /** @description 0-100 inside the phase, when the work reports it */
+      percent: number | null;
+      /**
+       * @description running, succeeded or failed
+       * @enum {string}
+       */
+      status: "running" | "succeeded" | "failed";
+      /** @description Why it failed */
+      error: string | null;
+      /** @description When it really started (ISO 8601): elapsed time counts from here */
+      startedAt: string;
+      /** @description When it ended (ISO 8601) */
+      finishedAt: string | null;
+      /** @description Who started it (empty for the scheduler) */
+      user: string;
     };
     BackupTargetInput: {
       id: number;
@@ -11215,6 +11273,7 @@ export interface components {
         | "API_KEY_REVOKE"
         | "AUDIT_READ"
         | "SETTINGS_READ"
+        | "OPERATION_READ"
         | "SYSTEM_CONFIG"
         | "BACKUP_READ"
         | "BACKUP_RUN"
@@ -11847,6 +11906,43 @@ export interface components {
       added: string[];
       modified: string[];
       removed: string[];
+    };
+    Operation: {
+      /** @description Operation id (a UUID; forgotten when the console restarts) */
+      id: string;
+      /** @description What runs: project.run, backup, chaincode.build, chaincode.deploy, chaincode.install, ... */
+      kind: string;
+      /** @description The resource it works on, <type>:<id> (chaincode_project:3, backup:7, chaincode_definition:5) */
+      resource: string;
+      /** @description What the screen says it is */
+      label: string;
+      /** @description Phases in order: the planned ones and any the run entered besides */
+      phases: string[];
+      /** @description The phase running now (the last one entered once it ended) */
+      phase: string | null;
+      /** @description When the current phase started (ISO 8601) */
+      phaseStartedAt: string | null;
+      /** @description Milliseconds each finished phase took */
+      durations: {
+        [key: string]: number;
+      };
+      /** @description The step inside the phase (npm install, a node's name) */
+      detail: string | null;
+      /** @description 0-100 inside the phase, when the work reports it */
+      percent: number | null;
+      /**
+       * @description running, succeeded or failed
+       * @enum {string}
+       */
+      status: "running" | "succeeded" | "failed";
+      /** @description Why it failed */
+      error: string | null;
+      /** @description When it really started (ISO 8601): elapsed time counts from here */
+      startedAt: string;
+      /** @description When it ended (ISO 8601) */
+      finishedAt: string | null;
+      /** @description Who started it (empty for the scheduler) */
+      user: string;
     };
     BackupTarget: {
       id: number;
@@ -15470,6 +15566,7 @@ export interface operations {
             | "API_KEY_REVOKE"
             | "AUDIT_READ"
             | "SETTINGS_READ"
+            | "OPERATION_READ"
             | "SYSTEM_CONFIG"
             | "BACKUP_READ"
             | "BACKUP_RUN"
@@ -29220,6 +29317,72 @@ export interface operations {
       };
       /** @description The resource the path names does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Internal error; the message carries the request id, the log has the details */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listOperations: {
+    parameters: {
+      query?: {
+        /** @description Only this resource's operations, <type>:<id> */
+        resource?: string;
+        /** @description Only this kind (backup), or every kind under a prefix ending in '.' (chaincode.) */
+        kind?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Running and recently finished operations, newest first */
+            operations: components["schemas"]["Operation"][];
+            /** @description The server's clock now (ISO 8601), to count elapsed time without clock skew */
+            serverTime: string;
+          };
+        };
+      };
+      /** @description Invalid input: the message names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Not signed in, or the credentials are wrong */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The caller's role does not allow this (or a cross-site change was refused) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

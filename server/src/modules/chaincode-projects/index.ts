@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Sandbox } from "../../runtime/sandbox.js";
 import type { AppContext } from "../context.js";
 import type { ChaincodesModule } from "../fabric-chaincodes/index.js";
+import type { Operations } from "../operations/operations.js";
 import { createShellSessions, type ShellSessionInfo } from "./project-shell.js";
 import { registerProjectShellRoutes } from "./project-shell.routes.js";
 import { registerProjectsRoutes } from "./projects.routes.js";
@@ -17,6 +18,7 @@ export function registerProjectsModule(
   ctx: Pick<AppContext, "db" | "config" | "audit" | "auth" | "log" | "bus">,
   chaincodes: Pick<ChaincodesModule, "service" | "calls">,
   sandbox: Sandbox,
+  operations?: Pick<Operations, "begin">,
 ): ProjectsService {
   const audit =
     (eventType: "chaincode_project.shell_open" | "chaincode_project.shell_close") =>
@@ -45,6 +47,7 @@ export function registerProjectsModule(
     chaincodes,
     beforeRemove: (id) => shells.closeProject(id),
     bus: ctx.bus,
+    ...(operations ? { operations } : {}),
   });
   registerProjectsRoutes(api, service);
   registerProjectShellRoutes(api, service, shells, ctx.config.allowedOrigins);

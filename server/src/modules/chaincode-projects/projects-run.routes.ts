@@ -34,7 +34,8 @@ export function registerProjectRunRoutes(app: FastifyInstance, svc: ProjectsServ
       schema: {
         operationId: "startProjectServer",
         tags,
-        summary: "Build the project and run it on its channel as the next sequence (install, run, verify, approve, commit)",
+        summary:
+          "Build the project and run it on its channel as the next sequence (install, run, verify, approve, commit)",
         params: projectIdParams,
         response: { 200: startResponse },
       },

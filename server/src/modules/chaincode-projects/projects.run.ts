@@ -10,6 +10,11 @@ import { BOILERPLATES } from "./boilerplates.js";
 import type { ProjectHistory } from "./project-history.js";
 import { verifyNewServer } from "./project-verify.js";
 import type { ProjectRow, ProjectsRepo } from "./projects.repo.js";
+import type { Operations } from "../operations/operations.js";
+import { withOperation } from "../operations/operation-scope.js";
+
+/** The phases a start goes through, in order (the screen's stepper shows them before they run). */
+export const RUN_PHASES = ["prepare", "build", "install", "run", "verify", "approve", "commit"];
 
 /** One compiler diagnostic read from a build log. */
 export interface BuildDiagnostic {
@@ -65,6 +70,8 @@ export function createProjectRunner(deps: {
   logFile: (row: ProjectRow) => string;
   history: (row: ProjectRow) => ProjectHistory;
   bus?: Pick<EventBus, "publish">;
+  /** Where a start reports its phases (live, and to a page reloaded meanwhile). */
+  operations?: Pick<Operations, "begin">;
 }) {
   const { repo, chaincodes } = deps;
 
@@ -109,12 +116,22 @@ export function createProjectRunner(deps: {
       await claim(row);
       publish(row, "building");
       await log(row, `start requested by ${user || "?"}`);
+      const resource = `chaincode_project:${row.id}`;
+      const op = deps.operations?.begin({
+        kind: "project.run",
+        resource,
+        label: `Run ${row.name}`,
+        phases: RUN_PHASES,
+        user,
+      });
+      op?.phase("prepare");
       const phases: Record<string, number> = {};
       const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
         const t0 = Date.now();
         publish(row, "building", phase);
+        op?.phase(phase);
         await log(row, `${phase}…`);
-        const out = await fn();
+        const out = await (op ? withOperation(op, fn) : fn());
         phases[phase] = Date.now() - t0;
         await log(row, `${phase} done in ${phases[phase]} ms`);
         return out;
@@ -214,6 +231,7 @@ export function createProjectRunner(deps: {
           row,
           `running: sequence ${sequence} committed, package ${installed.package_id}, history ${commit.slice(0, 7)}`,
         );
+        op?.succeed();
         return {
           status: "success",
           message: `${row.slug} sequence ${sequence} is running`,
@@ -225,6 +243,7 @@ export function createProjectRunner(deps: {
         };
       } catch (err) {
         const message = errorMessage(err);
+        op?.fail(err);
         await log(row, `failed: ${message}`);
         // The new server (if it started) goes; an uncommitted definition stays only as a timeline.
         if (definitionId !== undefined && serverStarted) {

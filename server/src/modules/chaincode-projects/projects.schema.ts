@@ -128,7 +128,9 @@ export const startResponse = z.object({
   definitionId: z.number().int().describe("The chaincode definition this start committed"),
   sequence: z.number().int().describe("The committed sequence"),
   packageId: z.string().describe("The installed ccaas package"),
-  phases: z.record(z.string(), z.number()).describe("Milliseconds per phase: build, install, run, verify (the new server answers), approve, commit"),
+  phases: z
+    .record(z.string(), z.number())
+    .describe("Milliseconds per phase: build, install, run, verify (the new server answers), approve, commit"),
   commit: z.string().describe("The history commit recording the files this start ran"),
 });
 

@@ -16,6 +16,7 @@ import { projectFiles, type ProjectFiles } from "./project-files.js";
 import { projectHistory, type ProjectHistory } from "./project-history.js";
 import { createProjectRunner, type ProjectRunner, type StartResult } from "./projects.run.js";
 import { createProjectsRepo, type ProjectRow } from "./projects.repo.js";
+import type { Operations } from "../operations/operations.js";
 
 /** Lower-case letters, digits and single dashes: a valid Fabric chaincode name and folder name. */
 export function slugFor(name: string): string {
@@ -68,6 +69,8 @@ export function createProjectsService(deps: {
   beforeRemove?: (id: number) => Promise<void>;
   /** Where a start's changes of state and phase are published (the screens follow them live). */
   bus?: Pick<EventBus, "publish">;
+  /** Where runs report their phases. */
+  operations?: Pick<Operations, "begin">;
 }) {
   const repo = createProjectsRepo(deps.db);
   const logFile = (row: Pick<ProjectRow, "id">): string => join(deps.dir, ".runs", `${row.id}.log`);
@@ -83,6 +86,7 @@ export function createProjectsService(deps: {
         logFile,
         history: (row) => projectHistory(folder(row)),
         ...(deps.bus ? { bus: deps.bus } : {}),
+        ...(deps.operations ? { operations: deps.operations } : {}),
       })
     : undefined;
   const run = (): ProjectRunner => {

@@ -7,6 +7,7 @@ import type { ChaincodePackaging } from "./chaincodes.package.js";
 import { ensureImage, ensureProgramImage } from "../../runtime/docker/index.js";
 import { json, type ChaincodeShared, type ChaincodesDeps } from "./chaincodes.shared.js";
 import type { ChaincodeSources } from "./chaincodes.source.js";
+import { operationPhase } from "../operations/operation-scope.js";
 
 /** The chaincode server as a supervised process: build, run (deploy), stop, and what runs. */
 export function createChaincodeDeploy(
@@ -156,6 +157,7 @@ export function createChaincodeDeploy(
         }
         launch = { command: run.command, args, env: { ...base, ...environment, ...serverEnv }, cwd: run.cwd };
       }
+      operationPhase("start");
       await runtime.stop(def.id);
       const failed = async (message: string): Promise<never> => {
         await runtime.settle(def.id);

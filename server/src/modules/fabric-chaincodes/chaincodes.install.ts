@@ -3,6 +3,7 @@ import { ProposalError } from "../../fabric/peer-client.js";
 import { errorMessage, UpstreamError } from "../../http/errors.js";
 import type { ChaincodePackaging } from "./chaincodes.package.js";
 import type { ChaincodeShared, ChaincodesDeps } from "./chaincodes.shared.js";
+import { operationPhase } from "../operations/operation-scope.js";
 
 /** Installs a definition's ccaas package on peers of the channel (each peer its own timeline entry). */
 export function createChaincodeInstall(
@@ -18,6 +19,7 @@ export function createChaincodeInstall(
       const { def, cc } = await definition(definitionId);
       const peers = await Promise.all(peerIds.map((id, i) => channelPeer(cc, id, `peer_ids[${i}]`)));
       const pkg = await pkgs.packageOf(cc, def);
+      operationPhase("install");
       const failures: string[] = [];
       await Promise.all(
         peers.map(async (p) => {

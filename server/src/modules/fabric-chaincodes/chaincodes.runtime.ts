@@ -19,6 +19,7 @@ import {
 import { createRuntimeSupervisor, type DockerRuntime } from "../../runtime/docker/index.js";
 import { nodePrefix, type Sandbox, type SandboxPolicy } from "../../runtime/sandbox.js";
 import { splitHostPort } from "../fabric-networks/fabric-networks.context.js";
+import { operationDetail } from "../operations/operation-scope.js";
 import type { ChaincodesRepo } from "./chaincodes.repo.js";
 
 /** How a deployed chaincode server is run: saved beside its files so a new console can adopt it. */
@@ -205,7 +206,7 @@ export function createChaincodeRuntime(deps: {
       if (src !== own && !src.startsWith(`${own}/`)) {
         throw new ChaincodeBuildError(`the source of definition ${definitionId} must be in its own folder ${own}`, "");
       }
-      return buildChaincode({ ...p, sandbox: deps.sandbox });
+      return buildChaincode({ ...p, sandbox: deps.sandbox, onStep: operationDetail });
     },
     async stop(definitionId: number): Promise<void> {
       const id = processId(definitionId);

@@ -8,6 +8,7 @@ import { createChaincodePackaging } from "./chaincodes.package.js";
 import { createChaincodeShared, type ChaincodesDeps } from "./chaincodes.shared.js";
 import { createChaincodeSources } from "./chaincodes.source.js";
 import { createChaincodeStatus } from "./chaincodes.status.js";
+import { stepTracker } from "./chaincodes.progress.js";
 
 export type { ChaincodesDeps } from "./chaincodes.shared.js";
 
@@ -21,13 +22,21 @@ export function createChaincodesService(deps: ChaincodesDeps) {
   const s = createChaincodeShared(deps);
   const pkgs = createChaincodePackaging(deps, s);
   const src = createChaincodeSources(deps, s);
+  const { install } = createChaincodeInstall(deps, s, pkgs);
+  const { approve } = createChaincodeApprove(deps, s, pkgs);
+  const { commit } = createChaincodeCommit(deps, s);
+  const deploy = createChaincodeDeploy(deps, s, pkgs, src);
+  const step = stepTracker(deps.operations, s.definition);
   return {
     ...createChaincodeDefinitions(deps, s, src),
     uploadSource: src.uploadSource,
-    ...createChaincodeInstall(deps, s, pkgs),
-    ...createChaincodeApprove(deps, s, pkgs),
-    ...createChaincodeCommit(deps, s),
-    ...createChaincodeDeploy(deps, s, pkgs, src),
+    ...deploy,
+    // The long steps report their phases (live, and to a page reloaded meanwhile).
+    install: step("install", ["package", "install"], install),
+    approve: step("approve", ["approve"], approve),
+    commit: step("commit", ["commit"], commit),
+    build: step("build", ["build"], deploy.build),
+    deploy: step("deploy", ["build", "start"], deploy.deploy),
     ...createChaincodeStatus(deps, s, pkgs),
     ...createChaincodeAdoption(deps, s),
     // Used by the calls service.

@@ -13,6 +13,7 @@ import { AppError, ConflictError, errorMessage, InputError, NotFoundError, Upstr
 import { dialAddress, type FabricContext, type FabricNodeInfo } from "../fabric-networks/fabric-networks.context.js";
 import type { FabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
 import type { KeysService } from "../keys/keys.service.js";
+import type { Operations } from "../operations/operations.js";
 import type { ChaincodeRow, ChaincodesRepo, DefinitionRow } from "./chaincodes.repo.js";
 import type { DockerRuntime } from "../../runtime/docker/index.js";
 import type { ChaincodeRuntime } from "./chaincodes.runtime.js";
@@ -33,6 +34,8 @@ export interface ChaincodesDeps {
   docker?: DockerRuntime;
   /** Peers of an org synced from other consoles (external nodes), to endorse a commit with. */
   externalPeers?: (mspId: string) => Promise<GrpcEndpoint[]>;
+  /** Where long steps report their phases (build, start, ...) for the screens; none in unit tests. */
+  operations?: Pick<Operations, "begin">;
 }
 
 /** Parses a stored JSON column, or gives `fallback` when it does not parse. */

@@ -7,6 +7,7 @@ import { dialAddress, type FabricContext } from "../fabric-networks/fabric-netwo
 import { createFabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { NodeDefaultsService } from "../nodes/nodes.defaults.js";
+import type { Operations } from "../operations/operations.js";
 import { createChaincodeCalls, type ChaincodeCalls } from "./chaincodes.calls.js";
 import { createChaincodesRepo } from "./chaincodes.repo.js";
 import { registerCommittedChaincodesRoute } from "./chaincodes.committed.routes.js";
@@ -39,6 +40,7 @@ export function registerChaincodesModule(
     defaults: Pick<NodeDefaultsService, "freePort">;
     sandbox: Sandbox;
     docker: DockerRuntime;
+    operations?: Pick<Operations, "begin">;
   },
 ): ChaincodesModule {
   const repo = createChaincodesRepo(ctx.db);
@@ -60,6 +62,7 @@ export function registerChaincodesModule(
     runtime,
     docker: deps.docker,
     bus: ctx.bus,
+    ...(deps.operations ? { operations: deps.operations } : {}),
     freePort: (preferred, reserved) => deps.defaults.freePort(preferred, reserved),
     dir,
     externalPeers: async (mspId) =>

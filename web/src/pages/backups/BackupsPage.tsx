@@ -6,6 +6,7 @@ import { RoleGate } from "@/app/RoleGate";
 import { OPERATORS } from "@/app/roles";
 import { RecoveryKeyCard } from "./components/RecoveryKeyCard";
 import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
+import { OperationProgress } from "@/components/OperationProgress";
 import { EmptyState, PageHeader, QueryState } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { ConfirmButton } from "@/components/ConfirmDialog";
@@ -111,11 +112,8 @@ function BackupsTab({ targets }: { targets: BackupTarget[] }): ReactElement {
   const qc = useQueryClient();
   const verify = useVerifyMutation();
   const remove = useDeleteBackupMutation();
-  const [progress, setProgress] = useState<Record<number, string>>({});
   useLiveEvent("backup.progress", (e) => {
-    const d = e.data as { backup_id: number; status: string; phase: string; percent?: number };
-    setProgress((p) => ({ ...p, [d.backup_id]: d.status === "running" ? `${d.phase} ${d.percent ?? 0}%` : d.status }));
-    if (d.status !== "running") void qc.invalidateQueries({ queryKey: backupKeys.list() });
+    if ((e.data as { status: string }).status !== "running") void qc.invalidateQueries({ queryKey: backupKeys.list() });
   });
   useLiveEvent("backup.verify", () => void qc.invalidateQueries({ queryKey: backupKeys.list() }));
   return (
@@ -150,9 +148,9 @@ function BackupsTab({ targets }: { targets: BackupTarget[] }): ReactElement {
                   <TableCell>{b.targetName}</TableCell>
                   <TableCell>
                     <StatusBadge status={b.status} />
-                    {b.status === "running" && progress[b.id] ? (
-                      <span className="ml-2 text-xs text-muted-foreground">{progress[b.id]}</span>
-                    ) : null}
+                    {b.status === "running" && (
+                      <OperationProgress resource={`backup:${b.id}`} runningOnly className="mt-1" />
+                    )}
                     {b.errorMessage ? <p className="text-xs text-destructive">{b.errorMessage}</p> : null}
                   </TableCell>
                   <TableCell>{sizeMB(b.sizeBytes)}</TableCell>

@@ -12,6 +12,7 @@ import { isApiError } from "@/api/errors";
 import { RoleGate } from "@/app/RoleGate";
 import { OPERATORS } from "@/app/roles";
 import { Mono } from "@/components/DetailField";
+import { OperationProgress } from "@/components/OperationProgress";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -120,6 +121,7 @@ export function DefinitionLifecycle({ def }: { def: ChaincodeDefinition }): Reac
           </li>
         ))}
       </ol>
+      <OperationProgress resource={`chaincode_definition:${def.id}`} />
       {status.isError && <ActionError error={status.error} />}
       {s?.readiness_error && <p className="text-sm text-muted-foreground">Approvals unknown: {s.readiness_error}</p>}
       {error !== undefined && <ActionError error={error} />}

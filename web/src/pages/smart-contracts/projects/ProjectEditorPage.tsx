@@ -17,6 +17,7 @@ import { toast } from "sonner";
 import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { isApiError } from "@/api/errors";
 import { CodeEditor } from "@/components/code-editor/CodeEditor";
+import { OperationProgress } from "@/components/OperationProgress";
 import { ErrorState, LoadingRows } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -341,6 +342,8 @@ export function ProjectEditorPage(): ReactElement {
               <CardTitle className="text-sm">Output</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-2 pb-3">
+              {/* The run's phases and elapsed time, from the server (also after a reload). */}
+              <OperationProgress resource={`chaincode_project:${id}`} className="rounded-md border px-3 py-2" />
               {diagnostics.length > 0 && (
                 <ul className="grid gap-1" aria-label="Build errors">
                   {diagnostics.map((d, i) => (
