@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { adminUser, openAs, openSession, screenshot, settled, type Session } from "../support/browser.js";
-import { createOneOrgChannel, removeFabricFixtures } from "../support/fabric.js";
+import { createOneOrgChannel, deployChaincodeViaApi, removeFabricFixtures } from "../support/fabric.js";
 import { seedCatalog } from "../support/seed.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -198,16 +198,17 @@ describe("screenshot tour", () => {
     });
     fabricOrgId = fx.orgId;
     nodeIds.push(...fx.nodeIds);
-    // A chaincode with a definition, not installed: its screens need no chaincode build.
-    const cc = await ok<{ chaincode: { id: number } }>("POST", "/sc/fabric/chaincodes", {
+    // A deployed chaincode: the playground lists its functions and the channel shows it committed.
+    made.chaincodeId = await deployChaincodeViaApi(s.baseUrl, admin(), {
       name: CHAINCODE,
-      network_id: fx.networkId,
+      networkId: fx.networkId,
+      peerId: fx.peerId,
+      mspId: MSP,
+      source: SOURCE,
     });
-    made.chaincodeId = cc.chaincode.id;
-    const def = await ok<{ definition: { id: number } }>(
-      "POST",
-      `/sc/fabric/chaincodes/${cc.chaincode.id}/definitions`,
-      { version: "1.0", sequence: 1, endorsement_policy: `OR('${MSP}.peer')`, source_path: SOURCE },
+    const defs = await ok<{ definitions: { id: number }[] }>(
+      "GET",
+      `/sc/fabric/chaincodes/${made.chaincodeId}/definitions`,
     );
     const project = await ok<{ id: number }>("POST", "/chaincode-projects", {
       name: `tour ${SUFFIX}`,
@@ -278,8 +279,8 @@ describe("screenshot tour", () => {
       keyProviderId: catalog.providerId,
       networkId: fx.networkId,
       peerId: fx.peerId,
-      chaincodeId: cc.chaincode.id,
-      definitionId: def.definition.id,
+      chaincodeId: made.chaincodeId,
+      definitionId: defs.definitions[0]!.id,
       projectId: project.id,
       apiKeyId: apiKey.api_key.id,
       backupTargetId: target.id,
