@@ -109,9 +109,13 @@ export async function settled(page: Page): Promise<void> {
   );
 }
 
-/** Saves a screenshot to e2e/artifacts/ once the screen has settled (animations frozen for the shot). */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot to e2e/artifacts/ (or its `dir` subfolder, e.g. "tour/light-1440") once the
+ * screen has settled (animations frozen for the shot).
+ */
+export async function screenshot(page: Page, name: string, opts: { dir?: string } = {}): Promise<void> {
   await settled(page);
-  await mkdir(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), animations: "disabled", caret: "hide" });
+  const dir = opts.dir ? join(ARTIFACTS, opts.dir) : ARTIFACTS;
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), animations: "disabled", caret: "hide" });
 }
