@@ -195,6 +195,11 @@ describe("plugins", () => {
       // The plugin's page: running, with its gateway service.
       await page.waitForURL(`**/plugins/${PLUGIN}`, { timeout: 120_000 });
       await page.locator('[data-testid="plugin-status"][data-status="running"]').waitFor({ timeout: 120_000 });
+      // The README is rendered Markdown: headings and code, not "# …" and backticks.
+      const readme = page.getByTestId("plugin-readme");
+      await readme.getByRole("heading", { name: "Fabric REST gateway" }).waitFor();
+      expect(await readme.locator("code").count()).toBeGreaterThan(0);
+      expect(await readme.textContent()).not.toContain("## ");
       await page.getByRole("tab", { name: "Services" }).click();
       const service = page.getByTestId("service-gateway");
       await service.locator('[data-testid="service-state"][data-status="running"]').waitFor({ timeout: 30_000 });

@@ -169,7 +169,7 @@ describe("project shell", () => {
       await page.getByRole("button", { name: "Hide call panel" }).click();
       await page.getByTestId("rail-calls").waitFor();
       const collapsed = await width();
-      // Both panels (14rem and 22rem) give way to 2.5rem rails.
+      // Both panels (14rem and 20rem) give way to 2.5rem rails.
       expect(collapsed - open).toBeGreaterThan(400);
       await page.reload();
       await page.getByTestId("rail-files").waitFor();

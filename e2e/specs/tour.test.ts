@@ -128,6 +128,7 @@ function table(i: Ids): Record<string, Stop> {
     "settings/backups": { url: "/settings/backups" },
     "settings/backups/targets/create": { url: "/settings/backups/targets/create" },
     "settings/backups/targets/:id": { url: `/settings/backups/targets/${i.backupTargetId}` },
+    "settings/backups/targets/:id/restore": { url: `/settings/backups/targets/${i.backupTargetId}/restore` },
     "settings/general": { url: "/settings/general" },
     "settings/audit-logs": { url: "/settings/audit-logs" },
     "settings/audit-logs/:id": { url: `/settings/audit-logs/${i.auditId}` },

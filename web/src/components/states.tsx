@@ -8,7 +8,7 @@ import {
   SearchXIcon,
   type LucideIcon,
 } from "lucide-react";
-import type { ReactElement, ReactNode } from "react";
+import { Fragment, type ReactElement, type ReactNode } from "react";
 import { Link } from "react-router";
 import { describeError } from "@/components/error-view";
 import { DASHBOARD_BACK, useRouteInfo } from "@/components/route-info";
@@ -16,6 +16,21 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 
 /** Screen heading with an optional description and actions on the right. */
+/**
+ * A title that may wrap after `.`, `_`, `/` and `-` (event types, slugs, paths), so a narrow screen
+ * breaks `governance.proposal_created` between its words instead of before its last letter.
+ */
+export function breakable(title: string): ReactNode {
+  const parts = title.split(/(?<=[._/-])/);
+  if (parts.length < 2) return title;
+  return parts.map((p, i) => (
+    <Fragment key={i}>
+      {p}
+      {i < parts.length - 1 && <wbr />}
+    </Fragment>
+  ));
+}
+
 export function PageHeader({
   title,
   description,
@@ -28,7 +43,7 @@ export function PageHeader({
   return (
     <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
       <div className="min-w-0">
-        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{breakable(title)}</h1>
         {description && <p className="mt-1 text-sm text-muted-foreground">{description}</p>}
       </div>
       {actions && <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>}

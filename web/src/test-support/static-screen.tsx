@@ -49,11 +49,15 @@ export function screenHtml(el: ReactElement, route: string, path: string, ...see
  * the cache seeded. Queries left unseeded stay loading.
  */
 export function screenText(el: ReactElement, route: string, path: string, ...seeds: Seed[]): string {
-  return screenHtml(el, route, path, ...seeds)
-    .replace(/aria-label="([^"]*)"/g, "> $1 <")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
+  return (
+    screenHtml(el, route, path, ...seeds)
+      .replace(/aria-label="([^"]*)"/g, "> $1 <")
+      // A line-break opportunity is no space in the text a reader sees.
+      .replace(/<wbr\/?>/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#x27;|&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ")
+  );
 }

@@ -64,7 +64,8 @@ export function registerProjectsRoutes(app: FastifyInstance, svc: ProjectsServic
     },
     async (req, reply) => {
       req.auditInfo.details = { name: req.body.name, networkId: req.body.networkId, boilerplate: req.body.boilerplate };
-      const project = await svc.create(req.body);
+      // The first history commit is the creator's, as every start's is the starter's.
+      const project = await svc.create(req.body, req.principal?.username ?? "");
       req.auditInfo.resource = `chaincode_project:${project.id}`;
       return reply.code(201).send(project);
     },

@@ -185,13 +185,16 @@ export function createProjectsService(deps: {
       return deps.chaincodes.calls;
     },
 
-    async create(body: {
-      name: string;
-      networkId: number;
-      boilerplate?: string | undefined;
-      description?: string | undefined;
-      endorsementPolicy?: string | undefined;
-    }): Promise<ProjectResponse> {
+    async create(
+      body: {
+        name: string;
+        networkId: number;
+        boilerplate?: string | undefined;
+        description?: string | undefined;
+        endorsementPolicy?: string | undefined;
+      },
+      user = "",
+    ): Promise<ProjectResponse> {
       await fabricNetwork(body.networkId, "networkId");
       const boilerplateId = body.boilerplate?.trim() || "chaincode-typescript";
       const boilerplate = BOILERPLATES.find((b) => b.id === boilerplateId);
@@ -232,7 +235,7 @@ export function createProjectsService(deps: {
         await scaffold(boilerplate, target);
         // A boilerplate runs no npm install script either (they would run commands on the host).
         await assertSourceTreeSafe(target);
-        await projectHistory(target).snapshot(`Create from ${boilerplate.id}`, "");
+        await projectHistory(target).snapshot(`Create from ${boilerplate.id}`, user);
       } catch (err) {
         // Nothing half-made: no row without its folder.
         await rm(target, { recursive: true, force: true });

@@ -167,7 +167,8 @@ describe.each(dialects())("chaincode projects on %s", (dialect) => {
     ).json();
     const commits = (await call("GET", `/chaincode-projects/${p.id}/commits`)).json().commits;
     expect(commits).toHaveLength(1);
-    expect(commits[0]).toMatchObject({ message: "Create from chaincode-javascript", parent: "" });
+    // The creator is the first commit's author (it was "chainlaunch").
+    expect(commits[0]).toMatchObject({ message: "Create from chaincode-javascript", parent: "", author: "admin" });
     expect(commits[0].added).toContain("lib/assetTransfer.js");
     const original = (await call("GET", `/projects/${p.id}/files/read?path=index.js`)).json().content;
     await call("POST", `/projects/${p.id}/files/write`, { path: "index.js", content: "// changed\n" });

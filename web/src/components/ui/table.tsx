@@ -1,9 +1,11 @@
 import type { ComponentProps, ReactElement } from "react";
+import { OVERFLOW_FADE, useOverflowEdges } from "@/components/ui/overflow-edges";
 import { cn } from "@/lib/utils";
 
 export function Table({ className, ...props }: ComponentProps<"table">): ReactElement {
+  const ref = useOverflowEdges<HTMLDivElement>();
   return (
-    <div className="relative w-full overflow-x-auto">
+    <div ref={ref} className={cn("relative w-full overflow-x-auto", OVERFLOW_FADE)}>
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

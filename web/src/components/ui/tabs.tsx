@@ -1,13 +1,22 @@
 import * as TabsPrimitive from "@radix-ui/react-tabs";
 import type { ComponentProps, ReactElement } from "react";
+import { OVERFLOW_FADE, useOverflowEdges } from "@/components/ui/overflow-edges";
 import { cn } from "@/lib/utils";
 
 export const Tabs = TabsPrimitive.Root;
 
 export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>): ReactElement {
+  const ref = useOverflowEdges<HTMLDivElement>();
   return (
     <TabsPrimitive.List
-      className={cn("inline-flex h-9 items-center rounded-lg bg-muted p-1 text-muted-foreground", className)}
+      ref={ref}
+      className={cn(
+        // A strip wider than the screen scrolls instead of being cut off; the hidden side fades (the
+        // sign, as touch screens show no scrollbar; arrow keys move along the tabs).
+        "inline-flex h-9 max-w-full items-center overflow-x-auto rounded-lg bg-muted p-1 text-muted-foreground [scrollbar-width:none]",
+        OVERFLOW_FADE,
+        className,
+      )}
       {...props}
     />
   );

@@ -1,5 +1,6 @@
 import type { ReactElement, ReactNode } from "react";
 import { useParams } from "react-router";
+import { AuditResource } from "@/pages/audit/AuditResource";
 import { auditActor, OutcomeBadge } from "@/pages/audit/OutcomeBadge";
 import { SeverityBadge } from "@/pages/audit/SeverityBadge";
 import { CopyButton } from "@/components/CopyButton";
@@ -42,7 +43,9 @@ export function AuditLogDetailPage(): ReactElement {
                   <Field label="User">{auditActor(e, users.data)}</Field>
                   <Field label="Source">{e.eventSource}</Field>
                   <Field label="Source IP">{e.sourceIp ?? "—"}</Field>
-                  <Field label="Resource">{e.affectedResource ?? "—"}</Field>
+                  <Field label="Resource">
+                    <AuditResource resource={e.affectedResource} />
+                  </Field>
                   <Field label="Request ID">
                     <span className="font-mono text-xs">{e.requestId ?? "—"}</span>
                   </Field>

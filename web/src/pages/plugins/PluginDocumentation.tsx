@@ -1,4 +1,5 @@
 import type { ReactElement } from "react";
+import { Markdown } from "@/components/markdown/Markdown";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import type { PluginDocumentation as Docs } from "@/data/plugins/types";
 
@@ -31,12 +32,7 @@ export function PluginDocumentation({ docs }: { docs: Docs | undefined }): React
       {readme && (
         <Card>
           <CardContent>
-            <pre
-              data-testid="plugin-readme"
-              className="font-sans text-sm leading-relaxed break-words whitespace-pre-wrap"
-            >
-              {readme}
-            </pre>
+            <Markdown source={readme} data-testid="plugin-readme" />
           </CardContent>
         </Card>
       )}

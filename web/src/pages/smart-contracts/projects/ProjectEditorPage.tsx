@@ -256,14 +256,14 @@ export function ProjectEditorPage(): ReactElement {
               <div className="flex gap-0.5">
                 {canWrite && (
                   <>
-                    <Button size="icon" variant="ghost" aria-label="New file" onClick={() => setDialog("file")}>
+                    <Button size="icon-sm" variant="ghost" aria-label="New file" onClick={() => setDialog("file")}>
                       <FilePlusIcon />
                     </Button>
-                    <Button size="icon" variant="ghost" aria-label="New folder" onClick={() => setDialog("folder")}>
+                    <Button size="icon-sm" variant="ghost" aria-label="New folder" onClick={() => setDialog("folder")}>
                       <FolderPlusIcon />
                     </Button>
                     <Button
-                      size="icon"
+                      size="icon-sm"
                       variant="ghost"
                       aria-label="Rename file"
                       disabled={!openPath}
@@ -272,7 +272,7 @@ export function ProjectEditorPage(): ReactElement {
                       <PencilIcon />
                     </Button>
                     <Button
-                      size="icon"
+                      size="icon-sm"
                       variant="ghost"
                       aria-label={selectedDir ? `Delete folder ${selectedDir}` : "Delete file"}
                       disabled={!openPath && !selectedDir}
@@ -311,7 +311,8 @@ export function ProjectEditorPage(): ReactElement {
             </CardContent>
           </Card>
         )}
-        <div className="grid min-w-0 grid-rows-[auto_minmax(0,1fr)] gap-3">
+        {/* One minmax(0,1fr) column: Monaco's fixed pixel width must not widen the pane past the screen. */}
+        <div className="grid min-w-0 grid-cols-1 grid-rows-[auto_minmax(0,1fr)] gap-3">
           <Card className="min-w-0 overflow-hidden">
             <div className="flex items-center justify-between border-b px-3 py-1.5 text-sm">
               <span className="truncate font-mono" data-testid="open-file">

@@ -40,9 +40,9 @@ export function useEditorPanels(): [EditorPanels, (panel: keyof EditorPanels) =>
  * its room (with both open it was about 500 px wide at 1440 px). Literal strings, for Tailwind.
  */
 export function editorColumns(p: EditorPanels): string {
-  if (p.files && p.calls) return "xl:grid-cols-[14rem_minmax(0,1fr)_22rem]";
+  if (p.files && p.calls) return "xl:grid-cols-[14rem_minmax(0,1fr)_20rem]";
   if (p.files) return "xl:grid-cols-[14rem_minmax(0,1fr)_2.5rem]";
-  if (p.calls) return "xl:grid-cols-[2.5rem_minmax(0,1fr)_22rem]";
+  if (p.calls) return "xl:grid-cols-[2.5rem_minmax(0,1fr)_20rem]";
   return "xl:grid-cols-[2.5rem_minmax(0,1fr)_2.5rem]";
 }
 
@@ -57,7 +57,7 @@ export function HidePanelButton({
   onToggle: (panel: keyof EditorPanels) => void;
 }): ReactElement {
   return (
-    <Button size="icon" variant="ghost" aria-label={`Hide ${LABELS[panel]}`} onClick={() => onToggle(panel)}>
+    <Button size="icon-sm" variant="ghost" aria-label={`Hide ${LABELS[panel]}`} onClick={() => onToggle(panel)}>
       {panel === "files" ? <PanelLeftCloseIcon /> : <PanelRightCloseIcon />}
     </Button>
   );
@@ -73,7 +73,7 @@ export function PanelRail({
 }): ReactElement {
   return (
     <div className="flex justify-center rounded-xl border bg-card py-2" data-testid={`rail-${panel}`}>
-      <Button size="icon" variant="ghost" aria-label={`Show ${LABELS[panel]}`} onClick={() => onToggle(panel)}>
+      <Button size="icon-sm" variant="ghost" aria-label={`Show ${LABELS[panel]}`} onClick={() => onToggle(panel)}>
         {panel === "files" ? <PanelLeftOpenIcon /> : <PanelRightOpenIcon />}
       </Button>
     </div>
