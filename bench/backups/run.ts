@@ -5,14 +5,26 @@
  * and a CLI-equivalent restore into a new data directory. Targets a local restic repository, so the
  * numbers are the console's and restic's, not a network's.
  *
- *   npx tsx bench/backups/run.ts [--blocks N]
+ *   npx tsx bench/backups/run.ts [--blocks N] [--wait-idle[=SECONDS]]
+ *
+ * Each step's row carries the 1-minute load and the CPU seconds this process (the console, in-process;
+ * restic runs apart and is not counted) used in it, flagged when the load was too high to compare.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { restoreBackup } from "../../server/src/modules/backups/restore.js";
-import { FABRIC_VERSION as VERSION, startBenchConsole, type Json } from "../support/console.js";
+import {
+  conditionColumns,
+  conditions,
+  reportLoad,
+  runBench,
+  selfCpuSeconds,
+  waitIdleIfAsked,
+  type Conditions,
+} from "../support/conditions.js";
+import { FABRIC_VERSION as VERSION, startBenchConsole, usePortRange, type Json } from "../support/console.js";
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -22,6 +34,7 @@ const BLOCKS = arg("--blocks", 10);
 const here = dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
+  await waitIdleIfAsked();
   const { http, until, close, built } = await startBenchConsole("bk");
   const repo = join(mkdtempSync(join(tmpdir(), "cl-bench-repo-")), "repo");
   const restoreRoot = mkdtempSync(join(tmpdir(), "cl-bench-restore-"));
@@ -30,9 +43,15 @@ async function main(): Promise<void> {
     if (e.type === "backup.progress") events.push({ at: Date.now(), ...e.data });
   });
   const nodes: Json[] = [];
+  let releaseRange = (): void => undefined;
+  const all: Conditions[] = [];
+  const taken = (cpu0: NodeJS.CpuUsage): Conditions => {
+    const c = conditions(selfCpuSeconds(cpu0));
+    all.push(c);
+    return c;
+  };
   try {
-    const settings = (await http("GET", "/settings")).config;
-    await http("POST", "/settings", { config: { ...settings, portRangeStart: 34800, portRangeEnd: 34899 } });
+    releaseRange = await usePortRange(http);
     const org = await http("POST", "/organizations", { mspId: "BbOrg1MSP", name: "BbOrg1MSP" });
     const ord = await http("POST", "/organizations", { mspId: "BbOrdMSP", name: "BbOrdMSP" });
     for (const [o, kind] of [
@@ -87,6 +106,7 @@ async function main(): Promise<void> {
     });
     const runBackup = async () => {
       events.length = 0;
+      const cpu0 = process.cpuUsage();
       const t0 = Date.now();
       const b = await http("POST", "/backups", { targetId: target.id });
       const done = await until(
@@ -108,11 +128,13 @@ async function main(): Promise<void> {
         pauses: done.metadata.backup.nodes.map((n: Json) => ({ node: n.name, pauseMs: n.pauseMs })),
         files: done.metadata.backup.files,
         snapshotId: done.snapshotId,
+        conditions: taken(cpu0),
       };
     };
     const first = await runBackup();
     const second = await runBackup();
     const v0 = Date.now();
+    const verifyCpu0 = process.cpuUsage();
     await http("POST", `/backups/${second.id}/verify`);
     const verified = await until(
       "drill",
@@ -123,7 +145,9 @@ async function main(): Promise<void> {
       600_000,
     );
     const verifyMs = Date.now() - v0;
+    const verifyC = taken(verifyCpu0);
     const r0 = Date.now();
+    const restoreCpu0 = process.cpuUsage();
     await restoreBackup({
       target: repo,
       snapshot: second.snapshotId,
@@ -131,6 +155,7 @@ async function main(): Promise<void> {
       password: "bench-password",
     });
     const restoreMs = Date.now() - r0;
+    const restoreC = taken(restoreCpu0);
 
     const result = {
       at: new Date().toISOString(),
@@ -138,8 +163,10 @@ async function main(): Promise<void> {
       height,
       first,
       second,
-      verify: { ms: verifyMs, status: verified.verificationStatus },
+      verify: { ms: verifyMs, status: verified.verificationStatus, conditions: verifyC },
       restoreMs,
+      restoreConditions: restoreC,
+      loadTooHigh: all.some((c) => c.loadTooHigh),
     };
     console.table([
       {
@@ -148,6 +175,7 @@ async function main(): Promise<void> {
         staging_ms: first.stagingMs,
         size_MB: (first.sizeBytes / 1e6).toFixed(2),
         pauses: first.pauses.map((p: Json) => `${p.node} ${p.pauseMs} ms`).join(", "),
+        ...conditionColumns(first.conditions),
       },
       {
         step: "backup (second)",
@@ -155,22 +183,22 @@ async function main(): Promise<void> {
         staging_ms: second.stagingMs,
         size_MB: (second.sizeBytes / 1e6).toFixed(2),
         pauses: second.pauses.map((p: Json) => `${p.node} ${p.pauseMs} ms`).join(", "),
+        ...conditionColumns(second.conditions),
       },
-      { step: `verify (${verified.verificationStatus})`, ms: verifyMs },
-      { step: "restore (CLI path)", ms: restoreMs },
+      { step: `verify (${verified.verificationStatus})`, ms: verifyMs, ...conditionColumns(verifyC) },
+      { step: "restore (CLI path)", ms: restoreMs, ...conditionColumns(restoreC) },
     ]);
+    reportLoad(all);
     console.log(`channel height ${height}, ${first.files} files in the snapshot`);
     mkdirSync(join(here, "results"), { recursive: true });
     writeFileSync(join(here, "results", `${Date.now()}.json`), JSON.stringify(result, null, 2));
   } finally {
     for (const n of nodes) await http("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
     await close();
+    releaseRange();
     rmSync(join(repo, ".."), { recursive: true, force: true });
     rmSync(restoreRoot, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+await runBench("backups", main);
