@@ -133,6 +133,7 @@ async function main(): Promise<void> {
     const snapshots: string[] = [];
     if (SNAPSHOTS) snapshots.push(await heapSnapshot(c.pid, snapDir));
 
+    const cpuBefore = processCpuSeconds(c.pid) ?? NaN;
     const b0 = performance.now();
     const b = await burst(c.base, ["/nodes?limit=100", "/organizations?limit=100"], SECONDS * 1000);
     const rps = Math.round(b.requests / ((performance.now() - b0) / 1000));
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
     console.log(
       formatFigure(
         `burst: ${CLIENTS} keep-alive clients for ${SECONDS} s (gzip):`,
-        `${b.requests} requests, ${rps} req/s`,
+        `${b.requests} requests, ${rps} req/s, ${((burstC.consoleCpuS ?? NaN) - cpuBefore).toFixed(2)} console CPU-s in the burst`,
         burstC,
       ),
     );
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
           rssBeforeMiB: before,
           before: beforeC,
           rssRightAfterMiB: right,
-          burst: { requests: b.requests, rps, errors: b.errors, conditions: burstC },
+          burst: { requests: b.requests, rps, cpuSecondsBefore: cpuBefore, errors: b.errors, conditions: burstC },
           after: rows,
           backWithin10PctAfterS: backAt,
           targetMet: backAt !== null && backAt <= 30,
