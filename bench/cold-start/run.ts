@@ -145,7 +145,10 @@ async function main(): Promise<void> {
   const out = join(here, "results");
   mkdirSync(out, { recursive: true });
   const file = join(out, `cold-start-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify({ runs: RUNS, targetMs: TARGET_MS, summary }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify({ runs: RUNS, targetMs: TARGET_MS, summary, loadTooHigh: all.some((c) => c.loadTooHigh) }, null, 2),
+  );
   console.log(`saved ${file}`);
 }
 
