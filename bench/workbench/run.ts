@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import {
   conditionColumns,
   conditions,
+  formatFigure,
   reportLoad,
   runBench,
   selfCpuSeconds,
@@ -96,10 +97,7 @@ async function main(): Promise<void> {
       const firstStartMs = Math.round(performance.now() - t);
       const firstStart = conditions(selfCpuSeconds(firstCpu0));
       all.push(firstStart);
-      console.log(
-        `${lang.boilerplate}: first start ${firstStartMs} ms (load ${firstStart.load1}, console CPU ${firstStart.consoleCpuS} s)` +
-          (firstStart.loadTooHigh ? " [load > 1.5: not comparable]" : ""),
-      );
+      console.log(formatFigure(`${lang.boilerplate}: first start`, `${firstStartMs} ms`, firstStart));
       await http("POST", `/chaincode-projects/${p.id}/invoke`, {
         function: "CreateAsset",
         args: ["a1", "blue", "5", "owner", "300"],
