@@ -35,8 +35,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
   await waitIdleIfAsked();
-  const { http, until, close, built } = await startBenchConsole("bk");
-  const repo = join(mkdtempSync(join(tmpdir(), "cl-bench-repo-")), "repo");
+  const { http, until, close, built, dataDir } = await startBenchConsole("bk");
+  // A LOCAL target must sit inside the console's allowed roots (by default <data>/backups/local).
+  const repo = join(dataDir, "backups", "local", "bench-repo");
   const restoreRoot = mkdtempSync(join(tmpdir(), "cl-bench-restore-"));
   const events: Json[] = [];
   built.bus.subscribe((e) => {
@@ -196,7 +197,6 @@ async function main(): Promise<void> {
     for (const n of nodes) await http("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
     await close();
     releaseRange();
-    rmSync(join(repo, ".."), { recursive: true, force: true });
     rmSync(restoreRoot, { recursive: true, force: true });
   }
 }

@@ -84,6 +84,7 @@ export async function startBenchConsole(tag: string) {
   return {
     built,
     address,
+    dataDir,
     http,
     until,
     async close(): Promise<void> {
