@@ -24,7 +24,13 @@ import {
   waitIdleIfAsked,
   type Conditions,
 } from "../support/conditions.js";
-import { FABRIC_VERSION as VERSION, startBenchConsole, usePortRange, type Json } from "../support/console.js";
+import {
+  FABRIC_VERSION as VERSION,
+  startBenchConsole,
+  StopWaiting,
+  usePortRange,
+  type Json,
+} from "../support/console.js";
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -99,6 +105,8 @@ async function main(): Promise<void> {
     }
     const height = (await http("GET", `/networks/fabric/${net.id}/info`)).height;
 
+    // Snapshots carry the master key only wrapped under the recovery key, so a backup needs one first.
+    const { recoveryKey } = await http("POST", "/backups/recovery-key", {});
     const target = await http("POST", "/backups/targets", {
       name: "bench",
       type: "LOCAL",
@@ -114,7 +122,7 @@ async function main(): Promise<void> {
         "backup",
         async () => {
           const x = await http("GET", `/backups/${b.id}`);
-          if (x.status === "failed") throw new Error(x.errorMessage);
+          if (x.status === "failed") throw new StopWaiting(x.errorMessage);
           return x.status === "completed" ? x : undefined;
         },
         600_000,
@@ -154,6 +162,7 @@ async function main(): Promise<void> {
       snapshot: second.snapshotId,
       dataDir: join(restoreRoot, "data"),
       password: "bench-password",
+      recoveryKey,
     });
     const restoreMs = Date.now() - r0;
     const restoreC = taken(restoreCpu0);

@@ -16,15 +16,23 @@ export const FABRIC_VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1
 export const BENCH_PASSWORD = "bench-password-1";
 export const ADMIN_AUTH = `Basic ${Buffer.from(`admin:${BENCH_PASSWORD}`).toString("base64")}`;
 
+/** Thrown by an `until` poller to stop waiting at once: the awaited thing failed and won't recover. */
+export class StopWaiting extends Error {}
+
 /**
- * Polls `fn` every 50 ms until it gives a value. On timeout the error names what it waited for, for
+ * Polls `fn` every 50 ms until it gives a value. Errors `fn` throws are retried (a node still starting),
+ * except {@link StopWaiting}, which ends the wait with its message. On timeout the error names what it waited for, for
  * how long, the last error `fn` threw and the load, so a failed run says why.
  */
 export async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
   const end = Date.now() + ms;
   let lastError = "none";
   for (;;) {
-    const v = await fn().catch((err: unknown) => void (lastError = reasonOf(err)));
+    const v = await fn().catch((err: unknown) => {
+      if (err instanceof StopWaiting) throw new Error(`${what} failed: ${err.message}`);
+      lastError = reasonOf(err);
+      return undefined;
+    });
     if (v !== undefined) return v;
     if (Date.now() > end)
       throw new Error(
