@@ -22,6 +22,7 @@ import { releasePorts, reservePorts } from "../../server/src/test-support/ports.
 import {
   conditionColumns,
   conditions,
+  LOAD_LIMIT,
   formatFigure,
   selfCpuSeconds,
   load1,
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
         ...conditionColumns({
           load1: load,
           consoleCpuS: cpu[Math.floor(cpu.length / 2)] ?? null,
-          loadTooHigh: load > 1.5,
+          loadTooHigh: load > LOAD_LIMIT,
         }),
       };
     });
@@ -241,8 +242,8 @@ async function once(mode: "process" | "docker", dockerHost: string): Promise<Jso
       phaseConditions,
       cpuMs: Math.round((cpu.user + cpu.system) / 1000),
       load,
-      conditions: { ...c, loadTooHigh: c.loadTooHigh || load.before > 1.5 },
-      loadTooHigh: c.loadTooHigh || load.before > 1.5,
+      conditions: { ...c, loadTooHigh: c.loadTooHigh || load.before > LOAD_LIMIT },
+      loadTooHigh: c.loadTooHigh || load.before > LOAD_LIMIT,
       rssMiB: Math.round(process.memoryUsage().rss / 1048576),
     };
   } finally {

@@ -99,7 +99,11 @@ export function formatFigure(label: string, figure: string, c: Conditions): stri
 
 /** Columns to add to a console.table row: the load, the console's CPU seconds and the flag. */
 export function conditionColumns(c: Conditions): { load1: number; consoleCpuS: number | null; note: string } {
-  return { load1: c.load1, consoleCpuS: c.consoleCpuS, note: c.loadTooHigh ? "load > 1.5: not comparable" : "" };
+  return {
+    load1: c.load1,
+    consoleCpuS: c.consoleCpuS,
+    note: c.loadTooHigh ? `load > ${LOAD_LIMIT}: not comparable` : "",
+  };
 }
 
 /**
