@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, releasePorts } from "../../server/src/test-support/ports.js";
 import {
+  conditionColumns,
   conditions,
   loadFlag,
   reasonOf,
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
             ms: "ms" in r ? r.ms : null,
             load1: r.conditions.load1,
             consoleCpuS: r.conditions.consoleCpuS,
-            note: "failed" in r ? r.failed : r.conditions.loadTooHigh ? "load > 1.5: not comparable" : "",
+            note: "failed" in r ? r.failed : conditionColumns(r.conditions).note,
           })),
         );
         all.push(...runs.map((r) => r.conditions));
