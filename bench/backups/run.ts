@@ -5,14 +5,32 @@
  * and a CLI-equivalent restore into a new data directory. Targets a local restic repository, so the
  * numbers are the console's and restic's, not a network's.
  *
- *   npx tsx bench/backups/run.ts [--blocks N]
+ *   npx tsx bench/backups/run.ts [--blocks N] [--wait-idle[=SECONDS]]
+ *
+ * Each step's row carries the 1-minute load and the CPU seconds this process (the console, in-process;
+ * restic runs apart and is not counted) used in it, flagged when the load was too high to compare.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { restoreBackup } from "../../server/src/modules/backups/restore.js";
-import { FABRIC_VERSION as VERSION, startBenchConsole, type Json } from "../support/console.js";
+import {
+  conditionColumns,
+  conditions,
+  reportLoad,
+  runBench,
+  selfCpuSeconds,
+  waitIdleIfAsked,
+  type Conditions,
+} from "../support/conditions.js";
+import {
+  FABRIC_VERSION as VERSION,
+  startBenchConsole,
+  StopWaiting,
+  usePortRange,
+  type Json,
+} from "../support/console.js";
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -22,17 +40,25 @@ const BLOCKS = arg("--blocks", 10);
 const here = dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
-  const { http, until, close, built } = await startBenchConsole("bk");
-  const repo = join(mkdtempSync(join(tmpdir(), "cl-bench-repo-")), "repo");
+  await waitIdleIfAsked();
+  const { http, until, close, built, dataDir } = await startBenchConsole("bk");
+  // A LOCAL target must sit inside the console's allowed roots (by default <data>/backups/local).
+  const repo = join(dataDir, "backups", "local", "bench-repo");
   const restoreRoot = mkdtempSync(join(tmpdir(), "cl-bench-restore-"));
   const events: Json[] = [];
   built.bus.subscribe((e) => {
     if (e.type === "backup.progress") events.push({ at: Date.now(), ...e.data });
   });
   const nodes: Json[] = [];
+  let releaseRange = (): void => undefined;
+  const all: Conditions[] = [];
+  const taken = (cpu0: NodeJS.CpuUsage): Conditions => {
+    const c = conditions(selfCpuSeconds(cpu0));
+    all.push(c);
+    return c;
+  };
   try {
-    const settings = (await http("GET", "/settings")).config;
-    await http("POST", "/settings", { config: { ...settings, portRangeStart: 34800, portRangeEnd: 34899 } });
+    releaseRange = await usePortRange(http);
     const org = await http("POST", "/organizations", { mspId: "BbOrg1MSP", name: "BbOrg1MSP" });
     const ord = await http("POST", "/organizations", { mspId: "BbOrdMSP", name: "BbOrdMSP" });
     for (const [o, kind] of [
@@ -79,6 +105,8 @@ async function main(): Promise<void> {
     }
     const height = (await http("GET", `/networks/fabric/${net.id}/info`)).height;
 
+    // Snapshots carry the master key only wrapped under the recovery key, so a backup needs one first.
+    const { recoveryKey } = await http("POST", "/backups/recovery-key", {});
     const target = await http("POST", "/backups/targets", {
       name: "bench",
       type: "LOCAL",
@@ -87,13 +115,14 @@ async function main(): Promise<void> {
     });
     const runBackup = async () => {
       events.length = 0;
+      const cpu0 = process.cpuUsage();
       const t0 = Date.now();
       const b = await http("POST", "/backups", { targetId: target.id });
       const done = await until(
         "backup",
         async () => {
           const x = await http("GET", `/backups/${b.id}`);
-          if (x.status === "failed") throw new Error(x.errorMessage);
+          if (x.status === "failed") throw new StopWaiting(x.errorMessage);
           return x.status === "completed" ? x : undefined;
         },
         600_000,
@@ -108,11 +137,13 @@ async function main(): Promise<void> {
         pauses: done.metadata.backup.nodes.map((n: Json) => ({ node: n.name, pauseMs: n.pauseMs })),
         files: done.metadata.backup.files,
         snapshotId: done.snapshotId,
+        conditions: taken(cpu0),
       };
     };
     const first = await runBackup();
     const second = await runBackup();
     const v0 = Date.now();
+    const verifyCpu0 = process.cpuUsage();
     await http("POST", `/backups/${second.id}/verify`);
     const verified = await until(
       "drill",
@@ -123,14 +154,18 @@ async function main(): Promise<void> {
       600_000,
     );
     const verifyMs = Date.now() - v0;
+    const verifyC = taken(verifyCpu0);
     const r0 = Date.now();
+    const restoreCpu0 = process.cpuUsage();
     await restoreBackup({
       target: repo,
       snapshot: second.snapshotId,
       dataDir: join(restoreRoot, "data"),
       password: "bench-password",
+      recoveryKey,
     });
     const restoreMs = Date.now() - r0;
+    const restoreC = taken(restoreCpu0);
 
     const result = {
       at: new Date().toISOString(),
@@ -138,8 +173,10 @@ async function main(): Promise<void> {
       height,
       first,
       second,
-      verify: { ms: verifyMs, status: verified.verificationStatus },
+      verify: { ms: verifyMs, status: verified.verificationStatus, conditions: verifyC },
       restoreMs,
+      restoreConditions: restoreC,
+      loadTooHigh: all.some((c) => c.loadTooHigh),
     };
     console.table([
       {
@@ -148,6 +185,7 @@ async function main(): Promise<void> {
         staging_ms: first.stagingMs,
         size_MB: (first.sizeBytes / 1e6).toFixed(2),
         pauses: first.pauses.map((p: Json) => `${p.node} ${p.pauseMs} ms`).join(", "),
+        ...conditionColumns(first.conditions),
       },
       {
         step: "backup (second)",
@@ -155,22 +193,21 @@ async function main(): Promise<void> {
         staging_ms: second.stagingMs,
         size_MB: (second.sizeBytes / 1e6).toFixed(2),
         pauses: second.pauses.map((p: Json) => `${p.node} ${p.pauseMs} ms`).join(", "),
+        ...conditionColumns(second.conditions),
       },
-      { step: `verify (${verified.verificationStatus})`, ms: verifyMs },
-      { step: "restore (CLI path)", ms: restoreMs },
+      { step: `verify (${verified.verificationStatus})`, ms: verifyMs, ...conditionColumns(verifyC) },
+      { step: "restore (CLI path)", ms: restoreMs, ...conditionColumns(restoreC) },
     ]);
+    reportLoad(all);
     console.log(`channel height ${height}, ${first.files} files in the snapshot`);
     mkdirSync(join(here, "results"), { recursive: true });
     writeFileSync(join(here, "results", `${Date.now()}.json`), JSON.stringify(result, null, 2));
   } finally {
     for (const n of nodes) await http("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
     await close();
-    rmSync(join(repo, ".."), { recursive: true, force: true });
+    releaseRange();
     rmSync(restoreRoot, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+await runBench("backups", main);

@@ -6,7 +6,11 @@
  *   HTTP API and through a direct fabric-gateway client (same peer, same org admin identity, read
  *   from an MSP folder the console exported) in the same run, and the console's overhead as a ratio.
  *
- *   npx tsx bench/chaincode/run.ts [--requests N] [--concurrency C]
+ *   npx tsx bench/chaincode/run.ts [--requests N] [--concurrency C] [--wait-idle[=SECONDS]]
+ *
+ * Each phase and each call row carries the 1-minute load and the CPU seconds this process used for it
+ * (the console runs in-process, so the direct client's and the console's work both count there),
+ * flagged when the load was too high to compare (bench/support/conditions.ts).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createPrivateKey } from "node:crypto";
@@ -14,7 +18,24 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import { connect, hash, signers } from "@hyperledger/fabric-gateway";
-import { FABRIC_VERSION as VERSION, startBenchConsole, type Json } from "../support/console.js";
+import {
+  conditionColumns,
+  conditions,
+  reportLoad,
+  runBench,
+  selfCpuSeconds,
+  waitIdleIfAsked,
+  type Conditions,
+} from "../support/conditions.js";
+import { FABRIC_VERSION as VERSION, startBenchConsole, usePortRange, type Json } from "../support/console.js";
+
+/** Every figure's conditions, for the closing line on how many were taken at too high a load. */
+const all: Conditions[] = [];
+const taken = (cpu0: NodeJS.CpuUsage): Conditions => {
+  const c = conditions(selfCpuSeconds(cpu0));
+  all.push(c);
+  return c;
+};
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -32,6 +53,7 @@ const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d;
 async function load(n: number, c: number, fn: (i: number) => Promise<void>) {
   const lat: number[] = [];
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: c }, async () => {
@@ -44,16 +66,22 @@ async function load(n: number, c: number, fn: (i: number) => Promise<void>) {
   );
   const secs = (performance.now() - t0) / 1000;
   lat.sort((a, b) => a - b);
-  return { p50: round(pct(lat, 50)), p99: round(pct(lat, 99)), perSec: round(n / secs) };
+  return {
+    p50: round(pct(lat, 50)),
+    p99: round(pct(lat, 99)),
+    perSec: round(n / secs),
+    ...conditionColumns(taken(cpu0)),
+  };
 }
 
 async function main(): Promise<void> {
+  await waitIdleIfAsked();
   const bench = await startBenchConsole("cc");
   const { http, until } = bench;
   const nodes: Json[] = [];
+  let releaseRange = (): void => undefined;
   try {
-    const settings = (await http("GET", "/settings")).config;
-    await http("POST", "/settings", { config: { ...settings, portRangeStart: 34600, portRangeEnd: 34699 } });
+    releaseRange = await usePortRange(http);
     const org = async (mspId: string) => http("POST", "/organizations", { mspId, name: mspId });
     const [o1, o2, oo] = [await org("BenchOrg1MSP"), await org("BenchOrg2MSP"), await org("BenchOrdMSP")];
     const node = async (o: Json, kind: "peer" | "orderer", name: string) => {
@@ -94,7 +122,7 @@ async function main(): Promise<void> {
     for (const [o, p] of [
       [o1, p1],
       [o2, p2],
-    ]) {
+    ] as const) {
       const [host, port] = String(p.fabricPeer.externalEndpoint).split(":");
       await http("POST", `/networks/fabric/${net.id}/anchor-peers`, {
         organizationId: o.id,
@@ -105,13 +133,18 @@ async function main(): Promise<void> {
     // Lifecycle: new definition → first successful invoke.
     const source = resolve(here, "../../server/src/fabric/test-support/chaincode/asset-node");
     const phases: Record<string, number> = {};
+    const phaseConditions: Record<string, Conditions> = {};
     const cc = (await http("POST", "/sc/fabric/chaincodes", { name: "benchasset", network_id: net.id })).chaincode;
     const t0 = performance.now();
     let last = t0;
+    const cpuT0 = process.cpuUsage();
+    let cpuLast = cpuT0;
     const mark = (name: string): void => {
       const now = performance.now();
       phases[name] = Math.round(now - last);
+      phaseConditions[name] = taken(cpuLast);
       last = now;
+      cpuLast = process.cpuUsage();
     };
     const def = (
       await http("POST", `/sc/fabric/chaincodes/${cc.id}/definitions`, {
@@ -135,6 +168,7 @@ async function main(): Promise<void> {
     await http("POST", `/sc/fabric/chaincodes/${cc.id}/invoke`, { function: "CreateAsset", args: ["a0", "v"] });
     mark("first invoke");
     phases.total = Math.round(performance.now() - t0);
+    phaseConditions.total = taken(cpuT0);
 
     // Calls: console API vs a direct fabric-gateway client on the same peer, same identity.
     const msp = await http("POST", `/organizations/${o1.id}/msp/export`, {});
@@ -200,15 +234,36 @@ async function main(): Promise<void> {
     client.close();
 
     console.log(`\nFabric ${VERSION}: new definition → first successful invoke on a 2-org channel (AND policy), ms`);
-    console.table(Object.entries(phases).map(([phase, ms]) => ({ phase, ms })));
+    console.table(
+      Object.entries(phases).map(([phase, ms]) => ({
+        phase,
+        ms,
+        ...(phaseConditions[phase] ? conditionColumns(phaseConditions[phase]) : {}),
+      })),
+    );
     console.log(
       `\ncalls at concurrency ${CONCURRENCY} (p50/p99 ms, calls/s; overhead row: console ÷ direct, throughput direct ÷ console)`,
     );
     console.table(rows);
+    reportLoad(all);
     const out = join(here, "results");
     mkdirSync(out, { recursive: true });
     const file = join(out, `chaincode-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(file, JSON.stringify({ version: VERSION, concurrency: CONCURRENCY, phases, calls: rows }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          version: VERSION,
+          concurrency: CONCURRENCY,
+          phases,
+          phaseConditions,
+          calls: rows,
+          loadTooHigh: all.some((c) => c.loadTooHigh),
+        },
+        null,
+        2,
+      ),
+    );
     console.log(`saved ${file}`);
   } finally {
     const defs = await http("GET", "/sc/fabric/chaincodes").catch(() => ({ chaincodes: [] }));
@@ -216,10 +271,8 @@ async function main(): Promise<void> {
       await http("DELETE", `/sc/fabric/chaincodes/${c.id}`).catch(() => undefined);
     for (const n of nodes) await http("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
     await bench.close();
+    releaseRange();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+await runBench("chaincode", main);

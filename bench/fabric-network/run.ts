@@ -2,21 +2,36 @@
  * Benchmark: first API call → a channel with 3 raft orderers and 2 peers all joined and at the same
  * height. Drives the real server in-process with real Fabric binaries.
  *
- *   npx tsx bench/fabric-network/run.ts [--runs N] [--mode process|docker|both]
+ *   npx tsx bench/fabric-network/run.ts [--runs N] [--mode process|docker|both] [--wait-idle[=SECONDS]]
  *
  * `--mode docker` runs the five nodes as containers (mode "docker"); `both` runs the two modes in
  * turn in each run, so their figures share the machine's conditions. The engine is
  * CHAINLAUNCH_DOCKER_HOST, or a dockerd this run starts (scripts/docker-daemon.sh) and stops.
+ * Each run prints its load and the console's CPU seconds (in-process: this process) beside its total,
+ * flagged when the load was too high to compare (bench/support/conditions.ts).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp, type BuiltApp } from "../../server/src/app.js";
 import { loadConfig } from "../../server/src/config/config.js";
 import { createFabricBinaryResolver } from "../../server/src/runtime/index.js";
 import { releasePorts, reservePorts } from "../../server/src/test-support/ports.js";
+import {
+  conditionColumns,
+  conditions,
+  LOAD_LIMIT,
+  formatFigure,
+  selfCpuSeconds,
+  load1,
+  reportLoad,
+  runBench,
+  waitIdleIfAsked,
+  type Conditions,
+} from "../support/conditions.js";
+import { until } from "../support/console.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
@@ -28,6 +43,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const admin = { authorization: `Basic ${Buffer.from("admin:bench-password-1").toString("base64")}` };
 
 async function main(): Promise<void> {
+  await waitIdleIfAsked();
   if (!(await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, ["peer", "orderer"]))) {
     console.error(`no Fabric ${VERSION} binaries: run scripts/fabric-build.sh ${VERSION}`);
     process.exit(2);
@@ -54,7 +70,20 @@ async function main(): Promise<void> {
     const phases = Object.keys(mine[0]!.phases as Json);
     const rows = phases.map((p) => {
       const v = mine.map((r) => r.phases[p] as number).sort((a, b) => a - b);
-      return { phase: p, min: v[0], median: v[Math.floor(v.length / 2)], max: v[v.length - 1] };
+      const cpu = mine.map((r) => r.phaseConditions[p].consoleCpuS as number).sort((a, b) => a - b);
+      const load = Math.max(...mine.map((r) => r.phaseConditions[p].load1 as number));
+      return {
+        phase: p,
+        min: v[0],
+        median: v[Math.floor(v.length / 2)],
+        max: v[v.length - 1],
+        // Cumulative from the first call, like the times: the console's CPU seconds (median) and the worst load.
+        ...conditionColumns({
+          load1: load,
+          consoleCpuS: cpu[Math.floor(cpu.length / 2)] ?? null,
+          loadTooHigh: load > LOAD_LIMIT,
+        }),
+      };
     });
     summary[mode] = rows;
     console.log(
@@ -63,8 +92,12 @@ async function main(): Promise<void> {
     console.table(rows);
     for (const r of mine) {
       console.log(
-        `  run: total ${r.phases.leader_and_first_config_update} ms, console CPU ${r.cpuMs} ms, ` +
-          `load average ${r.load.before} before / ${r.load.after} after, console RSS ${r.rssMiB} MiB`,
+        "  " +
+          formatFigure(
+            "run: total",
+            `${r.phases.leader_and_first_config_update} ms, console RSS ${r.rssMiB} MiB, load ${r.load.before} before`,
+            r.conditions as Conditions,
+          ),
       );
     }
   }
@@ -78,6 +111,7 @@ async function main(): Promise<void> {
         `to all five running ${(running("docker") / running("process")).toFixed(2)}x`,
     );
   }
+  reportLoad(results.map((r) => r.conditions as Conditions));
   const out = join(here, "results");
   mkdirSync(out, { recursive: true });
   const file = join(out, `fabric-network-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
@@ -107,15 +141,6 @@ async function once(mode: "process" | "docker", dockerHost: string): Promise<Jso
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.body ? (res.json() as Json) : {};
   };
-  const until = async <T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await fn().catch(() => undefined);
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`timed out: ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
   const nodes: Json[] = [];
   const phases: Record<string, number> = {};
   // Ports from the tests' allocator: below Linux's ephemeral range, never another run's.
@@ -123,10 +148,14 @@ async function once(mode: "process" | "docker", dockerHost: string): Promise<Jso
   try {
     const settings = (await call("GET", "/settings")).config;
     await call("POST", "/settings", { config: { ...settings, portRangeStart: from, portRangeEnd: from + 99 } });
-    const load = { before: loadavg()[0]!.toFixed(2), after: "" };
+    const load = { before: load1(), after: 0 };
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const mark = (name: string): void => void (phases[name] = Math.round(performance.now() - t0));
+    const phaseConditions: Record<string, Conditions> = {};
+    const mark = (name: string): void => {
+      phases[name] = Math.round(performance.now() - t0);
+      phaseConditions[name] = conditions(selfCpuSeconds(cpu0));
+    };
 
     const org = await call("POST", "/organizations", { mspId: "BenchMSP", name: "Bench" });
     mark("org_and_cas");
@@ -205,12 +234,16 @@ async function once(mode: "process" | "docker", dockerHost: string): Promise<Jso
     });
     mark("leader_and_first_config_update");
     const cpu = process.cpuUsage(cpu0);
-    load.after = loadavg()[0]!.toFixed(2);
+    const c = conditions(Math.round((cpu.user + cpu.system) / 1e4) / 100);
+    load.after = c.load1;
     return {
       mode,
       phases,
+      phaseConditions,
       cpuMs: Math.round((cpu.user + cpu.system) / 1000),
       load,
+      conditions: { ...c, loadTooHigh: c.loadTooHigh || load.before > LOAD_LIMIT },
+      loadTooHigh: c.loadTooHigh || load.before > LOAD_LIMIT,
       rssMiB: Math.round(process.memoryUsage().rss / 1048576),
     };
   } finally {
@@ -221,7 +254,4 @@ async function once(mode: "process" | "docker", dockerHost: string): Promise<Jso
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+await runBench("fabric-network", main);

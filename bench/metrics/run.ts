@@ -6,15 +6,28 @@
  * deploy to every target up, and the latency of the node Metrics tab's range query.
  *
  *   npm run build -w server && npx tsx bench/metrics/run.ts [--nodes N] [--seconds S] [--interval I]
+ *     [--wait-idle[=SECONDS]]
+ *
+ * Each figure carries the 1-minute load and the console process's CPU seconds (from /proc) when it was
+ * taken, flagged when the load was too high to compare (bench/support/conditions.ts).
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../server/src/test-support/postgres.js";
+import { freePort, releasePorts } from "../../server/src/test-support/ports.js";
 import { processesUnder } from "../../server/src/test-support/processes.js";
-import { adminClient, BENCH_PASSWORD, FABRIC_VERSION as VERSION, type Json } from "../support/console.js";
+import {
+  conditions,
+  formatFigure,
+  processCpuSeconds,
+  reportLoad,
+  rssMiB,
+  runBench,
+  waitIdleIfAsked,
+  type Conditions,
+} from "../support/conditions.js";
+import { adminClient, FABRIC_VERSION as VERSION, usePortRange, type Json } from "../support/console.js";
+import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -27,14 +40,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const MiB = 1024 * 1024;
 
 /** Resident set size of a pid in bytes (VmRSS), 0 when gone. */
-function rss(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
+const rss = (pid: number): number => (rssMiB(pid) ?? 0) * MiB;
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -43,44 +49,34 @@ const pct = (xs: number[], p: number): number => {
 
 /** The bundled server on a free port with a fresh data directory, and an admin HTTP helper. */
 async function startBundledConsole() {
-  const dataDir = mkdtempSync(join(tmpdir(), "cl-bench-mt-"));
-  const port = await freePort();
-  const server = spawn(process.execPath, [resolve(here, "../../server/bundle/main.js"), "serve"], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      CHAINLAUNCH_DATA: dataDir,
-      CHAINLAUNCH_ADMIN_PASSWORD: BENCH_PASSWORD,
-      CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
-      LOG_LEVEL: "warn",
-    },
-    stdio: "ignore",
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const { http, until } = adminClient(base);
-  await until("the console to answer", async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
+  requireBundle();
+  const c = await startSpawnedConsole("mt");
+  const { http, until } = adminClient(c.base);
   return {
     http,
     until,
-    dataDir,
-    pid: server.pid ?? 0,
+    dataDir: c.dataDir,
+    pid: c.pid,
     async close(): Promise<void> {
-      server.kill("SIGTERM");
-      await new Promise((r) => server.once("exit", r));
-      for (const pid of processesUnder(dataDir)) process.kill(pid, "SIGKILL");
-      rmSync(dataDir, { recursive: true, force: true });
+      await c.stop();
+      for (const pid of processesUnder(c.dataDir)) process.kill(pid, "SIGKILL");
+      await c.close();
     },
   };
 }
 
 async function main(): Promise<void> {
+  await waitIdleIfAsked();
   const { http, until, close, dataDir, pid } = await startBundledConsole();
   const nodes: Json[] = [];
   const result: Json = { nodes: NODES, scrapeIntervalSeconds: INTERVAL, sampleSeconds: SECONDS };
+  /** The conditions of each figure, by the figure's name in `result`. */
+  const at: Record<string, Conditions> = {};
+  const taken = (name: string): void => void (at[name] = conditions(processCpuSeconds(pid)));
+  let releaseRange = (): void => undefined;
+  let promPort = 0;
   try {
-    const settings = (await http("GET", "/settings")).config;
-    await http("POST", "/settings", { config: { ...settings, portRangeStart: 34500, portRangeEnd: 34599 } });
+    releaseRange = await usePortRange(http);
     const org = await http("POST", "/organizations", { mspId: "MbOrg1MSP", name: "MbOrg1MSP" });
     const orderers = Math.min(2, Math.max(0, NODES - 1));
     const peers = NODES - orderers;
@@ -106,8 +102,10 @@ async function main(): Promise<void> {
       );
     }
     result.consoleRssBeforeMiB = rss(pid) / MiB;
+    taken("consoleRssBeforeMiB");
 
     const port = await freePort();
+    promPort = port;
     const t0 = Date.now();
     await http("POST", "/metrics/deploy", {
       prometheus_port: port,
@@ -115,6 +113,7 @@ async function main(): Promise<void> {
       scrape_interval: INTERVAL,
     });
     result.deployMs = Date.now() - t0;
+    taken("deployMs");
     await until(
       "every target up",
       async () => {
@@ -124,6 +123,7 @@ async function main(): Promise<void> {
       120_000,
     );
     result.deployToAllUpMs = Date.now() - t0;
+    taken("deployToAllUpMs");
     const promPid = processesUnder(join(dataDir, "prometheus"))[0] ?? 0;
 
     const consoleRss: number[] = [];
@@ -140,6 +140,7 @@ async function main(): Promise<void> {
     result.consoleRssMiB = { p50: pct(consoleRss, 50), max: Math.max(...consoleRss) };
     result.prometheusRssMiB = { p50: pct(promRss, 50), max: Math.max(...promRss) };
     result.nodesRssMiB = { p50: pct(nodesRss, 50), max: Math.max(...nodesRss) };
+    taken("consoleRssMiB");
 
     // The Metrics tab's reads: a 15-minute range of one panel, through the console.
     const peer = nodes[0] as Json;
@@ -157,29 +158,44 @@ async function main(): Promise<void> {
       lat.push(performance.now() - s);
     }
     result.rangeQueryMs = { p50: pct(lat, 50), p99: pct(lat, 99) };
+    taken("rangeQueryMs");
   } finally {
     await http("POST", "/metrics/undeploy").catch(() => undefined);
     for (const n of nodes) await http("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
     await close();
+    releaseRange();
+    if (promPort) releasePorts(promPort);
   }
+  result.conditions = at;
+  result.loadTooHigh = Object.values(at).some((c) => c.loadTooHigh);
 
   const r2 = (n: number): string => n.toFixed(1);
+  /** One figure line, its label padded to a column, with the conditions it was taken under. */
+  const line = (label: string, figure: string, name: string): void =>
+    console.log(formatFigure(label.padEnd(40), figure, at[name]!));
   console.log(`\nmanaged Prometheus, ${NODES} Fabric nodes, scrape every ${INTERVAL}s, sampled ${SECONDS}s`);
-  console.log(`deploy (config + start + ready)         ${result.deployMs} ms`);
-  console.log(`deploy -> all ${NODES} targets up            ${result.deployToAllUpMs} ms`);
-  console.log(`console RSS before deploy               ${r2(result.consoleRssBeforeMiB)} MiB`);
-  console.log(
-    `console RSS while scraped (p50 / max)   ${r2(result.consoleRssMiB.p50)} / ${r2(result.consoleRssMiB.max)} MiB`,
+  line("deploy (config + start + ready)", `${result.deployMs} ms`, "deployMs");
+  line(`deploy -> all ${NODES} targets up`, `${result.deployToAllUpMs} ms`, "deployToAllUpMs");
+  line("console RSS before deploy", `${r2(result.consoleRssBeforeMiB)} MiB`, "consoleRssBeforeMiB");
+  line(
+    "console RSS while scraped (p50 / max)",
+    `${r2(result.consoleRssMiB.p50)} / ${r2(result.consoleRssMiB.max)} MiB`,
+    "consoleRssMiB",
   );
-  console.log(
-    `Prometheus RSS (p50 / max)              ${r2(result.prometheusRssMiB.p50)} / ${r2(result.prometheusRssMiB.max)} MiB`,
+  line(
+    "Prometheus RSS (p50 / max)",
+    `${r2(result.prometheusRssMiB.p50)} / ${r2(result.prometheusRssMiB.max)} MiB`,
+    "consoleRssMiB",
   );
-  console.log(`the ${NODES} nodes' RSS, summed (p50)        ${r2(result.nodesRssMiB.p50)} MiB`);
-  console.log(
-    `range query via console (p50 / p99)     ${r2(result.rangeQueryMs.p50)} / ${r2(result.rangeQueryMs.p99)} ms`,
+  line(`the ${NODES} nodes' RSS, summed (p50)`, `${r2(result.nodesRssMiB.p50)} MiB`, "consoleRssMiB");
+  line(
+    "range query via console (p50 / p99)",
+    `${r2(result.rangeQueryMs.p50)} / ${r2(result.rangeQueryMs.p99)} ms`,
+    "rangeQueryMs",
   );
+  reportLoad(Object.values(at));
   mkdirSync(join(here, "results"), { recursive: true });
   writeFileSync(join(here, "results", `metrics-${Date.now()}.json`), JSON.stringify(result, null, 2));
 }
 
-await main();
+await runBench("metrics", main);

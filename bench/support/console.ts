@@ -8,21 +8,52 @@ import { join } from "node:path";
 import { buildApp, type BuiltApp } from "../../server/src/app.js";
 import { loadConfig } from "../../server/src/config/config.js";
 import { createFabricBinaryResolver } from "../../server/src/runtime/index.js";
+import { releasePorts, reservePorts } from "../../server/src/test-support/ports.js";
+import { load1, reasonOf } from "./conditions.js";
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 export const FABRIC_VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
 export const BENCH_PASSWORD = "bench-password-1";
 export const ADMIN_AUTH = `Basic ${Buffer.from(`admin:${BENCH_PASSWORD}`).toString("base64")}`;
 
-/** Polls `fn` every 50 ms until it gives a value. */
+/** Thrown by an `until` poller to stop waiting at once: the awaited thing failed and won't recover. */
+export class StopWaiting extends Error {}
+
+/**
+ * Polls `fn` every 50 ms until it gives a value. Errors `fn` throws are retried (a node still starting),
+ * except {@link StopWaiting}, which ends the wait with its message. On timeout the error names what it waited for, for
+ * how long, the last error `fn` threw and the load, so a failed run says why.
+ */
 export async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
   const end = Date.now() + ms;
+  let lastError = "none";
   for (;;) {
-    const v = await fn().catch(() => undefined);
+    const v = await fn().catch((err: unknown) => {
+      if (err instanceof StopWaiting) throw new Error(`${what} failed: ${err.message}`);
+      lastError = reasonOf(err);
+      return undefined;
+    });
     if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out after ${Math.round(ms / 1000)} s waiting for ${what} (last error: ${lastError}; load ${load1()})`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Gives the console's node port proposals a range from the tests' allocator (below Linux's
+ * ephemeral range, never another run's) instead of a fixed one; returns the function that releases it.
+ */
+export async function usePortRange(
+  http: (method: string, url: string, body?: object) => Promise<Json>,
+  count = 100,
+): Promise<() => void> {
+  const from = await reservePorts(count);
+  const settings = (await http("GET", "/settings")).config;
+  await http("POST", "/settings", { config: { ...settings, portRangeStart: from, portRangeEnd: from + count - 1 } });
+  return () => releasePorts(from, count);
 }
 
 /** Admin calls to a console at `address`; each throws with the status and body on anything but 2xx. */
@@ -40,6 +71,7 @@ export function adminClient(address: string) {
   return { http, until };
 }
 
+/** The real app in-process on a fresh data directory, listening on 127.0.0.1; `close` stops it and removes the directory. */
 export async function startBenchConsole(tag: string) {
   if (!(await createFabricBinaryResolver({ downloader: null }).findLocal(FABRIC_VERSION, ["peer", "orderer"]))) {
     console.error(`no Fabric ${FABRIC_VERSION} binaries: run scripts/fabric-build.sh ${FABRIC_VERSION}`);
@@ -60,6 +92,7 @@ export async function startBenchConsole(tag: string) {
   return {
     built,
     address,
+    dataDir,
     http,
     until,
     async close(): Promise<void> {

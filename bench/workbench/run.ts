@@ -5,12 +5,26 @@
  * one-line change saved through the files API, start (build, install, run, approve, commit: the
  * server's own phase timings), and the first invoke whose result shows the new behaviour.
  *
- *   npx tsx bench/workbench/run.ts [--loops N]
+ *   npx tsx bench/workbench/run.ts [--loops N] [--wait-idle[=SECONDS]]
+ *
+ * Each loop's row carries the 1-minute load and the CPU seconds this process (the console, in-process)
+ * used in it, flagged when the load was too high to compare (bench/support/conditions.ts).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FABRIC_VERSION as VERSION, startBenchConsole, type Json } from "../support/console.js";
+import {
+  conditionColumns,
+  conditions,
+  formatFigure,
+  reportLoad,
+  runBench,
+  selfCpuSeconds,
+  waitIdleIfAsked,
+  type Conditions,
+} from "../support/conditions.js";
+import { FABRIC_VERSION as VERSION, startBenchConsole, usePortRange, type Json } from "../support/console.js";
+
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
@@ -35,12 +49,14 @@ const LANGS = [
 ] as const;
 
 async function main(): Promise<void> {
+  await waitIdleIfAsked();
+  const all: Conditions[] = [];
   const { http, until: poll, close } = await startBenchConsole("wb");
   const until = (what: string, fn: () => Promise<boolean>) => poll(what, async () => ((await fn()) ? true : undefined));
   const results: Json[] = [];
+  let releaseRange = (): void => undefined;
   try {
-    const settings = (await http("GET", "/settings")).config;
-    await http("POST", "/settings", { config: { ...settings, portRangeStart: 34700, portRangeEnd: 34799 } });
+    releaseRange = await usePortRange(http);
     const org = await http("POST", "/organizations", { mspId: "WbOrg1MSP", name: "WbOrg1MSP" });
     const node = async (kind: "peer" | "orderer", name: string) => {
       const d = await http(
@@ -76,8 +92,12 @@ async function main(): Promise<void> {
         boilerplate: lang.boilerplate,
       });
       const t = performance.now();
+      const firstCpu0 = process.cpuUsage();
       await http("POST", `/chaincode-projects/${p.id}/start`);
       const firstStartMs = Math.round(performance.now() - t);
+      const firstStart = conditions(selfCpuSeconds(firstCpu0));
+      all.push(firstStart);
+      console.log(formatFigure(`${lang.boilerplate}: first start`, `${firstStartMs} ms`, firstStart));
       await http("POST", `/chaincode-projects/${p.id}/invoke`, {
         function: "CreateAsset",
         args: ["a1", "blue", "5", "owner", "300"],
@@ -90,6 +110,7 @@ async function main(): Promise<void> {
         current = current.replace(line, next);
         line = next;
         const t0 = performance.now();
+        const cpu0 = process.cpuUsage();
         await http("POST", `/projects/${p.id}/files/write`, { path: lang.file, content: current });
         const save = performance.now() - t0;
         const started = await http("POST", `/chaincode-projects/${p.id}/start`);
@@ -103,6 +124,8 @@ async function main(): Promise<void> {
         if (!String(r.result).endsWith(`#${n}`))
           throw new Error(`loop ${n}: the invoke answered ${JSON.stringify(r.result)}, not the new behaviour`);
         const total = performance.now() - t0;
+        const c = conditions(selfCpuSeconds(cpu0));
+        all.push(c);
         results.push({
           language: lang.boilerplate,
           loop: n,
@@ -115,23 +138,29 @@ async function main(): Promise<void> {
           startTotalMs: Math.round(startMs),
           firstInvokeMs: Math.round(invokeMs),
           editToResultMs: Math.round(total),
+          ...conditionColumns(c),
         });
       }
       await http("DELETE", `/chaincode-projects/${p.id}`);
     }
     console.log(`\nedit → start → first invoke showing the change (Fabric ${VERSION}, 1 org, default batch timeout)`);
     console.table(results);
+    reportLoad(all);
     const out = join(here, "results");
     mkdirSync(out, { recursive: true });
     const file = join(out, `workbench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(file, JSON.stringify({ version: VERSION, results }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify({ version: VERSION, results, loadTooHigh: all.some((c) => c.loadTooHigh) }, null, 2),
+    );
     console.log(`saved ${file}`);
   } finally {
     for (const n of (await http("GET", "/nodes?limit=100").catch(() => ({ items: [] }))).items ?? []) {
       await http("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
     }
     await close();
+    releaseRange();
   }
 }
 
-await main();
+await runBench("workbench", main);

@@ -1,0 +1,156 @@
+/**
+ * Benchmark: cold start of the console as `make start` runs it: spawning `node server/bundle/main.js
+ * serve` to the first 200 on /healthz, on a fresh data directory and on an existing one (made by a
+ * previous start: database migrated, first admin there). Median, min and max of N runs each, with each
+ * run's load and the console's CPU seconds at the first 200 (from /proc). The unbundled
+ * server/dist/main.js too, when built, for comparison. Target: ≤ 300 ms (issue 34).
+ *
+ *   npm run build -w server && npx tsx bench/cold-start/run.ts [--runs N] [--wait-idle[=SECONDS]]
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort, releasePorts } from "../../server/src/test-support/ports.js";
+import {
+  conditionColumns,
+  conditions,
+  loadFlag,
+  reasonOf,
+  reportLoad,
+  runBench,
+  waitIdleIfAsked,
+  type Conditions,
+} from "../support/conditions.js";
+import { ENTRIES, requireBundle, spawnConsole, waitHealthy } from "../support/spawned-console.js";
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
+};
+const RUNS = arg("--runs", 10);
+const TIMEOUT_S = arg("--timeout", 30);
+const TARGET_MS = 300;
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** One start: its time to the first 200 and its conditions, or why it never answered. */
+type Run = { ms: number; conditions: Conditions } | { failed: string; conditions: Conditions };
+
+/** Starts `entry` on `dataDir` once, to the first 200, and stops it. */
+async function once(entry: string, dataDir: string, port: number, timeoutS = TIMEOUT_S): Promise<Run> {
+  const t0 = performance.now();
+  const c = spawnConsole(entry, dataDir, port);
+  try {
+    const h = await waitHealthy(c, t0, timeoutS * 1000);
+    return { ms: h.ms, conditions: conditions(h.cpuS) };
+  } catch (err) {
+    return { failed: reasonOf(err), conditions: conditions(null) };
+  } finally {
+    await c.stop();
+  }
+}
+
+/** N starts of `entry`, each on a new data directory (`fresh`) or all on one made by a first start. */
+async function series(entry: string, fresh: boolean, port: number): Promise<Run[]> {
+  const runs: Run[] = [];
+  const shared = fresh ? "" : mkdtempSync(join(tmpdir(), "cl-bench-cold-existing-"));
+  try {
+    if (!fresh) {
+      const first = await once(entry, shared, port, Math.max(TIMEOUT_S, 60)); // preparation, not measured
+      if ("failed" in first) throw new Error(`making the existing data directory: ${first.failed}`);
+    }
+    for (let i = 0; i < RUNS; i++) {
+      const dir = fresh ? mkdtempSync(join(tmpdir(), "cl-bench-cold-fresh-")) : shared;
+      runs.push(await once(entry, dir, port));
+      if (fresh) rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    if (shared) rmSync(shared, { recursive: true, force: true });
+  }
+  return runs;
+}
+
+async function main(): Promise<void> {
+  requireBundle();
+  await waitIdleIfAsked();
+  const port = await freePort();
+  const entries = Object.entries(ENTRIES).filter(([, path]) => existsSync(path));
+  const all: Conditions[] = [];
+  const summary: Record<string, unknown>[] = [];
+  try {
+    for (const [name, entry] of entries) {
+      for (const fresh of [true, false]) {
+        const label = `${name}, ${fresh ? "fresh" : "existing"} data dir`;
+        let runs: Run[];
+        try {
+          runs = await series(entry, fresh, port);
+        } catch (err) {
+          const c = conditions(null);
+          console.log(`\n${label}: failed: ${reasonOf(err)}`);
+          summary.push({ entry: name, dataDir: fresh ? "fresh" : "existing", failed: reasonOf(err), ...c });
+          continue;
+        }
+        console.log(`\n${label}, ${RUNS} runs: spawn to the first 200 on /healthz`);
+        console.table(
+          runs.map((r, i) => ({
+            run: i + 1,
+            ms: "ms" in r ? r.ms : null,
+            load1: r.conditions.load1,
+            consoleCpuS: r.conditions.consoleCpuS,
+            note: "failed" in r ? r.failed : conditionColumns(r.conditions).note,
+          })),
+        );
+        all.push(...runs.map((r) => r.conditions));
+        const ok = runs.filter((r): r is Extract<Run, { ms: number }> => "ms" in r);
+        const failed = runs.length - ok.length;
+        if (ok.length === 0) {
+          console.log(`${label}: every run failed (first: ${"failed" in runs[0]! ? runs[0].failed : ""})`);
+          summary.push({ entry: name, dataDir: fresh ? "fresh" : "existing", failed: "every run failed", runs });
+          continue;
+        }
+        const byMs = [...ok].sort((a, b) => a.ms - b.ms);
+        const mid = byMs[Math.floor(byMs.length / 2)]!;
+        const cpu = ok.map((r) => r.conditions.consoleCpuS ?? NaN).sort((a, b) => a - b);
+        const c: Conditions = {
+          load1: Math.max(...ok.map((r) => r.conditions.load1)),
+          consoleCpuS: cpu[Math.floor(cpu.length / 2)] ?? null,
+          loadTooHigh: ok.some((r) => r.conditions.loadTooHigh),
+        };
+        const figure = `median ${mid.ms} ms (min ${byMs[0]!.ms}, max ${byMs[byMs.length - 1]!.ms}), target ≤ ${TARGET_MS} ms`;
+        const flag = loadFlag(c);
+        console.log(
+          `${label}: cold start ${figure} (max load ${c.load1}, console CPU median ${c.consoleCpuS} s)` +
+            (flag ? ` ${flag}` : "") +
+            (failed ? `; ${failed} of ${runs.length} runs failed` : ""),
+        );
+        summary.push({
+          entry: name,
+          dataDir: fresh ? "fresh" : "existing",
+          medianMs: mid.ms,
+          minMs: byMs[0]!.ms,
+          maxMs: byMs[byMs.length - 1]!.ms,
+          targetMs: TARGET_MS,
+          medianConsoleCpuS: c.consoleCpuS,
+          maxLoad1: c.load1,
+          loadTooHigh: c.loadTooHigh,
+          failedRuns: failed,
+          runs,
+        });
+      }
+    }
+  } finally {
+    releasePorts(port);
+  }
+  console.log("");
+  reportLoad(all);
+  const out = join(here, "results");
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `cold-start-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({ runs: RUNS, targetMs: TARGET_MS, summary, loadTooHigh: all.some((c) => c.loadTooHigh) }, null, 2),
+  );
+  console.log(`saved ${file}`);
+}
+
+await runBench("cold-start", main);
