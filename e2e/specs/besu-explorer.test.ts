@@ -123,6 +123,19 @@ describe.skipIf(!existsSync(ANVIL))("besu block explorer", () => {
     await s.close();
   });
 
+  it("names the node's network and key on its page (it showed 'Network #N' and 'Key #N')", async () => {
+    await openAs(s, adminUser(), `/nodes/${nodeId}`);
+    await s.page
+      .getByRole("link", { name: `explorer-${STAMP}` })
+      .first()
+      .waitFor();
+    const links = await s.page
+      .getByRole("link", { name: `explorer-${STAMP}` })
+      .evaluateAll((els) => els.map((el) => el.getAttribute("href")));
+    expect(links).toEqual(expect.arrayContaining([`/networks/${networkId}/besu`, `/settings/keys/${keyId}`]));
+    expect(await s.page.getByText(/^(Network|Key) #\d+$/).count()).toBe(0);
+  });
+
   it("shows block 1 with its header and the transaction", async () => {
     await openAs(s, adminUser(), `/networks/besu/${networkId}/${nodeId}/blocks/1`);
     await s.page.getByRole("heading", { name: "Block #1" }).waitFor();

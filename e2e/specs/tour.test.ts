@@ -368,4 +368,22 @@ describe("screenshot tour", () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it("names an audit entry's resource instead of showing its id", async () => {
+    const page = s.page;
+    const logs = await apiCall<{ items: { id: number | string; affectedResource: string | null }[] }>(
+      s.baseUrl,
+      admin(),
+      "GET",
+      "/audit/logs?page_size=100",
+    );
+    const entry = logs.data.items.find((e) => e.affectedResource === `network:${ids.networkId}`);
+    expect(entry, "an audit entry about the tour's channel").toBeDefined();
+    await page.setViewportSize(LOOKS[0].viewport);
+    await page.goto(`/settings/audit-logs/${entry!.id}`);
+    const name = page.getByTestId("audit-resource-name");
+    await name.waitFor();
+    expect(await name.textContent()).toBe(CHANNEL);
+    expect(await name.getAttribute("href")).toBe(`/networks/${ids.networkId}/fabric`);
+  });
 });
