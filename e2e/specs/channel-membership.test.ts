@@ -185,6 +185,13 @@ describe("channel membership", () => {
       );
       expect(joined.status).toBe(200);
       expect((await apiCall(s.baseUrl, admin(), "DELETE", `/organizations/${o3.data.id}`)).status).toBe(204);
+      // The new channel's orderer answers SERVICE_UNAVAILABLE until it has elected its Raft leader.
+      for (let i = 0; ; i++) {
+        const cfg = await apiCall(s.baseUrl, admin(), "GET", `/networks/fabric/${net.data.id}/current-channel-config`);
+        if (cfg.status === 200) break;
+        if (i >= 120) throw new Error(`the channel's config never became readable: ${JSON.stringify(cfg.data)}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
 
       await s.page.goto(`/networks/${net.data.id}/fabric?tab=organizations`);
       const card = s.page.getByTestId("add-own-org");

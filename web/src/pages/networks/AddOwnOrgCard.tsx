@@ -143,9 +143,15 @@ export function AddOwnOrgCard({ networkId, preselect }: { networkId: number; pre
         {current.isPending ? (
           <p className="text-sm text-muted-foreground">Reading the current channel config…</p>
         ) : current.isError ? (
-          <p className="text-sm text-destructive">
-            The current channel config could not be read (is a joined orderer running?): {current.error.message}
-          </p>
+          <div className="grid justify-items-start gap-2">
+            <p className="text-sm text-destructive">
+              The current channel config could not be read (is a joined orderer running?): {current.error.message}
+            </p>
+            {/* A channel's orderer answers SERVICE_UNAVAILABLE until its Raft leader is elected. */}
+            <Button size="sm" variant="outline" disabled={current.isFetching} onClick={() => void current.refetch()}>
+              Try again
+            </Button>
+          </div>
         ) : candidates.length === 0 ? (
           <p className="text-sm text-muted-foreground">Every organization of this console is a member.</p>
         ) : (
