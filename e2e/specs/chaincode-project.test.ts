@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
+import { removeProjectsNamed } from "../support/projects.js";
 import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { createOneOrgChannel, removeFabricFixtures } from "../support/fabric.js";
 
@@ -86,22 +87,7 @@ describe("chaincode workbench", () => {
   }, 240_000);
 
   afterAll(async () => {
-    const projects = await apiCall<{ projects: { id: number; name: string; chaincodeId: number | null }[] }>(
-      s.baseUrl,
-      admin(),
-      "GET",
-      "/chaincode-projects",
-    );
-    for (const p of projects.data.projects.filter((x) => x.name === PROJECT)) {
-      // A start still running (a failed assertion does not stop it) must end before the project can go.
-      for (let i = 0; i < 120; i++) {
-        const cur = await apiCall<{ status: string }>(s.baseUrl, admin(), "GET", `/chaincode-projects/${p.id}`);
-        if (cur.data.status !== "building") break;
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      await apiCall(s.baseUrl, admin(), "DELETE", `/chaincode-projects/${p.id}`);
-      if (p.chaincodeId) await apiCall(s.baseUrl, admin(), "DELETE", `/sc/fabric/chaincodes/${p.chaincodeId}`);
-    }
+    await removeProjectsNamed(s.baseUrl, admin(), PROJECT);
     const survivors = await removeFabricFixtures(s.baseUrl, admin(), { channels: [CHANNEL], orgId, nodeIds, ports });
     await s.close();
     expect(survivors).toEqual([]);

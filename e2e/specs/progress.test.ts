@@ -1,6 +1,7 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
+import { removeProjectsNamed } from "../support/projects.js";
 import { openAs, openSession, screenshot, type Session } from "../support/browser.js";
 import { createOneOrgChannel, removeFabricFixtures } from "../support/fabric.js";
 import { startMoto } from "../support/moto.js";
@@ -101,21 +102,7 @@ describe("progress of long operations", () => {
 
   afterAll(async () => {
     moto?.stop();
-    const projects = await apiCall<{ projects: { id: number; name: string; chaincodeId: number | null }[] }>(
-      s.baseUrl,
-      adminUser(),
-      "GET",
-      "/chaincode-projects",
-    );
-    for (const p of projects.data.projects.filter((x) => x.name === PROJECT)) {
-      for (let i = 0; i < 120; i++) {
-        const cur = await apiCall<{ status: string }>(s.baseUrl, adminUser(), "GET", `/chaincode-projects/${p.id}`);
-        if (cur.data.status !== "building") break;
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      await apiCall(s.baseUrl, adminUser(), "DELETE", `/chaincode-projects/${p.id}`);
-      if (p.chaincodeId) await apiCall(s.baseUrl, adminUser(), "DELETE", `/sc/fabric/chaincodes/${p.chaincodeId}`);
-    }
+    await removeProjectsNamed(s.baseUrl, adminUser(), PROJECT);
     const survivors = await removeFabricFixtures(s.baseUrl, adminUser(), {
       channels: [CHANNEL],
       orgId,
