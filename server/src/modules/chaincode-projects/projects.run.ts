@@ -76,8 +76,9 @@ export function createProjectRunner(deps: {
   const { repo, chaincodes } = deps;
 
   /** Tells the screens a project's state (and, while it builds, the phase) changed. */
-  function publish(row: ProjectRow, status: ProjectRow["status"], phase?: string): void {
-    deps.bus?.publish("project.status", { project_id: row.id, status, ...(phase ? { phase } : {}) });
+  /** A change of the project's state; its phases go out as the Run's `operation.progress`. */
+  function publish(row: ProjectRow, status: ProjectRow["status"]): void {
+    deps.bus?.publish("project.status", { project_id: row.id, status });
   }
 
   async function log(row: ProjectRow, line: string): Promise<void> {
@@ -128,7 +129,6 @@ export function createProjectRunner(deps: {
       const phases: Record<string, number> = {};
       const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
         const t0 = Date.now();
-        publish(row, "building", phase);
         op?.phase(phase);
         await log(row, `${phase}…`);
         const out = await (op ? withOperation(op, fn) : fn());

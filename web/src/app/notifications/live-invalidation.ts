@@ -24,7 +24,7 @@ const STALE_BY_PREFIX: Record<string, readonly QueryKey[]> = {
   settings: [settingsKeys.all],
   network: [sharingKeys.all, fabricNetworkKeys.all],
   proposal: [governanceKeys.all],
-  // A chaincode project's state and start phase (not its files: an open editor keeps its buffer).
+  // A chaincode project's state (not its files: an open editor keeps its buffer).
   project: [projectKeys.list(), [...projectKeys.all, "detail"]],
   signature: [governanceKeys.all],
 };

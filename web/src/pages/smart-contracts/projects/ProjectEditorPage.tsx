@@ -14,7 +14,6 @@ import {
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
-import { useLiveEvent } from "@/app/notifications/NotificationsProvider";
 import { isApiError } from "@/api/errors";
 import { CodeEditor } from "@/components/code-editor/CodeEditor";
 import { OperationProgress } from "@/components/OperationProgress";
@@ -23,6 +22,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useMeQuery } from "@/data/auth/me-query";
 import { useChaincodeMetadataQuery } from "@/data/chaincodes/chaincode-queries";
+import { useOperationsQuery } from "@/data/operations/operations";
 import { chaincodeKeys } from "@/data/chaincodes/keys";
 import {
   createProjectDir,
@@ -109,12 +109,9 @@ export function ProjectEditorPage(): ReactElement {
   /** Bumped by each successful run, so call forms start empty against the new code. */
   const [generation, setGeneration] = useState(0);
   const run = useRunProjectMutation(id);
-  /** The phase of the start in progress, from the server's live `project.status` events. */
-  const [phase, setPhase] = useState<string>();
-  useLiveEvent("project.status", (e) => {
-    const d = e.data as { project_id?: number; phase?: unknown };
-    if (d.project_id === id) setPhase(typeof d.phase === "string" ? d.phase : undefined);
-  });
+  /** The running start's phase: the Run's operation, the one the Output card's stepper shows (one read). */
+  const runs = useOperationsQuery({ resource: `chaincode_project:${id}` });
+  const phase = runs.data?.operations.find((o) => o.status === "running")?.phase ?? undefined;
   const log = useLiveLog(id);
   const logEnd = useRef<HTMLDivElement>(null);
   const chaincodeId = project.data?.chaincodeId ?? undefined;
