@@ -112,10 +112,11 @@ function BackupsTab({ targets }: { targets: BackupTarget[] }): ReactElement {
   const qc = useQueryClient();
   const verify = useVerifyMutation();
   const remove = useDeleteBackupMutation();
+  // Progress ticks refetch nothing (live-invalidation.ts); the end of a backup does. A verify's
+  // events refetch through the shared `backup` prefix.
   useLiveEvent("backup.progress", (e) => {
     if ((e.data as { status: string }).status !== "running") void qc.invalidateQueries({ queryKey: backupKeys.list() });
   });
-  useLiveEvent("backup.verify", () => void qc.invalidateQueries({ queryKey: backupKeys.list() }));
   return (
     <Card className="py-0">
       <div className="flex justify-end border-b p-3">
