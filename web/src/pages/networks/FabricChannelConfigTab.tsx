@@ -52,6 +52,13 @@ function DiffTable({ rows }: { rows: SettingChange[] }): ReactElement {
   );
 }
 
+/** The batch size's three whole-number fields, in the form's order. */
+const SIZE_FIELDS = [
+  ["maxMessageCount", "Max message count"],
+  ["absoluteMaxBytes", "Absolute max bytes"],
+  ["preferredMaxBytes", "Preferred max bytes"],
+] as const satisfies readonly (readonly [keyof BatchFormValues, string])[];
+
 /** Batch settings (a signed config update), external orgs, and the current config as JSON. */
 export function ChannelConfigTab({ n }: { n: FabricNetwork }): ReactElement {
   const current = useFabricChannelConfigQuery(n.id, "current");
@@ -121,33 +128,13 @@ export function ChannelConfigTab({ n }: { n: FabricNetwork }): ReactElement {
                 />
                 <FieldError message={errors.batchTimeout?.message} />
               </div>
-              <div className="grid content-start gap-2">
-                <Label htmlFor="cfg-maxMessageCount">Max message count</Label>
-                <Input
-                  id="cfg-maxMessageCount"
-                  inputMode="numeric"
-                  {...register("maxMessageCount", { validate: whole })}
-                />
-                <FieldError message={errors.maxMessageCount?.message} />
-              </div>
-              <div className="grid content-start gap-2">
-                <Label htmlFor="cfg-absoluteMaxBytes">Absolute max bytes</Label>
-                <Input
-                  id="cfg-absoluteMaxBytes"
-                  inputMode="numeric"
-                  {...register("absoluteMaxBytes", { validate: whole })}
-                />
-                <FieldError message={errors.absoluteMaxBytes?.message} />
-              </div>
-              <div className="grid content-start gap-2">
-                <Label htmlFor="cfg-preferredMaxBytes">Preferred max bytes</Label>
-                <Input
-                  id="cfg-preferredMaxBytes"
-                  inputMode="numeric"
-                  {...register("preferredMaxBytes", { validate: whole })}
-                />
-                <FieldError message={errors.preferredMaxBytes?.message} />
-              </div>
+              {SIZE_FIELDS.map(([name, label]) => (
+                <div key={name} className="grid content-start gap-2">
+                  <Label htmlFor={`cfg-${name}`}>{label}</Label>
+                  <Input id={`cfg-${name}`} inputMode="numeric" {...register(name, { validate: whole })} />
+                  <FieldError message={errors[name]?.message} />
+                </div>
+              ))}
               <div className="sm:col-span-2">
                 <FieldError message={errors.root?.message} />
               </div>

@@ -435,7 +435,7 @@ export function NodeDetailPage(): ReactElement {
             />
             <NodeTroublePanel node={n} />
             <Tabs defaultValue="overview">
-              <TabsList className="max-w-full justify-start overflow-x-auto">
+              <TabsList className="justify-start">
                 <TabsTrigger value="overview">Overview</TabsTrigger>
                 <TabsTrigger value="metrics">Metrics</TabsTrigger>
                 {n.besuNode && <TabsTrigger value="rpc">RPC console</TabsTrigger>}

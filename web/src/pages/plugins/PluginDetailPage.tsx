@@ -90,7 +90,7 @@ function PluginDetail({ plugin }: { plugin: Plugin }): ReactElement {
         }
       />
       <Tabs defaultValue="documentation">
-        <TabsList className="max-w-full justify-start overflow-x-auto">
+        <TabsList className="justify-start">
           <TabsTrigger value="documentation">Documentation</TabsTrigger>
           <TabsTrigger value="services">Services</TabsTrigger>
           <TabsTrigger value="logs">Logs</TabsTrigger>
