@@ -7,6 +7,7 @@ import {
   type Json,
   TEST_BATCH_TIMEOUT,
 } from "../../test-support/fabric-api.js";
+import { threeOrgChannel } from "./governance.fixture.js";
 
 /**
  * What a proposal's diff lists, for every operation type, against a real channel: one console
@@ -31,21 +32,12 @@ describe("proposal diffs on a real channel", () => {
     async () => {
       const h = await fabricApi();
       harness = h;
-      const orgs: Json[] = [];
-      for (const i of [1, 2, 3, 4]) {
-        orgs.push(await h.ok("POST", "/organizations", { mspId: `GovDiff${i}MSP`, name: `Gov Diff ${i}` }));
-      }
-      const ord = await h.ok("POST", "/organizations", { mspId: "GovDiffOrdMSP", name: "Gov Diff Orderers" });
-      const [orderer] = (await h.createNodes(ord, 0, 1, "govdiff-o")) as [Json];
-      const net = await h.ok("POST", "/networks/fabric", {
-        name: "govdiffchannel",
-        config: {
-          batchTimeout: TEST_BATCH_TIMEOUT,
-          peerOrganizations: orgs.slice(0, 3).map((o) => ({ id: o.id, nodeIds: [] })),
-          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
-        },
+      const { orgs, orderer, net } = await threeOrgChannel(h, {
+        msp: "GovDiff",
+        name: "Gov Diff",
+        channel: "govdiffchannel",
+        nodes: "govdiff-o",
       });
-      await h.ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
       const org4 = orgs[3];
       const propose = async (operations: Json[]): Promise<Json> =>
         h.ok("POST", P, { network_id: net.id, proposal_type: operations[0].type, operations });

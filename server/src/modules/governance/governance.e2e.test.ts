@@ -5,8 +5,8 @@ import {
   type FabricApi,
   haveFabricBinaries,
   type Json,
-  TEST_BATCH_TIMEOUT,
 } from "../../test-support/fabric-api.js";
+import { threeOrgChannel } from "./governance.fixture.js";
 
 /**
  * Channel config-update proposals on real Fabric binaries: one console holds three peer orgs of
@@ -27,21 +27,12 @@ describe("governance proposals on a real channel", () => {
     async () => {
       const h = await fabricApi();
       harness = h;
-      const orgs: Json[] = [];
-      for (const i of [1, 2, 3, 4]) {
-        orgs.push(await h.ok("POST", "/organizations", { mspId: `GovOrg${i}MSP`, name: `Gov Org ${i}` }));
-      }
-      const ord = await h.ok("POST", "/organizations", { mspId: "GovOrdMSP", name: "Gov Orderers" });
-      const [orderer] = (await h.createNodes(ord, 0, 1, "gov-o")) as [Json];
-      const net = await h.ok("POST", "/networks/fabric", {
-        name: "govchannel",
-        config: {
-          batchTimeout: TEST_BATCH_TIMEOUT,
-          peerOrganizations: orgs.slice(0, 3).map((o) => ({ id: o.id, nodeIds: [] })),
-          ordererOrganizations: [{ id: ord.id, nodeIds: [orderer.id] }],
-        },
+      const { orgs, orderer, net } = await threeOrgChannel(h, {
+        msp: "GovOrg",
+        name: "Gov Org",
+        channel: "govchannel",
+        nodes: "gov-o",
       });
-      await h.ok("POST", `/networks/fabric/${net.id}/orderers/${orderer.id}/join`);
       const org4 = orgs[3];
       const P = "/pro/networks/proposals";
 
