@@ -32,12 +32,11 @@ import {
   waitIdleIfAsked,
   type Conditions,
 } from "../support/conditions.js";
+import { numberArg } from "../support/args.js";
 import { ENTRIES, spawnConsole, waitHealthy } from "../support/spawned-console.js";
 
-const arg = (name: string, dflt: number): number =>
-  Number(process.argv[process.argv.indexOf(name) + 1] || dflt) || dflt;
-const ROWS = arg("--rows", 1000);
-const REQUESTS = arg("--requests", 20);
+const ROWS = numberArg("--rows", 1000);
+const REQUESTS = numberArg("--requests", 20);
 const PASSWORD = "bench-password-1";
 const here = dirname(fileURLToPath(import.meta.url));
 const auth = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}` };

@@ -31,12 +31,9 @@ import {
   usePortRange,
   type Json,
 } from "../support/console.js";
+import { numberArg } from "../support/args.js";
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
-};
-const BLOCKS = arg("--blocks", 10);
+const BLOCKS = numberArg("--blocks", 10);
 const here = dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {

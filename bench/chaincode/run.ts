@@ -28,6 +28,7 @@ import {
   type Conditions,
 } from "../support/conditions.js";
 import { FABRIC_VERSION as VERSION, startBenchConsole, usePortRange, type Json } from "../support/console.js";
+import { numberArg } from "../support/args.js";
 
 /** Every figure's conditions, for the closing line on how many were taken at too high a load. */
 const all: Conditions[] = [];
@@ -37,12 +38,8 @@ const taken = (cpu0: NodeJS.CpuUsage): Conditions => {
   return c;
 };
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
-};
-const REQUESTS = arg("--requests", 200);
-const CONCURRENCY = arg("--concurrency", 8);
+const REQUESTS = numberArg("--requests", 200);
+const CONCURRENCY = numberArg("--concurrency", 8);
 const here = dirname(fileURLToPath(import.meta.url));
 
 const pct = (sorted: number[], p: number): number =>

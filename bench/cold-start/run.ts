@@ -23,13 +23,10 @@ import {
   type Conditions,
 } from "../support/conditions.js";
 import { ENTRIES, requireBundle, spawnConsole, waitHealthy } from "../support/spawned-console.js";
+import { numberArg } from "../support/args.js";
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
-};
-const RUNS = arg("--runs", 10);
-const TIMEOUT_S = arg("--timeout", 30);
+const RUNS = numberArg("--runs", 10);
+const TIMEOUT_S = numberArg("--timeout", 30);
 const TARGET_MS = 300;
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -29,15 +29,12 @@ import {
 } from "../support/conditions.js";
 import { ADMIN_AUTH, adminClient } from "../support/console.js";
 import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
+import { numberArg } from "../support/args.js";
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
-};
-const ORGS = arg("--orgs", 100);
-const CLIENTS = arg("--clients", 8);
-const SECONDS = arg("--seconds", 8);
-const AFTER_S = arg("--after", 30);
+const ORGS = numberArg("--orgs", 100);
+const CLIENTS = numberArg("--clients", 8);
+const SECONDS = numberArg("--seconds", 8);
+const AFTER_S = numberArg("--after", 30);
 const SNAPSHOTS = process.argv.includes("--heap-snapshots");
 const TARGET = 1.1;
 const here = dirname(fileURLToPath(import.meta.url));

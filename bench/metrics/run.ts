@@ -28,14 +28,11 @@ import {
 } from "../support/conditions.js";
 import { adminClient, FABRIC_VERSION as VERSION, usePortRange, type Json } from "../support/console.js";
 import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
+import { numberArg } from "../support/args.js";
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
-};
-const NODES = arg("--nodes", 10);
-const SECONDS = arg("--seconds", 120);
-const INTERVAL = arg("--interval", 15);
+const NODES = numberArg("--nodes", 10);
+const SECONDS = numberArg("--seconds", 120);
+const INTERVAL = numberArg("--interval", 15);
 const here = dirname(fileURLToPath(import.meta.url));
 const MiB = 1024 * 1024;
 

@@ -24,12 +24,9 @@ import {
   type Conditions,
 } from "../support/conditions.js";
 import { FABRIC_VERSION as VERSION, startBenchConsole, usePortRange, type Json } from "../support/console.js";
+import { numberArg } from "../support/args.js";
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
-};
-const LOOPS = arg("--loops", 2);
+const LOOPS = numberArg("--loops", 2);
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Per language: the file, the line a loop rewrites, and how the new behaviour shows in TransferAsset's result. */

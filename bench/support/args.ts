@@ -1,0 +1,5 @@
+/** The number after `name` on the command line (`--runs 5`), or `dflt` when absent or not a number. */
+export function numberArg(name: string, dflt: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) || dflt : dflt;
+}
