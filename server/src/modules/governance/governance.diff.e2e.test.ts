@@ -7,7 +7,7 @@ import {
   type Json,
   TEST_BATCH_TIMEOUT,
 } from "../../test-support/fabric-api.js";
-import { threeOrgChannel } from "./governance.fixture.js";
+import { threeOrgChannel } from "../../test-support/governance-channel.js";
 
 /**
  * What a proposal's diff lists, for every operation type, against a real channel: one console

@@ -6,7 +6,7 @@ import {
   haveFabricBinaries,
   type Json,
 } from "../../test-support/fabric-api.js";
-import { threeOrgChannel } from "./governance.fixture.js";
+import { threeOrgChannel } from "../../test-support/governance-channel.js";
 
 /**
  * Channel config-update proposals on real Fabric binaries: one console holds three peer orgs of

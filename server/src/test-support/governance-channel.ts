@@ -1,4 +1,4 @@
-import { type FabricApi, type Json, TEST_BATCH_TIMEOUT } from "../../test-support/fabric-api.js";
+import { type FabricApi, type Json, TEST_BATCH_TIMEOUT } from "./fabric-api.js";
 
 /**
  * The governance e2e tests' channel: four peer orgs of which the first three are the channel's
