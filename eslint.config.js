@@ -38,8 +38,17 @@ export default tseslint.config(
   },
   {
     // Node scripts of the repository (ES modules).
-    files: ["scripts/**/*.mjs"],
+    files: ["scripts/**/*.mjs", "server/scripts/**/*.mjs"],
     languageOptions: { globals: { console: "readonly", process: "readonly" } },
+  },
+  {
+    // The bundle's entry (bundle/main.js): a CommonJS script, as the code cache needs.
+    files: ["server/scripts/**/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", process: "readonly", Buffer: "readonly", __dirname: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
     rules: {

@@ -1,37 +1,110 @@
 // Bundles the compiled server (dist/) into bundle/: what `make start` and the end-to-end tests run.
-// Node resolves, reads and compiles each of ~1,500 module files at start-up; one file with lazily
-// imported parts split into chunks (viem, the Fabric gateway, the pg driver's callers) starts ~30% faster.
+//
+// Start-up (issue 34): Node resolves, reads and compiles each of ~1,500 module files at start-up, and
+// Node 20 keeps no compile cache for ES modules. So the server is one CommonJS file (bundle/server.cjs),
+// which bundle/main.js (scripts/bundle-main.cjs) compiles with a V8 code cache written here, by one run
+// of the bundle that builds the whole app (`openapi`): a start then deserializes code instead of parsing
+// and compiling it. Parts that only some requests need stay lazy inside the file (esbuild evaluates a
+// lazily imported module on first use), and so do the Fabric protobuf namespaces (below).
 // Native and optional modules stay outside and load from node_modules as before.
-// The built-in programs that plugins run (bundle/builtins/) are bundled on their own, one file each.
+// The built-in programs that plugins run (bundle/builtins/) are bundled on their own, one ES module each.
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "bundle");
 rmSync(outdir, { recursive: true, force: true });
-// Bundled CommonJS dependencies call require() for Node built-ins.
-const banner = {
-  js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+mkdirSync(outdir, { recursive: true });
+
+// The generated protobuf code of @hyperledger/fabric-protos takes ~30 ms to evaluate, and only Fabric
+// operations use it. The server's imports of it get namespaces that load it on first use.
+const PROTO_NAMESPACES = [
+  "common",
+  "gossip",
+  "peer",
+  "discovery",
+  "ledger",
+  "gateway",
+  "orderer",
+  "transientstore",
+  "msp",
+  "google",
+];
+const lazyProtos = {
+  name: "lazy-fabric-protos",
+  setup(b) {
+    b.onResolve({ filter: /^@hyperledger\/fabric-protos$/ }, (args) =>
+      args.importer.startsWith(join(root, "dist"))
+        ? { path: "lazy-fabric-protos", namespace: "lazy-fabric-protos" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-fabric-protos" }, () => ({
+      resolveDir: root,
+      loader: "js",
+      contents: `
+let protos;
+const load = () => (protos ??= require("@hyperledger/fabric-protos"));
+const lazy = (name) => {
+  const real = () => load()[name];
+  return new Proxy({}, {
+    get: (_, key) => real()[key],
+    has: (_, key) => key in real(),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(real(), key);
+      return d && { ...d, configurable: true };
+    },
+  });
 };
+${PROTO_NAMESPACES.map((n) => `export const ${n} = lazy(${JSON.stringify(n)});`).join("\n")}
+`,
+    }));
+  },
+};
+
+// import() of a module left outside the bundle (Node built-ins, the pg driver) would need a dynamic-import
+// callback on the vm.Script, which Node 20 drops when the script comes from a code cache. They are
+// required instead, still on first use; these are all CommonJS or built-ins.
+const dynamicRequires = {
+  name: "dynamic-requires",
+  setup(b) {
+    b.onResolve({ filter: /^(node:[a-z_/]+|pg)$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: args.path, namespace: "dynamic-require" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "dynamic-require" }, (args) => ({
+      resolveDir: root,
+      loader: "js",
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+    }));
+  },
+};
+
 await build({
   entryPoints: [join(root, "dist/main.js")],
-  outdir,
-  entryNames: "[name]",
-  chunkNames: "chunks/[name]-[hash]",
+  outfile: join(outdir, "server.cjs"),
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   sourcemap: true,
   // better-sqlite3, pkcs11js and node-pty (the project shell's PTY) are native; pg is only loaded when DATABASE_URL is set; dockerode
   // (ssh2's native crypto inside) only when a container runs.
   external: ["better-sqlite3", "pg", "pkcs11js", "dockerode", "@lydell/node-pty"],
-  banner,
+  // The sources are ES modules that find files beside themselves through import.meta.url.
+  define: { "import.meta.url": "__bundleUrl" },
+  banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyProtos, dynamicRequires],
   logLevel: "warning",
 });
+// bundle/ holds CommonJS (main.js, server.cjs); builtins/ holds ES modules.
+writeFileSync(join(outdir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
+copyFileSync(join(root, "scripts/bundle-main.cjs"), join(outdir, "main.js"));
+chmodSync(join(outdir, "main.js"), 0o755);
+
 // fabric-rest-gateway.js runs as `node <builtins>/fabric-rest-gateway.js` from a plugin's folder,
 // where there is no node_modules: fabric-gateway and grpc-js go inside, with no chunks.
 await build({
@@ -43,6 +116,22 @@ await build({
   target: "node20",
   // Only fabric-gateway's HSM signer needs it, and it is loaded when that signer is made.
   external: ["pkcs11js"],
-  banner,
+  // Bundled CommonJS dependencies call require() for Node built-ins.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   logLevel: "warning",
 });
+writeFileSync(join(outdir, "builtins/package.json"), `${JSON.stringify({ type: "module" })}\n`);
+
+// The code cache: one run of the bundle that builds the whole app (on a throwaway SQLite database) and
+// writes the cache at its exit.
+const scratch = mkdtempSync(join(tmpdir(), "chainlaunch-code-cache-"));
+try {
+  execFileSync(process.execPath, [join(outdir, "main.js"), "openapi", "--out", join(scratch, "openapi.json")], {
+    env: { ...process.env, CHAINLAUNCH_CODE_CACHE: "write", CHAINLAUNCH_DATA: scratch, LOG_LEVEL: "silent" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

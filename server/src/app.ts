@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
@@ -81,6 +81,22 @@ function defaultWebDist(): string {
   return resolve(here, "../../web/dist");
 }
 
+/** The web app's files as URL paths ("/assets/x.js"), read once at start-up like the build left them. */
+function webFiles(root: string): Set<string> {
+  const out = new Set<string>();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name)
+      .slice(root.length)
+      .split("\\")
+      .join("/");
+    const url = path.startsWith("/") ? path : `/${path}`;
+    // Dot files were never served (the per-file routes left them out too).
+    if (!url.split("/").some((segment) => segment.startsWith("."))) out.add(url);
+  }
+  return out;
+}
+
 async function ensureFirstAdmin(users: UsersRepo, password: string | undefined): Promise<string | undefined> {
   if ((await users.count()) > 0) return undefined;
   const generated = password ? undefined : randomBytes(12).toString("base64url");
@@ -130,7 +146,13 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   if (orphans) app.log.warn({ keys: orphans }, "removed keys left pending by an interrupted creation");
 
   const usersRepo = createUsersRepo(db, dialect);
-  const generatedAdminPassword = await ensureFirstAdmin(usersRepo, config.adminPassword);
+  // The first admin's password hash (scrypt, ~50 ms in libuv's thread pool) runs while the routes are
+  // registered; the admin row is there before the server is ready. Settled here so that a failure is
+  // no unhandled rejection while it waits.
+  const firstAdmin = ensureFirstAdmin(usersRepo, config.adminPassword).then(
+    (password) => ({ password }),
+    (err: unknown) => ({ err }),
+  );
   const bus = createEventBus((err, event) => app.log.error({ err, eventType: event.type }, "event listener failed"));
   const audit = createAuditService({ repo: createAuditRepo(db), log: app.log });
   const auth = createAuthService({
@@ -230,12 +252,30 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   if (spa) {
     // preCompressed: the build writes .br and .gz beside each asset; those are sent as they are.
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, preCompressed: true });
+    // One wildcard route serves the files the build wrote (a route per file was ~1,000 routes and a
+    // tenth of the start-up); any other path goes on to the not-found handler (the SPA fallback).
+    const files = webFiles(webDist);
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: true,
+      index: false,
+      preCompressed: true,
+      // sendFile("index.html") asks for a path without the leading slash.
+      allowedPath: (pathname) => files.has(pathname.startsWith("/") ? pathname : `/${pathname}`),
+    });
     app.get("/", { schema: { hide: true } }, (_req, reply) => reply.type("text/html").sendFile("index.html"));
   } else {
     app.log.warn({ webDist }, "web app not built; serving the API only");
   }
 
+  const admin = await firstAdmin;
+  if ("err" in admin) {
+    await modules?.stop().catch(() => undefined);
+    await app.close().catch(() => undefined);
+    await database.close();
+    throw admin.err;
+  }
+  const generatedAdminPassword = admin.password;
   await app.ready();
   let closeStep = "";
   return {

@@ -192,13 +192,17 @@ const DOC_SCHEMA = {
   },
 } as const;
 
-/** One Ajv for plugin documents and parameter schemas: `x-source` is a keyword with its own vocabulary. */
-function newAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: true });
-  ajv.addKeyword({ keyword: "x-source", metaSchema: { enum: [...X_SOURCES] } });
-  return ajv;
+let shared: Ajv | undefined;
+/**
+ * One Ajv for plugin documents and parameter schemas: `x-source` is a keyword with its own vocabulary.
+ * Made on first use: compiling its meta-schemas took ~40 ms of every start-up.
+ */
+function ajv(): Ajv {
+  if (shared) return shared;
+  shared = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: true });
+  shared.addKeyword({ keyword: "x-source", metaSchema: { enum: [...X_SOURCES] } });
+  return shared;
 }
-const ajv = newAjv();
 let docValidator: ValidateFunction | undefined;
 
 const pathOf = (instancePath: string, prefix: string): string =>
@@ -292,9 +296,9 @@ function semanticProblems(
     if (!(r in props))
       out.push({ path: ["spec", "parameters", "required", i], message: `'${r}' is not one of the properties` });
   });
-  const schemaOk = ajv.validateSchema(withoutDialect(spec.parameters));
+  const schemaOk = ajv().validateSchema(withoutDialect(spec.parameters));
   if (!schemaOk)
-    for (const p of ajvProblems(ajv.errors, ""))
+    for (const p of ajvProblems(ajv().errors, ""))
       out.push({
         path: ["spec", "parameters", ...p.path.split(/\.|\[|\]/).filter(Boolean)],
         message: `not a valid JSON Schema: ${p.message}`,
@@ -309,7 +313,7 @@ function semanticProblems(
   }
   if (schemaOk && !out.length) {
     try {
-      ajv.compile(withoutDialect(spec.parameters));
+      ajv().compile(withoutDialect(spec.parameters));
     } catch (e) {
       out.push({ path: ["spec", "parameters"], message: `not a valid JSON Schema: ${errorText(e)}` });
     }
@@ -379,7 +383,7 @@ function checkDoc(
     inner?: { line: number; column: number },
   ) => { line: number; column: number } | undefined,
 ): PluginDoc {
-  docValidator ??= ajv.compile(DOC_SCHEMA);
+  docValidator ??= ajv().compile(DOC_SCHEMA);
   const copy = structuredClone(value);
   if (!docValidator(copy)) {
     throw new PluginFormatError(
@@ -459,7 +463,7 @@ const valueValidators = new WeakMap<object, ValidateFunction>();
 export function checkParameterValues(doc: PluginDoc, values: unknown): Record<string, unknown> {
   let validate = valueValidators.get(doc.spec.parameters);
   if (!validate) {
-    validate = ajv.compile(withoutDialect(doc.spec.parameters));
+    validate = ajv().compile(withoutDialect(doc.spec.parameters));
     valueValidators.set(doc.spec.parameters, validate);
   }
   const copy = structuredClone(values ?? {});
