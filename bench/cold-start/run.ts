@@ -31,7 +31,19 @@ const TARGET_MS = 300;
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** One start: its time to the first 200 and its conditions, or why it never answered. */
-type Run = { ms: number; conditions: Conditions } | { failed: string; conditions: Conditions };
+type Run =
+  | { ms: number; conditions: Conditions; codeCache?: string }
+  | { failed: string; conditions: Conditions; codeCache?: string };
+
+/**
+ * The baseline measured in the same run: Node itself starting a plain `node:http` server that answers
+ * /healthz, the floor any Node server on this machine starts from (Node's own start-up and listening).
+ */
+const NODE_FLOOR = `import { createServer } from "node:http";
+createServer((_req, res) => { res.setHeader("content-type", "application/json"); res.end('{"status":"ok"}'); })
+  .listen(Number(process.env.PORT), process.env.HOST);
+process.on("SIGTERM", () => process.exit(0));
+`;
 
 /** Starts `entry` on `dataDir` once, to the first 200, and stops it. */
 async function once(entry: string, dataDir: string, port: number, timeoutS = TIMEOUT_S): Promise<Run> {
@@ -39,9 +51,9 @@ async function once(entry: string, dataDir: string, port: number, timeoutS = TIM
   const c = spawnConsole(entry, dataDir, port);
   try {
     const h = await waitHealthy(c, t0, timeoutS * 1000);
-    return { ms: h.ms, conditions: conditions(h.cpuS) };
+    return { ms: h.ms, conditions: conditions(h.cpuS), codeCache: c.codeCache() };
   } catch (err) {
-    return { failed: reasonOf(err), conditions: conditions(null) };
+    return { failed: reasonOf(err), conditions: conditions(null), codeCache: c.codeCache() };
   } finally {
     await c.stop();
   }
@@ -71,13 +83,20 @@ async function main(): Promise<void> {
   requireBundle();
   await waitIdleIfAsked();
   const port = await freePort();
-  const entries = Object.entries(ENTRIES).filter(([, path]) => existsSync(path));
+  const floorDir = mkdtempSync(join(tmpdir(), "cl-bench-node-floor-"));
+  const floor = join(floorDir, "floor.mjs");
+  writeFileSync(floor, NODE_FLOOR);
+  const entries: [string, string][] = [
+    ["node floor (plain node:http server, baseline)", floor],
+    ...Object.entries(ENTRIES).filter(([, path]) => existsSync(path)),
+  ];
   const all: Conditions[] = [];
   const summary: Record<string, unknown>[] = [];
   try {
     for (const [name, entry] of entries) {
-      for (const fresh of [true, false]) {
-        const label = `${name}, ${fresh ? "fresh" : "existing"} data dir`;
+      // The baseline has no data directory: once is enough.
+      for (const fresh of entry === floor ? [true] : [true, false]) {
+        const label = entry === floor ? name : `${name}, ${fresh ? "fresh" : "existing"} data dir`;
         let runs: Run[];
         try {
           runs = await series(entry, fresh, port);
@@ -94,6 +113,7 @@ async function main(): Promise<void> {
             ms: "ms" in r ? r.ms : null,
             load1: r.conditions.load1,
             consoleCpuS: r.conditions.consoleCpuS,
+            codeCache: r.codeCache ?? "",
             note: "failed" in r ? r.failed : conditionColumns(r.conditions).note,
           })),
         );
@@ -115,8 +135,12 @@ async function main(): Promise<void> {
         };
         const figure = `median ${mid.ms} ms (min ${byMs[0]!.ms}, max ${byMs[byMs.length - 1]!.ms}), target ≤ ${TARGET_MS} ms`;
         const flag = loadFlag(c);
+        const states = ok.map((r) => r.codeCache).filter((x): x is string => !!x);
+        const cache = states.length
+          ? `; code cache used in ${states.filter((x) => x === "used").length} of ${ok.length} runs`
+          : "";
         console.log(
-          `${label}: cold start ${figure} (max load ${c.load1}, console CPU median ${c.consoleCpuS} s)` +
+          `${label}: cold start ${figure} (max load ${c.load1}, console CPU median ${c.consoleCpuS} s${cache})` +
             (flag ? ` ${flag}` : "") +
             (failed ? `; ${failed} of ${runs.length} runs failed` : ""),
         );
@@ -137,6 +161,7 @@ async function main(): Promise<void> {
     }
   } finally {
     releasePorts(port);
+    rmSync(floorDir, { recursive: true, force: true });
   }
   console.log("");
   reportLoad(all);
