@@ -48,6 +48,11 @@ export interface CertificateSpec {
   extKeyUsage?: ExtKeyUsageName[];
   /** Issuing CA key; self-signed when absent. */
   signingKeyId?: number | null;
+  /**
+   * The row of `signingKeyId` when the caller has just read or made it (an organization's CA while it
+   * makes the organization's identities), so it isn't read again; ignored when the ids differ.
+   */
+  issuerRow?: KeyWithProviderRow;
 }
 
 export interface CreateKeyParams {
@@ -165,14 +170,17 @@ export function createKeysService(deps: {
     const at = now();
     const validity = { notAfter: new Date(at.getTime() + (cert.validForMs ?? DEFAULT_VALIDITY_MS)) };
     if (cert.signingKeyId) {
-      const issuerRow = await repo.byId(cert.signingKeyId);
+      const issuerRow =
+        cert.issuerRow?.id === cert.signingKeyId ? cert.issuerRow : await repo.byId(cert.signingKeyId);
       if (!issuerRow) throw new InputError(`caKeyId: key ${cert.signingKeyId} not found`, { field: "caKeyId" });
       if (!issuerRow.certificate || issuerRow.is_ca !== 1) {
         throw new InputError(`caKeyId: key ${cert.signingKeyId} ("${issuerRow.name}") is not a CA`, {
           field: "caKeyId",
         });
       }
-      const providerCa = await providerCaOf(issuerRow);
+      // One provider lookup for both questions: does the provider issue, and else who signs.
+      const { driver: issuerDriver } = await providers.driverFor(issuerRow.provider_id);
+      const providerCa = issuerDriver.certificateAuthority?.(material(issuerRow));
       if (providerCa) {
         // The provider issues: it gets a request signed by the subject's own key, never the key.
         const subjectSigner = await selfSigner();
@@ -191,7 +199,7 @@ export function createKeysService(deps: {
           { issuer: "caKeyId" },
         );
       }
-      const signer = await signerFor(issuerRow.id);
+      const signer = await issuerDriver.signer(material(issuerRow));
       return withNamedInput(
         () =>
           issueCertificate({
@@ -267,7 +275,8 @@ export function createKeysService(deps: {
         updated_at: ts,
       }),
     );
-    return mustGet(inserted.id);
+    // The row as mustGet would read it back (keys.* and its provider's name and type), without the read.
+    return { ...inserted, provider_name: provider.name, provider_type: provider.type };
   }
 
   /**
