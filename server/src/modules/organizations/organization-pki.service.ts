@@ -100,24 +100,25 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
       const tlsCa = await make(`${p.mspId}-tls-ca`, ca(`tlsca.${p.mspId}`));
       const org = { msp_id: p.mspId };
       const common = { validForMs: p.certValidForMs, location: p.subject };
-      const adminSign = await make(
-        `${p.mspId}-admin-sign`,
-        identitySpec(org, signCa.id, "sign", { ...common, commonName: `admin@${p.mspId}`, role: "admin" }),
-      );
-      const adminTls = await make(
-        `${p.mspId}-admin-tls`,
-        identitySpec(org, tlsCa.id, "tls", {
+      // The CA rows were just made: the identities' certificates are issued without reading them again.
+      const adminSign = await make(`${p.mspId}-admin-sign`, {
+        ...identitySpec(org, signCa.id, "sign", { ...common, commonName: `admin@${p.mspId}`, role: "admin" }),
+        issuerRow: signCa,
+      });
+      const adminTls = await make(`${p.mspId}-admin-tls`, {
+        ...identitySpec(org, tlsCa.id, "tls", {
           ...common,
           commonName: `admin@${p.mspId}`,
           role: "admin",
           dnsNames: ["localhost"],
           ipAddresses: ["127.0.0.1"],
         }),
-      );
-      const clientSign = await make(
-        `${p.mspId}-client-sign`,
-        identitySpec(org, signCa.id, "sign", { ...common, commonName: `client@${p.mspId}`, role: "client" }),
-      );
+        issuerRow: tlsCa,
+      });
+      const clientSign = await make(`${p.mspId}-client-sign`, {
+        ...identitySpec(org, signCa.id, "sign", { ...common, commonName: `client@${p.mspId}`, role: "client" }),
+        issuerRow: signCa,
+      });
       return { providerId: signCa.provider_id, signCa, tlsCa, adminSign, adminTls, clientSign };
     },
 
