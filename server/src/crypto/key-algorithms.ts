@@ -176,7 +176,24 @@ export function loadPublicKey(input: string | Uint8Array | KeyObject): KeyObject
 
 /** PKCS#8 PEM. Only for encryption at rest and keystore files; never for API responses. */
 export function privateKeyToPem(key: KeyObject): string {
-  return key.export({ type: "pkcs8", format: "pem" }) as string;
+  const spec = keySpecOf(key);
+  if (spec.algorithm !== "EC") return key.export({ type: "pkcs8", format: "pem" }) as string;
+  // The bytes OpenSSL's PKCS#8 encoder writes for an EC key (RFC 5208 around RFC 5915's ECPrivateKey,
+  // curve named once in the outer algorithm, public point included), written here: the encoder costs
+  // ~0.06 ms a call, the JWK export this reads from a tenth of that.
+  const d = leftPad(Buffer.from(key.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
+  const pkcs8 = der.sequence(
+    der.integer(0),
+    der.sequence(der.oid(EC_PUBLIC_KEY_OID), der.oid(CURVE_OID[spec.curve])),
+    der.octetString(
+      der.sequence(
+        der.integer(1),
+        der.octetString(d),
+        der.explicit(1, der.bitString(ecPoint(loadPublicKey(key), spec.curve))),
+      ),
+    ),
+  );
+  return pem(pkcs8, "PRIVATE KEY");
 }
 
 /** SubjectPublicKeyInfo PEM ("-----BEGIN PUBLIC KEY-----"). */
