@@ -26,8 +26,10 @@ import { nowIso } from "../../db/db.js";
 import type { Database } from "../../db/types.js";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import type { KeyProvidersService } from "../key-providers/key-providers.service.js";
+import type { KeyProviderRow } from "../key-providers/key-providers.repo.js";
 import {
   type GeneratedKey,
+  type KeyProviderDriver,
   type ProviderCertificateAuthority,
   type StoredKeyMaterial,
 } from "../key-providers/provider.js";
@@ -38,6 +40,12 @@ import type { CertificateRequest, CreateKeyBody, KeyResponse, PagedKeysResponse 
 import type { KeyFilter, KeyRow, KeysRepo, KeyWithProviderRow } from "./keys.repo.js";
 
 const DEFAULT_VALIDITY_MS = 365 * 86_400_000;
+
+/** A key provider looked up once for several keys (an organization's five): its row and driver. */
+export interface ProviderChoice {
+  row: KeyProviderRow;
+  driver: KeyProviderDriver;
+}
 
 /** Certificate to attach when creating or re-certifying a key. */
 export interface CertificateSpec {
@@ -53,6 +61,8 @@ export interface CertificateSpec {
    * makes the organization's identities), so it isn't read again; ignored when the ids differ.
    */
   issuerRow?: KeyWithProviderRow;
+  /** The provider of `issuerRow` when the caller has looked it up; ignored for another provider. */
+  issuerProvider?: ProviderChoice;
 }
 
 export interface CreateKeyParams {
@@ -73,6 +83,11 @@ export interface CreateKeyParams {
    * that lives.
    */
   exportable?: boolean;
+  /**
+   * The provider, as {@link KeysService.provider} chose it for `providerId` and `exportable`, when the
+   * caller creates several keys at once; else it is looked up here.
+   */
+  provider?: ProviderChoice;
 }
 
 /** Something that may hold on to a key (an organization, a node). Returns who, or null. */
@@ -179,7 +194,10 @@ export function createKeysService(deps: {
         });
       }
       // One provider lookup for both questions: does the provider issue, and else who signs.
-      const { driver: issuerDriver } = await providers.driverFor(issuerRow.provider_id);
+      const { driver: issuerDriver } =
+        cert.issuerProvider?.row.id === issuerRow.provider_id
+          ? cert.issuerProvider
+          : await providers.driverFor(issuerRow.provider_id);
       const providerCa = issuerDriver.certificateAuthority?.(material(issuerRow));
       if (providerCa) {
         // The provider issues: it gets a request signed by the subject's own key, never the key.
@@ -229,9 +247,7 @@ export function createKeysService(deps: {
   }
 
   async function createKey(params: CreateKeyParams): Promise<KeyWithProviderRow> {
-    const { row: provider, driver } = params.exportable
-      ? await providers.resolveExportable(params.providerId)
-      : await providers.resolve(params.providerId);
+    const { row: provider, driver } = params.provider ?? (await chooseProvider(params.providerId, params.exportable));
     let generated: GeneratedKey;
     let cert: IssuedCertificate | undefined;
     const wanted = params.certificate;
@@ -277,6 +293,11 @@ export function createKeysService(deps: {
     );
     // The row as mustGet would read it back (keys.* and its provider's name and type), without the read.
     return { ...inserted, provider_name: provider.name, provider_type: provider.type };
+  }
+
+  /** The provider a new key goes to: `providerId` or the default; for an exportable key, one that exports. */
+  async function chooseProvider(providerId?: number | null, exportable?: boolean): Promise<ProviderChoice> {
+    return exportable ? providers.resolveExportable(providerId) : providers.resolve(providerId);
   }
 
   /**
@@ -380,6 +401,8 @@ export function createKeysService(deps: {
     },
 
     createKey,
+    /** Looks up once the provider for several keys made together (pass it to createKey as `provider`). */
+    provider: chooseProvider,
     row: mustGet,
     rows: (ids: number[], trx?: Transaction<Database>) => repo.byIds(ids, trx),
     signerFor,
