@@ -266,10 +266,11 @@ async function buildCertificate(p: {
   const signature = await signatureOver(tbs, p.signer);
   const pem = der.pem(der.sequence(tbs, algorithm, der.bitString(signature)), "CERTIFICATE");
   // A key provider can sign wrongly (a KMS that hashes a digest again): such a certificate would be
-  // stored and then refused by every Fabric node. Every certificate is checked before it is used:
-  // its signature over the TBS bytes against the signer's public key, which is what
+  // stored and then refused by every Fabric node. Every certificate a provider signs is checked before
+  // it is used: its signature over the TBS bytes against the signer's public key, which is what
   // X509Certificate.verify checks, without OpenSSL parsing the whole certificate (~0.2 ms each).
-  if (!verifyMessage(p.signer.publicKey, tbs, signature)) {
+  // OpenSSL signing in this process with the key it holds (the database provider) is not checked.
+  if (!p.signer.inProcess && !verifyMessage(p.signer.publicKey, tbs, signature)) {
     const x509 = new X509Certificate(pem);
     throw new SignatureCheckError(
       `the signature over the certificate for "${x509.subject.replace(/\n/g, ", ")}" does not verify against the signing key's public key: ` +
