@@ -43,7 +43,11 @@ const pct = (sorted: number[], p: number): number =>
   Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN).toFixed(1));
 
 /** One GET on a keep-alive agent with gzip accepted: status, ms, and the body as sent (still compressed). */
-function get(agent: Agent, base: URL, path: string): Promise<{ status: number; ms: number; body: Buffer; gzip: boolean }> {
+function get(
+  agent: Agent,
+  base: URL,
+  path: string,
+): Promise<{ status: number; ms: number; body: Buffer; gzip: boolean }> {
   const t = performance.now();
   return new Promise((res, rej) => {
     const req = request(
@@ -101,9 +105,11 @@ async function loadList(base: string, pid: number, path: string, orgs: number, e
   if (items !== expect) throw new Error(`GET ${path}: ${items} items, expected ${expect}`);
   // A second of warm-up, as a client that has been polling would find the console.
   const warmEnd = performance.now() + 1000;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (performance.now() < warmEnd) await get(agent, url, path);
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < warmEnd) await get(agent, url, path);
+    }),
+  );
   const ms: number[] = [];
   const cpu0 = processCpuSeconds(pid) ?? NaN;
   const t0 = performance.now();

@@ -211,7 +211,10 @@ export function publicKeyToDer(key: KeyObject): Buffer {
     // an EC key's SPKI is fixed bytes around its point (RFC 5480), so it is written here from the point.
     spki =
       spec.algorithm === "EC"
-        ? der.sequence(der.sequence(der.oid(EC_PUBLIC_KEY_OID), der.oid(CURVE_OID[spec.curve])), der.bitString(ecPoint(pub, spec.curve)))
+        ? der.sequence(
+            der.sequence(der.oid(EC_PUBLIC_KEY_OID), der.oid(CURVE_OID[spec.curve])),
+            der.bitString(ecPoint(pub, spec.curve)),
+          )
         : pub.export({ type: "spki", format: "der" });
     spkiOf.set(pub, spki);
   }

@@ -185,8 +185,7 @@ export function createKeysService(deps: {
     const at = now();
     const validity = { notAfter: new Date(at.getTime() + (cert.validForMs ?? DEFAULT_VALIDITY_MS)) };
     if (cert.signingKeyId) {
-      const issuerRow =
-        cert.issuerRow?.id === cert.signingKeyId ? cert.issuerRow : await repo.byId(cert.signingKeyId);
+      const issuerRow = cert.issuerRow?.id === cert.signingKeyId ? cert.issuerRow : await repo.byId(cert.signingKeyId);
       if (!issuerRow) throw new InputError(`caKeyId: key ${cert.signingKeyId} not found`, { field: "caKeyId" });
       if (!issuerRow.certificate || issuerRow.is_ca !== 1) {
         throw new InputError(`caKeyId: key ${cert.signingKeyId} ("${issuerRow.name}") is not a CA`, {

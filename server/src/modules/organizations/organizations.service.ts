@@ -173,7 +173,13 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
             [material.clientSign, "client", "sign"],
           ];
           await repo.insertKeys(
-            links.map(([key, role, purpose]) => ({ organization_id: inserted.id, key_id: key.id, role, purpose, created_at: ts })),
+            links.map(([key, role, purpose]) => ({
+              organization_id: inserted.id,
+              key_id: key.id,
+              role,
+              purpose,
+              created_at: ts,
+            })),
             trx,
           );
           await keys.activate(
