@@ -1,5 +1,4 @@
-import { promisify } from "node:util";
-import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type ZlibOptions } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync, type ZlibOptions } from "node:zlib";
 import compress from "@fastify/compress";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
@@ -7,23 +6,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
- * Up to this size a JSON body is compressed on the event loop: ~0.3 ms at most (gzip level 1 runs at
- * ~6 ms/MB, brotli 1 at ~2.5), less than a trip through the thread pool costs. Larger bodies (list pages)
- * are compressed in the pool, in one pass, while the event loop serves other requests.
+ * Up to this size a JSON body is compressed here, on the event loop, in one call: ~0.3 ms at most (gzip
+ * level 1 runs at ~6 ms/MB, brotli 1 at ~2.5), where @fastify/compress's stream chain cost ~0.3 ms even for
+ * one organization. Larger bodies (list pages) stay on @fastify/compress's streams, which compress in the
+ * thread pool in 16 KB steps: compressing a 190 KB page whole (its copy as one Buffer, its output in one
+ * piece) left the console's RSS ~40% above its pre-burst level 45 s after `bench/memory-burst`, where the
+ * streams' small buffers came back within 13 s.
  */
 export const INLINE_COMPRESSION_MAX_BYTES = 64 * 1024;
 
-/**
- * The output buffer for a body compressed in the pool: one buffer for a whole page (JSON compresses to a third
- * or less; a 1,000-row organization page gzips to ~600 KB) instead of zlib's 16 KB steps, each a trip through
- * the pool; at most 1 MiB.
- */
-const poolChunkBytes = (size: number): number => Math.min(1024 * 1024, Math.max(16 * 1024, Math.ceil(size / 2)));
-
 const BROTLI_PARAMS = { [constants.BROTLI_PARAM_QUALITY]: 1 };
 const GZIP_OPTIONS: ZlibOptions = { level: 1 };
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
 
 export type ResponseEncoding = "br" | "gzip";
 
@@ -51,18 +44,10 @@ export function negotiateEncoding(header: string | string[] | undefined): Respon
   return q.br >= q.gzip ? "br" : "gzip";
 }
 
-/** Compresses a whole body: inline when small, in the thread pool in one pass when large. */
-export async function compressBody(body: Buffer, encoding: ResponseEncoding): Promise<Buffer> {
-  const inline = body.length <= INLINE_COMPRESSION_MAX_BYTES;
-  if (encoding === "br") {
-    const params = { ...BROTLI_PARAMS, [constants.BROTLI_PARAM_SIZE_HINT]: body.length };
-    return inline
-      ? brotliCompressSync(body, { params })
-      : brotliAsync(body, { params, chunkSize: poolChunkBytes(body.length) });
-  }
-  return inline
-    ? gzipSync(body, GZIP_OPTIONS)
-    : gzipAsync(body, { ...GZIP_OPTIONS, chunkSize: poolChunkBytes(body.length) });
+/** Compresses a whole (small) body in one call. */
+export function compressBody(body: Buffer, encoding: ResponseEncoding): Buffer {
+  if (encoding === "gzip") return gzipSync(body, GZIP_OPTIONS);
+  return brotliCompressSync(body, { params: { ...BROTLI_PARAMS, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
 
 const isJson = (type: unknown): boolean => typeof type === "string" && /^application\/json(;|$)/i.test(type);
@@ -75,11 +60,10 @@ function addVary(reply: FastifyReply): void {
 }
 
 /**
- * JSON bodies (every API answer) compressed in one call, sent with a Content-Length. The
- * @fastify/compress route pipeline built a stream chain per response (~0.3 ms even for one
- * organization) and wrote a 1,000-row page in 16 KB chunked pieces; profiles of the organization
- * create and list showed it as a large share of their CPU. Anything else (streams, files, text) is
- * left to @fastify/compress, which skips a body that already has a Content-Encoding.
+ * Small JSON bodies (one organization, a short list) compressed in one call and sent with a
+ * Content-Length: the @fastify/compress route pipeline built a stream chain per response, ~0.3 ms of an
+ * organization create's ~6 CPU-ms. Anything else (larger JSON, streams, files, text) is left to
+ * @fastify/compress, which skips a body that already has a Content-Encoding.
  */
 async function compressJson(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
@@ -87,11 +71,11 @@ async function compressJson(req: FastifyRequest, reply: FastifyReply, payload: u
   const current = reply.getHeader("content-encoding");
   if (current !== undefined && current !== "identity") return payload;
   if (req.headers["x-no-compression"] !== undefined) return payload;
-  const body = typeof payload === "string" ? Buffer.from(payload) : payload;
-  if (body.length < COMPRESSION_THRESHOLD_BYTES) return payload;
+  const size = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
+  if (size < COMPRESSION_THRESHOLD_BYTES || size > INLINE_COMPRESSION_MAX_BYTES) return payload;
   const encoding = negotiateEncoding(req.headers["accept-encoding"]);
   if (!encoding) return payload;
-  const compressed = await compressBody(body, encoding);
+  const compressed = compressBody(typeof payload === "string" ? Buffer.from(payload) : payload, encoding);
   addVary(reply);
   reply.header("content-encoding", encoding);
   reply.removeHeader("content-length");
