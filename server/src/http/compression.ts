@@ -71,6 +71,8 @@ async function compressJson(req: FastifyRequest, reply: FastifyReply, payload: u
   const current = reply.getHeader("content-encoding");
   if (current !== undefined && current !== "identity") return payload;
   if (req.headers["x-no-compression"] !== undefined) return payload;
+  // A string has at least as many bytes as UTF-16 units: a long one is known to be over the limit unmeasured.
+  if (payload.length > INLINE_COMPRESSION_MAX_BYTES) return payload;
   const size = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
   if (size < COMPRESSION_THRESHOLD_BYTES || size > INLINE_COMPRESSION_MAX_BYTES) return payload;
   const encoding = negotiateEncoding(req.headers["accept-encoding"]);
