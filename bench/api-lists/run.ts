@@ -11,6 +11,9 @@
  * Every figure carries its conditions (bench/support/conditions.ts): the 1-minute load and the CPU
  * seconds used while it was measured (this process for the in-process lists, client included; the
  * spawned console's own from /proc for cold starts). A cold start that fails says why.
+ *
+ * Issue 34's figures (organization create, and the lists with 8 keep-alive gzip clients, on a spawned
+ * console whose CPU is its own) come from `bench/api-lists/spawned.ts`.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,7 +6,7 @@
  * Target (issue 34): RSS back within 10% of the pre-burst level within 30 s.
  *
  *   npm run build -w server && npx tsx bench/memory-burst/run.ts [--orgs N] [--clients C] [--seconds S]
- *     [--heap-snapshots] [--wait-idle[=SECONDS]]
+ *     [--heap-snapshots] [--entry path/to/main.js] [--wait-idle[=SECONDS]]
  *
  * `--heap-snapshots` starts the console with `--heapsnapshot-signal=SIGUSR2` and takes a snapshot
  * after the pre-burst reading and after the 30 s (files kept under results/). Taking one grows the
@@ -14,7 +14,7 @@
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   conditionColumns,
@@ -28,7 +28,7 @@ import {
   type Conditions,
 } from "../support/conditions.js";
 import { ADMIN_AUTH, adminClient } from "../support/console.js";
-import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
+import { ENTRIES, requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
 import { numberArg } from "../support/args.js";
 
 const ORGS = numberArg("--orgs", 100);
@@ -36,6 +36,9 @@ const CLIENTS = numberArg("--clients", 8);
 const SECONDS = numberArg("--seconds", 8);
 const AFTER_S = numberArg("--after", 30);
 const SNAPSHOTS = process.argv.includes("--heap-snapshots");
+const entryAt = process.argv.indexOf("--entry");
+/** `--entry path/to/main.js`: another build (e.g. a copy of main's bundle) for a before/after pair. */
+const ENTRY = entryAt >= 0 ? resolve(process.argv[entryAt + 1]!) : ENTRIES.bundle;
 const TARGET = 1.1;
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -110,7 +113,7 @@ async function main(): Promise<void> {
     process.chdir(snapDir); // Node writes signal snapshots to the console's working directory, which is ours
   }
   const nodeArgs = SNAPSHOTS ? ["--heapsnapshot-signal=SIGUSR2"] : [];
-  const c = await startSpawnedConsole("mem", undefined, 60_000, nodeArgs);
+  const c = await startSpawnedConsole("mem", ENTRY, 60_000, nodeArgs);
   const all: Conditions[] = [];
   const at = (): Conditions => {
     const x = conditions(processCpuSeconds(c.pid));
@@ -162,6 +165,10 @@ async function main(): Promise<void> {
       });
       if (backAt === null && rss !== null && rss <= before * TARGET) backAt = s;
     }
+    if (c.child.exitCode !== null || c.child.signalCode !== null)
+      console.log(
+        `the console exited during the readings (code ${c.child.exitCode}, signal ${c.child.signalCode}; stderr: ${c.stderrTail() || "empty"})`,
+      );
     if (SNAPSHOTS) snapshots.push(await heapSnapshot(c.pid, snapDir));
     console.log(`\nRSS every second after the burst (before: ${before} MiB)`);
     console.table(rows);

@@ -379,3 +379,42 @@ describe("certificate requests (PKCS#10)", () => {
     expect(out).not.toContain("Subject Alternative Name");
   });
 });
+
+describe("the signature check of a provider's signer", () => {
+  const subject = { commonName: "peer0.org1.example.com", organization: ["Org1MSP"] };
+  it("refuses a certificate a remote signer signed wrongly, naming its subject, and accepts a right one", async () => {
+    const { kp, issuer } = await makeCa({ algorithm: "EC", curve: "P-256" });
+    const leaf = await generateKeyPair({ algorithm: "EC", curve: "P-256" });
+    const local = localSigner(kp.privateKey);
+    // A remote signer as a KMS is: no inProcess flag. One signs the bytes, one something else.
+    const remote = { spec: local.spec, publicKey: local.publicKey, sign: local.sign };
+    const wrong = {
+      ...remote,
+      sign: (data: Uint8Array) => local.sign(Buffer.concat([Buffer.from(data), Buffer.from([0])])),
+    };
+    const issue = (signer: typeof remote) =>
+      issueCertificate({
+        issuer: { ...issuer, signer },
+        publicKey: leaf.publicKey,
+        subject,
+        validity: { notAfter: days(30) },
+      });
+    const good = await issue(remote);
+    expect(new X509Certificate(good.pem).verify(kp.publicKey)).toBe(true);
+    await expect(issue(wrong)).rejects.toThrow(
+      /"CN=peer0.org1.example.com, O=Org1MSP|O=Org1MSP, CN=peer0.org1.example.com" does not verify/,
+    );
+  });
+  it("is skipped for the in-process signer, whose certificates verify", async () => {
+    const { kp, issuer } = await makeCa({ algorithm: "EC", curve: "P-256" });
+    expect(issuer.signer.inProcess).toBe(true);
+    const leaf = await generateKeyPair({ algorithm: "EC", curve: "P-256" });
+    const cert = await issueCertificate({
+      issuer,
+      publicKey: leaf.publicKey,
+      subject,
+      validity: { notAfter: days(30) },
+    });
+    expect(new X509Certificate(cert.pem).verify(kp.publicKey)).toBe(true);
+  });
+});

@@ -9,6 +9,7 @@ import {
   publicKeyToDer,
   signatureHashOf,
   subjectKeyIdentifier,
+  verifyMessage,
   type KeySpec,
 } from "./key-algorithms.js";
 import type { CertificateSigner } from "./signer.js";
@@ -224,13 +225,15 @@ export function signatureAlgorithm(spec: KeySpec): Buffer {
  * low S) become the DER Ecdsa-Sig-Value X.509 carries.
  */
 export async function signTbs(tbs: Buffer, algorithm: Buffer, signer: CertificateSigner): Promise<Buffer> {
+  return der.sequence(tbs, algorithm, der.bitString(await signatureOver(tbs, signer)));
+}
+
+/** The signature over `tbs` as X.509 carries it (ECDSA as a DER Ecdsa-Sig-Value). */
+async function signatureOver(tbs: Buffer, signer: CertificateSigner): Promise<Buffer> {
   const raw = Buffer.from(await signer.sign(tbs));
-  let signature: Buffer = raw;
-  if (signer.spec.algorithm === "EC") {
-    const half = raw.length / 2;
-    signature = der.sequence(der.unsignedInteger(raw.subarray(0, half)), der.unsignedInteger(raw.subarray(half)));
-  }
-  return der.sequence(tbs, algorithm, der.bitString(signature));
+  if (signer.spec.algorithm !== "EC") return raw;
+  const half = raw.length / 2;
+  return der.sequence(der.unsignedInteger(raw.subarray(0, half)), der.unsignedInteger(raw.subarray(half)));
 }
 
 /** Whole seconds: what UTCTime/GeneralizedTime carry. */
@@ -260,12 +263,15 @@ async function buildCertificate(p: {
     publicKeyToDer(p.publicKey),
     der.explicit(3, der.sequence(...p.extensions)),
   );
-  const cert = await signTbs(tbs, algorithm, p.signer);
-  const pem = der.pem(cert, "CERTIFICATE");
+  const signature = await signatureOver(tbs, p.signer);
+  const pem = der.pem(der.sequence(tbs, algorithm, der.bitString(signature)), "CERTIFICATE");
   // A key provider can sign wrongly (a KMS that hashes a digest again): such a certificate would be
-  // stored and then refused by every Fabric node. Every certificate is checked before it is used.
-  const x509 = new X509Certificate(pem);
-  if (!x509.verify(p.signer.publicKey)) {
+  // stored and then refused by every Fabric node. Every certificate a provider signs is checked before
+  // it is used: its signature over the TBS bytes against the signer's public key, which is what
+  // X509Certificate.verify checks, without OpenSSL parsing the whole certificate (~0.2 ms each).
+  // OpenSSL signing in this process with the key it holds (the database provider) is not checked.
+  if (!p.signer.inProcess && !verifyMessage(p.signer.publicKey, tbs, signature)) {
+    const x509 = new X509Certificate(pem);
     throw new SignatureCheckError(
       `the signature over the certificate for "${x509.subject.replace(/\n/g, ", ")}" does not verify against the signing key's public key: ` +
         "the key provider signed something else (check its digest handling); nothing was stored",
@@ -322,6 +328,24 @@ export async function createSelfSignedCertificate(params: {
 }
 
 /**
+ * Recently parsed issuer certificates by their PEM. A new organization's CA issues three
+ * certificates in a row, each parsing the CA's certificate again. Keyed by the certificate's own
+ * text, an entry can never describe another certificate, so nothing needs invalidating; the map
+ * is small and FIFO. Callers only read what they get.
+ */
+const issuers = new Map<string, ParsedCertificate>();
+const RECENT_ISSUERS = 16;
+
+function parsedIssuer(pem: string): ParsedCertificate {
+  const known = issuers.get(pem);
+  if (known) return known;
+  const cert = parseCertificate(pem);
+  issuers.set(pem, cert);
+  if (issuers.size > RECENT_ISSUERS) issuers.delete(issuers.keys().next().value as string);
+  return cert;
+}
+
+/**
  * Checks that `issuer` can issue: its certificate is a CA with keyCertSign, unexpired, and
  * belongs to the signer's key. Returns the parsed certificate and the key id for the AKI.
  * @throws CryptoInputError("issuer")
@@ -329,7 +353,7 @@ export async function createSelfSignedCertificate(params: {
 export function checkIssuer(issuer: Issuer, now: Date = new Date()): { cert: ParsedCertificate; keyId: string } {
   let cert: ParsedCertificate;
   try {
-    cert = parseCertificate(issuer.certificatePem);
+    cert = parsedIssuer(issuer.certificatePem);
   } catch {
     throw new CryptoInputError("issuer", "the issuer certificate is not a valid PEM certificate");
   }

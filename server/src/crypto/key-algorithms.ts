@@ -3,6 +3,7 @@ import {
   createPrivateKey,
   createPublicKey,
   generateKeyPair as generateKeyPairCb,
+  generateKeyPairSync,
   sign as nodeSign,
   verify as nodeVerify,
   type KeyObject,
@@ -12,6 +13,7 @@ import { p256, p384, p521 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { CryptoInputError } from "./errors.js";
+import * as der from "./der.js";
 import { pem } from "./der.js";
 
 const generateKeyPairAsync = promisify(generateKeyPairCb);
@@ -96,22 +98,28 @@ function ecHash(curve: EcCurve): "sha256" | "sha384" | "sha512" {
   return curve === "P-384" ? "sha384" : curve === "P-521" ? "sha512" : "sha256";
 }
 
-/** Generates a key pair off the event loop (RSA 4096 takes seconds). */
+/**
+ * Generates a key pair. RSA goes off the event loop (RSA 4096 takes seconds); an EC or Ed25519 pair
+ * takes ~0.05 ms, less than the trip through the thread pool costs. The pair's spec and public half
+ * are remembered with its KeyObjects, so nothing asks OpenSSL for them again.
+ */
 export async function generateKeyPair(spec: KeySpec): Promise<KeyPair> {
+  let kp: { privateKey: KeyObject; publicKey: KeyObject };
   switch (spec.algorithm) {
-    case "EC": {
-      const kp = await generateKeyPairAsync("ec", { namedCurve: NODE_CURVE[spec.curve] });
-      return { spec, ...kp };
-    }
-    case "ED25519": {
-      const kp = await generateKeyPairAsync("ed25519");
-      return { spec, ...kp };
-    }
-    case "RSA": {
-      const kp = await generateKeyPairAsync("rsa", { modulusLength: spec.keySize, publicExponent: 0x10001 });
-      return { spec, ...kp };
-    }
+    case "EC":
+      kp = generateKeyPairSync("ec", { namedCurve: NODE_CURVE[spec.curve] });
+      break;
+    case "ED25519":
+      kp = generateKeyPairSync("ed25519");
+      break;
+    case "RSA":
+      kp = await generateKeyPairAsync("rsa", { modulusLength: spec.keySize, publicExponent: 0x10001 });
+      break;
   }
+  specOf.set(kp.privateKey, spec);
+  specOf.set(kp.publicKey, spec);
+  publicOf.set(kp.privateKey, kp.publicKey);
+  return { spec, ...kp };
 }
 
 /**
@@ -168,7 +176,24 @@ export function loadPublicKey(input: string | Uint8Array | KeyObject): KeyObject
 
 /** PKCS#8 PEM. Only for encryption at rest and keystore files; never for API responses. */
 export function privateKeyToPem(key: KeyObject): string {
-  return key.export({ type: "pkcs8", format: "pem" }) as string;
+  const spec = keySpecOf(key);
+  if (spec.algorithm !== "EC") return key.export({ type: "pkcs8", format: "pem" }) as string;
+  // The bytes OpenSSL's PKCS#8 encoder writes for an EC key (RFC 5208 around RFC 5915's ECPrivateKey,
+  // curve named once in the outer algorithm, public point included), written here: the encoder costs
+  // ~0.06 ms a call, the JWK export this reads from a tenth of that.
+  const d = leftPad(Buffer.from(key.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
+  const pkcs8 = der.sequence(
+    der.integer(0),
+    der.sequence(der.oid(EC_PUBLIC_KEY_OID), der.oid(CURVE_OID[spec.curve])),
+    der.octetString(
+      der.sequence(
+        der.integer(1),
+        der.octetString(d),
+        der.explicit(1, der.bitString(ecPoint(loadPublicKey(key), spec.curve))),
+      ),
+    ),
+  );
+  return pem(pkcs8, "PRIVATE KEY");
 }
 
 /** SubjectPublicKeyInfo PEM ("-----BEGIN PUBLIC KEY-----"). */
@@ -179,12 +204,46 @@ export function publicKeyToPem(key: KeyObject): string {
 /** SubjectPublicKeyInfo DER. */
 export function publicKeyToDer(key: KeyObject): Buffer {
   const pub = loadPublicKey(key);
-  let der = spkiOf.get(pub);
-  if (!der) {
-    der = pub.export({ type: "spki", format: "der" });
-    spkiOf.set(pub, der);
+  let spki = spkiOf.get(pub);
+  if (!spki) {
+    const spec = keySpecOf(pub);
+    // OpenSSL 3's SPKI encoder costs ~0.12 ms a call, and a new organization's five keys each need it;
+    // an EC key's SPKI is fixed bytes around its point (RFC 5480), so it is written here from the point.
+    spki =
+      spec.algorithm === "EC"
+        ? der.sequence(
+            der.sequence(der.oid(EC_PUBLIC_KEY_OID), der.oid(CURVE_OID[spec.curve])),
+            der.bitString(ecPoint(pub, spec.curve)),
+          )
+        : pub.export({ type: "spki", format: "der" });
+    spkiOf.set(pub, spki);
   }
-  return Buffer.from(der);
+  return Buffer.from(spki);
+}
+
+const EC_PUBLIC_KEY_OID = "1.2.840.10045.2.1";
+/** The namedCurve OIDs of RFC 5480 and SEC 2. */
+const CURVE_OID: Record<EcCurve, string> = {
+  "P-256": "1.2.840.10045.3.1.7",
+  "P-384": "1.3.132.0.34",
+  "P-521": "1.3.132.0.35",
+  secp256k1: "1.3.132.0.10",
+};
+
+/** The uncompressed point 04‖X‖Y of an EC public key, from its JWK (no trip through OpenSSL's encoders). */
+function ecPoint(pub: KeyObject, curve: EcCurve): Buffer {
+  let point = pointOf.get(pub);
+  if (!point) {
+    const jwk = pub.export({ format: "jwk" });
+    const size = CURVE_BYTES[curve];
+    point = Buffer.concat([
+      Buffer.from([4]),
+      leftPad(Buffer.from(jwk.x ?? "", "base64url"), size),
+      leftPad(Buffer.from(jwk.y ?? "", "base64url"), size),
+    ]);
+    pointOf.set(pub, point);
+  }
+  return point;
 }
 
 /**
@@ -196,6 +255,7 @@ const spkiOf = new WeakMap<KeyObject, Buffer>();
 /** The public half of a private KeyObject, derived once. */
 const publicOf = new WeakMap<KeyObject, KeyObject>();
 const scalarOf = new WeakMap<KeyObject, Buffer>();
+const pointOf = new WeakMap<KeyObject, Buffer>();
 
 /** Lower-case hex SHA-256 of the SubjectPublicKeyInfo DER. */
 export function sha256Fingerprint(key: KeyObject): string {
@@ -210,11 +270,8 @@ export function subjectPublicKeyBits(key: KeyObject): Buffer {
   const pub = loadPublicKey(key);
   const spec = keySpecOf(pub);
   if (spec.algorithm === "RSA") return pub.export({ type: "pkcs1", format: "der" });
-  const jwk = pub.export({ format: "jwk" });
-  const x = Buffer.from(jwk.x ?? "", "base64url");
-  if (spec.algorithm === "ED25519") return x;
-  const size = CURVE_BYTES[spec.curve];
-  return Buffer.concat([Buffer.from([4]), leftPad(x, size), leftPad(Buffer.from(jwk.y ?? "", "base64url"), size)]);
+  if (spec.algorithm === "ED25519") return Buffer.from(pub.export({ format: "jwk" }).x ?? "", "base64url");
+  return Buffer.from(ecPoint(pub, spec.curve));
 }
 
 /**

@@ -15,6 +15,12 @@ export interface CertificateSigner {
    * (IEEE P1363, what WebCrypto returns) with low S; RSA PKCS#1 v1.5; Ed25519 pure.
    */
   sign(data: Uint8Array): Promise<Uint8Array>;
+  /**
+   * True for {@link localSigner}: OpenSSL signs the given bytes with the key held in this process, so
+   * the check that a new certificate's signature verifies (meant for a remote provider that can sign
+   * something else, e.g. a KMS hashing a digest again) has nothing to catch and is skipped.
+   */
+  inProcess?: boolean;
 }
 
 /** A signer over a private key held in this process. */
@@ -23,5 +29,6 @@ export function localSigner(privateKey: KeyObject): CertificateSigner {
     spec: keySpecOf(privateKey),
     publicKey: loadPublicKey(privateKey),
     sign: async (data) => signMessage(privateKey, data, { encoding: "p1363" }),
+    inProcess: true,
   };
 }

@@ -26,8 +26,10 @@ import { nowIso } from "../../db/db.js";
 import type { Database } from "../../db/types.js";
 import { ConflictError, InputError, NotFoundError } from "../../http/errors.js";
 import type { KeyProvidersService } from "../key-providers/key-providers.service.js";
+import type { KeyProviderRow } from "../key-providers/key-providers.repo.js";
 import {
   type GeneratedKey,
+  type KeyProviderDriver,
   type ProviderCertificateAuthority,
   type StoredKeyMaterial,
 } from "../key-providers/provider.js";
@@ -39,6 +41,12 @@ import type { KeyFilter, KeyRow, KeysRepo, KeyWithProviderRow } from "./keys.rep
 
 const DEFAULT_VALIDITY_MS = 365 * 86_400_000;
 
+/** A key provider looked up once for several keys (an organization's five): its row and driver. */
+export interface ProviderChoice {
+  row: KeyProviderRow;
+  driver: KeyProviderDriver;
+}
+
 /** Certificate to attach when creating or re-certifying a key. */
 export interface CertificateSpec {
   subject: SubjectName;
@@ -48,6 +56,13 @@ export interface CertificateSpec {
   extKeyUsage?: ExtKeyUsageName[];
   /** Issuing CA key; self-signed when absent. */
   signingKeyId?: number | null;
+  /**
+   * The row of `signingKeyId` when the caller has just read or made it (an organization's CA while it
+   * makes the organization's identities), so it isn't read again; ignored when the ids differ.
+   */
+  issuerRow?: KeyWithProviderRow;
+  /** The provider of `issuerRow` when the caller has looked it up; ignored for another provider. */
+  issuerProvider?: ProviderChoice;
 }
 
 export interface CreateKeyParams {
@@ -68,6 +83,11 @@ export interface CreateKeyParams {
    * that lives.
    */
   exportable?: boolean;
+  /**
+   * The provider, as {@link KeysService.provider} chose it for `providerId` and `exportable`, when the
+   * caller creates several keys at once; else it is looked up here.
+   */
+  provider?: ProviderChoice;
 }
 
 /** Something that may hold on to a key (an organization, a node). Returns who, or null. */
@@ -165,14 +185,19 @@ export function createKeysService(deps: {
     const at = now();
     const validity = { notAfter: new Date(at.getTime() + (cert.validForMs ?? DEFAULT_VALIDITY_MS)) };
     if (cert.signingKeyId) {
-      const issuerRow = await repo.byId(cert.signingKeyId);
+      const issuerRow = cert.issuerRow?.id === cert.signingKeyId ? cert.issuerRow : await repo.byId(cert.signingKeyId);
       if (!issuerRow) throw new InputError(`caKeyId: key ${cert.signingKeyId} not found`, { field: "caKeyId" });
       if (!issuerRow.certificate || issuerRow.is_ca !== 1) {
         throw new InputError(`caKeyId: key ${cert.signingKeyId} ("${issuerRow.name}") is not a CA`, {
           field: "caKeyId",
         });
       }
-      const providerCa = await providerCaOf(issuerRow);
+      // One provider lookup for both questions: does the provider issue, and else who signs.
+      const { driver: issuerDriver } =
+        cert.issuerProvider?.row.id === issuerRow.provider_id
+          ? cert.issuerProvider
+          : await providers.driverFor(issuerRow.provider_id);
+      const providerCa = issuerDriver.certificateAuthority?.(material(issuerRow));
       if (providerCa) {
         // The provider issues: it gets a request signed by the subject's own key, never the key.
         const subjectSigner = await selfSigner();
@@ -191,7 +216,7 @@ export function createKeysService(deps: {
           { issuer: "caKeyId" },
         );
       }
-      const signer = await signerFor(issuerRow.id);
+      const signer = await issuerDriver.signer(material(issuerRow));
       return withNamedInput(
         () =>
           issueCertificate({
@@ -221,9 +246,7 @@ export function createKeysService(deps: {
   }
 
   async function createKey(params: CreateKeyParams): Promise<KeyWithProviderRow> {
-    const { row: provider, driver } = params.exportable
-      ? await providers.resolveExportable(params.providerId)
-      : await providers.resolve(params.providerId);
+    const { row: provider, driver } = params.provider ?? (await chooseProvider(params.providerId, params.exportable));
     let generated: GeneratedKey;
     let cert: IssuedCertificate | undefined;
     const wanted = params.certificate;
@@ -267,7 +290,13 @@ export function createKeysService(deps: {
         updated_at: ts,
       }),
     );
-    return mustGet(inserted.id);
+    // The row as mustGet would read it back (keys.* and its provider's name and type), without the read.
+    return { ...inserted, provider_name: provider.name, provider_type: provider.type };
+  }
+
+  /** The provider a new key goes to: `providerId` or the default; for an exportable key, one that exports. */
+  async function chooseProvider(providerId?: number | null, exportable?: boolean): Promise<ProviderChoice> {
+    return exportable ? providers.resolveExportable(providerId) : providers.resolve(providerId);
   }
 
   /**
@@ -371,6 +400,8 @@ export function createKeysService(deps: {
     },
 
     createKey,
+    /** Looks up once the provider for several keys made together (pass it to createKey as `provider`). */
+    provider: chooseProvider,
     row: mustGet,
     rows: (ids: number[], trx?: Transaction<Database>) => repo.byIds(ids, trx),
     signerFor,

@@ -76,6 +76,9 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
       certValidForMs: number;
       onCreated: (keyId: number) => void;
     }) {
+      // The providers are looked up once for the five keys: the CAs' and the identities' (which must export).
+      const caProvider = await keys.provider(p.providerId, false);
+      const identityProvider = await keys.provider(p.providerId, true);
       const make = async (name: string, certificate: CertificateSpec): Promise<KeyWithProviderRow> => {
         // Pending until the organization row commits (a crash in between leaves nothing at the next boot).
         // The two CA keys stay in the org's provider; identities are written to disk by the peer CLI
@@ -87,6 +90,7 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
           certificate,
           pending: true,
           exportable: !certificate.isCA,
+          provider: certificate.isCA ? caProvider : identityProvider,
         });
         p.onCreated(row.id);
         return row;
@@ -100,24 +104,28 @@ export function createOrganizationPki(deps: { repo: OrganizationsRepo; keys: Key
       const tlsCa = await make(`${p.mspId}-tls-ca`, ca(`tlsca.${p.mspId}`));
       const org = { msp_id: p.mspId };
       const common = { validForMs: p.certValidForMs, location: p.subject };
-      const adminSign = await make(
-        `${p.mspId}-admin-sign`,
-        identitySpec(org, signCa.id, "sign", { ...common, commonName: `admin@${p.mspId}`, role: "admin" }),
-      );
-      const adminTls = await make(
-        `${p.mspId}-admin-tls`,
-        identitySpec(org, tlsCa.id, "tls", {
+      // The CA rows were just made: the identities' certificates are issued without reading them again.
+      const adminSign = await make(`${p.mspId}-admin-sign`, {
+        ...identitySpec(org, signCa.id, "sign", { ...common, commonName: `admin@${p.mspId}`, role: "admin" }),
+        issuerRow: signCa,
+        issuerProvider: caProvider,
+      });
+      const adminTls = await make(`${p.mspId}-admin-tls`, {
+        ...identitySpec(org, tlsCa.id, "tls", {
           ...common,
           commonName: `admin@${p.mspId}`,
           role: "admin",
           dnsNames: ["localhost"],
           ipAddresses: ["127.0.0.1"],
         }),
-      );
-      const clientSign = await make(
-        `${p.mspId}-client-sign`,
-        identitySpec(org, signCa.id, "sign", { ...common, commonName: `client@${p.mspId}`, role: "client" }),
-      );
+        issuerRow: tlsCa,
+        issuerProvider: caProvider,
+      });
+      const clientSign = await make(`${p.mspId}-client-sign`, {
+        ...identitySpec(org, signCa.id, "sign", { ...common, commonName: `client@${p.mspId}`, role: "client" }),
+        issuerRow: signCa,
+        issuerProvider: caProvider,
+      });
       return { providerId: signCa.provider_id, signCa, tlsCa, adminSign, adminTls, clientSign };
     },
 

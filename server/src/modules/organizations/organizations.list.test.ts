@@ -78,4 +78,37 @@ describe.each(dialects())("GET /organizations query count on %s", (dialect) => {
     // one statement when the pool's concurrent page/count queries land on a fresh connection.
     expect(six.queries - one.queries).toBeLessThanOrEqual(1);
   });
+
+  it("answers each organization exactly as its create and GET /organizations/{id} do (fields, order, nulls)", async () => {
+    const made = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/organizations",
+      headers: t.admin,
+      payload: { mspId: "ShapeMSP", name: "Shape", description: "with a description" },
+    });
+    expect(made.statusCode).toBe(201);
+    await create(100);
+    const page = await t.app.inject({ method: "GET", url: "/api/v1/organizations?limit=1000", headers: t.admin });
+    const body = page.json() as {
+      count: number;
+      items: { id: number; mspId: string }[];
+      limit: number;
+      offset: number;
+    };
+    expect(Object.keys(body)).toEqual(["count", "items", "limit", "offset"]);
+    expect(body.items.map((o) => o.id)).toEqual([...body.items.map((o) => o.id)].sort((a, b) => a - b));
+    for (const item of body.items) {
+      const one = await t.app.inject({ method: "GET", url: `/api/v1/organizations/${item.id}`, headers: t.admin });
+      // Byte for byte: the same keys in the same order, the same nulls.
+      expect(JSON.stringify(item)).toBe(one.body);
+    }
+    const shape = body.items.find((o) => o.mspId === "ShapeMSP");
+    expect(JSON.stringify(shape)).toBe(made.body);
+    const filtered = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/organizations?mspId=ShapeMSP",
+      headers: t.admin,
+    });
+    expect(filtered.json()).toEqual({ count: 1, items: [shape], limit: 20, offset: 0 });
+  });
 });

@@ -10,7 +10,7 @@ import type {
   OrganizationResponse,
   OrgKeyResponse,
 } from "./organizations.schema.js";
-import type { OrganizationRow, OrganizationsRepo } from "./organizations.repo.js";
+import type { OrganizationListRow, OrganizationRow, OrganizationsRepo } from "./organizations.repo.js";
 import { parseValidFor, type OrgKeys } from "./organization-pki.service.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 
@@ -34,6 +34,28 @@ export function toOrganizationResponse(
     clientSignKeyId: row.client_sign_key_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  };
+}
+
+/** A list row as toOrganizationResponse answers it (same fields, same order). */
+function toListedOrganization(r: OrganizationListRow): OrganizationResponse {
+  if (r.sign_found === null) throw new Error(`organization key ${r.sign_key_id} is missing`);
+  if (r.tls_found === null) throw new Error(`organization key ${r.tls_root_key_id} is missing`);
+  return {
+    id: r.id,
+    mspId: r.msp_id,
+    description: r.description,
+    providerId: r.provider_id,
+    providerName: r.provider_name,
+    signCertificate: r.sign_certificate ?? "",
+    signPublicKey: r.sign_public_key ?? "",
+    tlsCertificate: r.tls_certificate ?? "",
+    tlsPublicKey: r.tls_public_key ?? "",
+    adminSignKeyId: r.admin_sign_key_id,
+    adminTlsKeyId: r.admin_tls_key_id,
+    clientSignKeyId: r.client_sign_key_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -86,16 +108,9 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
 
   return {
     async list(limit: number, offset: number, mspId?: string) {
-      const { rows, total } = await repo.page(limit, offset, mspId);
-      // One key query for the whole page, not two per organization (a 1,000-row page was 2,001 queries).
-      const keyRows = await keys.rows([...new Set(rows.flatMap((r) => [r.sign_key_id, r.tls_root_key_id]))]);
-      const byId = new Map(keyRows.map((k) => [k.id, k]));
-      const key = (id: number): KeyWithProviderRow => {
-        const k = byId.get(id);
-        if (!k) throw new Error(`organization key ${id} is missing`);
-        return k;
-      };
-      const items = rows.map((r) => toOrganizationResponse(r, key(r.sign_key_id), key(r.tls_root_key_id)));
+      // One statement for the page and its CA certificates (a 1,000-row page was once 2,001 queries).
+      const { rows, total } = await repo.listPage(limit, offset, mspId);
+      const items = rows.map(toListedOrganization);
       return { count: total, items, limit, offset };
     },
     async get(id: number): Promise<OrganizationResponse> {
@@ -130,8 +145,8 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
           onCreated: (id) => created.push(id),
         });
         const ts = nowIso();
-        const id = await repo.transaction(async (trx) => {
-          const orgId = await repo.insert(
+        const row = await repo.transaction(async (trx) => {
+          const inserted = await repo.insertRow(
             {
               msp_id: body.mspId,
               name: body.name,
@@ -147,6 +162,7 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
               created_at: ts,
               updated_at: ts,
             },
+            material.signCa.provider_name,
             trx,
           );
           const links: [KeyWithProviderRow, string, string][] = [
@@ -156,16 +172,24 @@ export function createOrganizationsService(deps: { repo: OrganizationsRepo; keys
             [material.adminTls, "admin", "tls"],
             [material.clientSign, "client", "sign"],
           ];
-          for (const [key, role, purpose] of links) {
-            await repo.insertKey({ organization_id: orgId, key_id: key.id, role, purpose, created_at: ts }, trx);
-          }
+          await repo.insertKeys(
+            links.map(([key, role, purpose]) => ({
+              organization_id: inserted.id,
+              key_id: key.id,
+              role,
+              purpose,
+              created_at: ts,
+            })),
+            trx,
+          );
           await keys.activate(
             links.map(([key]) => key.id),
             trx,
           );
-          return orgId;
+          return inserted;
         });
-        return respond(await mustGet(id));
+        // The rows just written: the CA keys' certificates and public keys don't change when activated.
+        return toOrganizationResponse(row, material.signCa, material.tlsCa);
       } catch (err) {
         // Keys are generated outside the transaction; don't leave orphans behind, here or in a remote provider.
         const removed = await keys.removeOwned([...created].reverse()).catch(() => []);
