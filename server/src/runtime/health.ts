@@ -60,39 +60,39 @@ export function httpHealthProbe(url: string, timeoutMs = 2000): ReadinessProbe {
   return async ({ signal }) => (await getHealthz(url, timeoutMs, signal)).ok;
 }
 
-/** How long one read of the socket tables answers the probes that ask (the nodes of a bring-up probe together). */
+/** How long one read of a socket table answers the probes that ask (the nodes of a bring-up probe together). */
 const SOCKET_TABLE_TTL_MS = 50;
-let socketTable: { at: number; byPort: Map<number, Set<string>> } | undefined;
+const SOCKET_TABLES = ["/proc/net/tcp", "/proc/net/tcp6"] as const;
+const socketTables = new Map<string, { at: number; byPort: Map<number, Set<string>> }>();
 
 /**
- * The inodes of the LISTEN sockets in /proc/net/tcp{,6}, by port. Reading those files costs the
- * kernel a walk of its whole socket hash (~3.5 ms of CPU each, however few sockets there are), so
- * one read serves every probe within {@link SOCKET_TABLE_TTL_MS}. A table that old can only be
- * missing a listener that has just opened (that probe says "not yet" and is retried); a listener it
- * shows was there, and the supervisor checks the process is alive before it reports it ready.
+ * The inodes of the LISTEN sockets in one of /proc/net/tcp{,6}, by port. Reading such a file costs
+ * the kernel a walk of its whole socket hash (~3.5 ms of CPU, however few sockets there are), so one
+ * read serves every probe within {@link SOCKET_TABLE_TTL_MS}. A table that old can only be missing
+ * a listener that has just opened (that probe says "not yet" and is retried); a listener it shows
+ * was there, and the supervisor checks the process is alive before it reports it ready.
  */
-function listeningSockets(): Map<number, Set<string>> {
+function listeningSockets(table: (typeof SOCKET_TABLES)[number]): Map<number, Set<string>> {
   const now = Date.now();
-  if (socketTable && now - socketTable.at < SOCKET_TABLE_TTL_MS) return socketTable.byPort;
+  const cached = socketTables.get(table);
+  if (cached && now - cached.at < SOCKET_TABLE_TTL_MS) return cached.byPort;
   const byPort = new Map<number, Set<string>>();
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text = "";
-    try {
-      text = readFileSync(table, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line of text.split("\n").slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      // sl local_address rem_address st ... inode (column 9); 0A is LISTEN.
-      if (cols[3] !== "0A" || !cols[1] || !cols[9]) continue;
-      const port = Number.parseInt(cols[1].slice(cols[1].lastIndexOf(":") + 1), 16);
-      let inodes = byPort.get(port);
-      if (!inodes) byPort.set(port, (inodes = new Set()));
-      inodes.add(cols[9]);
-    }
+  let text = "";
+  try {
+    text = readFileSync(table, "utf8");
+  } catch {
+    // no such table (no IPv6): nothing listens there
   }
-  socketTable = { at: now, byPort };
+  for (const line of text.split("\n").slice(1)) {
+    const cols = line.trim().split(/\s+/);
+    // sl local_address rem_address st ... inode (column 9); 0A is LISTEN.
+    if (cols[3] !== "0A" || !cols[1] || !cols[9]) continue;
+    const port = Number.parseInt(cols[1].slice(cols[1].lastIndexOf(":") + 1), 16);
+    let inodes = byPort.get(port);
+    if (!inodes) byPort.set(port, (inodes = new Set()));
+    inodes.add(cols[9]);
+  }
+  socketTables.set(table, { at: now, byPort });
   return byPort;
 }
 
@@ -100,10 +100,11 @@ function listeningSockets(): Map<number, Set<string>> {
  * Whether process `pid` (or a process of its group) has a TCP socket listening on `port` (Linux: its socket fds matched
  * against /proc/net/tcp{,6} LISTEN entries). Undefined when /proc can't tell (another OS).
  *
- * The socket tables are read first (shared, see listeningSockets): while nothing listens on the
- * port (most probes of a starting node) the answer is false without reading any process's fds, and
- * once something does, the leader's fds are checked before its group is scanned. The /proc files
- * are read synchronously (see proc.ts): they are in memory, and each asynchronous read is four
+ * The IPv4 table is read first and the IPv6 one only when that doesn't answer yes (Fabric nodes
+ * listen on IPv4 addresses); the tables are shared between probes (see listeningSockets). While
+ * nothing listens on the port (most probes of a starting node) no process's fds are read, and once
+ * something does, the leader's fds are checked before its group is scanned. The /proc files are
+ * read synchronously (see proc.ts): they are in memory, and each asynchronous read is four
  * thread-pool round trips.
  */
 export async function processListensOn(pid: number, port: number): Promise<boolean | undefined> {
@@ -113,14 +114,13 @@ export async function processListensOn(pid: number, port: number): Promise<boole
   } catch {
     return existsSync("/proc/net/tcp") ? false : undefined;
   }
-  const listening = listeningSockets().get(port);
-  if (!listening) return false;
-  const owns = (p: number): boolean => {
+  const socketsOf = (p: number): Set<string> => {
+    const inodes = new Set<string>();
     let fds: string[];
     try {
       fds = p === pid ? leaderFds : readdirSync(`/proc/${p}/fd`);
     } catch {
-      return false;
+      return inodes;
     }
     for (const fd of fds) {
       let target = "";
@@ -130,13 +130,25 @@ export async function processListensOn(pid: number, port: number): Promise<boole
         continue;
       }
       const m = /^socket:\[(\d+)\]$/.exec(target);
-      if (m && listening.has(m[1] as string)) return true;
+      if (m) inodes.add(m[1] as string);
+    }
+    return inodes;
+  };
+  // The leader's sockets, then its group's: a sandboxed server listens below its launcher (bwrap).
+  let members: number[] | undefined;
+  const owned = new Map<number, Set<string>>();
+  const ownsOne = async (listening: Set<string>): Promise<boolean> => {
+    for (const p of [pid, ...(members ??= await groupMembers(pid))]) {
+      let mine = owned.get(p);
+      if (!mine) owned.set(p, (mine = socketsOf(p)));
+      for (const inode of mine) if (listening.has(inode)) return true;
     }
     return false;
   };
-  // The leader or a member of its group: a sandboxed server listens below its launcher (bwrap).
-  if (owns(pid)) return true;
-  for (const p of await groupMembers(pid)) if (owns(p)) return true;
+  for (const table of SOCKET_TABLES) {
+    const listening = listeningSockets(table).get(port);
+    if (listening && (await ownsOne(listening))) return true;
+  }
   return false;
 }
 
