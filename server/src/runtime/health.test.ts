@@ -38,4 +38,28 @@ describe("processListensOn", () => {
       }
     },
   );
+
+  it.skipIf(process.platform !== "linux")(
+    "is true when a member of the leader's process group listens (a server below its launcher)",
+    async () => {
+      const port = await freePort();
+      const script = `require("net").createServer().listen(${port}, "127.0.0.1"); setTimeout(() => {}, 30000)`;
+      // A shell leading its own group, with the listening node below it (the shell doesn't exec it).
+      const child = spawn("/bin/sh", ["-c", `"${process.execPath}" -e '${script}' & wait`], {
+        detached: true,
+        stdio: "ignore",
+      });
+      try {
+        let seen = false;
+        for (let i = 0; i < 100 && !seen; i++) {
+          seen = (await processListensOn(child.pid!, port)) === true;
+          if (!seen) await sleep(50);
+        }
+        expect(seen).toBe(true);
+      } finally {
+        process.kill(-child.pid!, "SIGKILL");
+        releasePorts(port);
+      }
+    },
+  );
 });

@@ -134,16 +134,20 @@ export async function processListensOn(pid: number, port: number): Promise<boole
     }
     return inodes;
   };
-  // The leader's sockets, then its group's: a sandboxed server listens below its launcher (bwrap).
+  // The leader's sockets, then its group's (scanned only when the leader holds none of the
+  // listeners): a sandboxed server listens below its launcher (bwrap).
   let members: number[] | undefined;
   const owned = new Map<number, Set<string>>();
-  const ownsOne = async (listening: Set<string>): Promise<boolean> => {
-    for (const p of [pid, ...(members ??= await groupMembers(pid))]) {
-      let mine = owned.get(p);
-      if (!mine) owned.set(p, (mine = socketsOf(p)));
-      for (const inode of mine) if (listening.has(inode)) return true;
-    }
+  const holds = (p: number, listening: Set<string>): boolean => {
+    let mine = owned.get(p);
+    if (!mine) owned.set(p, (mine = socketsOf(p)));
+    for (const inode of mine) if (listening.has(inode)) return true;
     return false;
+  };
+  const ownsOne = async (listening: Set<string>): Promise<boolean> => {
+    if (holds(pid, listening)) return true;
+    members ??= await groupMembers(pid);
+    return members.some((p) => holds(p, listening));
   };
   for (const table of SOCKET_TABLES) {
     const listening = listeningSockets(table).get(port);
