@@ -60,6 +60,7 @@ const admin = { authorization: `Basic ${Buffer.from("admin:bench-password-1").to
 
 async function main(): Promise<void> {
   await waitIdleIfAsked();
+  if (SPAWNED && !ENTRY) requireBundle();
   if (!(await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, ["peer", "orderer"]))) {
     console.error(`no Fabric ${VERSION} binaries: run scripts/fabric-build.sh ${VERSION}`);
     process.exit(2);
