@@ -61,7 +61,7 @@ export function httpHealthProbe(url: string, timeoutMs = 2000): ReadinessProbe {
 }
 
 /** How long one read of a socket table answers the probes that ask (the nodes of a bring-up probe together). */
-const SOCKET_TABLE_TTL_MS = 50;
+const SOCKET_TABLE_TTL_MS = 100;
 const SOCKET_TABLES = ["/proc/net/tcp", "/proc/net/tcp6"] as const;
 const socketTables = new Map<string, { at: number; byPort: Map<number, Set<string>> }>();
 
