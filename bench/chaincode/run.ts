@@ -276,6 +276,17 @@ async function main(): Promise<void> {
       async () => void (await http("GET", `/sc/fabric/chaincodes/${cc.id}`)),
     );
     rows.push({ call: "GET /sc/fabric/chaincodes/{id}", path: "console API (no peer)", ...floor });
+    // What the console spends with no call at all (health polls, supervision of the 3 nodes and the
+    // chaincode server), per second: the long invoke rows carry it too.
+    const idle0 = meter.mark();
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleCpu = meter.console(idle0);
+    rows.push({
+      call: "no calls for 3 s",
+      path: "console idle",
+      ...conditionColumns(taken(idle0)),
+      cpuMsPerSecond: idleCpu === null ? null : round((idleCpu * 1000) / 3, 1),
+    });
     gateway.close();
     client.close();
 
