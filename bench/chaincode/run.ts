@@ -6,11 +6,19 @@
  *   HTTP API and through a direct fabric-gateway client (same peer, same org admin identity, read
  *   from an MSP folder the console exported) in the same run, and the console's overhead as a ratio.
  *
- *   npx tsx bench/chaincode/run.ts [--requests N] [--concurrency C] [--wait-idle[=SECONDS]]
+ *   npx tsx bench/chaincode/run.ts [--requests N] [--concurrency C] [--spawned | --entry FILE] [--profile]
+ *                                  [--wait-idle[=SECONDS]]
  *
- * Each phase and each call row carries the 1-minute load and the CPU seconds this process used for it
- * (the console runs in-process, so the direct client's and the console's work both count there),
- * flagged when the load was too high to compare (bench/support/conditions.ts).
+ * `--spawned` runs the console as `make start` does (server/bundle/main.js, its own process; build it
+ * first), so its CPU seconds come from /proc apart from the bench's own (column clientCpuS), and the
+ * bench's HTTP and gateway clients don't share its event loop; `--entry FILE` spawns another build's
+ * bundle (before/after pairs). `--profile` writes CPU profiles to results/: in-process, of the console's
+ * query and invoke loads (the profiler's own thread inflates that run's CPU figures); spawned, of the
+ * whole console process, with each load's window printed in ms after the spawn.
+ *
+ * Each phase and each call row carries the 1-minute load and the console's CPU seconds for it (in-process:
+ * this process's, so the bench's clients count there too), and the CPU milliseconds per call, flagged
+ * when the load was too high to compare (bench/support/conditions.ts).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createPrivateKey } from "node:crypto";
@@ -23,23 +31,44 @@ import {
   conditions,
   reportLoad,
   runBench,
-  selfCpuSeconds,
   waitIdleIfAsked,
   type Conditions,
 } from "../support/conditions.js";
-import { FABRIC_VERSION as VERSION, startBenchConsole, usePortRange, type Json } from "../support/console.js";
+import {
+  adminClient,
+  FABRIC_VERSION as VERSION,
+  startBenchConsole,
+  usePortRange,
+  type Json,
+} from "../support/console.js";
+import { cpuMeter, type CpuMark, type CpuMeter } from "../support/console-cpu.js";
+import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
 import { numberArg } from "../support/args.js";
+import { profiling, startProfile } from "../support/cpu-profile.js";
 
 /** Every figure's conditions, for the closing line on how many were taken at too high a load. */
 const all: Conditions[] = [];
-const taken = (cpu0: NodeJS.CpuUsage): Conditions => {
-  const c = conditions(selfCpuSeconds(cpu0));
+/** Set once the console is up: in-process (this process's CPU) or spawned (the console's from /proc). */
+let meter: CpuMeter = cpuMeter();
+const taken = (m: CpuMark): Conditions => {
+  const c = conditions(meter.console(m));
   all.push(c);
   return c;
 };
+/** The bench's own CPU seconds beside the console's, when they can be told apart (spawned). */
+const clientColumn = (m: CpuMark): { clientCpuS?: number | null } =>
+  meter.kind === "spawned" ? { clientCpuS: meter.client(m) } : {};
 
 const REQUESTS = numberArg("--requests", 200);
 const CONCURRENCY = numberArg("--concurrency", 8);
+/** `--spawned`: the console as `make start` runs it (the bundle, its own process), its CPU apart from the bench's. */
+const SPAWNED = process.argv.includes("--spawned") || process.argv.includes("--entry");
+/** When the spawned console was started (its profile's time origin). */
+let spawnedAt: number | undefined;
+/** `--entry FILE`: another build's bundle to spawn (e.g. the main branch's, for a before/after pair). */
+const ENTRY = process.argv.includes("--entry")
+  ? resolve(process.argv[process.argv.indexOf("--entry") + 1] ?? "")
+  : undefined;
 const here = dirname(fileURLToPath(import.meta.url));
 
 const pct = (sorted: number[], p: number): number =>
@@ -50,7 +79,7 @@ const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d;
 async function load(n: number, c: number, fn: (i: number) => Promise<void>) {
   const lat: number[] = [];
   let next = 0;
-  const cpu0 = process.cpuUsage();
+  const cpu0 = meter.mark();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: c }, async () => {
@@ -68,13 +97,22 @@ async function load(n: number, c: number, fn: (i: number) => Promise<void>) {
     p99: round(pct(lat, 99)),
     perSec: round(n / secs),
     ...conditionColumns(taken(cpu0)),
+    ...clientColumn(cpu0),
+    // CPU milliseconds per call: the console's (in-process: with the bench's client).
+    cpuMsPerCall: round(((meter.console(cpu0) ?? NaN) * 1000) / n, 2),
   };
 }
 
 async function main(): Promise<void> {
   await waitIdleIfAsked();
-  const bench = await startBenchConsole("cc");
+  if (SPAWNED && !ENTRY) requireBundle();
+  const bench: Pick<ReturnType<typeof adminClient>, "http" | "until"> & { pid?: number; close(): Promise<void> } =
+    SPAWNED ? await spawned() : await startBenchConsole("cc");
   const { http, until } = bench;
+  meter = cpuMeter(bench.pid);
+  console.log(
+    `console: ${meter.kind}${bench.pid ? ` (pid ${bench.pid}, CPU from /proc)` : " (CPU: this process, client included)"}`,
+  );
   const nodes: Json[] = [];
   let releaseRange = (): void => undefined;
   try {
@@ -134,14 +172,14 @@ async function main(): Promise<void> {
     const cc = (await http("POST", "/sc/fabric/chaincodes", { name: "benchasset", network_id: net.id })).chaincode;
     const t0 = performance.now();
     let last = t0;
-    const cpuT0 = process.cpuUsage();
+    const cpuT0 = meter.mark();
     let cpuLast = cpuT0;
     const mark = (name: string): void => {
       const now = performance.now();
       phases[name] = Math.round(now - last);
       phaseConditions[name] = taken(cpuLast);
       last = now;
-      cpuLast = process.cpuUsage();
+      cpuLast = meter.mark();
     };
     const def = (
       await http("POST", `/sc/fabric/chaincodes/${cc.id}/definitions`, {
@@ -191,7 +229,18 @@ async function main(): Promise<void> {
     ) => {
       await api(-1);
       await direct(-2); // warm both paths
+      const stopProfile = bench.pid ? async () => null : await startProfile();
+      const from = spawnedAt === undefined ? 0 : Math.round(performance.now() - spawnedAt);
       const a = await load(n, CONCURRENCY, api);
+      if (profiling && spawnedAt !== undefined) {
+        console.log(
+          `console profile: ${what} from ${from} to ${Math.round(performance.now() - spawnedAt)} ms after spawn`,
+        );
+      }
+      const profile = await stopProfile(
+        join(here, "results", `chaincode-${what.split(" ")[0]}-${Date.now()}.cpuprofile`),
+      );
+      if (profile) console.log(`CPU profile of the console's ${what} calls: ${profile}`);
       const d = await load(n, CONCURRENCY, direct);
       rows.push({ call: what, path: "console API", ...a });
       rows.push({ call: what, path: "fabric-gateway direct", ...d });
@@ -227,6 +276,17 @@ async function main(): Promise<void> {
       async () => void (await http("GET", `/sc/fabric/chaincodes/${cc.id}`)),
     );
     rows.push({ call: "GET /sc/fabric/chaincodes/{id}", path: "console API (no peer)", ...floor });
+    // What the console spends with no call at all (health polls, supervision of the 3 nodes and the
+    // chaincode server), per second: the long invoke rows carry it too.
+    const idle0 = meter.mark();
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleCpu = meter.console(idle0);
+    rows.push({
+      call: "no calls for 3 s",
+      path: "console idle",
+      ...conditionColumns(taken(idle0)),
+      cpuMsPerSecond: idleCpu === null ? null : round((idleCpu * 1000) / 3, 1),
+    });
     gateway.close();
     client.close();
 
@@ -270,6 +330,16 @@ async function main(): Promise<void> {
     await bench.close();
     releaseRange();
   }
+}
+
+/** The bundle as its own process on a fresh data directory, behind the same admin client. */
+async function spawned() {
+  // --profile: V8 writes the console's whole-process profile when it exits; the bench prints where
+  // each call window starts and ends, in ms after the spawn.
+  const nodeArgs = profiling ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results")}`] : [];
+  spawnedAt = performance.now();
+  const c = await startSpawnedConsole("cc", ENTRY, 60_000, nodeArgs);
+  return { ...adminClient(c.base), pid: c.pid, close: c.close };
 }
 
 await runBench("chaincode", main);

@@ -2,7 +2,14 @@
  * Benchmark: first API call → a channel with 3 raft orderers and 2 peers all joined and at the same
  * height. Drives the real server in-process with real Fabric binaries.
  *
- *   npx tsx bench/fabric-network/run.ts [--runs N] [--mode process|docker|both] [--wait-idle[=SECONDS]]
+ *   npx tsx bench/fabric-network/run.ts [--runs N] [--mode process|docker|both] [--spawned | --entry FILE]
+ *                                       [--profile] [--wait-idle[=SECONDS]]
+ *
+ * `--spawned` runs the console as `make start` does (server/bundle/main.js, its own process; build it
+ * first) and drives it over HTTP: its CPU seconds come from /proc, apart from the bench's; `--entry
+ * FILE` spawns another build's bundle (before/after pairs). In-process (the default) the figure is
+ * this process's CPU, `app.inject` included. `--profile` (in-process) writes a CPU profile of the
+ * measured window to results/.
  *
  * `--mode docker` runs the five nodes as containers (mode "docker"); `both` runs the two modes in
  * turn in each run, so their figures share the machine's conditions. The engine is
@@ -13,7 +20,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp, type BuiltApp } from "../../server/src/app.js";
 import { loadConfig } from "../../server/src/config/config.js";
@@ -24,14 +31,17 @@ import {
   conditions,
   LOAD_LIMIT,
   formatFigure,
-  selfCpuSeconds,
   load1,
+  rssMiB,
   reportLoad,
   runBench,
   waitIdleIfAsked,
   type Conditions,
 } from "../support/conditions.js";
-import { until } from "../support/console.js";
+import { adminClient, until } from "../support/console.js";
+import { cpuMeter } from "../support/console-cpu.js";
+import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
+import { profiling, startProfile } from "../support/cpu-profile.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
@@ -40,10 +50,17 @@ const modeArg = process.argv.includes("--mode") ? process.argv[process.argv.inde
 const modes: ("process" | "docker")[] =
   modeArg === "both" ? ["process", "docker"] : modeArg === "docker" ? ["docker"] : ["process"];
 const here = dirname(fileURLToPath(import.meta.url));
+/** `--spawned`: the console as `make start` runs it (the bundle, its own process), its CPU read from /proc. */
+const SPAWNED = process.argv.includes("--spawned") || process.argv.includes("--entry");
+/** `--entry FILE`: another build's bundle to spawn (e.g. the main branch's, for a before/after pair). */
+const ENTRY = process.argv.includes("--entry")
+  ? resolve(process.argv[process.argv.indexOf("--entry") + 1] ?? "")
+  : undefined;
 const admin = { authorization: `Basic ${Buffer.from("admin:bench-password-1").toString("base64")}` };
 
 async function main(): Promise<void> {
   await waitIdleIfAsked();
+  if (SPAWNED && !ENTRY) requireBundle();
   if (!(await createFabricBinaryResolver({ downloader: null }).findLocal(VERSION, ["peer", "orderer"]))) {
     console.error(`no Fabric ${VERSION} binaries: run scripts/fabric-build.sh ${VERSION}`);
     process.exit(2);
@@ -95,7 +112,9 @@ async function main(): Promise<void> {
         "  " +
           formatFigure(
             "run: total",
-            `${r.phases.leader_and_first_config_update} ms, console RSS ${r.rssMiB} MiB, load ${r.load.before} before`,
+            `${r.phases.leader_and_first_config_update} ms, console (${r.console}) RSS ${r.rssMiB} MiB, ` +
+              `load ${r.load.before} before` +
+              (r.console === "spawned" ? `, bench client CPU ${r.clientCpuS.leader_and_first_config_update} s` : ""),
             r.conditions as Conditions,
           ),
       );
@@ -119,14 +138,34 @@ async function main(): Promise<void> {
   console.log(`saved ${file}`);
 }
 
-async function once(mode: "process" | "docker", dockerHost: string): Promise<Json> {
+/** The console a run drives: in-process (`app.inject`, CPU of this process) or spawned (HTTP, CPU from /proc). */
+async function startConsole(mode: "process" | "docker", dockerHost: string) {
+  const env = mode === "docker" ? { CHAINLAUNCH_DOCKER_HOST: dockerHost } : {};
+  if (SPAWNED) {
+    const saved = process.env.CHAINLAUNCH_DOCKER_HOST;
+    Object.assign(process.env, env);
+    // --profile: V8 writes the console's whole-process profile when it exits; the window starts later.
+    const nodeArgs = profiling ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results")}`] : [];
+    const spawnedAt = performance.now();
+    const c = await startSpawnedConsole("fabnet", ENTRY, 60_000, nodeArgs);
+    if (saved === undefined) delete process.env.CHAINLAUNCH_DOCKER_HOST;
+    else process.env.CHAINLAUNCH_DOCKER_HOST = saved;
+    const { http } = adminClient(c.base);
+    return {
+      call: (method: "GET" | "POST" | "DELETE", url: string, payload?: object) => http(method, url, payload),
+      pid: c.pid,
+      spawnedAt,
+      rss: () => rssMiB(c.pid),
+      close: c.close,
+    };
+  }
   const dataDir = mkdtempSync(join(tmpdir(), "cl-bench-"));
   const built: BuiltApp = await buildApp({
     ...loadConfig({
       CHAINLAUNCH_ADMIN_PASSWORD: "bench-password-1",
       LOG_LEVEL: "silent",
       CHAINLAUNCH_FABRIC_DOWNLOAD: "0",
-      ...(mode === "docker" ? { CHAINLAUNCH_DOCKER_HOST: dockerHost } : {}),
+      ...env,
     }),
     dataDir,
     databaseUrl: undefined,
@@ -141,6 +180,22 @@ async function once(mode: "process" | "docker", dockerHost: string): Promise<Jso
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.body ? (res.json() as Json) : {};
   };
+  return {
+    call,
+    pid: undefined,
+    spawnedAt: undefined,
+    rss: () => Math.round(process.memoryUsage().rss / 1048576),
+    async close(): Promise<void> {
+      await built.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function once(mode: "process" | "docker", dockerHost: string): Promise<Json> {
+  const cons = await startConsole(mode, dockerHost);
+  const { call } = cons;
+  const meter = cpuMeter(cons.pid);
   const nodes: Json[] = [];
   const phases: Record<string, number> = {};
   // Ports from the tests' allocator: below Linux's ephemeral range, never another run's.
@@ -149,12 +204,20 @@ async function once(mode: "process" | "docker", dockerHost: string): Promise<Jso
     const settings = (await call("GET", "/settings")).config;
     await call("POST", "/settings", { config: { ...settings, portRangeStart: from, portRangeEnd: from + 99 } });
     const load = { before: load1(), after: 0 };
-    const cpu0 = process.cpuUsage();
+    const stopProfile = cons.pid ? async () => null : await startProfile();
+    if (profiling && cons.spawnedAt !== undefined) {
+      console.log(
+        `console profile: the measured window starts ${Math.round(performance.now() - cons.spawnedAt)} ms after spawn`,
+      );
+    }
+    const cpu0 = meter.mark();
     const t0 = performance.now();
     const phaseConditions: Record<string, Conditions> = {};
+    const clientCpuS: Record<string, number | null> = {};
     const mark = (name: string): void => {
       phases[name] = Math.round(performance.now() - t0);
-      phaseConditions[name] = conditions(selfCpuSeconds(cpu0));
+      phaseConditions[name] = conditions(meter.console(cpu0));
+      clientCpuS[name] = meter.client(cpu0);
     };
 
     const org = await call("POST", "/organizations", { mspId: "BenchMSP", name: "Bench" });
@@ -233,23 +296,26 @@ async function once(mode: "process" | "docker", dockerHost: string): Promise<Jso
       }),
     });
     mark("leader_and_first_config_update");
-    const cpu = process.cpuUsage(cpu0);
-    const c = conditions(Math.round((cpu.user + cpu.system) / 1e4) / 100);
+    const consoleCpu = meter.console(cpu0);
+    const profile = await stopProfile(join(here, "results", `fabric-network-${mode}-${Date.now()}.cpuprofile`));
+    if (profile) console.log(`CPU profile of the measured window: ${profile}`);
+    const c = conditions(consoleCpu);
     load.after = c.load1;
     return {
       mode,
+      console: meter.kind,
       phases,
       phaseConditions,
-      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      clientCpuS,
+      cpuMs: consoleCpu === null ? null : Math.round(consoleCpu * 1000),
       load,
       conditions: { ...c, loadTooHigh: c.loadTooHigh || load.before > LOAD_LIMIT },
       loadTooHigh: c.loadTooHigh || load.before > LOAD_LIMIT,
-      rssMiB: Math.round(process.memoryUsage().rss / 1048576),
+      rssMiB: cons.rss(),
     };
   } finally {
     for (const n of nodes) await call("POST", `/nodes/${n.id}/stop`).catch(() => undefined);
-    await built.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cons.close();
     releasePorts(from, 100);
   }
 }

@@ -1,14 +1,8 @@
-import { createHash, X509Certificate, type KeyObject } from "node:crypto";
+import { X509Certificate, type KeyObject } from "node:crypto";
 import { msp } from "@hyperledger/fabric-protos";
 import { CryptoInputError } from "../crypto/errors.js";
-import {
-  keySpecOf,
-  loadPrivateKey,
-  loadPublicKey,
-  publicKeyToDer,
-  signLowS,
-  signMessage,
-} from "../crypto/key-algorithms.js";
+import { keySpecOf, loadPrivateKey, loadPublicKey, publicKeyToDer, signMessage } from "../crypto/key-algorithms.js";
+import { fabricMessageSigner } from "./sign.js";
 
 /**
  * A Fabric signing identity: what a client puts in `SignatureHeader.creator` and signs with.
@@ -48,9 +42,6 @@ export function createSigningIdentity(params: {
     mspId: params.mspId,
     certPem,
     serialize: () => bytes,
-    sign: (message) =>
-      spec.algorithm === "EC"
-        ? signLowS(key, createHash("sha256").update(message).digest(), { prehashed: true })
-        : signMessage(key, message),
+    sign: spec.algorithm === "EC" ? fabricMessageSigner(key) : (message) => signMessage(key, message),
   };
 }

@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { readdir, readFile, readlink } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { groupMembers } from "./proc.js";
@@ -61,36 +60,98 @@ export function httpHealthProbe(url: string, timeoutMs = 2000): ReadinessProbe {
   return async ({ signal }) => (await getHealthz(url, timeoutMs, signal)).ok;
 }
 
+/** How long one read of a socket table answers the probes that ask (the nodes of a bring-up probe together). */
+const SOCKET_TABLE_TTL_MS = 100;
+const SOCKET_TABLES = ["/proc/net/tcp", "/proc/net/tcp6"] as const;
+const socketTables = new Map<string, { at: number; byPort: Map<number, Set<string>> }>();
+
+/**
+ * The inodes of the LISTEN sockets in one of /proc/net/tcp{,6}, by port. Reading such a file costs
+ * the kernel a walk of its whole socket hash (~3.5 ms of CPU, however few sockets there are), so one
+ * read serves every probe within {@link SOCKET_TABLE_TTL_MS}. A table that old can only be missing
+ * a listener that has just opened (that probe says "not yet" and is retried); a listener it shows
+ * was there, and the supervisor checks the process is alive before it reports it ready.
+ */
+function listeningSockets(table: (typeof SOCKET_TABLES)[number]): Map<number, Set<string>> {
+  const now = Date.now();
+  const cached = socketTables.get(table);
+  if (cached && now - cached.at < SOCKET_TABLE_TTL_MS) return cached.byPort;
+  const byPort = new Map<number, Set<string>>();
+  let text = "";
+  try {
+    text = readFileSync(table, "utf8");
+  } catch {
+    // no such table (no IPv6): nothing listens there
+  }
+  for (const line of text.split("\n").slice(1)) {
+    const cols = line.trim().split(/\s+/);
+    // sl local_address rem_address st ... inode (column 9); 0A is LISTEN.
+    if (cols[3] !== "0A" || !cols[1] || !cols[9]) continue;
+    const port = Number.parseInt(cols[1].slice(cols[1].lastIndexOf(":") + 1), 16);
+    let inodes = byPort.get(port);
+    if (!inodes) byPort.set(port, (inodes = new Set()));
+    inodes.add(cols[9]);
+  }
+  socketTables.set(table, { at: now, byPort });
+  return byPort;
+}
+
 /**
  * Whether process `pid` (or a process of its group) has a TCP socket listening on `port` (Linux: its socket fds matched
  * against /proc/net/tcp{,6} LISTEN entries). Undefined when /proc can't tell (another OS).
+ *
+ * The IPv4 table is read first and the IPv6 one only when that doesn't answer yes (Fabric nodes
+ * listen on IPv4 addresses); the tables are shared between probes (see listeningSockets). While
+ * nothing listens on the port (most probes of a starting node) no process's fds are read, and once
+ * something does, the leader's fds are checked before its group is scanned. The /proc files are
+ * read synchronously (see proc.ts): they are in memory, and each asynchronous read is four
+ * thread-pool round trips.
  */
 export async function processListensOn(pid: number, port: number): Promise<boolean | undefined> {
+  let leaderFds: string[];
   try {
-    await readdir(`/proc/${pid}/fd`);
+    leaderFds = readdirSync(`/proc/${pid}/fd`);
   } catch {
     return existsSync("/proc/net/tcp") ? false : undefined;
   }
-  const inodes = new Set<string>();
-  // The leader or a member of its group: a sandboxed server listens below its launcher (bwrap).
-  for (const p of [pid, ...(await groupMembers(pid))]) {
-    const fds = await readdir(`/proc/${p}/fd`).catch(() => [] as string[]);
-    await Promise.all(
-      fds.map(async (fd) => {
-        const target = await readlink(`/proc/${p}/fd/${fd}`).catch(() => "");
-        const m = /^socket:\[(\d+)\]$/.exec(target);
-        if (m) inodes.add(m[1] as string);
-      }),
-    );
-  }
-  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    const text = await readFile(table, "utf8").catch(() => "");
-    for (const line of text.split("\n").slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      // sl local_address rem_address st ... inode (column 9); 0A is LISTEN.
-      if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === "0A" && inodes.has(cols[9] ?? "")) return true;
+  const socketsOf = (p: number): Set<string> => {
+    const inodes = new Set<string>();
+    let fds: string[];
+    try {
+      fds = p === pid ? leaderFds : readdirSync(`/proc/${p}/fd`);
+    } catch {
+      return inodes;
     }
+    for (const fd of fds) {
+      let target = "";
+      try {
+        target = readlinkSync(`/proc/${p}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const m = /^socket:\[(\d+)\]$/.exec(target);
+      if (m) inodes.add(m[1] as string);
+    }
+    return inodes;
+  };
+  // The leader's sockets, then its group's (scanned only when the leader holds none of the
+  // listeners): a sandboxed server listens below its launcher (bwrap).
+  let members: number[] | undefined;
+  const owned = new Map<number, Set<string>>();
+  const holds = (p: number, listening: Set<string>): boolean => {
+    let mine = owned.get(p);
+    if (!mine) owned.set(p, (mine = socketsOf(p)));
+    for (const inode of mine) if (listening.has(inode)) return true;
+    return false;
+  };
+  const ownsOne = async (listening: Set<string>): Promise<boolean> => {
+    if (holds(pid, listening)) return true;
+    members ??= await groupMembers(pid);
+    return members.some((p) => holds(p, listening));
+  };
+  for (const table of SOCKET_TABLES) {
+    const listening = listeningSockets(table).get(port);
+    if (listening && (await ownsOne(listening))) return true;
   }
   return false;
 }

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -35,12 +36,21 @@ export function parseProcStat(text: string): ProcStat {
   };
 }
 
-export async function readProcStat(pid: number): Promise<ProcStat | null> {
+/**
+ * /proc/<pid>/stat, read synchronously: the kernel writes it from memory as it is read, so there is
+ * no disk to wait for, and an asynchronous read costs four thread-pool round trips (open, fstat,
+ * read, close) for a few hundred bytes. Readiness probes and supervisors read many of these.
+ */
+function readStatSync(pid: number): ProcStat | null {
   try {
-    return parseProcStat(await readFile(`/proc/${pid}/stat`, "utf8"));
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return null;
   }
+}
+
+export async function readProcStat(pid: number): Promise<ProcStat | null> {
+  return readStatSync(pid);
 }
 
 /** argv of a process, from /proc/<pid>/cmdline (NUL-separated). Null when unreadable. */
@@ -98,9 +108,16 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
  */
 export async function groupMembers(pgid: number): Promise<number[]> {
   const out: number[] = [];
-  for (const name of await readdir("/proc").catch(() => [] as string[])) {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  // Synchronous /proc reads (see readStatSync): one scan reads every process's stat.
+  for (const name of names) {
     if (!/^\d+$/.test(name) || Number(name) === pgid) continue;
-    const stat = await readProcStat(Number(name));
+    const stat = readStatSync(Number(name));
     if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") out.push(stat.pid);
   }
   return out;

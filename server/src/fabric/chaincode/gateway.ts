@@ -4,12 +4,15 @@ import { peer } from "@hyperledger/fabric-protos";
 import { openGrpcClient, type GrpcEndpoint } from "../grpc-connection.js";
 import { untilLeader } from "../leader-wait.js";
 
-/** How a call to a chaincode is signed: an MSP identity and a signer of SHA-256 digests (low-S ECDSA). */
-export interface GatewayIdentity {
-  mspId: string;
-  certPem: string;
-  signDigest(digest: Uint8Array): Promise<Uint8Array>;
-}
+/**
+ * How a call to a chaincode is signed: an MSP identity and either a signer of the whole message
+ * (a key in this process: OpenSSL hashes and signs it, see fabric/sign.ts) or a signer of its
+ * SHA-256 digest (a key held by a provider that signs digests: KMS, Vault transit). Both low-S ECDSA.
+ */
+export type GatewayIdentity = { mspId: string; certPem: string } & (
+  | { signMessage(message: Uint8Array): Uint8Array | Promise<Uint8Array> }
+  | { signDigest(digest: Uint8Array): Promise<Uint8Array> }
+);
 
 export interface ChaincodeCall {
   channel: string;
@@ -94,8 +97,9 @@ export async function openGateway(endpoint: GrpcEndpoint, identity: GatewayIdent
   const gateway = connect({
     client,
     identity: { mspId: identity.mspId, credentials: Buffer.from(identity.certPem) },
-    signer: (digest: Uint8Array) => identity.signDigest(digest),
-    hash: hash.sha256,
+    ...("signMessage" in identity
+      ? { signer: async (message: Uint8Array) => identity.signMessage(message), hash: hash.none }
+      : { signer: (digest: Uint8Array) => identity.signDigest(digest), hash: hash.sha256 }),
     evaluateOptions: () => ({ deadline: Date.now() + 30_000 }),
     endorseOptions: () => ({ deadline: Date.now() + 60_000 }),
     submitOptions: () => ({ deadline: Date.now() + 30_000 }),

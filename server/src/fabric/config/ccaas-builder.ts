@@ -1,4 +1,4 @@
-import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -56,12 +56,13 @@ export const CCAAS_BUILDER_NAME = "chainlaunch-ccaas";
  */
 export async function writeCcaasBuilder(dir: string): Promise<string> {
   const bin = join(dir, "bin");
-  await mkdir(bin, { recursive: true });
+  // Three small scripts on the local disk: synchronous writes (see writeLocalMsp).
+  mkdirSync(bin, { recursive: true });
   for (const [name, content] of Object.entries(CCAAS_BUILDER_SCRIPTS)) {
     const target = join(bin, name);
-    await writeFile(`${target}.tmp`, content, { mode: 0o755 });
-    await chmod(`${target}.tmp`, 0o755);
-    await rename(`${target}.tmp`, target);
+    writeFileSync(`${target}.tmp`, content, { mode: 0o755 });
+    chmodSync(`${target}.tmp`, 0o755);
+    renameSync(`${target}.tmp`, target);
   }
   return dir;
 }

@@ -1,28 +1,29 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderCoreYaml, type PeerConfigOptions } from "./core-yaml.js";
 import { renderOrdererYaml, type OrdererConfigOptions } from "./orderer-yaml.js";
 
-async function writeAtomic(path: string, content: string): Promise<void> {
-  await writeFile(`${path}.tmp`, content, { mode: 0o644 });
-  await rename(`${path}.tmp`, path);
+/** A small config file on the local disk, written synchronously (see writeLocalMsp), as *.tmp then renamed. */
+function writeAtomic(path: string, content: string): void {
+  writeFileSync(`${path}.tmp`, content, { mode: 0o644 });
+  renameSync(`${path}.tmp`, path);
 }
 
 /** Writes `<configDir>/core.yaml` (the peer finds it through FABRIC_CFG_PATH=configDir). */
 export async function writeCoreYaml(configDir: string, opts: PeerConfigOptions): Promise<string> {
   const content = renderCoreYaml(opts);
-  await mkdir(configDir, { recursive: true });
+  mkdirSync(configDir, { recursive: true });
   const path = join(configDir, "core.yaml");
-  await writeAtomic(path, content);
+  writeAtomic(path, content);
   return path;
 }
 
 /** Writes `<configDir>/orderer.yaml` (found through FABRIC_CFG_PATH=configDir). */
 export async function writeOrdererYaml(configDir: string, opts: OrdererConfigOptions): Promise<string> {
   const content = renderOrdererYaml(opts);
-  await mkdir(configDir, { recursive: true });
+  mkdirSync(configDir, { recursive: true });
   const path = join(configDir, "orderer.yaml");
-  await writeAtomic(path, content);
+  writeAtomic(path, content);
   return path;
 }
 

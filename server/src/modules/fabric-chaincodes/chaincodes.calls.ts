@@ -1,12 +1,14 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import { signLowS } from "../../crypto/key-algorithms.js";
 import type { DB } from "../../db/db.js";
+import { createGatewayPool } from "../../fabric/chaincode/gateway-pool.js";
 import {
   ChaincodeCallError,
   decodeResult,
   openGateway,
   type GatewayConnection,
 } from "../../fabric/chaincode/gateway.js";
+import type { GrpcEndpoint } from "../../fabric/grpc-connection.js";
+import { fabricMessageSigner } from "../../fabric/sign.js";
 import { ConflictError, InputError, UpstreamError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { organizationOfKey } from "../organizations/organizations.repo.js";
@@ -15,10 +17,20 @@ import type { CallBody } from "./chaincodes.schema.js";
 import { nameShimParameters } from "./metadata-names.js";
 import type { ChaincodesService } from "./chaincodes.service.js";
 
+type Chaincode = Awaited<ReturnType<ChaincodesService["chaincode"]>>;
+/** Who calls, through which peer and endpoint, with which certificate (null: read it when connecting). */
+interface Who {
+  keyId: number;
+  mspId: string;
+  peer: FabricNodeInfo;
+  endpoint: GrpcEndpoint;
+  certPem: string | null;
+}
+
 /**
  * Invoking and querying chaincode through a peer's Gateway service (fabric-gateway), signed by a
- * key of a channel org. Gateway connections are kept per peer and identity, so repeated calls reuse
- * one gRPC channel.
+ * key of a channel org. Gateway connections are kept per peer and key (gateway-pool.ts), so repeated
+ * calls reuse one gRPC channel and one loaded key.
  */
 export function createChaincodeCalls(deps: {
   db: DB;
@@ -26,18 +38,22 @@ export function createChaincodeCalls(deps: {
   keys: Pick<KeysService, "row" | "sign" | "exportPrivateKeyPem">;
   chaincodes: Pick<ChaincodesService, "chaincode" | "channelNodes" | "policyOrgs">;
 }) {
-  const connections = new Map<string, Promise<GatewayConnection>>();
+  const pool = createGatewayPool<GatewayConnection>();
   /**
    * Who calls and through which peer, per chaincode and key, for a moment: a burst of calls does
    * not read the channel's members, nodes and keys again for each one. Short enough that a peer
    * going down or a new member is seen within a second.
    */
-  const contexts = new Map<string, { until: number; value: Promise<Awaited<ReturnType<typeof resolve>>> }>();
+  const contexts = new Map<string, { until: number; value: Promise<{ cc: Chaincode; who: Who }> }>();
   const CONTEXT_TTL_MS = 1000;
 
-  async function resolve(chaincodeId: number, keyId: string | undefined) {
+  async function resolve(chaincodeId: number, keyId: string | undefined): Promise<{ cc: Chaincode; who: Who }> {
     const cc = await deps.chaincodes.chaincode(chaincodeId);
-    return { cc, who: await identity(cc, keyId) };
+    const who = await identity(cc, keyId);
+    // The certificate the calls sign with, read with the rest: a renewal is seen within the second.
+    // A key that can't be read is reported where it was before (opening the connection).
+    const certPem = (await deps.keys.row(who.keyId).catch(() => null))?.certificate ?? null;
+    return { cc, who: { ...who, endpoint: deps.ctx.grpcEndpoint(who.peer), certPem } };
   }
   function context(chaincodeId: number, keyId: string | undefined) {
     const k = `${chaincodeId}:${keyId ?? ""}`;
@@ -88,33 +104,39 @@ export function createChaincodeCalls(deps: {
     return { keyId, mspId: org.mspId, peer: peer as FabricNodeInfo };
   }
 
-  async function gateway(peer: FabricNodeInfo, keyId: number, mspId: string): Promise<GatewayConnection> {
-    const k = `${peer.id}:${keyId}`;
-    let c = connections.get(k);
-    if (!c) {
-      c = (async () => {
-        const row = await deps.keys.row(keyId);
-        if (!row.certificate) throw new InputError(`key_id: key ${keyId} has no certificate`, { field: "key_id" });
-        // Keys the provider can export sign in process (no database read per call); others (KMS,
-        // Vault transit) sign through their provider.
-        let local: KeyObject | undefined;
-        try {
-          local = createPrivateKey(await deps.keys.exportPrivateKeyPem(keyId));
-        } catch {
-          local = undefined;
-        }
-        return openGateway(deps.ctx.grpcEndpoint(peer), {
-          mspId,
-          certPem: row.certificate,
-          signDigest: local
-            ? async (digest) => signLowS(local, digest, { prehashed: true, encoding: "der" })
-            : (digest) => deps.keys.sign(keyId, digest, { prehashed: true, encoding: "der" }),
-        });
-      })();
-      connections.set(k, c);
-      c.catch(() => connections.delete(k));
-    }
-    return c;
+  /**
+   * The warm connection for a peer and key. Its fingerprint is what the connection was opened for
+   * (see createGatewayPool): read with the call's context, so a moved node, a new TLS root or a
+   * renewed certificate opens a new one within the context's second.
+   */
+  async function gateway(who: Who): Promise<GatewayConnection> {
+    const { peer, keyId, mspId, endpoint } = who;
+    const certPem = who.certPem ?? (await deps.keys.row(keyId)).certificate;
+    if (!certPem) throw new InputError(`key_id: key ${keyId} has no certificate`, { field: "key_id" });
+    const fingerprint = [
+      endpoint.address,
+      endpoint.serverNameOverride ?? "",
+      endpoint.tlsRootCert,
+      mspId,
+      certPem,
+    ].join("\n");
+    return pool.get(`${peer.id}:${keyId}`, fingerprint, async () => {
+      // Keys the provider can export sign in process (OpenSSL, no database read per call); others
+      // (KMS, Vault transit) sign digests through their provider.
+      let local: KeyObject | undefined;
+      try {
+        local = createPrivateKey(await deps.keys.exportPrivateKeyPem(keyId));
+      } catch {
+        local = undefined;
+      }
+      const id = { mspId, certPem };
+      return openGateway(
+        endpoint,
+        local && local.asymmetricKeyType === "ec"
+          ? { ...id, signMessage: fabricMessageSigner(local) }
+          : { ...id, signDigest: (digest) => deps.keys.sign(keyId, digest, { prehashed: true, encoding: "der" }) },
+      );
+    });
   }
 
   async function call(chaincodeId: number, body: CallBody, kind: "invoke" | "query") {
@@ -127,7 +149,7 @@ export function createChaincodeCalls(deps: {
         },
       );
     }
-    const gw = await gateway(who.peer, who.keyId, who.mspId);
+    const gw = await gateway(who);
     const transient = body.transient
       ? Object.fromEntries(Object.entries(body.transient).map(([k, v]) => [k, Uint8Array.from(v)]))
       : undefined;
@@ -195,8 +217,7 @@ export function createChaincodeCalls(deps: {
     },
     close(): void {
       contexts.clear();
-      for (const c of connections.values()) void c.then((g) => g.close()).catch(() => undefined);
-      connections.clear();
+      pool.close();
     },
   };
 }

@@ -75,9 +75,51 @@ export function libraryInput<T>(prefix: string, fn: () => T): T {
   }
 }
 
+/** How many loaded admin identities (and TLS pairs) are kept: a few per organization. */
+const LOADED_MAX = 64;
+
+/**
+ * What a key row's loaded form depends on: its id, its key pair (fingerprint, provider and
+ * reference) and its certificate, with `updated_at` (a renewal sets it). The key pair of an id never
+ * changes; a renewed certificate, or a row that is not the same key any more, gives another version.
+ */
+function versionOf(k: {
+  id: number;
+  sha256_fingerprint: string;
+  provider_id: number;
+  provider_key_ref: string | null;
+  certificate: string | null;
+  updated_at: string;
+}): string {
+  return [k.id, k.sha256_fingerprint, k.provider_id, k.provider_key_ref ?? "", k.updated_at, k.certificate ?? ""].join(
+    "\n",
+  );
+}
+
+/**
+ * `make()` once per version: loading an admin identity decrypts its private key and parses the key
+ * and certificate (a few ms of CPU), which every join, config read and channel change did again.
+ * The key row is still read on each use, so a deleted key fails and a renewal is seen at once.
+ */
+function loaded<T>(cache: Map<string, Promise<T>>, version: string, make: () => Promise<T>): Promise<T> {
+  let hit = cache.get(version);
+  if (hit) return hit;
+  hit = make();
+  cache.set(version, hit);
+  hit.catch(() => cache.delete(version));
+  // Oldest first (insertion order): drop what exceeds the bound.
+  for (const key of cache.keys()) {
+    if (cache.size <= LOADED_MAX) break;
+    cache.delete(key);
+  }
+  return hit;
+}
+
 /** Node, org and identity lookups shared by the create/join, inspect and change services. */
 export function createFabricContext(deps: FabricNetworksDeps) {
   const { repo, nodes, orgs, keys } = deps;
+  const signers = new Map<string, Promise<SigningIdentity>>();
+  const tlsPairs = new Map<string, Promise<{ certPem: string; keyPem: string }>>();
 
   async function network(id: number): Promise<NetworkRow> {
     const row = await repo.byId(id);
@@ -139,16 +181,21 @@ export function createFabricContext(deps: FabricNetworksDeps) {
       async admin() {
         const id = need(row.admin_sign_key_id, "admin signing identity");
         const k = await keys.row(id);
-        return createSigningIdentity({
-          mspId: row.msp_id,
-          certPem: k.certificate ?? "",
-          privateKey: await keys.exportPrivateKeyPem(id),
-        });
+        return loaded(signers, `${row.msp_id}\n${versionOf(k)}`, async () =>
+          createSigningIdentity({
+            mspId: row.msp_id,
+            certPem: k.certificate ?? "",
+            privateKey: await keys.exportPrivateKeyPem(id),
+          }),
+        );
       },
       async adminTls() {
         const id = need(row.admin_tls_key_id, "admin TLS identity");
         const k = await keys.row(id);
-        return { certPem: k.certificate ?? "", keyPem: await keys.exportPrivateKeyPem(id) };
+        return loaded(tlsPairs, versionOf(k), async () => ({
+          certPem: k.certificate ?? "",
+          keyPem: await keys.exportPrivateKeyPem(id),
+        }));
       },
     };
   }

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   CCAAS_BUILDER_NAME,
@@ -189,25 +189,27 @@ const paths = (dir: string) => ({
  */
 export async function writeFabricFiles(keys: Keys, d: FabricDeployment, slug: string): Promise<void> {
   const p = paths(d.dir);
-  await mkdir(join(d.dir, "tls"), { recursive: true });
-  await mkdir(join(d.dir, "logs"), { recursive: true });
-  await mkdir(p.data, { recursive: true });
+  // A node's files are a few small PEMs and YAMLs on the local disk: written synchronously (see
+  // writeLocalMsp), without a thread-pool round trip per call.
+  mkdirSync(join(d.dir, "tls"), { recursive: true });
+  mkdirSync(join(d.dir, "logs"), { recursive: true });
+  mkdirSync(p.data, { recursive: true });
   await writeLocalMsp(p.msp, {
     caCertPem: d.signCaCert,
     signCertPem: d.signCert,
     privateKeyPem: await keys.exportPrivateKeyPem(d.signKeyId),
     tlsCaCertPem: d.tlsCaCert,
   });
-  await writeFile(p.tls.certFile, d.tlsCert, { mode: 0o644 });
-  await writeFile(p.tls.keyFile, await keys.exportPrivateKeyPem(d.tlsKeyId), { mode: 0o600 });
-  await writeFile(p.tls.rootCertFile, d.tlsCaCert, { mode: 0o644 });
+  writeFileSync(p.tls.certFile, d.tlsCert, { mode: 0o644 });
+  writeFileSync(p.tls.keyFile, await keys.exportPrivateKeyPem(d.tlsKeyId), { mode: 0o600 });
+  writeFileSync(p.tls.rootCertFile, d.tlsCaCert, { mode: 0o644 });
   if (d.role === "peer") {
     const overrides = await Promise.all(
       d.ordererAddressOverrides.map(async (o, i) => {
         // No CA of its own: Fabric then checks the endpoint against the channel's TLS roots.
         if (!o.tlsCACert) return { from: o.from, to: o.to, caCertsFile: "" };
         const caCertsFile = join(d.dir, "tls", `orderer-override-${i}.pem`);
-        await writeFile(caCertsFile, o.tlsCACert, { mode: 0o644 });
+        writeFileSync(caCertsFile, o.tlsCACert, { mode: 0o644 });
         return { from: o.from, to: o.to, caCertsFile };
       }),
     );
