@@ -6,10 +6,11 @@
  * server/dist/main.js too, when built, for comparison. Target: ≤ 300 ms (issue 34).
  *
  *   npm run build -w server && npx tsx bench/cold-start/run.ts [--runs N] [--wait-idle[=SECONDS]]
+ *     [--baseline path/to/other/server/bundle/main.js]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, releasePorts } from "../../server/src/test-support/ports.js";
 import {
@@ -26,6 +27,9 @@ import { ENTRIES, requireBundle, spawnConsole, waitHealthy } from "../support/sp
 import { numberArg } from "../support/args.js";
 
 const RUNS = numberArg("--runs", 10);
+// Another build's bundle/main.js (e.g. a worktree of an older commit), measured in the same run.
+const baselineAt = process.argv.indexOf("--baseline");
+const BASELINE = baselineAt >= 0 ? resolve(process.argv[baselineAt + 1] ?? "") : undefined;
 const TIMEOUT_S = numberArg("--timeout", 30);
 const TARGET_MS = 300;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -88,6 +92,7 @@ async function main(): Promise<void> {
   writeFileSync(floor, NODE_FLOOR);
   const entries: [string, string][] = [
     ["node floor (plain node:http server, baseline)", floor],
+    ...(BASELINE ? [[`baseline ${BASELINE}`, BASELINE] as [string, string]] : []),
     ...Object.entries(ENTRIES).filter(([, path]) => existsSync(path)),
   ];
   const all: Conditions[] = [];
