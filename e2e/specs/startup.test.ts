@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort, REPO_ROOT } from "../support/server.js";
+import { freePort, spawnBundle, stopProcess } from "../support/server.js";
 
 /**
  * Start-up (issue 34): the console starts fast, and its first success still means it serves. The bundle
@@ -29,29 +28,8 @@ async function startAndProbe(
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   const t0 = Date.now();
-  const proc = spawn(process.execPath, [join(REPO_ROOT, "server/bundle/main.js"), "serve"], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      CHAINLAUNCH_DATA: dataDir,
-      CHAINLAUNCH_ADMIN_PASSWORD: PASSWORD,
-      CHAINLAUNCH_WEB_DIST: join(REPO_ROOT, "web/dist"),
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  proc.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  proc.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  const stop = async () => {
-    if (proc.exitCode !== null) return;
-    const exited = new Promise<void>((r) => proc.once("exit", () => r()));
-    proc.kill("SIGTERM");
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const proc = spawnBundle(port, dataDir, PASSWORD, {}, (d) => (output += d.toString()));
+  const stop = () => stopProcess(proc);
   const early: Early[] = [];
   const deadline = Date.now() + 60_000;
   try {

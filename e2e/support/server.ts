@@ -39,6 +39,46 @@ async function waitForHealth(url: string, proc: ChildProcess, timeoutMs: number)
   throw new Error(`server at ${url} did not become healthy within ${timeoutMs} ms`);
 }
 
+/** Stops a spawned server: SIGTERM, then SIGKILL after 5 s. */
+export async function stopProcess(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((r) => proc.once("exit", () => r()));
+  proc.kill("SIGTERM");
+  const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Spawns the real server as `make start` runs it (`node server/bundle/main.js serve`) on `port` with
+ * `dataDir`, without waiting for it; its output goes to `onOutput`.
+ */
+export function spawnBundle(
+  port: number,
+  dataDir: string,
+  adminPassword: string,
+  extraEnv: Record<string, string>,
+  onOutput: (d: Buffer) => void,
+): ChildProcess {
+  const proc = spawn(process.execPath, [join(REPO_ROOT, "server/bundle/main.js"), "serve"], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CHAINLAUNCH_DATA: dataDir,
+      CHAINLAUNCH_ADMIN_PASSWORD: adminPassword,
+      CHAINLAUNCH_WEB_DIST: join(REPO_ROOT, "web/dist"),
+      LOG_LEVEL: "warn",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  proc.stdout?.on("data", onOutput);
+  proc.stderr?.on("data", onOutput);
+  return proc;
+}
+
 /**
  * Starts the real server as `make start` runs it (`node server/bundle/main.js serve`) on a free port
  * with a throwaway data dir.
@@ -51,27 +91,16 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   // The output also goes to a file, so a failing spec (another process) can quote its last lines.
   const logFile = join(tmpdir(), `chainlaunch-e2e-server-${port}.log`);
   const log = createWriteStream(logFile);
-  const proc = spawn(process.execPath, [join(REPO_ROOT, "server/bundle/main.js"), "serve"], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      CHAINLAUNCH_DATA: dataDir,
-      CHAINLAUNCH_ADMIN_PASSWORD: adminPassword,
-      CHAINLAUNCH_WEB_DIST: join(REPO_ROOT, "web/dist"),
-      CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: "1000",
-      LOG_LEVEL: "warn",
-      ...extraEnv,
+  const proc = spawnBundle(
+    port,
+    dataDir,
+    adminPassword,
+    { CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: "1000", ...extraEnv },
+    (d) => {
+      output += d.toString();
+      log.write(d);
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const onOutput = (d: Buffer) => {
-    output += d.toString();
-    log.write(d);
-  };
-  proc.stdout?.on("data", onOutput);
-  proc.stderr?.on("data", onOutput);
+  );
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(url, proc, 90_000);
@@ -86,13 +115,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     logs: () => output,
     logFile,
     stop: async () => {
-      if (proc.exitCode === null) {
-        const exited = new Promise<void>((r) => proc.once("exit", () => r()));
-        proc.kill("SIGTERM");
-        const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await stopProcess(proc);
       await rm(dataDir, { recursive: true, force: true });
       log.end();
       await rm(logFile, { force: true });
