@@ -6,6 +6,7 @@ import {
   generateKeyPairSync,
   sign as nodeSign,
   verify as nodeVerify,
+  type JsonWebKey,
   type KeyObject,
 } from "node:crypto";
 import { promisify } from "node:util";
@@ -107,10 +108,10 @@ export async function generateKeyPair(spec: KeySpec): Promise<KeyPair> {
   let kp: { privateKey: KeyObject; publicKey: KeyObject };
   switch (spec.algorithm) {
     case "EC":
-      kp = generateKeyPairSync("ec", { namedCurve: NODE_CURVE[spec.curve] });
+      kp = generateDetachedKeyPair("ec", NODE_CURVE[spec.curve]);
       break;
     case "ED25519":
-      kp = generateKeyPairSync("ed25519");
+      kp = generateDetachedKeyPair("ed25519");
       break;
     case "RSA":
       kp = await generateKeyPairAsync("rsa", { modulusLength: spec.keySize, publicExponent: 0x10001 });
@@ -120,6 +121,39 @@ export async function generateKeyPair(spec: KeySpec): Promise<KeyPair> {
   specOf.set(kp.publicKey, spec);
   publicOf.set(kp.privateKey, kp.publicKey);
   return { spec, ...kp };
+}
+
+/**
+ * An EC or Ed25519 key pair made synchronously whose key objects are their own. The ones
+ * `generateKeyPairSync` returns share a lock with the job that made them, and Node 20 deadlocks when
+ * that job is garbage-collected during an export of one of them (the collector runs inside the export,
+ * which holds the lock the job's destructor then waits for: the whole console hangs). Exported as JWK
+ * inside the job and imported again, the keys hold no tie to it; their JWK is kept for the encoders here.
+ */
+export function generateDetachedKeyPair(
+  type: "ec" | "ed25519",
+  namedCurve?: string,
+): { privateKey: KeyObject; publicKey: KeyObject } {
+  const encoding = { privateKeyEncoding: { format: "jwk" }, publicKeyEncoding: { format: "jwk" } } as const;
+  const generated = (
+    generateKeyPairSync as unknown as (t: string, o: object) => { privateKey: JsonWebKey; publicKey: JsonWebKey }
+  )(type, type === "ec" ? { namedCurve, ...encoding } : encoding);
+  const privateKey = createPrivateKey({ key: generated.privateKey, format: "jwk" });
+  const publicKey = createPublicKey({ key: generated.publicKey, format: "jwk" });
+  jwkOf.set(privateKey, generated.privateKey);
+  jwkOf.set(publicKey, generated.publicKey);
+  return { privateKey, publicKey };
+}
+
+/** The JWK a key was made from, or its export (a key object exported to JWK once). */
+const jwkOf = new WeakMap<KeyObject, JsonWebKey>();
+function jwkFor(key: KeyObject): JsonWebKey {
+  let jwk = jwkOf.get(key);
+  if (!jwk) {
+    jwk = key.export({ format: "jwk" });
+    jwkOf.set(key, jwk);
+  }
+  return jwk;
 }
 
 /**
@@ -181,7 +215,7 @@ export function privateKeyToPem(key: KeyObject): string {
   // The bytes OpenSSL's PKCS#8 encoder writes for an EC key (RFC 5208 around RFC 5915's ECPrivateKey,
   // curve named once in the outer algorithm, public point included), written here: the encoder costs
   // ~0.06 ms a call, the JWK export this reads from a tenth of that.
-  const d = leftPad(Buffer.from(key.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
+  const d = leftPad(Buffer.from(jwkFor(key).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
   const pkcs8 = der.sequence(
     der.integer(0),
     der.sequence(der.oid(EC_PUBLIC_KEY_OID), der.oid(CURVE_OID[spec.curve])),
@@ -234,7 +268,7 @@ const CURVE_OID: Record<EcCurve, string> = {
 function ecPoint(pub: KeyObject, curve: EcCurve): Buffer {
   let point = pointOf.get(pub);
   if (!point) {
-    const jwk = pub.export({ format: "jwk" });
+    const jwk = jwkFor(pub);
     const size = CURVE_BYTES[curve];
     point = Buffer.concat([
       Buffer.from([4]),
@@ -270,7 +304,7 @@ export function subjectPublicKeyBits(key: KeyObject): Buffer {
   const pub = loadPublicKey(key);
   const spec = keySpecOf(pub);
   if (spec.algorithm === "RSA") return pub.export({ type: "pkcs1", format: "der" });
-  if (spec.algorithm === "ED25519") return Buffer.from(pub.export({ format: "jwk" }).x ?? "", "base64url");
+  if (spec.algorithm === "ED25519") return Buffer.from(jwkFor(pub).x ?? "", "base64url");
   return Buffer.from(ecPoint(pub, spec.curve));
 }
 
@@ -345,7 +379,7 @@ export function signLowS(
     // A digest to sign as is (Fabric signs SHA-256 digests): OpenSSL offers no such call, noble does.
     let d = scalarOf.get(privateKey);
     if (!d) {
-      d = leftPad(Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
+      d = leftPad(Buffer.from(jwkFor(privateKey).d ?? "", "base64url"), CURVE_BYTES[spec.curve]);
       scalarOf.set(privateKey, d);
     }
     sig = curve.sign(input, d, { lowS: true, prehash: false });

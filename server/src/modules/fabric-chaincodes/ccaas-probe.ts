@@ -1,7 +1,7 @@
-import { generateKeyPairSync } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import { peer } from "@hyperledger/fabric-protos";
 import { createSelfSignedCertificate } from "../../crypto/certificates.js";
+import { generateDetachedKeyPair } from "../../crypto/key-algorithms.js";
 import { localSigner } from "../../crypto/signer.js";
 import { createSigningIdentity, type SigningIdentity } from "../../fabric/identity.js";
 import { createSignedProposal } from "../../fabric/proposal.js";
@@ -45,7 +45,8 @@ let probeIdentity: SigningIdentity | undefined;
  */
 async function identity(): Promise<SigningIdentity> {
   if (probeIdentity) return probeIdentity;
-  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  // Not generateKeyPairSync's own objects: using one of those can deadlock Node 20 (crypto/key-algorithms.ts).
+  const { privateKey } = generateDetachedKeyPair("ec", "prime256v1");
   const cert = await createSelfSignedCertificate({
     signer: localSigner(privateKey),
     subject: { commonName: "chainlaunch-probe", organization: ["ChainLaunchProbe"] },

@@ -1,12 +1,5 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  sign,
-  verify,
-  type KeyObject,
-} from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { generateDetachedKeyPair } from "../../crypto/key-algorithms.js";
 
 /**
  * The cryptography of federation, with no database or HTTP: Ed25519 identities, the node id derived
@@ -48,7 +41,8 @@ export interface GeneratedIdentity {
 }
 
 export function generateIdentity(): GeneratedIdentity {
-  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  // Not generateKeyPairSync's own objects: exporting one of those can deadlock Node 20 (crypto/key-algorithms.ts).
+  const { publicKey, privateKey } = generateDetachedKeyPair("ed25519");
   const raw = rawPublicKey(publicKey);
   return {
     publicKey: b64url(raw),
