@@ -357,13 +357,15 @@ export type SignatureEncoding = "der" | "p1363";
  *
  * @param input the message, hashed here with the curve's hash (SHA-256, SHA-384 for P-384),
  *   or with `prehashed: true` a digest that is signed as is (Fabric signs SHA-256 digests).
+ * @param options.hash the hash of a whole message when it is not the curve's: Fabric's BCCSP hashes
+ *   with SHA-256 whatever the curve.
  * @param options.encoding `der` (ASN.1 ECDSA-Sig-Value, what Fabric expects; default) or
  *   `p1363` (raw r‖s, what WebCrypto produces).
  */
 export function signLowS(
   privateKey: KeyObject,
   input: Uint8Array,
-  options: { prehashed?: boolean; encoding?: SignatureEncoding } = {},
+  options: { prehashed?: boolean; encoding?: SignatureEncoding; hash?: "sha256" } = {},
 ): Uint8Array {
   const spec = keySpecOf(privateKey);
   if (spec.algorithm !== "EC") throw new CryptoInputError("algorithm", "low-S signing needs an EC key");
@@ -373,7 +375,7 @@ export function signLowS(
   if (!options.prehashed) {
     // A whole message: OpenSSL signs it (hashing included) in a fraction of the pure-JS time; only
     // its S is then moved to the lower half when needed (n - s is the same signature, low-S).
-    const raw = nodeSign(ecHash(spec.curve), input, { key: privateKey, dsaEncoding: "ieee-p1363" });
+    const raw = nodeSign(options.hash ?? ecHash(spec.curve), input, { key: privateKey, dsaEncoding: "ieee-p1363" });
     sig = curve.Signature.fromCompact(raw).normalizeS();
   } else {
     // A digest to sign as is (Fabric signs SHA-256 digests): OpenSSL offers no such call, noble does.
