@@ -16,7 +16,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import {
@@ -30,13 +30,12 @@ import {
 } from "../support/conditions.js";
 import { ADMIN_AUTH, adminClient } from "../support/console.js";
 import { ENTRIES, requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
-import { numberArg } from "../support/args.js";
+import { numberArg, pathArg } from "../support/args.js";
 
 const CREATES = numberArg("--creates", 200);
 const SECONDS = numberArg("--seconds", 10);
 const CLIENTS = numberArg("--clients", 8);
-const entryAt = process.argv.indexOf("--entry");
-const ENTRY = entryAt >= 0 ? resolve(process.argv[entryAt + 1]!) : ENTRIES.bundle;
+const ENTRY = pathArg("--entry") ?? ENTRIES.bundle;
 const here = dirname(fileURLToPath(import.meta.url));
 
 const pct = (sorted: number[], p: number): number =>

@@ -43,7 +43,7 @@ import {
 } from "../support/console.js";
 import { cpuMeter, type CpuMark, type CpuMeter } from "../support/console-cpu.js";
 import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
-import { numberArg } from "../support/args.js";
+import { numberArg, pathArg } from "../support/args.js";
 import { profiling, startProfile } from "../support/cpu-profile.js";
 
 /** Every figure's conditions, for the closing line on how many were taken at too high a load. */
@@ -66,9 +66,7 @@ const SPAWNED = process.argv.includes("--spawned") || process.argv.includes("--e
 /** When the spawned console was started (its profile's time origin). */
 let spawnedAt: number | undefined;
 /** `--entry FILE`: another build's bundle to spawn (e.g. the main branch's, for a before/after pair). */
-const ENTRY = process.argv.includes("--entry")
-  ? resolve(process.argv[process.argv.indexOf("--entry") + 1] ?? "")
-  : undefined;
+const ENTRY = pathArg("--entry");
 const here = dirname(fileURLToPath(import.meta.url));
 
 const pct = (sorted: number[], p: number): number =>

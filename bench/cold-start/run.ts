@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, releasePorts } from "../../server/src/test-support/ports.js";
 import {
@@ -24,12 +24,11 @@ import {
   type Conditions,
 } from "../support/conditions.js";
 import { ENTRIES, requireBundle, spawnConsole, waitHealthy } from "../support/spawned-console.js";
-import { numberArg } from "../support/args.js";
+import { numberArg, pathArg } from "../support/args.js";
 
 const RUNS = numberArg("--runs", 10);
 // Another build's bundle/main.js (e.g. a worktree of an older commit), measured in the same run.
-const baselineAt = process.argv.indexOf("--baseline");
-const BASELINE = baselineAt >= 0 ? resolve(process.argv[baselineAt + 1] ?? "") : undefined;
+const BASELINE = pathArg("--baseline");
 const TIMEOUT_S = numberArg("--timeout", 30);
 const TARGET_MS = 300;
 const here = dirname(fileURLToPath(import.meta.url));

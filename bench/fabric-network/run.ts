@@ -20,7 +20,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp, type BuiltApp } from "../../server/src/app.js";
 import { loadConfig } from "../../server/src/config/config.js";
@@ -42,6 +42,7 @@ import { adminClient, until } from "../support/console.js";
 import { cpuMeter } from "../support/console-cpu.js";
 import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
 import { profiling, startProfile } from "../support/cpu-profile.js";
+import { pathArg } from "../support/args.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const VERSION = process.env.CHAINLAUNCH_E2E_FABRIC_VERSION ?? "3.1.0";
@@ -53,9 +54,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** `--spawned`: the console as `make start` runs it (the bundle, its own process), its CPU read from /proc. */
 const SPAWNED = process.argv.includes("--spawned") || process.argv.includes("--entry");
 /** `--entry FILE`: another build's bundle to spawn (e.g. the main branch's, for a before/after pair). */
-const ENTRY = process.argv.includes("--entry")
-  ? resolve(process.argv[process.argv.indexOf("--entry") + 1] ?? "")
-  : undefined;
+const ENTRY = pathArg("--entry");
 const admin = { authorization: `Basic ${Buffer.from("admin:bench-password-1").toString("base64")}` };
 
 async function main(): Promise<void> {

@@ -14,7 +14,7 @@
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   conditionColumns,
@@ -29,16 +29,15 @@ import {
 } from "../support/conditions.js";
 import { ADMIN_AUTH, adminClient } from "../support/console.js";
 import { ENTRIES, requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
-import { numberArg } from "../support/args.js";
+import { numberArg, pathArg } from "../support/args.js";
 
 const ORGS = numberArg("--orgs", 100);
 const CLIENTS = numberArg("--clients", 8);
 const SECONDS = numberArg("--seconds", 8);
 const AFTER_S = numberArg("--after", 30);
 const SNAPSHOTS = process.argv.includes("--heap-snapshots");
-const entryAt = process.argv.indexOf("--entry");
 /** `--entry path/to/main.js`: another build (e.g. a copy of main's bundle) for a before/after pair. */
-const ENTRY = entryAt >= 0 ? resolve(process.argv[entryAt + 1]!) : ENTRIES.bundle;
+const ENTRY = pathArg("--entry") ?? ENTRIES.bundle;
 const TARGET = 1.1;
 const here = dirname(fileURLToPath(import.meta.url));
 
