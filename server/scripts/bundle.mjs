@@ -14,74 +14,12 @@ import { copyFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundlePlugins } from "./bundle-plugins.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "bundle");
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
-
-// The generated protobuf code of @hyperledger/fabric-protos takes ~30 ms to evaluate, and only Fabric
-// operations use it. The server's imports of it get namespaces that load it on first use.
-const PROTO_NAMESPACES = [
-  "common",
-  "gossip",
-  "peer",
-  "discovery",
-  "ledger",
-  "gateway",
-  "orderer",
-  "transientstore",
-  "msp",
-  "google",
-];
-const lazyProtos = {
-  name: "lazy-fabric-protos",
-  setup(b) {
-    b.onResolve({ filter: /^@hyperledger\/fabric-protos$/ }, (args) =>
-      args.importer.startsWith(join(root, "dist"))
-        ? { path: "lazy-fabric-protos", namespace: "lazy-fabric-protos" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "lazy-fabric-protos" }, () => ({
-      resolveDir: root,
-      loader: "js",
-      contents: `
-let protos;
-const load = () => (protos ??= require("@hyperledger/fabric-protos"));
-const lazy = (name) => {
-  const real = () => load()[name];
-  return new Proxy({}, {
-    get: (_, key) => real()[key],
-    has: (_, key) => key in real(),
-    ownKeys: () => Reflect.ownKeys(real()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const d = Reflect.getOwnPropertyDescriptor(real(), key);
-      return d && { ...d, configurable: true };
-    },
-  });
-};
-${PROTO_NAMESPACES.map((n) => `export const ${n} = lazy(${JSON.stringify(n)});`).join("\n")}
-`,
-    }));
-  },
-};
-
-// import() of a module left outside the bundle (Node built-ins, the pg driver) would need a dynamic-import
-// callback on the vm.Script, which Node 20 drops when the script comes from a code cache. They are
-// required instead, still on first use; these are all CommonJS or built-ins.
-const dynamicRequires = {
-  name: "dynamic-requires",
-  setup(b) {
-    b.onResolve({ filter: /^(node:[a-z_/]+|pg)$/ }, (args) =>
-      args.kind === "dynamic-import" ? { path: args.path, namespace: "dynamic-require" } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "dynamic-require" }, (args) => ({
-      resolveDir: root,
-      loader: "js",
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-    }));
-  },
-};
 
 await build({
   entryPoints: [join(root, "dist/main.js")],
@@ -97,7 +35,7 @@ await build({
   // The sources are ES modules that find files beside themselves through import.meta.url.
   define: { "import.meta.url": "__bundleUrl" },
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyProtos, dynamicRequires],
+  plugins: bundlePlugins(root),
   charset: "ascii",
   logLevel: "warning",
 });
