@@ -1,4 +1,4 @@
-import { parseCertificate } from "../../../crypto/certificate-decoder.js";
+import { parseCertificate, type ParsedCertificate } from "../../../crypto/certificate-decoder.js";
 import type { AlertRule, Condition } from "../alerts.engine.js";
 import type { AlertsRepo } from "../alerts.repo.js";
 
@@ -11,16 +11,40 @@ interface Owner {
   link: string;
 }
 
+/** What the rule reads from a certificate; null when it can't be read. */
+type Read = { notAfter: Date; subject: string; serial: string } | null;
+
 /**
  * Certificate expiry of every certificate the console holds: they all live on key rows (node sign
  * and TLS keys, organization sign/TLS CAs, admin and client identities, standalone keys), so one
  * pass over the keys finds them. The key of a condition includes the certificate's serial: a
  * renewal replaces it, ending the episode, and a renewed certificate that is again short-lived
  * starts its own.
+ *
+ * Each cycle reads every certificate again, but parses only those it has not seen on that key before:
+ * with thousands of keys, parsing all of them took most of a cycle's CPU (`parse` is replaceable for
+ * tests).
  */
 export function certificateExpiryRule(
   repo: Pick<AlertsRepo, "certificates" | "organizationKeys" | "organizations" | "fabricNodes">,
+  parse: (pem: string) => ParsedCertificate = parseCertificate,
 ): AlertRule {
+  // By key id: the PEM last read on it and what it said. A key whose certificate changed is parsed again,
+  // and a key gone from the table is dropped at the end of the cycle.
+  const seen = new Map<number, { pem: string; read: Read }>();
+  const read = (keyId: number, pem: string): Read => {
+    const known = seen.get(keyId);
+    if (known?.pem === pem) return known.read;
+    let r: Read;
+    try {
+      const parsed = parse(pem);
+      r = { notAfter: parsed.notAfter, subject: parsed.subject.text, serial: parsed.serialNumber };
+    } catch {
+      r = null;
+    }
+    seen.set(keyId, { pem, read: r });
+    return r;
+  };
   return {
     id: "certificate.expiry",
     event: "certificate.expiring",
@@ -55,19 +79,13 @@ export function certificateExpiryRule(
       }
       const thresholdMs = ctx.settings.alertCertExpiryDays * DAY_MS;
       const out: Condition[] = [];
+      const present = new Set<number>();
       for (const c of certs) {
-        let notAfter: Date;
-        let subject: string;
-        let serial: string;
-        try {
-          const parsed = parseCertificate(c.certificate);
-          notAfter = parsed.notAfter;
-          subject = parsed.subject.text;
-          serial = parsed.serialNumber;
-        } catch {
-          // An unreadable certificate is reported by the key screens, not as an expiry.
-          continue;
-        }
+        present.add(c.key_id);
+        const r = read(c.key_id, c.certificate);
+        // An unreadable certificate is reported by the key screens, not as an expiry.
+        if (r === null) continue;
+        const { notAfter, subject, serial } = r;
         const owner = owners.get(c.key_id) ?? {
           kind: c.is_ca === 1 ? ("ca" as const) : ("identity" as const),
           name: c.key_name,
@@ -91,6 +109,7 @@ export function certificateExpiryRule(
           },
         });
       }
+      for (const keyId of seen.keys()) if (!present.has(keyId)) seen.delete(keyId);
       return out;
     },
   };
