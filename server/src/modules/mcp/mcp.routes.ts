@@ -1,13 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type * as McpTypes from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { VERSION } from "../../app.js";
 import { isAllowed, presentedApiKey } from "../../http/auth-hooks.js";
@@ -22,6 +17,34 @@ const ALLOW = "POST";
 const OPENAPI_URI = "chainlaunch://openapi.json";
 /** A tool's answer is cut here so one call can't flood the assistant's context. */
 const MAX_TOOL_TEXT = 200_000;
+
+/**
+ * The MCP SDK, loaded with the first MCP request: its protocol types are ~500 zod schemas that every start
+ * built before (issue 34). A failed load is tried again by the next request.
+ */
+let sdkLoad:
+  | Promise<{
+      Server: typeof Server;
+      Transport: typeof WebStandardStreamableHTTPServerTransport;
+      types: typeof McpTypes;
+    }>
+  | undefined;
+const sdk = () =>
+  (sdkLoad ??= Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]).then(
+    ([server, transport, types]) => ({
+      Server: server.Server,
+      Transport: transport.WebStandardStreamableHTTPServerTransport,
+      types,
+    }),
+    (err: unknown) => {
+      sdkLoad = undefined;
+      throw err;
+    },
+  ));
 
 /**
  * GET (the client's standalone SSE stream for server-initiated messages) and DELETE (end of a
@@ -59,7 +82,14 @@ export function registerMcpRoutes(
     return tools;
   };
 
-  function mcpServer(req: FastifyRequest, principal: Principal, calls: { tool: string; status: number }[]): Server {
+  async function mcpServer(
+    req: FastifyRequest,
+    principal: Principal,
+    calls: { tool: string; status: number }[],
+  ): Promise<{ server: Server; transport: WebStandardStreamableHTTPServerTransport }> {
+    const { Server, Transport, types } = await sdk();
+    const { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } =
+      types;
     const server = new Server(
       { name: NAME, version: VERSION },
       {
@@ -125,7 +155,8 @@ export function registerMcpRoutes(
         contents: [{ uri: OPENAPI_URI, mimeType: "application/json", text: JSON.stringify(app.swagger()) }],
       };
     });
-    return server;
+    const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    return { server, transport };
   }
 
   app.route({
@@ -142,11 +173,7 @@ export function registerMcpRoutes(
       }
       if (req.method !== "POST") return notOffered(req, reply);
       const calls: { tool: string; status: number }[] = [];
-      const server = mcpServer(req, principal, calls);
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
+      const { server, transport } = await mcpServer(req, principal, calls);
       await server.connect(transport);
       // The per-request server lives no longer than its request: with JSON answers (no stream) the
       // transport resolves once every response is ready, and both are closed below.
