@@ -20,6 +20,7 @@ import { registerAuthHooks } from "./http/auth-hooks.js";
 import { registerCompression } from "./http/compression.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { registerFieldValidation } from "./http/field-validation.js";
+import { lazyDefaultCompilers } from "./http/default-compilers.js";
 import { validatorCompiler } from "./http/go-nulls.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { completeOperation, ERROR_RESPONSE_SCHEMA } from "./http/openapi-responses.js";
@@ -125,6 +126,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    schemaController: { compilersFactory: lazyDefaultCompilers },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
