@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 // The generated protobuf code of @hyperledger/fabric-protos takes ~30 ms to evaluate, and only Fabric
-// operations use it. The server's imports of it get namespaces that load it on first use.
+// operations use it. The server's imports of it get namespaces that load it on first use (so a module's
+// top level must not read them: server/src/fabric/enum-names.ts).
 const PROTO_NAMESPACES = [
   "common",
   "gossip",
@@ -16,34 +17,42 @@ const PROTO_NAMESPACES = [
   "msp",
   "google",
 ];
+const LAZY_PROXY = `
+const lazy = (real) => new Proxy({}, {
+  get: (_, key) => real()[key],
+  has: (_, key) => key in real(),
+  ownKeys: () => Reflect.ownKeys(real()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(real(), key);
+    return d && { ...d, configurable: true };
+  },
+});
+`;
+// google-protobuf's Timestamp, which the server imports on its own (fabric-protos doesn't export it), loads
+// the whole google-protobuf runtime with it.
+const LAZY_MODULES = {
+  "@hyperledger/fabric-protos": `
+let protos;
+const load = () => (protos ??= require("@hyperledger/fabric-protos"));
+${PROTO_NAMESPACES.map((n) => `export const ${n} = lazy(() => load()[${JSON.stringify(n)}]);`).join("\n")}
+`,
+  "google-protobuf/google/protobuf/timestamp_pb.js": `
+let timestamp;
+export default lazy(() => (timestamp ??= require("google-protobuf/google/protobuf/timestamp_pb.js")));
+`,
+};
 const lazyProtos = (root) => ({
   name: "lazy-fabric-protos",
   setup(b) {
-    b.onResolve({ filter: /^@hyperledger\/fabric-protos$/ }, (args) =>
-      args.importer.startsWith(join(root, "dist"))
-        ? { path: "lazy-fabric-protos", namespace: "lazy-fabric-protos" }
-        : undefined,
+    b.onResolve(
+      { filter: /^(@hyperledger\/fabric-protos|google-protobuf\/google\/protobuf\/timestamp_pb\.js)$/ },
+      (args) =>
+        args.importer.startsWith(join(root, "dist")) ? { path: args.path, namespace: "lazy-fabric-protos" } : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: "lazy-fabric-protos" }, () => ({
+    b.onLoad({ filter: /.*/, namespace: "lazy-fabric-protos" }, (args) => ({
       resolveDir: root,
       loader: "js",
-      contents: `
-let protos;
-const load = () => (protos ??= require("@hyperledger/fabric-protos"));
-const lazy = (name) => {
-  const real = () => load()[name];
-  return new Proxy({}, {
-    get: (_, key) => real()[key],
-    has: (_, key) => key in real(),
-    ownKeys: () => Reflect.ownKeys(real()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const d = Reflect.getOwnPropertyDescriptor(real(), key);
-      return d && { ...d, configurable: true };
-    },
-  });
-};
-${PROTO_NAMESPACES.map((n) => `export const ${n} = lazy(${JSON.stringify(n)});`).join("\n")}
-`,
+      contents: LAZY_PROXY + LAZY_MODULES[args.path],
     }));
   },
 });

@@ -3,6 +3,7 @@ import { configToJson, configUpdateToJson, type Json } from "./configtx/config-j
 import { blockHeaderHash } from "./configtx/genesis.js";
 import { lastConfigIndex } from "./deliver.js";
 import { envelopeHeader } from "./envelope.js";
+import { headerTypeName, txValidationCodeName } from "./enum-names.js";
 
 /** A key read in a transaction, with the version (block, tx) it read. */
 export interface DecodedRead {
@@ -64,8 +65,6 @@ export interface DecodedBlock {
 }
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
-const HEADER_TYPES = Object.fromEntries(Object.entries(common.HeaderType).map(([k, v]) => [v, k]));
-const VALIDATION_CODES = Object.fromEntries(Object.entries(peer.TxValidationCode).map(([k, v]) => [v, k]));
 
 function text(b: Uint8Array): { value: string; valueEncoding: "utf8" | "base64" } {
   const s = Buffer.from(b).toString("utf8");
@@ -136,12 +135,12 @@ function decodeTransaction(envBytes: Uint8Array, index: number, filter: Uint8Arr
   const code = filter && index < filter.length ? (filter[index] as number) : undefined;
   const tx: DecodedTransaction = {
     index,
-    type: HEADER_TYPES[ch.getType()] ?? String(ch.getType()),
+    type: headerTypeName(ch.getType()),
     txId: ch.getTxId(),
     channelId: ch.getChannelId(),
     timestamp: ts ? new Date(ts.getSeconds() * 1000 + Math.floor(ts.getNanos() / 1e6)).toISOString() : null,
     creatorMspId: mspIdOf(sh.getCreator_asU8()),
-    validationCode: code === undefined ? null : (VALIDATION_CODES[code] ?? String(code)),
+    validationCode: code === undefined ? null : txValidationCodeName(code),
   };
   if (ch.getType() === common.HeaderType.ENDORSER_TRANSACTION) {
     tx.actions = endorserActions(payload.getData_asU8());

@@ -1,5 +1,6 @@
 import { common, orderer } from "@hyperledger/fabric-protos";
 import { bidiStream, openGrpcClient, type GrpcEndpoint } from "./grpc-connection.js";
+import { fabricStatusName } from "./enum-names.js";
 
 /** The orderer refused an envelope (e.g. BAD_REQUEST for a failed policy, SERVICE_UNAVAILABLE without a leader). */
 export class BroadcastError extends Error {
@@ -12,8 +13,6 @@ export class BroadcastError extends Error {
     this.name = "BroadcastError";
   }
 }
-
-const STATUS_NAMES = Object.fromEntries(Object.entries(common.Status).map(([k, v]) => [v, k]));
 
 /**
  * Submits one signed envelope (a transaction or a CONFIG_UPDATE) to an orderer's
@@ -40,7 +39,7 @@ export async function broadcastEnvelope(
         stream.end();
         const status = r.getStatus();
         if (status === common.Status.SUCCESS) resolve();
-        else reject(new BroadcastError(status, STATUS_NAMES[status] ?? String(status), r.getInfo()));
+        else reject(new BroadcastError(status, fabricStatusName(status), r.getInfo()));
       });
       stream.on("error", (e: Error) => {
         if (!answered) reject(e);

@@ -3,6 +3,7 @@ import { blockHeaderHash, channelHeader, signatureHeader } from "./configtx/gene
 import { firstEnvelopeHeader } from "./envelope.js";
 import { bidiStream, openGrpcClient, type GrpcEndpoint } from "./grpc-connection.js";
 import type { SigningIdentity } from "./identity.js";
+import { fabricStatusName } from "./enum-names.js";
 
 /** Where a seek starts or stops: a block number, the newest block, or the oldest. */
 export type SeekTarget = number | "newest" | "oldest";
@@ -57,8 +58,6 @@ export function seekEnvelope(
   return env;
 }
 
-const STATUS_NAMES = Object.fromEntries(Object.entries(common.Status).map(([k, v]) => [v, k]));
-
 /**
  * Fetches blocks `start..stop` (inclusive) from an orderer (AtomicBroadcast.Deliver) or a peer
  * (Deliver.Deliver). Resolves when the service reports SUCCESS after the last block.
@@ -102,7 +101,7 @@ export async function fetchBlocks(params: {
           reject(
             new DeliverError(
               r.status ?? 0,
-              `deliver from ${params.endpoint.address} for channel ${params.channelId}: ${STATUS_NAMES[r.status ?? 0] ?? r.status}`,
+              `deliver from ${params.endpoint.address} for channel ${params.channelId}: ${fabricStatusName(r.status ?? 0)}`,
             ),
           );
       });

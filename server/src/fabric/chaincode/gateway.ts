@@ -1,6 +1,6 @@
 import type * as grpc from "@grpc/grpc-js";
 import type * as FabricGateway from "@hyperledger/fabric-gateway";
-import { peer } from "@hyperledger/fabric-protos";
+import { txValidationCodeName } from "../enum-names.js";
 import { openGrpcClient, type GrpcEndpoint } from "../grpc-connection.js";
 import { untilLeader } from "../leader-wait.js";
 
@@ -135,9 +135,8 @@ export async function openGateway(endpoint: GrpcEndpoint, identity: GatewayIdent
         stage = "commit";
         const status = await submitted.getStatus();
         if (!status.successful) {
-          const codeName = Object.entries(peer.TxValidationCode).find(([, v]) => v === status.code)?.[0];
           throw new ChaincodeCallError(
-            `transaction ${txId} was committed as invalid: ${codeName ?? status.code}`,
+            `transaction ${txId} was committed as invalid: ${txValidationCodeName(status.code)}`,
             "commit",
             [],
             txId,

@@ -6,6 +6,7 @@ import { broadcastWhenLeader } from "../leader-wait.js";
 import { endorsementPolicyOf, ProposalError } from "../peer-client.js";
 import { createSignedProposal } from "../proposal.js";
 import { fillDefinitionArgs, type DefinitionInput } from "./definition.js";
+import { txValidationCodeName } from "../enum-names.js";
 
 const LIFECYCLE = "_lifecycle";
 
@@ -19,8 +20,6 @@ export class TransactionInvalidError extends Error {
     this.name = "TransactionInvalidError";
   }
 }
-
-const TX_CODES = Object.fromEntries(Object.entries(peer.TxValidationCode).map(([k, v]) => [v, k]));
 
 /** Sends one signed proposal to a peer's Endorser and returns the whole response (status 200 only). */
 export async function endorseOn(
@@ -125,7 +124,7 @@ export async function waitForTransaction(params: {
       if (r?.getStatus() === 200) {
         const code = peer.ProcessedTransaction.deserializeBinary(r.getPayload_asU8()).getValidationcode();
         if (code !== peer.TxValidationCode.VALID) {
-          throw new TransactionInvalidError(params.txId, TX_CODES[code] ?? String(code));
+          throw new TransactionInvalidError(params.txId, txValidationCodeName(code));
         }
         return;
       }

@@ -26,9 +26,6 @@ export interface ModPolicyVerdict {
   summary: string;
 }
 
-const ROLE_ADMIN = msp.MSPRole.MSPRoleType.ADMIN;
-const ROLE_MEMBER = msp.MSPRole.MSPRoleType.MEMBER;
-
 function groupAt(config: common.Config, path: string[]): common.ConfigGroup | undefined {
   let g = config.getChannelGroup();
   for (const p of path.slice(1)) g = g?.getGroupsMap().get(p);
@@ -44,7 +41,9 @@ function evalSignature(env: common.SignaturePolicyEnvelope, signers: Set<string>
   const ids = env.getIdentitiesList().map((p) => {
     if (p.getPrincipalClassification() !== msp.MSPPrincipal.Classification.ROLE) return undefined;
     const r = msp.MSPRole.deserializeBinary(p.getPrincipal_asU8());
-    return r.getRole() === ROLE_ADMIN || r.getRole() === ROLE_MEMBER ? r.getMspIdentifier() : undefined;
+    return r.getRole() === msp.MSPRole.MSPRoleType.ADMIN || r.getRole() === msp.MSPRole.MSPRoleType.MEMBER
+      ? r.getMspIdentifier()
+      : undefined;
   });
   const used = new Set<string>();
   const walk = (sp: common.SignaturePolicy): boolean => {

@@ -2,19 +2,25 @@ import { common, msp } from "@hyperledger/fabric-protos";
 import { ConfigtxInputError } from "./errors.js";
 import type { PolicyInput, PolicyMap } from "./types.js";
 
-const ROLES: Record<string, number> = {
-  member: msp.MSPRole.MSPRoleType.MEMBER,
-  admin: msp.MSPRole.MSPRoleType.ADMIN,
-  client: msp.MSPRole.MSPRoleType.CLIENT,
-  peer: msp.MSPRole.MSPRoleType.PEER,
-  orderer: msp.MSPRole.MSPRoleType.ORDERER,
-};
+// Tables of protobuf enum values, made on first use: reading an enum loads the Fabric protobuf code, which
+// start-up skips.
+let roles: Record<string, number> | undefined;
+const ROLES = (): Record<string, number> =>
+  (roles ??= {
+    member: msp.MSPRole.MSPRoleType.MEMBER,
+    admin: msp.MSPRole.MSPRoleType.ADMIN,
+    client: msp.MSPRole.MSPRoleType.CLIENT,
+    peer: msp.MSPRole.MSPRoleType.PEER,
+    orderer: msp.MSPRole.MSPRoleType.ORDERER,
+  });
 
-const IMPLICIT_RULES: Record<string, number> = {
-  ANY: common.ImplicitMetaPolicy.Rule.ANY,
-  ALL: common.ImplicitMetaPolicy.Rule.ALL,
-  MAJORITY: common.ImplicitMetaPolicy.Rule.MAJORITY,
-};
+let implicitRules: Record<string, number> | undefined;
+const IMPLICIT_RULES = (): Record<string, number> =>
+  (implicitRules ??= {
+    ANY: common.ImplicitMetaPolicy.Rule.ANY,
+    ALL: common.ImplicitMetaPolicy.Rule.ALL,
+    MAJORITY: common.ImplicitMetaPolicy.Rule.MAJORITY,
+  });
 
 type Node = { principal: string } | { n: number; of: Node[] };
 
@@ -93,7 +99,7 @@ export function signaturePolicyFromDsl(rule: string, field = "rule"): common.Sig
         throw new ConfigtxInputError(field, `"${node.principal}" is not '<MSPID>.<member|admin|client|peer|orderer>'`);
       const role = new msp.MSPRole();
       role.setMspIdentifier(m[1] as string);
-      role.setRole(ROLES[m[2] as string] as msp.MSPRole.MSPRoleTypeMap[keyof msp.MSPRole.MSPRoleTypeMap]);
+      role.setRole(ROLES()[m[2] as string] as msp.MSPRole.MSPRoleTypeMap[keyof msp.MSPRole.MSPRoleTypeMap]);
       const p = new msp.MSPPrincipal();
       p.setPrincipalClassification(msp.MSPPrincipal.Classification.ROLE);
       p.setPrincipal(role.serializeBinary());
@@ -123,7 +129,7 @@ export function signaturePolicyFromDsl(rule: string, field = "rule"): common.Sig
  * `<principal N>`.
  */
 export function signaturePolicyToDsl(env: common.SignaturePolicyEnvelope): string {
-  const names = Object.fromEntries(Object.entries(ROLES).map(([k, v]) => [v, k]));
+  const names = Object.fromEntries(Object.entries(ROLES()).map(([k, v]) => [v, k]));
   const principal = (i: number): string => {
     const p = env.getIdentitiesList()[i];
     if (!p || p.getPrincipalClassification() !== msp.MSPPrincipal.Classification.ROLE) return `<principal ${i}>`;
@@ -149,7 +155,7 @@ export function implicitMetaFromString(rule: string, field = "rule"): common.Imp
     throw new ConfigtxInputError(field, `invalid implicit meta rule "${rule}" (expected ANY|ALL|MAJORITY <Policy>)`);
   const p = new common.ImplicitMetaPolicy();
   p.setRule(
-    IMPLICIT_RULES[m[1] as string] as common.ImplicitMetaPolicy.RuleMap[keyof common.ImplicitMetaPolicy.RuleMap],
+    IMPLICIT_RULES()[m[1] as string] as common.ImplicitMetaPolicy.RuleMap[keyof common.ImplicitMetaPolicy.RuleMap],
   );
   p.setSubPolicy(m[2] as string);
   return p;

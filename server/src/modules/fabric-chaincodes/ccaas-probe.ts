@@ -32,8 +32,9 @@ export interface CcaasProbeResult {
   ms: number;
 }
 
-const T = peer.ChaincodeMessage.Type;
-const typeName = (t: number): string => Object.entries(T).find(([, v]) => v === t)?.[0] ?? String(t);
+// Read when a probe runs, not at start-up: reading a protobuf enum loads the Fabric protobuf code.
+const T = (): typeof peer.ChaincodeMessage.Type => peer.ChaincodeMessage.Type;
+const typeName = (t: number): string => Object.entries(T()).find(([, v]) => v === t)?.[0] ?? String(t);
 
 let probeIdentity: SigningIdentity | undefined;
 
@@ -146,14 +147,14 @@ export async function probeChaincodeServer(p: {
       s.on("data", (m: peer.ChaincodeMessage) => {
         const type = m.getType();
         if (stage === "register") {
-          if (type !== T.REGISTER) {
+          if (type !== T().REGISTER) {
             finish(new CcaasProbeError(`the server sent ${typeName(type)} where REGISTER was due`, stage));
             return;
           }
           chaincodeId = peer.ChaincodeID.deserializeBinary(m.getPayload_asU8()).getName();
           stage = "metadata";
-          s.write(message(T.REGISTERED));
-          s.write(message(T.READY));
+          s.write(message(T().REGISTERED));
+          s.write(message(T().READY));
           const { signed, txId: id } = createSignedProposal({
             signer,
             channelId,
@@ -163,17 +164,17 @@ export async function probeChaincodeServer(p: {
           txId = id;
           const input = new peer.ChaincodeInput();
           input.setArgsList([Buffer.from(METADATA_FUNCTION)]);
-          s.write(message(T.TRANSACTION, { payload: input.serializeBinary(), txId, channelId, proposal: signed }));
+          s.write(message(T().TRANSACTION, { payload: input.serializeBinary(), txId, channelId, proposal: signed }));
           return;
         }
-        if (type === T.KEEPALIVE) return;
+        if (type === T().KEEPALIVE) return;
         if (m.getTxid() !== txId) return;
-        if (type === T.ERROR) {
+        if (type === T().ERROR) {
           const text = Buffer.from(m.getPayload_asU8()).toString("utf8");
           finish(new CcaasProbeError(`${METADATA_FUNCTION} failed: ${text || "the server answered ERROR"}`, stage));
           return;
         }
-        if (type !== T.COMPLETED) {
+        if (type !== T().COMPLETED) {
           finish(new CcaasProbeError(`the server asked for ${typeName(type)} while answering metadata`, stage));
           return;
         }

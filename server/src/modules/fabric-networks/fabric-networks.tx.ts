@@ -11,8 +11,7 @@ import { toBlockDto, type FabricInspect } from "./fabric-networks.inspect.js";
 import { blockDto } from "./fabric-networks.inspect.schema.js";
 import type { FabricNetworksRepo } from "./fabric-networks.repo.js";
 import { idParams, tags } from "./fabric-networks.routes.js";
-
-const VALIDATION_CODES = Object.fromEntries(Object.entries(peer.TxValidationCode).map(([k, v]) => [v, k]));
+import { txValidationCodeName } from "../../fabric/enum-names.js";
 
 const txParams = z
   .object({
@@ -60,7 +59,7 @@ export function createFabricTx(deps: {
         const processed = peer.ProcessedTransaction.deserializeBinary(await qscc("GetTransactionByID"));
         const block = common.Block.deserializeBinary(await qscc("GetBlockByTxID"));
         const dto = toBlockDto(decodeBlock(block));
-        const code = VALIDATION_CODES[processed.getValidationcode()] ?? String(processed.getValidationcode());
+        const code = txValidationCodeName(processed.getValidationcode());
         const txs = dto.transactions.filter((t) => t.id === txId).map((t) => ({ ...t, validationCode: code }));
         return { block: { ...dto, transactions: txs } };
       } catch (err) {
