@@ -2,12 +2,20 @@ import { sql, type Insertable, type Selectable, type Transaction, type Updateabl
 import type { DB } from "../../db/db.js";
 import type { Dialect } from "../../db/migrations/helpers.js";
 import type { Database, UsersTable } from "../../db/types.js";
+import { reusableQuery } from "../../db/reusable-query.js";
 
 export type UserRow = Selectable<UsersTable>;
 
 /** SQL for users. */
 export function createUsersRepo(db: DB, dialect: Dialect = "sqlite") {
   const q = (trx?: Transaction<Database>) => trx ?? db;
+  // Every HTTP Basic request reads its user: compiled once (see reusableQuery).
+  const byUsername = reusableQuery<[string], UserRow>(1, (name) =>
+    db
+      .selectFrom("users")
+      .selectAll()
+      .where(sql`lower(username)`, "=", name),
+  );
   return {
     async list(): Promise<UserRow[]> {
       return db.selectFrom("users").selectAll().orderBy("id").execute();
@@ -24,11 +32,7 @@ export function createUsersRepo(db: DB, dialect: Dialect = "sqlite") {
     },
     /** By username in any case (usernames are unique regardless of case). */
     async byUsername(username: string): Promise<UserRow | undefined> {
-      return db
-        .selectFrom("users")
-        .selectAll()
-        .where(sql`lower(username)`, "=", username.toLowerCase())
-        .executeTakeFirst();
+      return (await db.executeQuery(byUsername.with(username.toLowerCase()))).rows[0];
     },
     async insert(row: Insertable<UsersTable>, trx?: Transaction<Database>): Promise<UserRow> {
       return q(trx).insertInto("users").values(row).returningAll().executeTakeFirstOrThrow();
