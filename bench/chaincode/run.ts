@@ -6,7 +6,8 @@
  *   HTTP API and through a direct fabric-gateway client (same peer, same org admin identity, read
  *   from an MSP folder the console exported) in the same run, and the console's overhead as a ratio.
  *
- *   npx tsx bench/chaincode/run.ts [--requests N] [--concurrency C] [--spawned | --entry FILE] [--profile]
+ *   npx tsx bench/chaincode/run.ts [--requests N] [--invokes N] [--warm N] [--concurrency C]
+ *                                  [--spawned | --entry FILE] [--profile]
  *                                  [--wait-idle[=SECONDS]]
  *
  * `--spawned` runs the console as `make start` does (server/bundle/main.js, its own process; build it
@@ -29,6 +30,8 @@ import { connect, hash, signers } from "@hyperledger/fabric-gateway";
 import {
   conditionColumns,
   conditions,
+  load1,
+  LOAD_LIMIT,
   reportLoad,
   runBench,
   waitIdleIfAsked,
@@ -55,12 +58,12 @@ const taken = (m: CpuMark): Conditions => {
   all.push(c);
   return c;
 };
-/** The bench's own CPU seconds beside the console's, when they can be told apart (spawned). */
-const clientColumn = (m: CpuMark): { clientCpuS?: number | null } =>
-  meter.kind === "spawned" ? { clientCpuS: meter.client(m) } : {};
-
 const REQUESTS = numberArg("--requests", 200);
 const CONCURRENCY = numberArg("--concurrency", 8);
+/** Invokes per path: each waits for a block (~2 s at the orderer's batch timeout), so fewer than queries. */
+const INVOKES = numberArg("--invokes", Math.max(20, Math.floor(REQUESTS / 2)));
+/** Untimed queries on each path before the timed ones (see `pair`). */
+const WARM_QUERIES = numberArg("--warm", Math.min(REQUESTS, 200));
 /** `--spawned`: the console as `make start` runs it (the bundle, its own process), its CPU apart from the bench's. */
 const SPAWNED = process.argv.includes("--spawned") || process.argv.includes("--entry");
 /** When the spawned console was started (its profile's time origin). */
@@ -73,15 +76,25 @@ const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d;
 
-/** Runs `n` calls with `c` in flight; returns latencies (ms) and throughput (calls/s). */
-async function load(n: number, c: number, fn: (i: number) => Promise<void>) {
+/** One timed stretch of calls: latencies (ms), seconds, the console's and the bench's CPU seconds over it, the load at its end. */
+interface Stretch {
+  lat: number[];
+  secs: number;
+  consoleS: number | null;
+  clientS: number | null;
+  load1: number;
+}
+
+/** Runs `n` calls with `c` in flight and returns them unsummarised (see `summary`). */
+async function stretch(n: number, c: number, fn: (i: number) => Promise<void>, first = 0): Promise<Stretch> {
   const lat: number[] = [];
-  let next = 0;
+  let next = first;
+  const end = first + n;
   const cpu0 = meter.mark();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: c }, async () => {
-      for (let i = next++; i < n; i = next++) {
+      for (let i = next++; i < end; i = next++) {
         const s = performance.now();
         await fn(i);
         lat.push(performance.now() - s);
@@ -89,16 +102,40 @@ async function load(n: number, c: number, fn: (i: number) => Promise<void>) {
     }),
   );
   const secs = (performance.now() - t0) / 1000;
-  lat.sort((a, b) => a - b);
+  return { lat, secs, consoleS: meter.console(cpu0), clientS: meter.client(cpu0), load1: load1() };
+}
+
+/** p50/p99, calls/s and CPU per call over one or more stretches of the same calls, with their conditions. */
+function summary(parts: Stretch[]) {
+  const lat = parts.flatMap((p) => p.lat).sort((a, b) => a - b);
+  const secs = parts.reduce((t, p) => t + p.secs, 0);
+  const sum = (k: "consoleS" | "clientS"): number | null =>
+    parts.some((p) => p[k] === null)
+      ? null
+      : round(
+          parts.reduce((t, p) => t + (p[k] ?? 0), 0),
+          2,
+        );
+  const consoleS = sum("consoleS");
+  // The stretches' worst load stands for them all.
+  const c = conditions(consoleS);
+  c.load1 = Math.max(...parts.map((p) => p.load1));
+  c.loadTooHigh = c.load1 > LOAD_LIMIT;
+  all.push(c);
   return {
     p50: round(pct(lat, 50)),
     p99: round(pct(lat, 99)),
-    perSec: round(n / secs),
-    ...conditionColumns(taken(cpu0)),
-    ...clientColumn(cpu0),
+    perSec: round(lat.length / secs),
+    ...conditionColumns(c),
+    ...(meter.kind === "spawned" ? { clientCpuS: sum("clientS") } : {}),
     // CPU milliseconds per call: the console's (in-process: with the bench's client).
-    cpuMsPerCall: round(((meter.console(cpu0) ?? NaN) * 1000) / n, 2),
+    cpuMsPerCall: consoleS === null ? NaN : round((consoleS * 1000) / lat.length, 2),
   };
+}
+
+/** Runs `n` calls with `c` in flight; returns latencies (ms) and throughput (calls/s). */
+async function load(n: number, c: number, fn: (i: number) => Promise<void>) {
+  return summary([await stretch(n, c, fn)]);
 }
 
 async function main(): Promise<void> {
@@ -219,27 +256,45 @@ async function main(): Promise<void> {
     });
     const contract = gateway.getNetwork("benchcc").getContract("benchasset");
     const rows: Json[] = [];
+    /**
+     * One call measured both ways, in the same conditions: each path first gets `warm` untimed calls
+     * at the same concurrency (the console's JIT, the client's, the peer's and the chaincode's caches),
+     * then the timed calls run in halves in the order direct, console, console, direct, so a drift over
+     * the run (the ledger growing, another process's load) weighs on both paths alike. (Until
+     * 2026-11-28 each path had one warm-up call and the console ran first: its JIT warm-up was in its
+     * figures, while the direct client ran on a peer and chaincode the console's calls had warmed.)
+     */
     const pair = async (
       what: string,
       n: number,
+      warm: number,
       api: (i: number) => Promise<void>,
       direct: (i: number) => Promise<void>,
     ) => {
-      await api(-1);
-      await direct(-2); // warm both paths
-      const stopProfile = bench.pid ? async () => null : await startProfile();
-      const from = spawnedAt === undefined ? 0 : Math.round(performance.now() - spawnedAt);
-      const a = await load(n, CONCURRENCY, api);
-      if (profiling && spawnedAt !== undefined) {
-        console.log(
-          `console profile: ${what} from ${from} to ${Math.round(performance.now() - spawnedAt)} ms after spawn`,
+      await stretch(warm, CONCURRENCY, api, -warm);
+      await stretch(warm, CONCURRENCY, direct, -2 * warm);
+      const half = Math.ceil(n / 2);
+      const d1 = await stretch(half, CONCURRENCY, direct);
+      const consoleHalf = async (first: number): Promise<Stretch> => {
+        const from = spawnedAt === undefined ? 0 : Math.round(performance.now() - spawnedAt);
+        const stopProfile = bench.pid ? async () => null : await startProfile();
+        const r = await stretch(first === 0 ? half : n - half, CONCURRENCY, api, first);
+        if (profiling && spawnedAt !== undefined) {
+          console.log(
+            `console profile: ${what} from ${from} to ${Math.round(performance.now() - spawnedAt)} ms after spawn (${r.lat.length} calls)`,
+          );
+        }
+        const profile = await stopProfile(
+          join(here, "results", `chaincode-${what.split(" ")[0]}-${first}-${Date.now()}.cpuprofile`),
         );
-      }
-      const profile = await stopProfile(
-        join(here, "results", `chaincode-${what.split(" ")[0]}-${Date.now()}.cpuprofile`),
-      );
-      if (profile) console.log(`CPU profile of the console's ${what} calls: ${profile}`);
-      const d = await load(n, CONCURRENCY, direct);
+        if (profile) console.log(`CPU profile of the console's ${what} calls: ${profile}`);
+        return r;
+      };
+      const a1 = await consoleHalf(0);
+      const a2 = await consoleHalf(half);
+      const d2 = await stretch(n - half, CONCURRENCY, direct, half);
+      const a = summary([a1, a2]);
+      const d = summary([d1, d2]);
       rows.push({ call: what, path: "console API", ...a });
       rows.push({ call: what, path: "fabric-gateway direct", ...d });
       rows.push({
@@ -253,13 +308,15 @@ async function main(): Promise<void> {
     await pair(
       "query ReadAsset",
       REQUESTS,
+      WARM_QUERIES,
       async () =>
         void (await http("POST", `/sc/fabric/chaincodes/${cc.id}/query`, { function: "ReadAsset", args: ["a0"] })),
       async () => void (await contract.evaluateTransaction("ReadAsset", "a0")),
     );
     await pair(
       "invoke CreateAsset",
-      Math.max(20, Math.floor(REQUESTS / 2)),
+      INVOKES,
+      CONCURRENCY,
       async (i) =>
         void (await http("POST", `/sc/fabric/chaincodes/${cc.id}/invoke`, {
           function: "CreateAsset",
