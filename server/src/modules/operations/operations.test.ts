@@ -155,6 +155,49 @@ describe("operation scope", () => {
     });
   });
 
+  it("keeps each running step's operation while others settle, and lets go of it when none runs", async () => {
+    const { ops } = setup();
+    const a = ops.begin({ kind: "project.run", resource: "chaincode_project:a", label: "A", phases: [] });
+    const b = ops.begin({ kind: "project.run", resource: "chaincode_project:b", label: "B", phases: [] });
+    const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    let straggler: Promise<void> | undefined;
+    const runA = withOperation(a, async () => {
+      await tick(30);
+      operationPhase("a-after-b-settled");
+    });
+    await withOperation(b, async () => {
+      operationPhase("b-step");
+      // Not awaited: still running when B's step has settled.
+      straggler = tick(60).then(() => operationPhase("b-straggler"));
+    });
+    await runA;
+    await straggler;
+    expect(ops.list({ resource: "chaincode_project:a" })[0]).toMatchObject({ phase: "a-after-b-settled" });
+    // No step ran any more when the straggler reported: it reached no operation (B itself still runs).
+    expect(ops.list({ resource: "chaincode_project:b" })[0]).toMatchObject({ status: "running", phase: "b-step" });
+    // A new step has its scope again.
+    await withOperation(b, async () => {
+      await tick(1);
+      operationPhase("b-again");
+    });
+    expect(ops.list({ resource: "chaincode_project:b" })[0]).toMatchObject({ phase: "b-again" });
+  });
+
+  it("settles the count when a step throws before returning a promise", async () => {
+    const { ops } = setup();
+    const a = ops.begin({ kind: "project.run", resource: "chaincode_project:c", label: "C", phases: [] });
+    expect(() =>
+      withOperation(a, () => {
+        throw new Error("synchronous");
+      }),
+    ).toThrow("synchronous");
+    await withOperation(a, async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      operationPhase("after-throw");
+    });
+    expect(ops.list({ resource: "chaincode_project:c" })[0]).toMatchObject({ phase: "after-throw" });
+  });
+
   it("fails the operation with the step's error and rethrows it", async () => {
     const { ops } = setup();
     await expect(
