@@ -18,11 +18,15 @@ export function sendableHeaderValue(name: string, value: unknown): boolean {
  * that set it is the bug to fix (issue 29, item 6: the `Warning` header of an unknown field).
  */
 export function registerHeaderGuard(app: FastifyInstance): void {
-  app.addHook("onSend", async (req, reply) => {
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
+  // A callback hook: it never waits, and runs on every response (see registerSecurityHeaders).
+  app.addHook("onSend", (req, reply, payload, done) => {
+    const headers = reply.getHeaders();
+    for (const name in headers) {
+      const value = headers[name];
       if (value === undefined || sendableHeaderValue(name, value)) continue;
       reply.removeHeader(name);
       req.log.error({ header: name }, "dropped a response header Node can't send");
     }
+    done(null, payload);
   });
 }

@@ -15,12 +15,29 @@ describe.each(dialects())("security headers, demo visitor and usernames on %s", 
   });
 
   it("sends frame-ancestors, nosniff and a referrer policy on API answers, errors and unknown routes", async () => {
-    for (const res of [
+    const answers = [
       await t.app.inject({ method: "GET", url: "/api/v1/organizations", headers: t.admin }),
       await t.app.inject({ method: "GET", url: "/api/v1/organizations" }),
       await t.app.inject({ method: "GET", url: "/api/v1/nope" }),
       await t.app.inject({ method: "GET", url: "/healthz" }),
-    ]) {
+      // A 400 from the schemas, a compressed answer (over the inline limit: @fastify/compress's
+      // streams) and a small compressed one (compressed inline).
+      await t.app.inject({ method: "POST", url: "/api/v1/organizations", headers: t.admin, payload: { nope: 1 } }),
+      await t.app.inject({
+        method: "GET",
+        url: "/api/v1/openapi.json",
+        headers: { ...t.admin, "accept-encoding": "br" },
+      }),
+      await t.app.inject({
+        method: "GET",
+        url: "/api/v1/roles",
+        headers: { ...t.admin, "accept-encoding": "gzip" },
+      }),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 404, 200, 400, 200, 200]);
+    expect(answers[5]!.headers["content-encoding"]).toBe("br");
+    expect(answers[6]!.headers["content-encoding"]).toBe("gzip");
+    for (const res of answers) {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers[name], name).toBe(value);
     }
     expect(SECURITY_HEADERS["content-security-policy"]).toBe("frame-ancestors 'none'");
