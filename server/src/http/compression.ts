@@ -65,7 +65,7 @@ function addVary(reply: FastifyReply): void {
  * organization create's ~6 CPU-ms. Anything else (larger JSON, streams, files, text) is left to
  * @fastify/compress, which skips a body that already has a Content-Encoding.
  */
-async function compressJson(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+function compressedJson(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
   if (!isJson(reply.getHeader("content-type"))) return payload;
   const current = reply.getHeader("content-encoding");
@@ -82,6 +82,27 @@ async function compressJson(req: FastifyRequest, reply: FastifyReply, payload: u
   reply.header("content-encoding", encoding);
   reply.removeHeader("content-length");
   return compressed;
+}
+
+/**
+ * The onSend hook around `compressedJson`: a callback, since it never waits and runs on nearly every
+ * response (an async hook costs a promise and a microtask turn each time). An error in it fails the
+ * response as the async hook's rejection did.
+ */
+function compressJson(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: Error | null, value?: unknown) => void,
+): void {
+  let out: unknown;
+  try {
+    out = compressedJson(req, reply, payload);
+  } catch (err) {
+    done(err as Error);
+    return;
+  }
+  done(null, out);
 }
 
 /**
