@@ -208,6 +208,28 @@ describe("Fabric chaincode lifecycle through the API", () => {
       });
       expect(outsider.status).toBe(400);
       expect(outsider.body.message).toMatch(/^key_id: key 999999 belongs to no organization/);
+      // Each query's audit entry is written before its answer, with the same fields (issue 34 kept both).
+      const queryPath = `/api/v1/sc/fabric/chaincodes/${node.chaincodeId}/query`;
+      const audited = (await h.ok("GET", "/audit/logs?event_type=chaincode.query&page_size=2")).items as Json[];
+      expect(audited.map((e) => [e.eventOutcome, e.affectedResource, e.details])).toEqual([
+        [
+          "FAILURE",
+          `chaincode:${node.chaincodeId}`,
+          {
+            method: "POST",
+            path: queryPath,
+            status: 400,
+            function: "ReadAsset",
+            key_id: "999999",
+            actor_username: "admin",
+          },
+        ],
+        [
+          "SUCCESS",
+          `chaincode:${node.chaincodeId}`,
+          { method: "POST", path: queryPath, status: 200, function: "ReadAsset", actor_username: "admin" },
+        ],
+      ]);
       const meta = await h.ok("GET", `/sc/fabric/chaincodes/${node.chaincodeId}/metadata`);
       expect(JSON.stringify(meta.result)).toMatch(/CreateAsset/);
 
