@@ -4,10 +4,11 @@
  *   commit, build + start of the chaincode server, first invoke);
  * - invoke and query latency (p50/p99) and throughput at a fixed concurrency, through the console's
  *   HTTP API and through a direct fabric-gateway client (same peer, same org admin identity, read
- *   from an MSP folder the console exported) in the same run, and the console's overhead as a ratio.
+ *   from an MSP folder the console exported, same signer as the console's) in the same run, and the
+ *   console's overhead as a ratio.
  *
  *   npx tsx bench/chaincode/run.ts [--requests N] [--invokes N] [--warm N] [--concurrency C]
- *                                  [--spawned | --entry FILE] [--profile]
+ *                                  [--spawned | --entry FILE] [--profile] [--js-signer]
  *                                  [--wait-idle[=SECONDS]]
  *
  * `--spawned` runs the console as `make start` does (server/bundle/main.js, its own process; build it
@@ -48,6 +49,7 @@ import { cpuMeter, type CpuMark, type CpuMeter } from "../support/console-cpu.js
 import { requireBundle, startSpawnedConsole } from "../support/spawned-console.js";
 import { numberArg, pathArg } from "../support/args.js";
 import { profiling, startProfile } from "../support/cpu-profile.js";
+import { fabricMessageSigner } from "../../server/src/fabric/sign.js";
 
 /** Every figure's conditions, for the closing line on how many were taken at too high a load. */
 const all: Conditions[] = [];
@@ -62,6 +64,8 @@ const REQUESTS = numberArg("--requests", 200);
 const CONCURRENCY = numberArg("--concurrency", 8);
 /** Invokes per path: each waits for a block (~2 s at the orderer's batch timeout), so fewer than queries. */
 const INVOKES = numberArg("--invokes", Math.max(20, Math.floor(REQUESTS / 2)));
+/** `--js-signer`: the direct client signs with fabric-gateway's JavaScript signer (as before 2026-11-28). */
+const JS_SIGNER = process.argv.includes("--js-signer");
 /** Untimed queries on each path before the timed ones (see `pair`). */
 const WARM_QUERIES = numberArg("--warm", Math.min(REQUESTS, 200));
 /** `--spawned`: the console as `make start` runs it (the bundle, its own process), its CPU apart from the bench's. */
@@ -244,6 +248,7 @@ async function main(): Promise<void> {
     const msp = await http("POST", `/organizations/${o1.id}/msp/export`, {});
     const keyPem = readFileSync(join(msp.path, "keystore", readdirSync(join(msp.path, "keystore"))[0]!), "utf8");
     const certPem = readFileSync(join(msp.path, "signcerts", "cert.pem"));
+    const opensslSigner = fabricMessageSigner(createPrivateKey(keyPem));
     const client = new grpc.Client(
       String(p1.fabricPeer.externalEndpoint),
       grpc.credentials.createSsl(readFileSync(msp.tlsRootCertFile)),
@@ -251,8 +256,13 @@ async function main(): Promise<void> {
     const gateway = connect({
       client,
       identity: { mspId: msp.mspId, credentials: certPem },
-      signer: signers.newPrivateKeySigner(createPrivateKey(keyPem)),
-      hash: hash.sha256,
+      // The console's own signer (OpenSSL over the whole message, S made low) unless --js-signer:
+      // fabric-gateway's newPrivateKeySigner signs digests in JavaScript, ~1 CPU-ms a call on the
+      // bench's event loop, which slowed the direct path at concurrency 8 and so hid part of the
+      // console's overhead in the ratio.
+      ...(JS_SIGNER
+        ? { signer: signers.newPrivateKeySigner(createPrivateKey(keyPem)), hash: hash.sha256 }
+        : { signer: async (m: Uint8Array) => opensslSigner(m), hash: hash.none }),
     });
     const contract = gateway.getNetwork("benchcc").getContract("benchasset");
     const rows: Json[] = [];
