@@ -130,8 +130,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook("onSend", async (req, reply) => {
+  // A callback, not an async function: no promise per answer (issue 34).
+  app.addHook("onSend", (req, reply, payload, done) => {
     reply.header("x-request-id", String(req.id));
+    done(null, payload);
   });
   registerSecurityHeaders(app);
   registerHeaderGuard(app);
