@@ -1,4 +1,4 @@
-import { common, peer } from "@hyperledger/fabric-protos";
+import { common, msp, peer } from "@hyperledger/fabric-protos";
 
 /**
  * A protobuf enum's names by number, made on first use: reading the enum loads the Fabric protobuf code,
@@ -22,3 +22,9 @@ export const headerTypeName = namesOf(() => common.HeaderType);
 
 /** The `peer.TxValidationCode` name of a number (VALID, MVCC_READ_CONFLICT, ...), or the number. */
 export const txValidationCodeName = namesOf(() => peer.TxValidationCode);
+
+/** The `msp.MSPRole.MSPRoleType` name of a number (MEMBER, ADMIN, CLIENT, PEER, ORDERER), or the number. */
+export const mspRoleName = namesOf(() => msp.MSPRole.MSPRoleType);
+
+/** The `peer.ChaincodeMessage.Type` name of a number (REGISTER, READY, COMPLETED, ...), or the number. */
+export const chaincodeMessageTypeName = namesOf(() => peer.ChaincodeMessage.Type);

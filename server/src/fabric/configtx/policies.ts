@@ -1,26 +1,7 @@
 import { common, msp } from "@hyperledger/fabric-protos";
+import { mspRoleName } from "../enum-names.js";
 import { ConfigtxInputError } from "./errors.js";
 import type { PolicyInput, PolicyMap } from "./types.js";
-
-// Tables of protobuf enum values, made on first use: reading an enum loads the Fabric protobuf code, which
-// start-up skips.
-let roles: Record<string, number> | undefined;
-const ROLES = (): Record<string, number> =>
-  (roles ??= {
-    member: msp.MSPRole.MSPRoleType.MEMBER,
-    admin: msp.MSPRole.MSPRoleType.ADMIN,
-    client: msp.MSPRole.MSPRoleType.CLIENT,
-    peer: msp.MSPRole.MSPRoleType.PEER,
-    orderer: msp.MSPRole.MSPRoleType.ORDERER,
-  });
-
-let implicitRules: Record<string, number> | undefined;
-const IMPLICIT_RULES = (): Record<string, number> =>
-  (implicitRules ??= {
-    ANY: common.ImplicitMetaPolicy.Rule.ANY,
-    ALL: common.ImplicitMetaPolicy.Rule.ALL,
-    MAJORITY: common.ImplicitMetaPolicy.Rule.MAJORITY,
-  });
 
 type Node = { principal: string } | { n: number; of: Node[] };
 
@@ -99,7 +80,8 @@ export function signaturePolicyFromDsl(rule: string, field = "rule"): common.Sig
         throw new ConfigtxInputError(field, `"${node.principal}" is not '<MSPID>.<member|admin|client|peer|orderer>'`);
       const role = new msp.MSPRole();
       role.setMspIdentifier(m[1] as string);
-      role.setRole(ROLES()[m[2] as string] as msp.MSPRole.MSPRoleTypeMap[keyof msp.MSPRole.MSPRoleTypeMap]);
+      // The DSL's role names are the enum's, in lower case (read here, not at start-up: see fabric/enum-names.ts).
+      role.setRole(msp.MSPRole.MSPRoleType[(m[2] as string).toUpperCase() as keyof msp.MSPRole.MSPRoleTypeMap]);
       const p = new msp.MSPPrincipal();
       p.setPrincipalClassification(msp.MSPPrincipal.Classification.ROLE);
       p.setPrincipal(role.serializeBinary());
@@ -129,12 +111,11 @@ export function signaturePolicyFromDsl(rule: string, field = "rule"): common.Sig
  * `<principal N>`.
  */
 export function signaturePolicyToDsl(env: common.SignaturePolicyEnvelope): string {
-  const names = Object.fromEntries(Object.entries(ROLES()).map(([k, v]) => [v, k]));
   const principal = (i: number): string => {
     const p = env.getIdentitiesList()[i];
     if (!p || p.getPrincipalClassification() !== msp.MSPPrincipal.Classification.ROLE) return `<principal ${i}>`;
     const role = msp.MSPRole.deserializeBinary(p.getPrincipal_asU8());
-    return `'${role.getMspIdentifier()}.${names[role.getRole()] ?? role.getRole()}'`;
+    return `'${role.getMspIdentifier()}.${mspRoleName(role.getRole()).toLowerCase()}'`;
   };
   const render = (sp: common.SignaturePolicy): string => {
     if (!sp.hasNOutOf()) return principal(sp.getSignedBy());
@@ -154,9 +135,7 @@ export function implicitMetaFromString(rule: string, field = "rule"): common.Imp
   if (!m)
     throw new ConfigtxInputError(field, `invalid implicit meta rule "${rule}" (expected ANY|ALL|MAJORITY <Policy>)`);
   const p = new common.ImplicitMetaPolicy();
-  p.setRule(
-    IMPLICIT_RULES()[m[1] as string] as common.ImplicitMetaPolicy.RuleMap[keyof common.ImplicitMetaPolicy.RuleMap],
-  );
+  p.setRule(common.ImplicitMetaPolicy.Rule[m[1] as keyof common.ImplicitMetaPolicy.RuleMap]);
   p.setSubPolicy(m[2] as string);
   return p;
 }

@@ -3,6 +3,7 @@ import { peer } from "@hyperledger/fabric-protos";
 import { createSelfSignedCertificate } from "../../crypto/certificates.js";
 import { generateDetachedKeyPair } from "../../crypto/key-algorithms.js";
 import { localSigner } from "../../crypto/signer.js";
+import { chaincodeMessageTypeName } from "../../fabric/enum-names.js";
 import { createSigningIdentity, type SigningIdentity } from "../../fabric/identity.js";
 import { createSignedProposal } from "../../fabric/proposal.js";
 
@@ -34,7 +35,6 @@ export interface CcaasProbeResult {
 
 // Read when a probe runs, not at start-up: reading a protobuf enum loads the Fabric protobuf code.
 const T = (): typeof peer.ChaincodeMessage.Type => peer.ChaincodeMessage.Type;
-const typeName = (t: number): string => Object.entries(T()).find(([, v]) => v === t)?.[0] ?? String(t);
 
 let probeIdentity: SigningIdentity | undefined;
 
@@ -148,7 +148,9 @@ export async function probeChaincodeServer(p: {
         const type = m.getType();
         if (stage === "register") {
           if (type !== T().REGISTER) {
-            finish(new CcaasProbeError(`the server sent ${typeName(type)} where REGISTER was due`, stage));
+            finish(
+              new CcaasProbeError(`the server sent ${chaincodeMessageTypeName(type)} where REGISTER was due`, stage),
+            );
             return;
           }
           chaincodeId = peer.ChaincodeID.deserializeBinary(m.getPayload_asU8()).getName();
@@ -175,7 +177,12 @@ export async function probeChaincodeServer(p: {
           return;
         }
         if (type !== T().COMPLETED) {
-          finish(new CcaasProbeError(`the server asked for ${typeName(type)} while answering metadata`, stage));
+          finish(
+            new CcaasProbeError(
+              `the server asked for ${chaincodeMessageTypeName(type)} while answering metadata`,
+              stage,
+            ),
+          );
           return;
         }
         const r = peer.Response.deserializeBinary(m.getPayload_asU8());
