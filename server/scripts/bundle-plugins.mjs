@@ -17,37 +17,40 @@ const PROTO_NAMESPACES = [
   "msp",
   "google",
 ];
+// An object standing for what `load` returns, loaded (once) at its first use.
 const LAZY_PROXY = `
-const lazy = (real) => new Proxy({}, {
-  get: (_, key) => real()[key],
-  has: (_, key) => key in real(),
-  ownKeys: () => Reflect.ownKeys(real()),
-  getOwnPropertyDescriptor: (_, key) => {
-    const d = Reflect.getOwnPropertyDescriptor(real(), key);
-    return d && { ...d, configurable: true };
-  },
-});
+const lazy = (load) => {
+  let loaded;
+  const real = () => (loaded ??= load());
+  return new Proxy({}, {
+    get: (_, key) => real()[key],
+    has: (_, key) => key in real(),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(real(), key);
+      return d && { ...d, configurable: true };
+    },
+  });
+};
 `;
 // google-protobuf's Timestamp, which the server imports on its own (fabric-protos doesn't export it), loads
 // the whole google-protobuf runtime with it.
 const LAZY_MODULES = {
-  "@hyperledger/fabric-protos": `
-let protos;
-const load = () => (protos ??= require("@hyperledger/fabric-protos"));
-${PROTO_NAMESPACES.map((n) => `export const ${n} = lazy(() => load()[${JSON.stringify(n)}]);`).join("\n")}
-`,
-  "google-protobuf/google/protobuf/timestamp_pb.js": `
-let timestamp;
-export default lazy(() => (timestamp ??= require("google-protobuf/google/protobuf/timestamp_pb.js")));
-`,
+  "@hyperledger/fabric-protos": PROTO_NAMESPACES.map(
+    (n) => `export const ${n} = lazy(() => require("@hyperledger/fabric-protos")[${JSON.stringify(n)}]);`,
+  ).join("\n"),
+  "google-protobuf/google/protobuf/timestamp_pb.js": `export default lazy(() => require("google-protobuf/google/protobuf/timestamp_pb.js"));`,
 };
+const LAZY_PATHS = new RegExp(
+  `^(${Object.keys(LAZY_MODULES)
+    .map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
+    .join("|")})$`,
+);
 const lazyProtos = (root) => ({
   name: "lazy-fabric-protos",
   setup(b) {
-    b.onResolve(
-      { filter: /^(@hyperledger\/fabric-protos|google-protobuf\/google\/protobuf\/timestamp_pb\.js)$/ },
-      (args) =>
-        args.importer.startsWith(join(root, "dist")) ? { path: args.path, namespace: "lazy-fabric-protos" } : undefined,
+    b.onResolve({ filter: LAZY_PATHS }, (args) =>
+      args.importer.startsWith(join(root, "dist")) ? { path: args.path, namespace: "lazy-fabric-protos" } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "lazy-fabric-protos" }, (args) => ({
       resolveDir: root,
@@ -101,17 +104,19 @@ export function routerCompilingOnUse(path, source) {
   if (path.endsWith("node.js")) {
     text = patchOnce(
       text,
-      "  const lines = []\n  for (let i = 1; i < prefix.length; i++) {",
+      [
+        "  const lines = []",
+        "  for (let i = 1; i < prefix.length; i++) {",
+        "    const charCode = prefix.charCodeAt(i)",
+        "    lines.push(`path.charCodeAt(i + ${i}) === ${charCode}`)",
+        "  }",
+        "  return new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line",
+      ].join("\n"),
       `  // Only route insertion tests prefixes (find() walks the tree with its own code): startsWith gives the
   // compiled test's answer (the caller has checked the first character) without compiling one per node.
   return function matchPrefix (path, i) {
     return path.startsWith(prefix, i)
-  }
-}
-
-function compilePrefixMatchUnused (prefix) {
-  const lines = []
-  for (let i = 1; i < prefix.length; i++) {`,
+  }`,
       path,
     );
   } else {
@@ -181,22 +186,14 @@ module.exports = function depd(namespace) {
     const d = Object.getOwnPropertyDescriptor(obj, prop);
     if (!d || !d.configurable) return;
     const text = message || prop;
-    if ("value" in d) {
-      let value = d.value;
-      Object.defineProperty(obj, prop, {
-        configurable: true,
-        enumerable: d.enumerable,
-        get() { deprecate(text); return value; },
-        set(v) { deprecate(text); value = v; },
-      });
-    } else {
-      Object.defineProperty(obj, prop, {
-        configurable: true,
-        enumerable: d.enumerable,
-        get() { deprecate(text); return d.get && d.get.call(this); },
-        set(v) { deprecate(text); if (d.set) d.set.call(this, v); },
-      });
-    }
+    const isValue = "value" in d;
+    let value = d.value;
+    Object.defineProperty(obj, prop, {
+      configurable: true,
+      enumerable: d.enumerable,
+      get() { deprecate(text); return isValue ? value : d.get && d.get.call(this); },
+      set(v) { deprecate(text); if (isValue) value = v; else if (d.set) d.set.call(this, v); },
+    });
   };
   return deprecate;
 };
