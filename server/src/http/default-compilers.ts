@@ -2,12 +2,15 @@ import type { FastifyServerOptions } from "fastify";
 import { createRequire } from "node:module";
 
 type Factories = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>;
-type ValidatorFactory = NonNullable<Factories["buildValidator"]>;
-type SerializerFactory = NonNullable<Factories["buildSerializer"]>;
+type Build = (externalSchemas: unknown, options: unknown) => unknown;
 
 const load = createRequire(import.meta.url);
-let validator: ValidatorFactory | undefined;
-let serializer: SerializerFactory | undefined;
+
+/** The compiler factory package `pkg` exports (called once, as Fastify does), loaded at the first call. */
+function loadedOnUse(pkg: string): Build {
+  let factory: Build | undefined;
+  return (externalSchemas, options) => (factory ??= (load(pkg) as () => Build)())(externalSchemas, options);
+}
 
 /**
  * Fastify's own schema compilers (Ajv, fast-json-stringify), loaded if a route ever needs them. The console
@@ -16,12 +19,6 @@ let serializer: SerializerFactory | undefined;
  * options, when one is asked for.
  */
 export const lazyDefaultCompilers: Required<Factories> = {
-  buildValidator: ((externalSchemas: unknown, options: unknown) => {
-    validator ??= (load("@fastify/ajv-compiler") as () => ValidatorFactory)();
-    return (validator as (s: unknown, o: unknown) => unknown)(externalSchemas, options);
-  }) as ValidatorFactory,
-  buildSerializer: ((externalSchemas: unknown, options: unknown) => {
-    serializer ??= (load("@fastify/fast-json-stringify-compiler") as () => SerializerFactory)();
-    return (serializer as (s: unknown, o: unknown) => unknown)(externalSchemas, options);
-  }) as SerializerFactory,
+  buildValidator: loadedOnUse("@fastify/ajv-compiler") as NonNullable<Factories["buildValidator"]>,
+  buildSerializer: loadedOnUse("@fastify/fast-json-stringify-compiler") as NonNullable<Factories["buildSerializer"]>,
 };
