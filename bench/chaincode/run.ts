@@ -32,7 +32,6 @@ import {
   conditionColumns,
   conditions,
   load1,
-  LOAD_LIMIT,
   reportLoad,
   runBench,
   waitIdleIfAsked,
@@ -122,9 +121,7 @@ function summary(parts: Stretch[]) {
         );
   const consoleS = sum("consoleS");
   // The stretches' worst load stands for them all.
-  const c = conditions(consoleS);
-  c.load1 = Math.max(...parts.map((p) => p.load1));
-  c.loadTooHigh = c.load1 > LOAD_LIMIT;
+  const c = conditions(consoleS, Math.max(...parts.map((p) => p.load1)));
   all.push(c);
   return {
     p50: round(pct(lat, 50)),

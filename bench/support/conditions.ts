@@ -74,9 +74,11 @@ export function selfCpuSeconds(since?: NodeJS.CpuUsage): number {
   return round((u.user + u.system) / 1e6, 2);
 }
 
-/** The conditions now, with the console's CPU seconds as measured by the caller. */
-export function conditions(consoleCpuS: number | null): Conditions {
-  const load = load1();
+/**
+ * The conditions now (or under `load`, e.g. the worst of several stretches), with the console's CPU
+ * seconds as measured by the caller.
+ */
+export function conditions(consoleCpuS: number | null, load = load1()): Conditions {
   return { load1: load, consoleCpuS, loadTooHigh: load > LOAD_LIMIT };
 }
 
