@@ -29,22 +29,17 @@ export function certificateExpiryRule(
   repo: Pick<AlertsRepo, "certificates" | "organizationKeys" | "organizations" | "fabricNodes">,
   parse: (pem: string) => ParsedCertificate = parseCertificate,
 ): AlertRule {
-  // By key id: the PEM last read on it and what it said. A key whose certificate changed is parsed again,
-  // and a key gone from the table is dropped at the end of the cycle.
-  const seen = new Map<number, { pem: string; read: Read }>();
-  const read = (keyId: number, pem: string): Read => {
-    const known = seen.get(keyId);
-    if (known?.pem === pem) return known.read;
-    let r: Read;
+  const read = (pem: string): Read => {
     try {
       const parsed = parse(pem);
-      r = { notAfter: parsed.notAfter, subject: parsed.subject.text, serial: parsed.serialNumber };
+      return { notAfter: parsed.notAfter, subject: parsed.subject.text, serial: parsed.serialNumber };
     } catch {
-      r = null;
+      return null;
     }
-    seen.set(keyId, { pem, read: r });
-    return r;
   };
+  // By key id, what the last cycle read: the PEM and what it said. Each cycle keeps only its own keys, so a
+  // key whose certificate changed is parsed again and a deleted key is forgotten.
+  let seen = new Map<number, { pem: string; read: Read }>();
   return {
     id: "certificate.expiry",
     event: "certificate.expiring",
@@ -79,10 +74,11 @@ export function certificateExpiryRule(
       }
       const thresholdMs = ctx.settings.alertCertExpiryDays * DAY_MS;
       const out: Condition[] = [];
-      const present = new Set<number>();
+      const next = new Map<number, { pem: string; read: Read }>();
       for (const c of certs) {
-        present.add(c.key_id);
-        const r = read(c.key_id, c.certificate);
+        const known = seen.get(c.key_id);
+        const r = known?.pem === c.certificate ? known.read : read(c.certificate);
+        next.set(c.key_id, { pem: c.certificate, read: r });
         // An unreadable certificate is reported by the key screens, not as an expiry.
         if (r === null) continue;
         const { notAfter, subject, serial } = r;
@@ -109,7 +105,7 @@ export function certificateExpiryRule(
           },
         });
       }
-      for (const keyId of seen.keys()) if (!present.has(keyId)) seen.delete(keyId);
+      seen = next;
       return out;
     },
   };
