@@ -250,6 +250,32 @@ describe("supervisor", () => {
     }
   });
 
+  it("a start right after a stop is RUNNING and keeps its own pid file, however late the old exit is handled", async () => {
+    // The old process's exit handler used to finish after the next start had spawned, and took that
+    // start's record for a crash (CI at load 10: start answered STARTING, a restart was scheduled).
+    const stateDir = join(root, "s-cycle");
+    const { sup, events } = makeSupervisor(stateDir);
+    const spec: ProcessSpec = {
+      id: "node-cycle",
+      command: process.execPath,
+      args: ["-e", "process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);"],
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      cwd: root,
+      probe: async () => true,
+      startTimeoutMs: 10_000,
+    };
+    for (let i = 0; i < 12; i++) {
+      const started = await sup.start(spec);
+      expect(started.status).toBe("RUNNING");
+      expect((await readPidRecord(join(stateDir, "pids", `${spec.id}.json`)))?.pid).toBe(started.pid);
+      if (i % 2) await sup.restart(spec).then((s) => expect(s.status).toBe("RUNNING"));
+      expect((await sup.stop(spec.id)).status).toBe("STOPPED");
+    }
+    await sleep(300);
+    expect(events.filter((e) => e.type === "crash")).toEqual([]);
+    expect(sup.get(spec.id)?.status).toBe("STOPPED");
+  });
+
   it("sends SIGKILL when SIGTERM is ignored past the timeout", async () => {
     const { sup } = makeSupervisor(join(root, "s5"));
     const spec = await makeSpec("ignore-term");

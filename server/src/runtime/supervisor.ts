@@ -130,19 +130,27 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   /** Called once per process when it is gone, from the child's exit event or the /proc poller. */
   async function onExit(e: Entry, generation: number, code: number | null, signal: string | null): Promise<void> {
     if (generation !== e.generation || closed) return;
-    e.generation++;
+    const handling = ++e.generation;
     const pid = e.record?.pid ?? 0;
     const wasRunning = e.status === "RUNNING";
     clearTimers(e);
     e.child = undefined;
+    // Read before any await: a stop that ended this process finishes (and a start may spawn the next
+    // one) while the awaits below run, and this handler must not then treat the exit as a crash.
+    if (e.wantStopped) {
+      e.exited?.();
+      return;
+    }
     e.exited?.();
     await removePidRecord(pidFile(e.spec.id));
-    if (e.wantStopped) return;
     // The leader died on its own: what it launched (a sandboxed server below bwrap) goes with it,
     // so a restart finds the port free. (A stop lets them end on SIGTERM first.)
     if (pid) await signalGroupMembers(pid, "SIGKILL");
 
     const lines = await lastLines(e);
+    // A stop or start that came in while the awaits above ran owns the entry now (its record, status
+    // and pid file belong to the next process): this exit is no longer ours to report.
+    if (handling !== e.generation || e.wantStopped) return;
     const how =
       code !== null ? `exit code ${code}` : signal ? `signal ${signal}` : "exit status unknown (adopted process)";
     const tail = `last log lines:\n${lines.join("\n")}`;

@@ -201,7 +201,7 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
 
   async function onExit(e: Entry, generation: number, code: number | null): Promise<void> {
     if (generation !== e.generation || closed) return;
-    e.generation++;
+    const handling = ++e.generation;
     const pid = e.pid ?? 0;
     const wasRunning = e.status === "RUNNING";
     const containerId = e.containerId;
@@ -210,6 +210,8 @@ export function createContainerSupervisor(opts: ContainerSupervisorOptions): Sup
     // Give the log follower a moment to write the last lines before they are quoted.
     await sleep(100);
     const lines = await lastLines(e);
+    // A stop or start that came in meanwhile owns the entry now: this exit is no longer ours to report.
+    if (handling !== e.generation || e.wantStopped) return;
     const how = code !== null ? `exit code ${code}` : "exit status unknown";
     // Only the run that just ended may start a fresh count (see crashVerdict).
     const ranForMs = wasRunning && e.runningSince ? Date.now() - e.runningSince : undefined;
