@@ -1,9 +1,10 @@
 import { execFile, execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { p256, p384, p521 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { CryptoInputError } from "./errors.js";
@@ -11,6 +12,7 @@ import {
   ethereumAddress,
   generateKeyPair,
   isLowS,
+  lowSEncoded,
   keySpecOf,
   parseKeySpec,
   privateKeyToPem,
@@ -210,6 +212,32 @@ describe("signLowS", () => {
       }
     });
   }
+
+  it("normalises and encodes S exactly as noble does, for high and low S on every curve", async () => {
+    for (const [curve, noble, size] of [
+      ["P-256", p256, 32],
+      ["P-384", p384, 48],
+      ["P-521", p521, 66],
+      ["secp256k1", secp256k1, 32],
+    ] as const) {
+      const kp = await generateKeyPair({ algorithm: "EC", curve });
+      let high = 0;
+      for (let i = 0; i < 40; i++) {
+        const raw = sign(curve === "P-521" ? "sha512" : "sha256", randomBytes(32), {
+          key: kp.privateKey,
+          dsaEncoding: "ieee-p1363",
+        });
+        const ref = noble.Signature.fromCompact(raw);
+        if (ref.hasHighS()) high++;
+        const n = ref.normalizeS();
+        expect(Buffer.from(lowSEncoded(raw, noble.CURVE.n, size, "der")).toString("hex")).toBe(n.toDERHex());
+        expect(Buffer.from(lowSEncoded(raw, noble.CURVE.n, size, "p1363")).toString("hex")).toBe(n.toCompactHex());
+      }
+      // Both halves were met: the test exercised the move to the lower half, not only the pass-through.
+      expect(high).toBeGreaterThan(0);
+      expect(high).toBeLessThan(40);
+    }
+  });
 
   it("signs a precomputed digest without hashing again (Fabric signs SHA-256 digests)", async () => {
     const kp = await generateKeyPair({ algorithm: "EC", curve: "P-256" });

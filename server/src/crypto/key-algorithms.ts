@@ -376,7 +376,7 @@ export function signLowS(
     // A whole message: OpenSSL signs it (hashing included) in a fraction of the pure-JS time; only
     // its S is then moved to the lower half when needed (n - s is the same signature, low-S).
     const raw = nodeSign(options.hash ?? ecHash(spec.curve), input, { key: privateKey, dsaEncoding: "ieee-p1363" });
-    sig = curve.Signature.fromCompact(raw).normalizeS();
+    return lowSEncoded(raw, curve.CURVE.n, CURVE_BYTES[spec.curve], options.encoding ?? "der");
   } else {
     // A digest to sign as is (Fabric signs SHA-256 digests): OpenSSL offers no such call, noble does.
     let d = scalarOf.get(privateKey);
@@ -387,6 +387,45 @@ export function signLowS(
     sig = curve.sign(input, d, { lowS: true, prehash: false });
   }
   return options.encoding === "p1363" ? sig.toCompactRawBytes() : sig.toDERRawBytes();
+}
+
+/**
+ * An IEEE P1363 signature (r‖s, `size` bytes each) with S moved to the lower half of the order `n`,
+ * in the encoding asked for. Plain BigInt and byte work: noble's Signature objects cost ~60 µs a
+ * signature here, on every chaincode query the console signs.
+ */
+export function lowSEncoded(raw: Uint8Array, n: bigint, size: number, encoding: SignatureEncoding): Uint8Array {
+  if (raw.length !== 2 * size) throw new CryptoInputError("signature", `expected ${2 * size} bytes of r‖s`);
+  let r = raw.subarray(0, size);
+  let s = raw.subarray(size);
+  // Half the signatures need the move; the others are only compared, as bytes, with n/2.
+  if (Buffer.compare(s, halfOrderBytes(n, size)) > 0) {
+    const sValue = BigInt(`0x${Buffer.from(s).toString("hex")}`);
+    s = Buffer.from((n - sValue).toString(16).padStart(size * 2, "0"), "hex");
+  }
+  if (encoding === "p1363") return Buffer.concat([r, s]);
+  // DER: SEQUENCE { INTEGER r, INTEGER s }, each minimal and positive (a 0x00 before a high bit).
+  const integer = (v: Uint8Array): Buffer => {
+    let i = 0;
+    while (i < v.length - 1 && v[i] === 0) i++;
+    const body = v[i]! & 0x80 ? Buffer.concat([Buffer.from([0]), v.subarray(i)]) : Buffer.from(v.subarray(i));
+    return Buffer.concat([Buffer.from([0x02, body.length]), body]);
+  };
+  r = integer(r);
+  const body = Buffer.concat([r, integer(s)]);
+  const length = body.length < 0x80 ? [body.length] : [0x81, body.length];
+  return Buffer.concat([Buffer.from([0x30, ...length]), body]);
+}
+
+const halfOrders = new Map<bigint, Buffer>();
+/** floor(n/2) as `size` big-endian bytes, once per curve. */
+function halfOrderBytes(n: bigint, size: number): Buffer {
+  let half = halfOrders.get(n);
+  if (!half) {
+    half = Buffer.from((n >> 1n).toString(16).padStart(size * 2, "0"), "hex");
+    halfOrders.set(n, half);
+  }
+  return half;
 }
 
 /** True when an ECDSA signature's S is in the lower half of the order (what Fabric accepts). */
