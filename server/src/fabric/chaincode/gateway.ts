@@ -3,39 +3,10 @@ import type * as FabricGateway from "@hyperledger/fabric-gateway";
 import { txValidationCodeName } from "../enum-names.js";
 import { openGrpcClient, type GrpcEndpoint } from "../grpc-connection.js";
 import { untilLeader } from "../leader-wait.js";
+import { ChaincodeCallError, type ChaincodeCall, type GatewayIdentity } from "./call.js";
+import { createEvaluator } from "./evaluate.js";
 
-/**
- * How a call to a chaincode is signed: an MSP identity and either a signer of the whole message
- * (a key in this process: OpenSSL hashes and signs it, see fabric/sign.ts) or a signer of its
- * SHA-256 digest (a key held by a provider that signs digests: KMS, Vault transit). Both low-S ECDSA.
- */
-export type GatewayIdentity = { mspId: string; certPem: string } & (
-  | { signMessage(message: Uint8Array): Uint8Array | Promise<Uint8Array> }
-  | { signDigest(digest: Uint8Array): Promise<Uint8Array> }
-);
-
-export interface ChaincodeCall {
-  channel: string;
-  chaincode: string;
-  fn: string;
-  args: string[];
-  transient?: Record<string, Uint8Array>;
-  /** Ask these orgs' peers to endorse (default: what the Gateway plans from the endorsement policy). */
-  endorsingOrganizations?: string[];
-}
-
-/** The chaincode or the peers refused a call; `details` carries each peer's own message. */
-export class ChaincodeCallError extends Error {
-  constructor(
-    message: string,
-    public readonly kind: "endorse" | "submit" | "commit" | "evaluate" | "connect",
-    public readonly details: { address: string; mspId: string; message: string }[] = [],
-    public readonly txId?: string,
-  ) {
-    super(message);
-    this.name = "ChaincodeCallError";
-  }
-}
+export { ChaincodeCallError, type ChaincodeCall, type GatewayIdentity } from "./call.js";
 
 type GatewayModule = typeof FabricGateway;
 let gatewayModule: Promise<GatewayModule> | undefined;
@@ -112,16 +83,12 @@ export async function openGateway(endpoint: GrpcEndpoint, identity: GatewayIdent
     ...(c.endorsingOrganizations?.length ? { endorsingOrganizations: c.endorsingOrganizations } : {}),
   });
 
+  // Queries skip fabric-gateway and grpc-js (see evaluate.ts); they send the same messages.
+  const evaluator = createEvaluator(endpoint, identity);
+
   return {
     /** Evaluates on one peer (no ordering): a query. */
-    async evaluate(c: ChaincodeCall): Promise<{ result: Uint8Array; txId: string }> {
-      const proposal = contract(c).newProposal(c.fn, options(c));
-      try {
-        return { result: await proposal.evaluate(), txId: proposal.getTransactionId() };
-      } catch (err) {
-        throw explain(err, "evaluate", proposal.getTransactionId());
-      }
-    },
+    evaluate: evaluator.evaluate,
     /** Endorses on enough peers, orders, and waits until the peer committed it as valid. */
     async submit(c: ChaincodeCall): Promise<{ result: Uint8Array; txId: string; blockNumber: number }> {
       const proposal = contract(c).newProposal(c.fn, options(c));
@@ -150,6 +117,7 @@ export async function openGateway(endpoint: GrpcEndpoint, identity: GatewayIdent
       }
     },
     close(): void {
+      evaluator.close();
       gateway.close();
       client.close();
     },

@@ -123,6 +123,22 @@ describe.each(dialects())(
       });
       const read = await h.ok("POST", `/sc/fabric/chaincodes/${cc.id}/query`, { function: "ReadAsset", args: ["p1"] });
       expect(read.result).toMatchObject({ id: "p1", value: "blue" });
+      // A chaincode error comes back in the peer's own words, with the peer and its org named.
+      const missing = await h.call("POST", `/sc/fabric/chaincodes/${cc.id}/query`, {
+        function: "ReadAsset",
+        args: ["nope"],
+      });
+      expect(missing.status).toBe(400);
+      expect(missing.body.message).toMatch(
+        /^query ReadAsset: .*asset nope does not exist.*\(PpOrg1MSP@[^:]+:\d+: .*asset nope does not exist/,
+      );
+      expect(missing.body.details).toMatchObject({
+        stage: "evaluate",
+        transactionId: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+      expect(missing.body.details.peers).toEqual([
+        expect.objectContaining({ mspId: "PpOrg1MSP", message: expect.stringMatching(/asset nope does not exist/) }),
+      ]);
 
       // The invoke's transaction, decoded from the peer.
       const tx = await h.ok("GET", `/networks/fabric/${net.id}/transactions/${wrote.transaction_id}`);
