@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../test-support/ports.js";
+import { idleProcessSpec } from "../test-support/processes.js";
 import { httpHealthProbe } from "./health.js";
 import { readPidRecord, writePidRecord } from "./pid-file.js";
 import { isAlive, readCmdline } from "./proc.js";
@@ -255,15 +256,7 @@ describe("supervisor", () => {
     // start's record for a crash (CI at load 10: start answered STARTING, a restart was scheduled).
     const stateDir = join(root, "s-cycle");
     const { sup, events } = makeSupervisor(stateDir);
-    const spec: ProcessSpec = {
-      id: "node-cycle",
-      command: process.execPath,
-      args: ["-e", "process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);"],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      cwd: root,
-      probe: async () => true,
-      startTimeoutMs: 10_000,
-    };
+    const spec = idleProcessSpec("node-cycle", root);
     for (let i = 0; i < 12; i++) {
       const started = await sup.start(spec);
       expect(started.status).toBe("RUNNING");

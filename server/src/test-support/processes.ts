@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import type { ProcessSpec } from "../runtime/supervisor.types.js";
 
 /** Pids whose working directory is under `dir` (a console's node, chaincode or Prometheus folders). */
 export function processesUnder(dir: string): number[] {
@@ -28,4 +29,20 @@ export function supervisedUnder(dir: string): number[] {
       return false;
     }
   });
+}
+
+/**
+ * A supervised process that does nothing until SIGTERM, ready at once: for tests of the supervisor's
+ * bookkeeping (stops, restarts, crashes) rather than of a node.
+ */
+export function idleProcessSpec(id: string, cwd: string): ProcessSpec {
+  return {
+    id,
+    command: process.execPath,
+    args: ["-e", "process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);"],
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    cwd,
+    probe: async () => true,
+    startTimeoutMs: 10_000,
+  };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { createEventBus, type BusEvent } from "../../events/bus.js";
-import type { ProcessSpec } from "../../runtime/index.js";
+import { idleProcessSpec } from "../../test-support/processes.js";
 import { createNodeRuntime } from "./nodes.runtime.js";
 
 /**
@@ -35,15 +35,7 @@ it("reports a kill -9 as downtime with real minutes and its reason, and planned 
     downtimeGraceMs: 150,
     supervisor: { probeIntervalMs: 100, restart: { baseDelayMs: 600, maxDelayMs: 600, maxAttempts: 5 } },
   });
-  const spec: ProcessSpec = {
-    id: "peer-x",
-    command: process.execPath,
-    args: ["-e", "process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);"],
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-    cwd: root,
-    probe: async () => true,
-    startTimeoutMs: 10_000,
-  };
+  const spec = idleProcessSpec("peer-x", root);
   runtime.track("peer-x", { id: 7, name: "peer-x" });
   const sup = runtime.supervisor;
   try {
@@ -87,15 +79,7 @@ it("keeps the outage on the node's row, and a restored one ends with a recovery 
     downtimeGraceMs: 150,
     supervisor: { probeIntervalMs: 100, restart: { baseDelayMs: 600, maxDelayMs: 600, maxAttempts: 5 } },
   });
-  const spec: ProcessSpec = {
-    id: "peer-y",
-    command: process.execPath,
-    args: ["-e", "process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);"],
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-    cwd: root,
-    probe: async () => true,
-    startTimeoutMs: 10_000,
-  };
+  const spec = idleProcessSpec("peer-y", root);
   runtime.track("peer-y", { id: 8, name: "peer-y" });
   const sup = runtime.supervisor;
   try {
