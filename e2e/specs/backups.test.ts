@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
-import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+import { adminUser, openAs, openSession, screenshot, toastsClosed, type Session } from "../support/browser.js";
 import { startMoto } from "../support/moto.js";
 import { USERS } from "../support/users.js";
 
@@ -125,6 +125,8 @@ describe("backups", () => {
     await enabled.click();
     await toast("Schedule nightly-e2e disabled").waitFor();
     expect(await enabled.isChecked()).toBe(false);
+    // The two toasts sit over the table's Enabled column; a click would only hover them (CI at load 13).
+    await toastsClosed(page);
     await enabled.click();
     await toast("Schedule nightly-e2e enabled").waitFor();
     const list = await apiCall<{ name: string; enabled: boolean }[]>(

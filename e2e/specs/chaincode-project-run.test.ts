@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../support/api.js";
 import { removeProjectsNamed } from "../support/projects.js";
-import { adminUser, openAs, openSession, screenshot, type Session } from "../support/browser.js";
+import { adminUser, openAs, openSession, screenshot, toastsClosed, type Session } from "../support/browser.js";
 import { createOneOrgChannel, removeFabricFixtures } from "../support/fabric.js";
 
 const SUFFIX = Date.now().toString(36);
@@ -38,28 +38,8 @@ async function runOutcome(page: Page): Promise<string> {
     .last();
   await outcome.waitFor({ timeout: 10_000 });
   const text = await outcome.innerText();
-  // Out of the way of the side panel. A hovered toaster keeps its toasts (Sonner pauses their timers), and
-  // a toast can open under a pointer that stays still, which Chromium may not report as a leave when the
-  // pointer then moves away (seen under load: both error toasts still open 30 s later). While any is open,
-  // pass over the newest and leave again, so the toaster collapses and their timers run.
-  await page.mouse.move(0, 0);
-  const toasts = page.locator("[data-sonner-toast]");
-  await expect
-    .poll(
-      async () => {
-        const open = await toasts.count();
-        if (open > 0) {
-          await toasts
-            .last()
-            .hover({ timeout: 2_000 })
-            .catch(() => undefined);
-          await page.mouse.move(0, 0);
-        }
-        return open;
-      },
-      { timeout: 30_000, interval: 1_000 },
-    )
-    .toBe(0);
+  // Out of the way of the side panel, with every toast closed.
+  await toastsClosed(page);
   return text;
 }
 

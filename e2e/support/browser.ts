@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { browserNetns } from "./browser-netns.js";
 import type { Credentials } from "./users.js";
 
@@ -107,6 +107,34 @@ export async function settled(page: Page): Promise<void> {
     undefined,
     { polling: 50, timeout: 15_000 },
   );
+}
+
+/**
+ * Waits until no toast is open. A hovered toaster keeps its toasts (Sonner pauses their timers), and a
+ * toast can open under a pointer that stays still, which Chromium may not report as a leave when the
+ * pointer then moves away (seen under load: toasts still open 30 s later, covering the next control a
+ * test clicks, and each retried click hovered them again). While any is open, pass over the newest and
+ * leave again, so the toaster collapses and their timers run.
+ */
+export async function toastsClosed(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.mouse.move(0, 0);
+  const toasts = page.locator("[data-sonner-toast]");
+  await expect
+    .poll(
+      async () => {
+        const open = await toasts.count();
+        if (open > 0) {
+          await toasts
+            .last()
+            .hover({ timeout: 2_000 })
+            .catch(() => undefined);
+          await page.mouse.move(0, 0);
+        }
+        return open;
+      },
+      { timeout: timeoutMs, interval: 1_000 },
+    )
+    .toBe(0);
 }
 
 /**

@@ -388,7 +388,18 @@ describe.each(dialects())(
       );
       const stored2 = await storedBlock();
       expect(stored2.getHeader()!.getNumber()).toBe(Number(second.blockNumber));
-      const cliBlock = await h.ok("GET", `/networks/fabric/${net.id}/blocks/${second.blockNumber}`);
+      // reload-block read the block from the orderer; the peer the explorer reads commits it a moment later
+      // (CI at load 13: "block 8 not found: the chain height is 8").
+      const cliBlock = await waitFor(
+        "the peer has the CLI's config block",
+        async () => {
+          const r = await h.call("GET", `/networks/fabric/${net.id}/blocks/${second.blockNumber}`);
+          if (r.status === 404) return undefined;
+          expect(r.status).toBe(200);
+          return r.body;
+        },
+        30_000,
+      );
       expect(Buffer.from(blockHeaderHash(stored2.getHeader()!)).toString("hex")).toBe(cliBlock.block.hash);
       expect(Buffer.from(stored2.serializeBinary()).toString("utf8")).toContain("cli-anchor.example");
       const audit = await h.ok("GET", "/audit/logs?event_type=fabric_network.reload_block&page_size=10");
