@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import type Docker from "dockerode";
 import { ConflictError, errorMessage, InputError, NotFoundError } from "../../http/errors.js";
 import { ensureFabricImage, ensureImage } from "../../runtime/docker/index.js";
-import { proposeFabricNodePorts, type ProcessSpec } from "../../runtime/index.js";
+import { proposeFabricNodePorts, type PortRange, type ProcessSpec } from "../../runtime/index.js";
 import type { BesuNetworkResponse } from "../besu-networks/besu-networks.schema.js";
 import type { KeyResponse } from "../keys/keys.schema.js";
 import { BESU_VERSION, BesuBinaryError } from "./besu-binary.js";
@@ -102,6 +102,11 @@ export function createNodePlanner(deps: NodesServiceDeps): NodePlanner {
     };
   }
 
+  async function portRange(): Promise<PortRange> {
+    const { portRangeStart, portRangeEnd } = (await deps.settings.get()).config;
+    return { from: portRangeStart, to: portRangeEnd };
+  }
+
   async function exposeHost(): Promise<string> {
     return (await deps.settings.get()).config.defaultNodeExposeIP || "127.0.0.1";
   }
@@ -119,8 +124,10 @@ export function createNodePlanner(deps: NodesServiceDeps): NodePlanner {
       !cfg.listenAddress ||
       !cfg.operationsListenAddress ||
       (role === "peer" ? !cfg.chaincodeAddress : !cfg.adminAddress);
+    // Proposed within the settings' port range, as GET /nodes/defaults proposes them (a template's empty
+    // addresses land here): 7050/8443/9443 outside it would ignore the range the admin set.
     const proposed = needsProposal
-      ? await proposeFabricNodePorts(role, { reserved: [...owners.keys(), ...inFlight] })
+      ? await proposeFabricNodePorts(role, { reserved: [...owners.keys(), ...inFlight], range: await portRange() })
       : undefined;
     const listenAddress = cfg.listenAddress || `0.0.0.0:${proposed?.listen}`;
     const listen = hostPort(listenAddress, `${prefix}.listenAddress`);
