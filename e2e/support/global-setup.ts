@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
 import { startTestDocker, type TestDocker } from "../../server/src/test-support/docker.js";
 import { apiCall } from "./api.js";
-import { REPO_ROOT, reservePorts, startServer, sweepStalePortLocks, type RunningServer } from "./server.js";
+import { REPO_ROOT, startServer, sweepStalePortLocks, type RunningServer } from "./server.js";
 import { USERS } from "./users.js";
 
 declare module "vitest" {
@@ -60,18 +60,12 @@ export async function setup(project: TestProject): Promise<void> {
   sweepStalePortLocks(); // locks of test processes that are gone
   const dockerEnv = await startDocker(project);
   try {
-    server = await startServer(dockerEnv);
+    server = await startServer(dockerEnv, NODE_PORTS);
   } catch (err) {
     docker?.stop(); // no teardown follows a failed setup
     throw err;
   }
   const admin = { username: "admin", password: server.adminPassword };
-  const first = await reservePorts(NODE_PORTS);
-  const current = await apiCall<{ config: Record<string, unknown> }>(server.url, admin, "GET", "/settings");
-  const set = await apiCall(server.url, admin, "POST", "/settings", {
-    config: { ...current.data.config, portRangeStart: first, portRangeEnd: first + NODE_PORTS - 1 },
-  });
-  if (set.status >= 300) throw new Error(`setting the node port range: ${set.status} ${JSON.stringify(set.data)}`);
   for (const u of [USERS.manager, USERS.viewer]) {
     const r = await apiCall(server.url, admin, "POST", "/users", u);
     if (r.status !== 201) throw new Error(`creating ${u.username}: ${r.status} ${JSON.stringify(r.data)}`);

@@ -3,7 +3,8 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { freePort, reservePorts, sweepStalePortLocks } from "../../server/src/test-support/ports.js";
+import { freePort, releasePorts, reservePorts, sweepStalePortLocks } from "../../server/src/test-support/ports.js";
+import { apiCall } from "./api.js";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "..", "..");
 
@@ -81,9 +82,11 @@ export function spawnBundle(
 
 /**
  * Starts the real server as `make start` runs it (`node server/bundle/main.js serve`) on a free port
- * with a throwaway data dir.
+ * with a throwaway data dir, its node port range (settings) set to `nodePorts` ports of the tests'
+ * allocator: the console's default range (7050 up, operations at 8443/9443) is every console's, and
+ * two tiers running at once proposed the same ports to their nodes (CI: "port 9443 is in use").
  */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(extraEnv: Record<string, string> = {}, nodePorts = 100): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), "chainlaunch-e2e-"));
   const adminPassword = "e2e-admin-password";
@@ -108,6 +111,19 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     proc.kill("SIGKILL");
     throw new Error(`${(e as Error).message}\n--- server output ---\n${output}`);
   }
+  const admin = { username: "admin", password: adminPassword };
+  const first = await reservePorts(nodePorts);
+  try {
+    const current = await apiCall<{ config: Record<string, unknown> }>(url, admin, "GET", "/settings");
+    const set = await apiCall(url, admin, "POST", "/settings", {
+      config: { ...current.data.config, portRangeStart: first, portRangeEnd: first + nodePorts - 1 },
+    });
+    if (set.status >= 300) throw new Error(`setting the node port range: ${set.status} ${JSON.stringify(set.data)}`);
+  } catch (e) {
+    proc.kill("SIGKILL");
+    releasePorts(first, nodePorts);
+    throw e;
+  }
   return {
     url,
     dataDir,
@@ -116,6 +132,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     logFile,
     stop: async () => {
       await stopProcess(proc);
+      releasePorts(first, nodePorts);
       await rm(dataDir, { recursive: true, force: true });
       log.end();
       await rm(logFile, { force: true });
