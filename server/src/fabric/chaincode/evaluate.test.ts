@@ -15,7 +15,6 @@ import {
   errorDetails,
   EVALUATE_PATH,
   evaluateRequest,
-  nextNonce,
   proposalBytes,
   serializedIdentity,
 } from "./evaluate.js";
@@ -96,19 +95,6 @@ describe("the Evaluate request", () => {
       gw.close();
       client.close();
     }
-  });
-
-  it("draws each nonce fresh from the pool, 24 bytes, unchanged when the pool is refilled", () => {
-    const first = nextNonce();
-    const copy = Buffer.from(first);
-    const seen = new Set<string>([copy.toString("hex")]);
-    for (let i = 0; i < 1000; i++) {
-      const n = nextNonce();
-      expect(n.length).toBe(24);
-      seen.add(Buffer.from(n).toString("hex"));
-    }
-    expect(seen.size).toBe(1001);
-    expect(Buffer.from(first).equals(copy)).toBe(true);
   });
 
   it("carries the creator as an msp.SerializedIdentity and a tx id of SHA-256(nonce ‖ creator)", () => {
