@@ -396,7 +396,7 @@ export function signLowS(
  */
 export function lowSEncoded(raw: Uint8Array, n: bigint, size: number, encoding: SignatureEncoding): Uint8Array {
   if (raw.length !== 2 * size) throw new CryptoInputError("signature", `expected ${2 * size} bytes of r‖s`);
-  let r = raw.subarray(0, size);
+  const r = raw.subarray(0, size);
   let s = raw.subarray(size);
   // Half the signatures need the move; the others are only compared, as bytes, with n/2.
   if (Buffer.compare(s, halfOrderBytes(n, size)) > 0) {
@@ -404,17 +404,7 @@ export function lowSEncoded(raw: Uint8Array, n: bigint, size: number, encoding: 
     s = Buffer.from((n - sValue).toString(16).padStart(size * 2, "0"), "hex");
   }
   if (encoding === "p1363") return Buffer.concat([r, s]);
-  // DER: SEQUENCE { INTEGER r, INTEGER s }, each minimal and positive (a 0x00 before a high bit).
-  const integer = (v: Uint8Array): Buffer => {
-    let i = 0;
-    while (i < v.length - 1 && v[i] === 0) i++;
-    const body = v[i]! & 0x80 ? Buffer.concat([Buffer.from([0]), v.subarray(i)]) : Buffer.from(v.subarray(i));
-    return Buffer.concat([Buffer.from([0x02, body.length]), body]);
-  };
-  r = integer(r);
-  const body = Buffer.concat([r, integer(s)]);
-  const length = body.length < 0x80 ? [body.length] : [0x81, body.length];
-  return Buffer.concat([Buffer.from([0x30, ...length]), body]);
+  return der.sequence(der.unsignedInteger(r), der.unsignedInteger(s)); // ECDSA-Sig-Value
 }
 
 const halfOrders = new Map<bigint, Buffer>();
