@@ -21,29 +21,6 @@ import type { GrpcEndpoint } from "./grpc-connection.js";
  * server name override both for verifying the certificate and as the call's authority.
  */
 
-/** gRPC status codes by name, for the messages (the same names grpc-js prints). */
-const STATUS_NAMES = [
-  "OK",
-  "CANCELLED",
-  "UNKNOWN",
-  "INVALID_ARGUMENT",
-  "DEADLINE_EXCEEDED",
-  "NOT_FOUND",
-  "ALREADY_EXISTS",
-  "PERMISSION_DENIED",
-  "RESOURCE_EXHAUSTED",
-  "FAILED_PRECONDITION",
-  "ABORTED",
-  "OUT_OF_RANGE",
-  "UNIMPLEMENTED",
-  "INTERNAL",
-  "UNAVAILABLE",
-  "DATA_LOSS",
-  "UNAUTHENTICATED",
-];
-
-export const grpcStatusName = (code: number): string => STATUS_NAMES[code] ?? `STATUS_${code}`;
-
 /** Fabric's largest message (100 MB); a response over it is refused rather than buffered. */
 const MAX_MESSAGE = 100 * 1024 * 1024;
 

@@ -111,10 +111,3 @@ export function stringOf(fields: ReadField[], field: number): string {
   const b = bytesOf(fields, field);
   return b ? Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("utf8") : "";
 }
-
-/** A varint field, 0 when absent. */
-export function uintOf(fields: ReadField[], field: number): number {
-  let found = 0;
-  for (const f of fields) if (f.field === field && f.value !== undefined) found = f.value;
-  return found;
-}
