@@ -135,13 +135,10 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     const wasRunning = e.status === "RUNNING";
     clearTimers(e);
     e.child = undefined;
+    e.exited?.();
     // Read before any await: a stop that ended this process finishes (and a start may spawn the next
     // one) while the awaits below run, and this handler must not then treat the exit as a crash.
-    if (e.wantStopped) {
-      e.exited?.();
-      return;
-    }
-    e.exited?.();
+    if (e.wantStopped) return;
     await removePidRecord(pidFile(e.spec.id));
     // The leader died on its own: what it launched (a sandboxed server below bwrap) goes with it,
     // so a restart finds the port free. (A stop lets them end on SIGTERM first.)
