@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type { Dialect } from "./migrations/helpers.js";
 import { migrationProvider } from "./migrations/index.js";
 import type { Database } from "./types.js";
@@ -120,15 +120,38 @@ async function withSqliteLock<T>(dbPath: string, fn: () => Promise<T>): Promise<
  * SQLite), so two processes booting at once apply each migration exactly once.
  */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  if (await isAtLatest(handle)) return [];
   if (handle.sqlitePath) return withSqliteLock(handle.sqlitePath, () => migrate(handle));
   return migrate(handle);
+}
+
+const MIGRATION_TABLE = "schema_migrations";
+
+/**
+ * True when the database has recorded exactly the migrations this build knows, so there is nothing to
+ * apply (the start of an existing install). One query, with no lock: Kysely's Migrator would take the
+ * lock and read every table's columns to find that out (~30 ms of a start, issue 34). Anything else (no
+ * migration table yet, one missing, one this build does not know) goes to the Migrator, which applies
+ * or refuses as before.
+ */
+async function isAtLatest(handle: DatabaseHandle): Promise<boolean> {
+  const known = Object.keys(await migrationProvider(handle.dialect).getMigrations()).sort();
+  let applied: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(handle.db);
+    // Sorted here, not by the database: PostgreSQL's collation may order names differently from SQLite.
+    applied = rows.map((r) => r.name).sort();
+  } catch {
+    return false;
+  }
+  return applied.length === known.length && applied.every((name, i) => name === known[i]);
 }
 
 async function migrate(handle: DatabaseHandle): Promise<string[]> {
   const migrator = new Migrator({
     db: handle.db,
     provider: migrationProvider(handle.dialect),
-    migrationTableName: "schema_migrations",
+    migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: "schema_migrations_lock",
   });
   const { error, results } = await migrator.migrateToLatest();
