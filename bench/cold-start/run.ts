@@ -25,6 +25,7 @@ import {
 } from "../support/conditions.js";
 import { ENTRIES, requireBundle, spawnConsole, waitHealthy } from "../support/spawned-console.js";
 import { numberArg, pathArg } from "../support/args.js";
+import { STARTUP_PHASES, type StartupPhase } from "../../server/src/startup-trace.js";
 
 const RUNS = numberArg("--runs", 10);
 // Another build's bundle/main.js (e.g. a worktree of an older commit), measured in the same run.
@@ -35,8 +36,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** One start: its time to the first 200 and its conditions, or why it never answered. */
 type Run =
-  | { ms: number; conditions: Conditions; codeCache?: string }
+  | { ms: number; conditions: Conditions; codeCache?: string; phases?: Phases }
   | { failed: string; conditions: Conditions; codeCache?: string };
+/** How long each start-up phase took (ms), from the console's own trace (server/src/startup-trace.ts). */
+type Phases = Partial<Record<StartupPhase, number>>;
 
 /**
  * The baseline measured in the same run: Node itself starting a plain `node:http` server that answers
@@ -54,12 +57,45 @@ async function once(entry: string, dataDir: string, port: number, timeoutS = TIM
   const c = spawnConsole(entry, dataDir, port);
   try {
     const h = await waitHealthy(c, t0, timeoutS * 1000);
-    return { ms: h.ms, conditions: conditions(h.cpuS), codeCache: c.codeCache() };
+    const cpu = conditions(h.cpuS);
+    // The trace line is written once the server listens; it may reach us just after the first 200.
+    for (let i = 0; i < 100 && !c.startupTrace(); i++) await new Promise((r) => setTimeout(r, 10));
+    const phases = durations(c.startupTrace());
+    return { ms: h.ms, conditions: cpu, codeCache: c.codeCache(), ...(phases ? { phases } : {}) };
   } catch (err) {
     return { failed: reasonOf(err), conditions: conditions(null), codeCache: c.codeCache() };
   } finally {
     await c.stop();
   }
+}
+
+/** Each phase's length: its end minus the previous phase's end (Node's own start-up from 0). */
+function durations(trace: Phases | undefined): Phases | undefined {
+  if (!trace) return undefined;
+  const out: Phases = {};
+  let prev = 0;
+  for (const phase of STARTUP_PHASES) {
+    const end = trace[phase];
+    if (end === undefined) continue;
+    out[phase] = end - prev;
+    prev = end;
+  }
+  return out;
+}
+
+/** The median of each phase's length over the runs that traced it, in phase order. */
+function medianPhases(runs: Run[]): Phases | undefined {
+  const traced = runs.flatMap((r) => ("phases" in r && r.phases ? [r.phases] : []));
+  if (traced.length === 0) return undefined;
+  const out: Phases = {};
+  for (const phase of STARTUP_PHASES) {
+    const v = traced
+      .map((p) => p[phase])
+      .filter((x): x is number => x !== undefined)
+      .sort((a, b) => a - b);
+    if (v.length) out[phase] = v[Math.floor(v.length / 2)]!;
+  }
+  return out;
 }
 
 /** N starts of `entry`, each on a new data directory (`fresh`) or all on one made by a first start. */
@@ -148,6 +184,15 @@ async function main(): Promise<void> {
             (flag ? ` ${flag}` : "") +
             (failed ? `; ${failed} of ${runs.length} runs failed` : ""),
         );
+        const phases = medianPhases(ok);
+        if (phases) {
+          console.log(
+            `${label}: where the time went, median ms per phase (the console's CHAINLAUNCH_STARTUP_TRACE): ` +
+              Object.entries(phases)
+                .map(([k, v]) => `${k} ${v}`)
+                .join(", "),
+          );
+        }
         summary.push({
           entry: name,
           dataDir: fresh ? "fresh" : "existing",
@@ -159,6 +204,7 @@ async function main(): Promise<void> {
           maxLoad1: c.load1,
           loadTooHigh: c.loadTooHigh,
           failedRuns: failed,
+          ...(phases ? { medianPhasesMs: phases } : {}),
           runs,
         });
       }

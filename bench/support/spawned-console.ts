@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseStartupTrace, type StartupPhase } from "../../server/src/startup-trace.js";
 import { freePort, releasePorts } from "../../server/src/test-support/ports.js";
 import { load1, processCpuSeconds } from "./conditions.js";
 import { BENCH_PASSWORD } from "./console.js";
@@ -37,6 +38,8 @@ export interface ConsoleProcess {
   stderrTail(): string;
   /** Whether bundle/main.js started from its V8 code cache ("used", "rejected", "none"); undefined for other entries. */
   codeCache(): string | undefined;
+  /** Its start-up trace (phase → ms since its process started), once it listens; undefined before. */
+  startupTrace(): Partial<Record<StartupPhase, number>> | undefined;
   stop(): Promise<void>;
 }
 
@@ -56,14 +59,18 @@ export function spawnConsole(entry: string, dataDir: string, port: number, nodeA
       LOG_LEVEL: "warn",
       // bundle/main.js says on stderr whether its code cache was used (a start without it is ~0.2 s slower).
       CHAINLAUNCH_CODE_CACHE: "report",
+      // One stderr line, once it listens: where the start-up spent its time (server/src/startup-trace.ts).
+      CHAINLAUNCH_STARTUP_TRACE: "1",
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let tail = "";
   let codeCache: string | undefined;
+  let trace: Partial<Record<StartupPhase, number>> | undefined;
   child.stderr?.on("data", (b: Buffer) => {
     tail = (tail + b.toString()).slice(-2048);
     codeCache ??= /chainlaunch: code cache (\w+)/.exec(tail)?.[1];
+    trace ??= parseStartupTrace(tail);
   });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
   return {
@@ -72,6 +79,7 @@ export function spawnConsole(entry: string, dataDir: string, port: number, nodeA
     base: `http://127.0.0.1:${port}`,
     stderrTail: () => tail.trim(),
     codeCache: () => codeCache,
+    startupTrace: () => trace,
     async stop(): Promise<void> {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseStartupTrace, STARTUP_PHASES } from "../../server/src/startup-trace.js";
 import { freePort, spawnBundle, stopProcess } from "../support/server.js";
 
 /**
@@ -23,12 +24,19 @@ interface Early {
 
 async function startAndProbe(
   dataDir: string,
-): Promise<{ early: Early[]; ms: number; stop: () => Promise<void>; url: string }> {
+): Promise<{ early: Early[]; ms: number; stop: () => Promise<void>; url: string; output: () => string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   const t0 = Date.now();
-  const proc = spawnBundle(port, dataDir, PASSWORD, {}, (d) => (output += d.toString()));
+  // The start-up trace is on, as bench/cold-start runs it: the line must say where the start went.
+  const proc = spawnBundle(
+    port,
+    dataDir,
+    PASSWORD,
+    { CHAINLAUNCH_STARTUP_TRACE: "1" },
+    (d) => (output += d.toString()),
+  );
   const stop = () => stopProcess(proc);
   const early: Early[] = [];
   const deadline = Date.now() + 60_000;
@@ -51,7 +59,7 @@ async function startAndProbe(
     await stop();
     throw new Error(`${(err as Error).message}\n--- server output ---\n${output}`);
   }
-  return { early, ms: Date.now() - t0, stop, url };
+  return { early, ms: Date.now() - t0, stop, url, output: () => output };
 }
 
 async function expectServing(url: string): Promise<void> {
@@ -69,6 +77,17 @@ async function expectServing(url: string): Promise<void> {
   const index = await fetch(`${url}/`);
   expect(index.status).toBe(200);
   expect(await index.text()).toMatch(/<div id="root">/);
+}
+
+/** The trace names every phase, in order, each ending no later than the next, all before the first success. */
+function expectStartupTrace(output: string, firstSuccessMs: number): void {
+  const trace = parseStartupTrace(output);
+  expect(trace, `no start-up trace in the output:\n${output}`).toBeDefined();
+  const ends = STARTUP_PHASES.map((p) => trace![p]);
+  expect(ends.every((ms) => ms !== undefined && ms > 0)).toBe(true);
+  for (let i = 1; i < ends.length; i++) expect(ends[i]!).toBeGreaterThanOrEqual(ends[i - 1]!);
+  // Measured from the process's start, a little after this test's spawn began.
+  expect(trace!.listening!).toBeLessThanOrEqual(firstSuccessMs);
 }
 
 /** Anything answered before the first success is a refusal (5xx with a message). */
@@ -92,6 +111,7 @@ describe("start-up", () => {
             console.log(`start-up (${kind} data dir): first success after ${run.ms} ms`);
             expectRefusals(run.early);
             await expectServing(run.url);
+            expectStartupTrace(run.output(), run.ms);
           } finally {
             await run.stop();
           }

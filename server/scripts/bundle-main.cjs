@@ -7,6 +7,12 @@
 // Without a usable cache the server starts as before, only slower.
 // CHAINLAUNCH_CODE_CACHE=write (the build) writes the cache when the process exits.
 "use strict";
+// CHAINLAUNCH_STARTUP_TRACE=1: the first two phases of the start-up trace (server/src/startup-trace.ts).
+const trace =
+  process.env.CHAINLAUNCH_STARTUP_TRACE === "1"
+    ? (globalThis[Symbol.for("chainlaunch.startup-trace")] = {})
+    : undefined;
+if (trace) trace.node = performance.now();
 const { readFileSync, renameSync, statSync, writeFileSync } = require("node:fs");
 const { createRequire, wrap } = require("node:module");
 const { join } = require("node:path");
@@ -47,5 +53,6 @@ if (process.env.CHAINLAUNCH_CODE_CACHE === "report") {
   process.stderr.write(`chainlaunch: code cache ${state}\n`);
 }
 
+if (trace) trace.code = performance.now();
 const mod = { exports: {}, filename: file, id: file, loaded: false };
 script.runInThisContext()(mod.exports, createRequire(file), mod, file, __dirname);

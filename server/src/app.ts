@@ -27,6 +27,7 @@ import { completeOperation, ERROR_RESPONSE_SCHEMA } from "./http/openapi-respons
 import { registerHeaderGuard } from "./http/header-guard.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import "./http/fastify-types.js";
+import { startupMark } from "./startup-trace.js";
 import type { RouteAccess } from "./http/permissions.js";
 import { createApiKeysRepo } from "./modules/api-keys/api-keys.repo.js";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.js";
@@ -145,6 +146,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     await database.close();
     throw err;
   }
+  startupMark("database");
   const { db, dialect } = database;
   const orphans = await deletePendingKeys(db);
   if (orphans) app.log.warn({ keys: orphans }, "removed keys left pending by an interrupted creation");
@@ -223,6 +225,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       };
     },
   });
+  startupMark("plugins");
   const webDist = config.webDist ?? defaultWebDist();
   const spa = existsSync(join(webDist, "index.html"));
   registerErrorHandler(app, { spa });
@@ -251,6 +254,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(
     async (api) => {
       modules = registerModules(api, ctx);
+      startupMark("routes");
       api.get("/openapi.json", { config: { access: "public" }, schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },
@@ -282,7 +286,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     throw admin.err;
   }
   const generatedAdminPassword = admin.password;
+  startupMark("registered");
   await app.ready();
+  startupMark("ready");
   let closeStep = "";
   return {
     app,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { writeFileSync } from "node:fs";
 import { buildApp } from "./app.js";
+import { startupMark, startupTraceLine, startupTraceOn } from "./startup-trace.js";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { errorMessage } from "./http/errors.js";
 import { renderPermissionsDoc } from "./http/permissions-doc.js";
@@ -104,6 +105,8 @@ async function serve(): Promise<void> {
     );
   }
   const address = await built.app.listen({ port: config.port, host: config.host });
+  startupMark("listening");
+  if (startupTraceOn) process.stderr.write(startupTraceLine());
   built.app.log.info({ address, dataDir: config.dataDir, database: built.database.dialect }, "chainlaunch listening");
   let closing = false;
   const shutdown = (signal: string): void => {
@@ -149,6 +152,7 @@ async function withThrowawayApp(
 }
 
 async function main(argv: string[]): Promise<void> {
+  startupMark("modules");
   const [command, ...rest] = argv;
   switch (command) {
     case "serve":

@@ -1,0 +1,58 @@
+/**
+ * Where a start spends its time (issue 34): with CHAINLAUNCH_STARTUP_TRACE=1, `serve` writes one line to
+ * stderr once it listens, naming each phase's end in milliseconds since the process started, e.g.
+ * `chainlaunch: start-up ms node=58 code=110 modules=287 database=316 ... listening=489`.
+ * bench/cold-start reads it. Off by default: a mark is then one comparison.
+ */
+
+/** The phases, in the order a start passes them. `node` and `code` come from bundle/main.js. */
+export const STARTUP_PHASES = [
+  // Node's own start-up, to the first line of bundle/main.js.
+  "node",
+  // bundle/main.js: the bundle read and compiled (from its code cache).
+  "code",
+  // Every module evaluated: zod schemas, routes' declarations (the bundle's top level).
+  "modules",
+  // The database opened and migrated.
+  "database",
+  // Fastify's plugins registered (cookies, compression, websocket, OpenAPI).
+  "plugins",
+  // registerModules: services built, routes declared.
+  "routes",
+  // Fastify added the declared routes, the web app's files are known, the first admin exists.
+  "registered",
+  // app.ready(): onReady hooks (Docker engines, adopted nodes).
+  "ready",
+  // Listening.
+  "listening",
+] as const;
+export type StartupPhase = (typeof STARTUP_PHASES)[number];
+
+const KEY = Symbol.for("chainlaunch.startup-trace");
+type Marks = Partial<Record<StartupPhase, number>>;
+const marks: Marks = ((globalThis as Record<symbol, unknown>)[KEY] as Marks | undefined) ?? {};
+(globalThis as Record<symbol, unknown>)[KEY] = marks;
+
+export const startupTraceOn = process.env.CHAINLAUNCH_STARTUP_TRACE === "1";
+
+/** Notes the end of `phase` (the first time only: `buildApp` also runs for `openapi`). */
+export function startupMark(phase: StartupPhase): void {
+  if (startupTraceOn && marks[phase] === undefined) marks[phase] = performance.now();
+}
+
+/** The trace line, phases in order; those not reached are left out. */
+export function startupTraceLine(): string {
+  const parts = STARTUP_PHASES.filter((p) => marks[p] !== undefined).map((p) => `${p}=${Math.round(marks[p]!)}`);
+  return `chainlaunch: start-up ms ${parts.join(" ")}\n`;
+}
+
+/** Reads a trace line back (bench/cold-start): phase → ms since the process started. */
+export function parseStartupTrace(text: string): Partial<Record<StartupPhase, number>> | undefined {
+  const line = /chainlaunch: start-up ms ([^\n]*)/.exec(text)?.[1];
+  if (!line) return undefined;
+  const out: Partial<Record<StartupPhase, number>> = {};
+  for (const [, name, ms] of line.matchAll(/(\w+)=(\d+)/g)) {
+    if ((STARTUP_PHASES as readonly string[]).includes(name!)) out[name as StartupPhase] = Number(ms);
+  }
+  return out;
+}
