@@ -2,6 +2,7 @@ import { ConflictError } from "../../http/errors.js";
 import { networkInterfaces } from "node:os";
 import { z } from "zod";
 import { proposeFabricNodePorts, proposeFreePorts, searchRange, type PortRange } from "../../runtime/index.js";
+import type { SettingConfig } from "../settings/settings.schema.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import type { NodesRepo } from "./nodes.repo.js";
 import { portOwners } from "./nodes.validation.js";
@@ -70,6 +71,14 @@ export const besuDefaultsQuery = z
 
 type Defaults = z.infer<typeof nodeDefaults>;
 
+/** Where the settings place new nodes: the host their endpoints name, and the range their ports come from. */
+export function nodePlacement(settings: SettingConfig): { host: string; range: PortRange } {
+  return {
+    host: settings.defaultNodeExposeIP || "127.0.0.1",
+    range: { from: settings.portRangeStart, to: settings.portRangeEnd },
+  };
+}
+
 /** The host's first non-loopback IPv4 address: what containers and processes on it both reach. */
 export function hostLanAddress(): string | undefined {
   return Object.values(networkInterfaces())
@@ -82,8 +91,7 @@ export function createNodeDefaults(deps: { repo: Pick<NodesRepo, "all">; setting
   async function context() {
     const settings = (await deps.settings.get()).config;
     const reserved = new Set(portOwners(await deps.repo.all()).keys());
-    const range = { from: settings.portRangeStart, to: settings.portRangeEnd };
-    return { host: settings.defaultNodeExposeIP || "127.0.0.1", reserved, settings, range };
+    return { ...nodePlacement(settings), reserved, settings };
   }
   async function fabric(
     kind: "peer" | "orderer",

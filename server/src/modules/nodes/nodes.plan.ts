@@ -2,12 +2,13 @@ import { dirname } from "node:path";
 import type Docker from "dockerode";
 import { ConflictError, errorMessage, InputError, NotFoundError } from "../../http/errors.js";
 import { ensureFabricImage, ensureImage } from "../../runtime/docker/index.js";
-import { proposeFabricNodePorts, type PortRange, type ProcessSpec } from "../../runtime/index.js";
+import { proposeFabricNodePorts, type ProcessSpec } from "../../runtime/index.js";
 import type { BesuNetworkResponse } from "../besu-networks/besu-networks.schema.js";
 import type { KeyResponse } from "../keys/keys.schema.js";
 import { BESU_VERSION, BesuBinaryError } from "./besu-binary.js";
 import { besuContainerSpec, besuProcessSpec, planBesuNode, type BesuDeployment } from "./besu-node.js";
 import { fabricProcessSpec, type FabricRole, type OrgCas } from "./fabric-node.js";
+import { nodePlacement } from "./nodes.defaults.js";
 import { deploymentOf } from "./nodes.mapping.js";
 import type { NodeRow } from "./nodes.repo.js";
 import type { BesuNodeConfig } from "./nodes.schema.js";
@@ -102,14 +103,8 @@ export function createNodePlanner(deps: NodesServiceDeps): NodePlanner {
     };
   }
 
-  async function portRange(): Promise<PortRange> {
-    const { portRangeStart, portRangeEnd } = (await deps.settings.get()).config;
-    return { from: portRangeStart, to: portRangeEnd };
-  }
-
-  async function exposeHost(): Promise<string> {
-    return (await deps.settings.get()).config.defaultNodeExposeIP || "127.0.0.1";
-  }
+  const placement = async () => nodePlacement((await deps.settings.get()).config);
+  const exposeHost = async () => (await placement()).host;
 
   /** Resolves and checks a Fabric node's addresses, ports and binary. No side effects. */
   async function planFabric(
@@ -127,7 +122,10 @@ export function createNodePlanner(deps: NodesServiceDeps): NodePlanner {
     // Proposed within the settings' port range, as GET /nodes/defaults proposes them (a template's empty
     // addresses land here): 7050/8443/9443 outside it would ignore the range the admin set.
     const proposed = needsProposal
-      ? await proposeFabricNodePorts(role, { reserved: [...owners.keys(), ...inFlight], range: await portRange() })
+      ? await proposeFabricNodePorts(role, {
+          reserved: [...owners.keys(), ...inFlight],
+          range: (await placement()).range,
+        })
       : undefined;
     const listenAddress = cfg.listenAddress || `0.0.0.0:${proposed?.listen}`;
     const listen = hostPort(listenAddress, `${prefix}.listenAddress`);
