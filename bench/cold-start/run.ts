@@ -4,6 +4,9 @@
  * previous start: database migrated, first admin there). Median, min and max of N runs each, with each
  * run's load and the console's CPU seconds at the first 200 (from /proc). The unbundled
  * server/dist/main.js too, when built, for comparison. Target: ≤ 300 ms (issue 34).
+ * The entries (with --baseline, another build) take turns run by run, so they meet the same machine.
+ * Each console also reports where its start went (CHAINLAUNCH_STARTUP_TRACE, server/src/startup-trace.ts):
+ * the median length of each phase is printed under its figure.
  *
  *   npm run build -w server && npx tsx bench/cold-start/run.ts [--runs N] [--wait-idle[=SECONDS]]
  *     [--baseline path/to/other/server/bundle/main.js]
@@ -98,24 +101,38 @@ function medianPhases(runs: Run[]): Phases | undefined {
   return out;
 }
 
-/** N starts of `entry`, each on a new data directory (`fresh`) or all on one made by a first start. */
-async function series(entry: string, fresh: boolean, port: number): Promise<Run[]> {
-  const runs: Run[] = [];
-  const shared = fresh ? "" : mkdtempSync(join(tmpdir(), "cl-bench-cold-existing-"));
+/**
+ * N starts of each entry, each on a new data directory (`fresh`) or all on one made by a first start
+ * (one per entry). The entries take turns, run by run (A B A B ...), so a drift in the machine's speed
+ * during the series falls on all of them alike. An entry whose preparation failed gets its error.
+ */
+async function series(entries: string[], fresh: boolean, port: number): Promise<Map<string, Run[] | Error>> {
+  const out = new Map<string, Run[] | Error>();
+  const shared = new Map<string, string>();
   try {
-    if (!fresh) {
-      const first = await once(entry, shared, port, Math.max(TIMEOUT_S, 60)); // preparation, not measured
-      if ("failed" in first) throw new Error(`making the existing data directory: ${first.failed}`);
+    for (const entry of entries) {
+      if (fresh) {
+        out.set(entry, []);
+        continue;
+      }
+      const dir = mkdtempSync(join(tmpdir(), "cl-bench-cold-existing-"));
+      shared.set(entry, dir);
+      const first = await once(entry, dir, port, Math.max(TIMEOUT_S, 60)); // preparation, not measured
+      out.set(entry, "failed" in first ? new Error(`making the existing data directory: ${first.failed}`) : []);
     }
     for (let i = 0; i < RUNS; i++) {
-      const dir = fresh ? mkdtempSync(join(tmpdir(), "cl-bench-cold-fresh-")) : shared;
-      runs.push(await once(entry, dir, port));
-      if (fresh) rmSync(dir, { recursive: true, force: true });
+      for (const entry of entries) {
+        const runs = out.get(entry);
+        if (!Array.isArray(runs)) continue;
+        const dir = fresh ? mkdtempSync(join(tmpdir(), "cl-bench-cold-fresh-")) : shared.get(entry)!;
+        runs.push(await once(entry, dir, port));
+        if (fresh) rmSync(dir, { recursive: true, force: true });
+      }
     }
   } finally {
-    if (shared) rmSync(shared, { recursive: true, force: true });
+    for (const dir of shared.values()) rmSync(dir, { recursive: true, force: true });
   }
-  return runs;
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -133,17 +150,25 @@ async function main(): Promise<void> {
   const all: Conditions[] = [];
   const summary: Record<string, unknown>[] = [];
   try {
+    // Fresh data directories first, every entry in turn (the floor among them: it has no data directory,
+    // so once is enough); then existing ones.
+    const paths = entries.map(([, path]) => path);
+    const results = {
+      fresh: await series(paths, true, port),
+      existing: await series(
+        paths.filter((p) => p !== floor),
+        false,
+        port,
+      ),
+    };
     for (const [name, entry] of entries) {
-      // The baseline has no data directory: once is enough.
       for (const fresh of entry === floor ? [true] : [true, false]) {
         const label = entry === floor ? name : `${name}, ${fresh ? "fresh" : "existing"} data dir`;
-        let runs: Run[];
-        try {
-          runs = await series(entry, fresh, port);
-        } catch (err) {
+        const runs = results[fresh ? "fresh" : "existing"].get(entry)!;
+        if (runs instanceof Error) {
           const c = conditions(null);
-          console.log(`\n${label}: failed: ${reasonOf(err)}`);
-          summary.push({ entry: name, dataDir: fresh ? "fresh" : "existing", failed: reasonOf(err), ...c });
+          console.log(`\n${label}: failed: ${reasonOf(runs)}`);
+          summary.push({ entry: name, dataDir: fresh ? "fresh" : "existing", failed: reasonOf(runs), ...c });
           continue;
         }
         console.log(`\n${label}, ${RUNS} runs: spawn to the first 200 on /healthz`);
