@@ -7,6 +7,7 @@
 // Without a usable cache the server starts as before, only slower.
 // CHAINLAUNCH_CODE_CACHE=write (the build) writes the cache when the process exits.
 "use strict";
+const { performance } = require("node:perf_hooks");
 // CHAINLAUNCH_STARTUP_TRACE=1: the first two phases of the start-up trace (server/src/startup-trace.ts).
 const trace =
   process.env.CHAINLAUNCH_STARTUP_TRACE === "1"
