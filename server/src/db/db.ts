@@ -138,6 +138,11 @@ async function isAtLatest(handle: DatabaseHandle): Promise<boolean> {
   const known = Object.keys(await migrationProvider(handle.dialect).getMigrations()).sort();
   let applied: string[];
   try {
+    if (handle.dialect === "postgres") {
+      // Asked first so that a new database's first start leaves no "relation does not exist" in PostgreSQL's log.
+      const { rows } = await sql<{ t: string | null }>`select to_regclass(${MIGRATION_TABLE}) as t`.execute(handle.db);
+      if (!rows[0]?.t) return false;
+    }
     const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(handle.db);
     // Sorted here, not by the database: PostgreSQL's collation may order names differently from SQLite.
     applied = rows.map((r) => r.name).sort();
