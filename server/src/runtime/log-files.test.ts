@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { waitFor } from "../test-support/wait.js";
 import { followLog, readLastLines, rotateIfNeeded } from "./log-files.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cl-logs-"));
@@ -37,17 +38,29 @@ describe("log files", () => {
     const got: string[] = [];
     const follower = await followLog(p, { tailLines: 2, intervalMs: 20, onLines: (l) => got.push(...l) });
     expect(got).toEqual(["old 2", "old 3"]);
+    // Each step waits for what the follower must have read, not a fixed time: at load 11 (CI) a 20 ms poll
+    // ran later than 100 ms after the write.
+    const read = (lines: string[]) =>
+      waitFor(
+        `the follower to read ${JSON.stringify(lines)}`,
+        async () => (got.join("|") === lines.join("|") ? true : undefined),
+        10_000,
+        10,
+      );
     appendFileSync(p, "new 1\nnew ");
-    await sleep(100);
+    await read(["old 2", "old 3", "new 1"]);
+    // The partial line stays unread until its end arrives.
+    await sleep(60);
+    expect(got).toEqual(["old 2", "old 3", "new 1"]);
     appendFileSync(p, "2\n");
-    await sleep(100);
+    await read(["old 2", "old 3", "new 1", "new 2"]);
     truncateSync(p, 0);
     await sleep(60);
     appendFileSync(p, "after rotate\n");
-    await sleep(100);
+    await read(["old 2", "old 3", "new 1", "new 2", "after rotate"]);
     follower.stop();
     appendFileSync(p, "after stop\n");
-    await sleep(60);
+    await sleep(100);
     expect(got).toEqual(["old 2", "old 3", "new 1", "new 2", "after rotate"]);
   });
 });
