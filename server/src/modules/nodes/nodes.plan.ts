@@ -119,19 +119,19 @@ export function createNodePlanner(deps: NodesServiceDeps): NodePlanner {
       !cfg.listenAddress ||
       !cfg.operationsListenAddress ||
       (role === "peer" ? !cfg.chaincodeAddress : !cfg.adminAddress);
+    // The settings are read once, and only when an address is left to them.
+    const placed = needsProposal || !cfg.externalEndpoint ? await placement() : undefined;
     // Proposed within the settings' port range, as GET /nodes/defaults proposes them (a template's empty
     // addresses land here): 7050/8443/9443 outside it would ignore the range the admin set.
-    const proposed = needsProposal
-      ? await proposeFabricNodePorts(role, {
-          reserved: [...owners.keys(), ...inFlight],
-          range: (await placement()).range,
-        })
-      : undefined;
+    const proposed =
+      placed && needsProposal
+        ? await proposeFabricNodePorts(role, { reserved: [...owners.keys(), ...inFlight], range: placed.range })
+        : undefined;
     const listenAddress = cfg.listenAddress || `0.0.0.0:${proposed?.listen}`;
     const listen = hostPort(listenAddress, `${prefix}.listenAddress`);
     const operationsAddress = cfg.operationsListenAddress || `0.0.0.0:${proposed?.operations}`;
     const ops = hostPort(operationsAddress, `${prefix}.operationsListenAddress`);
-    const externalEndpoint = cfg.externalEndpoint || `${await exposeHost()}:${listen.port}`;
+    const externalEndpoint = cfg.externalEndpoint || `${placed?.host}:${listen.port}`;
     const external = hostPort(externalEndpoint, `${prefix}.externalEndpoint`);
     const wanted = [
       { field: `${prefix}.listenAddress`, port: listen.port },
