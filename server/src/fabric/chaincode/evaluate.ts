@@ -29,8 +29,9 @@ import { ChaincodeCallError, type ChaincodeCall, type GatewayIdentity } from "./
  *                  type NODE, chaincode_id, input: ChaincodeInput{args: [fn, ...args]}}}, TransientMap}},
  *     signature}, target_organizations}
  *
- * with tx id = hex(SHA-256(nonce ‖ creator)) and a 24-byte random nonce (configtx/genesis.ts, as every proposal). Invokes (endorse, submit,
- * commit status) stay with fabric-gateway: they are not this hot and carry more protocol.
+ * with tx id = hex(SHA-256(nonce ‖ creator)) and a 24-byte random nonce (configtx/genesis.ts, as every
+ * proposal). Invokes (endorse, submit, commit status) stay with fabric-gateway: they are not this hot and
+ * carry more protocol.
  */
 
 export const EVALUATE_PATH = "/gateway.Gateway/Evaluate";
