@@ -28,7 +28,7 @@ import {
 } from "../support/conditions.js";
 import { ENTRIES, requireBundle, spawnConsole, waitHealthy } from "../support/spawned-console.js";
 import { numberArg, pathArg } from "../support/args.js";
-import { STARTUP_PHASES, type StartupPhase } from "../../server/src/startup-trace.js";
+import { STARTUP_PHASES, type StartupTrace } from "../../server/src/startup-trace.js";
 
 const RUNS = numberArg("--runs", 10);
 // Another build's bundle/main.js (e.g. a worktree of an older commit), measured in the same run.
@@ -43,7 +43,7 @@ type Run =
   | { ms: number; conditions: Conditions; codeCache?: string; phases?: Phases }
   | { failed: string; conditions: Conditions; codeCache?: string };
 /** How long each start-up phase took (ms), from the console's own trace (server/src/startup-trace.ts). */
-type Phases = Partial<Record<StartupPhase, number>>;
+type Phases = StartupTrace;
 
 /**
  * The baseline measured in the same run: Node itself starting a plain `node:http` server that answers

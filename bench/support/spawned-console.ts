@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseStartupTrace, type StartupPhase } from "../../server/src/startup-trace.js";
+import { parseStartupTrace, type StartupTrace } from "../../server/src/startup-trace.js";
 import { freePort, releasePorts } from "../../server/src/test-support/ports.js";
 import { load1, processCpuSeconds } from "./conditions.js";
 import { BENCH_PASSWORD } from "./console.js";
@@ -39,7 +39,7 @@ export interface ConsoleProcess {
   /** Whether bundle/main.js started from its V8 code cache ("used", "rejected", "none"); undefined for other entries. */
   codeCache(): string | undefined;
   /** Its start-up trace (phase → ms since its process started), once it listens; undefined before. */
-  startupTrace(): Partial<Record<StartupPhase, number>> | undefined;
+  startupTrace(): StartupTrace | undefined;
   stop(): Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export function spawnConsole(entry: string, dataDir: string, port: number, nodeA
   });
   let tail = "";
   let codeCache: string | undefined;
-  let trace: Partial<Record<StartupPhase, number>> | undefined;
+  let trace: StartupTrace | undefined;
   child.stderr?.on("data", (b: Buffer) => {
     tail = (tail + b.toString()).slice(-2048);
     codeCache ??= /chainlaunch: code cache (\w+)/.exec(tail)?.[1];

@@ -28,9 +28,11 @@ export const STARTUP_PHASES = [
 ] as const;
 export type StartupPhase = (typeof STARTUP_PHASES)[number];
 
+/** Phase → ms: each reached phase's end (the trace), or its length (bench/cold-start). */
+export type StartupTrace = Partial<Record<StartupPhase, number>>;
+
 const KEY = Symbol.for("chainlaunch.startup-trace");
-type Marks = Partial<Record<StartupPhase, number>>;
-const marks: Marks = ((globalThis as Record<symbol, unknown>)[KEY] as Marks | undefined) ?? {};
+const marks: StartupTrace = ((globalThis as Record<symbol, unknown>)[KEY] as StartupTrace | undefined) ?? {};
 (globalThis as Record<symbol, unknown>)[KEY] = marks;
 
 export const startupTraceOn = process.env.CHAINLAUNCH_STARTUP_TRACE === "1";
@@ -47,10 +49,10 @@ export function startupTraceLine(): string {
 }
 
 /** Reads a trace line back (bench/cold-start): phase → ms since the process started. */
-export function parseStartupTrace(text: string): Partial<Record<StartupPhase, number>> | undefined {
+export function parseStartupTrace(text: string): StartupTrace | undefined {
   const line = /chainlaunch: start-up ms ([^\n]*)/.exec(text)?.[1];
   if (!line) return undefined;
-  const out: Partial<Record<StartupPhase, number>> = {};
+  const out: StartupTrace = {};
   for (const [, name, ms] of line.matchAll(/(\w+)=(\d+)/g)) {
     if ((STARTUP_PHASES as readonly string[]).includes(name!)) out[name as StartupPhase] = Number(ms);
   }
