@@ -23,7 +23,7 @@ import { registerFieldValidation } from "./http/field-validation.js";
 import { lazyDefaultCompilers } from "./http/default-compilers.js";
 import { validatorCompiler } from "./http/go-nulls.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
-import { completeOperation, ERROR_RESPONSE_SCHEMA } from "./http/openapi-responses.js";
+import { collapseLoneRefs, completeOperation, ERROR_RESPONSE_SCHEMA } from "./http/openapi-responses.js";
 import { registerHeaderGuard } from "./http/header-guard.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import "./http/fastify-types.js";
@@ -207,11 +207,18 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     },
     transformObject: (args) => {
       const doc = jsonSchemaTransformObject(args) as { components?: { schemas?: Record<string, unknown> } };
+      // By name: a component is registered when its schema is first built (lazySchema), which depends on
+      // the requests served before; the document must not.
+      const schemas: Record<string, unknown> = { ...doc.components?.schemas, ErrorResponse: ERROR_RESPONSE_SCHEMA };
       doc.components = {
         ...doc.components,
-        schemas: { ...doc.components?.schemas, ErrorResponse: ERROR_RESPONSE_SCHEMA },
+        schemas: Object.fromEntries(
+          Object.keys(schemas)
+            .sort()
+            .map((name) => [name, schemas[name]]),
+        ),
       };
-      return doc as ReturnType<typeof jsonSchemaTransformObject>;
+      return collapseLoneRefs(doc) as ReturnType<typeof jsonSchemaTransformObject>;
     },
     transform: (args) => {
       const out = jsonSchemaTransform(args);

@@ -82,3 +82,29 @@ export function completeOperation(method: string, url: string, schema: Schema, a
   }
   return out;
 }
+
+/**
+ * Replaces each `{ allOf: [{ $ref }] }` that has nothing else with the `{ $ref }` itself, in place, and
+ * returns `doc`. A schema reached through `lazySchema` (a `z.lazy`) that points at a named component
+ * comes out of zod's OpenAPI 3.0 conversion as that lone `allOf`; both mean the same, and the document
+ * stays the one clients were generated from.
+ */
+export function collapseLoneRefs<T>(doc: T): T {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) node[i] = visit(node[i]);
+      return node;
+    }
+    if (!node || typeof node !== "object") return node;
+    const obj = node as Record<string, unknown>;
+    const keys = Object.keys(obj);
+    if (keys.length === 1 && keys[0] === "allOf" && Array.isArray(obj.allOf) && obj.allOf.length === 1) {
+      const only = obj.allOf[0] as Record<string, unknown> | null;
+      if (only && typeof only === "object" && Object.keys(only).length === 1 && typeof only.$ref === "string")
+        return { $ref: only.$ref };
+    }
+    for (const key of keys) obj[key] = visit(obj[key]);
+    return obj;
+  };
+  return visit(doc) as T;
+}

@@ -17,3 +17,17 @@ export const offsetQuery = () => z.coerce.number().int().min(0).max(MAX_DB_ID).d
  * ran). Upstream's Go clients expect a timestamp string where a Go struct has a time.Time, never null.
  */
 export const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
+
+/**
+ * A schema built on first use, not when its module is imported (issue 34: ~6,000 zod objects were
+ * built at every start, most for routes a start never calls). `build` runs once, on the first parse, the
+ * first JSON Schema conversion or the first `.unwrap()`, and every copy of the result (`.describe()`,
+ * `.optional()` clone a lazy schema) shares what it built: a schema with a `.meta({ id })` is one schema.
+ * It parses, infers and converts to JSON Schema like the schema `build` returns; its own methods are
+ * zod's generic ones, so an object's `.extend()`/`.omit()`/`.shape` go through `.unwrap()`, inside
+ * another `lazySchema` to stay lazy.
+ */
+export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
+  let built: T | undefined;
+  return z.lazy(() => (built ??= build()));
+}

@@ -7797,55 +7797,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description An alert of the console's rule engine */
-    AlertInput: {
-      /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
-      id: number;
-      /** @description Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime) */
-      rule: string;
-      /** @description What the rule watches, unique within the rule, e.g. peer:3:network:5 */
-      key: string;
-      /** @description What is watched, for people, e.g. 'peer0 on mychannel' */
-      subject: string;
-      /**
-       * @description pending (waiting out the rule's duration), firing or resolved
-       * @enum {string}
-       */
-      status: "pending" | "firing" | "resolved";
-      /** @description Since when the condition holds, RFC 3339 */
-      pendingSince: string | null;
-      /** @description When it fired, RFC 3339 */
-      firingSince: string | null;
-      /** @description When it resolved, RFC 3339 */
-      resolvedAt: string | null;
-      /** @description Whether this episode's alert was sent (false: held back by the cool-down) */
-      notified: boolean;
-      /** @description The alert's data, as in its notification */
-      data: {
-        [key: string]: unknown;
-      };
-    };
-    /**
-     * @description Role: admin, manager or viewer
-     * @enum {string}
-     */
-    RoleInput: "admin" | "manager" | "viewer";
-    /** @description A user */
-    UserInput: {
-      /** @description User id (0 for the demo visitor) */
-      id: number;
-      /** @description Login name */
-      username: string;
-      role: components["schemas"]["RoleInput"];
-      /** @description Creation time, RFC 3339 */
-      created_at: string;
-      /** @description Last successful login, RFC 3339 */
-      last_login_at: string | null;
-      /** @description True for the read-only demo visitor */
-      demo_mode: boolean;
-    };
     /** @description An API key (never its secret) */
-    APIKeyInput: {
+    APIKey: {
       /** @description API key id */
       id: number;
       /** @description Name given at creation */
@@ -7930,3301 +7883,8 @@ export interface components {
       /** @description Last change */
       updated_at: string;
     };
-    /** @description One use of an API key */
-    APIKeyLogInput: {
-      /** @description Log entry id */
-      id: number;
-      /** @description Key used */
-      api_key_id: number;
-      /** @description Method and path, e.g. GET /api/v1/users */
-      action: string;
-      /** @description Caller IP */
-      ip_address: string;
-      /** @description Caller user agent */
-      user_agent: string;
-      /** @description JSON: {"method","path","status"} */
-      metadata: string;
-      /** @description Time of use */
-      created_at: string;
-    };
-    /** @description A Besu network */
-    BesuNetworkInput: {
-      /** @description Network id */
-      id: number;
-      /** @description Name */
-      name: string;
-      /** @description Free text */
-      description: string;
-      /**
-       * @description Platform
-       * @constant
-       */
-      platform: "BESU";
-      /** @description created or imported */
-      status: string;
-      /** @description Chain id */
-      chainId: number;
-      /** @description The creation parameters as base64 of their JSON */
-      config: string;
-      /** @description The genesis file, as JSON text */
-      genesisConfig: string;
-      /** @description Initial validator addresses */
-      validators: string[];
-      /** @description Creation time */
-      createdAt: string;
-      /** @description Last change */
-      updatedAt: string;
-    };
-    /** @description A node */
-    NodeResponseInput: {
-      /** @description Node id */
-      id: number;
-      /** @description Name */
-      name: string;
-      /**
-       * @description FABRIC or BESU
-       * @enum {string}
-       */
-      platform: "FABRIC" | "BESU";
-      /**
-       * @description FABRIC_PEER, FABRIC_ORDERER or BESU_FULLNODE
-       * @enum {string}
-       */
-      nodeType: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE";
-      /**
-       * @description Process status
-       * @enum {string}
-       */
-      status:
-        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
-      /** @description Why the node is in ERROR (with its last log lines) */
-      errorMessage?: string;
-      /** @description External endpoint */
-      endpoint: string;
-      /** @description Creation time */
-      createdAt: string;
-      /** @description Last change */
-      updatedAt: string;
-      /** @description Peer properties */
-      fabricPeer?: {
-        /** @description Owning organization */
-        organizationId: number;
-        /** @description MSP id */
-        mspId: string;
-        /** @description gRPC listen address */
-        listenAddress: string;
-        /** @description External endpoint */
-        externalEndpoint: string;
-        /** @description Operations listen address */
-        operationsAddress: string;
-        /** @description Extra TLS names */
-        domainNames: string[];
-        /** @description Deployment mode: service or docker */
-        mode: string;
-        /** @description Mode docker: the engine it runs on (local or a registered name) */
-        dockerEngine?: string;
-        /** @description Fabric version */
-        version: string;
-        /** @description Signing identity key */
-        signKeyId: number;
-        /** @description TLS key */
-        tlsKeyId: number;
-        /** @description Signing certificate (PEM) */
-        signCert: string;
-        /** @description TLS certificate (PEM) */
-        tlsCert: string;
-        /** @description Organization sign CA (PEM) */
-        signCaCert: string;
-        /** @description Organization TLS CA (PEM) */
-        tlsCaCert: string;
-        /** @description Unused (external nodes) */
-        externalNodeId?: number;
-        /** @description Chaincode listen address */
-        chaincodeAddress: string;
-        /** @description As given on create or update (empty when none); nothing listens there */
-        eventsAddress: string;
-        /** @description Address overrides */
-        addressOverrides: {
-          /** @description Address in the channel config */
-          from: string;
-          /** @description Address dialled instead */
-          to: string;
-          /** @description TLS CA certificate of `to` */
-          tlsCACert: string;
-        }[];
-      };
-      /** @description Orderer properties */
-      fabricOrderer?: {
-        /** @description Owning organization */
-        organizationId: number;
-        /** @description MSP id */
-        mspId: string;
-        /** @description gRPC listen address */
-        listenAddress: string;
-        /** @description External endpoint */
-        externalEndpoint: string;
-        /** @description Operations listen address */
-        operationsAddress: string;
-        /** @description Extra TLS names */
-        domainNames: string[];
-        /** @description Deployment mode: service or docker */
-        mode: string;
-        /** @description Mode docker: the engine it runs on (local or a registered name) */
-        dockerEngine?: string;
-        /** @description Fabric version */
-        version: string;
-        /** @description Signing identity key */
-        signKeyId: number;
-        /** @description TLS key */
-        tlsKeyId: number;
-        /** @description Signing certificate (PEM) */
-        signCert: string;
-        /** @description TLS certificate (PEM) */
-        tlsCert: string;
-        /** @description Organization sign CA (PEM) */
-        signCaCert: string;
-        /** @description Organization TLS CA (PEM) */
-        tlsCaCert: string;
-        /** @description Unused (external nodes) */
-        externalNodeId?: number;
-        /** @description Channel participation API address */
-        adminAddress: string;
-      };
-      /** @description Besu node properties */
-      besuNode?: {
-        /** @description Besu network */
-        networkId: number;
-        /** @description Node key */
-        keyId: number;
-        /** @description enode URL */
-        enodeUrl: string;
-        /** @description Advertised IP */
-        externalIp: string;
-        /** @description Internal IP */
-        internalIp: string;
-        /** @description P2P interface */
-        p2pHost: string;
-        /** @description P2P port */
-        p2pPort: number;
-        /** @description RPC host */
-        rpcHost: string;
-        /** @description RPC port */
-        rpcPort: number;
-        /** @description Metrics on */
-        metricsEnabled: boolean;
-        /** @description Metrics host */
-        metricsHost: string;
-        /** @description Metrics port */
-        metricsPort: number;
-        /** @description Metrics protocol */
-        metricsProtocol: string;
-        /** @description Bootnodes */
-        bootNodes: string[];
-        /** @description Minimum gas price */
-        minGasPrice: number;
-        /** @description Host allow-list */
-        hostAllowList: string;
-        /** @description Accounts allow-list */
-        accountsAllowList: string[];
-        /** @description Nodes allow-list */
-        nodesAllowList: string[];
-        /** @description JWT authentication */
-        jwtEnabled: boolean;
-        /** @description JWT public key */
-        jwtPublicKeyContent: string;
-        /** @description JWT algorithm */
-        jwtAuthenticationAlgorithm: string;
-        /** @description Deployment mode */
-        mode: string;
-        /** @description Besu version */
-        version: string;
-        /** @description Unused (external nodes) */
-        externalNodeId?: number;
-      };
-    };
-    FabricTransactionInput: {
-      /** @description Transaction id */
-      id: string;
-      /** @description Header type: CONFIG, ENDORSER_TRANSACTION, ... */
-      type: string;
-      /** @description Channel */
-      channelId: string;
-      /** @description Client timestamp (ISO-8601) */
-      createdAt: string;
-      /** @description MSP id of the creator */
-      creatorMspId: string;
-      /** @description VALID, MVCC_READ_CONFLICT, ... (empty when unset) */
-      validationCode: string;
-      /** @description Chaincode of the first action */
-      chaincodeId: string;
-      /** @description Chaincode version */
-      version: string;
-      /** @description Unused (empty) */
-      path: string;
-      /** @description Function and args (UTF-8, best effort) */
-      request: string[];
-      /** @description Chaincode response status and message */
-      response: string;
-      /** @description Keys read */
-      reads: {
-        /** @description Namespace */
-        chaincodeId: string;
-        /** @description Key */
-        key: string;
-        /** @description Block of the version read */
-        blockNumVersion: number;
-        /** @description Tx of the version read */
-        txNumVersion: number;
-      }[];
-      /** @description Keys written */
-      writes: {
-        /** @description Namespace */
-        chaincodeId: string;
-        /** @description Key */
-        key: string;
-        /** @description Value (UTF-8, or base64) */
-        value: string;
-        /** @description A delete */
-        deleted: boolean;
-      }[];
-      /** @description Chaincode event, if any */
-      event?: {
-        /** @description Event name */
-        name: string;
-        /** @description Payload */
-        value: string;
-      };
-    };
-    FabricBlockInput: {
-      /** @description Block number */
-      number: number;
-      /** @description Hex header hash */
-      hash: string;
-      /** @description Hex header hash of the previous block */
-      previousHash: string;
-      /** @description Hex data hash */
-      dataHash: string;
-      /** @description Timestamp of its first transaction */
-      createdAt: string;
-      /** @description Decoded transactions */
-      transactions: components["schemas"]["FabricTransactionInput"][];
-    };
-    /** @description A Fabric network (channel) */
-    FabricNetworkInput: {
-      /** @description Network id */
-      id: number;
-      /** @description Channel name */
-      name: string;
-      /** @description Free text */
-      description: string;
-      /**
-       * @description Platform
-       * @constant
-       */
-      platform: "FABRIC";
-      /** @description From the nodes: genesis_block_created or imported (none joined yet), join_failed, partially_joined, running, degraded (a joined node is not running), stopped (no joined orderer runs) */
-      status: string;
-      /** @description The creation parameters, base64 of their JSON */
-      config: string;
-      /** @description Unused (empty) */
-      deploymentConfig: string;
-      /** @description Unused (empty) */
-      domain: string;
-      /** @description Unused (empty) */
-      exposedPorts: number[];
-      /** @description The genesis block, base64 of its protobuf */
-      genesisBlock: string;
-      /** @description The newest config block as last read by reload-block, base64 of its protobuf (empty until then) */
-      currentConfigBlock: string;
-      /** @description Unused (null) */
-      createdBy: number | null;
-      /** @description Creation time */
-      createdAt: string;
-      /** @description Last change */
-      updatedAt: string;
-    };
-    FabricNetworkNodeInput: {
-      /** @description Membership id */
-      id: number;
-      /** @description Network id */
-      networkId: number;
-      /** @description Node id */
-      nodeId: number;
-      /**
-       * @description peer or orderer
-       * @enum {string}
-       */
-      role: "peer" | "orderer";
-      /**
-       * @description Where the node's join stands
-       * @enum {string}
-       */
-      status: "pending" | "joined" | "failed" | "unjoined";
-      /** @description Why the last join or unjoin failed */
-      error?: string;
-      /** @description The node (absent if it was deleted) */
-      node?: components["schemas"]["NodeResponseInput"];
-      /** @description Added */
-      createdAt: string;
-      /** @description Last status change */
-      updatedAt: string;
-    };
-    ImportNetworkResponseInput: {
-      /** @description What was imported */
-      message: string;
-      /** @description The new network's id */
-      networkId: number;
-    };
-    FabricChaincodeInput: {
-      /** @description Chaincode id */
-      id: number;
-      /** @description Chaincode name on the channel */
-      name: string;
-      /** @description The Fabric network (channel) */
-      network_id: number;
-      /** @description Channel name */
-      network_name: string;
-      /** @description FABRIC */
-      network_platform: string;
-      /** @description Creation time */
-      created_at: string;
-      /** @description Number of definitions */
-      definitions_count: number;
-      /** @description The definition with the highest sequence */
-      latest_definition: {
-        id: number;
-        version: string;
-        sequence: number;
-        /** @enum {string} */
-        deploy_status: "none" | "building" | "running" | "stopped" | "error";
-        /**
-         * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package
-         * @enum {string}
-         */
-        origin: "console" | "adopted" | "package";
-      } | null;
-    };
-    FabricChaincodeDefinitionInput: {
-      /** @description Definition id */
-      id: number;
-      /** @description Chaincode id */
-      chaincode_id: number;
-      /** @description Version label */
-      version: string;
-      /** @description Definition sequence on the channel */
-      sequence: number;
-      /** @description Signature-policy DSL, channel policy path, or empty (channel default) */
-      endorsement_policy: string;
-      /** @description Image to run (needs a Docker engine) */
-      docker_image: string;
-      /** @description host:port of the chaincode server the peers dial */
-      chaincode_address: string;
-      /** @description Creation time */
-      created_at: string;
-      /** @description The chaincode's Init must be invoked first */
-      init_required: boolean;
-      /** @description Private data collections */
-      collections: {
-        /** @description Collection name */
-        name: string;
-        /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
-        policy: string;
-        /** @description Peers the data must reach at endorsement */
-        requiredPeerCount?: number;
-        /** @description Peers the data is sent to at most */
-        maxPeerCount?: number;
-        /** @description Blocks before purge; 0 = never */
-        blockToLive?: number;
-        /** @description Only member orgs' clients may read (default true) */
-        memberOnlyRead?: boolean;
-        /** @description Only member orgs' clients may write (default true) */
-        memberOnlyWrite?: boolean;
-        /** @description Collection-level endorsement policy */
-        endorsementPolicy?: {
-          signaturePolicy?: string;
-          channelConfigPolicy?: string;
-        };
-      }[];
-      /**
-       * @description Where the code comes from
-       * @enum {string}
-       */
-      source_type: "docker" | "node" | "go" | "executable" | "none";
-      /** @description Source folder or executable in the data directory */
-      source_path: string | null;
-      /** @description TLS between peer and chaincode server */
-      tls: boolean;
-      /** @description ccaas package id (label:sha256) once packaged */
-      package_id: string | null;
-      /** @description Extra environment of the chaincode server */
-      environment_variables: {
-        [key: string]: string;
-      };
-      /**
-       * @description The chaincode server's state
-       * @enum {string}
-       */
-      deploy_status: "none" | "building" | "running" | "stopped" | "error";
-      /** @description Why the last build or start failed */
-      deploy_error: string | null;
-      /**
-       * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package
-       * @enum {string}
-       */
-      origin: "console" | "adopted" | "package";
-      /** @description Last change */
-      updated_at: string;
-    };
-    FabricCommittedChaincodeInput: {
-      /** @description Chaincode name */
-      name: string;
-      /** @description Committed version */
-      version: string;
-      /** @description Committed sequence */
-      sequence: number;
-      /** @description Endorsement plugin the peers run (escc unless the committer chose one) */
-      endorsement_plugin: string;
-      /** @description Validation plugin (vscc unless the committer chose one) */
-      validation_plugin: string;
-      /** @description Signature-policy DSL, or the channel policy it references */
-      endorsement_policy: string;
-      /** @description Init must be invoked first */
-      init_required: boolean;
-      /** @description Private data collections */
-      collections: {
-        /** @description Collection name */
-        name: string;
-        /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
-        policy: string;
-        /** @description Peers the data must reach at endorsement */
-        requiredPeerCount?: number;
-        /** @description Peers the data is sent to at most */
-        maxPeerCount?: number;
-        /** @description Blocks before purge; 0 = never */
-        blockToLive?: number;
-        /** @description Only member orgs' clients may read (default true) */
-        memberOnlyRead?: boolean;
-        /** @description Only member orgs' clients may write (default true) */
-        memberOnlyWrite?: boolean;
-        /** @description Collection-level endorsement policy */
-        endorsementPolicy?: {
-          signaturePolicy?: string;
-          channelConfigPolicy?: string;
-        };
-      }[];
-      /** @description This console's chaincode record (null: it could not be made) */
-      chaincode_id: number | null;
-      /** @description This console's definition at the committed sequence (null: it could not be made) */
-      definition_id: number | null;
-      /** @description Who made that definition: console, or adopted (committed outside this console) */
-      origin: ("console" | "adopted" | "package") | null;
-      /** @description This call recorded the definition: the console had no definition at that sequence before */
-      adopted_now: boolean;
-      /** @description Why the definition could not be recorded */
-      error?: string;
-    };
-    FabricChaincodeEventInput: {
-      id: number;
-      definition_id: number;
-      /** @description install, approve, commit, deploy, undeploy, build, crash */
-      event_type: string;
-      /** @description status, user, peer/org, error and details */
-      event_data: unknown;
-      created_at: string;
-    };
-    ShellSessionInput: {
-      /** @description Session id */
-      id: string;
-      /** @description Project id */
-      projectId: number;
-      /** @description Who opened it (only they, or an admin, can see or attach to it) */
-      userId: number;
-      /** @description Their username */
-      username: string;
-      /** @description The shell program */
-      shell: string;
-      /** @description The project folder the shell starts in */
-      workingDir: string;
-      /** @description Runs inside the sandbox (bubblewrap); false only for an admin's shell with the sandbox off */
-      sandboxed: boolean;
-      /** @description Terminal width */
-      cols: number;
-      /** @description Terminal height */
-      rows: number;
-      /** @description Websockets attached now */
-      attached: number;
-      /** @description Process id of the PTY's process (group leader) on the host */
-      pid: number;
-      /** @description When it was opened (ISO-8601) */
-      createdAt: string;
-      /** @description Last input, resize or attach (ISO-8601); idle sessions end */
-      lastActivity: string;
-      /** @description active */
-      status: string;
-    };
-    ChaincodeProjectInput: {
-      /** @description Project id */
-      id: number;
-      /** @description Project name */
-      name: string;
-      /** @description Folder and chaincode name: the name, lower-cased, with a random suffix */
-      slug: string;
-      description: string;
-      /** @description The boilerplate it started from, e.g. chaincode-typescript */
-      boilerplate: string;
-      /** @description Signature policy, e.g. OR('Org1MSP.member'); empty for the channel default */
-      endorsementPolicy: string;
-      /** @description The Fabric network (channel) it runs on */
-      networkId: number;
-      networkName: string;
-      networkPlatform: string;
-      /**
-       * @description stopped, building, running or error
-       * @enum {string}
-       */
-      status: "stopped" | "building" | "running" | "error";
-      /** @description What failed in the last build or run */
-      lastError: string | null;
-      lastStartedAt: string | null;
-      lastStoppedAt: string | null;
-      /** @description The chaincode its runs deploy (after the first start) */
-      chaincodeId: number | null;
-      /** @description Port of the running chaincode server; null when stopped */
-      containerPort: number | null;
-      createdAt: string;
-    };
-    CreateChaincodeProjectResponseInput: components["schemas"]["ChaincodeProjectInput"];
-    BoilerplateConfigInput: {
-      id: string;
-      name: string;
-      description: string;
-      platform: string;
-      language: string;
-      command: string;
-      args: string[];
-      validateCommand: string;
-      /** @description Empty: boilerplates run as processes, not images */
-      image: string;
-      repoOwner: string;
-      repoName: string;
-      repoPath: string;
-      systemPrompt: string;
-    };
-    DirectoryTreeNodeInput: {
-      name: string;
-      /** @description Relative to the project root; empty for the root */
-      path: string;
-      isDir: boolean;
-      children?: components["schemas"]["DirectoryTreeNodeInput"][];
-    };
-    ProjectCommitInput: {
-      hash: string;
-      /** @description Parent commit; empty for the first */
-      parent: string;
-      author: string;
-      message: string;
-      timestamp: string;
-      added: string[];
-      modified: string[];
-      removed: string[];
-    };
-    OperationInput: {
-      /** @description Operation id (a UUID; forgotten when the console restarts) */
-      id: string;
-      /** @description What runs: project.run, backup, chaincode.build, chaincode.deploy, chaincode.install, ... */
-      kind: string;
-      /** @description The resource it works on, <type>:<id> (chaincode_project:3, backup:7, chaincode_definition:5) */
-      resource: string;
-      /** @description What the screen says it is */
-      label: string;
-      /** @description Phases in order: the planned ones and any the run entered besides */
-      phases: string[];
-      /** @description The phase running now (the last one entered once it ended) */
-      phase: string | null;
-      /** @description When the current phase started (ISO 8601) */
-      phaseStartedAt: string | null;
-      /** @description Milliseconds each finished phase took */
-      durations: {
-        [key: string]: number;
-      };
-      /** @description The step inside the phase (npm install, a node's name) */
-      detail: string | null;
-      /** @description 0-100 inside the phase, when the work reports it */
-      percent: number | null;
-      /**
-       * @description running, succeeded or failed
-       * @enum {string}
-       */
-      status: "running" | "succeeded" | "failed";
-      /** @description Why it failed */
-      error: string | null;
-      /** @description When it really started (ISO 8601): elapsed time counts from here */
-      startedAt: string;
-      /** @description When it ended (ISO 8601) */
-      finishedAt: string | null;
-      /** @description Who started it (empty for the scheduler) */
-      user: string;
-    };
-    BackupTargetInput: {
-      id: number;
-      name: string;
-      /**
-       * @description S3 or LOCAL
-       * @enum {string}
-       */
-      type: "S3" | "LOCAL";
-      /** @description S3 endpoint URL; empty for AWS */
-      endpoint: string;
-      region: string;
-      bucketName: string;
-      /** @description Path of the restic repository in the bucket (S3) or its directory (LOCAL) */
-      bucketPath: string;
-      accessKeyId: string;
-      /** @description '********' when set; the value is never returned */
-      secretKey: string;
-      /** @description '********'; the value is never returned */
-      resticPassword: string;
-      forcePathStyle: boolean;
-      createdAt: string;
-      updatedAt: string;
-    };
-    BackupTargetTestInput: {
-      ok: boolean;
-      /**
-       * @description absent: the first backup (or saving the target) initialises it
-       * @enum {string}
-       */
-      repository: "exists" | "absent";
-      message: string;
-    };
-    BackupInput: {
-      id: number;
-      targetId: number;
-      targetName: string;
-      scheduleId: number | null;
-      /**
-       * @description pending, running, completed or failed
-       * @enum {string}
-       */
-      status: "pending" | "running" | "completed" | "failed";
-      metadata: unknown;
-      /** @description Bytes in the snapshot */
-      sizeBytes: number | null;
-      durationMs: number | null;
-      /** @description The restic snapshot id */
-      snapshotId: string | null;
-      errorMessage: string | null;
-      /** @description After POST /backups/{id}/verify */
-      verificationStatus: ("running" | "verified" | "failed") | null;
-      verificationError: string | null;
-      verifiedAt: string | null;
-      createdBy: string | null;
-      startedAt: string | null;
-      completedAt: string | null;
-      createdAt: string;
-    };
-    BackupScheduleInput: {
-      id: number;
-      name: string;
-      description: string;
-      cronExpression: string;
-      targetId: number;
-      retentionDays: number;
-      enabled: boolean;
-      /** @description When it last ran; 0001-01-01T00:00:00Z (Go's zero time) when never */
-      lastRunAt: string;
-      /** @description When it runs next; 0001-01-01T00:00:00Z when disabled */
-      nextRunAt: string;
-      createdAt: string;
-      updatedAt: string;
-    };
-    CronPreviewInput: {
-      valid: boolean;
-      nextExecutions: string[];
-      error?: string;
-    };
-    BackupRecoveryStatusInput: {
-      /** @description Whether a recovery key exists; backups fail until an admin makes one */
-      configured: boolean;
-      /** @description First 16 hex characters of the key's SHA-256, to tell keys apart */
-      fingerprint: string | null;
-      createdAt: string | null;
-      /** @description The admin who made it */
-      createdBy: string | null;
-      /** @description False when the console runs with another master key than the wrapped one: make a new recovery key */
-      matchesMasterKey: boolean;
-    };
-    BackupRecoveryKeyInput: {
-      /** @description The recovery key, shown this once: the console keeps only its hash. A restore needs it */
-      recoveryKey: string;
-      fingerprint: string;
-      createdAt: string;
-    };
-    /** @description A custom scrape job */
-    AddJobRequestInput: {
-      /** @description Job name, unique among all the scrape jobs (nodes' slugs and plugins' jobs included) */
-      job_name: string;
-      /** @description Endpoints to scrape, host:port each (at least one) */
-      targets: string[] | null;
-      /** @description Path of the metrics endpoint (empty: /metrics) */
-      metrics_path?: string | null;
-      /** @description A Prometheus duration such as 15s or 1m (empty: the deployment's interval) */
-      scrape_interval?: string | null;
-    };
-    /** @description A scrape job */
-    MetricsJobInput: {
-      /** @description Job name (the job label of its series) */
-      job_name: string;
-      /**
-       * @description node and plugin jobs follow the console's nodes and plugins; custom jobs are added and removed here
-       * @enum {string}
-       */
-      source: "node" | "plugin" | "custom";
-      /** @description host:port of each target */
-      targets: string[];
-      /** @description Path scraped */
-      metrics_path: string;
-      /** @description The job's own interval, or null for the deployment's */
-      scrape_interval: string | null;
-      /** @description The node it scrapes (node jobs) */
-      node_id?: number;
-      /** @description When it was added (custom jobs) */
-      created_at?: string;
-      /** @description Prometheus's view of each target; empty while Prometheus is not running or has not scraped yet */
-      health: {
-        /** @description host:port */
-        target: string;
-        /** @description up, down or unknown (Prometheus's verdict) */
-        health: string;
-        /** @description The last scrape's error, empty when it worked */
-        last_error: string;
-        /** @description When it was last scraped (RFC 3339) */
-        last_scrape: string;
-      }[];
-    };
-    /** @description Prometheus deployment */
-    DeployPrometheusRequestInput: {
-      /**
-       * @description How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) where this console's Docker engine answers, service otherwise
-       * @enum {string}
-       */
-      deployment_mode?: "service" | "docker" | "";
-      /** @description Port Prometheus listens on (loopback) */
-      prometheus_port: number;
-      /** @description Version label (the installed Prometheus is what runs) */
-      prometheus_version: string;
-      /** @description Scrape interval in seconds */
-      scrape_interval: number;
-      /** @description Docker settings (docker mode only) */
-      docker_config?: {
-        /** @description Docker network mode (host) */
-        network_mode?: string;
-      };
-    };
-    /** @description New settings for the deployed Prometheus; what is left out stays (no body: {}) */
-    RefreshPrometheusRequestInput: {
-      /**
-       * @description How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)
-       * @enum {string}
-       */
-      deployment_mode?: "service" | "docker" | "";
-      /** @description New port (0 or missing: unchanged); a new port restarts Prometheus */
-      prometheus_port?: number;
-      /** @description New version label (empty: unchanged) */
-      prometheus_version?: string;
-      /** @description New scrape interval in seconds (0 or missing: unchanged) */
-      scrape_interval?: number;
-      /** @description Docker settings (docker mode only) */
-      docker_config?: {
-        /** @description Docker network mode (host) */
-        network_mode?: string;
-      };
-    };
-    /** @description A message */
-    MessageResponseInput: {
-      /** @description What happened */
-      message: string;
-    };
-    /** @description Defaults for a deployment */
-    PrometheusDefaultsResponseInput: {
-      /**
-       * @description How Prometheus runs: service (a supervised process) or docker
-       * @enum {string}
-       */
-      deployment_mode: "service" | "docker";
-      /** @description First free port from 9090 */
-      prometheus_port: number;
-      /** @description Version of the installed Prometheus */
-      prometheus_version: string;
-      /** @description Default scrape interval, seconds */
-      scrape_interval: number;
-      /** @description Free ports from 9090 */
-      available_ports: number[];
-      /** @description Docker settings (docker mode is not available yet) */
-      docker_config: {
-        /** @description Docker network mode */
-        network_mode: string;
-      };
-      /** @description Whether a prometheus binary was found (PATH or CHAINLAUNCH_PROMETHEUS_BIN) */
-      binary_found: boolean;
-    };
-    /** @description Prometheus status */
-    PrometheusStatusInput: {
-      /** @description not_deployed, starting, running, error, stopped */
-      status: string;
-      /** @description The prometheus_version it was deployed with (a label) */
-      version?: string;
-      /** @description The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds */
-      binary_version?: string;
-      /** @description Port */
-      port?: number;
-      /** @description Scrape interval as Go's time.Duration (nanoseconds) */
-      scrape_interval?: number;
-      /** @description Scrape interval, seconds */
-      scrape_interval_seconds?: number;
-      /** @description service or docker */
-      deployment_mode?: string;
-      /** @description Docker network mode (docker deployments only) */
-      network_mode?: string;
-      /** @description When it started */
-      started_at?: string;
-      /** @description Why it is not running */
-      error?: string;
-      /** @description Scrape jobs in the configuration (nodes, plugins, custom jobs) */
-      targets?: number;
-    };
-    /** @description An instant query, or a range query with start and end */
-    CustomQueryRequestInput: {
-      /** @description PromQL expression */
-      query: string;
-      /** @description RFC 3339 time or Unix seconds */
-      start?: string;
-      /** @description RFC 3339 time or Unix seconds */
-      end?: string;
-      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
-      step?: string;
-    };
-    /** @description A query result */
-    QueryResultInput: {
-      /** @description success or error */
-      status: string;
-      /** @description Prometheus's data: resultType and result */
-      data?: unknown;
-      /** @description Error message */
-      error?: string;
-      /** @description Prometheus's warnings */
-      warnings?: string[];
-    };
-    /** @description Label values */
-    LabelValuesResponseInput: {
-      /** @description success */
-      status: string;
-      /** @description Label values */
-      data: string[];
-    };
-    /** @description Grant or withdraw metrics federation for a connected console */
-    MetricsFederationRequestInput: {
-      /** @description Node id of the connected console */
-      peer_node_id: string;
-      /**
-       * @description true grants that console read access to this console's node metrics; false withdraws it
-       * @default false
-       */
-      metrics_federation: boolean;
-    };
-    /** @description A map of strings, as upstream answers: message says what changed */
-    MetricsFederationResponseInput: {
-      [key: string]: string;
-    };
-    /** @description Label values request between consoles */
-    FederationLabelValuesRequestInput: {
-      /** @description Label name */
-      label: string;
-      /** @description Series selectors narrowing the series */
-      match: string[];
-    };
-    /** @description One filter */
-    MetricFilterInput: {
-      /** @description A label name (job, instance, __name__, ...) or "value" (the sample value) */
-      property: string;
-      /** @description One of eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, gt, lt, gte, lte, in, not_in; gt, lt, gte and lte compare the sample value */
-      operator: string;
-      /** @description The value to compare with; a list (or a|b) for in and not_in */
-      value: string | number | boolean | (string | number)[];
-    };
-    /** @description A filtered query: instant, or range with start and end */
-    FilteredQueryRequestInput: {
-      /** @description Base PromQL (empty or missing: every series in scope) */
-      query?: string;
-      /** @description Filters, all of which must hold */
-      filters?: components["schemas"]["MetricFilterInput"][];
-      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
-      start?: string;
-      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
-      end?: string;
-      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
-      step?: string;
-      /** @description Series per page (0 or missing: 100, at most 1000) */
-      limit?: number;
-      /** @description Series to skip */
-      offset?: number;
-    };
-    /** @description A filtered, paginated answer */
-    FilteredMetricsResponseInput: {
-      /** @description success */
-      status: string;
-      /** @description Prometheus's data (resultType and this page of result), or a page of series */
-      data: unknown;
-      /** @description The filters as applied */
-      applied_filters: {
-        /** @description Label or value */
-        property: string;
-        /** @description Operator */
-        operator: string;
-        /** @description Value */
-        value: unknown;
-      }[];
-      /** @description query (the PromQL sent, before scoping), scope, result_type, warnings */
-      metadata: {
-        [key: string]: unknown;
-      };
-      /** @description Where this page is */
-      pagination: {
-        /** @description Series per page */
-        limit: number;
-        /** @description Series skipped */
-        offset: number;
-        /** @description Series in the whole answer */
-        total: number;
-      };
-    };
-    PluginPortInput: {
-      /** @description Port on the host */
-      hostPort: string;
-      /** @description Port in the container (the same as hostPort for processes) */
-      containerPort: string;
-      /** @description tcp or udp */
-      protocol: string;
-    };
-    PluginDeploymentStatusInput: {
-      /**
-       * @description not-deployed, deploying, running, stopping, stopped or error
-       * @enum {string}
-       */
-      status:
-        | "not-deployed"
-        | "deploying"
-        | "running"
-        | "stopping"
-        | "stopped"
-        | "error";
-      /** @description The values of the last deploy, as given */
-      parameters?: {
-        [key: string]: unknown;
-      };
-      /** @description Compose project name (the plugin name) */
-      projectName: string;
-      /** @description The plugin's services */
-      services: {
-        /** @description Service (process or compose service) name */
-        name: string;
-        /** @description The image (compose) or the command (process) */
-        image: string;
-        /** @description running, starting, stopped, error, … */
-        status: string;
-        /** @description When it started */
-        createdAt: string;
-        /** @description Published ports */
-        ports: components["schemas"]["PluginPortInput"][];
-      }[];
-      /** @description When the current deployment started */
-      startedAt?: string;
-      /** @description When it was last stopped */
-      stoppedAt?: string;
-      /** @description Why the last deploy or run failed */
-      error?: string;
-    };
-    PluginInput: {
-      /** @description dev.chainlaunch/v1 */
-      apiVersion: string;
-      /** @description Plugin */
-      kind: string;
-      /** @description Metadata */
-      metadata: {
-        /** @description Plugin name */
-        name: string;
-        /** @description Version */
-        version?: string;
-        /** @description Description */
-        description?: string;
-        /** @description Author */
-        author?: string;
-        /** @description Tags */
-        tags?: string[];
-        /** @description Source repository */
-        repository?: string;
-        /** @description License */
-        license?: string;
-      };
-      /** @description Spec */
-      spec: {
-        /** @description JSON Schema of the deploy parameters */
-        parameters: {
-          /** @description JSON Schema dialect */
-          $schema?: string;
-          /** @description object */
-          type?: string;
-          /** @description Parameters */
-          properties?: {
-            [key: string]: {
-              /** @description JSON Schema type */
-              type?: string | string[];
-              /** @description What the parameter is */
-              description?: string;
-              /** @description Default value */
-              default?: unknown;
-              /** @description Allowed values */
-              enum?: unknown[];
-              /**
-               * @description Console resource the value names
-               * @enum {string}
-               */
-              "x-source"?:
-                | "fabric-peer"
-                | "fabric-key"
-                | "key"
-                | "fabric-org"
-                | "fabric-network"
-                | "besu-node";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-          /** @description Required parameters */
-          required?: string[];
-        } & {
-          [key: string]: unknown;
-        };
-        /** @description Processes run by the console (product addition) */
-        processes?: ({
-          /** @description Service name */
-          name: string;
-        } & {
-          [key: string]: unknown;
-        })[];
-        /** @description Docker Compose form (needs Docker) */
-        dockerCompose?: {
-          /** @description docker-compose.yml template */
-          contents: string;
-        };
-        /** @description Documentation */
-        documentation?: {
-          /** @description README (Markdown) */
-          readme?: string;
-          /** @description Examples */
-          examples?: {
-            [key: string]: unknown;
-          }[];
-          /** @description Troubleshooting */
-          troubleshooting?: {
-            [key: string]: unknown;
-          }[];
-        } & {
-          [key: string]: unknown;
-        };
-        /** @description Metrics (upstream's, stored as given) */
-        metrics?: {
-          /** @description Metrics endpoints of the plugin's services */
-          endpoints?: {
-            [key: string]: unknown;
-          }[];
-          /** @description Dashboards */
-          dashboard?: {
-            [key: string]: unknown;
-          }[];
-        } & {
-          [key: string]: unknown;
-        };
-      };
-      /** @description Deployment status */
-      deploymentStatus: components["schemas"]["PluginDeploymentStatusInput"];
-      /** @description The YAML as saved (on GET /plugins/{name}) */
-      yaml?: string;
-    };
-    PluginServiceStatusInput: {
-      /** @description Service name */
-      name: string;
-      /** @description Image (compose) or command (process) */
-      image: string;
-      /** @description running, starting, stopped, error, not-deployed */
-      state: string;
-      /** @description Whether it runs */
-      running: boolean;
-      /** @description healthy, unhealthy, starting, or empty without a health check */
-      health: string;
-      /** @description Ports */
-      ports: string[];
-      /** @description Last error */
-      last_error: string;
-      /** @description When it started */
-      started_at: string;
-      /** @description When it was created */
-      created_at: string;
-      /** @description Process ids (processes) or container ids (compose) */
-      containers: string[];
-      /** @description command, args, working_dir */
-      config: {
-        [key: string]: unknown;
-      };
-      /** @description Environment (secret-looking values masked) */
-      environment: {
-        [key: string]: string;
-      };
-      /** @description Services it depends on */
-      depends_on: string[];
-      /** @description Mounted files */
-      volumes: string[];
-    };
-    PrepareConfigUpdateRequestInput: {
-      /** @description The Fabric network (channel) to change */
-      network_id: number;
-      /** @description Free-form kind of change, e.g. add_org */
-      proposal_type: string;
-      /** @description The same operations as POST /networks/fabric/{id}/update-config */
-      operations: (
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_org";
-            payload:
-              | {
-                  /** @description MSP id */
-                  msp_id: string;
-                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-                  root_certs: string[];
-                  /** @description TLS root CA certificates (PEM) */
-                  tls_root_certs: string[];
-                }
-              | {
-                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
-                  external_organization_id: number;
-                };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_orderer_org";
-            payload:
-              | {
-                  /** @description MSP id */
-                  msp_id: string;
-                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-                  root_certs: string[];
-                  /** @description TLS root CA certificates (PEM) */
-                  tls_root_certs: string[];
-                  /** @description host:port */
-                  orderer_endpoints: string[];
-                }
-              | {
-                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
-                  external_organization_id: number;
-                  /** @description host:port */
-                  orderer_endpoints?: string[];
-                };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_org";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_org_msp";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-              root_certs: string[];
-              /** @description TLS root CA certificates (PEM) */
-              tls_root_certs: string[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_orderer_org";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_orderer_org_msp";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-              root_certs: string[];
-              /** @description TLS root CA certificates (PEM) */
-              tls_root_certs: string[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "set_anchor_peers";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Anchor peers (empty removes them) */
-              anchor_peers: {
-                /** @description Host */
-                host: string;
-                /** @description Port */
-                port: number;
-              }[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_consenter";
-            payload: {
-              /** @description Host */
-              host: string;
-              /** @description Port */
-              port: number;
-              /** @description Client TLS cert */
-              client_tls_cert: string;
-              /** @description Server TLS cert */
-              server_tls_cert: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_consenter";
-            payload: {
-              /** @description Host */
-              host: string;
-              /** @description Port */
-              port: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_consenter";
-            payload: {
-              /** @description Current host */
-              host: string;
-              /** @description Current port */
-              port: number;
-              /** @description New host */
-              new_host: string;
-              /** @description New port */
-              new_port: number;
-              /** @description Client TLS cert */
-              client_tls_cert: string;
-              /** @description Server TLS cert */
-              server_tls_cert: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_etcd_raft_options";
-            payload: {
-              /** @description Tick interval */
-              tick_interval?: string;
-              /** @description Election tick */
-              election_tick?: number;
-              /** @description Heartbeat tick */
-              heartbeat_tick?: number;
-              /** @description Max inflight blocks */
-              max_inflight_blocks?: number;
-              /** @description Snapshot interval (bytes) */
-              snapshot_interval_size?: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_batch_size";
-            payload: {
-              /** @description Messages per block */
-              max_message_count?: number;
-              /** @description Absolute max bytes */
-              absolute_max_bytes?: number;
-              /** @description Preferred max bytes */
-              preferred_max_bytes?: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_batch_timeout";
-            payload: {
-              /** @description Batch timeout, e.g. 2s */
-              timeout: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_application_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_orderer_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_channel_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-      )[];
-    };
-    GovernanceSignatureResponseInput: {
-      /** @description Signature id */
-      id: number;
-      /** @description Proposal id */
-      proposal_id: string;
-      /** @description The signing organization's MSP id */
-      msp_id: string;
-      /** @description When it was signed (or received) */
-      signed_at: string;
-      /** @description The user who signed here, or the node id of the console it came from */
-      signed_by: string;
-    };
-    GovernanceConfigChangeInput: {
-      /**
-       * @description added, removed or changed
-       * @enum {string}
-       */
-      kind: "added" | "removed" | "changed";
-      /** @description The element's path in the decoded config, e.g. channel_group.groups.Application.groups.Org2MSP */
-      path: string;
-      /** @description The element before the update, shortened (removed and changed) */
-      before?: string;
-      /** @description The element after the update, shortened (added and changed) */
-      after?: string;
-    };
-    GovernanceProposalResponseInput: {
-      /** @description Proposal id */
-      id: string;
-      /** @description The local Fabric network; 0 when this console has none for the channel */
-      network_id: number;
-      /** @description Channel */
-      channel_name: string;
-      /** @description Kind of change */
-      proposal_type: string;
-      /**
-       * @description pending, stale (recompute it) or submitted
-       * @enum {string}
-       */
-      status: "pending" | "stale" | "submitted";
-      /** @description The operations */
-      operations: (
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_org";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-              root_certs: string[];
-              /** @description TLS root CA certificates (PEM) */
-              tls_root_certs: string[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_orderer_org";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-              root_certs: string[];
-              /** @description TLS root CA certificates (PEM) */
-              tls_root_certs: string[];
-              /** @description host:port */
-              orderer_endpoints: string[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_org";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_org_msp";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-              root_certs: string[];
-              /** @description TLS root CA certificates (PEM) */
-              tls_root_certs: string[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_orderer_org";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_orderer_org_msp";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-              root_certs: string[];
-              /** @description TLS root CA certificates (PEM) */
-              tls_root_certs: string[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "set_anchor_peers";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Anchor peers (empty removes them) */
-              anchor_peers: {
-                /** @description Host */
-                host: string;
-                /** @description Port */
-                port: number;
-              }[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_consenter";
-            payload: {
-              /** @description Host */
-              host: string;
-              /** @description Port */
-              port: number;
-              /** @description Client TLS cert */
-              client_tls_cert: string;
-              /** @description Server TLS cert */
-              server_tls_cert: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_consenter";
-            payload: {
-              /** @description Host */
-              host: string;
-              /** @description Port */
-              port: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_consenter";
-            payload: {
-              /** @description Current host */
-              host: string;
-              /** @description Current port */
-              port: number;
-              /** @description New host */
-              new_host: string;
-              /** @description New port */
-              new_port: number;
-              /** @description Client TLS cert */
-              client_tls_cert: string;
-              /** @description Server TLS cert */
-              server_tls_cert: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_etcd_raft_options";
-            payload: {
-              /** @description Tick interval */
-              tick_interval?: string;
-              /** @description Election tick */
-              election_tick?: number;
-              /** @description Heartbeat tick */
-              heartbeat_tick?: number;
-              /** @description Max inflight blocks */
-              max_inflight_blocks?: number;
-              /** @description Snapshot interval (bytes) */
-              snapshot_interval_size?: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_batch_size";
-            payload: {
-              /** @description Messages per block */
-              max_message_count?: number;
-              /** @description Absolute max bytes */
-              absolute_max_bytes?: number;
-              /** @description Preferred max bytes */
-              preferred_max_bytes?: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_batch_timeout";
-            payload: {
-              /** @description Batch timeout, e.g. 2s */
-              timeout: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_application_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_orderer_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_channel_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-      )[];
-      /** @description The read/write-set delta (ConfigUpdate) as JSON */
-      preview_json: string;
-      /** @description One line per change: '+ path' added, '- path' removed, '~ path: before -> after' changed */
-      diff: string[];
-      /** @description What the update changes, element by element (the same as diff) */
-      changes: components["schemas"]["GovernanceConfigChangeInput"][];
-      /** @description The channel config sequence the update was computed against */
-      config_sequence: number;
-      /** @description The channel config changed since; it can't be submitted until recomputed */
-      stale: boolean;
-      /** @description Node id of the console that proposed it; empty when proposed here */
-      origin_node_id: string;
-      /** @description Submitted: the config update's transaction id */
-      tx_id: string;
-      /** @description Created */
-      created_at: string;
-      /** @description Who proposed it */
-      created_by: string;
-      /** @description Signatures collected */
-      signatures: components["schemas"]["GovernanceSignatureResponseInput"][];
-      /** @description Whether the channel's modification policy is met by the stored signatures */
-      policy: {
-        /** @description The mod_policies the update must meet, e.g. /Channel/Application/Admins: MAJORITY Admins */
-        rule: string;
-        /** @description How many orgs must sign (the strictest policy) */
-        required: number;
-        /** @description MSP ids that signed and count toward it */
-        signed: string[];
-        /** @description MSP ids whose signatures are still missing */
-        missing: string[];
-        /** @description Whether the signatures meet every policy, so it can be submitted */
-        satisfied: boolean;
-        /** @description e.g. '2 of 3 orgs signed' */
-        summary: string;
-      };
-    };
-    GovernanceEventInput: {
-      /** @description Event id */
-      id: string;
-      /** @description Proposal id */
-      proposal_id: string;
-      /** @description proposal_created, signature_added, proposal_shared, proposal_submitted, ... */
-      event_type: string;
-      /** @description JSON details */
-      data: string;
-      /** @description When */
-      created_at: string;
-    };
-    CreateChaincodeProposalRequestInput: {
-      /** @description Chaincode name on the channel */
-      name: string;
-      /** @description The Fabric network (channel) */
-      network_id: number;
-      /** @description Channel name; must match the network's when given */
-      channel_name?: string;
-      /** @description Version label */
-      version: string;
-      /** @description Definition sequence (committed sequence + 1) */
-      sequence: number;
-      /** @description Signature-policy DSL or channel policy path; empty for the channel default */
-      endorsement_policy?: string;
-      /** @description Image to run (needs a Docker engine) */
-      docker_image?: string;
-      /** @description host:port of this console's chaincode server (default: a free local port) */
-      chaincode_address?: string;
-      /** @description The chaincode's Init must be invoked first */
-      init_required?: boolean;
-      /** @description Propose this existing local definition (its source is what recipients receive) */
-      definition_id?: number;
-    };
-    ChaincodeProposalInput: {
-      /** @description DB PK */
-      id: number;
-      /** @description Unique slug, the same on every console the proposal reached */
-      chaincodeDefId: string;
-      /** @description Chaincode name */
-      name: string;
-      /** @description The local Fabric network; 0 when this console has none for the channel */
-      networkId: number;
-      /** @description Channel */
-      channelName: string;
-      /** @description Version label */
-      version: string;
-      /** @description Definition sequence */
-      sequence: number;
-      /** @description Endorsement policy; empty for the channel default */
-      endorsementPolicy: string;
-      /** @description Image, when the code is an image */
-      dockerImage: string;
-      /** @description host:port of this console's chaincode server */
-      chaincodeAddress: string;
-      /**
-       * @description proposed, received, accepting, accepted, failed, committed
-       * @enum {string}
-       */
-      status:
-        | "proposed"
-        | "received"
-        | "accepting"
-        | "accepted"
-        | "failed"
-        | "committed";
-      /** @description Connection it came in on; 0 when proposed here */
-      connectionId: number;
-      /** @description Who shared it (user and node id); empty when proposed here */
-      sharedBy: string;
-      /** @description Node id of the console that shared it; empty when proposed here */
-      sharedByNodeId: string;
-      /** @description Created */
-      createdAt: string;
-      /** @description Last change */
-      updatedAt: string;
-      /** @description The chaincode's Init must be invoked first */
-      initRequired: boolean;
-      /**
-       * @description Where the code comes from
-       * @enum {string}
-       */
-      sourceType: "docker" | "node" | "go" | "executable" | "none";
-      /** @description SHA-256 of the source archive recipients get; empty when none */
-      sourceSha256: string;
-      /** @description The local definition, once created (proposer or accept) */
-      definitionId: number | null;
-      /** @description The local chaincode, once created */
-      chaincodeId: number | null;
-      /** @description Why the last accept failed; empty otherwise */
-      error: string;
-      /** @description Each org's approval from CheckCommitReadiness, read by GET of one proposal ({} in lists, and when no peer here can answer) */
-      approvals: {
-        [key: string]: boolean;
-      };
-      /** @description Connection ids it was shared with from this console */
-      sharedWith: number[];
-    };
-    ChaincodeDefinitionWithChaincodeInput: {
-      proposal: components["schemas"]["ChaincodeProposalInput"];
-      /** @description The local chaincode, once created (omitted before) */
-      chaincode?: {
-        /** @description Chaincode id */
-        id: number;
-        /** @description Name */
-        name: string;
-        /** @description Network id */
-        networkId: number;
-      };
-      /** @description The local definition, once created (omitted before) */
-      definition?: {
-        /** @description Definition id */
-        id: number;
-        /** @description Chaincode id */
-        chaincodeId: number;
-        /** @description Image */
-        dockerImage: string;
-        /** @description Endorsement policy */
-        endorsementPolicy: string;
-        /** @description The proposal's id */
-        proposalId: number;
-        /** @description Sequence */
-        sequence: number;
-        /** @description Version */
-        version: string;
-      };
-    };
-    ShareChaincodeProposalRequestInput: {
-      /** @description Connection ids of the consoles to send it to (GET /node/connected-peers) */
-      recipients: number[];
-    };
-    ShareChaincodeProposalResponseInput: {
-      /** @description Every recipient took it */
-      success: boolean;
-      /** @description Which recipients failed and why */
-      error?: string;
-    };
-    /** @description A network shared by another console */
-    FederationNetworkShareInput: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /** @description The network's id on the sending console */
-      networkId: number;
-      /** @description Network name (Fabric: the channel name) */
-      name: string;
-      /**
-       * @description fabric or besu
-       * @enum {string}
-       */
-      platform: "fabric" | "besu";
-      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
-      genesisBlock: string;
-      /** @description Besu: the chain id the genesis must carry */
-      chainId?: number;
-      /** @description Fabric: the channel's orderer organizations */
-      orderers?: {
-        /** @description Orderer organization's MSP id */
-        mspId: string;
-        /** @description The organization's orderer endpoints */
-        endpoints: string[];
-        /** @description TLS CA certificates to trust the endpoints with */
-        tlsCaCerts: string[];
-      }[];
-      /** @description Besu: enode URLs of the network's nodes on the sending console */
-      bootnodes?: string[];
-      /** @description The user who shared it on the sending console */
-      sharedBy: string | null;
-      /** @description Free-form labels the sender attached (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    /** @description A public key shared by another console */
-    FederationKeyShareInput: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /** @description The key's id on the sending console */
-      keyId: string;
-      /** @description Key name */
-      name: string;
-      /** @description EC, ED25519 or RSA */
-      algorithm: string;
-      /** @description Curve of EC keys */
-      curve: string | null;
-      /** @description RSA modulus size */
-      keySize: number | null;
-      /**
-       * @description Encoding of publicKey
-       * @constant
-       */
-      format: "PEM";
-      /** @description SubjectPublicKeyInfo PEM (never private material) */
-      publicKey: string;
-      /** @description EIP-55 address of a secp256k1 key */
-      ethereumAddress?: string | null;
-      /** @description When the share expires (ISO-8601) */
-      expiresAt?: string | null;
-      /** @description The user who shared it on the sending console */
-      sharedBy: string | null;
-      /** @description Free-form labels the sender attached (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    FederationShareReceiptInput: {
-      /** @description The receiver's own id of the share */
-      shareId: string;
-      /** @description pending for networks, active for keys */
-      status: string;
-    };
-    /** @description A recipient tells the sender it accepted or rejected a network share */
-    FederationShareAnswerInput: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /**
-       * @description What the recipient did with the share
-       * @enum {string}
-       */
-      status: "accepted" | "rejected";
-    };
-    /** @description This console's organizations and nodes, public material only */
-    FederationInventoryInput: {
-      /** @description Fabric organizations */
-      organizations: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description MSP id */
-        mspId: string;
-        /** @description Name */
-        name: string;
-        /** @description Sign CA certificate */
-        signCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCertificate: string;
-      }[];
-      /** @description Fabric peers */
-      fabric_peers: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description MSP id */
-        mspId: string;
-        /** @description host:port other nodes dial */
-        externalEndpoint: string;
-        /** @description Signing certificate */
-        signCertificate: string;
-        /** @description TLS certificate */
-        tlsCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCaCertificate: string;
-        /** @description Fabric version */
-        version: string;
-      }[];
-      /** @description Fabric orderers */
-      fabric_orderers: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description MSP id */
-        mspId: string;
-        /** @description host:port other nodes dial */
-        externalEndpoint: string;
-        /** @description Signing certificate */
-        signCertificate: string;
-        /** @description TLS certificate */
-        tlsCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCaCertificate: string;
-        /** @description Fabric version */
-        version: string;
-      }[];
-      /** @description Besu nodes */
-      besu_nodes: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description enode URL */
-        enodeUrl: string;
-        /** @description JSON-RPC URL */
-        rpcUrl: string;
-        /** @description Advertised P2P host */
-        p2pHost: string;
-        /** @description P2P port */
-        p2pPort: number;
-        /** @description Whether it serves metrics */
-        metricsEnabled: boolean;
-        /** @description Metrics port */
-        metricsPort: number;
-        /** @description Besu version */
-        version: string;
-      }[];
-    };
-    /** @description Handshake: the accepting console presents itself and the invitation nonce */
-    FederationHandshakeInput: {
-      /** @description Nonce of the invitation being accepted */
-      invitation_nonce: string;
-      /** @description Sender's node id */
-      node_id: string;
-      /** @description Sender's raw Ed25519 public key, base64url */
-      public_key: string;
-      /** @description Sender's endpoint URL */
-      endpoint: string;
-    };
-    FederationHandshakeResponseInput: {
-      /** @description The inviting console's node id */
-      node_id: string;
-    };
-    FederationPingInput: {
-      /** @description The answering console's node id */
-      node_id: string;
-      /** @description Its clock (ISO-8601) */
-      time: string;
-      /** @description Whether the answering console grants the pinging one metrics federation */
-      metrics_federation?: boolean;
-    };
-    FederationAckInput: {
-      /** @description What happened */
-      message: string;
-    };
-    /** @description This console's federation identity */
-    FederationIdentityInput: {
-      /** @description This console's node id: cl- and the first 32 hex characters of SHA-256 of its key */
-      node_id: string;
-      /** @description This console's Ed25519 public key (raw 32 bytes, base64url) */
-      public_key: string;
-      /** @description The URL other consoles reach this one at (settings federationEndpoint, else CHAINLAUNCH_PUBLIC_URL) */
-      endpoint: string | null;
-    };
-    NodeInvitationResponseInput: {
-      /** @description Compact JWS (EdDSA) carrying this console's node id, endpoint, public key and a one-time nonce */
-      invitation_jwt: string;
-    };
-    NodeAcceptInvitationResponseInput: {
-      /** @description True when both consoles registered each other */
-      success: boolean;
-      /** @description What happened, naming the connected console */
-      message: string;
-      /** @description Never set: refusals are 4xx error responses */
-      error?: string;
-    };
-    ConnectedPeerInput: {
-      /** @description Connection id (externalNodeId of the nodes synced through it) */
-      id: number;
-      /** @description The other console's node id */
-      node_id: string;
-      /** @description The other console's endpoint URL */
-      peer_endpoint: string;
-      /** @description The other console's Ed25519 public key (raw, base64url) */
-      peer_public_key: string;
-      /**
-       * @description connected, unreachable or revoked
-       * @enum {string}
-       */
-      status: "connected" | "unreachable" | "revoked";
-      /** @description Whether this console grants that console read access to its node metrics (POST /node/metrics-federation) */
-      metrics_federation: boolean;
-      /** @description Whether that console grants this one read access to its node metrics, as it last said (ping or query); null until known */
-      peer_grants_metrics: boolean | null;
-      /** @description Upstream field; always false */
-      analytics_enabled: boolean;
-      /** @description When the other console last answered or sent a valid message */
-      last_seen_at: string | null;
-      /** @description Why the last ping failed, or why it was revoked */
-      last_error: string | null;
-    };
-    ConnectedPeersResponseInput: {
-      /** @description Every known console, revoked ones included */
-      connected_peers: components["schemas"]["ConnectedPeerInput"][];
-    };
-    FederationMessageResponseInput: {
-      /** @description What happened */
-      message: string;
-    };
-    SyncExternalNodesResponseInput: {
-      /** @description Organizations new to this console */
-      organizations_added: number;
-      /** @description Organizations the other console no longer has */
-      organizations_deleted: number;
-      /** @description Peers new to this console */
-      fabric_peers_added: number;
-      /** @description Peers the other console no longer has */
-      fabric_peers_deleted: number;
-      /** @description Orderers new to this console */
-      fabric_orderers_added: number;
-      /** @description Orderers the other console no longer has */
-      fabric_orderers_deleted: number;
-      /** @description Besu nodes new to this console */
-      besu_nodes_added: number;
-      /** @description Besu nodes the other console no longer has */
-      besu_nodes_deleted: number;
-      /** @description Entries that could not be stored */
-      errors: string[];
-    };
-    ExternalOrganizationInput: {
-      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
-      id: number;
-      /** @description Id of the connection it came through (GET /node/connected-peers) */
-      externalNodeId: number;
-      /** @description MSP id */
-      mspId: string;
-      /** @description Organization name */
-      name: string;
-      /** @description Sign CA certificate (PEM) */
-      signCertificate: string;
-      /** @description TLS CA certificate (PEM) */
-      tlsCertificate: string;
-    };
-    ExternalFabricPeerInput: {
-      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
-      id: number;
-      /** @description Id of the connection it came through (GET /node/connected-peers) */
-      externalNodeId: number;
-      /** @description Node name */
-      name: string;
-      /** @description MSP id of its organization */
-      mspId: string;
-      /** @description host:port other nodes and clients dial */
-      externalEndpoint: string;
-      /** @description The node's signing certificate (PEM) */
-      signCertificate: string;
-      /** @description The node's TLS certificate (PEM) */
-      tlsCertificate: string;
-      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
-      tlsCaCertificate: string;
-      /** @description Fabric version */
-      version: string;
-    };
-    ExternalFabricOrdererInput: {
-      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
-      id: number;
-      /** @description Id of the connection it came through (GET /node/connected-peers) */
-      externalNodeId: number;
-      /** @description Node name */
-      name: string;
-      /** @description MSP id of its organization */
-      mspId: string;
-      /** @description host:port other nodes and clients dial */
-      externalEndpoint: string;
-      /** @description The node's signing certificate (PEM) */
-      signCertificate: string;
-      /** @description The node's TLS certificate (PEM) */
-      tlsCertificate: string;
-      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
-      tlsCaCertificate: string;
-      /** @description Fabric version */
-      version: string;
-    };
-    ExternalBesuNodeInput: {
-      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
-      id: number;
-      /** @description Id of the connection it came through (GET /node/connected-peers) */
-      externalNodeId: number;
-      /** @description Node name */
-      name: string;
-      /** @description enode URL (for bootnodes) */
-      enodeUrl: string;
-      /** @description JSON-RPC URL */
-      rpcUrl: string;
-      /** @description Advertised P2P host */
-      p2pHost: string;
-      /** @description P2P port */
-      p2pPort: number;
-      /** @description Whether the node serves metrics */
-      metricsEnabled: boolean;
-      /** @description Metrics port */
-      metricsPort: number;
-      /** @description Besu version */
-      version: string;
-    };
-    PeerExternalNodesResponseInput: {
-      /** @description Fabric organizations */
-      organizations: components["schemas"]["ExternalOrganizationInput"][];
-      /** @description Fabric peers */
-      fabric_peers: components["schemas"]["ExternalFabricPeerInput"][];
-      /** @description Fabric orderers */
-      fabric_orderers: components["schemas"]["ExternalFabricOrdererInput"][];
-      /** @description Besu nodes */
-      besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
-    };
-    ExternalNodesResponseInput: {
-      /** @description External Fabric peers */
-      fabric_peers: components["schemas"]["ExternalFabricPeerInput"][];
-      /** @description External Fabric orderers */
-      fabric_orderers: components["schemas"]["ExternalFabricOrdererInput"][];
-      /** @description External Besu nodes */
-      besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
-    };
-    /** @description Share a network with connected consoles */
-    NetworkShareRequestInput: {
-      /** @description Id of the network on this console */
-      networkId: number;
-      /** @description Connected consoles to share with, by connection id */
-      recipients: number[];
-      /** @description Free-form labels sent along with the share (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    /** @description Outcome of one recipient */
-    ShareRecipientResultInput: {
-      /** @description Connection id */
-      recipient: number;
-      /** @description The recipient's node id */
-      nodeId: string;
-      /**
-       * @description sent, failed (see error), then accepted or rejected when the recipient answers
-       * @enum {string}
-       */
-      status: "sent" | "failed" | "accepted" | "rejected";
-      /** @description Why it failed */
-      error: string | null;
-    };
-    NetworkShareResponseInput: {
-      /** @description Id of the share on this console */
-      shareId: string;
-      /** @description The shared network's id */
-      networkId: number;
-      /** @description Connection ids it was sent to */
-      recipients: number[];
-      /**
-       * @description sent when at least one recipient received it, else failed
-       * @enum {string}
-       */
-      status: "sent" | "failed";
-      /** @description The labels sent along */
-      metadata: {
-        [key: string]: string;
-      };
-      /** @description What was sent, base64 (Go's []byte encoding): Fabric's block 0, or Besu's genesis JSON text */
-      genesisBlock: string;
-      /** @description Outcome per recipient */
-      results: components["schemas"]["ShareRecipientResultInput"][];
-    };
-    SharedNetworkInput: {
-      /** @description Share id (for accept, reject and delete) */
-      id: string;
-      /** @description Received: the connection it came through; sent: null (see recipients) */
-      connectionId: number | null;
-      /** @description When it was sent or received */
-      createdAt: string;
-      /** @description Received: what was shared (genesisBlock base64, chainId, orderers or bootnodes, metadata); sent: the recipients' outcome and metadata */
-      dataJson: unknown;
-      /** @description Sent: the connection ids it was sent to; received: empty */
-      recipients: number[];
-      /** @description The network's id on the sending console */
-      resourceId: string;
-      /**
-       * @description fabric_network or besu_network
-       * @enum {string}
-       */
-      resourceType: "fabric_network" | "besu_network";
-      /** @description The user who shared it, on the sending console */
-      sharedBy: string;
-      /** @description Node id of the sending console */
-      sharedByNodeId: string;
-      /** @description Received: pending, accepting, accepted or rejected. Sent: sent or failed (per recipient in dataJson) */
-      status: string;
-      /**
-       * @description received or sent
-       * @enum {string}
-       */
-      direction: "received" | "sent";
-      /**
-       * @description fabric or besu
-       * @enum {string}
-       */
-      platform: "fabric" | "besu";
-      /** @description Network name (Fabric: the channel) */
-      networkName: string;
-      /** @description The network the accept imported on this console */
-      localNetworkId: number | null;
-      /** @description Why the last accept (received) or every send (sent) failed */
-      error: string | null;
-    };
-    SharedNetworkListResponseInput: {
-      /** @description Shares, newest first */
-      networks: components["schemas"]["SharedNetworkInput"][];
-    };
-    SharedNetworkDetailResponseInput: {
-      /** @description The share */
-      network: components["schemas"]["SharedNetworkInput"];
-    };
-    AcceptSharedNetworkResponseInput: {
-      /** @description The network imported on this console */
-      networkId: number;
-      /**
-       * @description accepted
-       * @constant
-       */
-      status: "accepted";
-    };
-    RejectSharedNetworkResponseInput: {
-      /**
-       * @description rejected
-       * @constant
-       */
-      status: "rejected";
-    };
-    /** @description Share a public key with a connected console */
-    KeyShareRequestInput: {
-      /** @description Id of the key on this console; only its public key is sent */
-      key_id: number;
-      /** @description Connection id of the recipient (GET /node/connected-peers) */
-      peer_id: number;
-      /**
-       * Format: date-time
-       * @description When the share expires (ISO-8601); the recipient lists it as expired after
-       */
-      expires_at?: string;
-      /** @description Free-form labels sent along with the share (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    KeyShareResponseInput: {
-      /** @description Id of the share on this console */
-      share_id: string;
-      /** @description The shared key's id */
-      key_id: string;
-      /** @description Connection id of the recipient */
-      peer_id: number;
-      /**
-       * @description sent
-       * @constant
-       */
-      status: "sent";
-      /** @description When it was sent */
-      shared_at: string;
-      /** @description When the share expires */
-      expires_at: string | null;
-      /** @description The labels sent along */
-      metadata: {
-        [key: string]: string;
-      };
-    };
-    SharedKeyInfoInput: {
-      /** @description Id of the share on this console */
-      share_id: string;
-      /** @description The key's id on the sending console */
-      key_id: string;
-      /** @description Key name */
-      name: string;
-      /** @description EC, ED25519 or RSA (read from the key itself) */
-      algorithm: string;
-      /** @description Curve of EC keys */
-      curve: string | null;
-      /** @description RSA modulus size */
-      key_size: number | null;
-      /** @description Encoding of public_key (PEM) */
-      format: string;
-      /** @description SubjectPublicKeyInfo PEM */
-      public_key: string;
-      /** @description EIP-55 address of a secp256k1 key, derived here */
-      ethereum_address: string | null;
-      /** @description Connection id of the console that shared it */
-      shared_by: number | null;
-      /** @description Node id of the console that shared it */
-      shared_by_node_id: string;
-      /** @description When it was received */
-      shared_at: string;
-      /** @description When the share expires */
-      expires_at: string | null;
-      /**
-       * @description active, or expired after expires_at
-       * @enum {string}
-       */
-      status: "active" | "expired";
-      /** @description The labels sent along */
-      metadata: {
-        [key: string]: string;
-      };
-    };
-    GetKeysSharedWithMeResponseInput: {
-      /** @description Keys received, newest first */
-      keys: components["schemas"]["SharedKeyInfoInput"][];
-      /** @description How many match the filters */
-      total: number;
-    };
-    /** @description upstream's communication.Message */
-    UpstreamMessageInput: {
-      /** @description Message id (informational) */
-      id?: string;
-      /** @description The sender's nonce (replay protection uses the signed header's) */
-      nonce?: string;
-      /** @description Sender's node id; must be the signing node when given */
-      sender_id?: string;
-      /** @description Unix seconds (informational; the signed header's is checked) */
-      timestamp?: number;
-      /**
-       * @description Message type
-       * @enum {string}
-       */
-      type?: "PING" | "STATUS_UPDATE" | "DATA_EXCHANGE";
-      /**
-       * @description What the payload is; decides which handler receives it
-       * @enum {string}
-       */
-      subType:
-        | "ShareNetwork"
-        | "ShareBesuNetwork"
-        | "ShareConfigUpdate"
-        | "ShareChaincodeDefinition"
-        | "ShareSignature"
-        | "ShareKey";
-      /** @description The message for that subType as JSON bytes, in this console's wire shape (docs/federation-upstream.md) */
-      payload: string | number[];
-    };
-    /** @description `{success: true}` once the handler of the subType accepted the message */
-    UpstreamMessageReceiptInput: {
-      [key: string]: boolean;
-    };
-    UpstreamResponseInput: {
-      /** @description What happened */
-      message: string;
-      /** @description What the handler answered (the receiver's share or proposal id) */
-      data: unknown;
-    };
-    /** @description upstream's communication.ReceiveNetworkShareRequest */
-    UpstreamReceiveNetworkShareInput: {
-      /** @description Fabric: block 0 (protobuf); Besu: the genesis JSON text */
-      genesisBlock: string | number[];
-      /** @description Network name (Fabric: the channel) */
-      name: string;
-      /** @description The network's id on the sending console */
-      networkId: number;
-      /** @description Sender's node id; must be the signing node when given */
-      peerNodeId?: string;
-      /** @description FABRIC or BESU (any case) */
-      platform: string;
-      /** @description The sender's share id (product addition: repeats are idempotent) */
-      shareId?: string;
-      /** @description Besu: the chain id the genesis carries */
-      chainId?: number;
-    };
-    /** @description upstream's communication.ReceiveKeyShareRequest */
-    UpstreamReceiveKeyShareInput: {
-      /** @description EC, ED25519 or RSA */
-      algorithm: string;
-      /** @description Curve of an EC key */
-      curve?: string;
-      /** @description PEM */
-      format?: string;
-      /** @description RSA modulus size */
-      keySize?: number;
-      /** @description Free-form labels (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Key name */
-      name: string;
-      /** @description PEM public key */
-      publicKey: string;
-      /** @description Sender's node id; must be the signing node when given */
-      senderId?: string;
-      /** @description The sender's share id */
-      shareId: string;
-      /** @description Ignored: a received key is active */
-      status?: string;
-    };
-    /** @description upstream's pro.ReceiveKeyRequest */
-    UpstreamReceiveKeyInput: {
-      /** @description EC, ED25519 or RSA */
-      algorithm: string;
-      /** @description Curve of an EC key */
-      curve?: string;
-      /** @description EIP-55 address; checked against the key */
-      ethereum_address?: string;
-      /** @description PEM */
-      format?: string;
-      /** @description RSA modulus size */
-      key_size?: number;
-      /** @description Free-form labels (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Key name */
-      name: string;
-      /** @description PEM public key */
-      public_key: string;
-      /** @description The sender's share id */
-      share_id: string;
-      /** @description Ignored: the sender is the signing console */
-      shared_by?: number;
-      /** @description Ignored: a received key is active */
-      status?: string;
-    };
-    UpstreamReceiveKeyResponseInput: {
-      /** @description The key was stored */
-      success: boolean;
-      /** @description The share id on this console (GET /pro/keys/shared-with-me) */
-      key_id: string;
-      /** @description Never set on success */
-      error?: string;
-    };
-    /** @description upstream's communication.ReceiveChaincodeShareRequest */
-    UpstreamReceiveChaincodeShareInput: {
-      /** @description The chaincode's id on the sending console */
-      chaincodeId: string;
-      /** @description Image of the chaincode server */
-      dockerImage?: string;
-      /** @description Free-form labels (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Sender's node id; must be the signing node when given */
-      senderId?: string;
-      /** @description Definition sequence */
-      sequence: number;
-      /** @description The sender's share id */
-      shareId: string;
-      /** @description Version label */
-      version: string;
-      /** @description Chaincode name (product addition) */
-      name?: string;
-      /** @description Channel (product addition) */
-      channelName?: string;
-      /** @description Who shared it on the sending console (product addition) */
-      sharedBy?: string;
-    };
-    /** @description upstream's communication.ReceiveConfigUpdateShareRequest */
-    UpstreamReceiveConfigUpdateShareInput: {
-      /** @description Channel */
-      channelName: string;
-      /** @description The marshalled ConfigUpdate */
-      configUpdate: string | number[];
-      /** @description Free-form labels (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description The proposer's proposal id */
-      proposalId: string;
-      /** @description Sender's node id; must be the signing node when given */
-      senderId?: string;
-      /** @description The sender's share id */
-      shareId?: string;
-    };
-    /** @description upstream's communication.ExternalNodesAuthRequest */
-    UpstreamExternalNodesAuthInput: {
-      /** @description Requesting node id; must be the signing node when given */
-      node_id?: string;
-      /** @description Informational (the signed header's nonce is checked) */
-      nonce?: string;
-      /** @description Informational (the signed headers carry the signature) */
-      signature?: string;
-      /** @description Informational (the signed header's timestamp is checked) */
-      timestamp?: number;
-    };
-    MetricsEnabledResponseInput: {
-      /** @description This console grants the caller metrics federation and its Prometheus runs with node jobs */
-      metrics_enabled: boolean;
-    };
-    /** @description This console's public key as a JWK (RFC 7517, 8037); never a private part */
-    NodeJwkInput: {
-      /**
-       * @description Key type
-       * @constant
-       */
-      kty: "OKP";
-      /**
-       * @description Curve
-       * @constant
-       */
-      crv: "Ed25519";
-      /** @description The raw 32-byte public key, base64url */
-      x: string;
-      /** @description The node id (derived from the key) */
-      kid: string;
-      /**
-       * @description Signatures
-       * @constant
-       */
-      use: "sig";
-      /**
-       * @description Algorithm
-       * @constant
-       */
-      alg: "EdDSA";
-    };
-    /** @description upstream's communication.RegisterPeerRequest */
-    RegisterPeerRequestInput: {
-      /** @description The peer's node id; must be the one its key derives */
-      node_id?: string;
-      /** @description Informational */
-      node_name?: string;
-      /** @description Informational */
-      node_type?: string;
-      /** @description The peer's base URL (http or https) */
-      peer_endpoint: string;
-      /** @description The peer's Ed25519 public key: raw 32 bytes in base64url, a PEM SubjectPublicKeyInfo or a JWK */
-      peer_public_key: string;
-      /** @description Informational */
-      analytics_enabled?: boolean;
-    };
-    /** @description `message`, the registered `node_id`, its connection id `peer_id` and `status` */
-    RegisterPeerResponseInput: {
-      [key: string]: string;
-    };
-    /** @description upstream's pro.ChaincodeShareRequest */
-    ChaincodeShareRequestInput: {
-      /** @description Id of the chaincode on this console (GET /sc/fabric/chaincodes) */
-      chaincodeId: string;
-      /** @description Version label of the definition */
-      version: string;
-      /** @description Definition sequence */
-      sequence: number;
-      /** @description Image of the chaincode server */
-      dockerImage?: string;
-      /** @description When the share expires (RFC 3339); informational */
-      expiresAt?: string;
-      /** @description Free-form labels sent along (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Connected consoles to share with, by connection id */
-      recipients: number[];
-    };
-    ChaincodeShareResponseInput: {
-      /** @description Id of the share on this console */
-      shareId: string;
-      /** @description The shared chaincode's id */
-      chaincodeId: string;
-      /** @description Version label */
-      version: string;
-      /** @description Definition sequence */
-      sequence: number;
-      /** @description Image */
-      dockerImage: string;
-      /** @description When it expires; empty for never */
-      expiresAt: string;
-      /** @description The labels sent along */
-      metadata: {
-        [key: string]: string;
-      };
-      /** @description Connection ids it was sent to */
-      recipients: number[];
-      /** @description sent (at least one recipient got it) */
-      status: string;
-      /** @description Outcome per recipient */
-      results: components["schemas"]["ShareRecipientResultInput"][];
-    };
-    /** @description upstream's pro.ConfigProposalShareRequest */
-    ConfigProposalShareRequestInput: {
-      /** @description Id of a config-update proposal of this console */
-      proposalId: string;
-      /** @description Checked against the proposal's channel when given */
-      channelName?: string;
-      /** @description Checked against the proposal's update bytes when given (base64 or byte array) */
-      configUpdate?: string | number[];
-      /** @description When the share expires (RFC 3339); informational */
-      expiresAt?: string;
-      /** @description Free-form labels sent along (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Connected consoles to share with, by connection id */
-      recipients: number[];
-    };
-    ConfigProposalShareResponseInput: {
-      /** @description The proposal id (a proposal is shared as itself) */
-      shareId: string;
-      /** @description The proposal id */
-      proposalId: string;
-      /** @description Channel */
-      channelName: string;
-      /** @description The update sent, base64 (Go's []byte encoding) */
-      configUpdate: string;
-      /** @description As given; empty for never */
-      expiresAt: string;
-      /** @description The labels given */
-      metadata: {
-        [key: string]: string;
-      };
-      /** @description Connection ids */
-      recipients: number[];
-      /** @description sent (at least one recipient got it) */
-      status: string;
-      /** @description Outcome per recipient */
-      results: components["schemas"]["ShareRecipientResultInput"][];
-    };
-    SharedChaincodeInput: {
-      /** @description Share id */
-      id: string;
-      /** @description Received: the connection it came through; sent: null */
-      connectionId: number | null;
-      /** @description When it was sent or received */
-      createdAt: string;
-      /** @description The definition: chaincodeId, name, channelName, version, sequence, dockerImage */
-      dataJson: unknown;
-      /** @description Sent: connection ids; received: empty */
-      recipients: number[];
-      /** @description The chaincode's id on the sending console */
-      resourceId: string;
-      /** @description chaincode */
-      resourceType: string;
-      /** @description The user who shared it on the sending console */
-      sharedBy: string;
-      /** @description Node id of the sending console */
-      sharedByNodeId: string;
-      /** @description Received: received. Sent: sent or failed */
-      status: string;
-      /**
-       * @description received or sent
-       * @enum {string}
-       */
-      direction: "received" | "sent";
-      /** @description Sent: when it expires */
-      expiresAt: string | null;
-    };
-    SharedChaincodeListResponseInput: {
-      /** @description Newest first */
-      chaincodes: components["schemas"]["SharedChaincodeInput"][];
-    };
-    SharedChaincodeDetailResponseInput: {
-      chaincode: components["schemas"]["SharedChaincodeInput"];
-    };
-    NotificationProviderInput: {
-      id: number;
-      name: string;
-      /**
-       * @description SMTP or WEBHOOK
-       * @enum {string}
-       */
-      type: "SMTP" | "WEBHOOK";
-      /** @description The provider's settings; secrets are '********' when set and never returned */
-      config: {
-        [key: string]: unknown;
-      };
-      isDefault: boolean;
-      notifyNodeDowntime: boolean;
-      notifyBackupSuccess: boolean;
-      notifyBackupFailure: boolean;
-      notifyS3ConnIssue: boolean;
-      notifyCertExpiry: boolean;
-      notifyPeerLag: boolean;
-      notifyRaftHealth: boolean;
-      /** @description When Send test last ran */
-      lastTestAt: string | null;
-      /** @description success or failure of the last Send test */
-      lastTestStatus: ("success" | "failure") | null;
-      /** @description What the last Send test reported */
-      lastTestMessage: string | null;
-      createdAt: string;
-      updatedAt: string;
-    };
-    NotificationProviderTestInput: {
-      /**
-       * @description success or failure
-       * @enum {string}
-       */
-      status: "success" | "failure";
-      /** @description The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text */
-      message: string;
-      testedAt: string;
-    };
-    /** @description An audit event */
-    AuditEventInput: {
-      /** @description Event id */
-      id: number;
-      /** @description When it happened, RFC 3339 */
-      timestamp: string;
-      /** @description Event type, e.g. user.create */
-      eventType: string;
-      /** @description api, system or websocket */
-      eventSource: string;
-      /**
-       * @description Outcome
-       * @enum {string}
-       */
-      eventOutcome: "SUCCESS" | "FAILURE";
-      /**
-       * @description Severity
-       * @enum {string}
-       */
-      severity: "INFO" | "WARNING" | "CRITICAL";
-      /** @description Acting user id */
-      userIdentity: number | null;
-      /** @description Caller IP */
-      sourceIp: string;
-      /** @description Request id, as in the server log */
-      requestId: string;
-      /** @description Session id, when signed in with a session */
-      sessionId: string;
-      /** @description What was touched, e.g. user:3 */
-      affectedResource: string;
-      /** @description Safe details; never secrets. actor_username names who acted; username, where present, is the target */
-      details: {
-        [key: string]: unknown;
-      };
-    };
-    /** @description A notification */
-    NotificationInput: {
-      /** @description Notification id */
-      id: number;
-      /** @description Event type, e.g. node.downtime */
-      event_type: string;
-      /** @description Event payload */
-      event_data: {
-        [key: string]: unknown;
-      };
-      /** @description Creation time, RFC 3339 */
-      created_at: string;
-      /** @description Read flag */
-      is_read: boolean;
-    };
-    /** @description Global settings */
-    SettingConfigInput: {
-      /**
-       * @description External host or IP that new nodes advertise; empty for 127.0.0.1
-       * @default
-       */
-      defaultNodeExposeIP: string;
-      /**
-       * @description Extra command-line template for peers
-       * @default
-       */
-      peerTemplateCMD: string;
-      /**
-       * @description Extra command-line template for orderers
-       * @default
-       */
-      ordererTemplateCMD: string;
-      /**
-       * @description Extra command-line template for Besu nodes
-       * @default
-       */
-      besuTemplateCMD: string;
-      /**
-       * @description Reserved: demo mode is set by CHAINLAUNCH_DEMO at boot
-       * @default false
-       */
-      demoMode: boolean;
-      /**
-       * @description How often node health is polled
-       * @default 30s
-       */
-      healthCheckInterval: string;
-      /**
-       * @description Timeout of one health check
-       * @default 5s
-       */
-      healthCheckTimeout: string;
-      /**
-       * @description Health results kept per node
-       * @default 1000
-       */
-      healthCheckRetention: number;
-      /**
-       * @description First port proposed for new nodes
-       * @default 7050
-       */
-      portRangeStart: number;
-      /**
-       * @description Last port proposed for new nodes
-       * @default 9999
-       */
-      portRangeEnd: number;
-      /**
-       * @description How often the alert rules are evaluated
-       * @default 30s
-       */
-      alertEvaluationInterval: string;
-      /**
-       * @description Minutes after an alert during which the same alert coming back is not sent again
-       * @default 60
-       */
-      alertCooldownMinutes: number;
-      /**
-       * @description Alert when a certificate expires within this many days
-       * @default 30
-       */
-      alertCertExpiryDays: number;
-      /**
-       * @description Alert when a peer is more than this many blocks behind its orderers
-       * @default 10
-       */
-      alertPeerLagBlocks: number;
-      /**
-       * @description Minutes a peer must stay behind before the lag alert
-       * @default 5
-       */
-      alertPeerLagMinutes: number;
-      /**
-       * @description Minutes a Raft problem (no leader, consenter unreachable) must last before the alert
-       * @default 1
-       */
-      alertRaftMinutes: number;
-      /** @description Seconds a node must stay down before node.downtime is sent; unset: CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (default 30) */
-      nodeDowntimeGraceSeconds?: number;
-      /**
-       * @description Plugin registries whose plugins /plugins/available lists beside the built-in catalogue
-       * @default []
-       */
-      pluginRegistries: string[];
-      /**
-       * @description URL other consoles reach this one at (invitations carry it; its federation routes are below /api/v1/federation); empty: CHAINLAUNCH_PUBLIC_URL
-       * @default
-       */
-      federationEndpoint: string;
-      /**
-       * @description Require a signed-in user or API key for /troubleshooting/* (anonymous by default, rate-limited)
-       * @default false
-       */
-      troubleshootingRequireAuth: boolean;
-      /**
-       * @description Optional service that echoes the console's public IP (GET /troubleshooting/public-ip asks it when defaultNodeExposeIP is empty); empty: none, no outside service is assumed
-       * @default
-       */
-      publicIpLookupUrl: string;
-    };
-    /** @description Global settings */
-    SettingInput: {
-      /** @description Settings id */
-      id: number;
-      config: components["schemas"]["SettingConfigInput"];
-      /** @description Creation time */
-      created_at: string;
-      /** @description Last change */
-      updated_at: string;
-    };
-    /** @description A permission */
-    PermissionInfoInput: {
-      /** @description Permission code */
-      code: string;
-      /** @description Short name */
-      name: string;
-      /** @description Area */
-      category: string;
-      /** @description What it allows */
-      description: string;
-    };
-    /** @description A role and its permissions */
-    RoleInfoInput: {
-      /**
-       * @description Role
-       * @enum {string}
-       */
-      role: "admin" | "manager" | "viewer";
-      /** @description Display name */
-      name: string;
-      /** @description What the role is for */
-      description: string;
-      /** @description Permissions the role holds */
-      permissions: components["schemas"]["PermissionInfoInput"][];
-    };
-    ConnectionTestRequestInput: {
-      /** @description host:port, or an http(s) URL */
-      endpoint: string;
-      /**
-       * @description tcp, tls, grpc, grpcs, http or https
-       * @default tcp
-       * @enum {string}
-       */
-      protocol: "tcp" | "tls" | "grpc" | "grpcs" | "http" | "https";
-      /** @description seconds, default 10, at most 30 (10 without credentials) */
-      timeout?: number;
-      /** @description HTTP request headers (http/https; signed-in callers only) */
-      headers?: {
-        [key: string]: string;
-      };
-      /** @description PEM CA bundle to verify TLS against; default: the TLS CAs of this console's organizations */
-      ca_cert?: string;
-      /** @description Server name to send (SNI) and check the certificate for; default: the endpoint's host */
-      server_name?: string;
-    };
-    TLSInfoInput: {
-      /** @description Negotiated TLS version */
-      version: string;
-      /** @description Negotiated cipher suite */
-      cipher_suite: string;
-      /** @description Server name sent and checked */
-      server_name: string;
-      /** @description Issuer of the server's certificate */
-      issuer: string;
-      /** @description The server certificate's notAfter */
-      cert_expiry: string;
-      /** @description The chain verifies against the CA and the certificate names the host */
-      certificate_valid: boolean;
-      /** @description Subject of the server's certificate */
-      subject: string;
-      /** @description Subjects of the chain the server sent, leaf first */
-      chain: string[];
-      /** @description Why verification failed; empty when valid */
-      verify_error: string;
-      /** @description What the chain was checked against */
-      verified_against: string;
-    };
-    ConnectionTestResponseInput: {
-      /** @description The endpoint tested */
-      endpoint: string;
-      /** @description The protocol used */
-      protocol: string;
-      /** @description Reached, and for TLS verified, and for gRPC answered */
-      success: boolean;
-      /** @description Time to the answer */
-      response_time_ms: number;
-      /** @description HTTP status, or the gRPC status of the health check */
-      status_code?: number;
-      /** @description Why it failed */
-      error?: string;
-      /** @description TLS details (signed-in callers only) */
-      tls_info?: components["schemas"]["TLSInfoInput"];
-      /** @description gRPC handshake and health check, or a few HTTP response headers (signed-in callers only) */
-      details?: {
-        [key: string]: string;
-      };
-    };
-    CertificateValidationRequestInput: {
-      /** @description PEM encoded certificate; intermediates may follow it */
-      certificate: string;
-      /** @description Optional root CA (and intermediates) to validate against */
-      root_ca?: string;
-      /** @description Optional DNS names (or IPs) the certificate must cover */
-      dns_names?: string[];
-    };
-    CertificateValidationResponseInput: {
-      /** @description Subject */
-      subject: string;
-      /** @description Issuer */
-      issuer: string;
-      /** @description Serial number (hex) */
-      serial_number: string;
-      /** @description Valid from */
-      not_before: string;
-      /** @description Valid until */
-      not_after: string;
-      /** @description basicConstraints CA:TRUE */
-      is_ca: boolean;
-      /** @description Key usages and extended key usages */
-      key_usage: string[];
-      /** @description SAN DNS names */
-      dns_names: string[];
-      /** @description SAN IP addresses */
-      ip_addresses: string[];
-      /** @description No errors */
-      valid: boolean;
-      /** @description What makes it invalid */
-      errors: string[];
-      /** @description What may cause trouble */
-      warnings: string[];
-      /** @description Subjects from the certificate up to the root it chained to */
-      chain: string[];
-      /** @description SHA-256 fingerprint (hex) */
-      fingerprint: string;
-    };
-    PingRequestInput: {
-      /** @description Host name or IP address (no port, no scheme) */
-      host?: string;
-      /** @description Echo requests to send, default 4, at most 10 */
-      count?: number;
-      /** @description Seconds to wait for each reply, default 5, at most 10 */
-      timeout?: number;
-    };
-    PingResponseInput: {
-      /** @description The host asked for */
-      host: string;
-      /** @description The address pinged (resolved once) */
-      resolved_ip: string;
-      /** @description Echo requests sent */
-      packets_sent: number;
-      /** @description Replies received */
-      packets_recv: number;
-      /** @description Percent of requests without a reply */
-      packet_loss: number;
-      /** @description Fastest round trip, ms */
-      min_rtt_ms: number;
-      /** @description Mean round trip, ms */
-      avg_rtt_ms: number;
-      /** @description Slowest round trip, ms */
-      max_rtt_ms: number;
-      /** @description At least one reply came back */
-      reachable: boolean;
-      /** @description Why there was no reply (our words, never the remote's) */
-      error?: string;
-    };
-    PortCheckRequestInput: {
-      /** @description Host name or IP address (no port, no scheme) */
-      host?: string;
-      /** @description TCP port, 1-65535 */
-      port?: number;
-      /** @description Seconds, default 5, at most 30 (10 without credentials) */
-      timeout?: number;
-    };
-    PortCheckResponseInput: {
-      /** @description The host asked for */
-      host: string;
-      /** @description The port checked */
-      port: number;
-      /** @description A TCP connection was accepted */
-      open: boolean;
-      /** @description The host answered (accepted or refused the connection) */
-      reachable: boolean;
-      /** @description Why the port is not open (our words, never the remote's) */
-      error?: string;
-    };
-    /** @description The configuration, with {{variable}} placeholders. For a FABRIC peer or orderer or a BESU node it is a POST /nodes body */
-    TemplateConfigInput: {
-      [key: string]: unknown;
-    };
-    /** @description Checks a value must pass */
-    TemplateValidationInput: {
-      /** @description Allowed values (compared as text) */
-      enum?: string[];
-      /** @description Smallest number */
-      min?: number;
-      /** @description Largest number */
-      max?: number;
-      /** @description Shortest text (or fewest array items) */
-      min_length?: number;
-      /** @description Longest text (or most array items) */
-      max_length?: number;
-      /** @description RE2 (Go regexp) the text must match somewhere; anchor it with ^ and $ to match all of it */
-      pattern?: string;
-    };
-    /** @description A typed variable of a template */
-    TemplateVariableInput: {
-      /** @description Name used in {{name}} placeholders */
-      name: string;
-      /**
-       * @description "string", "number", "boolean", "array" or "object"
-       * @enum {string}
-       */
-      type: "string" | "number" | "boolean" | "array" | "object";
-      /** @description What to enter */
-      description?: string;
-      /** @description Apply refuses to go on without it (unless it has a default) */
-      required?: boolean;
-      /** @description Value used when apply gives none */
-      default?: unknown;
-      validation?: components["schemas"]["TemplateValidationInput"];
-    };
-    /** @description A node template */
-    TemplateInput: {
-      /** @description Template id */
-      id: number;
-      /** @description Name */
-      name: string;
-      /** @description Description */
-      description: string;
-      /** @description Platform */
-      platform: string;
-      /** @description Node type */
-      node_type: string;
-      /** @description Version */
-      version: string;
-      /** @description Configuration with {{variable}} placeholders */
-      config: {
-        [key: string]: unknown;
-      };
-      /** @description Variables */
-      variables: components["schemas"]["TemplateVariableInput"][];
-      /** @description Tags */
-      tags: string[];
-      /** @description The default of its platform and node type */
-      is_default: boolean;
-      /** @description False once deleted */
-      is_active: boolean;
-      /** @description How often it was applied */
-      usage_count: number;
-      /** @description Who created it (system for built-in templates) */
-      created_by: string;
-      /** @description Creation time */
-      created_at: string;
-      /** @description Last change */
-      updated_at: string;
-    };
-    /** @description A template exported for backup or sharing */
-    TemplateExportDataInput: {
-      /** @description Format version (1.0) */
-      export_version: string;
-      /** @description When it was exported */
-      exported_at: string;
-      template: components["schemas"]["TemplateInput"];
-    };
-    /** @description An alert of the console's rule engine */
-    Alert: {
-      /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
-      id: number;
-      /** @description Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime) */
-      rule: string;
-      /** @description What the rule watches, unique within the rule, e.g. peer:3:network:5 */
-      key: string;
-      /** @description What is watched, for people, e.g. 'peer0 on mychannel' */
-      subject: string;
-      /**
-       * @description pending (waiting out the rule's duration), firing or resolved
-       * @enum {string}
-       */
-      status: "pending" | "firing" | "resolved";
-      /** @description Since when the condition holds, RFC 3339 */
-      pendingSince: string | null;
-      /** @description When it fired, RFC 3339 */
-      firingSince: string | null;
-      /** @description When it resolved, RFC 3339 */
-      resolvedAt: string | null;
-      /** @description Whether this episode's alert was sent (false: held back by the cool-down) */
-      notified: boolean;
-      /** @description The alert's data, as in its notification */
-      data: {
-        [key: string]: unknown;
-      };
-    };
-    /**
-     * @description Role: admin, manager or viewer
-     * @enum {string}
-     */
-    Role: "admin" | "manager" | "viewer";
-    /** @description A user */
-    User: {
-      /** @description User id (0 for the demo visitor) */
-      id: number;
-      /** @description Login name */
-      username: string;
-      role: components["schemas"]["Role"];
-      /** @description Creation time, RFC 3339 */
-      created_at: string;
-      /** @description Last successful login, RFC 3339 */
-      last_login_at: string | null;
-      /** @description True for the read-only demo visitor */
-      demo_mode: boolean;
-    };
     /** @description An API key (never its secret) */
-    APIKey: {
+    APIKeyInput: {
       /** @description API key id */
       id: number;
       /** @description Name given at creation */
@@ -11326,6 +7986,369 @@ export interface components {
       /** @description Time of use */
       created_at: string;
     };
+    /** @description One use of an API key */
+    APIKeyLogInput: {
+      /** @description Log entry id */
+      id: number;
+      /** @description Key used */
+      api_key_id: number;
+      /** @description Method and path, e.g. GET /api/v1/users */
+      action: string;
+      /** @description Caller IP */
+      ip_address: string;
+      /** @description Caller user agent */
+      user_agent: string;
+      /** @description JSON: {"method","path","status"} */
+      metadata: string;
+      /** @description Time of use */
+      created_at: string;
+    };
+    AcceptSharedNetworkResponse: {
+      /** @description The network imported on this console */
+      networkId: number;
+      /**
+       * @description accepted
+       * @constant
+       */
+      status: "accepted";
+    };
+    AcceptSharedNetworkResponseInput: {
+      /** @description The network imported on this console */
+      networkId: number;
+      /**
+       * @description accepted
+       * @constant
+       */
+      status: "accepted";
+    };
+    /** @description A custom scrape job */
+    AddJobRequest: {
+      /** @description Job name, unique among all the scrape jobs (nodes' slugs and plugins' jobs included) */
+      job_name: string;
+      /** @description Endpoints to scrape, host:port each (at least one) */
+      targets: string[] | null;
+      /** @description Path of the metrics endpoint (empty: /metrics) */
+      metrics_path?: string | null;
+      /** @description A Prometheus duration such as 15s or 1m (empty: the deployment's interval) */
+      scrape_interval?: string | null;
+    };
+    /** @description A custom scrape job */
+    AddJobRequestInput: {
+      /** @description Job name, unique among all the scrape jobs (nodes' slugs and plugins' jobs included) */
+      job_name: string;
+      /** @description Endpoints to scrape, host:port each (at least one) */
+      targets: string[] | null;
+      /** @description Path of the metrics endpoint (empty: /metrics) */
+      metrics_path?: string | null;
+      /** @description A Prometheus duration such as 15s or 1m (empty: the deployment's interval) */
+      scrape_interval?: string | null;
+    };
+    /** @description An alert of the console's rule engine */
+    Alert: {
+      /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
+      id: number;
+      /** @description Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime) */
+      rule: string;
+      /** @description What the rule watches, unique within the rule, e.g. peer:3:network:5 */
+      key: string;
+      /** @description What is watched, for people, e.g. 'peer0 on mychannel' */
+      subject: string;
+      /**
+       * @description pending (waiting out the rule's duration), firing or resolved
+       * @enum {string}
+       */
+      status: "pending" | "firing" | "resolved";
+      /** @description Since when the condition holds, RFC 3339 */
+      pendingSince: string | null;
+      /** @description When it fired, RFC 3339 */
+      firingSince: string | null;
+      /** @description When it resolved, RFC 3339 */
+      resolvedAt: string | null;
+      /** @description Whether this episode's alert was sent (false: held back by the cool-down) */
+      notified: boolean;
+      /** @description The alert's data, as in its notification */
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    /** @description An alert of the console's rule engine */
+    AlertInput: {
+      /** @description Alert state id (for node.downtime, the node's id): unique with the rule */
+      id: number;
+      /** @description Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime) */
+      rule: string;
+      /** @description What the rule watches, unique within the rule, e.g. peer:3:network:5 */
+      key: string;
+      /** @description What is watched, for people, e.g. 'peer0 on mychannel' */
+      subject: string;
+      /**
+       * @description pending (waiting out the rule's duration), firing or resolved
+       * @enum {string}
+       */
+      status: "pending" | "firing" | "resolved";
+      /** @description Since when the condition holds, RFC 3339 */
+      pendingSince: string | null;
+      /** @description When it fired, RFC 3339 */
+      firingSince: string | null;
+      /** @description When it resolved, RFC 3339 */
+      resolvedAt: string | null;
+      /** @description Whether this episode's alert was sent (false: held back by the cool-down) */
+      notified: boolean;
+      /** @description The alert's data, as in its notification */
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    /** @description An audit event */
+    AuditEvent: {
+      /** @description Event id */
+      id: number;
+      /** @description When it happened, RFC 3339 */
+      timestamp: string;
+      /** @description Event type, e.g. user.create */
+      eventType: string;
+      /** @description api, system or websocket */
+      eventSource: string;
+      /**
+       * @description Outcome
+       * @enum {string}
+       */
+      eventOutcome: "SUCCESS" | "FAILURE";
+      /**
+       * @description Severity
+       * @enum {string}
+       */
+      severity: "INFO" | "WARNING" | "CRITICAL";
+      /** @description Acting user id */
+      userIdentity: number | null;
+      /** @description Caller IP */
+      sourceIp: string;
+      /** @description Request id, as in the server log */
+      requestId: string;
+      /** @description Session id, when signed in with a session */
+      sessionId: string;
+      /** @description What was touched, e.g. user:3 */
+      affectedResource: string;
+      /** @description Safe details; never secrets. actor_username names who acted; username, where present, is the target */
+      details: {
+        [key: string]: unknown;
+      };
+    };
+    /** @description An audit event */
+    AuditEventInput: {
+      /** @description Event id */
+      id: number;
+      /** @description When it happened, RFC 3339 */
+      timestamp: string;
+      /** @description Event type, e.g. user.create */
+      eventType: string;
+      /** @description api, system or websocket */
+      eventSource: string;
+      /**
+       * @description Outcome
+       * @enum {string}
+       */
+      eventOutcome: "SUCCESS" | "FAILURE";
+      /**
+       * @description Severity
+       * @enum {string}
+       */
+      severity: "INFO" | "WARNING" | "CRITICAL";
+      /** @description Acting user id */
+      userIdentity: number | null;
+      /** @description Caller IP */
+      sourceIp: string;
+      /** @description Request id, as in the server log */
+      requestId: string;
+      /** @description Session id, when signed in with a session */
+      sessionId: string;
+      /** @description What was touched, e.g. user:3 */
+      affectedResource: string;
+      /** @description Safe details; never secrets. actor_username names who acted; username, where present, is the target */
+      details: {
+        [key: string]: unknown;
+      };
+    };
+    Backup: {
+      id: number;
+      targetId: number;
+      targetName: string;
+      scheduleId: number | null;
+      /**
+       * @description pending, running, completed or failed
+       * @enum {string}
+       */
+      status: "pending" | "running" | "completed" | "failed";
+      metadata: unknown;
+      /** @description Bytes in the snapshot */
+      sizeBytes: number | null;
+      durationMs: number | null;
+      /** @description The restic snapshot id */
+      snapshotId: string | null;
+      errorMessage: string | null;
+      /** @description After POST /backups/{id}/verify */
+      verificationStatus: ("running" | "verified" | "failed") | null;
+      verificationError: string | null;
+      verifiedAt: string | null;
+      createdBy: string | null;
+      startedAt: string | null;
+      completedAt: string | null;
+      createdAt: string;
+    };
+    BackupInput: {
+      id: number;
+      targetId: number;
+      targetName: string;
+      scheduleId: number | null;
+      /**
+       * @description pending, running, completed or failed
+       * @enum {string}
+       */
+      status: "pending" | "running" | "completed" | "failed";
+      metadata: unknown;
+      /** @description Bytes in the snapshot */
+      sizeBytes: number | null;
+      durationMs: number | null;
+      /** @description The restic snapshot id */
+      snapshotId: string | null;
+      errorMessage: string | null;
+      /** @description After POST /backups/{id}/verify */
+      verificationStatus: ("running" | "verified" | "failed") | null;
+      verificationError: string | null;
+      verifiedAt: string | null;
+      createdBy: string | null;
+      startedAt: string | null;
+      completedAt: string | null;
+      createdAt: string;
+    };
+    BackupRecoveryKey: {
+      /** @description The recovery key, shown this once: the console keeps only its hash. A restore needs it */
+      recoveryKey: string;
+      fingerprint: string;
+      createdAt: string;
+    };
+    BackupRecoveryKeyInput: {
+      /** @description The recovery key, shown this once: the console keeps only its hash. A restore needs it */
+      recoveryKey: string;
+      fingerprint: string;
+      createdAt: string;
+    };
+    BackupRecoveryStatus: {
+      /** @description Whether a recovery key exists; backups fail until an admin makes one */
+      configured: boolean;
+      /** @description First 16 hex characters of the key's SHA-256, to tell keys apart */
+      fingerprint: string | null;
+      createdAt: string | null;
+      /** @description The admin who made it */
+      createdBy: string | null;
+      /** @description False when the console runs with another master key than the wrapped one: make a new recovery key */
+      matchesMasterKey: boolean;
+    };
+    BackupRecoveryStatusInput: {
+      /** @description Whether a recovery key exists; backups fail until an admin makes one */
+      configured: boolean;
+      /** @description First 16 hex characters of the key's SHA-256, to tell keys apart */
+      fingerprint: string | null;
+      createdAt: string | null;
+      /** @description The admin who made it */
+      createdBy: string | null;
+      /** @description False when the console runs with another master key than the wrapped one: make a new recovery key */
+      matchesMasterKey: boolean;
+    };
+    BackupSchedule: {
+      id: number;
+      name: string;
+      description: string;
+      cronExpression: string;
+      targetId: number;
+      retentionDays: number;
+      enabled: boolean;
+      /** @description When it last ran; 0001-01-01T00:00:00Z (Go's zero time) when never */
+      lastRunAt: string;
+      /** @description When it runs next; 0001-01-01T00:00:00Z when disabled */
+      nextRunAt: string;
+      createdAt: string;
+      updatedAt: string;
+    };
+    BackupScheduleInput: {
+      id: number;
+      name: string;
+      description: string;
+      cronExpression: string;
+      targetId: number;
+      retentionDays: number;
+      enabled: boolean;
+      /** @description When it last ran; 0001-01-01T00:00:00Z (Go's zero time) when never */
+      lastRunAt: string;
+      /** @description When it runs next; 0001-01-01T00:00:00Z when disabled */
+      nextRunAt: string;
+      createdAt: string;
+      updatedAt: string;
+    };
+    BackupTarget: {
+      id: number;
+      name: string;
+      /**
+       * @description S3 or LOCAL
+       * @enum {string}
+       */
+      type: "S3" | "LOCAL";
+      /** @description S3 endpoint URL; empty for AWS */
+      endpoint: string;
+      region: string;
+      bucketName: string;
+      /** @description Path of the restic repository in the bucket (S3) or its directory (LOCAL) */
+      bucketPath: string;
+      accessKeyId: string;
+      /** @description '********' when set; the value is never returned */
+      secretKey: string;
+      /** @description '********'; the value is never returned */
+      resticPassword: string;
+      forcePathStyle: boolean;
+      createdAt: string;
+      updatedAt: string;
+    };
+    BackupTargetInput: {
+      id: number;
+      name: string;
+      /**
+       * @description S3 or LOCAL
+       * @enum {string}
+       */
+      type: "S3" | "LOCAL";
+      /** @description S3 endpoint URL; empty for AWS */
+      endpoint: string;
+      region: string;
+      bucketName: string;
+      /** @description Path of the restic repository in the bucket (S3) or its directory (LOCAL) */
+      bucketPath: string;
+      accessKeyId: string;
+      /** @description '********' when set; the value is never returned */
+      secretKey: string;
+      /** @description '********'; the value is never returned */
+      resticPassword: string;
+      forcePathStyle: boolean;
+      createdAt: string;
+      updatedAt: string;
+    };
+    BackupTargetTest: {
+      ok: boolean;
+      /**
+       * @description absent: the first backup (or saving the target) initialises it
+       * @enum {string}
+       */
+      repository: "exists" | "absent";
+      message: string;
+    };
+    BackupTargetTestInput: {
+      ok: boolean;
+      /**
+       * @description absent: the first backup (or saving the target) initialises it
+       * @enum {string}
+       */
+      repository: "exists" | "absent";
+      message: string;
+    };
     /** @description A Besu network */
     BesuNetwork: {
       /** @description Network id */
@@ -11354,225 +8377,999 @@ export interface components {
       /** @description Last change */
       updatedAt: string;
     };
-    /** @description A node */
-    NodeResponse: {
-      /** @description Node id */
+    /** @description A Besu network */
+    BesuNetworkInput: {
+      /** @description Network id */
       id: number;
       /** @description Name */
       name: string;
+      /** @description Free text */
+      description: string;
       /**
-       * @description FABRIC or BESU
-       * @enum {string}
+       * @description Platform
+       * @constant
        */
-      platform: "FABRIC" | "BESU";
-      /**
-       * @description FABRIC_PEER, FABRIC_ORDERER or BESU_FULLNODE
-       * @enum {string}
-       */
-      nodeType: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE";
-      /**
-       * @description Process status
-       * @enum {string}
-       */
-      status:
-        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
-      /** @description Why the node is in ERROR (with its last log lines) */
-      errorMessage?: string;
-      /** @description External endpoint */
-      endpoint: string;
+      platform: "BESU";
+      /** @description created or imported */
+      status: string;
+      /** @description Chain id */
+      chainId: number;
+      /** @description The creation parameters as base64 of their JSON */
+      config: string;
+      /** @description The genesis file, as JSON text */
+      genesisConfig: string;
+      /** @description Initial validator addresses */
+      validators: string[];
       /** @description Creation time */
       createdAt: string;
       /** @description Last change */
       updatedAt: string;
-      /** @description Peer properties */
-      fabricPeer?: {
-        /** @description Owning organization */
-        organizationId: number;
-        /** @description MSP id */
-        mspId: string;
-        /** @description gRPC listen address */
-        listenAddress: string;
-        /** @description External endpoint */
-        externalEndpoint: string;
-        /** @description Operations listen address */
-        operationsAddress: string;
-        /** @description Extra TLS names */
-        domainNames: string[];
-        /** @description Deployment mode: service or docker */
-        mode: string;
-        /** @description Mode docker: the engine it runs on (local or a registered name) */
-        dockerEngine?: string;
-        /** @description Fabric version */
-        version: string;
-        /** @description Signing identity key */
-        signKeyId: number;
-        /** @description TLS key */
-        tlsKeyId: number;
-        /** @description Signing certificate (PEM) */
-        signCert: string;
-        /** @description TLS certificate (PEM) */
-        tlsCert: string;
-        /** @description Organization sign CA (PEM) */
-        signCaCert: string;
-        /** @description Organization TLS CA (PEM) */
-        tlsCaCert: string;
-        /** @description Unused (external nodes) */
-        externalNodeId?: number;
-        /** @description Chaincode listen address */
-        chaincodeAddress: string;
-        /** @description As given on create or update (empty when none); nothing listens there */
-        eventsAddress: string;
-        /** @description Address overrides */
-        addressOverrides: {
-          /** @description Address in the channel config */
-          from: string;
-          /** @description Address dialled instead */
-          to: string;
-          /** @description TLS CA certificate of `to` */
-          tlsCACert: string;
-        }[];
-      };
-      /** @description Orderer properties */
-      fabricOrderer?: {
-        /** @description Owning organization */
-        organizationId: number;
-        /** @description MSP id */
-        mspId: string;
-        /** @description gRPC listen address */
-        listenAddress: string;
-        /** @description External endpoint */
-        externalEndpoint: string;
-        /** @description Operations listen address */
-        operationsAddress: string;
-        /** @description Extra TLS names */
-        domainNames: string[];
-        /** @description Deployment mode: service or docker */
-        mode: string;
-        /** @description Mode docker: the engine it runs on (local or a registered name) */
-        dockerEngine?: string;
-        /** @description Fabric version */
-        version: string;
-        /** @description Signing identity key */
-        signKeyId: number;
-        /** @description TLS key */
-        tlsKeyId: number;
-        /** @description Signing certificate (PEM) */
-        signCert: string;
-        /** @description TLS certificate (PEM) */
-        tlsCert: string;
-        /** @description Organization sign CA (PEM) */
-        signCaCert: string;
-        /** @description Organization TLS CA (PEM) */
-        tlsCaCert: string;
-        /** @description Unused (external nodes) */
-        externalNodeId?: number;
-        /** @description Channel participation API address */
-        adminAddress: string;
-      };
-      /** @description Besu node properties */
-      besuNode?: {
-        /** @description Besu network */
+    };
+    BoilerplateConfig: {
+      id: string;
+      name: string;
+      description: string;
+      platform: string;
+      language: string;
+      command: string;
+      args: string[];
+      validateCommand: string;
+      /** @description Empty: boilerplates run as processes, not images */
+      image: string;
+      repoOwner: string;
+      repoName: string;
+      repoPath: string;
+      systemPrompt: string;
+    };
+    BoilerplateConfigInput: {
+      id: string;
+      name: string;
+      description: string;
+      platform: string;
+      language: string;
+      command: string;
+      args: string[];
+      validateCommand: string;
+      /** @description Empty: boilerplates run as processes, not images */
+      image: string;
+      repoOwner: string;
+      repoName: string;
+      repoPath: string;
+      systemPrompt: string;
+    };
+    CertificateValidationRequest: {
+      /** @description PEM encoded certificate; intermediates may follow it */
+      certificate: string;
+      /** @description Optional root CA (and intermediates) to validate against */
+      root_ca?: string;
+      /** @description Optional DNS names (or IPs) the certificate must cover */
+      dns_names?: string[];
+    };
+    CertificateValidationRequestInput: {
+      /** @description PEM encoded certificate; intermediates may follow it */
+      certificate: string;
+      /** @description Optional root CA (and intermediates) to validate against */
+      root_ca?: string;
+      /** @description Optional DNS names (or IPs) the certificate must cover */
+      dns_names?: string[];
+    };
+    CertificateValidationResponse: {
+      /** @description Subject */
+      subject: string;
+      /** @description Issuer */
+      issuer: string;
+      /** @description Serial number (hex) */
+      serial_number: string;
+      /** @description Valid from */
+      not_before: string;
+      /** @description Valid until */
+      not_after: string;
+      /** @description basicConstraints CA:TRUE */
+      is_ca: boolean;
+      /** @description Key usages and extended key usages */
+      key_usage: string[];
+      /** @description SAN DNS names */
+      dns_names: string[];
+      /** @description SAN IP addresses */
+      ip_addresses: string[];
+      /** @description No errors */
+      valid: boolean;
+      /** @description What makes it invalid */
+      errors: string[];
+      /** @description What may cause trouble */
+      warnings: string[];
+      /** @description Subjects from the certificate up to the root it chained to */
+      chain: string[];
+      /** @description SHA-256 fingerprint (hex) */
+      fingerprint: string;
+    };
+    CertificateValidationResponseInput: {
+      /** @description Subject */
+      subject: string;
+      /** @description Issuer */
+      issuer: string;
+      /** @description Serial number (hex) */
+      serial_number: string;
+      /** @description Valid from */
+      not_before: string;
+      /** @description Valid until */
+      not_after: string;
+      /** @description basicConstraints CA:TRUE */
+      is_ca: boolean;
+      /** @description Key usages and extended key usages */
+      key_usage: string[];
+      /** @description SAN DNS names */
+      dns_names: string[];
+      /** @description SAN IP addresses */
+      ip_addresses: string[];
+      /** @description No errors */
+      valid: boolean;
+      /** @description What makes it invalid */
+      errors: string[];
+      /** @description What may cause trouble */
+      warnings: string[];
+      /** @description Subjects from the certificate up to the root it chained to */
+      chain: string[];
+      /** @description SHA-256 fingerprint (hex) */
+      fingerprint: string;
+    };
+    ChaincodeDefinitionWithChaincode: {
+      proposal: components["schemas"]["ChaincodeProposal"];
+      /** @description The local chaincode, once created (omitted before) */
+      chaincode?: {
+        /** @description Chaincode id */
+        id: number;
+        /** @description Name */
+        name: string;
+        /** @description Network id */
         networkId: number;
-        /** @description Node key */
-        keyId: number;
-        /** @description enode URL */
-        enodeUrl: string;
-        /** @description Advertised IP */
-        externalIp: string;
-        /** @description Internal IP */
-        internalIp: string;
-        /** @description P2P interface */
-        p2pHost: string;
-        /** @description P2P port */
-        p2pPort: number;
-        /** @description RPC host */
-        rpcHost: string;
-        /** @description RPC port */
-        rpcPort: number;
-        /** @description Metrics on */
-        metricsEnabled: boolean;
-        /** @description Metrics host */
-        metricsHost: string;
-        /** @description Metrics port */
-        metricsPort: number;
-        /** @description Metrics protocol */
-        metricsProtocol: string;
-        /** @description Bootnodes */
-        bootNodes: string[];
-        /** @description Minimum gas price */
-        minGasPrice: number;
-        /** @description Host allow-list */
-        hostAllowList: string;
-        /** @description Accounts allow-list */
-        accountsAllowList: string[];
-        /** @description Nodes allow-list */
-        nodesAllowList: string[];
-        /** @description JWT authentication */
-        jwtEnabled: boolean;
-        /** @description JWT public key */
-        jwtPublicKeyContent: string;
-        /** @description JWT algorithm */
-        jwtAuthenticationAlgorithm: string;
-        /** @description Deployment mode */
-        mode: string;
-        /** @description Besu version */
+      };
+      /** @description The local definition, once created (omitted before) */
+      definition?: {
+        /** @description Definition id */
+        id: number;
+        /** @description Chaincode id */
+        chaincodeId: number;
+        /** @description Image */
+        dockerImage: string;
+        /** @description Endorsement policy */
+        endorsementPolicy: string;
+        /** @description The proposal's id */
+        proposalId: number;
+        /** @description Sequence */
+        sequence: number;
+        /** @description Version */
         version: string;
-        /** @description Unused (external nodes) */
-        externalNodeId?: number;
       };
     };
-    FabricTransaction: {
-      /** @description Transaction id */
-      id: string;
-      /** @description Header type: CONFIG, ENDORSER_TRANSACTION, ... */
-      type: string;
-      /** @description Channel */
-      channelId: string;
-      /** @description Client timestamp (ISO-8601) */
-      createdAt: string;
-      /** @description MSP id of the creator */
-      creatorMspId: string;
-      /** @description VALID, MVCC_READ_CONFLICT, ... (empty when unset) */
-      validationCode: string;
-      /** @description Chaincode of the first action */
-      chaincodeId: string;
-      /** @description Chaincode version */
-      version: string;
-      /** @description Unused (empty) */
-      path: string;
-      /** @description Function and args (UTF-8, best effort) */
-      request: string[];
-      /** @description Chaincode response status and message */
-      response: string;
-      /** @description Keys read */
-      reads: {
-        /** @description Namespace */
-        chaincodeId: string;
-        /** @description Key */
-        key: string;
-        /** @description Block of the version read */
-        blockNumVersion: number;
-        /** @description Tx of the version read */
-        txNumVersion: number;
-      }[];
-      /** @description Keys written */
-      writes: {
-        /** @description Namespace */
-        chaincodeId: string;
-        /** @description Key */
-        key: string;
-        /** @description Value (UTF-8, or base64) */
-        value: string;
-        /** @description A delete */
-        deleted: boolean;
-      }[];
-      /** @description Chaincode event, if any */
-      event?: {
-        /** @description Event name */
+    ChaincodeDefinitionWithChaincodeInput: {
+      proposal: components["schemas"]["ChaincodeProposalInput"];
+      /** @description The local chaincode, once created (omitted before) */
+      chaincode?: {
+        /** @description Chaincode id */
+        id: number;
+        /** @description Name */
         name: string;
-        /** @description Payload */
-        value: string;
+        /** @description Network id */
+        networkId: number;
       };
+      /** @description The local definition, once created (omitted before) */
+      definition?: {
+        /** @description Definition id */
+        id: number;
+        /** @description Chaincode id */
+        chaincodeId: number;
+        /** @description Image */
+        dockerImage: string;
+        /** @description Endorsement policy */
+        endorsementPolicy: string;
+        /** @description The proposal's id */
+        proposalId: number;
+        /** @description Sequence */
+        sequence: number;
+        /** @description Version */
+        version: string;
+      };
+    };
+    ChaincodeProject: {
+      /** @description Project id */
+      id: number;
+      /** @description Project name */
+      name: string;
+      /** @description Folder and chaincode name: the name, lower-cased, with a random suffix */
+      slug: string;
+      description: string;
+      /** @description The boilerplate it started from, e.g. chaincode-typescript */
+      boilerplate: string;
+      /** @description Signature policy, e.g. OR('Org1MSP.member'); empty for the channel default */
+      endorsementPolicy: string;
+      /** @description The Fabric network (channel) it runs on */
+      networkId: number;
+      networkName: string;
+      networkPlatform: string;
+      /**
+       * @description stopped, building, running or error
+       * @enum {string}
+       */
+      status: "stopped" | "building" | "running" | "error";
+      /** @description What failed in the last build or run */
+      lastError: string | null;
+      lastStartedAt: string | null;
+      lastStoppedAt: string | null;
+      /** @description The chaincode its runs deploy (after the first start) */
+      chaincodeId: number | null;
+      /** @description Port of the running chaincode server; null when stopped */
+      containerPort: number | null;
+      createdAt: string;
+    };
+    ChaincodeProjectInput: {
+      /** @description Project id */
+      id: number;
+      /** @description Project name */
+      name: string;
+      /** @description Folder and chaincode name: the name, lower-cased, with a random suffix */
+      slug: string;
+      description: string;
+      /** @description The boilerplate it started from, e.g. chaincode-typescript */
+      boilerplate: string;
+      /** @description Signature policy, e.g. OR('Org1MSP.member'); empty for the channel default */
+      endorsementPolicy: string;
+      /** @description The Fabric network (channel) it runs on */
+      networkId: number;
+      networkName: string;
+      networkPlatform: string;
+      /**
+       * @description stopped, building, running or error
+       * @enum {string}
+       */
+      status: "stopped" | "building" | "running" | "error";
+      /** @description What failed in the last build or run */
+      lastError: string | null;
+      lastStartedAt: string | null;
+      lastStoppedAt: string | null;
+      /** @description The chaincode its runs deploy (after the first start) */
+      chaincodeId: number | null;
+      /** @description Port of the running chaincode server; null when stopped */
+      containerPort: number | null;
+      createdAt: string;
+    };
+    ChaincodeProposal: {
+      /** @description DB PK */
+      id: number;
+      /** @description Unique slug, the same on every console the proposal reached */
+      chaincodeDefId: string;
+      /** @description Chaincode name */
+      name: string;
+      /** @description The local Fabric network; 0 when this console has none for the channel */
+      networkId: number;
+      /** @description Channel */
+      channelName: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Endorsement policy; empty for the channel default */
+      endorsementPolicy: string;
+      /** @description Image, when the code is an image */
+      dockerImage: string;
+      /** @description host:port of this console's chaincode server */
+      chaincodeAddress: string;
+      /**
+       * @description proposed, received, accepting, accepted, failed, committed
+       * @enum {string}
+       */
+      status:
+        | "proposed"
+        | "received"
+        | "accepting"
+        | "accepted"
+        | "failed"
+        | "committed";
+      /** @description Connection it came in on; 0 when proposed here */
+      connectionId: number;
+      /** @description Who shared it (user and node id); empty when proposed here */
+      sharedBy: string;
+      /** @description Node id of the console that shared it; empty when proposed here */
+      sharedByNodeId: string;
+      /** @description Created */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+      /** @description The chaincode's Init must be invoked first */
+      initRequired: boolean;
+      /**
+       * @description Where the code comes from
+       * @enum {string}
+       */
+      sourceType: "docker" | "node" | "go" | "executable" | "none";
+      /** @description SHA-256 of the source archive recipients get; empty when none */
+      sourceSha256: string;
+      /** @description The local definition, once created (proposer or accept) */
+      definitionId: number | null;
+      /** @description The local chaincode, once created */
+      chaincodeId: number | null;
+      /** @description Why the last accept failed; empty otherwise */
+      error: string;
+      /** @description Each org's approval from CheckCommitReadiness, read by GET of one proposal ({} in lists, and when no peer here can answer) */
+      approvals: {
+        [key: string]: boolean;
+      };
+      /** @description Connection ids it was shared with from this console */
+      sharedWith: number[];
+    };
+    ChaincodeProposalInput: {
+      /** @description DB PK */
+      id: number;
+      /** @description Unique slug, the same on every console the proposal reached */
+      chaincodeDefId: string;
+      /** @description Chaincode name */
+      name: string;
+      /** @description The local Fabric network; 0 when this console has none for the channel */
+      networkId: number;
+      /** @description Channel */
+      channelName: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Endorsement policy; empty for the channel default */
+      endorsementPolicy: string;
+      /** @description Image, when the code is an image */
+      dockerImage: string;
+      /** @description host:port of this console's chaincode server */
+      chaincodeAddress: string;
+      /**
+       * @description proposed, received, accepting, accepted, failed, committed
+       * @enum {string}
+       */
+      status:
+        | "proposed"
+        | "received"
+        | "accepting"
+        | "accepted"
+        | "failed"
+        | "committed";
+      /** @description Connection it came in on; 0 when proposed here */
+      connectionId: number;
+      /** @description Who shared it (user and node id); empty when proposed here */
+      sharedBy: string;
+      /** @description Node id of the console that shared it; empty when proposed here */
+      sharedByNodeId: string;
+      /** @description Created */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+      /** @description The chaincode's Init must be invoked first */
+      initRequired: boolean;
+      /**
+       * @description Where the code comes from
+       * @enum {string}
+       */
+      sourceType: "docker" | "node" | "go" | "executable" | "none";
+      /** @description SHA-256 of the source archive recipients get; empty when none */
+      sourceSha256: string;
+      /** @description The local definition, once created (proposer or accept) */
+      definitionId: number | null;
+      /** @description The local chaincode, once created */
+      chaincodeId: number | null;
+      /** @description Why the last accept failed; empty otherwise */
+      error: string;
+      /** @description Each org's approval from CheckCommitReadiness, read by GET of one proposal ({} in lists, and when no peer here can answer) */
+      approvals: {
+        [key: string]: boolean;
+      };
+      /** @description Connection ids it was shared with from this console */
+      sharedWith: number[];
+    };
+    /** @description upstream's pro.ChaincodeShareRequest */
+    ChaincodeShareRequest: {
+      /** @description Id of the chaincode on this console (GET /sc/fabric/chaincodes) */
+      chaincodeId: string;
+      /** @description Version label of the definition */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Image of the chaincode server */
+      dockerImage?: string;
+      /** @description When the share expires (RFC 3339); informational */
+      expiresAt?: string;
+      /** @description Free-form labels sent along (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+    };
+    /** @description upstream's pro.ChaincodeShareRequest */
+    ChaincodeShareRequestInput: {
+      /** @description Id of the chaincode on this console (GET /sc/fabric/chaincodes) */
+      chaincodeId: string;
+      /** @description Version label of the definition */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Image of the chaincode server */
+      dockerImage?: string;
+      /** @description When the share expires (RFC 3339); informational */
+      expiresAt?: string;
+      /** @description Free-form labels sent along (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+    };
+    ChaincodeShareResponse: {
+      /** @description Id of the share on this console */
+      shareId: string;
+      /** @description The shared chaincode's id */
+      chaincodeId: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Image */
+      dockerImage: string;
+      /** @description When it expires; empty for never */
+      expiresAt: string;
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Connection ids it was sent to */
+      recipients: number[];
+      /** @description sent (at least one recipient got it) */
+      status: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResult"][];
+    };
+    ChaincodeShareResponseInput: {
+      /** @description Id of the share on this console */
+      shareId: string;
+      /** @description The shared chaincode's id */
+      chaincodeId: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description Image */
+      dockerImage: string;
+      /** @description When it expires; empty for never */
+      expiresAt: string;
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Connection ids it was sent to */
+      recipients: number[];
+      /** @description sent (at least one recipient got it) */
+      status: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResultInput"][];
+    };
+    /** @description upstream's pro.ConfigProposalShareRequest */
+    ConfigProposalShareRequest: {
+      /** @description Id of a config-update proposal of this console */
+      proposalId: string;
+      /** @description Checked against the proposal's channel when given */
+      channelName?: string;
+      /** @description Checked against the proposal's update bytes when given (base64 or byte array) */
+      configUpdate?: string | number[];
+      /** @description When the share expires (RFC 3339); informational */
+      expiresAt?: string;
+      /** @description Free-form labels sent along (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+    };
+    /** @description upstream's pro.ConfigProposalShareRequest */
+    ConfigProposalShareRequestInput: {
+      /** @description Id of a config-update proposal of this console */
+      proposalId: string;
+      /** @description Checked against the proposal's channel when given */
+      channelName?: string;
+      /** @description Checked against the proposal's update bytes when given (base64 or byte array) */
+      configUpdate?: string | number[];
+      /** @description When the share expires (RFC 3339); informational */
+      expiresAt?: string;
+      /** @description Free-form labels sent along (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+    };
+    ConfigProposalShareResponse: {
+      /** @description The proposal id (a proposal is shared as itself) */
+      shareId: string;
+      /** @description The proposal id */
+      proposalId: string;
+      /** @description Channel */
+      channelName: string;
+      /** @description The update sent, base64 (Go's []byte encoding) */
+      configUpdate: string;
+      /** @description As given; empty for never */
+      expiresAt: string;
+      /** @description The labels given */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Connection ids */
+      recipients: number[];
+      /** @description sent (at least one recipient got it) */
+      status: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResult"][];
+    };
+    ConfigProposalShareResponseInput: {
+      /** @description The proposal id (a proposal is shared as itself) */
+      shareId: string;
+      /** @description The proposal id */
+      proposalId: string;
+      /** @description Channel */
+      channelName: string;
+      /** @description The update sent, base64 (Go's []byte encoding) */
+      configUpdate: string;
+      /** @description As given; empty for never */
+      expiresAt: string;
+      /** @description The labels given */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Connection ids */
+      recipients: number[];
+      /** @description sent (at least one recipient got it) */
+      status: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResultInput"][];
+    };
+    ConnectedPeer: {
+      /** @description Connection id (externalNodeId of the nodes synced through it) */
+      id: number;
+      /** @description The other console's node id */
+      node_id: string;
+      /** @description The other console's endpoint URL */
+      peer_endpoint: string;
+      /** @description The other console's Ed25519 public key (raw, base64url) */
+      peer_public_key: string;
+      /**
+       * @description connected, unreachable or revoked
+       * @enum {string}
+       */
+      status: "connected" | "unreachable" | "revoked";
+      /** @description Whether this console grants that console read access to its node metrics (POST /node/metrics-federation) */
+      metrics_federation: boolean;
+      /** @description Whether that console grants this one read access to its node metrics, as it last said (ping or query); null until known */
+      peer_grants_metrics: boolean | null;
+      /** @description Upstream field; always false */
+      analytics_enabled: boolean;
+      /** @description When the other console last answered or sent a valid message */
+      last_seen_at: string | null;
+      /** @description Why the last ping failed, or why it was revoked */
+      last_error: string | null;
+    };
+    ConnectedPeerInput: {
+      /** @description Connection id (externalNodeId of the nodes synced through it) */
+      id: number;
+      /** @description The other console's node id */
+      node_id: string;
+      /** @description The other console's endpoint URL */
+      peer_endpoint: string;
+      /** @description The other console's Ed25519 public key (raw, base64url) */
+      peer_public_key: string;
+      /**
+       * @description connected, unreachable or revoked
+       * @enum {string}
+       */
+      status: "connected" | "unreachable" | "revoked";
+      /** @description Whether this console grants that console read access to its node metrics (POST /node/metrics-federation) */
+      metrics_federation: boolean;
+      /** @description Whether that console grants this one read access to its node metrics, as it last said (ping or query); null until known */
+      peer_grants_metrics: boolean | null;
+      /** @description Upstream field; always false */
+      analytics_enabled: boolean;
+      /** @description When the other console last answered or sent a valid message */
+      last_seen_at: string | null;
+      /** @description Why the last ping failed, or why it was revoked */
+      last_error: string | null;
+    };
+    ConnectedPeersResponse: {
+      /** @description Every known console, revoked ones included */
+      connected_peers: components["schemas"]["ConnectedPeer"][];
+    };
+    ConnectedPeersResponseInput: {
+      /** @description Every known console, revoked ones included */
+      connected_peers: components["schemas"]["ConnectedPeerInput"][];
+    };
+    ConnectionTestRequest: {
+      /** @description host:port, or an http(s) URL */
+      endpoint: string;
+      /**
+       * @description tcp, tls, grpc, grpcs, http or https
+       * @default tcp
+       * @enum {string}
+       */
+      protocol: "tcp" | "tls" | "grpc" | "grpcs" | "http" | "https";
+      /** @description seconds, default 10, at most 30 (10 without credentials) */
+      timeout?: number;
+      /** @description HTTP request headers (http/https; signed-in callers only) */
+      headers?: {
+        [key: string]: string;
+      };
+      /** @description PEM CA bundle to verify TLS against; default: the TLS CAs of this console's organizations */
+      ca_cert?: string;
+      /** @description Server name to send (SNI) and check the certificate for; default: the endpoint's host */
+      server_name?: string;
+    };
+    ConnectionTestRequestInput: {
+      /** @description host:port, or an http(s) URL */
+      endpoint: string;
+      /**
+       * @description tcp, tls, grpc, grpcs, http or https
+       * @default tcp
+       * @enum {string}
+       */
+      protocol: "tcp" | "tls" | "grpc" | "grpcs" | "http" | "https";
+      /** @description seconds, default 10, at most 30 (10 without credentials) */
+      timeout?: number;
+      /** @description HTTP request headers (http/https; signed-in callers only) */
+      headers?: {
+        [key: string]: string;
+      };
+      /** @description PEM CA bundle to verify TLS against; default: the TLS CAs of this console's organizations */
+      ca_cert?: string;
+      /** @description Server name to send (SNI) and check the certificate for; default: the endpoint's host */
+      server_name?: string;
+    };
+    ConnectionTestResponse: {
+      /** @description The endpoint tested */
+      endpoint: string;
+      /** @description The protocol used */
+      protocol: string;
+      /** @description Reached, and for TLS verified, and for gRPC answered */
+      success: boolean;
+      /** @description Time to the answer */
+      response_time_ms: number;
+      /** @description HTTP status, or the gRPC status of the health check */
+      status_code?: number;
+      /** @description Why it failed */
+      error?: string;
+      /** @description TLS details (signed-in callers only) */
+      tls_info?: components["schemas"]["TLSInfo"];
+      /** @description gRPC handshake and health check, or a few HTTP response headers (signed-in callers only) */
+      details?: {
+        [key: string]: string;
+      };
+    };
+    ConnectionTestResponseInput: {
+      /** @description The endpoint tested */
+      endpoint: string;
+      /** @description The protocol used */
+      protocol: string;
+      /** @description Reached, and for TLS verified, and for gRPC answered */
+      success: boolean;
+      /** @description Time to the answer */
+      response_time_ms: number;
+      /** @description HTTP status, or the gRPC status of the health check */
+      status_code?: number;
+      /** @description Why it failed */
+      error?: string;
+      /** @description TLS details (signed-in callers only) */
+      tls_info?: components["schemas"]["TLSInfoInput"];
+      /** @description gRPC handshake and health check, or a few HTTP response headers (signed-in callers only) */
+      details?: {
+        [key: string]: string;
+      };
+    };
+    CreateChaincodeProjectResponse: components["schemas"]["ChaincodeProject"];
+    CreateChaincodeProjectResponseInput: components["schemas"]["ChaincodeProjectInput"];
+    CreateChaincodeProposalRequest: {
+      /** @description Chaincode name on the channel */
+      name: string;
+      /** @description The Fabric network (channel) */
+      network_id: number;
+      /** @description Channel name; must match the network's when given */
+      channel_name?: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence (committed sequence + 1) */
+      sequence: number;
+      /** @description Signature-policy DSL or channel policy path; empty for the channel default */
+      endorsement_policy?: string;
+      /** @description Image to run (needs a Docker engine) */
+      docker_image?: string;
+      /** @description host:port of this console's chaincode server (default: a free local port) */
+      chaincode_address?: string;
+      /** @description The chaincode's Init must be invoked first */
+      init_required?: boolean;
+      /** @description Propose this existing local definition (its source is what recipients receive) */
+      definition_id?: number;
+    };
+    CreateChaincodeProposalRequestInput: {
+      /** @description Chaincode name on the channel */
+      name: string;
+      /** @description The Fabric network (channel) */
+      network_id: number;
+      /** @description Channel name; must match the network's when given */
+      channel_name?: string;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence (committed sequence + 1) */
+      sequence: number;
+      /** @description Signature-policy DSL or channel policy path; empty for the channel default */
+      endorsement_policy?: string;
+      /** @description Image to run (needs a Docker engine) */
+      docker_image?: string;
+      /** @description host:port of this console's chaincode server (default: a free local port) */
+      chaincode_address?: string;
+      /** @description The chaincode's Init must be invoked first */
+      init_required?: boolean;
+      /** @description Propose this existing local definition (its source is what recipients receive) */
+      definition_id?: number;
+    };
+    CronPreview: {
+      valid: boolean;
+      nextExecutions: string[];
+      error?: string;
+    };
+    CronPreviewInput: {
+      valid: boolean;
+      nextExecutions: string[];
+      error?: string;
+    };
+    /** @description An instant query, or a range query with start and end */
+    CustomQueryRequest: {
+      /** @description PromQL expression */
+      query: string;
+      /** @description RFC 3339 time or Unix seconds */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+    };
+    /** @description An instant query, or a range query with start and end */
+    CustomQueryRequestInput: {
+      /** @description PromQL expression */
+      query: string;
+      /** @description RFC 3339 time or Unix seconds */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+    };
+    /** @description Prometheus deployment */
+    DeployPrometheusRequest: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) where this console's Docker engine answers, service otherwise
+       * @enum {string}
+       */
+      deployment_mode?: "service" | "docker" | "";
+      /** @description Port Prometheus listens on (loopback) */
+      prometheus_port: number;
+      /** @description Version label (the installed Prometheus is what runs) */
+      prometheus_version: string;
+      /** @description Scrape interval in seconds */
+      scrape_interval: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode (host) */
+        network_mode?: string;
+      };
+    };
+    /** @description Prometheus deployment */
+    DeployPrometheusRequestInput: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) where this console's Docker engine answers, service otherwise
+       * @enum {string}
+       */
+      deployment_mode?: "service" | "docker" | "";
+      /** @description Port Prometheus listens on (loopback) */
+      prometheus_port: number;
+      /** @description Version label (the installed Prometheus is what runs) */
+      prometheus_version: string;
+      /** @description Scrape interval in seconds */
+      scrape_interval: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode (host) */
+        network_mode?: string;
+      };
+    };
+    DirectoryTreeNode: {
+      name: string;
+      /** @description Relative to the project root; empty for the root */
+      path: string;
+      isDir: boolean;
+      children?: components["schemas"]["DirectoryTreeNode"][];
+    };
+    DirectoryTreeNodeInput: {
+      name: string;
+      /** @description Relative to the project root; empty for the root */
+      path: string;
+      isDir: boolean;
+      children?: components["schemas"]["DirectoryTreeNodeInput"][];
+    };
+    ErrorResponse: {
+      /** @description Stable code: INVALID_INPUT, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, ... */
+      error: string;
+      /** @description What went wrong, starting with the field it concerns */
+      message: string;
+      /** @description Per-field problems for validation errors; for 403, the permission, the roles that hold it (requiredRoles), the caller's role and whether it is the demo visitor */
+      details?: unknown;
+      /** @description The request id (also in the X-Request-Id header) */
+      requestId: string;
+    };
+    ExternalBesuNode: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description enode URL (for bootnodes) */
+      enodeUrl: string;
+      /** @description JSON-RPC URL */
+      rpcUrl: string;
+      /** @description Advertised P2P host */
+      p2pHost: string;
+      /** @description P2P port */
+      p2pPort: number;
+      /** @description Whether the node serves metrics */
+      metricsEnabled: boolean;
+      /** @description Metrics port */
+      metricsPort: number;
+      /** @description Besu version */
+      version: string;
+    };
+    ExternalBesuNodeInput: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description enode URL (for bootnodes) */
+      enodeUrl: string;
+      /** @description JSON-RPC URL */
+      rpcUrl: string;
+      /** @description Advertised P2P host */
+      p2pHost: string;
+      /** @description P2P port */
+      p2pPort: number;
+      /** @description Whether the node serves metrics */
+      metricsEnabled: boolean;
+      /** @description Metrics port */
+      metricsPort: number;
+      /** @description Besu version */
+      version: string;
+    };
+    ExternalFabricOrderer: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description MSP id of its organization */
+      mspId: string;
+      /** @description host:port other nodes and clients dial */
+      externalEndpoint: string;
+      /** @description The node's signing certificate (PEM) */
+      signCertificate: string;
+      /** @description The node's TLS certificate (PEM) */
+      tlsCertificate: string;
+      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
+      tlsCaCertificate: string;
+      /** @description Fabric version */
+      version: string;
+    };
+    ExternalFabricOrdererInput: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description MSP id of its organization */
+      mspId: string;
+      /** @description host:port other nodes and clients dial */
+      externalEndpoint: string;
+      /** @description The node's signing certificate (PEM) */
+      signCertificate: string;
+      /** @description The node's TLS certificate (PEM) */
+      tlsCertificate: string;
+      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
+      tlsCaCertificate: string;
+      /** @description Fabric version */
+      version: string;
+    };
+    ExternalFabricPeer: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description MSP id of its organization */
+      mspId: string;
+      /** @description host:port other nodes and clients dial */
+      externalEndpoint: string;
+      /** @description The node's signing certificate (PEM) */
+      signCertificate: string;
+      /** @description The node's TLS certificate (PEM) */
+      tlsCertificate: string;
+      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
+      tlsCaCertificate: string;
+      /** @description Fabric version */
+      version: string;
+    };
+    ExternalFabricPeerInput: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description Node name */
+      name: string;
+      /** @description MSP id of its organization */
+      mspId: string;
+      /** @description host:port other nodes and clients dial */
+      externalEndpoint: string;
+      /** @description The node's signing certificate (PEM) */
+      signCertificate: string;
+      /** @description The node's TLS certificate (PEM) */
+      tlsCertificate: string;
+      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
+      tlsCaCertificate: string;
+      /** @description Fabric version */
+      version: string;
+    };
+    ExternalNodesResponse: {
+      /** @description External Fabric peers */
+      fabric_peers: components["schemas"]["ExternalFabricPeer"][];
+      /** @description External Fabric orderers */
+      fabric_orderers: components["schemas"]["ExternalFabricOrderer"][];
+      /** @description External Besu nodes */
+      besu_nodes: components["schemas"]["ExternalBesuNode"][];
+    };
+    ExternalNodesResponseInput: {
+      /** @description External Fabric peers */
+      fabric_peers: components["schemas"]["ExternalFabricPeerInput"][];
+      /** @description External Fabric orderers */
+      fabric_orderers: components["schemas"]["ExternalFabricOrdererInput"][];
+      /** @description External Besu nodes */
+      besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
+    };
+    ExternalOrganization: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description MSP id */
+      mspId: string;
+      /** @description Organization name */
+      name: string;
+      /** @description Sign CA certificate (PEM) */
+      signCertificate: string;
+      /** @description TLS CA certificate (PEM) */
+      tlsCertificate: string;
+    };
+    ExternalOrganizationInput: {
+      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
+      id: number;
+      /** @description Id of the connection it came through (GET /node/connected-peers) */
+      externalNodeId: number;
+      /** @description MSP id */
+      mspId: string;
+      /** @description Organization name */
+      name: string;
+      /** @description Sign CA certificate (PEM) */
+      signCertificate: string;
+      /** @description TLS CA certificate (PEM) */
+      tlsCertificate: string;
     };
     FabricBlock: {
       /** @description Block number */
@@ -11588,71 +9385,19 @@ export interface components {
       /** @description Decoded transactions */
       transactions: components["schemas"]["FabricTransaction"][];
     };
-    /** @description A Fabric network (channel) */
-    FabricNetwork: {
-      /** @description Network id */
-      id: number;
-      /** @description Channel name */
-      name: string;
-      /** @description Free text */
-      description: string;
-      /**
-       * @description Platform
-       * @constant
-       */
-      platform: "FABRIC";
-      /** @description From the nodes: genesis_block_created or imported (none joined yet), join_failed, partially_joined, running, degraded (a joined node is not running), stopped (no joined orderer runs) */
-      status: string;
-      /** @description The creation parameters, base64 of their JSON */
-      config: string;
-      /** @description Unused (empty) */
-      deploymentConfig: string;
-      /** @description Unused (empty) */
-      domain: string;
-      /** @description Unused (empty) */
-      exposedPorts: number[];
-      /** @description The genesis block, base64 of its protobuf */
-      genesisBlock: string;
-      /** @description The newest config block as last read by reload-block, base64 of its protobuf (empty until then) */
-      currentConfigBlock: string;
-      /** @description Unused (null) */
-      createdBy: number | null;
-      /** @description Creation time */
+    FabricBlockInput: {
+      /** @description Block number */
+      number: number;
+      /** @description Hex header hash */
+      hash: string;
+      /** @description Hex header hash of the previous block */
+      previousHash: string;
+      /** @description Hex data hash */
+      dataHash: string;
+      /** @description Timestamp of its first transaction */
       createdAt: string;
-      /** @description Last change */
-      updatedAt: string;
-    };
-    FabricNetworkNode: {
-      /** @description Membership id */
-      id: number;
-      /** @description Network id */
-      networkId: number;
-      /** @description Node id */
-      nodeId: number;
-      /**
-       * @description peer or orderer
-       * @enum {string}
-       */
-      role: "peer" | "orderer";
-      /**
-       * @description Where the node's join stands
-       * @enum {string}
-       */
-      status: "pending" | "joined" | "failed" | "unjoined";
-      /** @description Why the last join or unjoin failed */
-      error?: string;
-      /** @description The node (absent if it was deleted) */
-      node?: components["schemas"]["NodeResponse"];
-      /** @description Added */
-      createdAt: string;
-      /** @description Last status change */
-      updatedAt: string;
-    };
-    ImportNetworkResponse: {
-      /** @description What was imported */
-      message: string;
-      /** @description The new network's id */
-      networkId: number;
+      /** @description Decoded transactions */
+      transactions: components["schemas"]["FabricTransactionInput"][];
     };
     FabricChaincode: {
       /** @description Chaincode id */
@@ -11754,6 +9499,124 @@ export interface components {
       /** @description Last change */
       updated_at: string;
     };
+    FabricChaincodeDefinitionInput: {
+      /** @description Definition id */
+      id: number;
+      /** @description Chaincode id */
+      chaincode_id: number;
+      /** @description Version label */
+      version: string;
+      /** @description Definition sequence on the channel */
+      sequence: number;
+      /** @description Signature-policy DSL, channel policy path, or empty (channel default) */
+      endorsement_policy: string;
+      /** @description Image to run (needs a Docker engine) */
+      docker_image: string;
+      /** @description host:port of the chaincode server the peers dial */
+      chaincode_address: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description The chaincode's Init must be invoked first */
+      init_required: boolean;
+      /** @description Private data collections */
+      collections: {
+        /** @description Collection name */
+        name: string;
+        /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
+        policy: string;
+        /** @description Peers the data must reach at endorsement */
+        requiredPeerCount?: number;
+        /** @description Peers the data is sent to at most */
+        maxPeerCount?: number;
+        /** @description Blocks before purge; 0 = never */
+        blockToLive?: number;
+        /** @description Only member orgs' clients may read (default true) */
+        memberOnlyRead?: boolean;
+        /** @description Only member orgs' clients may write (default true) */
+        memberOnlyWrite?: boolean;
+        /** @description Collection-level endorsement policy */
+        endorsementPolicy?: {
+          signaturePolicy?: string;
+          channelConfigPolicy?: string;
+        };
+      }[];
+      /**
+       * @description Where the code comes from
+       * @enum {string}
+       */
+      source_type: "docker" | "node" | "go" | "executable" | "none";
+      /** @description Source folder or executable in the data directory */
+      source_path: string | null;
+      /** @description TLS between peer and chaincode server */
+      tls: boolean;
+      /** @description ccaas package id (label:sha256) once packaged */
+      package_id: string | null;
+      /** @description Extra environment of the chaincode server */
+      environment_variables: {
+        [key: string]: string;
+      };
+      /**
+       * @description The chaincode server's state
+       * @enum {string}
+       */
+      deploy_status: "none" | "building" | "running" | "stopped" | "error";
+      /** @description Why the last build or start failed */
+      deploy_error: string | null;
+      /**
+       * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package
+       * @enum {string}
+       */
+      origin: "console" | "adopted" | "package";
+      /** @description Last change */
+      updated_at: string;
+    };
+    FabricChaincodeEvent: {
+      id: number;
+      definition_id: number;
+      /** @description install, approve, commit, deploy, undeploy, build, crash */
+      event_type: string;
+      /** @description status, user, peer/org, error and details */
+      event_data: unknown;
+      created_at: string;
+    };
+    FabricChaincodeEventInput: {
+      id: number;
+      definition_id: number;
+      /** @description install, approve, commit, deploy, undeploy, build, crash */
+      event_type: string;
+      /** @description status, user, peer/org, error and details */
+      event_data: unknown;
+      created_at: string;
+    };
+    FabricChaincodeInput: {
+      /** @description Chaincode id */
+      id: number;
+      /** @description Chaincode name on the channel */
+      name: string;
+      /** @description The Fabric network (channel) */
+      network_id: number;
+      /** @description Channel name */
+      network_name: string;
+      /** @description FABRIC */
+      network_platform: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description Number of definitions */
+      definitions_count: number;
+      /** @description The definition with the highest sequence */
+      latest_definition: {
+        id: number;
+        version: string;
+        sequence: number;
+        /** @enum {string} */
+        deploy_status: "none" | "building" | "running" | "stopped" | "error";
+        /**
+         * @description console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package
+         * @enum {string}
+         */
+        origin: "console" | "adopted" | "package";
+      } | null;
+    };
     FabricCommittedChaincode: {
       /** @description Chaincode name */
       name: string;
@@ -11802,418 +9665,549 @@ export interface components {
       /** @description Why the definition could not be recorded */
       error?: string;
     };
-    FabricChaincodeEvent: {
-      id: number;
-      definition_id: number;
-      /** @description install, approve, commit, deploy, undeploy, build, crash */
-      event_type: string;
-      /** @description status, user, peer/org, error and details */
-      event_data: unknown;
-      created_at: string;
-    };
-    ShellSession: {
-      /** @description Session id */
-      id: string;
-      /** @description Project id */
-      projectId: number;
-      /** @description Who opened it (only they, or an admin, can see or attach to it) */
-      userId: number;
-      /** @description Their username */
-      username: string;
-      /** @description The shell program */
-      shell: string;
-      /** @description The project folder the shell starts in */
-      workingDir: string;
-      /** @description Runs inside the sandbox (bubblewrap); false only for an admin's shell with the sandbox off */
-      sandboxed: boolean;
-      /** @description Terminal width */
-      cols: number;
-      /** @description Terminal height */
-      rows: number;
-      /** @description Websockets attached now */
-      attached: number;
-      /** @description Process id of the PTY's process (group leader) on the host */
-      pid: number;
-      /** @description When it was opened (ISO-8601) */
-      createdAt: string;
-      /** @description Last input, resize or attach (ISO-8601); idle sessions end */
-      lastActivity: string;
-      /** @description active */
-      status: string;
-    };
-    ChaincodeProject: {
-      /** @description Project id */
-      id: number;
-      /** @description Project name */
+    FabricCommittedChaincodeInput: {
+      /** @description Chaincode name */
       name: string;
-      /** @description Folder and chaincode name: the name, lower-cased, with a random suffix */
-      slug: string;
-      description: string;
-      /** @description The boilerplate it started from, e.g. chaincode-typescript */
-      boilerplate: string;
-      /** @description Signature policy, e.g. OR('Org1MSP.member'); empty for the channel default */
-      endorsementPolicy: string;
-      /** @description The Fabric network (channel) it runs on */
-      networkId: number;
-      networkName: string;
-      networkPlatform: string;
-      /**
-       * @description stopped, building, running or error
-       * @enum {string}
-       */
-      status: "stopped" | "building" | "running" | "error";
-      /** @description What failed in the last build or run */
-      lastError: string | null;
-      lastStartedAt: string | null;
-      lastStoppedAt: string | null;
-      /** @description The chaincode its runs deploy (after the first start) */
-      chaincodeId: number | null;
-      /** @description Port of the running chaincode server; null when stopped */
-      containerPort: number | null;
-      createdAt: string;
-    };
-    CreateChaincodeProjectResponse: components["schemas"]["ChaincodeProject"];
-    BoilerplateConfig: {
-      id: string;
-      name: string;
-      description: string;
-      platform: string;
-      language: string;
-      command: string;
-      args: string[];
-      validateCommand: string;
-      /** @description Empty: boilerplates run as processes, not images */
-      image: string;
-      repoOwner: string;
-      repoName: string;
-      repoPath: string;
-      systemPrompt: string;
-    };
-    DirectoryTreeNode: {
-      name: string;
-      /** @description Relative to the project root; empty for the root */
-      path: string;
-      isDir: boolean;
-      children?: components["schemas"]["DirectoryTreeNode"][];
-    };
-    ProjectCommit: {
-      hash: string;
-      /** @description Parent commit; empty for the first */
-      parent: string;
-      author: string;
-      message: string;
-      timestamp: string;
-      added: string[];
-      modified: string[];
-      removed: string[];
-    };
-    Operation: {
-      /** @description Operation id (a UUID; forgotten when the console restarts) */
-      id: string;
-      /** @description What runs: project.run, backup, chaincode.build, chaincode.deploy, chaincode.install, ... */
-      kind: string;
-      /** @description The resource it works on, <type>:<id> (chaincode_project:3, backup:7, chaincode_definition:5) */
-      resource: string;
-      /** @description What the screen says it is */
-      label: string;
-      /** @description Phases in order: the planned ones and any the run entered besides */
-      phases: string[];
-      /** @description The phase running now (the last one entered once it ended) */
-      phase: string | null;
-      /** @description When the current phase started (ISO 8601) */
-      phaseStartedAt: string | null;
-      /** @description Milliseconds each finished phase took */
-      durations: {
-        [key: string]: number;
-      };
-      /** @description The step inside the phase (npm install, a node's name) */
-      detail: string | null;
-      /** @description 0-100 inside the phase, when the work reports it */
-      percent: number | null;
-      /**
-       * @description running, succeeded or failed
-       * @enum {string}
-       */
-      status: "running" | "succeeded" | "failed";
-      /** @description Why it failed */
-      error: string | null;
-      /** @description When it really started (ISO 8601): elapsed time counts from here */
-      startedAt: string;
-      /** @description When it ended (ISO 8601) */
-      finishedAt: string | null;
-      /** @description Who started it (empty for the scheduler) */
-      user: string;
-    };
-    BackupTarget: {
-      id: number;
-      name: string;
-      /**
-       * @description S3 or LOCAL
-       * @enum {string}
-       */
-      type: "S3" | "LOCAL";
-      /** @description S3 endpoint URL; empty for AWS */
-      endpoint: string;
-      region: string;
-      bucketName: string;
-      /** @description Path of the restic repository in the bucket (S3) or its directory (LOCAL) */
-      bucketPath: string;
-      accessKeyId: string;
-      /** @description '********' when set; the value is never returned */
-      secretKey: string;
-      /** @description '********'; the value is never returned */
-      resticPassword: string;
-      forcePathStyle: boolean;
-      createdAt: string;
-      updatedAt: string;
-    };
-    BackupTargetTest: {
-      ok: boolean;
-      /**
-       * @description absent: the first backup (or saving the target) initialises it
-       * @enum {string}
-       */
-      repository: "exists" | "absent";
-      message: string;
-    };
-    Backup: {
-      id: number;
-      targetId: number;
-      targetName: string;
-      scheduleId: number | null;
-      /**
-       * @description pending, running, completed or failed
-       * @enum {string}
-       */
-      status: "pending" | "running" | "completed" | "failed";
-      metadata: unknown;
-      /** @description Bytes in the snapshot */
-      sizeBytes: number | null;
-      durationMs: number | null;
-      /** @description The restic snapshot id */
-      snapshotId: string | null;
-      errorMessage: string | null;
-      /** @description After POST /backups/{id}/verify */
-      verificationStatus: ("running" | "verified" | "failed") | null;
-      verificationError: string | null;
-      verifiedAt: string | null;
-      createdBy: string | null;
-      startedAt: string | null;
-      completedAt: string | null;
-      createdAt: string;
-    };
-    BackupSchedule: {
-      id: number;
-      name: string;
-      description: string;
-      cronExpression: string;
-      targetId: number;
-      retentionDays: number;
-      enabled: boolean;
-      /** @description When it last ran; 0001-01-01T00:00:00Z (Go's zero time) when never */
-      lastRunAt: string;
-      /** @description When it runs next; 0001-01-01T00:00:00Z when disabled */
-      nextRunAt: string;
-      createdAt: string;
-      updatedAt: string;
-    };
-    CronPreview: {
-      valid: boolean;
-      nextExecutions: string[];
+      /** @description Committed version */
+      version: string;
+      /** @description Committed sequence */
+      sequence: number;
+      /** @description Endorsement plugin the peers run (escc unless the committer chose one) */
+      endorsement_plugin: string;
+      /** @description Validation plugin (vscc unless the committer chose one) */
+      validation_plugin: string;
+      /** @description Signature-policy DSL, or the channel policy it references */
+      endorsement_policy: string;
+      /** @description Init must be invoked first */
+      init_required: boolean;
+      /** @description Private data collections */
+      collections: {
+        /** @description Collection name */
+        name: string;
+        /** @description Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member') */
+        policy: string;
+        /** @description Peers the data must reach at endorsement */
+        requiredPeerCount?: number;
+        /** @description Peers the data is sent to at most */
+        maxPeerCount?: number;
+        /** @description Blocks before purge; 0 = never */
+        blockToLive?: number;
+        /** @description Only member orgs' clients may read (default true) */
+        memberOnlyRead?: boolean;
+        /** @description Only member orgs' clients may write (default true) */
+        memberOnlyWrite?: boolean;
+        /** @description Collection-level endorsement policy */
+        endorsementPolicy?: {
+          signaturePolicy?: string;
+          channelConfigPolicy?: string;
+        };
+      }[];
+      /** @description This console's chaincode record (null: it could not be made) */
+      chaincode_id: number | null;
+      /** @description This console's definition at the committed sequence (null: it could not be made) */
+      definition_id: number | null;
+      /** @description Who made that definition: console, or adopted (committed outside this console) */
+      origin: ("console" | "adopted" | "package") | null;
+      /** @description This call recorded the definition: the console had no definition at that sequence before */
+      adopted_now: boolean;
+      /** @description Why the definition could not be recorded */
       error?: string;
     };
-    BackupRecoveryStatus: {
-      /** @description Whether a recovery key exists; backups fail until an admin makes one */
-      configured: boolean;
-      /** @description First 16 hex characters of the key's SHA-256, to tell keys apart */
-      fingerprint: string | null;
-      createdAt: string | null;
-      /** @description The admin who made it */
-      createdBy: string | null;
-      /** @description False when the console runs with another master key than the wrapped one: make a new recovery key */
-      matchesMasterKey: boolean;
-    };
-    BackupRecoveryKey: {
-      /** @description The recovery key, shown this once: the console keeps only its hash. A restore needs it */
-      recoveryKey: string;
-      fingerprint: string;
+    /** @description A Fabric network (channel) */
+    FabricNetwork: {
+      /** @description Network id */
+      id: number;
+      /** @description Channel name */
+      name: string;
+      /** @description Free text */
+      description: string;
+      /**
+       * @description Platform
+       * @constant
+       */
+      platform: "FABRIC";
+      /** @description From the nodes: genesis_block_created or imported (none joined yet), join_failed, partially_joined, running, degraded (a joined node is not running), stopped (no joined orderer runs) */
+      status: string;
+      /** @description The creation parameters, base64 of their JSON */
+      config: string;
+      /** @description Unused (empty) */
+      deploymentConfig: string;
+      /** @description Unused (empty) */
+      domain: string;
+      /** @description Unused (empty) */
+      exposedPorts: number[];
+      /** @description The genesis block, base64 of its protobuf */
+      genesisBlock: string;
+      /** @description The newest config block as last read by reload-block, base64 of its protobuf (empty until then) */
+      currentConfigBlock: string;
+      /** @description Unused (null) */
+      createdBy: number | null;
+      /** @description Creation time */
       createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
     };
-    /** @description A custom scrape job */
-    AddJobRequest: {
-      /** @description Job name, unique among all the scrape jobs (nodes' slugs and plugins' jobs included) */
-      job_name: string;
-      /** @description Endpoints to scrape, host:port each (at least one) */
-      targets: string[] | null;
-      /** @description Path of the metrics endpoint (empty: /metrics) */
-      metrics_path?: string | null;
-      /** @description A Prometheus duration such as 15s or 1m (empty: the deployment's interval) */
-      scrape_interval?: string | null;
-    };
-    /** @description A scrape job */
-    MetricsJob: {
-      /** @description Job name (the job label of its series) */
-      job_name: string;
+    /** @description A Fabric network (channel) */
+    FabricNetworkInput: {
+      /** @description Network id */
+      id: number;
+      /** @description Channel name */
+      name: string;
+      /** @description Free text */
+      description: string;
       /**
-       * @description node and plugin jobs follow the console's nodes and plugins; custom jobs are added and removed here
+       * @description Platform
+       * @constant
+       */
+      platform: "FABRIC";
+      /** @description From the nodes: genesis_block_created or imported (none joined yet), join_failed, partially_joined, running, degraded (a joined node is not running), stopped (no joined orderer runs) */
+      status: string;
+      /** @description The creation parameters, base64 of their JSON */
+      config: string;
+      /** @description Unused (empty) */
+      deploymentConfig: string;
+      /** @description Unused (empty) */
+      domain: string;
+      /** @description Unused (empty) */
+      exposedPorts: number[];
+      /** @description The genesis block, base64 of its protobuf */
+      genesisBlock: string;
+      /** @description The newest config block as last read by reload-block, base64 of its protobuf (empty until then) */
+      currentConfigBlock: string;
+      /** @description Unused (null) */
+      createdBy: number | null;
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+    };
+    FabricNetworkNode: {
+      /** @description Membership id */
+      id: number;
+      /** @description Network id */
+      networkId: number;
+      /** @description Node id */
+      nodeId: number;
+      /**
+       * @description peer or orderer
        * @enum {string}
        */
-      source: "node" | "plugin" | "custom";
-      /** @description host:port of each target */
-      targets: string[];
-      /** @description Path scraped */
-      metrics_path: string;
-      /** @description The job's own interval, or null for the deployment's */
-      scrape_interval: string | null;
-      /** @description The node it scrapes (node jobs) */
-      node_id?: number;
-      /** @description When it was added (custom jobs) */
-      created_at?: string;
-      /** @description Prometheus's view of each target; empty while Prometheus is not running or has not scraped yet */
-      health: {
-        /** @description host:port */
-        target: string;
-        /** @description up, down or unknown (Prometheus's verdict) */
-        health: string;
-        /** @description The last scrape's error, empty when it worked */
-        last_error: string;
-        /** @description When it was last scraped (RFC 3339) */
-        last_scrape: string;
+      role: "peer" | "orderer";
+      /**
+       * @description Where the node's join stands
+       * @enum {string}
+       */
+      status: "pending" | "joined" | "failed" | "unjoined";
+      /** @description Why the last join or unjoin failed */
+      error?: string;
+      /** @description The node (absent if it was deleted) */
+      node?: components["schemas"]["NodeResponse"];
+      /** @description Added */
+      createdAt: string;
+      /** @description Last status change */
+      updatedAt: string;
+    };
+    FabricNetworkNodeInput: {
+      /** @description Membership id */
+      id: number;
+      /** @description Network id */
+      networkId: number;
+      /** @description Node id */
+      nodeId: number;
+      /**
+       * @description peer or orderer
+       * @enum {string}
+       */
+      role: "peer" | "orderer";
+      /**
+       * @description Where the node's join stands
+       * @enum {string}
+       */
+      status: "pending" | "joined" | "failed" | "unjoined";
+      /** @description Why the last join or unjoin failed */
+      error?: string;
+      /** @description The node (absent if it was deleted) */
+      node?: components["schemas"]["NodeResponseInput"];
+      /** @description Added */
+      createdAt: string;
+      /** @description Last status change */
+      updatedAt: string;
+    };
+    FabricTransaction: {
+      /** @description Transaction id */
+      id: string;
+      /** @description Header type: CONFIG, ENDORSER_TRANSACTION, ... */
+      type: string;
+      /** @description Channel */
+      channelId: string;
+      /** @description Client timestamp (ISO-8601) */
+      createdAt: string;
+      /** @description MSP id of the creator */
+      creatorMspId: string;
+      /** @description VALID, MVCC_READ_CONFLICT, ... (empty when unset) */
+      validationCode: string;
+      /** @description Chaincode of the first action */
+      chaincodeId: string;
+      /** @description Chaincode version */
+      version: string;
+      /** @description Unused (empty) */
+      path: string;
+      /** @description Function and args (UTF-8, best effort) */
+      request: string[];
+      /** @description Chaincode response status and message */
+      response: string;
+      /** @description Keys read */
+      reads: {
+        /** @description Namespace */
+        chaincodeId: string;
+        /** @description Key */
+        key: string;
+        /** @description Block of the version read */
+        blockNumVersion: number;
+        /** @description Tx of the version read */
+        txNumVersion: number;
       }[];
-    };
-    /** @description Prometheus deployment */
-    DeployPrometheusRequest: {
-      /**
-       * @description How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) where this console's Docker engine answers, service otherwise
-       * @enum {string}
-       */
-      deployment_mode?: "service" | "docker" | "";
-      /** @description Port Prometheus listens on (loopback) */
-      prometheus_port: number;
-      /** @description Version label (the installed Prometheus is what runs) */
-      prometheus_version: string;
-      /** @description Scrape interval in seconds */
-      scrape_interval: number;
-      /** @description Docker settings (docker mode only) */
-      docker_config?: {
-        /** @description Docker network mode (host) */
-        network_mode?: string;
+      /** @description Keys written */
+      writes: {
+        /** @description Namespace */
+        chaincodeId: string;
+        /** @description Key */
+        key: string;
+        /** @description Value (UTF-8, or base64) */
+        value: string;
+        /** @description A delete */
+        deleted: boolean;
+      }[];
+      /** @description Chaincode event, if any */
+      event?: {
+        /** @description Event name */
+        name: string;
+        /** @description Payload */
+        value: string;
       };
     };
-    /** @description New settings for the deployed Prometheus; what is left out stays (no body: {}) */
-    RefreshPrometheusRequest: {
-      /**
-       * @description How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)
-       * @enum {string}
-       */
-      deployment_mode?: "service" | "docker" | "";
-      /** @description New port (0 or missing: unchanged); a new port restarts Prometheus */
-      prometheus_port?: number;
-      /** @description New version label (empty: unchanged) */
-      prometheus_version?: string;
-      /** @description New scrape interval in seconds (0 or missing: unchanged) */
-      scrape_interval?: number;
-      /** @description Docker settings (docker mode only) */
-      docker_config?: {
-        /** @description Docker network mode (host) */
-        network_mode?: string;
+    FabricTransactionInput: {
+      /** @description Transaction id */
+      id: string;
+      /** @description Header type: CONFIG, ENDORSER_TRANSACTION, ... */
+      type: string;
+      /** @description Channel */
+      channelId: string;
+      /** @description Client timestamp (ISO-8601) */
+      createdAt: string;
+      /** @description MSP id of the creator */
+      creatorMspId: string;
+      /** @description VALID, MVCC_READ_CONFLICT, ... (empty when unset) */
+      validationCode: string;
+      /** @description Chaincode of the first action */
+      chaincodeId: string;
+      /** @description Chaincode version */
+      version: string;
+      /** @description Unused (empty) */
+      path: string;
+      /** @description Function and args (UTF-8, best effort) */
+      request: string[];
+      /** @description Chaincode response status and message */
+      response: string;
+      /** @description Keys read */
+      reads: {
+        /** @description Namespace */
+        chaincodeId: string;
+        /** @description Key */
+        key: string;
+        /** @description Block of the version read */
+        blockNumVersion: number;
+        /** @description Tx of the version read */
+        txNumVersion: number;
+      }[];
+      /** @description Keys written */
+      writes: {
+        /** @description Namespace */
+        chaincodeId: string;
+        /** @description Key */
+        key: string;
+        /** @description Value (UTF-8, or base64) */
+        value: string;
+        /** @description A delete */
+        deleted: boolean;
+      }[];
+      /** @description Chaincode event, if any */
+      event?: {
+        /** @description Event name */
+        name: string;
+        /** @description Payload */
+        value: string;
       };
     };
-    /** @description A message */
-    MessageResponse: {
+    FederationAck: {
       /** @description What happened */
       message: string;
     };
-    /** @description Defaults for a deployment */
-    PrometheusDefaultsResponse: {
+    FederationAckInput: {
+      /** @description What happened */
+      message: string;
+    };
+    /** @description Handshake: the accepting console presents itself and the invitation nonce */
+    FederationHandshake: {
+      /** @description Nonce of the invitation being accepted */
+      invitation_nonce: string;
+      /** @description Sender's node id */
+      node_id: string;
+      /** @description Sender's raw Ed25519 public key, base64url */
+      public_key: string;
+      /** @description Sender's endpoint URL */
+      endpoint: string;
+    };
+    /** @description Handshake: the accepting console presents itself and the invitation nonce */
+    FederationHandshakeInput: {
+      /** @description Nonce of the invitation being accepted */
+      invitation_nonce: string;
+      /** @description Sender's node id */
+      node_id: string;
+      /** @description Sender's raw Ed25519 public key, base64url */
+      public_key: string;
+      /** @description Sender's endpoint URL */
+      endpoint: string;
+    };
+    FederationHandshakeResponse: {
+      /** @description The inviting console's node id */
+      node_id: string;
+    };
+    FederationHandshakeResponseInput: {
+      /** @description The inviting console's node id */
+      node_id: string;
+    };
+    /** @description This console's federation identity */
+    FederationIdentity: {
+      /** @description This console's node id: cl- and the first 32 hex characters of SHA-256 of its key */
+      node_id: string;
+      /** @description This console's Ed25519 public key (raw 32 bytes, base64url) */
+      public_key: string;
+      /** @description The URL other consoles reach this one at (settings federationEndpoint, else CHAINLAUNCH_PUBLIC_URL) */
+      endpoint: string | null;
+    };
+    /** @description This console's federation identity */
+    FederationIdentityInput: {
+      /** @description This console's node id: cl- and the first 32 hex characters of SHA-256 of its key */
+      node_id: string;
+      /** @description This console's Ed25519 public key (raw 32 bytes, base64url) */
+      public_key: string;
+      /** @description The URL other consoles reach this one at (settings federationEndpoint, else CHAINLAUNCH_PUBLIC_URL) */
+      endpoint: string | null;
+    };
+    /** @description This console's organizations and nodes, public material only */
+    FederationInventory: {
+      /** @description Fabric organizations */
+      organizations: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description Name */
+        name: string;
+        /** @description Sign CA certificate */
+        signCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCertificate: string;
+      }[];
+      /** @description Fabric peers */
+      fabric_peers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Fabric orderers */
+      fabric_orderers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Besu nodes */
+      besu_nodes: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description JSON-RPC URL */
+        rpcUrl: string;
+        /** @description Advertised P2P host */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description Whether it serves metrics */
+        metricsEnabled: boolean;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Besu version */
+        version: string;
+      }[];
+    };
+    /** @description This console's organizations and nodes, public material only */
+    FederationInventoryInput: {
+      /** @description Fabric organizations */
+      organizations: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description Name */
+        name: string;
+        /** @description Sign CA certificate */
+        signCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCertificate: string;
+      }[];
+      /** @description Fabric peers */
+      fabric_peers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Fabric orderers */
+      fabric_orderers: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description MSP id */
+        mspId: string;
+        /** @description host:port other nodes dial */
+        externalEndpoint: string;
+        /** @description Signing certificate */
+        signCertificate: string;
+        /** @description TLS certificate */
+        tlsCertificate: string;
+        /** @description TLS CA certificate */
+        tlsCaCertificate: string;
+        /** @description Fabric version */
+        version: string;
+      }[];
+      /** @description Besu nodes */
+      besu_nodes: {
+        /** @description Id on the serving console */
+        id: number;
+        /** @description Node name */
+        name: string;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description JSON-RPC URL */
+        rpcUrl: string;
+        /** @description Advertised P2P host */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description Whether it serves metrics */
+        metricsEnabled: boolean;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Besu version */
+        version: string;
+      }[];
+    };
+    /** @description A public key shared by another console */
+    FederationKeyShare: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The key's id on the sending console */
+      keyId: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      keySize: number | null;
       /**
-       * @description How Prometheus runs: service (a supervised process) or docker
-       * @enum {string}
+       * @description Encoding of publicKey
+       * @constant
        */
-      deployment_mode: "service" | "docker";
-      /** @description First free port from 9090 */
-      prometheus_port: number;
-      /** @description Version of the installed Prometheus */
-      prometheus_version: string;
-      /** @description Default scrape interval, seconds */
-      scrape_interval: number;
-      /** @description Free ports from 9090 */
-      available_ports: number[];
-      /** @description Docker settings (docker mode is not available yet) */
-      docker_config: {
-        /** @description Docker network mode */
-        network_mode: string;
+      format: "PEM";
+      /** @description SubjectPublicKeyInfo PEM (never private material) */
+      publicKey: string;
+      /** @description EIP-55 address of a secp256k1 key */
+      ethereumAddress?: string | null;
+      /** @description When the share expires (ISO-8601) */
+      expiresAt?: string | null;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
       };
-      /** @description Whether a prometheus binary was found (PATH or CHAINLAUNCH_PROMETHEUS_BIN) */
-      binary_found: boolean;
     };
-    /** @description Prometheus status */
-    PrometheusStatus: {
-      /** @description not_deployed, starting, running, error, stopped */
-      status: string;
-      /** @description The prometheus_version it was deployed with (a label) */
-      version?: string;
-      /** @description The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds */
-      binary_version?: string;
-      /** @description Port */
-      port?: number;
-      /** @description Scrape interval as Go's time.Duration (nanoseconds) */
-      scrape_interval?: number;
-      /** @description Scrape interval, seconds */
-      scrape_interval_seconds?: number;
-      /** @description service or docker */
-      deployment_mode?: string;
-      /** @description Docker network mode (docker deployments only) */
-      network_mode?: string;
-      /** @description When it started */
-      started_at?: string;
-      /** @description Why it is not running */
-      error?: string;
-      /** @description Scrape jobs in the configuration (nodes, plugins, custom jobs) */
-      targets?: number;
-    };
-    /** @description An instant query, or a range query with start and end */
-    CustomQueryRequest: {
-      /** @description PromQL expression */
-      query: string;
-      /** @description RFC 3339 time or Unix seconds */
-      start?: string;
-      /** @description RFC 3339 time or Unix seconds */
-      end?: string;
-      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
-      step?: string;
-    };
-    /** @description A query result */
-    QueryResult: {
-      /** @description success or error */
-      status: string;
-      /** @description Prometheus's data: resultType and result */
-      data?: unknown;
-      /** @description Error message */
-      error?: string;
-      /** @description Prometheus's warnings */
-      warnings?: string[];
-    };
-    /** @description Label values */
-    LabelValuesResponse: {
-      /** @description success */
-      status: string;
-      /** @description Label values */
-      data: string[];
-    };
-    /** @description Grant or withdraw metrics federation for a connected console */
-    MetricsFederationRequest: {
-      /** @description Node id of the connected console */
-      peer_node_id: string;
+    /** @description A public key shared by another console */
+    FederationKeyShareInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The key's id on the sending console */
+      keyId: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      keySize: number | null;
       /**
-       * @description true grants that console read access to this console's node metrics; false withdraws it
-       * @default false
+       * @description Encoding of publicKey
+       * @constant
        */
-      metrics_federation: boolean;
-    };
-    /** @description A map of strings, as upstream answers: message says what changed */
-    MetricsFederationResponse: {
-      [key: string]: string;
+      format: "PEM";
+      /** @description SubjectPublicKeyInfo PEM (never private material) */
+      publicKey: string;
+      /** @description EIP-55 address of a secp256k1 key */
+      ethereumAddress?: string | null;
+      /** @description When the share expires (ISO-8601) */
+      expiresAt?: string | null;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
     };
     /** @description Label values request between consoles */
     FederationLabelValuesRequest: {
@@ -12222,31 +10216,138 @@ export interface components {
       /** @description Series selectors narrowing the series */
       match: string[];
     };
-    /** @description One filter */
-    MetricFilter: {
-      /** @description A label name (job, instance, __name__, ...) or "value" (the sample value) */
-      property: string;
-      /** @description One of eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, gt, lt, gte, lte, in, not_in; gt, lt, gte and lte compare the sample value */
-      operator: string;
-      /** @description The value to compare with; a list (or a|b) for in and not_in */
-      value: string | number | boolean | (string | number)[];
+    /** @description Label values request between consoles */
+    FederationLabelValuesRequestInput: {
+      /** @description Label name */
+      label: string;
+      /** @description Series selectors narrowing the series */
+      match: string[];
     };
-    /** @description A filtered query: instant, or range with start and end */
-    FilteredQueryRequest: {
-      /** @description Base PromQL (empty or missing: every series in scope) */
-      query?: string;
-      /** @description Filters, all of which must hold */
-      filters?: components["schemas"]["MetricFilter"][];
-      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
-      start?: string;
-      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
-      end?: string;
-      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
-      step?: string;
-      /** @description Series per page (0 or missing: 100, at most 1000) */
-      limit?: number;
-      /** @description Series to skip */
-      offset?: number;
+    FederationMessageResponse: {
+      /** @description What happened */
+      message: string;
+    };
+    FederationMessageResponseInput: {
+      /** @description What happened */
+      message: string;
+    };
+    /** @description A network shared by another console */
+    FederationNetworkShare: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Network name (Fabric: the channel name) */
+      name: string;
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Besu: the chain id the genesis must carry */
+      chainId?: number;
+      /** @description Fabric: the channel's orderer organizations */
+      orderers?: {
+        /** @description Orderer organization's MSP id */
+        mspId: string;
+        /** @description The organization's orderer endpoints */
+        endpoints: string[];
+        /** @description TLS CA certificates to trust the endpoints with */
+        tlsCaCerts: string[];
+      }[];
+      /** @description Besu: enode URLs of the network's nodes on the sending console */
+      bootnodes?: string[];
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** @description A network shared by another console */
+    FederationNetworkShareInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Network name (Fabric: the channel name) */
+      name: string;
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Besu: the chain id the genesis must carry */
+      chainId?: number;
+      /** @description Fabric: the channel's orderer organizations */
+      orderers?: {
+        /** @description Orderer organization's MSP id */
+        mspId: string;
+        /** @description The organization's orderer endpoints */
+        endpoints: string[];
+        /** @description TLS CA certificates to trust the endpoints with */
+        tlsCaCerts: string[];
+      }[];
+      /** @description Besu: enode URLs of the network's nodes on the sending console */
+      bootnodes?: string[];
+      /** @description The user who shared it on the sending console */
+      sharedBy: string | null;
+      /** @description Free-form labels the sender attached (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    FederationPing: {
+      /** @description The answering console's node id */
+      node_id: string;
+      /** @description Its clock (ISO-8601) */
+      time: string;
+      /** @description Whether the answering console grants the pinging one metrics federation */
+      metrics_federation?: boolean;
+    };
+    FederationPingInput: {
+      /** @description The answering console's node id */
+      node_id: string;
+      /** @description Its clock (ISO-8601) */
+      time: string;
+      /** @description Whether the answering console grants the pinging one metrics federation */
+      metrics_federation?: boolean;
+    };
+    /** @description A recipient tells the sender it accepted or rejected a network share */
+    FederationShareAnswer: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /**
+       * @description What the recipient did with the share
+       * @enum {string}
+       */
+      status: "accepted" | "rejected";
+    };
+    /** @description A recipient tells the sender it accepted or rejected a network share */
+    FederationShareAnswerInput: {
+      /** @description The sender's share id (UUID) */
+      shareId: string;
+      /**
+       * @description What the recipient did with the share
+       * @enum {string}
+       */
+      status: "accepted" | "rejected";
+    };
+    FederationShareReceipt: {
+      /** @description The receiver's own id of the share */
+      shareId: string;
+      /** @description pending for networks, active for keys */
+      status: string;
+    };
+    FederationShareReceiptInput: {
+      /** @description The receiver's own id of the share */
+      shareId: string;
+      /** @description pending for networks, active for keys */
+      status: string;
     };
     /** @description A filtered, paginated answer */
     FilteredMetricsResponse: {
@@ -12277,483 +10378,80 @@ export interface components {
         total: number;
       };
     };
-    PluginPort: {
-      /** @description Port on the host */
-      hostPort: string;
-      /** @description Port in the container (the same as hostPort for processes) */
-      containerPort: string;
-      /** @description tcp or udp */
-      protocol: string;
-    };
-    PluginDeploymentStatus: {
-      /**
-       * @description not-deployed, deploying, running, stopping, stopped or error
-       * @enum {string}
-       */
-      status:
-        | "not-deployed"
-        | "deploying"
-        | "running"
-        | "stopping"
-        | "stopped"
-        | "error";
-      /** @description The values of the last deploy, as given */
-      parameters?: {
-        [key: string]: unknown;
-      };
-      /** @description Compose project name (the plugin name) */
-      projectName: string;
-      /** @description The plugin's services */
-      services: {
-        /** @description Service (process or compose service) name */
-        name: string;
-        /** @description The image (compose) or the command (process) */
-        image: string;
-        /** @description running, starting, stopped, error, … */
-        status: string;
-        /** @description When it started */
-        createdAt: string;
-        /** @description Published ports */
-        ports: components["schemas"]["PluginPort"][];
+    /** @description A filtered, paginated answer */
+    FilteredMetricsResponseInput: {
+      /** @description success */
+      status: string;
+      /** @description Prometheus's data (resultType and this page of result), or a page of series */
+      data: unknown;
+      /** @description The filters as applied */
+      applied_filters: {
+        /** @description Label or value */
+        property: string;
+        /** @description Operator */
+        operator: string;
+        /** @description Value */
+        value: unknown;
       }[];
-      /** @description When the current deployment started */
-      startedAt?: string;
-      /** @description When it was last stopped */
-      stoppedAt?: string;
-      /** @description Why the last deploy or run failed */
-      error?: string;
-    };
-    Plugin: {
-      /** @description dev.chainlaunch/v1 */
-      apiVersion: string;
-      /** @description Plugin */
-      kind: string;
-      /** @description Metadata */
+      /** @description query (the PromQL sent, before scoping), scope, result_type, warnings */
       metadata: {
-        /** @description Plugin name */
-        name: string;
-        /** @description Version */
-        version?: string;
-        /** @description Description */
-        description?: string;
-        /** @description Author */
-        author?: string;
-        /** @description Tags */
-        tags?: string[];
-        /** @description Source repository */
-        repository?: string;
-        /** @description License */
-        license?: string;
-      };
-      /** @description Spec */
-      spec: {
-        /** @description JSON Schema of the deploy parameters */
-        parameters: {
-          /** @description JSON Schema dialect */
-          $schema?: string;
-          /** @description object */
-          type?: string;
-          /** @description Parameters */
-          properties?: {
-            [key: string]: {
-              /** @description JSON Schema type */
-              type?: string | string[];
-              /** @description What the parameter is */
-              description?: string;
-              /** @description Default value */
-              default?: unknown;
-              /** @description Allowed values */
-              enum?: unknown[];
-              /**
-               * @description Console resource the value names
-               * @enum {string}
-               */
-              "x-source"?:
-                | "fabric-peer"
-                | "fabric-key"
-                | "key"
-                | "fabric-org"
-                | "fabric-network"
-                | "besu-node";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-          /** @description Required parameters */
-          required?: string[];
-        } & {
-          [key: string]: unknown;
-        };
-        /** @description Processes run by the console (product addition) */
-        processes?: ({
-          /** @description Service name */
-          name: string;
-        } & {
-          [key: string]: unknown;
-        })[];
-        /** @description Docker Compose form (needs Docker) */
-        dockerCompose?: {
-          /** @description docker-compose.yml template */
-          contents: string;
-        };
-        /** @description Documentation */
-        documentation?: {
-          /** @description README (Markdown) */
-          readme?: string;
-          /** @description Examples */
-          examples?: {
-            [key: string]: unknown;
-          }[];
-          /** @description Troubleshooting */
-          troubleshooting?: {
-            [key: string]: unknown;
-          }[];
-        } & {
-          [key: string]: unknown;
-        };
-        /** @description Metrics (upstream's, stored as given) */
-        metrics?: {
-          /** @description Metrics endpoints of the plugin's services */
-          endpoints?: {
-            [key: string]: unknown;
-          }[];
-          /** @description Dashboards */
-          dashboard?: {
-            [key: string]: unknown;
-          }[];
-        } & {
-          [key: string]: unknown;
-        };
-      };
-      /** @description Deployment status */
-      deploymentStatus: components["schemas"]["PluginDeploymentStatus"];
-      /** @description The YAML as saved (on GET /plugins/{name}) */
-      yaml?: string;
-    };
-    PluginServiceStatus: {
-      /** @description Service name */
-      name: string;
-      /** @description Image (compose) or command (process) */
-      image: string;
-      /** @description running, starting, stopped, error, not-deployed */
-      state: string;
-      /** @description Whether it runs */
-      running: boolean;
-      /** @description healthy, unhealthy, starting, or empty without a health check */
-      health: string;
-      /** @description Ports */
-      ports: string[];
-      /** @description Last error */
-      last_error: string;
-      /** @description When it started */
-      started_at: string;
-      /** @description When it was created */
-      created_at: string;
-      /** @description Process ids (processes) or container ids (compose) */
-      containers: string[];
-      /** @description command, args, working_dir */
-      config: {
         [key: string]: unknown;
       };
-      /** @description Environment (secret-looking values masked) */
-      environment: {
-        [key: string]: string;
+      /** @description Where this page is */
+      pagination: {
+        /** @description Series per page */
+        limit: number;
+        /** @description Series skipped */
+        offset: number;
+        /** @description Series in the whole answer */
+        total: number;
       };
-      /** @description Services it depends on */
-      depends_on: string[];
-      /** @description Mounted files */
-      volumes: string[];
     };
-    PrepareConfigUpdateRequest: {
-      /** @description The Fabric network (channel) to change */
-      network_id: number;
-      /** @description Free-form kind of change, e.g. add_org */
-      proposal_type: string;
-      /** @description The same operations as POST /networks/fabric/{id}/update-config */
-      operations: (
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_org";
-            payload:
-              | {
-                  /** @description MSP id */
-                  msp_id: string;
-                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-                  root_certs: string[];
-                  /** @description TLS root CA certificates (PEM) */
-                  tls_root_certs: string[];
-                }
-              | {
-                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
-                  external_organization_id: number;
-                };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_orderer_org";
-            payload:
-              | {
-                  /** @description MSP id */
-                  msp_id: string;
-                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-                  root_certs: string[];
-                  /** @description TLS root CA certificates (PEM) */
-                  tls_root_certs: string[];
-                  /** @description host:port */
-                  orderer_endpoints: string[];
-                }
-              | {
-                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
-                  external_organization_id: number;
-                  /** @description host:port */
-                  orderer_endpoints?: string[];
-                };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_org";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_org_msp";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-              root_certs: string[];
-              /** @description TLS root CA certificates (PEM) */
-              tls_root_certs: string[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_orderer_org";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_orderer_org_msp";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
-              root_certs: string[];
-              /** @description TLS root CA certificates (PEM) */
-              tls_root_certs: string[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "set_anchor_peers";
-            payload: {
-              /** @description MSP id */
-              msp_id: string;
-              /** @description Anchor peers (empty removes them) */
-              anchor_peers: {
-                /** @description Host */
-                host: string;
-                /** @description Port */
-                port: number;
-              }[];
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "add_consenter";
-            payload: {
-              /** @description Host */
-              host: string;
-              /** @description Port */
-              port: number;
-              /** @description Client TLS cert */
-              client_tls_cert: string;
-              /** @description Server TLS cert */
-              server_tls_cert: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "remove_consenter";
-            payload: {
-              /** @description Host */
-              host: string;
-              /** @description Port */
-              port: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_consenter";
-            payload: {
-              /** @description Current host */
-              host: string;
-              /** @description Current port */
-              port: number;
-              /** @description New host */
-              new_host: string;
-              /** @description New port */
-              new_port: number;
-              /** @description Client TLS cert */
-              client_tls_cert: string;
-              /** @description Server TLS cert */
-              server_tls_cert: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_etcd_raft_options";
-            payload: {
-              /** @description Tick interval */
-              tick_interval?: string;
-              /** @description Election tick */
-              election_tick?: number;
-              /** @description Heartbeat tick */
-              heartbeat_tick?: number;
-              /** @description Max inflight blocks */
-              max_inflight_blocks?: number;
-              /** @description Snapshot interval (bytes) */
-              snapshot_interval_size?: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_batch_size";
-            payload: {
-              /** @description Messages per block */
-              max_message_count?: number;
-              /** @description Absolute max bytes */
-              absolute_max_bytes?: number;
-              /** @description Preferred max bytes */
-              preferred_max_bytes?: number;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_batch_timeout";
-            payload: {
-              /** @description Batch timeout, e.g. 2s */
-              timeout: string;
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_application_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_orderer_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-        | {
-            /**
-             * @description Operation
-             * @constant
-             */
-            type: "update_channel_policy";
-            payload: {
-              /** @description Policy name */
-              policy_name: string;
-              policy: {
-                /**
-                 * @description Signature or ImplicitMeta
-                 * @enum {string}
-                 */
-                type: "Signature" | "ImplicitMeta";
-                /** @description Policy rule */
-                rule: string;
-              };
-            };
-          }
-      )[];
+    /** @description A filtered query: instant, or range with start and end */
+    FilteredQueryRequest: {
+      /** @description Base PromQL (empty or missing: every series in scope) */
+      query?: string;
+      /** @description Filters, all of which must hold */
+      filters?: components["schemas"]["MetricFilter"][];
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+      /** @description Series per page (0 or missing: 100, at most 1000) */
+      limit?: number;
+      /** @description Series to skip */
+      offset?: number;
     };
-    GovernanceSignatureResponse: {
-      /** @description Signature id */
-      id: number;
-      /** @description Proposal id */
-      proposal_id: string;
-      /** @description The signing organization's MSP id */
-      msp_id: string;
-      /** @description When it was signed (or received) */
-      signed_at: string;
-      /** @description The user who signed here, or the node id of the console it came from */
-      signed_by: string;
+    /** @description A filtered query: instant, or range with start and end */
+    FilteredQueryRequestInput: {
+      /** @description Base PromQL (empty or missing: every series in scope) */
+      query?: string;
+      /** @description Filters, all of which must hold */
+      filters?: components["schemas"]["MetricFilterInput"][];
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      start?: string;
+      /** @description RFC 3339 time or Unix seconds (Go's zero time: none) */
+      end?: string;
+      /** @description Step: a duration such as 15s, 1m, 1h, or seconds */
+      step?: string;
+      /** @description Series per page (0 or missing: 100, at most 1000) */
+      limit?: number;
+      /** @description Series to skip */
+      offset?: number;
+    };
+    GetKeysSharedWithMeResponse: {
+      /** @description Keys received, newest first */
+      keys: components["schemas"]["SharedKeyInfo"][];
+      /** @description How many match the filters */
+      total: number;
+    };
+    GetKeysSharedWithMeResponseInput: {
+      /** @description Keys received, newest first */
+      keys: components["schemas"]["SharedKeyInfoInput"][];
+      /** @description How many match the filters */
+      total: number;
     };
     GovernanceConfigChange: {
       /**
@@ -12767,6 +10465,43 @@ export interface components {
       before?: string;
       /** @description The element after the update, shortened (added and changed) */
       after?: string;
+    };
+    GovernanceConfigChangeInput: {
+      /**
+       * @description added, removed or changed
+       * @enum {string}
+       */
+      kind: "added" | "removed" | "changed";
+      /** @description The element's path in the decoded config, e.g. channel_group.groups.Application.groups.Org2MSP */
+      path: string;
+      /** @description The element before the update, shortened (removed and changed) */
+      before?: string;
+      /** @description The element after the update, shortened (added and changed) */
+      after?: string;
+    };
+    GovernanceEvent: {
+      /** @description Event id */
+      id: string;
+      /** @description Proposal id */
+      proposal_id: string;
+      /** @description proposal_created, signature_added, proposal_shared, proposal_submitted, ... */
+      event_type: string;
+      /** @description JSON details */
+      data: string;
+      /** @description When */
+      created_at: string;
+    };
+    GovernanceEventInput: {
+      /** @description Event id */
+      id: string;
+      /** @description Proposal id */
+      proposal_id: string;
+      /** @description proposal_created, signature_added, proposal_shared, proposal_submitted, ... */
+      event_type: string;
+      /** @description JSON details */
+      data: string;
+      /** @description When */
+      created_at: string;
     };
     GovernanceProposalResponse: {
       /** @description Proposal id */
@@ -13079,609 +10814,371 @@ export interface components {
         summary: string;
       };
     };
-    GovernanceEvent: {
-      /** @description Event id */
+    GovernanceProposalResponseInput: {
+      /** @description Proposal id */
       id: string;
+      /** @description The local Fabric network; 0 when this console has none for the channel */
+      network_id: number;
+      /** @description Channel */
+      channel_name: string;
+      /** @description Kind of change */
+      proposal_type: string;
+      /**
+       * @description pending, stale (recompute it) or submitted
+       * @enum {string}
+       */
+      status: "pending" | "stale" | "submitted";
+      /** @description The operations */
+      operations: (
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+              /** @description host:port */
+              orderer_endpoints: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "set_anchor_peers";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Anchor peers (empty removes them) */
+              anchor_peers: {
+                /** @description Host */
+                host: string;
+                /** @description Port */
+                port: number;
+              }[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_consenter";
+            payload: {
+              /** @description Current host */
+              host: string;
+              /** @description Current port */
+              port: number;
+              /** @description New host */
+              new_host: string;
+              /** @description New port */
+              new_port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_etcd_raft_options";
+            payload: {
+              /** @description Tick interval */
+              tick_interval?: string;
+              /** @description Election tick */
+              election_tick?: number;
+              /** @description Heartbeat tick */
+              heartbeat_tick?: number;
+              /** @description Max inflight blocks */
+              max_inflight_blocks?: number;
+              /** @description Snapshot interval (bytes) */
+              snapshot_interval_size?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_size";
+            payload: {
+              /** @description Messages per block */
+              max_message_count?: number;
+              /** @description Absolute max bytes */
+              absolute_max_bytes?: number;
+              /** @description Preferred max bytes */
+              preferred_max_bytes?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_timeout";
+            payload: {
+              /** @description Batch timeout, e.g. 2s */
+              timeout: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_application_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_channel_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+      )[];
+      /** @description The read/write-set delta (ConfigUpdate) as JSON */
+      preview_json: string;
+      /** @description One line per change: '+ path' added, '- path' removed, '~ path: before -> after' changed */
+      diff: string[];
+      /** @description What the update changes, element by element (the same as diff) */
+      changes: components["schemas"]["GovernanceConfigChangeInput"][];
+      /** @description The channel config sequence the update was computed against */
+      config_sequence: number;
+      /** @description The channel config changed since; it can't be submitted until recomputed */
+      stale: boolean;
+      /** @description Node id of the console that proposed it; empty when proposed here */
+      origin_node_id: string;
+      /** @description Submitted: the config update's transaction id */
+      tx_id: string;
+      /** @description Created */
+      created_at: string;
+      /** @description Who proposed it */
+      created_by: string;
+      /** @description Signatures collected */
+      signatures: components["schemas"]["GovernanceSignatureResponseInput"][];
+      /** @description Whether the channel's modification policy is met by the stored signatures */
+      policy: {
+        /** @description The mod_policies the update must meet, e.g. /Channel/Application/Admins: MAJORITY Admins */
+        rule: string;
+        /** @description How many orgs must sign (the strictest policy) */
+        required: number;
+        /** @description MSP ids that signed and count toward it */
+        signed: string[];
+        /** @description MSP ids whose signatures are still missing */
+        missing: string[];
+        /** @description Whether the signatures meet every policy, so it can be submitted */
+        satisfied: boolean;
+        /** @description e.g. '2 of 3 orgs signed' */
+        summary: string;
+      };
+    };
+    GovernanceSignatureResponse: {
+      /** @description Signature id */
+      id: number;
       /** @description Proposal id */
       proposal_id: string;
-      /** @description proposal_created, signature_added, proposal_shared, proposal_submitted, ... */
-      event_type: string;
-      /** @description JSON details */
-      data: string;
-      /** @description When */
-      created_at: string;
+      /** @description The signing organization's MSP id */
+      msp_id: string;
+      /** @description When it was signed (or received) */
+      signed_at: string;
+      /** @description The user who signed here, or the node id of the console it came from */
+      signed_by: string;
     };
-    CreateChaincodeProposalRequest: {
-      /** @description Chaincode name on the channel */
-      name: string;
-      /** @description The Fabric network (channel) */
-      network_id: number;
-      /** @description Channel name; must match the network's when given */
-      channel_name?: string;
-      /** @description Version label */
-      version: string;
-      /** @description Definition sequence (committed sequence + 1) */
-      sequence: number;
-      /** @description Signature-policy DSL or channel policy path; empty for the channel default */
-      endorsement_policy?: string;
-      /** @description Image to run (needs a Docker engine) */
-      docker_image?: string;
-      /** @description host:port of this console's chaincode server (default: a free local port) */
-      chaincode_address?: string;
-      /** @description The chaincode's Init must be invoked first */
-      init_required?: boolean;
-      /** @description Propose this existing local definition (its source is what recipients receive) */
-      definition_id?: number;
-    };
-    ChaincodeProposal: {
-      /** @description DB PK */
+    GovernanceSignatureResponseInput: {
+      /** @description Signature id */
       id: number;
-      /** @description Unique slug, the same on every console the proposal reached */
-      chaincodeDefId: string;
-      /** @description Chaincode name */
-      name: string;
-      /** @description The local Fabric network; 0 when this console has none for the channel */
-      networkId: number;
-      /** @description Channel */
-      channelName: string;
-      /** @description Version label */
-      version: string;
-      /** @description Definition sequence */
-      sequence: number;
-      /** @description Endorsement policy; empty for the channel default */
-      endorsementPolicy: string;
-      /** @description Image, when the code is an image */
-      dockerImage: string;
-      /** @description host:port of this console's chaincode server */
-      chaincodeAddress: string;
-      /**
-       * @description proposed, received, accepting, accepted, failed, committed
-       * @enum {string}
-       */
-      status:
-        | "proposed"
-        | "received"
-        | "accepting"
-        | "accepted"
-        | "failed"
-        | "committed";
-      /** @description Connection it came in on; 0 when proposed here */
-      connectionId: number;
-      /** @description Who shared it (user and node id); empty when proposed here */
-      sharedBy: string;
-      /** @description Node id of the console that shared it; empty when proposed here */
-      sharedByNodeId: string;
-      /** @description Created */
-      createdAt: string;
-      /** @description Last change */
-      updatedAt: string;
-      /** @description The chaincode's Init must be invoked first */
-      initRequired: boolean;
-      /**
-       * @description Where the code comes from
-       * @enum {string}
-       */
-      sourceType: "docker" | "node" | "go" | "executable" | "none";
-      /** @description SHA-256 of the source archive recipients get; empty when none */
-      sourceSha256: string;
-      /** @description The local definition, once created (proposer or accept) */
-      definitionId: number | null;
-      /** @description The local chaincode, once created */
-      chaincodeId: number | null;
-      /** @description Why the last accept failed; empty otherwise */
-      error: string;
-      /** @description Each org's approval from CheckCommitReadiness, read by GET of one proposal ({} in lists, and when no peer here can answer) */
-      approvals: {
-        [key: string]: boolean;
-      };
-      /** @description Connection ids it was shared with from this console */
-      sharedWith: number[];
+      /** @description Proposal id */
+      proposal_id: string;
+      /** @description The signing organization's MSP id */
+      msp_id: string;
+      /** @description When it was signed (or received) */
+      signed_at: string;
+      /** @description The user who signed here, or the node id of the console it came from */
+      signed_by: string;
     };
-    ChaincodeDefinitionWithChaincode: {
-      proposal: components["schemas"]["ChaincodeProposal"];
-      /** @description The local chaincode, once created (omitted before) */
-      chaincode?: {
-        /** @description Chaincode id */
-        id: number;
-        /** @description Name */
-        name: string;
-        /** @description Network id */
-        networkId: number;
-      };
-      /** @description The local definition, once created (omitted before) */
-      definition?: {
-        /** @description Definition id */
-        id: number;
-        /** @description Chaincode id */
-        chaincodeId: number;
-        /** @description Image */
-        dockerImage: string;
-        /** @description Endorsement policy */
-        endorsementPolicy: string;
-        /** @description The proposal's id */
-        proposalId: number;
-        /** @description Sequence */
-        sequence: number;
-        /** @description Version */
-        version: string;
-      };
-    };
-    ShareChaincodeProposalRequest: {
-      /** @description Connection ids of the consoles to send it to (GET /node/connected-peers) */
-      recipients: number[];
-    };
-    ShareChaincodeProposalResponse: {
-      /** @description Every recipient took it */
-      success: boolean;
-      /** @description Which recipients failed and why */
-      error?: string;
-    };
-    /** @description A network shared by another console */
-    FederationNetworkShare: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /** @description The network's id on the sending console */
-      networkId: number;
-      /** @description Network name (Fabric: the channel name) */
-      name: string;
-      /**
-       * @description fabric or besu
-       * @enum {string}
-       */
-      platform: "fabric" | "besu";
-      /** @description Base64: Fabric's block 0 (protobuf), or Besu's genesis JSON text */
-      genesisBlock: string;
-      /** @description Besu: the chain id the genesis must carry */
-      chainId?: number;
-      /** @description Fabric: the channel's orderer organizations */
-      orderers?: {
-        /** @description Orderer organization's MSP id */
-        mspId: string;
-        /** @description The organization's orderer endpoints */
-        endpoints: string[];
-        /** @description TLS CA certificates to trust the endpoints with */
-        tlsCaCerts: string[];
-      }[];
-      /** @description Besu: enode URLs of the network's nodes on the sending console */
-      bootnodes?: string[];
-      /** @description The user who shared it on the sending console */
-      sharedBy: string | null;
-      /** @description Free-form labels the sender attached (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    /** @description A public key shared by another console */
-    FederationKeyShare: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /** @description The key's id on the sending console */
-      keyId: string;
-      /** @description Key name */
-      name: string;
-      /** @description EC, ED25519 or RSA */
-      algorithm: string;
-      /** @description Curve of EC keys */
-      curve: string | null;
-      /** @description RSA modulus size */
-      keySize: number | null;
-      /**
-       * @description Encoding of publicKey
-       * @constant
-       */
-      format: "PEM";
-      /** @description SubjectPublicKeyInfo PEM (never private material) */
-      publicKey: string;
-      /** @description EIP-55 address of a secp256k1 key */
-      ethereumAddress?: string | null;
-      /** @description When the share expires (ISO-8601) */
-      expiresAt?: string | null;
-      /** @description The user who shared it on the sending console */
-      sharedBy: string | null;
-      /** @description Free-form labels the sender attached (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    FederationShareReceipt: {
-      /** @description The receiver's own id of the share */
-      shareId: string;
-      /** @description pending for networks, active for keys */
-      status: string;
-    };
-    /** @description A recipient tells the sender it accepted or rejected a network share */
-    FederationShareAnswer: {
-      /** @description The sender's share id (UUID) */
-      shareId: string;
-      /**
-       * @description What the recipient did with the share
-       * @enum {string}
-       */
-      status: "accepted" | "rejected";
-    };
-    /** @description This console's organizations and nodes, public material only */
-    FederationInventory: {
-      /** @description Fabric organizations */
-      organizations: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description MSP id */
-        mspId: string;
-        /** @description Name */
-        name: string;
-        /** @description Sign CA certificate */
-        signCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCertificate: string;
-      }[];
-      /** @description Fabric peers */
-      fabric_peers: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description MSP id */
-        mspId: string;
-        /** @description host:port other nodes dial */
-        externalEndpoint: string;
-        /** @description Signing certificate */
-        signCertificate: string;
-        /** @description TLS certificate */
-        tlsCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCaCertificate: string;
-        /** @description Fabric version */
-        version: string;
-      }[];
-      /** @description Fabric orderers */
-      fabric_orderers: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description MSP id */
-        mspId: string;
-        /** @description host:port other nodes dial */
-        externalEndpoint: string;
-        /** @description Signing certificate */
-        signCertificate: string;
-        /** @description TLS certificate */
-        tlsCertificate: string;
-        /** @description TLS CA certificate */
-        tlsCaCertificate: string;
-        /** @description Fabric version */
-        version: string;
-      }[];
-      /** @description Besu nodes */
-      besu_nodes: {
-        /** @description Id on the serving console */
-        id: number;
-        /** @description Node name */
-        name: string;
-        /** @description enode URL */
-        enodeUrl: string;
-        /** @description JSON-RPC URL */
-        rpcUrl: string;
-        /** @description Advertised P2P host */
-        p2pHost: string;
-        /** @description P2P port */
-        p2pPort: number;
-        /** @description Whether it serves metrics */
-        metricsEnabled: boolean;
-        /** @description Metrics port */
-        metricsPort: number;
-        /** @description Besu version */
-        version: string;
-      }[];
-    };
-    /** @description Handshake: the accepting console presents itself and the invitation nonce */
-    FederationHandshake: {
-      /** @description Nonce of the invitation being accepted */
-      invitation_nonce: string;
-      /** @description Sender's node id */
-      node_id: string;
-      /** @description Sender's raw Ed25519 public key, base64url */
-      public_key: string;
-      /** @description Sender's endpoint URL */
-      endpoint: string;
-    };
-    FederationHandshakeResponse: {
-      /** @description The inviting console's node id */
-      node_id: string;
-    };
-    FederationPing: {
-      /** @description The answering console's node id */
-      node_id: string;
-      /** @description Its clock (ISO-8601) */
-      time: string;
-      /** @description Whether the answering console grants the pinging one metrics federation */
-      metrics_federation?: boolean;
-    };
-    FederationAck: {
-      /** @description What happened */
+    ImportNetworkResponse: {
+      /** @description What was imported */
       message: string;
-    };
-    /** @description This console's federation identity */
-    FederationIdentity: {
-      /** @description This console's node id: cl- and the first 32 hex characters of SHA-256 of its key */
-      node_id: string;
-      /** @description This console's Ed25519 public key (raw 32 bytes, base64url) */
-      public_key: string;
-      /** @description The URL other consoles reach this one at (settings federationEndpoint, else CHAINLAUNCH_PUBLIC_URL) */
-      endpoint: string | null;
-    };
-    NodeInvitationResponse: {
-      /** @description Compact JWS (EdDSA) carrying this console's node id, endpoint, public key and a one-time nonce */
-      invitation_jwt: string;
-    };
-    NodeAcceptInvitationResponse: {
-      /** @description True when both consoles registered each other */
-      success: boolean;
-      /** @description What happened, naming the connected console */
-      message: string;
-      /** @description Never set: refusals are 4xx error responses */
-      error?: string;
-    };
-    ConnectedPeer: {
-      /** @description Connection id (externalNodeId of the nodes synced through it) */
-      id: number;
-      /** @description The other console's node id */
-      node_id: string;
-      /** @description The other console's endpoint URL */
-      peer_endpoint: string;
-      /** @description The other console's Ed25519 public key (raw, base64url) */
-      peer_public_key: string;
-      /**
-       * @description connected, unreachable or revoked
-       * @enum {string}
-       */
-      status: "connected" | "unreachable" | "revoked";
-      /** @description Whether this console grants that console read access to its node metrics (POST /node/metrics-federation) */
-      metrics_federation: boolean;
-      /** @description Whether that console grants this one read access to its node metrics, as it last said (ping or query); null until known */
-      peer_grants_metrics: boolean | null;
-      /** @description Upstream field; always false */
-      analytics_enabled: boolean;
-      /** @description When the other console last answered or sent a valid message */
-      last_seen_at: string | null;
-      /** @description Why the last ping failed, or why it was revoked */
-      last_error: string | null;
-    };
-    ConnectedPeersResponse: {
-      /** @description Every known console, revoked ones included */
-      connected_peers: components["schemas"]["ConnectedPeer"][];
-    };
-    FederationMessageResponse: {
-      /** @description What happened */
-      message: string;
-    };
-    SyncExternalNodesResponse: {
-      /** @description Organizations new to this console */
-      organizations_added: number;
-      /** @description Organizations the other console no longer has */
-      organizations_deleted: number;
-      /** @description Peers new to this console */
-      fabric_peers_added: number;
-      /** @description Peers the other console no longer has */
-      fabric_peers_deleted: number;
-      /** @description Orderers new to this console */
-      fabric_orderers_added: number;
-      /** @description Orderers the other console no longer has */
-      fabric_orderers_deleted: number;
-      /** @description Besu nodes new to this console */
-      besu_nodes_added: number;
-      /** @description Besu nodes the other console no longer has */
-      besu_nodes_deleted: number;
-      /** @description Entries that could not be stored */
-      errors: string[];
-    };
-    ExternalOrganization: {
-      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
-      id: number;
-      /** @description Id of the connection it came through (GET /node/connected-peers) */
-      externalNodeId: number;
-      /** @description MSP id */
-      mspId: string;
-      /** @description Organization name */
-      name: string;
-      /** @description Sign CA certificate (PEM) */
-      signCertificate: string;
-      /** @description TLS CA certificate (PEM) */
-      tlsCertificate: string;
-    };
-    ExternalFabricPeer: {
-      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
-      id: number;
-      /** @description Id of the connection it came through (GET /node/connected-peers) */
-      externalNodeId: number;
-      /** @description Node name */
-      name: string;
-      /** @description MSP id of its organization */
-      mspId: string;
-      /** @description host:port other nodes and clients dial */
-      externalEndpoint: string;
-      /** @description The node's signing certificate (PEM) */
-      signCertificate: string;
-      /** @description The node's TLS certificate (PEM) */
-      tlsCertificate: string;
-      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
-      tlsCaCertificate: string;
-      /** @description Fabric version */
-      version: string;
-    };
-    ExternalFabricOrderer: {
-      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
-      id: number;
-      /** @description Id of the connection it came through (GET /node/connected-peers) */
-      externalNodeId: number;
-      /** @description Node name */
-      name: string;
-      /** @description MSP id of its organization */
-      mspId: string;
-      /** @description host:port other nodes and clients dial */
-      externalEndpoint: string;
-      /** @description The node's signing certificate (PEM) */
-      signCertificate: string;
-      /** @description The node's TLS certificate (PEM) */
-      tlsCertificate: string;
-      /** @description The TLS CA certificate that issued it (PEM), to trust its endpoint */
-      tlsCaCertificate: string;
-      /** @description Fabric version */
-      version: string;
-    };
-    ExternalBesuNode: {
-      /** @description Id on this console (for DELETE); the other console's id on a live fetch */
-      id: number;
-      /** @description Id of the connection it came through (GET /node/connected-peers) */
-      externalNodeId: number;
-      /** @description Node name */
-      name: string;
-      /** @description enode URL (for bootnodes) */
-      enodeUrl: string;
-      /** @description JSON-RPC URL */
-      rpcUrl: string;
-      /** @description Advertised P2P host */
-      p2pHost: string;
-      /** @description P2P port */
-      p2pPort: number;
-      /** @description Whether the node serves metrics */
-      metricsEnabled: boolean;
-      /** @description Metrics port */
-      metricsPort: number;
-      /** @description Besu version */
-      version: string;
-    };
-    PeerExternalNodesResponse: {
-      /** @description Fabric organizations */
-      organizations: components["schemas"]["ExternalOrganization"][];
-      /** @description Fabric peers */
-      fabric_peers: components["schemas"]["ExternalFabricPeer"][];
-      /** @description Fabric orderers */
-      fabric_orderers: components["schemas"]["ExternalFabricOrderer"][];
-      /** @description Besu nodes */
-      besu_nodes: components["schemas"]["ExternalBesuNode"][];
-    };
-    ExternalNodesResponse: {
-      /** @description External Fabric peers */
-      fabric_peers: components["schemas"]["ExternalFabricPeer"][];
-      /** @description External Fabric orderers */
-      fabric_orderers: components["schemas"]["ExternalFabricOrderer"][];
-      /** @description External Besu nodes */
-      besu_nodes: components["schemas"]["ExternalBesuNode"][];
-    };
-    /** @description Share a network with connected consoles */
-    NetworkShareRequest: {
-      /** @description Id of the network on this console */
+      /** @description The new network's id */
       networkId: number;
-      /** @description Connected consoles to share with, by connection id */
-      recipients: number[];
+    };
+    ImportNetworkResponseInput: {
+      /** @description What was imported */
+      message: string;
+      /** @description The new network's id */
+      networkId: number;
+    };
+    /** @description Share a public key with a connected console */
+    KeyShareRequest: {
+      /** @description Id of the key on this console; only its public key is sent */
+      key_id: number;
+      /** @description Connection id of the recipient (GET /node/connected-peers) */
+      peer_id: number;
+      /**
+       * Format: date-time
+       * @description When the share expires (ISO-8601); the recipient lists it as expired after
+       */
+      expires_at?: string;
       /** @description Free-form labels sent along with the share (at most 32) */
       metadata?: {
         [key: string]: string;
       };
     };
-    /** @description Outcome of one recipient */
-    ShareRecipientResult: {
-      /** @description Connection id */
-      recipient: number;
-      /** @description The recipient's node id */
-      nodeId: string;
-      /**
-       * @description sent, failed (see error), then accepted or rejected when the recipient answers
-       * @enum {string}
-       */
-      status: "sent" | "failed" | "accepted" | "rejected";
-      /** @description Why it failed */
-      error: string | null;
-    };
-    NetworkShareResponse: {
-      /** @description Id of the share on this console */
-      shareId: string;
-      /** @description The shared network's id */
-      networkId: number;
-      /** @description Connection ids it was sent to */
-      recipients: number[];
-      /**
-       * @description sent when at least one recipient received it, else failed
-       * @enum {string}
-       */
-      status: "sent" | "failed";
-      /** @description The labels sent along */
-      metadata: {
-        [key: string]: string;
-      };
-      /** @description What was sent, base64 (Go's []byte encoding): Fabric's block 0, or Besu's genesis JSON text */
-      genesisBlock: string;
-      /** @description Outcome per recipient */
-      results: components["schemas"]["ShareRecipientResult"][];
-    };
-    SharedNetwork: {
-      /** @description Share id (for accept, reject and delete) */
-      id: string;
-      /** @description Received: the connection it came through; sent: null (see recipients) */
-      connectionId: number | null;
-      /** @description When it was sent or received */
-      createdAt: string;
-      /** @description Received: what was shared (genesisBlock base64, chainId, orderers or bootnodes, metadata); sent: the recipients' outcome and metadata */
-      dataJson: unknown;
-      /** @description Sent: the connection ids it was sent to; received: empty */
-      recipients: number[];
-      /** @description The network's id on the sending console */
-      resourceId: string;
-      /**
-       * @description fabric_network or besu_network
-       * @enum {string}
-       */
-      resourceType: "fabric_network" | "besu_network";
-      /** @description The user who shared it, on the sending console */
-      sharedBy: string;
-      /** @description Node id of the sending console */
-      sharedByNodeId: string;
-      /** @description Received: pending, accepting, accepted or rejected. Sent: sent or failed (per recipient in dataJson) */
-      status: string;
-      /**
-       * @description received or sent
-       * @enum {string}
-       */
-      direction: "received" | "sent";
-      /**
-       * @description fabric or besu
-       * @enum {string}
-       */
-      platform: "fabric" | "besu";
-      /** @description Network name (Fabric: the channel) */
-      networkName: string;
-      /** @description The network the accept imported on this console */
-      localNetworkId: number | null;
-      /** @description Why the last accept (received) or every send (sent) failed */
-      error: string | null;
-    };
-    SharedNetworkListResponse: {
-      /** @description Shares, newest first */
-      networks: components["schemas"]["SharedNetwork"][];
-    };
-    SharedNetworkDetailResponse: {
-      /** @description The share */
-      network: components["schemas"]["SharedNetwork"];
-    };
-    AcceptSharedNetworkResponse: {
-      /** @description The network imported on this console */
-      networkId: number;
-      /**
-       * @description accepted
-       * @constant
-       */
-      status: "accepted";
-    };
-    RejectSharedNetworkResponse: {
-      /**
-       * @description rejected
-       * @constant
-       */
-      status: "rejected";
-    };
     /** @description Share a public key with a connected console */
-    KeyShareRequest: {
+    KeyShareRequestInput: {
       /** @description Id of the key on this console; only its public key is sent */
       key_id: number;
       /** @description Connection id of the recipient (GET /node/connected-peers) */
@@ -13717,221 +11214,254 @@ export interface components {
         [key: string]: string;
       };
     };
-    SharedKeyInfo: {
+    KeyShareResponseInput: {
       /** @description Id of the share on this console */
       share_id: string;
-      /** @description The key's id on the sending console */
+      /** @description The shared key's id */
       key_id: string;
-      /** @description Key name */
-      name: string;
-      /** @description EC, ED25519 or RSA (read from the key itself) */
-      algorithm: string;
-      /** @description Curve of EC keys */
-      curve: string | null;
-      /** @description RSA modulus size */
-      key_size: number | null;
-      /** @description Encoding of public_key (PEM) */
-      format: string;
-      /** @description SubjectPublicKeyInfo PEM */
-      public_key: string;
-      /** @description EIP-55 address of a secp256k1 key, derived here */
-      ethereum_address: string | null;
-      /** @description Connection id of the console that shared it */
-      shared_by: number | null;
-      /** @description Node id of the console that shared it */
-      shared_by_node_id: string;
-      /** @description When it was received */
+      /** @description Connection id of the recipient */
+      peer_id: number;
+      /**
+       * @description sent
+       * @constant
+       */
+      status: "sent";
+      /** @description When it was sent */
       shared_at: string;
       /** @description When the share expires */
       expires_at: string | null;
-      /**
-       * @description active, or expired after expires_at
-       * @enum {string}
-       */
-      status: "active" | "expired";
       /** @description The labels sent along */
       metadata: {
         [key: string]: string;
       };
     };
-    GetKeysSharedWithMeResponse: {
-      /** @description Keys received, newest first */
-      keys: components["schemas"]["SharedKeyInfo"][];
-      /** @description How many match the filters */
-      total: number;
+    /** @description Label values */
+    LabelValuesResponse: {
+      /** @description success */
+      status: string;
+      /** @description Label values */
+      data: string[];
     };
-    /** @description upstream's communication.Message */
-    UpstreamMessage: {
-      /** @description Message id (informational) */
-      id?: string;
-      /** @description The sender's nonce (replay protection uses the signed header's) */
-      nonce?: string;
-      /** @description Sender's node id; must be the signing node when given */
-      sender_id?: string;
-      /** @description Unix seconds (informational; the signed header's is checked) */
-      timestamp?: number;
-      /**
-       * @description Message type
-       * @enum {string}
-       */
-      type?: "PING" | "STATUS_UPDATE" | "DATA_EXCHANGE";
-      /**
-       * @description What the payload is; decides which handler receives it
-       * @enum {string}
-       */
-      subType:
-        | "ShareNetwork"
-        | "ShareBesuNetwork"
-        | "ShareConfigUpdate"
-        | "ShareChaincodeDefinition"
-        | "ShareSignature"
-        | "ShareKey";
-      /** @description The message for that subType as JSON bytes, in this console's wire shape (docs/federation-upstream.md) */
-      payload: string | number[];
+    /** @description Label values */
+    LabelValuesResponseInput: {
+      /** @description success */
+      status: string;
+      /** @description Label values */
+      data: string[];
     };
-    /** @description `{success: true}` once the handler of the subType accepted the message */
-    UpstreamMessageReceipt: {
-      [key: string]: boolean;
-    };
-    UpstreamResponse: {
+    /** @description A message */
+    MessageResponse: {
       /** @description What happened */
       message: string;
-      /** @description What the handler answered (the receiver's share or proposal id) */
-      data: unknown;
     };
-    /** @description upstream's communication.ReceiveNetworkShareRequest */
-    UpstreamReceiveNetworkShare: {
-      /** @description Fabric: block 0 (protobuf); Besu: the genesis JSON text */
-      genesisBlock: string | number[];
-      /** @description Network name (Fabric: the channel) */
-      name: string;
-      /** @description The network's id on the sending console */
-      networkId: number;
-      /** @description Sender's node id; must be the signing node when given */
-      peerNodeId?: string;
-      /** @description FABRIC or BESU (any case) */
-      platform: string;
-      /** @description The sender's share id (product addition: repeats are idempotent) */
-      shareId?: string;
-      /** @description Besu: the chain id the genesis carries */
-      chainId?: number;
+    /** @description A message */
+    MessageResponseInput: {
+      /** @description What happened */
+      message: string;
     };
-    /** @description upstream's communication.ReceiveKeyShareRequest */
-    UpstreamReceiveKeyShare: {
-      /** @description EC, ED25519 or RSA */
-      algorithm: string;
-      /** @description Curve of an EC key */
-      curve?: string;
-      /** @description PEM */
-      format?: string;
-      /** @description RSA modulus size */
-      keySize?: number;
-      /** @description Free-form labels (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Key name */
-      name: string;
-      /** @description PEM public key */
-      publicKey: string;
-      /** @description Sender's node id; must be the signing node when given */
-      senderId?: string;
-      /** @description The sender's share id */
-      shareId: string;
-      /** @description Ignored: a received key is active */
-      status?: string;
+    /** @description One filter */
+    MetricFilter: {
+      /** @description A label name (job, instance, __name__, ...) or "value" (the sample value) */
+      property: string;
+      /** @description One of eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, gt, lt, gte, lte, in, not_in; gt, lt, gte and lte compare the sample value */
+      operator: string;
+      /** @description The value to compare with; a list (or a|b) for in and not_in */
+      value: string | number | boolean | (string | number)[];
     };
-    /** @description upstream's pro.ReceiveKeyRequest */
-    UpstreamReceiveKey: {
-      /** @description EC, ED25519 or RSA */
-      algorithm: string;
-      /** @description Curve of an EC key */
-      curve?: string;
-      /** @description EIP-55 address; checked against the key */
-      ethereum_address?: string;
-      /** @description PEM */
-      format?: string;
-      /** @description RSA modulus size */
-      key_size?: number;
-      /** @description Free-form labels (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Key name */
-      name: string;
-      /** @description PEM public key */
-      public_key: string;
-      /** @description The sender's share id */
-      share_id: string;
-      /** @description Ignored: the sender is the signing console */
-      shared_by?: number;
-      /** @description Ignored: a received key is active */
-      status?: string;
-    };
-    UpstreamReceiveKeyResponse: {
-      /** @description The key was stored */
-      success: boolean;
-      /** @description The share id on this console (GET /pro/keys/shared-with-me) */
-      key_id: string;
-      /** @description Never set on success */
-      error?: string;
-    };
-    /** @description upstream's communication.ReceiveChaincodeShareRequest */
-    UpstreamReceiveChaincodeShare: {
-      /** @description The chaincode's id on the sending console */
-      chaincodeId: string;
-      /** @description Image of the chaincode server */
-      dockerImage?: string;
-      /** @description Free-form labels (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Sender's node id; must be the signing node when given */
-      senderId?: string;
-      /** @description Definition sequence */
-      sequence: number;
-      /** @description The sender's share id */
-      shareId: string;
-      /** @description Version label */
-      version: string;
-      /** @description Chaincode name (product addition) */
-      name?: string;
-      /** @description Channel (product addition) */
-      channelName?: string;
-      /** @description Who shared it on the sending console (product addition) */
-      sharedBy?: string;
-    };
-    /** @description upstream's communication.ReceiveConfigUpdateShareRequest */
-    UpstreamReceiveConfigUpdateShare: {
-      /** @description Channel */
-      channelName: string;
-      /** @description The marshalled ConfigUpdate */
-      configUpdate: string | number[];
-      /** @description Free-form labels (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description The proposer's proposal id */
-      proposalId: string;
-      /** @description Sender's node id; must be the signing node when given */
-      senderId?: string;
-      /** @description The sender's share id */
-      shareId?: string;
-    };
-    /** @description upstream's communication.ExternalNodesAuthRequest */
-    UpstreamExternalNodesAuth: {
-      /** @description Requesting node id; must be the signing node when given */
-      node_id?: string;
-      /** @description Informational (the signed header's nonce is checked) */
-      nonce?: string;
-      /** @description Informational (the signed headers carry the signature) */
-      signature?: string;
-      /** @description Informational (the signed header's timestamp is checked) */
-      timestamp?: number;
+    /** @description One filter */
+    MetricFilterInput: {
+      /** @description A label name (job, instance, __name__, ...) or "value" (the sample value) */
+      property: string;
+      /** @description One of eq, ne, contains, not_contains, starts_with, ends_with, regex, not_regex, gt, lt, gte, lte, in, not_in; gt, lt, gte and lte compare the sample value */
+      operator: string;
+      /** @description The value to compare with; a list (or a|b) for in and not_in */
+      value: string | number | boolean | (string | number)[];
     };
     MetricsEnabledResponse: {
       /** @description This console grants the caller metrics federation and its Prometheus runs with node jobs */
       metrics_enabled: boolean;
+    };
+    MetricsEnabledResponseInput: {
+      /** @description This console grants the caller metrics federation and its Prometheus runs with node jobs */
+      metrics_enabled: boolean;
+    };
+    /** @description Grant or withdraw metrics federation for a connected console */
+    MetricsFederationRequest: {
+      /** @description Node id of the connected console */
+      peer_node_id: string;
+      /**
+       * @description true grants that console read access to this console's node metrics; false withdraws it
+       * @default false
+       */
+      metrics_federation: boolean;
+    };
+    /** @description Grant or withdraw metrics federation for a connected console */
+    MetricsFederationRequestInput: {
+      /** @description Node id of the connected console */
+      peer_node_id: string;
+      /**
+       * @description true grants that console read access to this console's node metrics; false withdraws it
+       * @default false
+       */
+      metrics_federation: boolean;
+    };
+    /** @description A map of strings, as upstream answers: message says what changed */
+    MetricsFederationResponse: {
+      [key: string]: string;
+    };
+    /** @description A map of strings, as upstream answers: message says what changed */
+    MetricsFederationResponseInput: {
+      [key: string]: string;
+    };
+    /** @description A scrape job */
+    MetricsJob: {
+      /** @description Job name (the job label of its series) */
+      job_name: string;
+      /**
+       * @description node and plugin jobs follow the console's nodes and plugins; custom jobs are added and removed here
+       * @enum {string}
+       */
+      source: "node" | "plugin" | "custom";
+      /** @description host:port of each target */
+      targets: string[];
+      /** @description Path scraped */
+      metrics_path: string;
+      /** @description The job's own interval, or null for the deployment's */
+      scrape_interval: string | null;
+      /** @description The node it scrapes (node jobs) */
+      node_id?: number;
+      /** @description When it was added (custom jobs) */
+      created_at?: string;
+      /** @description Prometheus's view of each target; empty while Prometheus is not running or has not scraped yet */
+      health: {
+        /** @description host:port */
+        target: string;
+        /** @description up, down or unknown (Prometheus's verdict) */
+        health: string;
+        /** @description The last scrape's error, empty when it worked */
+        last_error: string;
+        /** @description When it was last scraped (RFC 3339) */
+        last_scrape: string;
+      }[];
+    };
+    /** @description A scrape job */
+    MetricsJobInput: {
+      /** @description Job name (the job label of its series) */
+      job_name: string;
+      /**
+       * @description node and plugin jobs follow the console's nodes and plugins; custom jobs are added and removed here
+       * @enum {string}
+       */
+      source: "node" | "plugin" | "custom";
+      /** @description host:port of each target */
+      targets: string[];
+      /** @description Path scraped */
+      metrics_path: string;
+      /** @description The job's own interval, or null for the deployment's */
+      scrape_interval: string | null;
+      /** @description The node it scrapes (node jobs) */
+      node_id?: number;
+      /** @description When it was added (custom jobs) */
+      created_at?: string;
+      /** @description Prometheus's view of each target; empty while Prometheus is not running or has not scraped yet */
+      health: {
+        /** @description host:port */
+        target: string;
+        /** @description up, down or unknown (Prometheus's verdict) */
+        health: string;
+        /** @description The last scrape's error, empty when it worked */
+        last_error: string;
+        /** @description When it was last scraped (RFC 3339) */
+        last_scrape: string;
+      }[];
+    };
+    /** @description Share a network with connected consoles */
+    NetworkShareRequest: {
+      /** @description Id of the network on this console */
+      networkId: number;
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+      /** @description Free-form labels sent along with the share (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** @description Share a network with connected consoles */
+    NetworkShareRequestInput: {
+      /** @description Id of the network on this console */
+      networkId: number;
+      /** @description Connected consoles to share with, by connection id */
+      recipients: number[];
+      /** @description Free-form labels sent along with the share (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    NetworkShareResponse: {
+      /** @description Id of the share on this console */
+      shareId: string;
+      /** @description The shared network's id */
+      networkId: number;
+      /** @description Connection ids it was sent to */
+      recipients: number[];
+      /**
+       * @description sent when at least one recipient received it, else failed
+       * @enum {string}
+       */
+      status: "sent" | "failed";
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description What was sent, base64 (Go's []byte encoding): Fabric's block 0, or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResult"][];
+    };
+    NetworkShareResponseInput: {
+      /** @description Id of the share on this console */
+      shareId: string;
+      /** @description The shared network's id */
+      networkId: number;
+      /** @description Connection ids it was sent to */
+      recipients: number[];
+      /**
+       * @description sent when at least one recipient received it, else failed
+       * @enum {string}
+       */
+      status: "sent" | "failed";
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description What was sent, base64 (Go's []byte encoding): Fabric's block 0, or Besu's genesis JSON text */
+      genesisBlock: string;
+      /** @description Outcome per recipient */
+      results: components["schemas"]["ShareRecipientResultInput"][];
+    };
+    NodeAcceptInvitationResponse: {
+      /** @description True when both consoles registered each other */
+      success: boolean;
+      /** @description What happened, naming the connected console */
+      message: string;
+      /** @description Never set: refusals are 4xx error responses */
+      error?: string;
+    };
+    NodeAcceptInvitationResponseInput: {
+      /** @description True when both consoles registered each other */
+      success: boolean;
+      /** @description What happened, naming the connected console */
+      message: string;
+      /** @description Never set: refusals are 4xx error responses */
+      error?: string;
+    };
+    NodeInvitationResponse: {
+      /** @description Compact JWS (EdDSA) carrying this console's node id, endpoint, public key and a one-time nonce */
+      invitation_jwt: string;
+    };
+    NodeInvitationResponseInput: {
+      /** @description Compact JWS (EdDSA) carrying this console's node id, endpoint, public key and a one-time nonce */
+      invitation_jwt: string;
     };
     /** @description This console's public key as a JWK (RFC 7517, 8037); never a private part */
     NodeJwk: {
@@ -13960,144 +11490,427 @@ export interface components {
        */
       alg: "EdDSA";
     };
-    /** @description upstream's communication.RegisterPeerRequest */
-    RegisterPeerRequest: {
-      /** @description The peer's node id; must be the one its key derives */
-      node_id?: string;
-      /** @description Informational */
-      node_name?: string;
-      /** @description Informational */
-      node_type?: string;
-      /** @description The peer's base URL (http or https) */
-      peer_endpoint: string;
-      /** @description The peer's Ed25519 public key: raw 32 bytes in base64url, a PEM SubjectPublicKeyInfo or a JWK */
-      peer_public_key: string;
-      /** @description Informational */
-      analytics_enabled?: boolean;
-    };
-    /** @description `message`, the registered `node_id`, its connection id `peer_id` and `status` */
-    RegisterPeerResponse: {
-      [key: string]: string;
-    };
-    /** @description upstream's pro.ChaincodeShareRequest */
-    ChaincodeShareRequest: {
-      /** @description Id of the chaincode on this console (GET /sc/fabric/chaincodes) */
-      chaincodeId: string;
-      /** @description Version label of the definition */
-      version: string;
-      /** @description Definition sequence */
-      sequence: number;
-      /** @description Image of the chaincode server */
-      dockerImage?: string;
-      /** @description When the share expires (RFC 3339); informational */
-      expiresAt?: string;
-      /** @description Free-form labels sent along (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Connected consoles to share with, by connection id */
-      recipients: number[];
-    };
-    ChaincodeShareResponse: {
-      /** @description Id of the share on this console */
-      shareId: string;
-      /** @description The shared chaincode's id */
-      chaincodeId: string;
-      /** @description Version label */
-      version: string;
-      /** @description Definition sequence */
-      sequence: number;
-      /** @description Image */
-      dockerImage: string;
-      /** @description When it expires; empty for never */
-      expiresAt: string;
-      /** @description The labels sent along */
-      metadata: {
-        [key: string]: string;
-      };
-      /** @description Connection ids it was sent to */
-      recipients: number[];
-      /** @description sent (at least one recipient got it) */
-      status: string;
-      /** @description Outcome per recipient */
-      results: components["schemas"]["ShareRecipientResult"][];
-    };
-    /** @description upstream's pro.ConfigProposalShareRequest */
-    ConfigProposalShareRequest: {
-      /** @description Id of a config-update proposal of this console */
-      proposalId: string;
-      /** @description Checked against the proposal's channel when given */
-      channelName?: string;
-      /** @description Checked against the proposal's update bytes when given (base64 or byte array) */
-      configUpdate?: string | number[];
-      /** @description When the share expires (RFC 3339); informational */
-      expiresAt?: string;
-      /** @description Free-form labels sent along (at most 32) */
-      metadata?: {
-        [key: string]: string;
-      };
-      /** @description Connected consoles to share with, by connection id */
-      recipients: number[];
-    };
-    ConfigProposalShareResponse: {
-      /** @description The proposal id (a proposal is shared as itself) */
-      shareId: string;
-      /** @description The proposal id */
-      proposalId: string;
-      /** @description Channel */
-      channelName: string;
-      /** @description The update sent, base64 (Go's []byte encoding) */
-      configUpdate: string;
-      /** @description As given; empty for never */
-      expiresAt: string;
-      /** @description The labels given */
-      metadata: {
-        [key: string]: string;
-      };
-      /** @description Connection ids */
-      recipients: number[];
-      /** @description sent (at least one recipient got it) */
-      status: string;
-      /** @description Outcome per recipient */
-      results: components["schemas"]["ShareRecipientResult"][];
-    };
-    SharedChaincode: {
-      /** @description Share id */
-      id: string;
-      /** @description Received: the connection it came through; sent: null */
-      connectionId: number | null;
-      /** @description When it was sent or received */
-      createdAt: string;
-      /** @description The definition: chaincodeId, name, channelName, version, sequence, dockerImage */
-      dataJson: unknown;
-      /** @description Sent: connection ids; received: empty */
-      recipients: number[];
-      /** @description The chaincode's id on the sending console */
-      resourceId: string;
-      /** @description chaincode */
-      resourceType: string;
-      /** @description The user who shared it on the sending console */
-      sharedBy: string;
-      /** @description Node id of the sending console */
-      sharedByNodeId: string;
-      /** @description Received: received. Sent: sent or failed */
-      status: string;
+    /** @description This console's public key as a JWK (RFC 7517, 8037); never a private part */
+    NodeJwkInput: {
       /**
-       * @description received or sent
+       * @description Key type
+       * @constant
+       */
+      kty: "OKP";
+      /**
+       * @description Curve
+       * @constant
+       */
+      crv: "Ed25519";
+      /** @description The raw 32-byte public key, base64url */
+      x: string;
+      /** @description The node id (derived from the key) */
+      kid: string;
+      /**
+       * @description Signatures
+       * @constant
+       */
+      use: "sig";
+      /**
+       * @description Algorithm
+       * @constant
+       */
+      alg: "EdDSA";
+    };
+    /** @description A node */
+    NodeResponse: {
+      /** @description Node id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /**
+       * @description FABRIC or BESU
        * @enum {string}
        */
-      direction: "received" | "sent";
-      /** @description Sent: when it expires */
-      expiresAt: string | null;
+      platform: "FABRIC" | "BESU";
+      /**
+       * @description FABRIC_PEER, FABRIC_ORDERER or BESU_FULLNODE
+       * @enum {string}
+       */
+      nodeType: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE";
+      /**
+       * @description Process status
+       * @enum {string}
+       */
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      /** @description Why the node is in ERROR (with its last log lines) */
+      errorMessage?: string;
+      /** @description External endpoint */
+      endpoint: string;
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+      /** @description Peer properties */
+      fabricPeer?: {
+        /** @description Owning organization */
+        organizationId: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description gRPC listen address */
+        listenAddress: string;
+        /** @description External endpoint */
+        externalEndpoint: string;
+        /** @description Operations listen address */
+        operationsAddress: string;
+        /** @description Extra TLS names */
+        domainNames: string[];
+        /** @description Deployment mode: service or docker */
+        mode: string;
+        /** @description Mode docker: the engine it runs on (local or a registered name) */
+        dockerEngine?: string;
+        /** @description Fabric version */
+        version: string;
+        /** @description Signing identity key */
+        signKeyId: number;
+        /** @description TLS key */
+        tlsKeyId: number;
+        /** @description Signing certificate (PEM) */
+        signCert: string;
+        /** @description TLS certificate (PEM) */
+        tlsCert: string;
+        /** @description Organization sign CA (PEM) */
+        signCaCert: string;
+        /** @description Organization TLS CA (PEM) */
+        tlsCaCert: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+        /** @description Chaincode listen address */
+        chaincodeAddress: string;
+        /** @description As given on create or update (empty when none); nothing listens there */
+        eventsAddress: string;
+        /** @description Address overrides */
+        addressOverrides: {
+          /** @description Address in the channel config */
+          from: string;
+          /** @description Address dialled instead */
+          to: string;
+          /** @description TLS CA certificate of `to` */
+          tlsCACert: string;
+        }[];
+      };
+      /** @description Orderer properties */
+      fabricOrderer?: {
+        /** @description Owning organization */
+        organizationId: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description gRPC listen address */
+        listenAddress: string;
+        /** @description External endpoint */
+        externalEndpoint: string;
+        /** @description Operations listen address */
+        operationsAddress: string;
+        /** @description Extra TLS names */
+        domainNames: string[];
+        /** @description Deployment mode: service or docker */
+        mode: string;
+        /** @description Mode docker: the engine it runs on (local or a registered name) */
+        dockerEngine?: string;
+        /** @description Fabric version */
+        version: string;
+        /** @description Signing identity key */
+        signKeyId: number;
+        /** @description TLS key */
+        tlsKeyId: number;
+        /** @description Signing certificate (PEM) */
+        signCert: string;
+        /** @description TLS certificate (PEM) */
+        tlsCert: string;
+        /** @description Organization sign CA (PEM) */
+        signCaCert: string;
+        /** @description Organization TLS CA (PEM) */
+        tlsCaCert: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+        /** @description Channel participation API address */
+        adminAddress: string;
+      };
+      /** @description Besu node properties */
+      besuNode?: {
+        /** @description Besu network */
+        networkId: number;
+        /** @description Node key */
+        keyId: number;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description Advertised IP */
+        externalIp: string;
+        /** @description Internal IP */
+        internalIp: string;
+        /** @description P2P interface */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description RPC host */
+        rpcHost: string;
+        /** @description RPC port */
+        rpcPort: number;
+        /** @description Metrics on */
+        metricsEnabled: boolean;
+        /** @description Metrics host */
+        metricsHost: string;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Metrics protocol */
+        metricsProtocol: string;
+        /** @description Bootnodes */
+        bootNodes: string[];
+        /** @description Minimum gas price */
+        minGasPrice: number;
+        /** @description Host allow-list */
+        hostAllowList: string;
+        /** @description Accounts allow-list */
+        accountsAllowList: string[];
+        /** @description Nodes allow-list */
+        nodesAllowList: string[];
+        /** @description JWT authentication */
+        jwtEnabled: boolean;
+        /** @description JWT public key */
+        jwtPublicKeyContent: string;
+        /** @description JWT algorithm */
+        jwtAuthenticationAlgorithm: string;
+        /** @description Deployment mode */
+        mode: string;
+        /** @description Besu version */
+        version: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+      };
     };
-    SharedChaincodeListResponse: {
-      /** @description Newest first */
-      chaincodes: components["schemas"]["SharedChaincode"][];
+    /** @description A node */
+    NodeResponseInput: {
+      /** @description Node id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /**
+       * @description FABRIC or BESU
+       * @enum {string}
+       */
+      platform: "FABRIC" | "BESU";
+      /**
+       * @description FABRIC_PEER, FABRIC_ORDERER or BESU_FULLNODE
+       * @enum {string}
+       */
+      nodeType: "FABRIC_PEER" | "FABRIC_ORDERER" | "BESU_FULLNODE";
+      /**
+       * @description Process status
+       * @enum {string}
+       */
+      status:
+        "PENDING" | "STARTING" | "RUNNING" | "ERROR" | "STOPPING" | "STOPPED";
+      /** @description Why the node is in ERROR (with its last log lines) */
+      errorMessage?: string;
+      /** @description External endpoint */
+      endpoint: string;
+      /** @description Creation time */
+      createdAt: string;
+      /** @description Last change */
+      updatedAt: string;
+      /** @description Peer properties */
+      fabricPeer?: {
+        /** @description Owning organization */
+        organizationId: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description gRPC listen address */
+        listenAddress: string;
+        /** @description External endpoint */
+        externalEndpoint: string;
+        /** @description Operations listen address */
+        operationsAddress: string;
+        /** @description Extra TLS names */
+        domainNames: string[];
+        /** @description Deployment mode: service or docker */
+        mode: string;
+        /** @description Mode docker: the engine it runs on (local or a registered name) */
+        dockerEngine?: string;
+        /** @description Fabric version */
+        version: string;
+        /** @description Signing identity key */
+        signKeyId: number;
+        /** @description TLS key */
+        tlsKeyId: number;
+        /** @description Signing certificate (PEM) */
+        signCert: string;
+        /** @description TLS certificate (PEM) */
+        tlsCert: string;
+        /** @description Organization sign CA (PEM) */
+        signCaCert: string;
+        /** @description Organization TLS CA (PEM) */
+        tlsCaCert: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+        /** @description Chaincode listen address */
+        chaincodeAddress: string;
+        /** @description As given on create or update (empty when none); nothing listens there */
+        eventsAddress: string;
+        /** @description Address overrides */
+        addressOverrides: {
+          /** @description Address in the channel config */
+          from: string;
+          /** @description Address dialled instead */
+          to: string;
+          /** @description TLS CA certificate of `to` */
+          tlsCACert: string;
+        }[];
+      };
+      /** @description Orderer properties */
+      fabricOrderer?: {
+        /** @description Owning organization */
+        organizationId: number;
+        /** @description MSP id */
+        mspId: string;
+        /** @description gRPC listen address */
+        listenAddress: string;
+        /** @description External endpoint */
+        externalEndpoint: string;
+        /** @description Operations listen address */
+        operationsAddress: string;
+        /** @description Extra TLS names */
+        domainNames: string[];
+        /** @description Deployment mode: service or docker */
+        mode: string;
+        /** @description Mode docker: the engine it runs on (local or a registered name) */
+        dockerEngine?: string;
+        /** @description Fabric version */
+        version: string;
+        /** @description Signing identity key */
+        signKeyId: number;
+        /** @description TLS key */
+        tlsKeyId: number;
+        /** @description Signing certificate (PEM) */
+        signCert: string;
+        /** @description TLS certificate (PEM) */
+        tlsCert: string;
+        /** @description Organization sign CA (PEM) */
+        signCaCert: string;
+        /** @description Organization TLS CA (PEM) */
+        tlsCaCert: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+        /** @description Channel participation API address */
+        adminAddress: string;
+      };
+      /** @description Besu node properties */
+      besuNode?: {
+        /** @description Besu network */
+        networkId: number;
+        /** @description Node key */
+        keyId: number;
+        /** @description enode URL */
+        enodeUrl: string;
+        /** @description Advertised IP */
+        externalIp: string;
+        /** @description Internal IP */
+        internalIp: string;
+        /** @description P2P interface */
+        p2pHost: string;
+        /** @description P2P port */
+        p2pPort: number;
+        /** @description RPC host */
+        rpcHost: string;
+        /** @description RPC port */
+        rpcPort: number;
+        /** @description Metrics on */
+        metricsEnabled: boolean;
+        /** @description Metrics host */
+        metricsHost: string;
+        /** @description Metrics port */
+        metricsPort: number;
+        /** @description Metrics protocol */
+        metricsProtocol: string;
+        /** @description Bootnodes */
+        bootNodes: string[];
+        /** @description Minimum gas price */
+        minGasPrice: number;
+        /** @description Host allow-list */
+        hostAllowList: string;
+        /** @description Accounts allow-list */
+        accountsAllowList: string[];
+        /** @description Nodes allow-list */
+        nodesAllowList: string[];
+        /** @description JWT authentication */
+        jwtEnabled: boolean;
+        /** @description JWT public key */
+        jwtPublicKeyContent: string;
+        /** @description JWT algorithm */
+        jwtAuthenticationAlgorithm: string;
+        /** @description Deployment mode */
+        mode: string;
+        /** @description Besu version */
+        version: string;
+        /** @description Unused (external nodes) */
+        externalNodeId?: number;
+      };
     };
-    SharedChaincodeDetailResponse: {
-      chaincode: components["schemas"]["SharedChaincode"];
+    /** @description A notification */
+    Notification: {
+      /** @description Notification id */
+      id: number;
+      /** @description Event type, e.g. node.downtime */
+      event_type: string;
+      /** @description Event payload */
+      event_data: {
+        [key: string]: unknown;
+      };
+      /** @description Creation time, RFC 3339 */
+      created_at: string;
+      /** @description Read flag */
+      is_read: boolean;
+    };
+    /** @description A notification */
+    NotificationInput: {
+      /** @description Notification id */
+      id: number;
+      /** @description Event type, e.g. node.downtime */
+      event_type: string;
+      /** @description Event payload */
+      event_data: {
+        [key: string]: unknown;
+      };
+      /** @description Creation time, RFC 3339 */
+      created_at: string;
+      /** @description Read flag */
+      is_read: boolean;
     };
     NotificationProvider: {
+      id: number;
+      name: string;
+      /**
+       * @description SMTP or WEBHOOK
+       * @enum {string}
+       */
+      type: "SMTP" | "WEBHOOK";
+      /** @description The provider's settings; secrets are '********' when set and never returned */
+      config: {
+        [key: string]: unknown;
+      };
+      isDefault: boolean;
+      notifyNodeDowntime: boolean;
+      notifyBackupSuccess: boolean;
+      notifyBackupFailure: boolean;
+      notifyS3ConnIssue: boolean;
+      notifyCertExpiry: boolean;
+      notifyPeerLag: boolean;
+      notifyRaftHealth: boolean;
+      /** @description When Send test last ran */
+      lastTestAt: string | null;
+      /** @description success or failure of the last Send test */
+      lastTestStatus: ("success" | "failure") | null;
+      /** @description What the last Send test reported */
+      lastTestMessage: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+    NotificationProviderInput: {
       id: number;
       name: string;
       /**
@@ -14136,55 +11949,1441 @@ export interface components {
       message: string;
       testedAt: string;
     };
-    /** @description An audit event */
-    AuditEvent: {
-      /** @description Event id */
-      id: number;
-      /** @description When it happened, RFC 3339 */
-      timestamp: string;
-      /** @description Event type, e.g. user.create */
-      eventType: string;
-      /** @description api, system or websocket */
-      eventSource: string;
+    NotificationProviderTestInput: {
       /**
-       * @description Outcome
+       * @description success or failure
        * @enum {string}
        */
-      eventOutcome: "SUCCESS" | "FAILURE";
+      status: "success" | "failure";
+      /** @description The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text */
+      message: string;
+      testedAt: string;
+    };
+    Operation: {
+      /** @description Operation id (a UUID; forgotten when the console restarts) */
+      id: string;
+      /** @description What runs: project.run, backup, chaincode.build, chaincode.deploy, chaincode.install, ... */
+      kind: string;
+      /** @description The resource it works on, <type>:<id> (chaincode_project:3, backup:7, chaincode_definition:5) */
+      resource: string;
+      /** @description What the screen says it is */
+      label: string;
+      /** @description Phases in order: the planned ones and any the run entered besides */
+      phases: string[];
+      /** @description The phase running now (the last one entered once it ended) */
+      phase: string | null;
+      /** @description When the current phase started (ISO 8601) */
+      phaseStartedAt: string | null;
+      /** @description Milliseconds each finished phase took */
+      durations: {
+        [key: string]: number;
+      };
+      /** @description The step inside the phase (npm install, a node's name) */
+      detail: string | null;
+      /** @description 0-100 inside the phase, when the work reports it */
+      percent: number | null;
       /**
-       * @description Severity
+       * @description running, succeeded or failed
        * @enum {string}
        */
-      severity: "INFO" | "WARNING" | "CRITICAL";
-      /** @description Acting user id */
-      userIdentity: number | null;
-      /** @description Caller IP */
-      sourceIp: string;
-      /** @description Request id, as in the server log */
-      requestId: string;
-      /** @description Session id, when signed in with a session */
-      sessionId: string;
-      /** @description What was touched, e.g. user:3 */
-      affectedResource: string;
-      /** @description Safe details; never secrets. actor_username names who acted; username, where present, is the target */
-      details: {
+      status: "running" | "succeeded" | "failed";
+      /** @description Why it failed */
+      error: string | null;
+      /** @description When it really started (ISO 8601): elapsed time counts from here */
+      startedAt: string;
+      /** @description When it ended (ISO 8601) */
+      finishedAt: string | null;
+      /** @description Who started it (empty for the scheduler) */
+      user: string;
+    };
+    OperationInput: {
+      /** @description Operation id (a UUID; forgotten when the console restarts) */
+      id: string;
+      /** @description What runs: project.run, backup, chaincode.build, chaincode.deploy, chaincode.install, ... */
+      kind: string;
+      /** @description The resource it works on, <type>:<id> (chaincode_project:3, backup:7, chaincode_definition:5) */
+      resource: string;
+      /** @description What the screen says it is */
+      label: string;
+      /** @description Phases in order: the planned ones and any the run entered besides */
+      phases: string[];
+      /** @description The phase running now (the last one entered once it ended) */
+      phase: string | null;
+      /** @description When the current phase started (ISO 8601) */
+      phaseStartedAt: string | null;
+      /** @description Milliseconds each finished phase took */
+      durations: {
+        [key: string]: number;
+      };
+      /** @description The step inside the phase (npm install, a node's name) */
+      detail: string | null;
+      /** @description 0-100 inside the phase, when the work reports it */
+      percent: number | null;
+      /**
+       * @description running, succeeded or failed
+       * @enum {string}
+       */
+      status: "running" | "succeeded" | "failed";
+      /** @description Why it failed */
+      error: string | null;
+      /** @description When it really started (ISO 8601): elapsed time counts from here */
+      startedAt: string;
+      /** @description When it ended (ISO 8601) */
+      finishedAt: string | null;
+      /** @description Who started it (empty for the scheduler) */
+      user: string;
+    };
+    PeerExternalNodesResponse: {
+      /** @description Fabric organizations */
+      organizations: components["schemas"]["ExternalOrganization"][];
+      /** @description Fabric peers */
+      fabric_peers: components["schemas"]["ExternalFabricPeer"][];
+      /** @description Fabric orderers */
+      fabric_orderers: components["schemas"]["ExternalFabricOrderer"][];
+      /** @description Besu nodes */
+      besu_nodes: components["schemas"]["ExternalBesuNode"][];
+    };
+    PeerExternalNodesResponseInput: {
+      /** @description Fabric organizations */
+      organizations: components["schemas"]["ExternalOrganizationInput"][];
+      /** @description Fabric peers */
+      fabric_peers: components["schemas"]["ExternalFabricPeerInput"][];
+      /** @description Fabric orderers */
+      fabric_orderers: components["schemas"]["ExternalFabricOrdererInput"][];
+      /** @description Besu nodes */
+      besu_nodes: components["schemas"]["ExternalBesuNodeInput"][];
+    };
+    /** @description A permission */
+    PermissionInfo: {
+      /** @description Permission code */
+      code: string;
+      /** @description Short name */
+      name: string;
+      /** @description Area */
+      category: string;
+      /** @description What it allows */
+      description: string;
+    };
+    /** @description A permission */
+    PermissionInfoInput: {
+      /** @description Permission code */
+      code: string;
+      /** @description Short name */
+      name: string;
+      /** @description Area */
+      category: string;
+      /** @description What it allows */
+      description: string;
+    };
+    PingRequest: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description Echo requests to send, default 4, at most 10 */
+      count?: number;
+      /** @description Seconds to wait for each reply, default 5, at most 10 */
+      timeout?: number;
+    };
+    PingRequestInput: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description Echo requests to send, default 4, at most 10 */
+      count?: number;
+      /** @description Seconds to wait for each reply, default 5, at most 10 */
+      timeout?: number;
+    };
+    PingResponse: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The address pinged (resolved once) */
+      resolved_ip: string;
+      /** @description Echo requests sent */
+      packets_sent: number;
+      /** @description Replies received */
+      packets_recv: number;
+      /** @description Percent of requests without a reply */
+      packet_loss: number;
+      /** @description Fastest round trip, ms */
+      min_rtt_ms: number;
+      /** @description Mean round trip, ms */
+      avg_rtt_ms: number;
+      /** @description Slowest round trip, ms */
+      max_rtt_ms: number;
+      /** @description At least one reply came back */
+      reachable: boolean;
+      /** @description Why there was no reply (our words, never the remote's) */
+      error?: string;
+    };
+    PingResponseInput: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The address pinged (resolved once) */
+      resolved_ip: string;
+      /** @description Echo requests sent */
+      packets_sent: number;
+      /** @description Replies received */
+      packets_recv: number;
+      /** @description Percent of requests without a reply */
+      packet_loss: number;
+      /** @description Fastest round trip, ms */
+      min_rtt_ms: number;
+      /** @description Mean round trip, ms */
+      avg_rtt_ms: number;
+      /** @description Slowest round trip, ms */
+      max_rtt_ms: number;
+      /** @description At least one reply came back */
+      reachable: boolean;
+      /** @description Why there was no reply (our words, never the remote's) */
+      error?: string;
+    };
+    Plugin: {
+      /** @description dev.chainlaunch/v1 */
+      apiVersion: string;
+      /** @description Plugin */
+      kind: string;
+      /** @description Metadata */
+      metadata: {
+        /** @description Plugin name */
+        name: string;
+        /** @description Version */
+        version?: string;
+        /** @description Description */
+        description?: string;
+        /** @description Author */
+        author?: string;
+        /** @description Tags */
+        tags?: string[];
+        /** @description Source repository */
+        repository?: string;
+        /** @description License */
+        license?: string;
+      };
+      /** @description Spec */
+      spec: {
+        /** @description JSON Schema of the deploy parameters */
+        parameters: {
+          /** @description JSON Schema dialect */
+          $schema?: string;
+          /** @description object */
+          type?: string;
+          /** @description Parameters */
+          properties?: {
+            [key: string]: {
+              /** @description JSON Schema type */
+              type?: string | string[];
+              /** @description What the parameter is */
+              description?: string;
+              /** @description Default value */
+              default?: unknown;
+              /** @description Allowed values */
+              enum?: unknown[];
+              /**
+               * @description Console resource the value names
+               * @enum {string}
+               */
+              "x-source"?:
+                | "fabric-peer"
+                | "fabric-key"
+                | "key"
+                | "fabric-org"
+                | "fabric-network"
+                | "besu-node";
+            } & {
+              [key: string]: unknown;
+            };
+          };
+          /** @description Required parameters */
+          required?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Processes run by the console (product addition) */
+        processes?: ({
+          /** @description Service name */
+          name: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+        /** @description Docker Compose form (needs Docker) */
+        dockerCompose?: {
+          /** @description docker-compose.yml template */
+          contents: string;
+        };
+        /** @description Documentation */
+        documentation?: {
+          /** @description README (Markdown) */
+          readme?: string;
+          /** @description Examples */
+          examples?: {
+            [key: string]: unknown;
+          }[];
+          /** @description Troubleshooting */
+          troubleshooting?: {
+            [key: string]: unknown;
+          }[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Metrics (upstream's, stored as given) */
+        metrics?: {
+          /** @description Metrics endpoints of the plugin's services */
+          endpoints?: {
+            [key: string]: unknown;
+          }[];
+          /** @description Dashboards */
+          dashboard?: {
+            [key: string]: unknown;
+          }[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+      /** @description Deployment status */
+      deploymentStatus: components["schemas"]["PluginDeploymentStatus"];
+      /** @description The YAML as saved (on GET /plugins/{name}) */
+      yaml?: string;
+    };
+    PluginDeploymentStatus: {
+      /**
+       * @description not-deployed, deploying, running, stopping, stopped or error
+       * @enum {string}
+       */
+      status:
+        | "not-deployed"
+        | "deploying"
+        | "running"
+        | "stopping"
+        | "stopped"
+        | "error";
+      /** @description The values of the last deploy, as given */
+      parameters?: {
         [key: string]: unknown;
+      };
+      /** @description Compose project name (the plugin name) */
+      projectName: string;
+      /** @description The plugin's services */
+      services: {
+        /** @description Service (process or compose service) name */
+        name: string;
+        /** @description The image (compose) or the command (process) */
+        image: string;
+        /** @description running, starting, stopped, error, … */
+        status: string;
+        /** @description When it started */
+        createdAt: string;
+        /** @description Published ports */
+        ports: components["schemas"]["PluginPort"][];
+      }[];
+      /** @description When the current deployment started */
+      startedAt?: string;
+      /** @description When it was last stopped */
+      stoppedAt?: string;
+      /** @description Why the last deploy or run failed */
+      error?: string;
+    };
+    PluginDeploymentStatusInput: {
+      /**
+       * @description not-deployed, deploying, running, stopping, stopped or error
+       * @enum {string}
+       */
+      status:
+        | "not-deployed"
+        | "deploying"
+        | "running"
+        | "stopping"
+        | "stopped"
+        | "error";
+      /** @description The values of the last deploy, as given */
+      parameters?: {
+        [key: string]: unknown;
+      };
+      /** @description Compose project name (the plugin name) */
+      projectName: string;
+      /** @description The plugin's services */
+      services: {
+        /** @description Service (process or compose service) name */
+        name: string;
+        /** @description The image (compose) or the command (process) */
+        image: string;
+        /** @description running, starting, stopped, error, … */
+        status: string;
+        /** @description When it started */
+        createdAt: string;
+        /** @description Published ports */
+        ports: components["schemas"]["PluginPortInput"][];
+      }[];
+      /** @description When the current deployment started */
+      startedAt?: string;
+      /** @description When it was last stopped */
+      stoppedAt?: string;
+      /** @description Why the last deploy or run failed */
+      error?: string;
+    };
+    PluginInput: {
+      /** @description dev.chainlaunch/v1 */
+      apiVersion: string;
+      /** @description Plugin */
+      kind: string;
+      /** @description Metadata */
+      metadata: {
+        /** @description Plugin name */
+        name: string;
+        /** @description Version */
+        version?: string;
+        /** @description Description */
+        description?: string;
+        /** @description Author */
+        author?: string;
+        /** @description Tags */
+        tags?: string[];
+        /** @description Source repository */
+        repository?: string;
+        /** @description License */
+        license?: string;
+      };
+      /** @description Spec */
+      spec: {
+        /** @description JSON Schema of the deploy parameters */
+        parameters: {
+          /** @description JSON Schema dialect */
+          $schema?: string;
+          /** @description object */
+          type?: string;
+          /** @description Parameters */
+          properties?: {
+            [key: string]: {
+              /** @description JSON Schema type */
+              type?: string | string[];
+              /** @description What the parameter is */
+              description?: string;
+              /** @description Default value */
+              default?: unknown;
+              /** @description Allowed values */
+              enum?: unknown[];
+              /**
+               * @description Console resource the value names
+               * @enum {string}
+               */
+              "x-source"?:
+                | "fabric-peer"
+                | "fabric-key"
+                | "key"
+                | "fabric-org"
+                | "fabric-network"
+                | "besu-node";
+            } & {
+              [key: string]: unknown;
+            };
+          };
+          /** @description Required parameters */
+          required?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Processes run by the console (product addition) */
+        processes?: ({
+          /** @description Service name */
+          name: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+        /** @description Docker Compose form (needs Docker) */
+        dockerCompose?: {
+          /** @description docker-compose.yml template */
+          contents: string;
+        };
+        /** @description Documentation */
+        documentation?: {
+          /** @description README (Markdown) */
+          readme?: string;
+          /** @description Examples */
+          examples?: {
+            [key: string]: unknown;
+          }[];
+          /** @description Troubleshooting */
+          troubleshooting?: {
+            [key: string]: unknown;
+          }[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Metrics (upstream's, stored as given) */
+        metrics?: {
+          /** @description Metrics endpoints of the plugin's services */
+          endpoints?: {
+            [key: string]: unknown;
+          }[];
+          /** @description Dashboards */
+          dashboard?: {
+            [key: string]: unknown;
+          }[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+      /** @description Deployment status */
+      deploymentStatus: components["schemas"]["PluginDeploymentStatusInput"];
+      /** @description The YAML as saved (on GET /plugins/{name}) */
+      yaml?: string;
+    };
+    PluginPort: {
+      /** @description Port on the host */
+      hostPort: string;
+      /** @description Port in the container (the same as hostPort for processes) */
+      containerPort: string;
+      /** @description tcp or udp */
+      protocol: string;
+    };
+    PluginPortInput: {
+      /** @description Port on the host */
+      hostPort: string;
+      /** @description Port in the container (the same as hostPort for processes) */
+      containerPort: string;
+      /** @description tcp or udp */
+      protocol: string;
+    };
+    PluginServiceStatus: {
+      /** @description Service name */
+      name: string;
+      /** @description Image (compose) or command (process) */
+      image: string;
+      /** @description running, starting, stopped, error, not-deployed */
+      state: string;
+      /** @description Whether it runs */
+      running: boolean;
+      /** @description healthy, unhealthy, starting, or empty without a health check */
+      health: string;
+      /** @description Ports */
+      ports: string[];
+      /** @description Last error */
+      last_error: string;
+      /** @description When it started */
+      started_at: string;
+      /** @description When it was created */
+      created_at: string;
+      /** @description Process ids (processes) or container ids (compose) */
+      containers: string[];
+      /** @description command, args, working_dir */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Environment (secret-looking values masked) */
+      environment: {
+        [key: string]: string;
+      };
+      /** @description Services it depends on */
+      depends_on: string[];
+      /** @description Mounted files */
+      volumes: string[];
+    };
+    PluginServiceStatusInput: {
+      /** @description Service name */
+      name: string;
+      /** @description Image (compose) or command (process) */
+      image: string;
+      /** @description running, starting, stopped, error, not-deployed */
+      state: string;
+      /** @description Whether it runs */
+      running: boolean;
+      /** @description healthy, unhealthy, starting, or empty without a health check */
+      health: string;
+      /** @description Ports */
+      ports: string[];
+      /** @description Last error */
+      last_error: string;
+      /** @description When it started */
+      started_at: string;
+      /** @description When it was created */
+      created_at: string;
+      /** @description Process ids (processes) or container ids (compose) */
+      containers: string[];
+      /** @description command, args, working_dir */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Environment (secret-looking values masked) */
+      environment: {
+        [key: string]: string;
+      };
+      /** @description Services it depends on */
+      depends_on: string[];
+      /** @description Mounted files */
+      volumes: string[];
+    };
+    PortCheckRequest: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description TCP port, 1-65535 */
+      port?: number;
+      /** @description Seconds, default 5, at most 30 (10 without credentials) */
+      timeout?: number;
+    };
+    PortCheckRequestInput: {
+      /** @description Host name or IP address (no port, no scheme) */
+      host?: string;
+      /** @description TCP port, 1-65535 */
+      port?: number;
+      /** @description Seconds, default 5, at most 30 (10 without credentials) */
+      timeout?: number;
+    };
+    PortCheckResponse: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The port checked */
+      port: number;
+      /** @description A TCP connection was accepted */
+      open: boolean;
+      /** @description The host answered (accepted or refused the connection) */
+      reachable: boolean;
+      /** @description Why the port is not open (our words, never the remote's) */
+      error?: string;
+    };
+    PortCheckResponseInput: {
+      /** @description The host asked for */
+      host: string;
+      /** @description The port checked */
+      port: number;
+      /** @description A TCP connection was accepted */
+      open: boolean;
+      /** @description The host answered (accepted or refused the connection) */
+      reachable: boolean;
+      /** @description Why the port is not open (our words, never the remote's) */
+      error?: string;
+    };
+    PrepareConfigUpdateRequest: {
+      /** @description The Fabric network (channel) to change */
+      network_id: number;
+      /** @description Free-form kind of change, e.g. add_org */
+      proposal_type: string;
+      /** @description The same operations as POST /networks/fabric/{id}/update-config */
+      operations: (
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_org";
+            payload:
+              | {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                }
+              | {
+                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                  external_organization_id: number;
+                };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_orderer_org";
+            payload:
+              | {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                  /** @description host:port */
+                  orderer_endpoints: string[];
+                }
+              | {
+                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                  external_organization_id: number;
+                  /** @description host:port */
+                  orderer_endpoints?: string[];
+                };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "set_anchor_peers";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Anchor peers (empty removes them) */
+              anchor_peers: {
+                /** @description Host */
+                host: string;
+                /** @description Port */
+                port: number;
+              }[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_consenter";
+            payload: {
+              /** @description Current host */
+              host: string;
+              /** @description Current port */
+              port: number;
+              /** @description New host */
+              new_host: string;
+              /** @description New port */
+              new_port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_etcd_raft_options";
+            payload: {
+              /** @description Tick interval */
+              tick_interval?: string;
+              /** @description Election tick */
+              election_tick?: number;
+              /** @description Heartbeat tick */
+              heartbeat_tick?: number;
+              /** @description Max inflight blocks */
+              max_inflight_blocks?: number;
+              /** @description Snapshot interval (bytes) */
+              snapshot_interval_size?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_size";
+            payload: {
+              /** @description Messages per block */
+              max_message_count?: number;
+              /** @description Absolute max bytes */
+              absolute_max_bytes?: number;
+              /** @description Preferred max bytes */
+              preferred_max_bytes?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_timeout";
+            payload: {
+              /** @description Batch timeout, e.g. 2s */
+              timeout: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_application_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_channel_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+      )[];
+    };
+    PrepareConfigUpdateRequestInput: {
+      /** @description The Fabric network (channel) to change */
+      network_id: number;
+      /** @description Free-form kind of change, e.g. add_org */
+      proposal_type: string;
+      /** @description The same operations as POST /networks/fabric/{id}/update-config */
+      operations: (
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_org";
+            payload:
+              | {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                }
+              | {
+                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                  external_organization_id: number;
+                };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_orderer_org";
+            payload:
+              | {
+                  /** @description MSP id */
+                  msp_id: string;
+                  /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+                  root_certs: string[];
+                  /** @description TLS root CA certificates (PEM) */
+                  tls_root_certs: string[];
+                  /** @description host:port */
+                  orderer_endpoints: string[];
+                }
+              | {
+                  /** @description An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used */
+                  external_organization_id: number;
+                  /** @description host:port */
+                  orderer_endpoints?: string[];
+                };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_orderer_org";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_org_msp";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Root CA certificates (PEM); the first is the NodeOU CA */
+              root_certs: string[];
+              /** @description TLS root CA certificates (PEM) */
+              tls_root_certs: string[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "set_anchor_peers";
+            payload: {
+              /** @description MSP id */
+              msp_id: string;
+              /** @description Anchor peers (empty removes them) */
+              anchor_peers: {
+                /** @description Host */
+                host: string;
+                /** @description Port */
+                port: number;
+              }[];
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "add_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "remove_consenter";
+            payload: {
+              /** @description Host */
+              host: string;
+              /** @description Port */
+              port: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_consenter";
+            payload: {
+              /** @description Current host */
+              host: string;
+              /** @description Current port */
+              port: number;
+              /** @description New host */
+              new_host: string;
+              /** @description New port */
+              new_port: number;
+              /** @description Client TLS cert */
+              client_tls_cert: string;
+              /** @description Server TLS cert */
+              server_tls_cert: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_etcd_raft_options";
+            payload: {
+              /** @description Tick interval */
+              tick_interval?: string;
+              /** @description Election tick */
+              election_tick?: number;
+              /** @description Heartbeat tick */
+              heartbeat_tick?: number;
+              /** @description Max inflight blocks */
+              max_inflight_blocks?: number;
+              /** @description Snapshot interval (bytes) */
+              snapshot_interval_size?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_size";
+            payload: {
+              /** @description Messages per block */
+              max_message_count?: number;
+              /** @description Absolute max bytes */
+              absolute_max_bytes?: number;
+              /** @description Preferred max bytes */
+              preferred_max_bytes?: number;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_batch_timeout";
+            payload: {
+              /** @description Batch timeout, e.g. 2s */
+              timeout: string;
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_application_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_orderer_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+        | {
+            /**
+             * @description Operation
+             * @constant
+             */
+            type: "update_channel_policy";
+            payload: {
+              /** @description Policy name */
+              policy_name: string;
+              policy: {
+                /**
+                 * @description Signature or ImplicitMeta
+                 * @enum {string}
+                 */
+                type: "Signature" | "ImplicitMeta";
+                /** @description Policy rule */
+                rule: string;
+              };
+            };
+          }
+      )[];
+    };
+    ProjectCommit: {
+      hash: string;
+      /** @description Parent commit; empty for the first */
+      parent: string;
+      author: string;
+      message: string;
+      timestamp: string;
+      added: string[];
+      modified: string[];
+      removed: string[];
+    };
+    ProjectCommitInput: {
+      hash: string;
+      /** @description Parent commit; empty for the first */
+      parent: string;
+      author: string;
+      message: string;
+      timestamp: string;
+      added: string[];
+      modified: string[];
+      removed: string[];
+    };
+    /** @description Defaults for a deployment */
+    PrometheusDefaultsResponse: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker
+       * @enum {string}
+       */
+      deployment_mode: "service" | "docker";
+      /** @description First free port from 9090 */
+      prometheus_port: number;
+      /** @description Version of the installed Prometheus */
+      prometheus_version: string;
+      /** @description Default scrape interval, seconds */
+      scrape_interval: number;
+      /** @description Free ports from 9090 */
+      available_ports: number[];
+      /** @description Docker settings (docker mode is not available yet) */
+      docker_config: {
+        /** @description Docker network mode */
+        network_mode: string;
+      };
+      /** @description Whether a prometheus binary was found (PATH or CHAINLAUNCH_PROMETHEUS_BIN) */
+      binary_found: boolean;
+    };
+    /** @description Defaults for a deployment */
+    PrometheusDefaultsResponseInput: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker
+       * @enum {string}
+       */
+      deployment_mode: "service" | "docker";
+      /** @description First free port from 9090 */
+      prometheus_port: number;
+      /** @description Version of the installed Prometheus */
+      prometheus_version: string;
+      /** @description Default scrape interval, seconds */
+      scrape_interval: number;
+      /** @description Free ports from 9090 */
+      available_ports: number[];
+      /** @description Docker settings (docker mode is not available yet) */
+      docker_config: {
+        /** @description Docker network mode */
+        network_mode: string;
+      };
+      /** @description Whether a prometheus binary was found (PATH or CHAINLAUNCH_PROMETHEUS_BIN) */
+      binary_found: boolean;
+    };
+    /** @description Prometheus status */
+    PrometheusStatus: {
+      /** @description not_deployed, starting, running, error, stopped */
+      status: string;
+      /** @description The prometheus_version it was deployed with (a label) */
+      version?: string;
+      /** @description The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds */
+      binary_version?: string;
+      /** @description Port */
+      port?: number;
+      /** @description Scrape interval as Go's time.Duration (nanoseconds) */
+      scrape_interval?: number;
+      /** @description Scrape interval, seconds */
+      scrape_interval_seconds?: number;
+      /** @description service or docker */
+      deployment_mode?: string;
+      /** @description Docker network mode (docker deployments only) */
+      network_mode?: string;
+      /** @description When it started */
+      started_at?: string;
+      /** @description Why it is not running */
+      error?: string;
+      /** @description Scrape jobs in the configuration (nodes, plugins, custom jobs) */
+      targets?: number;
+    };
+    /** @description Prometheus status */
+    PrometheusStatusInput: {
+      /** @description not_deployed, starting, running, error, stopped */
+      status: string;
+      /** @description The prometheus_version it was deployed with (a label) */
+      version?: string;
+      /** @description The version the Prometheus that runs reports (the installed binary's when stopped), e.g. 2.42.0+ds */
+      binary_version?: string;
+      /** @description Port */
+      port?: number;
+      /** @description Scrape interval as Go's time.Duration (nanoseconds) */
+      scrape_interval?: number;
+      /** @description Scrape interval, seconds */
+      scrape_interval_seconds?: number;
+      /** @description service or docker */
+      deployment_mode?: string;
+      /** @description Docker network mode (docker deployments only) */
+      network_mode?: string;
+      /** @description When it started */
+      started_at?: string;
+      /** @description Why it is not running */
+      error?: string;
+      /** @description Scrape jobs in the configuration (nodes, plugins, custom jobs) */
+      targets?: number;
+    };
+    /** @description A query result */
+    QueryResult: {
+      /** @description success or error */
+      status: string;
+      /** @description Prometheus's data: resultType and result */
+      data?: unknown;
+      /** @description Error message */
+      error?: string;
+      /** @description Prometheus's warnings */
+      warnings?: string[];
+    };
+    /** @description A query result */
+    QueryResultInput: {
+      /** @description success or error */
+      status: string;
+      /** @description Prometheus's data: resultType and result */
+      data?: unknown;
+      /** @description Error message */
+      error?: string;
+      /** @description Prometheus's warnings */
+      warnings?: string[];
+    };
+    /** @description New settings for the deployed Prometheus; what is left out stays (no body: {}) */
+    RefreshPrometheusRequest: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)
+       * @enum {string}
+       */
+      deployment_mode?: "service" | "docker" | "";
+      /** @description New port (0 or missing: unchanged); a new port restarts Prometheus */
+      prometheus_port?: number;
+      /** @description New version label (empty: unchanged) */
+      prometheus_version?: string;
+      /** @description New scrape interval in seconds (0 or missing: unchanged) */
+      scrape_interval?: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode (host) */
+        network_mode?: string;
       };
     };
-    /** @description A notification */
-    Notification: {
-      /** @description Notification id */
-      id: number;
-      /** @description Event type, e.g. node.downtime */
-      event_type: string;
-      /** @description Event payload */
-      event_data: {
-        [key: string]: unknown;
+    /** @description New settings for the deployed Prometheus; what is left out stays (no body: {}) */
+    RefreshPrometheusRequestInput: {
+      /**
+       * @description How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)
+       * @enum {string}
+       */
+      deployment_mode?: "service" | "docker" | "";
+      /** @description New port (0 or missing: unchanged); a new port restarts Prometheus */
+      prometheus_port?: number;
+      /** @description New version label (empty: unchanged) */
+      prometheus_version?: string;
+      /** @description New scrape interval in seconds (0 or missing: unchanged) */
+      scrape_interval?: number;
+      /** @description Docker settings (docker mode only) */
+      docker_config?: {
+        /** @description Docker network mode (host) */
+        network_mode?: string;
       };
-      /** @description Creation time, RFC 3339 */
+    };
+    /** @description upstream's communication.RegisterPeerRequest */
+    RegisterPeerRequest: {
+      /** @description The peer's node id; must be the one its key derives */
+      node_id?: string;
+      /** @description Informational */
+      node_name?: string;
+      /** @description Informational */
+      node_type?: string;
+      /** @description The peer's base URL (http or https) */
+      peer_endpoint: string;
+      /** @description The peer's Ed25519 public key: raw 32 bytes in base64url, a PEM SubjectPublicKeyInfo or a JWK */
+      peer_public_key: string;
+      /** @description Informational */
+      analytics_enabled?: boolean;
+    };
+    /** @description upstream's communication.RegisterPeerRequest */
+    RegisterPeerRequestInput: {
+      /** @description The peer's node id; must be the one its key derives */
+      node_id?: string;
+      /** @description Informational */
+      node_name?: string;
+      /** @description Informational */
+      node_type?: string;
+      /** @description The peer's base URL (http or https) */
+      peer_endpoint: string;
+      /** @description The peer's Ed25519 public key: raw 32 bytes in base64url, a PEM SubjectPublicKeyInfo or a JWK */
+      peer_public_key: string;
+      /** @description Informational */
+      analytics_enabled?: boolean;
+    };
+    /** @description `message`, the registered `node_id`, its connection id `peer_id` and `status` */
+    RegisterPeerResponse: {
+      [key: string]: string;
+    };
+    /** @description `message`, the registered `node_id`, its connection id `peer_id` and `status` */
+    RegisterPeerResponseInput: {
+      [key: string]: string;
+    };
+    RejectSharedNetworkResponse: {
+      /**
+       * @description rejected
+       * @constant
+       */
+      status: "rejected";
+    };
+    RejectSharedNetworkResponseInput: {
+      /**
+       * @description rejected
+       * @constant
+       */
+      status: "rejected";
+    };
+    /**
+     * @description Role: admin, manager or viewer
+     * @enum {string}
+     */
+    Role: "admin" | "manager" | "viewer";
+    /** @description A role and its permissions */
+    RoleInfo: {
+      /**
+       * @description Role
+       * @enum {string}
+       */
+      role: "admin" | "manager" | "viewer";
+      /** @description Display name */
+      name: string;
+      /** @description What the role is for */
+      description: string;
+      /** @description Permissions the role holds */
+      permissions: components["schemas"]["PermissionInfo"][];
+    };
+    /** @description A role and its permissions */
+    RoleInfoInput: {
+      /**
+       * @description Role
+       * @enum {string}
+       */
+      role: "admin" | "manager" | "viewer";
+      /** @description Display name */
+      name: string;
+      /** @description What the role is for */
+      description: string;
+      /** @description Permissions the role holds */
+      permissions: components["schemas"]["PermissionInfoInput"][];
+    };
+    /**
+     * @description Role: admin, manager or viewer
+     * @enum {string}
+     */
+    RoleInput: "admin" | "manager" | "viewer";
+    /** @description Global settings */
+    Setting: {
+      /** @description Settings id */
+      id: number;
+      config: components["schemas"]["SettingConfig"];
+      /** @description Creation time */
       created_at: string;
-      /** @description Read flag */
-      is_read: boolean;
+      /** @description Last change */
+      updated_at: string;
     };
     /** @description Global settings */
     SettingConfig: {
@@ -14292,59 +13491,511 @@ export interface components {
       publicIpLookupUrl: string;
     };
     /** @description Global settings */
-    Setting: {
+    SettingConfigInput: {
+      /**
+       * @description External host or IP that new nodes advertise; empty for 127.0.0.1
+       * @default
+       */
+      defaultNodeExposeIP: string;
+      /**
+       * @description Extra command-line template for peers
+       * @default
+       */
+      peerTemplateCMD: string;
+      /**
+       * @description Extra command-line template for orderers
+       * @default
+       */
+      ordererTemplateCMD: string;
+      /**
+       * @description Extra command-line template for Besu nodes
+       * @default
+       */
+      besuTemplateCMD: string;
+      /**
+       * @description Reserved: demo mode is set by CHAINLAUNCH_DEMO at boot
+       * @default false
+       */
+      demoMode: boolean;
+      /**
+       * @description How often node health is polled
+       * @default 30s
+       */
+      healthCheckInterval: string;
+      /**
+       * @description Timeout of one health check
+       * @default 5s
+       */
+      healthCheckTimeout: string;
+      /**
+       * @description Health results kept per node
+       * @default 1000
+       */
+      healthCheckRetention: number;
+      /**
+       * @description First port proposed for new nodes
+       * @default 7050
+       */
+      portRangeStart: number;
+      /**
+       * @description Last port proposed for new nodes
+       * @default 9999
+       */
+      portRangeEnd: number;
+      /**
+       * @description How often the alert rules are evaluated
+       * @default 30s
+       */
+      alertEvaluationInterval: string;
+      /**
+       * @description Minutes after an alert during which the same alert coming back is not sent again
+       * @default 60
+       */
+      alertCooldownMinutes: number;
+      /**
+       * @description Alert when a certificate expires within this many days
+       * @default 30
+       */
+      alertCertExpiryDays: number;
+      /**
+       * @description Alert when a peer is more than this many blocks behind its orderers
+       * @default 10
+       */
+      alertPeerLagBlocks: number;
+      /**
+       * @description Minutes a peer must stay behind before the lag alert
+       * @default 5
+       */
+      alertPeerLagMinutes: number;
+      /**
+       * @description Minutes a Raft problem (no leader, consenter unreachable) must last before the alert
+       * @default 1
+       */
+      alertRaftMinutes: number;
+      /** @description Seconds a node must stay down before node.downtime is sent; unset: CHAINLAUNCH_DOWNTIME_GRACE_SECONDS (default 30) */
+      nodeDowntimeGraceSeconds?: number;
+      /**
+       * @description Plugin registries whose plugins /plugins/available lists beside the built-in catalogue
+       * @default []
+       */
+      pluginRegistries: string[];
+      /**
+       * @description URL other consoles reach this one at (invitations carry it; its federation routes are below /api/v1/federation); empty: CHAINLAUNCH_PUBLIC_URL
+       * @default
+       */
+      federationEndpoint: string;
+      /**
+       * @description Require a signed-in user or API key for /troubleshooting/* (anonymous by default, rate-limited)
+       * @default false
+       */
+      troubleshootingRequireAuth: boolean;
+      /**
+       * @description Optional service that echoes the console's public IP (GET /troubleshooting/public-ip asks it when defaultNodeExposeIP is empty); empty: none, no outside service is assumed
+       * @default
+       */
+      publicIpLookupUrl: string;
+    };
+    /** @description Global settings */
+    SettingInput: {
       /** @description Settings id */
       id: number;
-      config: components["schemas"]["SettingConfig"];
+      config: components["schemas"]["SettingConfigInput"];
       /** @description Creation time */
       created_at: string;
       /** @description Last change */
       updated_at: string;
     };
-    /** @description A permission */
-    PermissionInfo: {
-      /** @description Permission code */
-      code: string;
-      /** @description Short name */
-      name: string;
-      /** @description Area */
-      category: string;
-      /** @description What it allows */
-      description: string;
+    ShareChaincodeProposalRequest: {
+      /** @description Connection ids of the consoles to send it to (GET /node/connected-peers) */
+      recipients: number[];
     };
-    /** @description A role and its permissions */
-    RoleInfo: {
+    ShareChaincodeProposalRequestInput: {
+      /** @description Connection ids of the consoles to send it to (GET /node/connected-peers) */
+      recipients: number[];
+    };
+    ShareChaincodeProposalResponse: {
+      /** @description Every recipient took it */
+      success: boolean;
+      /** @description Which recipients failed and why */
+      error?: string;
+    };
+    ShareChaincodeProposalResponseInput: {
+      /** @description Every recipient took it */
+      success: boolean;
+      /** @description Which recipients failed and why */
+      error?: string;
+    };
+    /** @description Outcome of one recipient */
+    ShareRecipientResult: {
+      /** @description Connection id */
+      recipient: number;
+      /** @description The recipient's node id */
+      nodeId: string;
       /**
-       * @description Role
+       * @description sent, failed (see error), then accepted or rejected when the recipient answers
        * @enum {string}
        */
-      role: "admin" | "manager" | "viewer";
-      /** @description Display name */
-      name: string;
-      /** @description What the role is for */
-      description: string;
-      /** @description Permissions the role holds */
-      permissions: components["schemas"]["PermissionInfo"][];
+      status: "sent" | "failed" | "accepted" | "rejected";
+      /** @description Why it failed */
+      error: string | null;
     };
-    ConnectionTestRequest: {
-      /** @description host:port, or an http(s) URL */
-      endpoint: string;
+    /** @description Outcome of one recipient */
+    ShareRecipientResultInput: {
+      /** @description Connection id */
+      recipient: number;
+      /** @description The recipient's node id */
+      nodeId: string;
       /**
-       * @description tcp, tls, grpc, grpcs, http or https
-       * @default tcp
+       * @description sent, failed (see error), then accepted or rejected when the recipient answers
        * @enum {string}
        */
-      protocol: "tcp" | "tls" | "grpc" | "grpcs" | "http" | "https";
-      /** @description seconds, default 10, at most 30 (10 without credentials) */
-      timeout?: number;
-      /** @description HTTP request headers (http/https; signed-in callers only) */
-      headers?: {
+      status: "sent" | "failed" | "accepted" | "rejected";
+      /** @description Why it failed */
+      error: string | null;
+    };
+    SharedChaincode: {
+      /** @description Share id */
+      id: string;
+      /** @description Received: the connection it came through; sent: null */
+      connectionId: number | null;
+      /** @description When it was sent or received */
+      createdAt: string;
+      /** @description The definition: chaincodeId, name, channelName, version, sequence, dockerImage */
+      dataJson: unknown;
+      /** @description Sent: connection ids; received: empty */
+      recipients: number[];
+      /** @description The chaincode's id on the sending console */
+      resourceId: string;
+      /** @description chaincode */
+      resourceType: string;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string;
+      /** @description Node id of the sending console */
+      sharedByNodeId: string;
+      /** @description Received: received. Sent: sent or failed */
+      status: string;
+      /**
+       * @description received or sent
+       * @enum {string}
+       */
+      direction: "received" | "sent";
+      /** @description Sent: when it expires */
+      expiresAt: string | null;
+    };
+    SharedChaincodeDetailResponse: {
+      chaincode: components["schemas"]["SharedChaincode"];
+    };
+    SharedChaincodeDetailResponseInput: {
+      chaincode: components["schemas"]["SharedChaincodeInput"];
+    };
+    SharedChaincodeInput: {
+      /** @description Share id */
+      id: string;
+      /** @description Received: the connection it came through; sent: null */
+      connectionId: number | null;
+      /** @description When it was sent or received */
+      createdAt: string;
+      /** @description The definition: chaincodeId, name, channelName, version, sequence, dockerImage */
+      dataJson: unknown;
+      /** @description Sent: connection ids; received: empty */
+      recipients: number[];
+      /** @description The chaincode's id on the sending console */
+      resourceId: string;
+      /** @description chaincode */
+      resourceType: string;
+      /** @description The user who shared it on the sending console */
+      sharedBy: string;
+      /** @description Node id of the sending console */
+      sharedByNodeId: string;
+      /** @description Received: received. Sent: sent or failed */
+      status: string;
+      /**
+       * @description received or sent
+       * @enum {string}
+       */
+      direction: "received" | "sent";
+      /** @description Sent: when it expires */
+      expiresAt: string | null;
+    };
+    SharedChaincodeListResponse: {
+      /** @description Newest first */
+      chaincodes: components["schemas"]["SharedChaincode"][];
+    };
+    SharedChaincodeListResponseInput: {
+      /** @description Newest first */
+      chaincodes: components["schemas"]["SharedChaincodeInput"][];
+    };
+    SharedKeyInfo: {
+      /** @description Id of the share on this console */
+      share_id: string;
+      /** @description The key's id on the sending console */
+      key_id: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA (read from the key itself) */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      key_size: number | null;
+      /** @description Encoding of public_key (PEM) */
+      format: string;
+      /** @description SubjectPublicKeyInfo PEM */
+      public_key: string;
+      /** @description EIP-55 address of a secp256k1 key, derived here */
+      ethereum_address: string | null;
+      /** @description Connection id of the console that shared it */
+      shared_by: number | null;
+      /** @description Node id of the console that shared it */
+      shared_by_node_id: string;
+      /** @description When it was received */
+      shared_at: string;
+      /** @description When the share expires */
+      expires_at: string | null;
+      /**
+       * @description active, or expired after expires_at
+       * @enum {string}
+       */
+      status: "active" | "expired";
+      /** @description The labels sent along */
+      metadata: {
         [key: string]: string;
       };
-      /** @description PEM CA bundle to verify TLS against; default: the TLS CAs of this console's organizations */
-      ca_cert?: string;
-      /** @description Server name to send (SNI) and check the certificate for; default: the endpoint's host */
-      server_name?: string;
+    };
+    SharedKeyInfoInput: {
+      /** @description Id of the share on this console */
+      share_id: string;
+      /** @description The key's id on the sending console */
+      key_id: string;
+      /** @description Key name */
+      name: string;
+      /** @description EC, ED25519 or RSA (read from the key itself) */
+      algorithm: string;
+      /** @description Curve of EC keys */
+      curve: string | null;
+      /** @description RSA modulus size */
+      key_size: number | null;
+      /** @description Encoding of public_key (PEM) */
+      format: string;
+      /** @description SubjectPublicKeyInfo PEM */
+      public_key: string;
+      /** @description EIP-55 address of a secp256k1 key, derived here */
+      ethereum_address: string | null;
+      /** @description Connection id of the console that shared it */
+      shared_by: number | null;
+      /** @description Node id of the console that shared it */
+      shared_by_node_id: string;
+      /** @description When it was received */
+      shared_at: string;
+      /** @description When the share expires */
+      expires_at: string | null;
+      /**
+       * @description active, or expired after expires_at
+       * @enum {string}
+       */
+      status: "active" | "expired";
+      /** @description The labels sent along */
+      metadata: {
+        [key: string]: string;
+      };
+    };
+    SharedNetwork: {
+      /** @description Share id (for accept, reject and delete) */
+      id: string;
+      /** @description Received: the connection it came through; sent: null (see recipients) */
+      connectionId: number | null;
+      /** @description When it was sent or received */
+      createdAt: string;
+      /** @description Received: what was shared (genesisBlock base64, chainId, orderers or bootnodes, metadata); sent: the recipients' outcome and metadata */
+      dataJson: unknown;
+      /** @description Sent: the connection ids it was sent to; received: empty */
+      recipients: number[];
+      /** @description The network's id on the sending console */
+      resourceId: string;
+      /**
+       * @description fabric_network or besu_network
+       * @enum {string}
+       */
+      resourceType: "fabric_network" | "besu_network";
+      /** @description The user who shared it, on the sending console */
+      sharedBy: string;
+      /** @description Node id of the sending console */
+      sharedByNodeId: string;
+      /** @description Received: pending, accepting, accepted or rejected. Sent: sent or failed (per recipient in dataJson) */
+      status: string;
+      /**
+       * @description received or sent
+       * @enum {string}
+       */
+      direction: "received" | "sent";
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Network name (Fabric: the channel) */
+      networkName: string;
+      /** @description The network the accept imported on this console */
+      localNetworkId: number | null;
+      /** @description Why the last accept (received) or every send (sent) failed */
+      error: string | null;
+    };
+    SharedNetworkDetailResponse: {
+      /** @description The share */
+      network: components["schemas"]["SharedNetwork"];
+    };
+    SharedNetworkDetailResponseInput: {
+      /** @description The share */
+      network: components["schemas"]["SharedNetworkInput"];
+    };
+    SharedNetworkInput: {
+      /** @description Share id (for accept, reject and delete) */
+      id: string;
+      /** @description Received: the connection it came through; sent: null (see recipients) */
+      connectionId: number | null;
+      /** @description When it was sent or received */
+      createdAt: string;
+      /** @description Received: what was shared (genesisBlock base64, chainId, orderers or bootnodes, metadata); sent: the recipients' outcome and metadata */
+      dataJson: unknown;
+      /** @description Sent: the connection ids it was sent to; received: empty */
+      recipients: number[];
+      /** @description The network's id on the sending console */
+      resourceId: string;
+      /**
+       * @description fabric_network or besu_network
+       * @enum {string}
+       */
+      resourceType: "fabric_network" | "besu_network";
+      /** @description The user who shared it, on the sending console */
+      sharedBy: string;
+      /** @description Node id of the sending console */
+      sharedByNodeId: string;
+      /** @description Received: pending, accepting, accepted or rejected. Sent: sent or failed (per recipient in dataJson) */
+      status: string;
+      /**
+       * @description received or sent
+       * @enum {string}
+       */
+      direction: "received" | "sent";
+      /**
+       * @description fabric or besu
+       * @enum {string}
+       */
+      platform: "fabric" | "besu";
+      /** @description Network name (Fabric: the channel) */
+      networkName: string;
+      /** @description The network the accept imported on this console */
+      localNetworkId: number | null;
+      /** @description Why the last accept (received) or every send (sent) failed */
+      error: string | null;
+    };
+    SharedNetworkListResponse: {
+      /** @description Shares, newest first */
+      networks: components["schemas"]["SharedNetwork"][];
+    };
+    SharedNetworkListResponseInput: {
+      /** @description Shares, newest first */
+      networks: components["schemas"]["SharedNetworkInput"][];
+    };
+    ShellSession: {
+      /** @description Session id */
+      id: string;
+      /** @description Project id */
+      projectId: number;
+      /** @description Who opened it (only they, or an admin, can see or attach to it) */
+      userId: number;
+      /** @description Their username */
+      username: string;
+      /** @description The shell program */
+      shell: string;
+      /** @description The project folder the shell starts in */
+      workingDir: string;
+      /** @description Runs inside the sandbox (bubblewrap); false only for an admin's shell with the sandbox off */
+      sandboxed: boolean;
+      /** @description Terminal width */
+      cols: number;
+      /** @description Terminal height */
+      rows: number;
+      /** @description Websockets attached now */
+      attached: number;
+      /** @description Process id of the PTY's process (group leader) on the host */
+      pid: number;
+      /** @description When it was opened (ISO-8601) */
+      createdAt: string;
+      /** @description Last input, resize or attach (ISO-8601); idle sessions end */
+      lastActivity: string;
+      /** @description active */
+      status: string;
+    };
+    ShellSessionInput: {
+      /** @description Session id */
+      id: string;
+      /** @description Project id */
+      projectId: number;
+      /** @description Who opened it (only they, or an admin, can see or attach to it) */
+      userId: number;
+      /** @description Their username */
+      username: string;
+      /** @description The shell program */
+      shell: string;
+      /** @description The project folder the shell starts in */
+      workingDir: string;
+      /** @description Runs inside the sandbox (bubblewrap); false only for an admin's shell with the sandbox off */
+      sandboxed: boolean;
+      /** @description Terminal width */
+      cols: number;
+      /** @description Terminal height */
+      rows: number;
+      /** @description Websockets attached now */
+      attached: number;
+      /** @description Process id of the PTY's process (group leader) on the host */
+      pid: number;
+      /** @description When it was opened (ISO-8601) */
+      createdAt: string;
+      /** @description Last input, resize or attach (ISO-8601); idle sessions end */
+      lastActivity: string;
+      /** @description active */
+      status: string;
+    };
+    SyncExternalNodesResponse: {
+      /** @description Organizations new to this console */
+      organizations_added: number;
+      /** @description Organizations the other console no longer has */
+      organizations_deleted: number;
+      /** @description Peers new to this console */
+      fabric_peers_added: number;
+      /** @description Peers the other console no longer has */
+      fabric_peers_deleted: number;
+      /** @description Orderers new to this console */
+      fabric_orderers_added: number;
+      /** @description Orderers the other console no longer has */
+      fabric_orderers_deleted: number;
+      /** @description Besu nodes new to this console */
+      besu_nodes_added: number;
+      /** @description Besu nodes the other console no longer has */
+      besu_nodes_deleted: number;
+      /** @description Entries that could not be stored */
+      errors: string[];
+    };
+    SyncExternalNodesResponseInput: {
+      /** @description Organizations new to this console */
+      organizations_added: number;
+      /** @description Organizations the other console no longer has */
+      organizations_deleted: number;
+      /** @description Peers new to this console */
+      fabric_peers_added: number;
+      /** @description Peers the other console no longer has */
+      fabric_peers_deleted: number;
+      /** @description Orderers new to this console */
+      fabric_orderers_added: number;
+      /** @description Orderers the other console no longer has */
+      fabric_orderers_deleted: number;
+      /** @description Besu nodes new to this console */
+      besu_nodes_added: number;
+      /** @description Besu nodes the other console no longer has */
+      besu_nodes_deleted: number;
+      /** @description Entries that could not be stored */
+      errors: string[];
     };
     TLSInfo: {
       /** @description Negotiated TLS version */
@@ -14368,149 +14019,27 @@ export interface components {
       /** @description What the chain was checked against */
       verified_against: string;
     };
-    ConnectionTestResponse: {
-      /** @description The endpoint tested */
-      endpoint: string;
-      /** @description The protocol used */
-      protocol: string;
-      /** @description Reached, and for TLS verified, and for gRPC answered */
-      success: boolean;
-      /** @description Time to the answer */
-      response_time_ms: number;
-      /** @description HTTP status, or the gRPC status of the health check */
-      status_code?: number;
-      /** @description Why it failed */
-      error?: string;
-      /** @description TLS details (signed-in callers only) */
-      tls_info?: components["schemas"]["TLSInfo"];
-      /** @description gRPC handshake and health check, or a few HTTP response headers (signed-in callers only) */
-      details?: {
-        [key: string]: string;
-      };
-    };
-    CertificateValidationRequest: {
-      /** @description PEM encoded certificate; intermediates may follow it */
-      certificate: string;
-      /** @description Optional root CA (and intermediates) to validate against */
-      root_ca?: string;
-      /** @description Optional DNS names (or IPs) the certificate must cover */
-      dns_names?: string[];
-    };
-    CertificateValidationResponse: {
-      /** @description Subject */
-      subject: string;
-      /** @description Issuer */
+    TLSInfoInput: {
+      /** @description Negotiated TLS version */
+      version: string;
+      /** @description Negotiated cipher suite */
+      cipher_suite: string;
+      /** @description Server name sent and checked */
+      server_name: string;
+      /** @description Issuer of the server's certificate */
       issuer: string;
-      /** @description Serial number (hex) */
-      serial_number: string;
-      /** @description Valid from */
-      not_before: string;
-      /** @description Valid until */
-      not_after: string;
-      /** @description basicConstraints CA:TRUE */
-      is_ca: boolean;
-      /** @description Key usages and extended key usages */
-      key_usage: string[];
-      /** @description SAN DNS names */
-      dns_names: string[];
-      /** @description SAN IP addresses */
-      ip_addresses: string[];
-      /** @description No errors */
-      valid: boolean;
-      /** @description What makes it invalid */
-      errors: string[];
-      /** @description What may cause trouble */
-      warnings: string[];
-      /** @description Subjects from the certificate up to the root it chained to */
+      /** @description The server certificate's notAfter */
+      cert_expiry: string;
+      /** @description The chain verifies against the CA and the certificate names the host */
+      certificate_valid: boolean;
+      /** @description Subject of the server's certificate */
+      subject: string;
+      /** @description Subjects of the chain the server sent, leaf first */
       chain: string[];
-      /** @description SHA-256 fingerprint (hex) */
-      fingerprint: string;
-    };
-    PingRequest: {
-      /** @description Host name or IP address (no port, no scheme) */
-      host?: string;
-      /** @description Echo requests to send, default 4, at most 10 */
-      count?: number;
-      /** @description Seconds to wait for each reply, default 5, at most 10 */
-      timeout?: number;
-    };
-    PingResponse: {
-      /** @description The host asked for */
-      host: string;
-      /** @description The address pinged (resolved once) */
-      resolved_ip: string;
-      /** @description Echo requests sent */
-      packets_sent: number;
-      /** @description Replies received */
-      packets_recv: number;
-      /** @description Percent of requests without a reply */
-      packet_loss: number;
-      /** @description Fastest round trip, ms */
-      min_rtt_ms: number;
-      /** @description Mean round trip, ms */
-      avg_rtt_ms: number;
-      /** @description Slowest round trip, ms */
-      max_rtt_ms: number;
-      /** @description At least one reply came back */
-      reachable: boolean;
-      /** @description Why there was no reply (our words, never the remote's) */
-      error?: string;
-    };
-    PortCheckRequest: {
-      /** @description Host name or IP address (no port, no scheme) */
-      host?: string;
-      /** @description TCP port, 1-65535 */
-      port?: number;
-      /** @description Seconds, default 5, at most 30 (10 without credentials) */
-      timeout?: number;
-    };
-    PortCheckResponse: {
-      /** @description The host asked for */
-      host: string;
-      /** @description The port checked */
-      port: number;
-      /** @description A TCP connection was accepted */
-      open: boolean;
-      /** @description The host answered (accepted or refused the connection) */
-      reachable: boolean;
-      /** @description Why the port is not open (our words, never the remote's) */
-      error?: string;
-    };
-    /** @description The configuration, with {{variable}} placeholders. For a FABRIC peer or orderer or a BESU node it is a POST /nodes body */
-    TemplateConfig: {
-      [key: string]: unknown;
-    };
-    /** @description Checks a value must pass */
-    TemplateValidation: {
-      /** @description Allowed values (compared as text) */
-      enum?: string[];
-      /** @description Smallest number */
-      min?: number;
-      /** @description Largest number */
-      max?: number;
-      /** @description Shortest text (or fewest array items) */
-      min_length?: number;
-      /** @description Longest text (or most array items) */
-      max_length?: number;
-      /** @description RE2 (Go regexp) the text must match somewhere; anchor it with ^ and $ to match all of it */
-      pattern?: string;
-    };
-    /** @description A typed variable of a template */
-    TemplateVariable: {
-      /** @description Name used in {{name}} placeholders */
-      name: string;
-      /**
-       * @description "string", "number", "boolean", "array" or "object"
-       * @enum {string}
-       */
-      type: "string" | "number" | "boolean" | "array" | "object";
-      /** @description What to enter */
-      description?: string;
-      /** @description Apply refuses to go on without it (unless it has a default) */
-      required?: boolean;
-      /** @description Value used when apply gives none */
-      default?: unknown;
-      validation?: components["schemas"]["TemplateValidation"];
+      /** @description Why verification failed; empty when valid */
+      verify_error: string;
+      /** @description What the chain was checked against */
+      verified_against: string;
     };
     /** @description A node template */
     Template: {
@@ -14547,6 +14076,14 @@ export interface components {
       /** @description Last change */
       updated_at: string;
     };
+    /** @description The configuration, with {{variable}} placeholders. For a FABRIC peer or orderer or a BESU node it is a POST /nodes body */
+    TemplateConfig: {
+      [key: string]: unknown;
+    };
+    /** @description The configuration, with {{variable}} placeholders. For a FABRIC peer or orderer or a BESU node it is a POST /nodes body */
+    TemplateConfigInput: {
+      [key: string]: unknown;
+    };
     /** @description A template exported for backup or sharing */
     TemplateExportData: {
       /** @description Format version (1.0) */
@@ -14555,15 +14092,478 @@ export interface components {
       exported_at: string;
       template: components["schemas"]["Template"];
     };
-    ErrorResponse: {
-      /** @description Stable code: INVALID_INPUT, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, ... */
-      error: string;
-      /** @description What went wrong, starting with the field it concerns */
+    /** @description A template exported for backup or sharing */
+    TemplateExportDataInput: {
+      /** @description Format version (1.0) */
+      export_version: string;
+      /** @description When it was exported */
+      exported_at: string;
+      template: components["schemas"]["TemplateInput"];
+    };
+    /** @description A node template */
+    TemplateInput: {
+      /** @description Template id */
+      id: number;
+      /** @description Name */
+      name: string;
+      /** @description Description */
+      description: string;
+      /** @description Platform */
+      platform: string;
+      /** @description Node type */
+      node_type: string;
+      /** @description Version */
+      version: string;
+      /** @description Configuration with {{variable}} placeholders */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Variables */
+      variables: components["schemas"]["TemplateVariableInput"][];
+      /** @description Tags */
+      tags: string[];
+      /** @description The default of its platform and node type */
+      is_default: boolean;
+      /** @description False once deleted */
+      is_active: boolean;
+      /** @description How often it was applied */
+      usage_count: number;
+      /** @description Who created it (system for built-in templates) */
+      created_by: string;
+      /** @description Creation time */
+      created_at: string;
+      /** @description Last change */
+      updated_at: string;
+    };
+    /** @description Checks a value must pass */
+    TemplateValidation: {
+      /** @description Allowed values (compared as text) */
+      enum?: string[];
+      /** @description Smallest number */
+      min?: number;
+      /** @description Largest number */
+      max?: number;
+      /** @description Shortest text (or fewest array items) */
+      min_length?: number;
+      /** @description Longest text (or most array items) */
+      max_length?: number;
+      /** @description RE2 (Go regexp) the text must match somewhere; anchor it with ^ and $ to match all of it */
+      pattern?: string;
+    };
+    /** @description Checks a value must pass */
+    TemplateValidationInput: {
+      /** @description Allowed values (compared as text) */
+      enum?: string[];
+      /** @description Smallest number */
+      min?: number;
+      /** @description Largest number */
+      max?: number;
+      /** @description Shortest text (or fewest array items) */
+      min_length?: number;
+      /** @description Longest text (or most array items) */
+      max_length?: number;
+      /** @description RE2 (Go regexp) the text must match somewhere; anchor it with ^ and $ to match all of it */
+      pattern?: string;
+    };
+    /** @description A typed variable of a template */
+    TemplateVariable: {
+      /** @description Name used in {{name}} placeholders */
+      name: string;
+      /**
+       * @description "string", "number", "boolean", "array" or "object"
+       * @enum {string}
+       */
+      type: "string" | "number" | "boolean" | "array" | "object";
+      /** @description What to enter */
+      description?: string;
+      /** @description Apply refuses to go on without it (unless it has a default) */
+      required?: boolean;
+      /** @description Value used when apply gives none */
+      default?: unknown;
+      validation?: components["schemas"]["TemplateValidation"];
+    };
+    /** @description A typed variable of a template */
+    TemplateVariableInput: {
+      /** @description Name used in {{name}} placeholders */
+      name: string;
+      /**
+       * @description "string", "number", "boolean", "array" or "object"
+       * @enum {string}
+       */
+      type: "string" | "number" | "boolean" | "array" | "object";
+      /** @description What to enter */
+      description?: string;
+      /** @description Apply refuses to go on without it (unless it has a default) */
+      required?: boolean;
+      /** @description Value used when apply gives none */
+      default?: unknown;
+      validation?: components["schemas"]["TemplateValidationInput"];
+    };
+    /** @description upstream's communication.ExternalNodesAuthRequest */
+    UpstreamExternalNodesAuth: {
+      /** @description Requesting node id; must be the signing node when given */
+      node_id?: string;
+      /** @description Informational (the signed header's nonce is checked) */
+      nonce?: string;
+      /** @description Informational (the signed headers carry the signature) */
+      signature?: string;
+      /** @description Informational (the signed header's timestamp is checked) */
+      timestamp?: number;
+    };
+    /** @description upstream's communication.ExternalNodesAuthRequest */
+    UpstreamExternalNodesAuthInput: {
+      /** @description Requesting node id; must be the signing node when given */
+      node_id?: string;
+      /** @description Informational (the signed header's nonce is checked) */
+      nonce?: string;
+      /** @description Informational (the signed headers carry the signature) */
+      signature?: string;
+      /** @description Informational (the signed header's timestamp is checked) */
+      timestamp?: number;
+    };
+    /** @description upstream's communication.Message */
+    UpstreamMessage: {
+      /** @description Message id (informational) */
+      id?: string;
+      /** @description The sender's nonce (replay protection uses the signed header's) */
+      nonce?: string;
+      /** @description Sender's node id; must be the signing node when given */
+      sender_id?: string;
+      /** @description Unix seconds (informational; the signed header's is checked) */
+      timestamp?: number;
+      /**
+       * @description Message type
+       * @enum {string}
+       */
+      type?: "PING" | "STATUS_UPDATE" | "DATA_EXCHANGE";
+      /**
+       * @description What the payload is; decides which handler receives it
+       * @enum {string}
+       */
+      subType:
+        | "ShareNetwork"
+        | "ShareBesuNetwork"
+        | "ShareConfigUpdate"
+        | "ShareChaincodeDefinition"
+        | "ShareSignature"
+        | "ShareKey";
+      /** @description The message for that subType as JSON bytes, in this console's wire shape (docs/federation-upstream.md) */
+      payload: string | number[];
+    };
+    /** @description upstream's communication.Message */
+    UpstreamMessageInput: {
+      /** @description Message id (informational) */
+      id?: string;
+      /** @description The sender's nonce (replay protection uses the signed header's) */
+      nonce?: string;
+      /** @description Sender's node id; must be the signing node when given */
+      sender_id?: string;
+      /** @description Unix seconds (informational; the signed header's is checked) */
+      timestamp?: number;
+      /**
+       * @description Message type
+       * @enum {string}
+       */
+      type?: "PING" | "STATUS_UPDATE" | "DATA_EXCHANGE";
+      /**
+       * @description What the payload is; decides which handler receives it
+       * @enum {string}
+       */
+      subType:
+        | "ShareNetwork"
+        | "ShareBesuNetwork"
+        | "ShareConfigUpdate"
+        | "ShareChaincodeDefinition"
+        | "ShareSignature"
+        | "ShareKey";
+      /** @description The message for that subType as JSON bytes, in this console's wire shape (docs/federation-upstream.md) */
+      payload: string | number[];
+    };
+    /** @description `{success: true}` once the handler of the subType accepted the message */
+    UpstreamMessageReceipt: {
+      [key: string]: boolean;
+    };
+    /** @description `{success: true}` once the handler of the subType accepted the message */
+    UpstreamMessageReceiptInput: {
+      [key: string]: boolean;
+    };
+    /** @description upstream's communication.ReceiveChaincodeShareRequest */
+    UpstreamReceiveChaincodeShare: {
+      /** @description The chaincode's id on the sending console */
+      chaincodeId: string;
+      /** @description Image of the chaincode server */
+      dockerImage?: string;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description The sender's share id */
+      shareId: string;
+      /** @description Version label */
+      version: string;
+      /** @description Chaincode name (product addition) */
+      name?: string;
+      /** @description Channel (product addition) */
+      channelName?: string;
+      /** @description Who shared it on the sending console (product addition) */
+      sharedBy?: string;
+    };
+    /** @description upstream's communication.ReceiveChaincodeShareRequest */
+    UpstreamReceiveChaincodeShareInput: {
+      /** @description The chaincode's id on the sending console */
+      chaincodeId: string;
+      /** @description Image of the chaincode server */
+      dockerImage?: string;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description Definition sequence */
+      sequence: number;
+      /** @description The sender's share id */
+      shareId: string;
+      /** @description Version label */
+      version: string;
+      /** @description Chaincode name (product addition) */
+      name?: string;
+      /** @description Channel (product addition) */
+      channelName?: string;
+      /** @description Who shared it on the sending console (product addition) */
+      sharedBy?: string;
+    };
+    /** @description upstream's communication.ReceiveConfigUpdateShareRequest */
+    UpstreamReceiveConfigUpdateShare: {
+      /** @description Channel */
+      channelName: string;
+      /** @description The marshalled ConfigUpdate */
+      configUpdate: string | number[];
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description The proposer's proposal id */
+      proposalId: string;
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description The sender's share id */
+      shareId?: string;
+    };
+    /** @description upstream's communication.ReceiveConfigUpdateShareRequest */
+    UpstreamReceiveConfigUpdateShareInput: {
+      /** @description Channel */
+      channelName: string;
+      /** @description The marshalled ConfigUpdate */
+      configUpdate: string | number[];
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description The proposer's proposal id */
+      proposalId: string;
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description The sender's share id */
+      shareId?: string;
+    };
+    /** @description upstream's pro.ReceiveKeyRequest */
+    UpstreamReceiveKey: {
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of an EC key */
+      curve?: string;
+      /** @description EIP-55 address; checked against the key */
+      ethereum_address?: string;
+      /** @description PEM */
+      format?: string;
+      /** @description RSA modulus size */
+      key_size?: number;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Key name */
+      name: string;
+      /** @description PEM public key */
+      public_key: string;
+      /** @description The sender's share id */
+      share_id: string;
+      /** @description Ignored: the sender is the signing console */
+      shared_by?: number;
+      /** @description Ignored: a received key is active */
+      status?: string;
+    };
+    /** @description upstream's pro.ReceiveKeyRequest */
+    UpstreamReceiveKeyInput: {
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of an EC key */
+      curve?: string;
+      /** @description EIP-55 address; checked against the key */
+      ethereum_address?: string;
+      /** @description PEM */
+      format?: string;
+      /** @description RSA modulus size */
+      key_size?: number;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Key name */
+      name: string;
+      /** @description PEM public key */
+      public_key: string;
+      /** @description The sender's share id */
+      share_id: string;
+      /** @description Ignored: the sender is the signing console */
+      shared_by?: number;
+      /** @description Ignored: a received key is active */
+      status?: string;
+    };
+    UpstreamReceiveKeyResponse: {
+      /** @description The key was stored */
+      success: boolean;
+      /** @description The share id on this console (GET /pro/keys/shared-with-me) */
+      key_id: string;
+      /** @description Never set on success */
+      error?: string;
+    };
+    UpstreamReceiveKeyResponseInput: {
+      /** @description The key was stored */
+      success: boolean;
+      /** @description The share id on this console (GET /pro/keys/shared-with-me) */
+      key_id: string;
+      /** @description Never set on success */
+      error?: string;
+    };
+    /** @description upstream's communication.ReceiveKeyShareRequest */
+    UpstreamReceiveKeyShare: {
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of an EC key */
+      curve?: string;
+      /** @description PEM */
+      format?: string;
+      /** @description RSA modulus size */
+      keySize?: number;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Key name */
+      name: string;
+      /** @description PEM public key */
+      publicKey: string;
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description The sender's share id */
+      shareId: string;
+      /** @description Ignored: a received key is active */
+      status?: string;
+    };
+    /** @description upstream's communication.ReceiveKeyShareRequest */
+    UpstreamReceiveKeyShareInput: {
+      /** @description EC, ED25519 or RSA */
+      algorithm: string;
+      /** @description Curve of an EC key */
+      curve?: string;
+      /** @description PEM */
+      format?: string;
+      /** @description RSA modulus size */
+      keySize?: number;
+      /** @description Free-form labels (at most 32) */
+      metadata?: {
+        [key: string]: string;
+      };
+      /** @description Key name */
+      name: string;
+      /** @description PEM public key */
+      publicKey: string;
+      /** @description Sender's node id; must be the signing node when given */
+      senderId?: string;
+      /** @description The sender's share id */
+      shareId: string;
+      /** @description Ignored: a received key is active */
+      status?: string;
+    };
+    /** @description upstream's communication.ReceiveNetworkShareRequest */
+    UpstreamReceiveNetworkShare: {
+      /** @description Fabric: block 0 (protobuf); Besu: the genesis JSON text */
+      genesisBlock: string | number[];
+      /** @description Network name (Fabric: the channel) */
+      name: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Sender's node id; must be the signing node when given */
+      peerNodeId?: string;
+      /** @description FABRIC or BESU (any case) */
+      platform: string;
+      /** @description The sender's share id (product addition: repeats are idempotent) */
+      shareId?: string;
+      /** @description Besu: the chain id the genesis carries */
+      chainId?: number;
+    };
+    /** @description upstream's communication.ReceiveNetworkShareRequest */
+    UpstreamReceiveNetworkShareInput: {
+      /** @description Fabric: block 0 (protobuf); Besu: the genesis JSON text */
+      genesisBlock: string | number[];
+      /** @description Network name (Fabric: the channel) */
+      name: string;
+      /** @description The network's id on the sending console */
+      networkId: number;
+      /** @description Sender's node id; must be the signing node when given */
+      peerNodeId?: string;
+      /** @description FABRIC or BESU (any case) */
+      platform: string;
+      /** @description The sender's share id (product addition: repeats are idempotent) */
+      shareId?: string;
+      /** @description Besu: the chain id the genesis carries */
+      chainId?: number;
+    };
+    UpstreamResponse: {
+      /** @description What happened */
       message: string;
-      /** @description Per-field problems for validation errors; for 403, the permission, the roles that hold it (requiredRoles), the caller's role and whether it is the demo visitor */
-      details?: unknown;
-      /** @description The request id (also in the X-Request-Id header) */
-      requestId: string;
+      /** @description What the handler answered (the receiver's share or proposal id) */
+      data: unknown;
+    };
+    UpstreamResponseInput: {
+      /** @description What happened */
+      message: string;
+      /** @description What the handler answered (the receiver's share or proposal id) */
+      data: unknown;
+    };
+    /** @description A user */
+    User: {
+      /** @description User id (0 for the demo visitor) */
+      id: number;
+      /** @description Login name */
+      username: string;
+      role: components["schemas"]["Role"];
+      /** @description Creation time, RFC 3339 */
+      created_at: string;
+      /** @description Last successful login, RFC 3339 */
+      last_login_at: string | null;
+      /** @description True for the read-only demo visitor */
+      demo_mode: boolean;
+    };
+    /** @description A user */
+    UserInput: {
+      /** @description User id (0 for the demo visitor) */
+      id: number;
+      /** @description Login name */
+      username: string;
+      role: components["schemas"]["RoleInput"];
+      /** @description Creation time, RFC 3339 */
+      created_at: string;
+      /** @description Last successful login, RFC 3339 */
+      last_login_at: string | null;
+      /** @description True for the read-only demo visitor */
+      demo_mode: boolean;
     };
   };
   responses: never;

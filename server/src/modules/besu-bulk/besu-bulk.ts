@@ -14,10 +14,11 @@ export const bulkCreateBody = z
   .object({
     // The nodes are named after the network, so the network name follows the node name rule (a
     // single network's name has no character rule of its own): no slashes, no leading dot.
-    networkName: nodeName.max(80).describe("Name of the new network; nodes are named <network>-node-<i>"),
+    networkName: nodeName.unwrap().max(80).describe("Name of the new network; nodes are named <network>-node-<i>"),
     description: z.string().max(1000).optional().describe("Free text"),
     nodeCount: z.number().int().min(1).max(16).describe("Validators to create: keys and nodes"),
     config: besuNetworkConfig
+      .unwrap()
       .omit({ initialValidatorsKeyIds: true, externalValidatorKeys: true })
       .describe("QBFT parameters; the validators are the new keys"),
     externalIp: z

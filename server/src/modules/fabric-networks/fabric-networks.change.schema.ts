@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbId } from "../../http/schema-helpers.js";
+import { dbId, lazySchema } from "../../http/schema-helpers.js";
 
 const pem = z.string().min(20).max(20_000);
 const mspId = z.string().min(1).max(100).describe("MSP id");
@@ -121,11 +121,9 @@ const otherOperations = [
 ] as const;
 
 /** An operation with its certificates spelled out: what is applied, and what the response lists. */
-export const configOperation = z.discriminatedUnion("type", [
-  op("add_org", addOrg),
-  op("add_orderer_org", addOrdererOrg),
-  ...otherOperations,
-]);
+export const configOperation = lazySchema(() =>
+  z.discriminatedUnion("type", [op("add_org", addOrg), op("add_orderer_org", addOrdererOrg), ...otherOperations]),
+);
 export type ConfigOperation = z.infer<typeof configOperation>;
 
 /**
@@ -133,67 +131,79 @@ export type ConfigOperation = z.infer<typeof configOperation>;
  * certificates (upstream's shape) or `external_organization_id`, resolved by the server from the
  * external organization (and, for an orderer org, its orderers' endpoints unless given).
  */
-export const configOperationInput = z.discriminatedUnion("type", [
-  op("add_org", z.union([addOrg, z.object({ external_organization_id: externalOrganizationId }).strict()])),
-  op(
-    "add_orderer_org",
-    z.union([
-      addOrdererOrg,
-      z
-        .object({
-          external_organization_id: externalOrganizationId,
-          orderer_endpoints: ordererEndpoints.optional(),
-        })
-        .strict(),
-    ]),
-  ),
-  ...otherOperations,
-]);
+export const configOperationInput = lazySchema(() =>
+  z.discriminatedUnion("type", [
+    op("add_org", z.union([addOrg, z.object({ external_organization_id: externalOrganizationId }).strict()])),
+    op(
+      "add_orderer_org",
+      z.union([
+        addOrdererOrg,
+        z
+          .object({
+            external_organization_id: externalOrganizationId,
+            orderer_endpoints: ordererEndpoints.optional(),
+          })
+          .strict(),
+      ]),
+    ),
+    ...otherOperations,
+  ]),
+);
 export type ConfigOperationInput = z.infer<typeof configOperationInput>;
 
-export const updateConfigBody = z
-  .object({
-    operations: z.array(configOperationInput).min(1).max(50).describe("Applied in order to the current config"),
-    signing_org_ids: z
-      .array(
-        z
-          .number()
-          .int()
-          .min(1)
-          .max(2 ** 31 - 1),
-      )
-      .max(50)
-      .optional()
-      .describe("Orgs whose admins sign; default: every org of the channel this console holds"),
-  })
-  .strict();
+export const updateConfigBody = lazySchema(() =>
+  z
+    .object({
+      operations: z.array(configOperationInput).min(1).max(50).describe("Applied in order to the current config"),
+      signing_org_ids: z
+        .array(
+          z
+            .number()
+            .int()
+            .min(1)
+            .max(2 ** 31 - 1),
+        )
+        .max(50)
+        .optional()
+        .describe("Orgs whose admins sign; default: every org of the channel this console holds"),
+    })
+    .strict(),
+);
 
-export const updateConfigResponse = z.object({
-  id: z.string().describe("Transaction id of the config update"),
-  network_id: z.number().int().describe("Network id"),
-  channel_name: z.string().describe("Channel"),
-  status: z.string().describe("applied: the new config block is on the chain"),
-  operations: z.array(configOperation).describe("What was applied"),
-  preview_json: z.string().describe("The config update (read/write sets) as JSON"),
-  created_at: z.string().describe("When"),
-  created_by: z.string().describe("Who"),
-  configBlockNumber: z.number().int().describe("Number of the new config block"),
-});
+export const updateConfigResponse = lazySchema(() =>
+  z.object({
+    id: z.string().describe("Transaction id of the config update"),
+    network_id: z.number().int().describe("Network id"),
+    channel_name: z.string().describe("Channel"),
+    status: z.string().describe("applied: the new config block is on the chain"),
+    operations: z.array(configOperation).describe("What was applied"),
+    preview_json: z.string().describe("The config update (read/write sets) as JSON"),
+    created_at: z.string().describe("When"),
+    created_by: z.string().describe("Who"),
+    configBlockNumber: z.number().int().describe("Number of the new config block"),
+  }),
+);
 
-export const anchorPeersBody = z
-  .object({
-    organizationId: dbId().describe("Organization (this console) whose anchor peers to set"),
-    anchorPeers: z
-      .array(z.object({ host: host.describe("Host"), port: port.describe("Port") }).strict())
-      .max(20)
-      .describe("Anchor peers; empty removes them"),
-  })
-  .strict();
+export const anchorPeersBody = lazySchema(() =>
+  z
+    .object({
+      organizationId: dbId().describe("Organization (this console) whose anchor peers to set"),
+      anchorPeers: z
+        .array(z.object({ host: host.describe("Host"), port: port.describe("Port") }).strict())
+        .max(20)
+        .describe("Anchor peers; empty removes them"),
+    })
+    .strict(),
+);
 
-export const orgCrlBody = z
-  .object({
-    organizationId: dbId().describe("Organization whose CRL to publish"),
-  })
-  .strict();
+export const orgCrlBody = lazySchema(() =>
+  z
+    .object({
+      organizationId: dbId().describe("Organization whose CRL to publish"),
+    })
+    .strict(),
+);
 
-export const transactionIdResponse = z.object({ transactionId: z.string().describe("Config update tx id") });
+export const transactionIdResponse = lazySchema(() =>
+  z.object({ transactionId: z.string().describe("Config update tx id") }),
+);

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { MAX_DB_ID } from "../../http/schema-helpers.js";
+import { lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 
-export const idParams = z
-  .object({ id: z.coerce.number().int().min(1).max(MAX_DB_ID).describe("Provider id") })
-  .strict();
+export const idParams = lazySchema(() =>
+  z.object({ id: z.coerce.number().int().min(1).max(MAX_DB_ID).describe("Provider id") }).strict(),
+);
 
 /** What a secret looks like in a response: set or not, never its value. */
 export const MASKED = "********";
@@ -51,49 +51,55 @@ const providerFields = {
   ...aliasFields,
 };
 
-export const createProviderBody = z.object(providerFields);
-export const updateProviderBody = z.object(providerFields);
+export const createProviderBody = lazySchema(() => z.object(providerFields));
+export const updateProviderBody = lazySchema(() => z.object(providerFields));
 export type ProviderBody = z.infer<typeof createProviderBody>;
 
-export const providerResponse = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    type: z.enum(PROVIDER_TYPES).describe("SMTP or WEBHOOK"),
-    config: z
-      .record(z.string(), z.unknown())
-      .describe(`The provider's settings; secrets are '${MASKED}' when set and never returned`),
-    isDefault: z.boolean(),
-    notifyNodeDowntime: z.boolean(),
-    notifyBackupSuccess: z.boolean(),
-    notifyBackupFailure: z.boolean(),
-    notifyS3ConnIssue: z.boolean(),
-    notifyCertExpiry: z.boolean(),
-    notifyPeerLag: z.boolean(),
-    notifyRaftHealth: z.boolean(),
-    lastTestAt: z.string().nullable().describe("When Send test last ran"),
-    lastTestStatus: z.enum(TEST_STATUSES).nullable().describe("success or failure of the last Send test"),
-    lastTestMessage: z.string().nullable().describe("What the last Send test reported"),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: "NotificationProvider" });
+export const providerResponse = lazySchema(() =>
+  z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      type: z.enum(PROVIDER_TYPES).describe("SMTP or WEBHOOK"),
+      config: z
+        .record(z.string(), z.unknown())
+        .describe(`The provider's settings; secrets are '${MASKED}' when set and never returned`),
+      isDefault: z.boolean(),
+      notifyNodeDowntime: z.boolean(),
+      notifyBackupSuccess: z.boolean(),
+      notifyBackupFailure: z.boolean(),
+      notifyS3ConnIssue: z.boolean(),
+      notifyCertExpiry: z.boolean(),
+      notifyPeerLag: z.boolean(),
+      notifyRaftHealth: z.boolean(),
+      lastTestAt: z.string().nullable().describe("When Send test last ran"),
+      lastTestStatus: z.enum(TEST_STATUSES).nullable().describe("success or failure of the last Send test"),
+      lastTestMessage: z.string().nullable().describe("What the last Send test reported"),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    .meta({ id: "NotificationProvider" }),
+);
 export type ProviderResponse = z.infer<typeof providerResponse>;
 
-export const testProviderBody = z.object({
-  testEmail: z
-    .email()
-    .max(320)
-    .optional()
-    .describe("Where the test email goes (required for SMTP; ignored for WEBHOOK)"),
-});
-export const testProviderResponse = z
-  .object({
-    status: z.enum(TEST_STATUSES).describe("success or failure"),
-    message: z
-      .string()
-      .describe("The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text"),
-    testedAt: z.string(),
-  })
-  .meta({ id: "NotificationProviderTest" });
+export const testProviderBody = lazySchema(() =>
+  z.object({
+    testEmail: z
+      .email()
+      .max(320)
+      .optional()
+      .describe("Where the test email goes (required for SMTP; ignored for WEBHOOK)"),
+  }),
+);
+export const testProviderResponse = lazySchema(() =>
+  z
+    .object({
+      status: z.enum(TEST_STATUSES).describe("success or failure"),
+      message: z
+        .string()
+        .describe("The receiver's status (HTTP status or SMTP reply code) or the failure; never its reply text"),
+      testedAt: z.string(),
+    })
+    .meta({ id: "NotificationProviderTest" }),
+);
 export type TestProviderResponse = z.infer<typeof testProviderResponse>;
