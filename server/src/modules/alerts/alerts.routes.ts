@@ -1,29 +1,34 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import type { AlertsRepo, AlertStateRow } from "./alerts.repo.js";
 
 const tags = ["Alerts"];
 
-const alert = z
-  .object({
-    id: z.number().int().describe("Alert state id (for node.downtime, the node's id): unique with the rule"),
-    rule: z
-      .string()
-      .describe("Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime)"),
-    key: z.string().describe("What the rule watches, unique within the rule, e.g. peer:3:network:5"),
-    subject: z.string().describe("What is watched, for people, e.g. 'peer0 on mychannel'"),
-    status: z
-      .enum(["pending", "firing", "resolved"])
-      .describe("pending (waiting out the rule's duration), firing or resolved"),
-    pendingSince: z.string().nullable().describe("Since when the condition holds, RFC 3339"),
-    firingSince: z.string().nullable().describe("When it fired, RFC 3339"),
-    resolvedAt: z.string().nullable().describe("When it resolved, RFC 3339"),
-    notified: z.boolean().describe("Whether this episode's alert was sent (false: held back by the cool-down)"),
-    data: z.record(z.string(), z.unknown()).describe("The alert's data, as in its notification"),
-  })
-  .describe("An alert of the console's rule engine")
-  .meta({ id: "Alert" });
+const alert = lazySchema(() =>
+  z
+    .object({
+      id: z.number().int().describe("Alert state id (for node.downtime, the node's id): unique with the rule"),
+      rule: z
+        .string()
+        .describe(
+          "Rule id: certificate.expiry, peer.lag, raft.leader, raft.consenters, or node.downtime (node runtime)",
+        ),
+      key: z.string().describe("What the rule watches, unique within the rule, e.g. peer:3:network:5"),
+      subject: z.string().describe("What is watched, for people, e.g. 'peer0 on mychannel'"),
+      status: z
+        .enum(["pending", "firing", "resolved"])
+        .describe("pending (waiting out the rule's duration), firing or resolved"),
+      pendingSince: z.string().nullable().describe("Since when the condition holds, RFC 3339"),
+      firingSince: z.string().nullable().describe("When it fired, RFC 3339"),
+      resolvedAt: z.string().nullable().describe("When it resolved, RFC 3339"),
+      notified: z.boolean().describe("Whether this episode's alert was sent (false: held back by the cool-down)"),
+      data: z.record(z.string(), z.unknown()).describe("The alert's data, as in its notification"),
+    })
+    .describe("An alert of the console's rule engine")
+    .meta({ id: "Alert" }),
+);
 
 function toAlert(r: AlertStateRow): z.infer<typeof alert> {
   let data: Record<string, unknown> = {};
@@ -82,7 +87,7 @@ export function registerAlertsRoutes(app: FastifyInstance, repo: Pick<AlertsRepo
         operationId: "listAlerts",
         tags,
         summary: "List pending, firing and recently resolved alerts",
-        response: { 200: z.array(alert).describe("Alerts, oldest first") },
+        response: { 200: lazySchema(() => z.array(alert).describe("Alerts, oldest first")) },
       },
     },
     async () => [...(await downtimeAlerts(repo, Date.now())), ...(await repo.states.all()).map(toAlert)],

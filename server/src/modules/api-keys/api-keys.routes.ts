@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { idParams } from "../users/users.schema.js";
 import {
   apiKeyLogResponse,
@@ -25,7 +26,7 @@ export function registerApiKeysRoutes(app: FastifyInstance, keys: ApiKeysService
         operationId: "listAPIKeys",
         tags,
         summary: "List your API keys",
-        response: { 200: z.array(apiKeyResponse) },
+        response: { 200: lazySchema(() => z.array(apiKeyResponse)) },
       },
     },
     async (req) => keys.list(req.principal!),
@@ -79,7 +80,7 @@ export function registerApiKeysRoutes(app: FastifyInstance, keys: ApiKeysService
         tags,
         summary: "Revoke one of your API keys, effective immediately",
         params: idParams,
-        response: { 204: z.null().describe("Revoked") },
+        response: { 204: lazySchema(() => z.null().describe("Revoked")) },
       },
     },
     async (req, reply) => {
@@ -100,7 +101,7 @@ export function registerApiKeysRoutes(app: FastifyInstance, keys: ApiKeysService
         summary: "Usage log of one of your API keys, newest first",
         params: idParams,
         querystring: logsQuery,
-        response: { 200: z.array(apiKeyLogResponse) },
+        response: { 200: lazySchema(() => z.array(apiKeyLogResponse)) },
       },
     },
     async (req) => keys.logs(req.params.id, req.principal!, req.query.limit),

@@ -1,13 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { UnauthorizedError } from "../../http/errors.js";
 import { SESSION_COOKIE } from "../../http/auth-hooks.js";
 import { passwordInput, userResponse } from "../users/users.schema.js";
 import { toUserResponse } from "../users/users.service.js";
 import type { AppContext } from "../context.js";
 
-const message = z.object({ message: z.string().describe("Human-readable result") }).describe("Result");
+const message = lazySchema(() =>
+  z.object({ message: z.string().describe("Human-readable result") }).describe("Result"),
+);
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: Pick<AppContext, "auth" | "usersRepo" | "config">): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -21,12 +24,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: Pick<AppContext, "
         operationId: "loginUser",
         tags: ["Authentication"],
         summary: "Sign in and receive the session_id cookie",
-        body: z
-          .object({
-            username: z.string().min(1).max(64).describe("Login name"),
-            password: z.string().min(1).max(256).describe("Password"),
-          })
-          .strict(),
+        body: lazySchema(() =>
+          z
+            .object({
+              username: z.string().min(1).max(64).describe("Login name"),
+              password: z.string().min(1).max(256).describe("Password"),
+            })
+            .strict(),
+        ),
         response: { 200: message },
       },
     },
@@ -104,12 +109,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: Pick<AppContext, "
         operationId: "changePassword",
         tags: ["Authentication"],
         summary: "Change your own password; your other sessions are revoked",
-        body: z
-          .object({
-            current_password: z.string().min(1).max(256).describe("Current password"),
-            new_password: passwordInput,
-          })
-          .strict(),
+        body: lazySchema(() =>
+          z
+            .object({
+              current_password: z.string().min(1).max(256).describe("Current password"),
+              new_password: passwordInput,
+            })
+            .strict(),
+        ),
         response: { 200: message },
       },
     },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dbId, lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 
-const id = z.coerce.number().int().min(1).max(MAX_DB_ID);
+const id = lazySchema(() => z.coerce.number().int().min(1).max(MAX_DB_ID));
 export const idParams = lazySchema(() => z.object({ id: id.describe("Id") }).strict());
 
 /** What a secret looks like in a response: set or not, never its value. */

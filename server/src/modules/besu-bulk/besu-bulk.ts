@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import type { EventBus } from "../../events/bus.js";
 import { errorMessage } from "../../http/errors.js";
 import type { BesuNetworksService } from "../besu-networks/besu-networks.service.js";
@@ -10,28 +11,30 @@ import type { NodeDefaultsService } from "../nodes/nodes.defaults.js";
 import { nodeName, nodeResponse } from "../nodes/nodes.schema.js";
 import type { NodesService } from "../nodes/nodes.service.js";
 
-export const bulkCreateBody = z
-  .object({
-    // The nodes are named after the network, so the network name follows the node name rule (a
-    // single network's name has no character rule of its own): no slashes, no leading dot.
-    networkName: nodeName.unwrap().max(80).describe("Name of the new network; nodes are named <network>-node-<i>"),
-    description: z.string().max(1000).optional().describe("Free text"),
-    nodeCount: z.number().int().min(1).max(16).describe("Validators to create: keys and nodes"),
-    config: besuNetworkConfig
-      .unwrap()
-      .omit({ initialValidatorsKeyIds: true, externalValidatorKeys: true })
-      .describe("QBFT parameters; the validators are the new keys"),
-    externalIp: z
-      .string()
-      .trim()
-      .min(1)
-      .max(253)
-      .optional()
-      .describe("Advertised IP of the nodes (default from settings)"),
-    start: z.boolean().default(true).describe("Start the nodes once created"),
-  })
-  .strict()
-  .describe("One flow: N validator keys, the network, and N nodes wired with bootnodes");
+export const bulkCreateBody = lazySchema(() =>
+  z
+    .object({
+      // The nodes are named after the network, so the network name follows the node name rule (a
+      // single network's name has no character rule of its own): no slashes, no leading dot.
+      networkName: nodeName.unwrap().max(80).describe("Name of the new network; nodes are named <network>-node-<i>"),
+      description: z.string().max(1000).optional().describe("Free text"),
+      nodeCount: z.number().int().min(1).max(16).describe("Validators to create: keys and nodes"),
+      config: besuNetworkConfig
+        .unwrap()
+        .omit({ initialValidatorsKeyIds: true, externalValidatorKeys: true })
+        .describe("QBFT parameters; the validators are the new keys"),
+      externalIp: z
+        .string()
+        .trim()
+        .min(1)
+        .max(253)
+        .optional()
+        .describe("Advertised IP of the nodes (default from settings)"),
+      start: z.boolean().default(true).describe("Start the nodes once created"),
+    })
+    .strict()
+    .describe("One flow: N validator keys, the network, and N nodes wired with bootnodes"),
+);
 
 /** The phases of a bulk creation; each is published on the bus as `besu.bulk_create.progress`. */
 type Phase = "keys" | "network" | "nodes" | "done" | "failed" | "rolled_back";
@@ -131,11 +134,13 @@ export function registerBesuBulkRoutes(app: FastifyInstance, bulkCreate: ReturnT
         summary: "Create N validator keys, a QBFT network and N nodes wired with bootnodes, in one flow",
         body: bulkCreateBody,
         response: {
-          201: z.object({
-            network: besuNetworkResponse,
-            nodes: z.array(nodeResponse).describe("The created nodes"),
-            keyIds: z.array(z.number().int()).describe("The validator keys, in node order"),
-          }),
+          201: lazySchema(() =>
+            z.object({
+              network: besuNetworkResponse,
+              nodes: z.array(nodeResponse).describe("The created nodes"),
+              keyIds: z.array(z.number().int()).describe("The validator keys, in node order"),
+            }),
+          ),
         },
       },
     },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   besuNetworkResponse,
   createBesuNetworkBody,
@@ -10,16 +11,18 @@ import {
 import type { BesuNetworksService } from "./besu-networks.service.js";
 
 const tags = ["Besu Networks"];
-const idParams = z
-  .object({
-    id: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .describe("Network id"),
-  })
-  .strict();
+const idParams = lazySchema(() =>
+  z
+    .object({
+      id: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1)
+        .describe("Network id"),
+    })
+    .strict(),
+);
 
 /** QBFT networks: create from parameters, import from a genesis file, inspect, delete. */
 export function registerBesuNetworksRoutes(app: FastifyInstance, svc: BesuNetworksService): void {
@@ -35,10 +38,12 @@ export function registerBesuNetworksRoutes(app: FastifyInstance, svc: BesuNetwor
         summary: "List Besu networks",
         querystring: listQuery,
         response: {
-          200: z.object({
-            networks: z.array(besuNetworkResponse).describe("This page"),
-            total: z.number().int().describe("Matching networks"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              networks: z.array(besuNetworkResponse).describe("This page"),
+              total: z.number().int().describe("Matching networks"),
+            }),
+          ),
         },
       },
     },
@@ -75,10 +80,12 @@ export function registerBesuNetworksRoutes(app: FastifyInstance, svc: BesuNetwor
         summary: "Import a Besu network from its genesis file",
         body: importBesuNetworkBody,
         response: {
-          200: z.object({
-            message: z.string().describe("Result"),
-            networkId: z.number().int().describe("New network id"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              message: z.string().describe("Result"),
+              networkId: z.number().int().describe("New network id"),
+            }),
+          ),
         },
       },
     },
@@ -114,7 +121,7 @@ export function registerBesuNetworksRoutes(app: FastifyInstance, svc: BesuNetwor
         tags,
         summary: "Delete a Besu network",
         params: idParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {

@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { lazySchema, offsetQuery } from "../../http/schema-helpers.js";
 
-const hexQuantity = z
-  .string()
-  .max(80)
-  .regex(/^(0x[0-9a-fA-F]+|\d+)$/, "must be a 0x-hex or decimal quantity")
-  .describe("Quantity as 0x-hex or decimal");
-const address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address")
-  .describe("Ethereum address");
+const hexQuantity = lazySchema(() =>
+  z
+    .string()
+    .max(80)
+    .regex(/^(0x[0-9a-fA-F]+|\d+)$/, "must be a 0x-hex or decimal quantity")
+    .describe("Quantity as 0x-hex or decimal"),
+);
+const address = lazySchema(() =>
+  z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address")
+    .describe("Ethereum address"),
+);
 
 export const besuNetworkConfig = lazySchema(() =>
   z

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { WebSocket } from "ws";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { crossSiteProblem } from "../../http/auth-hooks.js";
 import { ForbiddenError, InputError } from "../../http/errors.js";
 import { mayDefineHostCommands } from "../../http/host-command.js";
@@ -173,7 +174,7 @@ export function registerProjectShellRoutes(
         "session running until it idles out or is deleted.",
       params: projectIdParams,
       querystring: shellWsQuery,
-      response: { 200: z.string().describe("101 Switching Protocols: the websocket") },
+      response: { 200: lazySchema(() => z.string().describe("101 Switching Protocols: the websocket")) },
     },
     preHandler: async (request) => {
       const req = request as WsRequest;

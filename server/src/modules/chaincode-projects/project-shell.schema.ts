@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 
-const id = z.coerce.number().int().min(1).max(MAX_DB_ID);
+const id = lazySchema(() => z.coerce.number().int().min(1).max(MAX_DB_ID));
 
 export const sessionParams = lazySchema(() =>
   z

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { archiveEntries, zipStream } from "./project-archive.js";
 import {
   createDirBody,
@@ -50,7 +51,7 @@ export function registerProjectFilesRoutes(app: FastifyInstance, svc: ProjectsSe
         summary: "Read a file of a project",
         params: projectFilesParams,
         querystring: pathQuery,
-        response: { 200: z.object({ content: z.string() }) },
+        response: { 200: lazySchema(() => z.object({ content: z.string() })) },
       },
     },
     async (req) => {
@@ -199,7 +200,7 @@ export function registerProjectFilesRoutes(app: FastifyInstance, svc: ProjectsSe
           "so a link planted in the folder can't put a file from elsewhere in the archive.",
         params: projectIdParams,
         produces: ["application/zip"],
-        response: { 200: z.string().describe("Zip archive (application/zip)") },
+        response: { 200: lazySchema(() => z.string().describe("Zip archive (application/zip)")) },
       },
     },
     async (req, reply) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   commitParams,
   commitResponse,
@@ -28,7 +29,7 @@ export function registerProjectHistoryRoutes(app: FastifyInstance, svc: Projects
         summary: "The project's history, newest first, with the files each commit added, changed and removed",
         params: projectIdParams,
         querystring: commitsQuery,
-        response: { 200: z.object({ commits: z.array(commitResponse) }) },
+        response: { 200: lazySchema(() => z.object({ commits: z.array(commitResponse) })) },
       },
     },
     async (req) => ({ commits: await (await svc.history(req.params.id)).list(req.query.page, req.query.pageSize) }),
@@ -78,7 +79,7 @@ export function registerProjectHistoryRoutes(app: FastifyInstance, svc: Projects
         summary: "Unified diff of one file between two commits",
         params: projectIdParams,
         querystring: diffQuery,
-        response: { 200: z.string().describe("Unified diff (text/plain)") },
+        response: { 200: lazySchema(() => z.string().describe("Unified diff (text/plain)")) },
       },
     },
     async (req, reply) => {
@@ -96,7 +97,7 @@ export function registerProjectHistoryRoutes(app: FastifyInstance, svc: Projects
         summary: "A file's contents at a commit",
         params: projectIdParams,
         querystring: fileAtCommitQuery,
-        response: { 200: z.string().describe("File contents (text/plain)") },
+        response: { 200: lazySchema(() => z.string().describe("File contents (text/plain)")) },
       },
     },
     async (req, reply) => {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sendLogFile } from "../../http/log-response.js";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   handlerRequest,
   handlerResponse,
@@ -56,7 +57,7 @@ export function registerProjectRunRoutes(app: FastifyInstance, svc: ProjectsServ
         tags,
         summary: "Stop the project's chaincode server (the definition stays committed)",
         params: projectIdParams,
-        response: { 200: z.record(z.string(), z.string()) },
+        response: { 200: lazySchema(() => z.record(z.string(), z.string())) },
       },
     },
     async (req) => {
@@ -149,7 +150,7 @@ export function registerProjectRunRoutes(app: FastifyInstance, svc: ProjectsServ
           "The project's run log (steps, build output, errors): the last `tail` lines, then new ones while `follow` is on",
         params: projectIdParams,
         querystring: projectLogsQuery,
-        response: { 200: z.string().describe("Log lines (text/plain)") },
+        response: { 200: lazySchema(() => z.string().describe("Log lines (text/plain)")) },
       },
     },
     async (req, reply) => {
@@ -168,7 +169,7 @@ export function registerProjectRunRoutes(app: FastifyInstance, svc: ProjectsServ
         tags,
         summary: "The project's run log as Server-Sent Events: the last 500 lines, then new ones",
         params: projectIdParams,
-        response: { 200: z.string().describe("SSE stream (text/event-stream)") },
+        response: { 200: lazySchema(() => z.string().describe("SSE stream (text/event-stream)")) },
       },
     },
     async (req, reply) => sendLog(await svc.logPath(req.params.id), reply, { tail: 500, follow: true, sse: true }),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   boilerplateResponse,
   boilerplatesQuery,
@@ -31,7 +32,7 @@ export function registerProjectsRoutes(app: FastifyInstance, svc: ProjectsServic
         tags: ["ai"],
         summary: "Boilerplates that fit a network's platform",
         querystring: boilerplatesQuery,
-        response: { 200: z.array(boilerplateResponse) },
+        response: { 200: lazySchema(() => z.array(boilerplateResponse)) },
       },
     },
     async (req) => svc.boilerplates(req.query.network_id),
@@ -45,7 +46,7 @@ export function registerProjectsRoutes(app: FastifyInstance, svc: ProjectsServic
         operationId: "listProjects",
         tags,
         summary: "List chaincode projects",
-        response: { 200: z.object({ projects: z.array(projectResponse) }) },
+        response: { 200: lazySchema(() => z.object({ projects: z.array(projectResponse) })) },
       },
     },
     async () => svc.list(),
@@ -93,7 +94,7 @@ export function registerProjectsRoutes(app: FastifyInstance, svc: ProjectsServic
         tags,
         summary: "Delete a chaincode project and its files",
         params: projectIdParams,
-        response: { 200: z.record(z.string(), z.string()) },
+        response: { 200: lazySchema(() => z.record(z.string(), z.string())) },
       },
     },
     async (req) => {

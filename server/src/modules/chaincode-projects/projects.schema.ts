@@ -2,7 +2,7 @@ import { z } from "zod";
 import { dbId, lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 import { MAX_FILE_BYTES } from "./project-files.js";
 
-const id = z.coerce.number().int().min(1).max(MAX_DB_ID);
+const id = lazySchema(() => z.coerce.number().int().min(1).max(MAX_DB_ID));
 export const projectIdParams = lazySchema(() => z.object({ id: id.describe("Project id") }).strict());
 export const projectFilesParams = lazySchema(() => z.object({ projectId: id.describe("Project id") }).strict());
 
@@ -103,7 +103,7 @@ export const treeNode: z.ZodType<TreeNodeShape> = lazySchema(() =>
     .meta({ id: "DirectoryTreeNode" }),
 );
 
-const pathText = z.string().max(4096);
+const pathText = lazySchema(() => z.string().max(4096));
 export const pathQuery = lazySchema(() =>
   z.object({ path: pathText.describe("File path relative to the project root") }),
 );

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { ConfigtxInputError } from "../../fabric/configtx/errors.js";
 import { readChaincodePackage, type PackageInfo } from "../../fabric/chaincode/package-read.js";
 import { assertHostCommandAllowed } from "../../http/host-command.js";
@@ -21,16 +22,18 @@ const bytesField = (what: string) =>
     .nullable()
     .describe(`${what}: base64 (Go's []byte) or an array of bytes`);
 
-const peerParams = z
-  .object({
-    peerId: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .describe("Peer (node) id"),
-  })
-  .strict();
+const peerParams = lazySchema(() =>
+  z
+    .object({
+      peerId: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1)
+        .describe("Peer (node) id"),
+    })
+    .strict(),
+);
 
 const definitionFields = {
   channelID: z.string().max(249).optional().describe("Channel name"),
@@ -50,82 +53,98 @@ const definitionFields = {
     .describe("Signature policy, e.g. OR('Org1MSP.member'); empty: the channel's default"),
   initRequired: z.boolean().optional().describe("Init must be invoked first"),
 };
-const approveBody = z
-  .object({
-    ...definitionFields,
-    packageID: z.string().max(300).optional().describe("Installed package id (label:sha256)"),
-  })
-  .strict()
-  .describe("A definition to approve for the peer's org");
-const commitBody = z.object(definitionFields).strict().describe("A definition to commit on the channel");
-const installBody = z
-  .object({
-    label: z.string().max(200).optional().describe("Package label; must equal the package's own"),
-    package_bytes: bytesField("The chaincode install package (peer lifecycle chaincode package)").optional(),
-  })
-  .strict()
-  .describe("A package to install on the peer");
-const opaque = z.record(z.string(), z.unknown()).nullable().optional().describe("Upstream's client object; ignored");
-const deployBody = z
-  .object({
-    installParams: z
-      .object({
-        label: z.string().max(200).optional().describe("Package label"),
-        packageBytes: bytesField("The chaincode install package").optional(),
-        peer: opaque,
-      })
-      .strict()
-      .optional()
-      .describe("What to install"),
-    approveParams: z
-      .object({
-        ...approveBody.shape,
-        collectionsConfig: bytesField("Serialized CollectionConfigPackage (not supported: must be empty)").optional(),
-        gateway: opaque,
-      })
-      .strict()
-      .optional()
-      .describe("The definition to approve"),
-    commitParams: z
-      .object({
-        ...commitBody.shape,
-        collectionsConfig: bytesField("Serialized CollectionConfigPackage (not supported: must be empty)").optional(),
-        gateway: opaque,
-      })
-      .strict()
-      .optional()
-      .describe("The definition to commit (empty fields: the approved ones)"),
-    peerIds: z
-      .array(
-        z
-          .number()
-          .int()
-          .min(1)
-          .max(2 ** 31 - 1),
-      )
-      .max(50)
-      .optional()
-      .describe("Peers to install on and approve through (default: every running peer of this console on the channel)"),
-  })
-  .strict()
-  .describe("Install, approve for each org and commit, in one call");
+const approveBody = lazySchema(() =>
+  z
+    .object({
+      ...definitionFields,
+      packageID: z.string().max(300).optional().describe("Installed package id (label:sha256)"),
+    })
+    .strict()
+    .describe("A definition to approve for the peer's org"),
+);
+const commitBody = lazySchema(() =>
+  z.object(definitionFields).strict().describe("A definition to commit on the channel"),
+);
+const installBody = lazySchema(() =>
+  z
+    .object({
+      label: z.string().max(200).optional().describe("Package label; must equal the package's own"),
+      package_bytes: bytesField("The chaincode install package (peer lifecycle chaincode package)").optional(),
+    })
+    .strict()
+    .describe("A package to install on the peer"),
+);
+const opaque = lazySchema(() =>
+  z.record(z.string(), z.unknown()).nullable().optional().describe("Upstream's client object; ignored"),
+);
+const deployBody = lazySchema(() =>
+  z
+    .object({
+      installParams: z
+        .object({
+          label: z.string().max(200).optional().describe("Package label"),
+          packageBytes: bytesField("The chaincode install package").optional(),
+          peer: opaque,
+        })
+        .strict()
+        .optional()
+        .describe("What to install"),
+      approveParams: z
+        .object({
+          ...approveBody.unwrap().shape,
+          collectionsConfig: bytesField("Serialized CollectionConfigPackage (not supported: must be empty)").optional(),
+          gateway: opaque,
+        })
+        .strict()
+        .optional()
+        .describe("The definition to approve"),
+      commitParams: z
+        .object({
+          ...commitBody.unwrap().shape,
+          collectionsConfig: bytesField("Serialized CollectionConfigPackage (not supported: must be empty)").optional(),
+          gateway: opaque,
+        })
+        .strict()
+        .optional()
+        .describe("The definition to commit (empty fields: the approved ones)"),
+      peerIds: z
+        .array(
+          z
+            .number()
+            .int()
+            .min(1)
+            .max(2 ** 31 - 1),
+        )
+        .max(50)
+        .optional()
+        .describe(
+          "Peers to install on and approve through (default: every running peer of this console on the channel)",
+        ),
+    })
+    .strict()
+    .describe("Install, approve for each org and commit, in one call"),
+);
 
-const deploymentResult = z.object({
-  success: z.boolean().describe("The step succeeded"),
-  chaincodeID: z.string().describe("Package id (install, approve, deploy) or chaincode name (commit)"),
-  contractAddress: z.string().describe("Empty (EVM only)"),
-  transactionHash: z.string().describe("Transaction id of the approve or commit (empty when nothing was sent)"),
-  logs: z.string().describe("What happened"),
-  error: z.null().describe("Always null on success (failures are error responses)"),
-});
-const stepResponse = z
-  .object({
-    status: z.string().describe("success"),
-    message: z.string().describe("What happened"),
-    result: deploymentResult,
-    definitionId: z.number().int().optional().describe("This console's definition of it (timeline, status)"),
-  })
-  .describe("A lifecycle step's outcome");
+const deploymentResult = lazySchema(() =>
+  z.object({
+    success: z.boolean().describe("The step succeeded"),
+    chaincodeID: z.string().describe("Package id (install, approve, deploy) or chaincode name (commit)"),
+    contractAddress: z.string().describe("Empty (EVM only)"),
+    transactionHash: z.string().describe("Transaction id of the approve or commit (empty when nothing was sent)"),
+    logs: z.string().describe("What happened"),
+    error: z.null().describe("Always null on success (failures are error responses)"),
+  }),
+);
+const stepResponse = lazySchema(() =>
+  z
+    .object({
+      status: z.string().describe("success"),
+      message: z.string().describe("What happened"),
+      result: deploymentResult,
+      definitionId: z.number().int().optional().describe("This console's definition of it (timeline, status)"),
+    })
+    .describe("A lifecycle step's outcome"),
+);
 
 /** Bytes from base64 or a byte array, or a 400 naming the field. */
 function bytesOf(v: string | number[] | null | undefined, field: string): Buffer {

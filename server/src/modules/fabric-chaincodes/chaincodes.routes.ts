@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { assertHostCommandAllowed } from "../../http/host-command.js";
 import { sendLogFile } from "../../http/log-response.js";
 import type { ChaincodeCalls } from "./chaincodes.calls.js";
@@ -85,7 +86,7 @@ export function registerChaincodesRoutes(
         operationId: "listFabricChaincodes",
         tags,
         summary: "List Fabric chaincodes",
-        response: { 200: z.object({ chaincodes: z.array(chaincodeResponse) }) },
+        response: { 200: lazySchema(() => z.object({ chaincodes: z.array(chaincodeResponse) })) },
       },
     },
     async () => svc.list(),
@@ -99,7 +100,7 @@ export function registerChaincodesRoutes(
         tags,
         summary: "Create a chaincode (a name on one Fabric channel)",
         body: createChaincodeBody,
-        response: { 200: z.object({ chaincode: chaincodeResponse }) },
+        response: { 200: lazySchema(() => z.object({ chaincode: chaincodeResponse })) },
       },
     },
     async (req) => {
@@ -150,7 +151,7 @@ export function registerChaincodesRoutes(
         tags,
         summary: "List a chaincode's definitions",
         params: chaincodeParams,
-        response: { 200: z.object({ definitions: z.array(definitionResponse) }) },
+        response: { 200: lazySchema(() => z.object({ definitions: z.array(definitionResponse) })) },
       },
     },
     async (req) => svc.listDefinitions(req.params.chaincodeId),
@@ -169,7 +170,7 @@ export function registerChaincodesRoutes(
           "an npm install script (preinstall, install, postinstall, prepare, ...): 400 naming it.",
         params: chaincodeParams,
         body: createDefinitionBody,
-        response: { 200: z.object({ definition: definitionResponse }) },
+        response: { 200: lazySchema(() => z.object({ definition: definitionResponse })) },
       },
     },
     async (req) => {
@@ -189,7 +190,9 @@ export function registerChaincodesRoutes(
         tags,
         summary: "A definition with its timeline",
         params: chaincodeDefinitionParams,
-        response: { 200: z.object({ definition: definitionResponse, events: z.array(eventResponse) }) },
+        response: {
+          200: lazySchema(() => z.object({ definition: definitionResponse, events: z.array(eventResponse) })),
+        },
       },
     },
     async (req) => svc.getDefinition(req.params.chaincodeId, req.params.definitionId),
@@ -370,7 +373,7 @@ export function registerChaincodesRoutes(
         tags,
         summary: "Every lifecycle step of a definition: who, when, outcome and error",
         params: definitionParams,
-        response: { 200: z.array(eventResponse) },
+        response: { 200: lazySchema(() => z.array(eventResponse)) },
       },
     },
     async (req) => svc.timeline(req.params.definitionId),
@@ -400,7 +403,7 @@ export function registerChaincodesRoutes(
         summary: "The chaincode server's log: the last `tail` lines, then new lines while `follow` is on (SSE)",
         params: definitionParams,
         querystring: logsQuery,
-        response: { 200: z.string().describe("Log lines (text/plain)") },
+        response: { 200: lazySchema(() => z.string().describe("Log lines (text/plain)")) },
       },
     },
     async (req, reply) => {
@@ -473,7 +476,7 @@ export function registerChaincodesRoutes(
         summary: "The contract metadata (org.hyperledger.fabric:GetMetadata)",
         params: chaincodeParams,
         response: {
-          200: z.object({ status: z.string(), message: z.string(), result: z.unknown() }),
+          200: lazySchema(() => z.object({ status: z.string(), message: z.string(), result: z.unknown() })),
         },
       },
     },

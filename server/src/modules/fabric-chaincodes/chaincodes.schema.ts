@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dbId, lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 
-const id = z.coerce.number().int().min(1).max(MAX_DB_ID);
+const id = lazySchema(() => z.coerce.number().int().min(1).max(MAX_DB_ID));
 export const chaincodeIdParams = lazySchema(() => z.object({ id: id.describe("Chaincode id") }).strict());
 export const chaincodeParams = lazySchema(() => z.object({ chaincodeId: id.describe("Chaincode id") }).strict());
 export const definitionParams = lazySchema(() =>
@@ -20,11 +20,13 @@ export const DEPLOY_STATUSES = ["none", "building", "running", "stopped", "error
  * the peers; package: recorded by upstream's per-peer lifecycle or one-shot deploy, with the caller's package.
  */
 export const DEFINITION_ORIGINS = ["console", "adopted", "package"] as const;
-const origin = z
-  .enum(DEFINITION_ORIGINS)
-  .describe(
-    "console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package",
-  );
+const origin = lazySchema(() =>
+  z
+    .enum(DEFINITION_ORIGINS)
+    .describe(
+      "console: created here and taken through the lifecycle by this console; adopted: committed on the channel outside this console (peer CLI, another console) and recorded from the peers; package: approved or committed through /sc/fabric/peer/{peerId}/chaincode/* or /sc/fabric/deploy with the caller's package",
+    ),
+);
 
 export const chaincodeResponse = lazySchema(() =>
   z
@@ -50,31 +52,39 @@ export const chaincodeResponse = lazySchema(() =>
     .meta({ id: "FabricChaincode" }),
 );
 
-const collection = z
-  .object({
-    name: z.string().min(1).max(128).describe("Collection name"),
-    policy: z.string().min(1).max(2000).describe("Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member')"),
-    requiredPeerCount: z.number().int().min(0).max(100).optional().describe("Peers the data must reach at endorsement"),
-    maxPeerCount: z.number().int().min(0).max(100).optional().describe("Peers the data is sent to at most"),
-    blockToLive: z
-      .number()
-      .int()
-      .min(0)
-      .max(Number.MAX_SAFE_INTEGER)
-      .optional()
-      .describe("Blocks before purge; 0 = never"),
-    memberOnlyRead: z.boolean().optional().describe("Only member orgs' clients may read (default true)"),
-    memberOnlyWrite: z.boolean().optional().describe("Only member orgs' clients may write (default true)"),
-    endorsementPolicy: z
-      .object({
-        signaturePolicy: z.string().max(2000).optional(),
-        channelConfigPolicy: z.string().max(500).optional(),
-      })
-      .strict()
-      .optional()
-      .describe("Collection-level endorsement policy"),
-  })
-  .strict();
+const collection = lazySchema(() =>
+  z
+    .object({
+      name: z.string().min(1).max(128).describe("Collection name"),
+      policy: z.string().min(1).max(2000).describe("Member orgs, e.g. OR('Org1MSP.member','Org2MSP.member')"),
+      requiredPeerCount: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .optional()
+        .describe("Peers the data must reach at endorsement"),
+      maxPeerCount: z.number().int().min(0).max(100).optional().describe("Peers the data is sent to at most"),
+      blockToLive: z
+        .number()
+        .int()
+        .min(0)
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .describe("Blocks before purge; 0 = never"),
+      memberOnlyRead: z.boolean().optional().describe("Only member orgs' clients may read (default true)"),
+      memberOnlyWrite: z.boolean().optional().describe("Only member orgs' clients may write (default true)"),
+      endorsementPolicy: z
+        .object({
+          signaturePolicy: z.string().max(2000).optional(),
+          channelConfigPolicy: z.string().max(500).optional(),
+        })
+        .strict()
+        .optional()
+        .describe("Collection-level endorsement policy"),
+    })
+    .strict(),
+);
 
 export const definitionResponse = lazySchema(() =>
   z
@@ -102,10 +112,15 @@ export const definitionResponse = lazySchema(() =>
     .meta({ id: "FabricChaincodeDefinition" }),
 );
 
-const policy = z.string().max(4000);
-const envVars = z
-  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"), z.string().max(10_000))
-  .refine((r) => Object.keys(r).length <= 100, "at most 100 variables");
+const policy = lazySchema(() => z.string().max(4000));
+const envVars = lazySchema(() =>
+  z
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"),
+      z.string().max(10_000),
+    )
+    .refine((r) => Object.keys(r).length <= 100, "at most 100 variables"),
+);
 
 const definitionFields = {
   version: z.string().min(1).max(255).describe("Version label, [A-Za-z0-9_.+-]"),
@@ -153,9 +168,11 @@ export const deployBody = lazySchema(() =>
     .strict(),
 );
 
-const transient = z
-  .record(z.string().min(1).max(255), z.array(z.number().int().min(0).max(255)).max(1_000_000))
-  .describe("Transient data: name → bytes");
+const transient = lazySchema(() =>
+  z
+    .record(z.string().min(1).max(255), z.array(z.number().int().min(0).max(255)).max(1_000_000))
+    .describe("Transient data: name → bytes"),
+);
 export const callBody = lazySchema(() =>
   z
     .object({

@@ -5,42 +5,46 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { nowIso } from "../../db/db.js";
 import { renderCliCoreYaml } from "../../fabric/config/index.js";
-import { MAX_DB_ID } from "../../http/schema-helpers.js";
+import { lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { exportsDir, writeAdminMsp } from "../fabric-networks/admin-msp.js";
 import { joinedNodes, knownOrdererTlsCas, pemBundle } from "../fabric-networks/channel-orderers.js";
 import { dialAddress, type FabricContext } from "../fabric-networks/fabric-networks.context.js";
 import type { FabricNetworksRepo } from "../fabric-networks/fabric-networks.repo.js";
 
-const params = z.object({ id: z.coerce.number().int().min(1).max(MAX_DB_ID).describe("Organization id") }).strict();
-const body = z
-  .object({ identity: z.enum(["admin"]).default("admin").describe("Which identity of the org to export") })
-  .strict();
-const response = z.object({
-  path: z.string().describe("The MSP folder on the console host (CORE_PEER_MSPCONFIGPATH)"),
-  mspId: z.string().describe("CORE_PEER_LOCALMSPID"),
-  tlsRootCertFile: z.string().describe("The org's TLS CA (CORE_PEER_TLS_ROOTCERT_FILE for its peers)"),
-  files: z.array(z.string()).describe("The MSP folder's files, relative to path"),
-  configPath: z
-    .string()
-    .describe(
-      "A folder holding a core.yaml for the peer CLI (FABRIC_CFG_PATH), set up for this identity and the org's peers",
-    ),
-  ordererTlsRootCertFile: z
-    .string()
-    .optional()
-    .describe(
-      "The TLS CAs of every orderer org the console knows, in one file (the peer CLI's --cafile); absent when it knows none",
-    ),
-  ordererTlsRootCertFiles: z
-    .array(
-      z.object({
-        mspId: z.string().describe("Orderer org MSP id"),
-        file: z.string().describe("Its TLS CA certificate(s)"),
-      }),
-    )
-    .describe("The same TLS CAs, one file per orderer org"),
-});
+const params = lazySchema(() =>
+  z.object({ id: z.coerce.number().int().min(1).max(MAX_DB_ID).describe("Organization id") }).strict(),
+);
+const body = lazySchema(() =>
+  z.object({ identity: z.enum(["admin"]).default("admin").describe("Which identity of the org to export") }).strict(),
+);
+const response = lazySchema(() =>
+  z.object({
+    path: z.string().describe("The MSP folder on the console host (CORE_PEER_MSPCONFIGPATH)"),
+    mspId: z.string().describe("CORE_PEER_LOCALMSPID"),
+    tlsRootCertFile: z.string().describe("The org's TLS CA (CORE_PEER_TLS_ROOTCERT_FILE for its peers)"),
+    files: z.array(z.string()).describe("The MSP folder's files, relative to path"),
+    configPath: z
+      .string()
+      .describe(
+        "A folder holding a core.yaml for the peer CLI (FABRIC_CFG_PATH), set up for this identity and the org's peers",
+      ),
+    ordererTlsRootCertFile: z
+      .string()
+      .optional()
+      .describe(
+        "The TLS CAs of every orderer org the console knows, in one file (the peer CLI's --cafile); absent when it knows none",
+      ),
+    ordererTlsRootCertFiles: z
+      .array(
+        z.object({
+          mspId: z.string().describe("Orderer org MSP id"),
+          file: z.string().describe("Its TLS CA certificate(s)"),
+        }),
+      )
+      .describe("The same TLS CAs, one file per orderer org"),
+  }),
+);
 
 /** The first peer of `organizationId` joined to any channel, as host:port to dial. */
 async function firstPeerAddress(

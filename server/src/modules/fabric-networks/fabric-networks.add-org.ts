@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { computeConfigUpdate, evaluateUpdatePolicies } from "../../fabric/configtx/index.js";
 import { ConflictError } from "../../http/errors.js";
-import { dbId } from "../../http/schema-helpers.js";
+import { dbId, lazySchema } from "../../http/schema-helpers.js";
 import { applyOperation, type FabricChange } from "./fabric-networks.change.js";
 import type { ConfigOperation, ConfigOperationInput } from "./fabric-networks.change.schema.js";
 import { libraryInput, type FabricContext } from "./fabric-networks.context.js";
@@ -21,24 +21,26 @@ export interface OrgProposals {
   sign(id: string, mspId: string, by: string): Promise<unknown>;
 }
 
-export const addOrganizationBody = z
-  .object({ organizationId: dbId().describe("An organization this console holds, to add to the channel") })
-  .strict();
+export const addOrganizationBody = lazySchema(() =>
+  z.object({ organizationId: dbId().describe("An organization this console holds, to add to the channel") }).strict(),
+);
 
-export const addOrganizationResponse = z.object({
-  outcome: z
-    .enum(["applied", "proposed"])
-    .describe(
-      "applied: the config update is on the chain; proposed: the channel's policy needs orgs this console does not hold, so a governance proposal was created and signed by this console's orgs",
-    ),
-  mspId: z.string().describe("The organization's MSP id"),
-  signedBy: z.array(z.string()).describe("MSP ids of this console's orgs that signed"),
-  missing: z.array(z.string()).describe("MSP ids whose signatures the policy still needs (empty when applied)"),
-  policy: z.string().describe("The modification policy's verdict, e.g. '1 of 2 orgs signed'"),
-  transactionId: z.string().optional().describe("Config update tx id (applied)"),
-  configBlockNumber: z.number().int().optional().describe("Number of the new config block (applied)"),
-  proposalId: z.string().optional().describe("The governance proposal to share and sign (proposed)"),
-});
+export const addOrganizationResponse = lazySchema(() =>
+  z.object({
+    outcome: z
+      .enum(["applied", "proposed"])
+      .describe(
+        "applied: the config update is on the chain; proposed: the channel's policy needs orgs this console does not hold, so a governance proposal was created and signed by this console's orgs",
+      ),
+    mspId: z.string().describe("The organization's MSP id"),
+    signedBy: z.array(z.string()).describe("MSP ids of this console's orgs that signed"),
+    missing: z.array(z.string()).describe("MSP ids whose signatures the policy still needs (empty when applied)"),
+    policy: z.string().describe("The modification policy's verdict, e.g. '1 of 2 orgs signed'"),
+    transactionId: z.string().optional().describe("Config update tx id (applied)"),
+    configBlockNumber: z.number().int().optional().describe("Number of the new config block (applied)"),
+    proposalId: z.string().optional().describe("The governance proposal to share and sign (proposed)"),
+  }),
+);
 export type AddOrganizationResponse = z.infer<typeof addOrganizationResponse>;
 
 /**

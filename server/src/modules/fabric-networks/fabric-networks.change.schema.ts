@@ -1,32 +1,38 @@
 import { z } from "zod";
 import { dbId, lazySchema } from "../../http/schema-helpers.js";
 
-const pem = z.string().min(20).max(20_000);
-const mspId = z.string().min(1).max(100).describe("MSP id");
-const port = z.number().int().min(1).max(65535);
-const host = z.string().min(1).max(253);
-const duration = z
-  .string()
-  .max(32)
-  .regex(/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/, "must be a Go duration such as 2s or 500ms");
+const pem = lazySchema(() => z.string().min(20).max(20_000));
+const mspId = lazySchema(() => z.string().min(1).max(100).describe("MSP id"));
+const port = lazySchema(() => z.number().int().min(1).max(65535));
+const host = lazySchema(() => z.string().min(1).max(253));
+const duration = lazySchema(() =>
+  z
+    .string()
+    .max(32)
+    .regex(/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/, "must be a Go duration such as 2s or 500ms"),
+);
 const certs = {
   msp_id: mspId,
   root_certs: z.array(pem).min(1).max(10).describe("Root CA certificates (PEM); the first is the NodeOU CA"),
   tls_root_certs: z.array(pem).min(1).max(10).describe("TLS root CA certificates (PEM)"),
 };
-const policy = z
-  .object({
-    type: z.enum(["Signature", "ImplicitMeta"]).describe("Signature or ImplicitMeta"),
-    rule: z.string().min(1).max(2000).describe("Policy rule"),
-  })
-  .strict();
-const policyPayload = z.object({ policy_name: z.string().min(1).max(100).describe("Policy name"), policy }).strict();
+const policy = lazySchema(() =>
+  z
+    .object({
+      type: z.enum(["Signature", "ImplicitMeta"]).describe("Signature or ImplicitMeta"),
+      rule: z.string().min(1).max(2000).describe("Policy rule"),
+    })
+    .strict(),
+);
+const policyPayload = lazySchema(() =>
+  z.object({ policy_name: z.string().min(1).max(100).describe("Policy name"), policy }).strict(),
+);
 const op = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
   z.object({ type: z.literal(type).describe("Operation"), payload }).strict();
 
-const ordererEndpoints = z.array(z.string().max(300)).min(1).max(20).describe("host:port");
-const addOrg = z.object(certs).strict();
-const addOrdererOrg = z.object({ ...certs, orderer_endpoints: ordererEndpoints }).strict();
+const ordererEndpoints = lazySchema(() => z.array(z.string().max(300)).min(1).max(20).describe("host:port"));
+const addOrg = lazySchema(() => z.object(certs).strict());
+const addOrdererOrg = lazySchema(() => z.object({ ...certs, orderer_endpoints: ordererEndpoints }).strict());
 const externalOrganizationId = dbId().describe(
   "An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used",
 );

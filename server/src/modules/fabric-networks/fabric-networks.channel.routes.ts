@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   anchorPeersBody,
   orgCrlBody,
@@ -19,17 +20,19 @@ import {
 import type { FabricInspect } from "./fabric-networks.inspect.js";
 import { idParams, tags } from "./fabric-networks.routes.js";
 
-const blockParams = z
-  .object({
-    id: idParams.shape.id,
-    blockNum: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 53 - 1)
-      .describe("Block number"),
-  })
-  .strict();
+const blockParams = lazySchema(() =>
+  z
+    .object({
+      id: idParams.unwrap().shape.id,
+      blockNum: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 53 - 1)
+        .describe("Block number"),
+    })
+    .strict(),
+);
 
 /** Reading a channel through its joined nodes, and changing its config by signed updates. */
 export function registerFabricChannelRoutes(app: FastifyInstance, inspect: FabricInspect, change: FabricChange): void {
@@ -61,10 +64,12 @@ export function registerFabricChannelRoutes(app: FastifyInstance, inspect: Fabri
         params: idParams,
         querystring: blocksQuery,
         response: {
-          200: z.object({
-            blocks: z.array(blockDto).describe("This page"),
-            total: z.number().int().describe("Chain height"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              blocks: z.array(blockDto).describe("This page"),
+              total: z.number().int().describe("Chain height"),
+            }),
+          ),
         },
       },
     },
@@ -80,7 +85,7 @@ export function registerFabricChannelRoutes(app: FastifyInstance, inspect: Fabri
         tags,
         summary: "One block with its decoded transactions",
         params: blockParams,
-        response: { 200: z.object({ block: blockDto }) },
+        response: { 200: lazySchema(() => z.object({ block: blockDto })) },
       },
     },
     async (req) => inspect.block(req.params.id, req.params.blockNum),
@@ -125,9 +130,11 @@ export function registerFabricChannelRoutes(app: FastifyInstance, inspect: Fabri
         tags,
         summary: "The network's peers and orderers, their orgs and chain heights",
         params: idParams,
-        querystring: z
-          .object({ checkHealth: z.enum(["true", "false"]).optional().describe("Ignored: heights are always read") })
-          .strict(),
+        querystring: lazySchema(() =>
+          z
+            .object({ checkHealth: z.enum(["true", "false"]).optional().describe("Ignored: heights are always read") })
+            .strict(),
+        ),
         response: { 200: networkMapResponse },
       },
     },

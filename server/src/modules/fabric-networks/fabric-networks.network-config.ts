@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { buildConnectionProfile, renderConnectionProfile } from "../../fabric/connection-profile.js";
 import { NotFoundError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -12,12 +13,14 @@ import { dialAddress, type FabricContext } from "./fabric-networks.context.js";
 import type { FabricNetworksRepo } from "./fabric-networks.repo.js";
 import { idParams, tags } from "./fabric-networks.routes.js";
 
-const params = z
-  .object({
-    id: idParams.shape.id,
-    orgId: idParams.shape.id.describe("Organization id"),
-  })
-  .strict();
+const params = lazySchema(() =>
+  z
+    .object({
+      id: idParams.unwrap().shape.id,
+      orgId: idParams.unwrap().shape.id.describe("Organization id"),
+    })
+    .strict(),
+);
 
 export interface NetworkConfigDeps {
   ctx: Pick<FabricContext, "network" | "org" | "tryNode" | "toInfo">;
@@ -99,7 +102,7 @@ export function registerNetworkConfigRoutes(
             "The org's joined peers and the channel's orderers (grpcs URLs, TLS CAs, hostname overrides) and the org's admin user. The admin's MSP folder is written on the console host under <data>/exports; the profile inlines the admin certificate and names the key file by path (key.path), never holding the key.",
           params,
           produces: ["text/yaml"],
-          response: { 200: z.string().describe("Connection profile (text/yaml)") },
+          response: { 200: lazySchema(() => z.string().describe("Connection profile (text/yaml)")) },
         },
       },
       async (req, reply) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   addNodeBody,
   createFabricNetworkBody,
@@ -14,14 +15,20 @@ import {
 import type { FabricNetworksService } from "./fabric-networks.service.js";
 
 export const tags = ["Fabric Networks"];
-const id = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(2 ** 31 - 1);
-export const idParams = z.object({ id: id.describe("Network id") }).strict();
-const ordererParams = z.object({ id: id.describe("Network id"), ordererId: id.describe("Orderer node id") }).strict();
-const peerParams = z.object({ id: id.describe("Network id"), peerId: id.describe("Peer node id") }).strict();
+const id = lazySchema(() =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1),
+);
+export const idParams = lazySchema(() => z.object({ id: id.describe("Network id") }).strict());
+const ordererParams = lazySchema(() =>
+  z.object({ id: id.describe("Network id"), ordererId: id.describe("Orderer node id") }).strict(),
+);
+const peerParams = lazySchema(() =>
+  z.object({ id: id.describe("Network id"), peerId: id.describe("Peer node id") }).strict(),
+);
 
 /** Fabric channels: create (genesis block), list, inspect the record, join and unjoin nodes. */
 export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNetworksService): void {
@@ -37,10 +44,12 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
         summary: "List Fabric networks",
         querystring: listQuery,
         response: {
-          200: z.object({
-            networks: z.array(fabricNetworkResponse).describe("This page"),
-            total: z.number().int().describe("Matching networks"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              networks: z.array(fabricNetworkResponse).describe("This page"),
+              total: z.number().int().describe("Matching networks"),
+            }),
+          ),
         },
       },
     },
@@ -142,7 +151,7 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
         tags,
         summary: "Delete a Fabric network record (nodes keep their ledgers; unjoin orderers first to free them)",
         params: idParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {
@@ -161,7 +170,7 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
         operationId: "getFabricNetworkByName",
         tags,
         summary: "Get a Fabric network by its channel name",
-        params: z.object({ name: z.string().min(1).max(249).describe("Channel name") }).strict(),
+        params: lazySchema(() => z.object({ name: z.string().min(1).max(249).describe("Channel name") }).strict()),
         response: { 200: fabricNetworkResponse },
       },
     },
@@ -185,7 +194,11 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
         operationId: "removeFabricPeer",
         tags,
         summary: "Take a peer out of the network (it leaves the channel first when it has joined)",
-        params: z.object({ id: idParams.shape.id, peerId: idParams.shape.id.describe("Peer node id") }).strict(),
+        params: lazySchema(() =>
+          z
+            .object({ id: idParams.unwrap().shape.id, peerId: idParams.unwrap().shape.id.describe("Peer node id") })
+            .strict(),
+        ),
         response: { 200: fabricNetworkResponse },
       },
     },
@@ -201,7 +214,14 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
         summary: "Take an orderer out of the network (it leaves the channel through osnadmin first when it has joined)",
         description:
           "An orderer that is still one of the channel's consenters is refused (409): remove it from the consenter set first (update-config, remove_consenter). A joined orderer that is not running is refused too (start it so it can leave).",
-        params: z.object({ id: idParams.shape.id, ordererId: idParams.shape.id.describe("Orderer node id") }).strict(),
+        params: lazySchema(() =>
+          z
+            .object({
+              id: idParams.unwrap().shape.id,
+              ordererId: idParams.unwrap().shape.id.describe("Orderer node id"),
+            })
+            .strict(),
+        ),
         response: { 200: fabricNetworkResponse },
       },
     },
@@ -217,7 +237,7 @@ export function registerFabricNetworksRoutes(app: FastifyInstance, svc: FabricNe
         tags,
         summary: "The network's nodes and where each join stands",
         params: idParams,
-        response: { 200: z.object({ nodes: z.array(networkNodeResponse).describe("Members") }) },
+        response: { 200: lazySchema(() => z.object({ nodes: z.array(networkNodeResponse).describe("Members") })) },
       },
     },
     async (req) => svc.nodes(req.params.id),

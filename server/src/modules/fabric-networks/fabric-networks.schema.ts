@@ -2,115 +2,131 @@ import { nodeResponse } from "../nodes/nodes.schema.js";
 import { z } from "zod";
 import { lazySchema, offsetQuery } from "../../http/schema-helpers.js";
 
-const int32 = z
-  .number()
-  .int()
-  .min(1)
-  .max(2 ** 31 - 1);
-const pem = z.string().min(20).max(20_000);
-const duration = z
-  .string()
-  .max(32)
-  .regex(/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/, "must be a Go duration such as 2s or 500ms");
-const policy = z
-  .object({
-    type: z.enum(["Signature", "ImplicitMeta"]).describe("Signature (policy DSL) or ImplicitMeta"),
-    rule: z.string().min(1).max(2000).describe("OR('Org1MSP.admin') or MAJORITY Admins"),
-  })
-  .strict()
-  .describe("A channel policy");
-const policies = z.record(z.string().min(1).max(100), policy);
-const capabilities = z.array(z.string().regex(/^V\d+_\d+$/, "must look like V2_0")).max(10);
+const int32 = lazySchema(() =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1),
+);
+const pem = lazySchema(() => z.string().min(20).max(20_000));
+const duration = lazySchema(() =>
+  z
+    .string()
+    .max(32)
+    .regex(/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/, "must be a Go duration such as 2s or 500ms"),
+);
+const policy = lazySchema(() =>
+  z
+    .object({
+      type: z.enum(["Signature", "ImplicitMeta"]).describe("Signature (policy DSL) or ImplicitMeta"),
+      rule: z.string().min(1).max(2000).describe("OR('Org1MSP.admin') or MAJORITY Admins"),
+    })
+    .strict()
+    .describe("A channel policy"),
+);
+const policies = lazySchema(() => z.record(z.string().min(1).max(100), policy));
+const capabilities = lazySchema(() => z.array(z.string().regex(/^V\d+_\d+$/, "must look like V2_0")).max(10));
 
-const orgConfig = z
-  .object({
-    id: int32.describe("Organization id (this console)"),
-    nodeIds: z.array(int32).max(50).default([]).describe("Node ids of this org to put in the channel"),
-  })
-  .strict();
+const orgConfig = lazySchema(() =>
+  z
+    .object({
+      id: int32.describe("Organization id (this console)"),
+      nodeIds: z.array(int32).max(50).default([]).describe("Node ids of this org to put in the channel"),
+    })
+    .strict(),
+);
 
-const externalOrg = z
-  .object({
-    mspid: z.string().min(1).max(100).describe("MSP id of an organization this console does not hold"),
-    signCACert: pem.describe("Its sign CA certificate (PEM)"),
-    tlsCACert: pem.describe("Its TLS CA certificate (PEM)"),
-    consenters: z
-      .array(
-        z
-          .object({
-            host: z.string().min(1).max(253).describe("Consenter host"),
-            port: z.number().int().min(1).max(65535).describe("Consenter port"),
-            tlsCert: pem.describe("Its TLS certificate (PEM), client and server"),
-          })
-          .strict(),
-      )
-      .max(20)
-      .default([])
-      .describe("Raft consenters of this orderer org"),
-  })
-  .strict();
+const externalOrg = lazySchema(() =>
+  z
+    .object({
+      mspid: z.string().min(1).max(100).describe("MSP id of an organization this console does not hold"),
+      signCACert: pem.describe("Its sign CA certificate (PEM)"),
+      tlsCACert: pem.describe("Its TLS CA certificate (PEM)"),
+      consenters: z
+        .array(
+          z
+            .object({
+              host: z.string().min(1).max(253).describe("Consenter host"),
+              port: z.number().int().min(1).max(65535).describe("Consenter port"),
+              tlsCert: pem.describe("Its TLS certificate (PEM), client and server"),
+            })
+            .strict(),
+        )
+        .max(20)
+        .default([])
+        .describe("Raft consenters of this orderer org"),
+    })
+    .strict(),
+);
 
-const etcdRaftOptions = z
-  .object({
-    tickInterval: duration.optional().describe("Raft tick, e.g. 500ms"),
-    electionTick: z.number().int().min(1).max(1000).optional().describe("Ticks before an election"),
-    heartbeatTick: z.number().int().min(1).max(1000).optional().describe("Ticks between heartbeats"),
-    maxInflightBlocks: z.number().int().min(1).max(1000).optional().describe("Blocks in flight"),
-    snapshotIntervalSize: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .optional()
-      .describe("Bytes between snapshots"),
-  })
-  .strict();
+const etcdRaftOptions = lazySchema(() =>
+  z
+    .object({
+      tickInterval: duration.optional().describe("Raft tick, e.g. 500ms"),
+      electionTick: z.number().int().min(1).max(1000).optional().describe("Ticks before an election"),
+      heartbeatTick: z.number().int().min(1).max(1000).optional().describe("Ticks between heartbeats"),
+      maxInflightBlocks: z.number().int().min(1).max(1000).optional().describe("Blocks in flight"),
+      snapshotIntervalSize: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1)
+        .optional()
+        .describe("Bytes between snapshots"),
+    })
+    .strict(),
+);
 
-const batchSize = z
-  .object({
-    maxMessageCount: z.number().int().min(1).max(100_000).optional().describe("Messages per block"),
-    absoluteMaxBytes: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 32 - 1)
-      .optional()
-      .describe("Hard block size limit in bytes (uint32, as Fabric's BatchSize has it)"),
-    preferredMaxBytes: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 32 - 1)
-      .optional()
-      .describe("Preferred block size in bytes (uint32)"),
-  })
-  .strict();
+const batchSize = lazySchema(() =>
+  z
+    .object({
+      maxMessageCount: z.number().int().min(1).max(100_000).optional().describe("Messages per block"),
+      absoluteMaxBytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 32 - 1)
+        .optional()
+        .describe("Hard block size limit in bytes (uint32, as Fabric's BatchSize has it)"),
+      preferredMaxBytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 32 - 1)
+        .optional()
+        .describe("Preferred block size in bytes (uint32)"),
+    })
+    .strict(),
+);
 
-const smartBftOptions = z
-  .object({
-    requestBatchMaxCount: z.number().int().min(1).max(1_000_000).optional().describe("Requests per batch"),
-    requestBatchMaxBytes: z.number().int().min(1).max(1_000_000_000).optional().describe("Bytes per batch"),
-    requestBatchMaxInterval: duration.optional().describe("Max wait for a batch"),
-    incomingMessageBufferSize: z.number().int().min(1).max(1_000_000).optional().describe("Message buffer"),
-    requestPoolSize: z.number().int().min(1).max(1_000_000).optional().describe("Request pool size"),
-    requestForwardTimeout: duration.optional().describe("Forward timeout"),
-    requestComplainTimeout: duration.optional().describe("Complain timeout"),
-    requestAutoRemoveTimeout: duration.optional().describe("Auto-remove timeout"),
-    requestMaxBytes: z.number().int().min(1).max(1_000_000_000).optional().describe("Max request size"),
-    viewChangeResendInterval: duration.optional().describe("View change resend interval"),
-    viewChangeTimeout: duration.optional().describe("View change timeout"),
-    leaderHeartbeatTimeout: duration.optional().describe("Leader heartbeat timeout"),
-    leaderHeartbeatCount: z.number().int().min(1).max(1000).optional().describe("Heartbeats per timeout"),
-    collectTimeout: duration.optional().describe("Collect timeout"),
-    syncOnStart: z.boolean().optional().describe("Sync on start"),
-    speedUpViewChange: z.boolean().optional().describe("Speed up view change"),
-    leaderRotation: z
-      .enum(["ROTATION_UNSPECIFIED", "ROTATION_OFF", "ROTATION_ON", "unspecified", "off", "on"])
-      .optional()
-      .describe("Leader rotation"),
-    decisionsPerLeader: z.number().int().min(0).max(1_000_000).optional().describe("Decisions per leader"),
-  })
-  .strict();
+const smartBftOptions = lazySchema(() =>
+  z
+    .object({
+      requestBatchMaxCount: z.number().int().min(1).max(1_000_000).optional().describe("Requests per batch"),
+      requestBatchMaxBytes: z.number().int().min(1).max(1_000_000_000).optional().describe("Bytes per batch"),
+      requestBatchMaxInterval: duration.optional().describe("Max wait for a batch"),
+      incomingMessageBufferSize: z.number().int().min(1).max(1_000_000).optional().describe("Message buffer"),
+      requestPoolSize: z.number().int().min(1).max(1_000_000).optional().describe("Request pool size"),
+      requestForwardTimeout: duration.optional().describe("Forward timeout"),
+      requestComplainTimeout: duration.optional().describe("Complain timeout"),
+      requestAutoRemoveTimeout: duration.optional().describe("Auto-remove timeout"),
+      requestMaxBytes: z.number().int().min(1).max(1_000_000_000).optional().describe("Max request size"),
+      viewChangeResendInterval: duration.optional().describe("View change resend interval"),
+      viewChangeTimeout: duration.optional().describe("View change timeout"),
+      leaderHeartbeatTimeout: duration.optional().describe("Leader heartbeat timeout"),
+      leaderHeartbeatCount: z.number().int().min(1).max(1000).optional().describe("Heartbeats per timeout"),
+      collectTimeout: duration.optional().describe("Collect timeout"),
+      syncOnStart: z.boolean().optional().describe("Sync on start"),
+      speedUpViewChange: z.boolean().optional().describe("Speed up view change"),
+      leaderRotation: z
+        .enum(["ROTATION_UNSPECIFIED", "ROTATION_OFF", "ROTATION_ON", "unspecified", "off", "on"])
+        .optional()
+        .describe("Leader rotation"),
+      decisionsPerLeader: z.number().int().min(0).max(1_000_000).optional().describe("Decisions per leader"),
+    })
+    .strict(),
+);
 
 export const fabricNetworkConfig = lazySchema(() =>
   z

@@ -2,6 +2,7 @@ import { common, peer } from "@hyperledger/fabric-protos";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { decodeBlock } from "../../fabric/block-decode.js";
 import { fetchNewestConfigBlock } from "../../fabric/deliver.js";
 import { createPeerClient, ProposalError } from "../../fabric/peer-client.js";
@@ -13,21 +14,25 @@ import type { FabricNetworksRepo } from "./fabric-networks.repo.js";
 import { idParams, tags } from "./fabric-networks.routes.js";
 import { txValidationCodeName } from "../../fabric/enum-names.js";
 
-const txParams = z
-  .object({
-    id: idParams.shape.id,
-    txId: z
-      .string()
-      .min(1)
-      .max(128)
-      .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits, '_', '.', ':' and '-' only")
-      .describe("Transaction id"),
-  })
-  .strict();
+const txParams = lazySchema(() =>
+  z
+    .object({
+      id: idParams.unwrap().shape.id,
+      txId: z
+        .string()
+        .min(1)
+        .max(128)
+        .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits, '_', '.', ':' and '-' only")
+        .describe("Transaction id"),
+    })
+    .strict(),
+);
 
-const reloadResponse = z
-  .record(z.string(), z.string())
-  .describe("message, channel, blockNumber (the config block stored) and readFrom (the node it came from)");
+const reloadResponse = lazySchema(() =>
+  z
+    .record(z.string(), z.string())
+    .describe("message, channel, blockNumber (the config block stored) and readFrom (the node it came from)"),
+);
 
 /** QSCC answers a tx id it has not indexed with these words (Fabric 2.x and 3.x). */
 const UNKNOWN_TX = /no such transaction ID|not found|doesn't exist|does not exist/i;
@@ -117,7 +122,7 @@ export function registerFabricTxRoutes(app: FastifyInstance, tx: ReturnType<type
           "chaincode call, the chaincode, function and arguments, reads and writes. 404 naming the txId when the " +
           "channel has no such transaction.",
         params: txParams,
-        response: { 200: z.object({ block: blockDto }).describe("The transaction in its block") },
+        response: { 200: lazySchema(() => z.object({ block: blockDto }).describe("The transaction in its block")) },
       },
     },
     async (req) => tx.transaction(req.params.id, req.params.txId),

@@ -1,23 +1,31 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { OsnAdminError, osnGetChannel, osnListChannels } from "../../fabric/osnadmin.js";
 import { createPeerClient } from "../../fabric/peer-client.js";
 import { errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
 import type { FabricContext, FabricNodeInfo } from "./fabric-networks.context.js";
 
 const tags = ["Nodes"];
-const idParams = z
-  .object({
-    id: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .describe("Node id"),
-  })
-  .strict();
-const channelParams = idParams.extend({ channelID: z.string().min(1).max(249).describe("Channel name") }).strict();
+const idParams = lazySchema(() =>
+  z
+    .object({
+      id: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1)
+        .describe("Node id"),
+    })
+    .strict(),
+);
+const channelParams = lazySchema(() =>
+  idParams
+    .unwrap()
+    .extend({ channelID: z.string().min(1).max(249).describe("Channel name") })
+    .strict(),
+);
 
 /**
  * The channels a running Fabric node is part of, asked of the node itself: CSCC GetChannels on a
@@ -121,18 +129,20 @@ export function registerNodeChannelRoutes(app: FastifyInstance, svc: ReturnType<
           "Channels a running Fabric node is in, asked of the node (CSCC on a peer, participation API on an orderer)",
         params: idParams,
         response: {
-          200: z.object({
-            nodeId: z.number().int().describe("Node id"),
-            channels: z
-              .array(
-                z.object({
-                  name: z.string().describe("Channel name"),
-                  blockNum: z.number().int().describe("Height of the node's copy of the channel"),
-                  createdAt: z.string().describe("When this answer was read"),
-                }),
-              )
-              .describe("Channels"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              nodeId: z.number().int().describe("Node id"),
+              channels: z
+                .array(
+                  z.object({
+                    name: z.string().describe("Channel name"),
+                    blockNum: z.number().int().describe("Height of the node's copy of the channel"),
+                    createdAt: z.string().describe("When this answer was read"),
+                  }),
+                )
+                .describe("Channels"),
+            }),
+          ),
         },
       },
     },
@@ -148,11 +158,13 @@ export function registerNodeChannelRoutes(app: FastifyInstance, svc: ReturnType<
         summary: "Height of one channel on a running Fabric node",
         params: channelParams,
         response: {
-          200: z.object({
-            channelId: z.string().describe("Channel name"),
-            height: z.number().int().describe("Number of blocks"),
-            nodeType: z.string().describe("FABRIC_PEER or FABRIC_ORDERER"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              channelId: z.string().describe("Channel name"),
+              height: z.number().int().describe("Number of blocks"),
+              nodeType: z.string().describe("FABRIC_PEER or FABRIC_ORDERER"),
+            }),
+          ),
         },
       },
     },
@@ -168,21 +180,23 @@ export function registerNodeChannelRoutes(app: FastifyInstance, svc: ReturnType<
         summary: "Chaincode definitions committed on a channel, asked of a running peer (_lifecycle)",
         params: channelParams,
         response: {
-          200: z
-            .array(
-              z.object({
-                name: z.string().describe("Chaincode name"),
-                version: z.string().describe("Version label"),
-                sequence: z.number().int().describe("Definition sequence"),
-                endorsementPlugin: z.string().describe("Endorsement plugin (escc)"),
-                validationPlugin: z.string().describe("Validation plugin (vscc)"),
-                initRequired: z.boolean().describe("Whether Init must be invoked first"),
-                endorsementPolicy: z
-                  .string()
-                  .describe("Signature policy in DSL form, or the channel policy it references"),
-              }),
-            )
-            .describe("Committed definitions"),
+          200: lazySchema(() =>
+            z
+              .array(
+                z.object({
+                  name: z.string().describe("Chaincode name"),
+                  version: z.string().describe("Version label"),
+                  sequence: z.number().int().describe("Definition sequence"),
+                  endorsementPlugin: z.string().describe("Endorsement plugin (escc)"),
+                  validationPlugin: z.string().describe("Validation plugin (vscc)"),
+                  initRequired: z.boolean().describe("Whether Init must be invoked first"),
+                  endorsementPolicy: z
+                    .string()
+                    .describe("Signature policy in DSL form, or the channel policy it references"),
+                }),
+              )
+              .describe("Committed definitions"),
+          ),
         },
       },
     },

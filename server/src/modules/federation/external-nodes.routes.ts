@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   allExternalNodesResponse,
   externalBesuNode,
@@ -57,7 +58,7 @@ export function registerExternalNodesRoutes(app: FastifyInstance, svc: ExternalN
           operationId: `listExternal${opName}s`,
           tags,
           summary: `List external ${label}`,
-          response: { 200: z.array(item) },
+          response: { 200: lazySchema(() => z.array(item)) },
         },
       },
       async () => list(),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { InputError } from "../../http/errors.js";
 import { MAX_JSON_DEPTH, findNul, jsonDepthExceeds } from "../../http/json-body.js";
 import type { ExternalNodesService } from "./external-nodes.service.js";
@@ -30,19 +31,21 @@ const PREFIX = "/api/v1";
 /** Routes whose signature covers the query string as sent too (their input is in it: GET /node/forward-metrics). */
 const SIGNED_QUERY_PATHS = new Set(["/node/forward-metrics"]);
 
-export const signatureHeaders = z
-  .object({
-    [HEADERS.from]: z.string().max(64).optional().describe("Sender's node id"),
-    [HEADERS.to]: z.string().max(64).optional().describe("Recipient's node id"),
-    [HEADERS.timestamp]: z.string().max(16).optional().describe("Unix seconds when it was signed"),
-    [HEADERS.nonce]: z.string().max(64).optional().describe("128-bit random, base64url, never reused"),
-    [HEADERS.signature]: z
-      .string()
-      .max(128)
-      .optional()
-      .describe("Ed25519 signature of the canonical string, base64url"),
-  })
-  .describe("The request's signature (docs/federation.md); checked before the handler runs");
+export const signatureHeaders = lazySchema(() =>
+  z
+    .object({
+      [HEADERS.from]: z.string().max(64).optional().describe("Sender's node id"),
+      [HEADERS.to]: z.string().max(64).optional().describe("Recipient's node id"),
+      [HEADERS.timestamp]: z.string().max(16).optional().describe("Unix seconds when it was signed"),
+      [HEADERS.nonce]: z.string().max(64).optional().describe("128-bit random, base64url, never reused"),
+      [HEADERS.signature]: z
+        .string()
+        .max(128)
+        .optional()
+        .describe("Ed25519 signature of the canonical string, base64url"),
+    })
+    .describe("The request's signature (docs/federation.md); checked before the handler runs"),
+);
 
 /**
  * More signed routes, registered by another file inside the same verified context: `sender` gives the

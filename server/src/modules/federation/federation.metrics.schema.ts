@@ -31,12 +31,14 @@ export const metricsFederationResponse = lazySchema(() =>
 );
 
 /** Upstream's path parameter is a string: the connection's numeric id or the other console's node id. */
-const connectionRef = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9._:-]+$/, "must be a connection id or a node id")
-  .describe("The connection's id (GET /node/connected-peers) or the other console's node id");
+const connectionRef = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:-]+$/, "must be a connection id or a node id")
+    .describe("The connection's id (GET /node/connected-peers) or the other console's node id"),
+);
 
 export const connectionParams = lazySchema(() => z.object({ id: connectionRef }).strict());
 export const connectionLabelParams = lazySchema(() =>

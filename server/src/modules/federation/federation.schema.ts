@@ -4,11 +4,13 @@ import { lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 /** Schemas of the operator-facing /node/* routes (upstream's communication.* shapes). */
 
 /** A connected console's node id (ours are cl- and 32 hex characters; unknown ids are a 404, not a 400). */
-const nodeId = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9._:-]+$/, "must be a node id (letters, digits, '.', '_', ':' and '-')");
+const nodeId = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:-]+$/, "must be a node id (letters, digits, '.', '_', ':' and '-')"),
+);
 
 export const identityResponse = lazySchema(() =>
   z
@@ -141,8 +143,12 @@ export const syncResponse = lazySchema(() =>
 );
 export type SyncResponse = z.infer<typeof syncResponse>;
 
-const localId = z.number().int().describe("Id on this console (for DELETE); the other console's id on a live fetch");
-const connectionId = z.number().int().describe("Id of the connection it came through (GET /node/connected-peers)");
+const localId = lazySchema(() =>
+  z.number().int().describe("Id on this console (for DELETE); the other console's id on a live fetch"),
+);
+const connectionId = lazySchema(() =>
+  z.number().int().describe("Id of the connection it came through (GET /node/connected-peers)"),
+);
 
 export const externalOrganization = lazySchema(() =>
   z

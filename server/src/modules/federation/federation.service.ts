@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   ConflictError,
   ForbiddenError,
@@ -28,18 +29,20 @@ import { handshakeResponse, type HandshakeBody } from "./federation.wire.js";
 
 const DEFAULT_EXPIRY_HOURS = 24;
 
-const invitationClaims = z.object({
-  iss: z.string().regex(NODE_ID_PATTERN, "must be a console node id"),
-  endpoint: z
-    .string()
-    .max(2048)
-    .regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL"),
-  pub: z.string().max(64),
-  nonce: z.string().regex(/^[A-Za-z0-9_-]{22}$/, "must be a 128-bit base64url nonce"),
-  iat: z.number().int(),
-  exp: z.number().int(),
-  bidirectional: z.boolean().optional(),
-});
+const invitationClaims = lazySchema(() =>
+  z.object({
+    iss: z.string().regex(NODE_ID_PATTERN, "must be a console node id"),
+    endpoint: z
+      .string()
+      .max(2048)
+      .regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL"),
+    pub: z.string().max(64),
+    nonce: z.string().regex(/^[A-Za-z0-9_-]{22}$/, "must be a 128-bit base64url nonce"),
+    iat: z.number().int(),
+    exp: z.number().int(),
+    bidirectional: z.boolean().optional(),
+  }),
+);
 
 function toPeer(row: ConnectionRow, grantsUs: boolean | undefined): ConnectedPeer {
   return {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import type { KeySharing } from "./key-sharing.js";
 import type { NetworkShares } from "./sharing.receive.js";
 import {
@@ -98,7 +99,7 @@ export function registerSharingRoutes(
         tags,
         summary: "Delete a share record (an accepted share's imported network stays)",
         params: shareIdParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {

@@ -3,10 +3,12 @@ import { dbId, lazySchema, offsetQuery } from "../../http/schema-helpers.js";
 
 /** Schemas of the operator-facing /pro/sharing/*, /pro/shared-networks* and /pro/keys/shared-with-me routes. */
 
-const metadata = z
-  .record(z.string().max(128), z.string().max(1024))
-  .refine((m) => Object.keys(m).length <= 32, "at most 32 entries")
-  .describe("Free-form labels sent along with the share (at most 32)");
+const metadata = lazySchema(() =>
+  z
+    .record(z.string().max(128), z.string().max(1024))
+    .refine((m) => Object.keys(m).length <= 32, "at most 32 entries")
+    .describe("Free-form labels sent along with the share (at most 32)"),
+);
 
 export const networkShareBody = lazySchema(() =>
   z

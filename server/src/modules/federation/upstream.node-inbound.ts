@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { signatureHeaders } from "./federation.inbound.routes.js";
 import { wireInventory } from "./federation.wire.js";
 import type { UpstreamInboundDeps } from "./upstream.inbound.js";
@@ -68,7 +69,7 @@ export function registerNodeRoutes(
           "The signature covers the path with its query string. 403 unless this console grants the caller metrics federation; 400 when no Prometheus runs here.",
         headers: signatureHeaders,
         querystring: forwardMetricsQuery,
-        response: { 200: z.string().describe("Prometheus's text exposition format") },
+        response: { 200: lazySchema(() => z.string().describe("Prometheus's text exposition format")) },
       },
     },
     async (req, reply) => {

@@ -5,15 +5,21 @@ import { goBytes } from "./upstream.wire.js";
 
 /** Schemas of upstream's operator-facing routes of the second route set (docs/federation-upstream.md). */
 
-const metadata = z
-  .record(z.string().max(128), z.string().max(1024))
-  .refine((m) => Object.keys(m).length <= 32, "at most 32 entries")
-  .describe("Free-form labels sent along (at most 32)");
-const recipients = z
-  .array(dbId().describe("Connection id (GET /node/connected-peers)"))
-  .max(50)
-  .describe("Connected consoles to share with, by connection id");
-const expiresAt = z.string().max(64).optional().describe("When the share expires (RFC 3339); informational");
+const metadata = lazySchema(() =>
+  z
+    .record(z.string().max(128), z.string().max(1024))
+    .refine((m) => Object.keys(m).length <= 32, "at most 32 entries")
+    .describe("Free-form labels sent along (at most 32)"),
+);
+const recipients = lazySchema(() =>
+  z
+    .array(dbId().describe("Connection id (GET /node/connected-peers)"))
+    .max(50)
+    .describe("Connected consoles to share with, by connection id"),
+);
+const expiresAt = lazySchema(() =>
+  z.string().max(64).optional().describe("When the share expires (RFC 3339); informational"),
+);
 
 export const registerPeerBody = lazySchema(() =>
   z

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { assertHostCommandAllowed } from "../../http/host-command.js";
 import { inspectArchive } from "../fabric-chaincodes/source-policy.js";
 import {
@@ -81,7 +82,7 @@ export function registerChaincodeProposalRoutes(app: FastifyInstance, svc: Chain
         tags,
         summary: "Chaincode proposals (proposed here or received), newest first",
         querystring: listChaincodeProposalsQuery,
-        response: { 200: z.array(chaincodeProposal) },
+        response: { 200: lazySchema(() => z.array(chaincodeProposal)) },
       },
     },
     async (req) => svc.list(req.query.network_id),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { configOperation } from "../fabric-networks/fabric-networks.change.schema.js";
 import { signatureHeaders, type SignedRoutes } from "../federation/federation.inbound.routes.js";
 import type { GovernanceSharing } from "./governance.share.js";
@@ -20,43 +21,55 @@ export const GOVERNANCE_PATHS = {
   chaincode: "/federation/governance/chaincode-proposals",
 } as const;
 
-const b64 = z
-  .string()
-  .min(1)
-  .max(8_000_000)
-  .regex(/^[A-Za-z0-9+/=]+$/, "must be base64");
-export const proposalWire = z.object({
-  proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
-  channel_name: z.string().min(1).max(249).describe("Channel"),
-  proposal_type: z.string().min(1).max(64).describe("Kind of change"),
-  operations: z.array(configOperation).max(50).describe("The operations (shown to the signers)"),
-  update_b64: b64.describe("The marshalled ConfigUpdate every signature covers"),
-  config_b64: b64.describe("The channel config it was computed against"),
-  config_sequence: z.number().int().min(0).describe("That config's sequence"),
-  preview_json: z.string().max(8_000_000).describe("The read/write sets as JSON"),
-  created_by: z.string().max(255).describe("Who proposed it"),
-});
-export const signatureWire = z.object({
-  proposal_id: z.string().min(1).max(64).describe("The proposal id on the RECEIVING console (the proposer's)"),
-  msp_id: z.string().min(1).max(100).describe("The signing org"),
-  signature_header_b64: b64.describe("ConfigSignature.signature_header"),
-  signature_b64: b64.describe("ConfigSignature.signature"),
-  signed_by: z.string().max(255).describe("Who signed on the sending console"),
-});
-export const statusWire = z.object({
-  proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
-  status: z.literal("submitted").describe("What happened to it"),
-  tx_id: z.string().min(1).max(128).describe("The config update's transaction id"),
-});
-export const withdrawWire = z.object({
-  proposal_id: z.string().min(1).max(64).describe("The proposal id on the RECEIVING console (the proposer's)"),
-  msp_id: z.string().min(1).max(100).describe("The org whose signature the sending console sent and now withdraws"),
-});
-const withdrawAck = z.object({
-  proposal_id: z.string().describe("The proposal id on this console"),
-  withdrawn: z.boolean().describe("The signature was deleted"),
-});
-const ack = z.object({ proposal_id: z.string().describe("The proposal id on this console") });
+const b64 = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(8_000_000)
+    .regex(/^[A-Za-z0-9+/=]+$/, "must be base64"),
+);
+export const proposalWire = lazySchema(() =>
+  z.object({
+    proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
+    channel_name: z.string().min(1).max(249).describe("Channel"),
+    proposal_type: z.string().min(1).max(64).describe("Kind of change"),
+    operations: z.array(configOperation).max(50).describe("The operations (shown to the signers)"),
+    update_b64: b64.describe("The marshalled ConfigUpdate every signature covers"),
+    config_b64: b64.describe("The channel config it was computed against"),
+    config_sequence: z.number().int().min(0).describe("That config's sequence"),
+    preview_json: z.string().max(8_000_000).describe("The read/write sets as JSON"),
+    created_by: z.string().max(255).describe("Who proposed it"),
+  }),
+);
+export const signatureWire = lazySchema(() =>
+  z.object({
+    proposal_id: z.string().min(1).max(64).describe("The proposal id on the RECEIVING console (the proposer's)"),
+    msp_id: z.string().min(1).max(100).describe("The signing org"),
+    signature_header_b64: b64.describe("ConfigSignature.signature_header"),
+    signature_b64: b64.describe("ConfigSignature.signature"),
+    signed_by: z.string().max(255).describe("Who signed on the sending console"),
+  }),
+);
+export const statusWire = lazySchema(() =>
+  z.object({
+    proposal_id: z.string().min(1).max(64).describe("The proposer's proposal id"),
+    status: z.literal("submitted").describe("What happened to it"),
+    tx_id: z.string().min(1).max(128).describe("The config update's transaction id"),
+  }),
+);
+export const withdrawWire = lazySchema(() =>
+  z.object({
+    proposal_id: z.string().min(1).max(64).describe("The proposal id on the RECEIVING console (the proposer's)"),
+    msp_id: z.string().min(1).max(100).describe("The org whose signature the sending console sent and now withdraws"),
+  }),
+);
+const withdrawAck = lazySchema(() =>
+  z.object({
+    proposal_id: z.string().describe("The proposal id on this console"),
+    withdrawn: z.boolean().describe("The signature was deleted"),
+  }),
+);
+const ack = lazySchema(() => z.object({ proposal_id: z.string().describe("The proposal id on this console") }));
 
 /** The signed routes other consoles deliver proposals and signatures on. */
 export function governanceInboundRoutes(

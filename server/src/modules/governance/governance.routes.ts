@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   governanceEvent,
   listProposalsQuery,
@@ -92,7 +93,7 @@ export function registerGovernanceRoutes(
         tags,
         summary: "The proposal's timeline",
         params: proposalIdParams,
-        response: { 200: z.array(governanceEvent) },
+        response: { 200: lazySchema(() => z.array(governanceEvent)) },
       },
     },
     async (req) => svc.events(req.params.proposalId),

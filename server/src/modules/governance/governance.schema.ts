@@ -50,18 +50,20 @@ export const signatureResponse = lazySchema(() =>
     .meta({ id: "GovernanceSignatureResponse" }),
 );
 
-const policy = z
-  .object({
-    rule: z
-      .string()
-      .describe("The mod_policies the update must meet, e.g. /Channel/Application/Admins: MAJORITY Admins"),
-    required: z.number().int().describe("How many orgs must sign (the strictest policy)"),
-    signed: z.array(z.string()).describe("MSP ids that signed and count toward it"),
-    missing: z.array(z.string()).describe("MSP ids whose signatures are still missing"),
-    satisfied: z.boolean().describe("Whether the signatures meet every policy, so it can be submitted"),
-    summary: z.string().describe("e.g. '2 of 3 orgs signed'"),
-  })
-  .describe("Whether the channel's modification policy is met by the stored signatures");
+const policy = lazySchema(() =>
+  z
+    .object({
+      rule: z
+        .string()
+        .describe("The mod_policies the update must meet, e.g. /Channel/Application/Admins: MAJORITY Admins"),
+      required: z.number().int().describe("How many orgs must sign (the strictest policy)"),
+      signed: z.array(z.string()).describe("MSP ids that signed and count toward it"),
+      missing: z.array(z.string()).describe("MSP ids whose signatures are still missing"),
+      satisfied: z.boolean().describe("Whether the signatures meet every policy, so it can be submitted"),
+      summary: z.string().describe("e.g. '2 of 3 orgs signed'"),
+    })
+    .describe("Whether the channel's modification policy is met by the stored signatures"),
+);
 
 export const configChange = lazySchema(() =>
   z

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { InputError } from "../../http/errors.js";
 import type { AwsKmsBackend } from "./aws-kms/aws-kms-backend.js";
 import {
@@ -37,7 +38,7 @@ export function registerKeyProvidersRoutes(app: FastifyInstance, providers: KeyP
         operationId: "listKeyProviders",
         tags,
         summary: "List key providers",
-        response: { 200: z.array(providerResponse) },
+        response: { 200: lazySchema(() => z.array(providerResponse)) },
       },
     },
     async () => providers.list(),
@@ -87,7 +88,7 @@ export function registerKeyProvidersRoutes(app: FastifyInstance, providers: KeyP
         tags,
         summary: "Delete a key provider that holds no keys and is not the default",
         params: providerIdParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {

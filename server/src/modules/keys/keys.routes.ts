@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   createKeyBody,
   filterKeysQuery,
@@ -42,7 +43,7 @@ export function registerKeysRoutes(app: FastifyInstance, keys: KeysService): voi
         operationId: "getAllKeys",
         tags,
         summary: "Every key, unpaged (public material only)",
-        response: { 200: z.array(keyResponse).describe("All keys, in id order") },
+        response: { 200: lazySchema(() => z.array(keyResponse).describe("All keys, in id order")) },
       },
     },
     async () => keys.all(),
@@ -137,7 +138,7 @@ export function registerKeysRoutes(app: FastifyInstance, keys: KeysService): voi
         tags,
         summary: "Delete a key no organization or node uses",
         params: keyIdParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {

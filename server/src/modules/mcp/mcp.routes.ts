@@ -4,6 +4,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type * as McpTypes from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { VERSION } from "../../app.js";
 import { isAllowed, presentedApiKey } from "../../http/auth-hooks.js";
 import { ForbiddenError } from "../../http/errors.js";
@@ -220,24 +221,26 @@ export function registerMcpRoutes(
         tags: ["MCP"],
         summary: "What the MCP server offers: name, version, transport, endpoint and tools (no credentials needed)",
         response: {
-          200: z
-            .object({
-              name: z.string().describe("Server name"),
-              version: z.string().describe("Console version"),
-              transport: z.string().describe("streamable-http"),
-              endpoint: z.string().describe("URL MCP clients connect to"),
-              authentication: z.string().describe("How clients authenticate"),
-              tools: z
-                .array(
-                  z.object({
-                    name: z.string().describe("Tool name"),
-                    description: z.string().describe("What it does (from the OpenAPI operation)"),
-                    read_only: z.boolean().describe("Only reads"),
-                  }),
-                )
-                .describe("Every tool; a key sees those its role may call"),
-            })
-            .catchall(z.unknown()),
+          200: lazySchema(() =>
+            z
+              .object({
+                name: z.string().describe("Server name"),
+                version: z.string().describe("Console version"),
+                transport: z.string().describe("streamable-http"),
+                endpoint: z.string().describe("URL MCP clients connect to"),
+                authentication: z.string().describe("How clients authenticate"),
+                tools: z
+                  .array(
+                    z.object({
+                      name: z.string().describe("Tool name"),
+                      description: z.string().describe("What it does (from the OpenAPI operation)"),
+                      read_only: z.boolean().describe("Only reads"),
+                    }),
+                  )
+                  .describe("Every tool; a key sees those its role may call"),
+              })
+              .catchall(z.unknown()),
+          ),
         },
       },
     },

@@ -2,6 +2,7 @@ import { access } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { NotFoundError } from "../../http/errors.js";
 import { sendLogFile } from "../../http/log-response.js";
 import {
@@ -125,7 +126,7 @@ export function registerMetricsExploreRoutes(
           "Prometheus's log: the last `tail` lines, then new lines while `follow` is on " +
           "(as Server-Sent Events when the client accepts text/event-stream)",
         querystring: metricsLogsQuery,
-        response: { 200: z.string().describe("Log lines (text/plain or text/event-stream)") },
+        response: { 200: lazySchema(() => z.string().describe("Log lines (text/plain or text/event-stream)")) },
       },
     },
     async (req, reply) => {

@@ -4,17 +4,19 @@ import { FILTER_OPERATORS, MAX_FILTERS, MAX_LIMIT } from "./metrics-filters.js";
 
 /** Schemas of the filtered, search, metadata, logs and port routes of /metrics. */
 
-const promql = z.string().max(10_000).describe("PromQL expression");
-const time = z.string().max(64).describe("RFC 3339 time or Unix seconds (Go's zero time: none)");
-const step = z.string().max(32).describe("Step: a duration such as 15s, 1m, 1h, or seconds");
-const limit = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(MAX_LIMIT)
-  .optional()
-  .describe(`Series per page (0 or missing: 100, at most ${MAX_LIMIT})`);
-const offset = z.coerce.number().int().min(0).max(1_000_000).optional().describe("Series to skip");
+const promql = lazySchema(() => z.string().max(10_000).describe("PromQL expression"));
+const time = lazySchema(() => z.string().max(64).describe("RFC 3339 time or Unix seconds (Go's zero time: none)"));
+const step = lazySchema(() => z.string().max(32).describe("Step: a duration such as 15s, 1m, 1h, or seconds"));
+const limit = lazySchema(() =>
+  z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_LIMIT)
+    .optional()
+    .describe(`Series per page (0 or missing: 100, at most ${MAX_LIMIT})`),
+);
+const offset = lazySchema(() => z.coerce.number().int().min(0).max(1_000_000).optional().describe("Series to skip"));
 
 export const metricFilter = lazySchema(() =>
   z

@@ -88,14 +88,16 @@ export const addJobBody = lazySchema(() =>
 );
 export type AddJobInput = z.infer<typeof addJobBody>;
 
-const jobTargetHealth = z
-  .object({
-    target: z.string().describe("host:port"),
-    health: z.string().describe("up, down or unknown (Prometheus's verdict)"),
-    last_error: z.string().describe("The last scrape's error, empty when it worked"),
-    last_scrape: z.string().describe("When it was last scraped (RFC 3339)"),
-  })
-  .describe("How a target's scrapes go");
+const jobTargetHealth = lazySchema(() =>
+  z
+    .object({
+      target: z.string().describe("host:port"),
+      health: z.string().describe("up, down or unknown (Prometheus's verdict)"),
+      last_error: z.string().describe("The last scrape's error, empty when it worked"),
+      last_scrape: z.string().describe("When it was last scraped (RFC 3339)"),
+    })
+    .describe("How a target's scrapes go"),
+);
 
 export const jobInfo = lazySchema(() =>
   z

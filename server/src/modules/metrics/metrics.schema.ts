@@ -1,31 +1,37 @@
 import { z } from "zod";
 import { dbIdQuery, lazySchema } from "../../http/schema-helpers.js";
 
-const promql = z.string().min(1).max(10_000).describe("PromQL expression");
-const time = z.string().max(64).describe("RFC 3339 time or Unix seconds");
-const step = z.string().max(32).describe("Step: a duration such as 15s, 1m, 1h, or seconds");
+const promql = lazySchema(() => z.string().min(1).max(10_000).describe("PromQL expression"));
+const time = lazySchema(() => z.string().max(64).describe("RFC 3339 time or Unix seconds"));
+const step = lazySchema(() => z.string().max(32).describe("Step: a duration such as 15s, 1m, 1h, or seconds"));
 
 export const deploymentMode = lazySchema(() =>
   z.enum(["service", "docker"]).describe("How Prometheus runs: service (a supervised process) or docker"),
 );
 
 /** What a request may send: upstream's Go clients send "" (or nothing) for "the default". */
-const requestedMode = z
-  .enum(["service", "docker", ""])
-  .describe(
-    "How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) " +
-      "where this console's Docker engine answers, service otherwise",
-  );
+const requestedMode = lazySchema(() =>
+  z
+    .enum(["service", "docker", ""])
+    .describe(
+      "How Prometheus runs: service (a supervised process) or docker. Empty or missing: docker (upstream's default) " +
+        "where this console's Docker engine answers, service otherwise",
+    ),
+);
 
 /** Refresh: upstream's Go clients send "" (or nothing) for "unchanged". */
-const refreshMode = z
-  .enum(["service", "docker", ""])
-  .describe("How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)");
+const refreshMode = lazySchema(() =>
+  z
+    .enum(["service", "docker", ""])
+    .describe("How Prometheus runs: service (a supervised process) or docker (empty or missing: unchanged)"),
+);
 
-const dockerConfig = z
-  .object({ network_mode: z.string().max(64).optional().describe("Docker network mode (host)") })
-  .optional()
-  .describe("Docker settings (docker mode only)");
+const dockerConfig = lazySchema(() =>
+  z
+    .object({ network_mode: z.string().max(64).optional().describe("Docker network mode (host)") })
+    .optional()
+    .describe("Docker settings (docker mode only)"),
+);
 
 export const deployBody = lazySchema(() =>
   z

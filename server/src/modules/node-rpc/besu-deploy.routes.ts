@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { LocalAccount } from "viem";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { BesuInputError, BesuRpcError } from "../../besu/errors.js";
 import { InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -41,46 +42,52 @@ const id = (what: string) =>
     .describe(what);
 
 /** Go's []byte is base64 in JSON; the swagger file says an array of bytes; 0x-hex is what Ethereum tools send. */
-const bytecodeField = z
-  .union([z.array(z.number().int().min(0).max(255)).max(500_000), z.string().max(1_000_000)])
-  .describe("Creation bytecode: 0x-hex, base64 (Go's []byte) or an array of bytes");
+const bytecodeField = lazySchema(() =>
+  z
+    .union([z.array(z.number().int().min(0).max(255)).max(500_000), z.string().max(1_000_000)])
+    .describe("Creation bytecode: 0x-hex, base64 (Go's []byte) or an array of bytes"),
+);
 
-const deployBody = z
-  .object({
-    abi: z.string().max(500_000).optional().describe("Contract ABI as JSON (needed for constructor arguments)"),
-    bytecode: bytecodeField,
-    chainID: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 53 - 1)
-      .optional()
-      .describe("Chain id the endpoint must report (0 or absent: not checked)"),
-    constructorArgs: z.array(z.unknown()).max(64).optional().describe("Constructor arguments in ABI order"),
-    rpcurl: z.string().max(2048).optional().describe("JSON-RPC endpoint (http or https); or give nodeId"),
-    solidityCode: z.string().max(1_000_000).optional().describe("Solidity source, for reference (not compiled)"),
-    keyId: id("secp256k1 key of this console that signs the deployment and pays its gas (required)"),
-    nodeId: id("A Besu node of this console whose JSON-RPC endpoint to use, instead of rpcurl"),
-  })
-  .strict()
-  .describe("A contract deployment");
+const deployBody = lazySchema(() =>
+  z
+    .object({
+      abi: z.string().max(500_000).optional().describe("Contract ABI as JSON (needed for constructor arguments)"),
+      bytecode: bytecodeField,
+      chainID: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 53 - 1)
+        .optional()
+        .describe("Chain id the endpoint must report (0 or absent: not checked)"),
+      constructorArgs: z.array(z.unknown()).max(64).optional().describe("Constructor arguments in ABI order"),
+      rpcurl: z.string().max(2048).optional().describe("JSON-RPC endpoint (http or https); or give nodeId"),
+      solidityCode: z.string().max(1_000_000).optional().describe("Solidity source, for reference (not compiled)"),
+      keyId: id("secp256k1 key of this console that signs the deployment and pays its gas (required)"),
+      nodeId: id("A Besu node of this console whose JSON-RPC endpoint to use, instead of rpcurl"),
+    })
+    .strict()
+    .describe("A contract deployment"),
+);
 
-const deployResponse = z
-  .object({
-    status: z.string().describe("success"),
-    message: z.string().describe("What happened"),
-    result: z
-      .object({
-        success: z.boolean().describe("The deployment transaction succeeded"),
-        contractAddress: z.string().describe("Address of the new contract"),
-        transactionHash: z.string().describe("Hash of the deployment transaction"),
-        chaincodeID: z.string().describe("Empty (Fabric only)"),
-        logs: z.string().describe("Sender, block and gas used"),
-        error: z.null().describe("Always null on success (failures are error responses)"),
-      })
-      .describe("The deployment"),
-  })
-  .describe("A deployed contract");
+const deployResponse = lazySchema(() =>
+  z
+    .object({
+      status: z.string().describe("success"),
+      message: z.string().describe("What happened"),
+      result: z
+        .object({
+          success: z.boolean().describe("The deployment transaction succeeded"),
+          contractAddress: z.string().describe("Address of the new contract"),
+          transactionHash: z.string().describe("Hash of the deployment transaction"),
+          chaincodeID: z.string().describe("Empty (Fabric only)"),
+          logs: z.string().describe("Sender, block and gas used"),
+          error: z.null().describe("Always null on success (failures are error responses)"),
+        })
+        .describe("The deployment"),
+    })
+    .describe("A deployed contract"),
+);
 
 /** The bytecode as 0x-hex, whatever form it came in; 400 naming bytecode when it is none. */
 function toHex(v: string | number[]): string {

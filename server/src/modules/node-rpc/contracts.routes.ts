@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import type { LocalAccount } from "viem";
 import type { KeysService } from "../keys/keys.service.js";
 import { keySigner } from "./besu-deploy.routes.js";
@@ -9,33 +10,41 @@ import { runRpc, type RpcEndpointResolver } from "./node-rpc.routes.js";
 const tags = ["Smart Contracts"];
 /** Loaded on first use: the contract client pulls in viem's client and account code. */
 const contractLibrary = () => import("../../besu/contracts.js");
-const idParams = z
-  .object({
-    id: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .describe("Besu node id"),
-  })
-  .strict();
-const abi = z.string().min(2).max(500_000).describe("Contract ABI as JSON");
-const args = z.array(z.unknown()).max(64).optional().describe("Arguments, in ABI order (big integers as strings)");
-const address = z.string().max(64).describe("Contract address");
-const keyId = z
-  .number()
-  .int()
-  .min(1)
-  .max(2 ** 31 - 1)
-  .describe("secp256k1 key that signs (its address pays the gas)");
-const txResult = z.object({
-  from: z.string().describe("Sender address"),
-  transactionHash: z.string().describe("Transaction hash"),
-  blockNumber: z.string().describe("Block it was mined in"),
-  status: z.string().describe("success or reverted"),
-  gasUsed: z.string().describe("Gas used"),
-  contractAddress: z.string().nullable().describe("Address of a deployed contract"),
-});
+const idParams = lazySchema(() =>
+  z
+    .object({
+      id: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1)
+        .describe("Besu node id"),
+    })
+    .strict(),
+);
+const abi = lazySchema(() => z.string().min(2).max(500_000).describe("Contract ABI as JSON"));
+const args = lazySchema(() =>
+  z.array(z.unknown()).max(64).optional().describe("Arguments, in ABI order (big integers as strings)"),
+);
+const address = lazySchema(() => z.string().max(64).describe("Contract address"));
+const keyId = lazySchema(() =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .describe("secp256k1 key that signs (its address pays the gas)"),
+);
+const txResult = lazySchema(() =>
+  z.object({
+    from: z.string().describe("Sender address"),
+    transactionHash: z.string().describe("Transaction hash"),
+    blockNumber: z.string().describe("Block it was mined in"),
+    status: z.string().describe("success or reverted"),
+    gasUsed: z.string().describe("Gas used"),
+    contractAddress: z.string().nullable().describe("Address of a deployed contract"),
+  }),
+);
 
 /**
  * Deploy and use contracts through a Besu node: transactions are signed with a managed secp256k1 key
@@ -60,14 +69,16 @@ export function registerContractRoutes(
         tags,
         summary: "Deploy a contract from its bytecode (and ABI for constructor arguments), signed with a managed key",
         params: idParams,
-        body: z
-          .object({
-            keyId,
-            bytecode: z.string().min(4).max(1_000_000).describe("Creation bytecode, 0x-hex"),
-            abi: abi.optional(),
-            args,
-          })
-          .strict(),
+        body: lazySchema(() =>
+          z
+            .object({
+              keyId,
+              bytecode: z.string().min(4).max(1_000_000).describe("Creation bytecode, 0x-hex"),
+              abi: abi.optional(),
+              args,
+            })
+            .strict(),
+        ),
         response: { 201: txResult },
       },
     },
@@ -104,20 +115,24 @@ export function registerContractRoutes(
         tags,
         summary: "eth_call a contract function (no transaction); the result decoded by the ABI",
         params: idParams,
-        body: z
-          .object({
-            address,
-            abi,
-            functionName: z.string().min(1).max(200).describe("Function name"),
-            args,
-            from: z.string().max(64).optional().describe("Caller address for msg.sender"),
-          })
-          .strict(),
+        body: lazySchema(() =>
+          z
+            .object({
+              address,
+              abi,
+              functionName: z.string().min(1).max(200).describe("Function name"),
+              args,
+              from: z.string().max(64).optional().describe("Caller address for msg.sender"),
+            })
+            .strict(),
+        ),
         response: {
-          200: z.object({
-            result: z.unknown().describe("Decoded result"),
-            raw: z.string().describe("Raw return data"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              result: z.unknown().describe("Decoded result"),
+              raw: z.string().describe("Raw return data"),
+            }),
+          ),
         },
       },
     },
@@ -141,20 +156,22 @@ export function registerContractRoutes(
         tags,
         summary: "Call a contract function in a transaction signed with a managed key, and wait for its receipt",
         params: idParams,
-        body: z
-          .object({
-            keyId,
-            address,
-            abi,
-            functionName: z.string().min(1).max(200).describe("Function name"),
-            args,
-            value: z
-              .string()
-              .regex(/^\d{1,78}$/, "must be wei as a decimal integer")
-              .optional()
-              .describe("Wei to send"),
-          })
-          .strict(),
+        body: lazySchema(() =>
+          z
+            .object({
+              keyId,
+              address,
+              abi,
+              functionName: z.string().min(1).max(200).describe("Function name"),
+              args,
+              value: z
+                .string()
+                .regex(/^\d{1,78}$/, "must be wei as a decimal integer")
+                .optional()
+                .describe("Wei to send"),
+            })
+            .strict(),
+        ),
         response: { 200: txResult },
       },
     },

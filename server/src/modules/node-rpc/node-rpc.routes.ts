@@ -1,54 +1,61 @@
 import type { FastifyInstance, FastifySchema } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { BesuInputError, BesuRpcError } from "../../besu/errors.js";
 import type { BesuRpc } from "../../besu/rpc.js";
 import { ConflictError, InputError, UpstreamError } from "../../http/errors.js";
 
 const tags = ["Nodes"];
-const idParams = z
-  .object({
-    id: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .describe("Node id"),
-  })
-  .strict();
+const idParams = lazySchema(() =>
+  z
+    .object({
+      id: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1)
+        .describe("Node id"),
+    })
+    .strict(),
+);
 const str = (d: string) => z.string().max(200).describe(d);
-const bool = z.enum(["true", "false"]).optional().describe("true or false");
-const anyObject = z.record(z.string(), z.unknown()).nullable().describe("The node's JSON-RPC result");
-const txObject = z.record(z.string(), z.unknown()).describe("A transaction as the node returns it");
+const bool = lazySchema(() => z.enum(["true", "false"]).optional().describe("true or false"));
+const anyObject = lazySchema(() => z.record(z.string(), z.unknown()).nullable().describe("The node's JSON-RPC result"));
+const txObject = lazySchema(() => z.record(z.string(), z.unknown()).describe("A transaction as the node returns it"));
 const hexList = (d: string) => z.array(z.string()).describe(d);
-const feeHistory = z
-  .looseObject({
-    oldestBlock: z.string().describe("First block of the range (0x-hex)"),
-    baseFeePerGas: hexList("Base fee per gas of each block, plus the next block's").optional(),
-    gasUsedRatio: z.array(z.number()).describe("Gas used / gas limit of each block"),
-    reward: z
-      .array(z.array(z.string()))
-      .optional()
-      .describe("Per block, the priority fee at each percentile asked for"),
-  })
-  .describe("eth_feeHistory's result; other fields the node adds (blob fees) are passed on");
+const feeHistory = lazySchema(() =>
+  z
+    .looseObject({
+      oldestBlock: z.string().describe("First block of the range (0x-hex)"),
+      baseFeePerGas: hexList("Base fee per gas of each block, plus the next block's").optional(),
+      gasUsedRatio: z.array(z.number()).describe("Gas used / gas limit of each block"),
+      reward: z
+        .array(z.array(z.string()))
+        .optional()
+        .describe("Per block, the priority fee at each percentile asked for"),
+    })
+    .describe("eth_feeHistory's result; other fields the node adds (blob fees) are passed on"),
+);
 const hash32 = (d: string) => z.string().max(66).describe(d);
-const logsBody = z
-  .object({
-    fromBlock: str("First block: number (decimal or 0x-hex) or tag (default latest)").optional(),
-    toBlock: str(`Last block (default latest); at most 5000 blocks after fromBlock`).optional(),
-    blockHash: hash32("One block by hash, instead of fromBlock/toBlock").optional(),
-    address: z
-      .union([z.string().max(64), z.array(z.string().max(64)).max(100)])
-      .optional()
-      .describe("Contract address, or up to 100 of them"),
-    topics: z
-      .array(z.union([z.null(), hash32("Topic"), z.array(hash32("Topic")).max(32)]))
-      .max(4)
-      .optional()
-      .describe("Up to 4 topic positions: a topic, a list of alternatives, or null for any"),
-  })
-  .strict();
+const logsBody = lazySchema(() =>
+  z
+    .object({
+      fromBlock: str("First block: number (decimal or 0x-hex) or tag (default latest)").optional(),
+      toBlock: str(`Last block (default latest); at most 5000 blocks after fromBlock`).optional(),
+      blockHash: hash32("One block by hash, instead of fromBlock/toBlock").optional(),
+      address: z
+        .union([z.string().max(64), z.array(z.string().max(64)).max(100)])
+        .optional()
+        .describe("Contract address, or up to 100 of them"),
+      topics: z
+        .array(z.union([z.null(), hash32("Topic"), z.array(hash32("Topic")).max(32)]))
+        .max(4)
+        .optional()
+        .describe("Up to 4 topic positions: a topic, a list of alternatives, or null for any"),
+    })
+    .strict(),
+);
 
 /** Where a Besu node's JSON-RPC endpoint is; provided by the nodes module. */
 export interface RpcEndpointResolver {
@@ -275,7 +282,9 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
         summary: "eth_getLogs: event logs by block range or block hash, address and topics",
         params: idParams,
         body: logsBody,
-        response: { 200: z.array(z.record(z.string(), z.unknown()).describe("A log as the node returns it")) },
+        response: {
+          200: lazySchema(() => z.array(z.record(z.string(), z.unknown()).describe("A log as the node returns it"))),
+        },
       },
     },
     async (req) => {
@@ -293,19 +302,23 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
         tags,
         summary: "ABI-decode transaction calldata (selector and words without an ABI)",
         params: idParams,
-        querystring: z
-          .object({
-            input: z.string().max(200_000).describe("Calldata, 0x-hex"),
-            abi: z.string().max(500_000).optional().describe("Contract ABI as JSON"),
-          })
-          .strict(),
+        querystring: lazySchema(() =>
+          z
+            .object({
+              input: z.string().max(200_000).describe("Calldata, 0x-hex"),
+              abi: z.string().max(500_000).optional().describe("Contract ABI as JSON"),
+            })
+            .strict(),
+        ),
         response: {
-          200: z.object({
-            selector: z.string().describe("4-byte function selector"),
-            functionName: z.string().optional().describe("Decoded function name"),
-            args: z.array(z.unknown()).optional().describe("Decoded arguments (integers as decimal strings)"),
-            words: z.array(z.string()).optional().describe("Raw 32-byte argument words, without an ABI"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              selector: z.string().describe("4-byte function selector"),
+              functionName: z.string().optional().describe("Decoded function name"),
+              args: z.array(z.unknown()).optional().describe("Decoded arguments (integers as decimal strings)"),
+              words: z.array(z.string()).optional().describe("Raw 32-byte argument words, without an ABI"),
+            }),
+          ),
         },
       },
     },
@@ -332,7 +345,7 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
         summary: "qbft_proposeValidatorVote: vote to add or remove a validator",
         params: idParams,
         body: voteBody,
-        response: { 200: z.boolean() },
+        response: { 200: lazySchema(() => z.boolean()) },
       },
     },
     async (req): Promise<boolean> => {
@@ -370,8 +383,10 @@ export function registerNodeRpcRoutes(app: FastifyInstance, nodes: RpcEndpointRe
         tags,
         summary: "qbft_discardValidatorVote: withdraw this node's pending vote",
         params: idParams,
-        body: z.object({ validatorAddress: z.string().max(64).describe("Validator address") }).strict(),
-        response: { 200: z.boolean() },
+        body: lazySchema(() =>
+          z.object({ validatorAddress: z.string().max(64).describe("Validator address") }).strict(),
+        ),
+        response: { 200: lazySchema(() => z.boolean()) },
       },
     },
     async (req) => {

@@ -60,10 +60,12 @@ export const logFilterQuery = lazySchema(() =>
     }),
 );
 
-const logEntry = z.object({
-  line_number: z.number().int().describe("Line number, from 1 at the start of the file"),
-  content: z.string().describe(`The line, without its newline (at most ${L.maxLineBytes} bytes of it)`),
-});
+const logEntry = lazySchema(() =>
+  z.object({
+    line_number: z.number().int().describe("Line number, from 1 at the start of the file"),
+    content: z.string().describe(`The line, without its newline (at most ${L.maxLineBytes} bytes of it)`),
+  }),
+);
 
 /** upstream's log.LogResponse: `success`, `data`, and `error` (only on failures). */
 const envelope = <T extends z.ZodTypeAny>(data: T) =>

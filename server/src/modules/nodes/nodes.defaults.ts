@@ -1,73 +1,82 @@
 import { ConflictError } from "../../http/errors.js";
 import { networkInterfaces } from "node:os";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { proposeFabricNodePorts, proposeFreePorts, searchRange, type PortRange } from "../../runtime/index.js";
 import type { SettingConfig } from "../settings/settings.schema.js";
 import type { SettingsService } from "../settings/settings.service.js";
 import type { NodesRepo } from "./nodes.repo.js";
 import { portOwners } from "./nodes.validation.js";
 
-const mode = z.enum(["service", "docker"]).describe("Deployment mode");
-export const nodeDefaults = z
-  .object({
-    listenAddress: z.string().describe("gRPC listen address"),
-    externalEndpoint: z.string().describe("External endpoint"),
-    operationsListenAddress: z.string().describe("Operations listen address"),
-    chaincodeAddress: z.string().describe("Chaincode listen address (peers)"),
-    adminAddress: z.string().describe("Admin listen address (orderers)"),
-    eventsAddress: z.string().describe("Always empty: Fabric 2+ has no event hub"),
-    mode: mode,
-    serviceName: z.string().describe("Unused (no systemd)"),
-    containerName: z.string().describe("Empty: the console names a container node chainlaunch-<tag>-<slug>"),
-    logPath: z.string().describe("Known once the node exists"),
-    errorLogPath: z.string().describe("Known once the node exists"),
-  })
-  .describe("Proposed addresses for a new Fabric node");
-export const fabricDefaults = z
-  .object({
-    peers: z.array(nodeDefaults).describe("One proposal per peer"),
-    orderers: z.array(nodeDefaults).describe("One proposal per orderer"),
-    availableAddresses: z.array(z.string()).describe("Local addresses a node can bind or advertise"),
-  })
-  .describe("Proposals for several Fabric nodes at once");
-export const fabricDefaultsQuery = z
-  .object({
-    peerCount: z.coerce.number().int().min(0).max(50).default(1).describe("Number of peers"),
-    ordererCount: z.coerce.number().int().min(0).max(50).default(1).describe("Number of orderers"),
-    mode: mode.optional(),
-  })
-  .strict();
-export const besuDefaults = z
-  .object({
-    nodeCount: z.number().int().describe("Number of proposals"),
-    defaults: z.array(
-      z.object({
-        p2pHost: z.string().describe("P2P interface"),
-        p2pPort: z.number().int().describe("P2P port"),
-        rpcHost: z.string().describe("RPC host"),
-        rpcPort: z.number().int().describe("RPC port"),
-        metricsEnabled: z.boolean().describe("Metrics on"),
-        metricsHost: z.string().describe("Metrics host"),
-        metricsPort: z.number().int().describe("Metrics port"),
-        metricsProtocol: z.string().describe("Metrics protocol"),
-        externalIp: z.string().describe("Advertised IP"),
-        internalIp: z.string().describe("Internal IP"),
-        minGasPrice: z.number().describe("Minimum gas price"),
-        hostAllowList: z.string().describe("Host allow-list"),
-        accountsAllowList: z.array(z.string()).describe("Accounts allow-list"),
-        nodesAllowList: z.array(z.string()).describe("Nodes allow-list"),
-        jwtEnabled: z.boolean().describe("JWT"),
-        jwtPublicKeyContent: z.string().describe("JWT key"),
-        jwtAuthenticationAlgorithm: z.string().describe("JWT algorithm"),
-        environmentVariables: z.record(z.string(), z.string()).describe("Extra environment"),
-        mode: mode,
-      }),
-    ),
-  })
-  .describe("Proposals for Besu nodes");
-export const besuDefaultsQuery = z
-  .object({ besuNodes: z.coerce.number().int().min(1).max(50).default(1).describe("Number of Besu nodes") })
-  .strict();
+const mode = lazySchema(() => z.enum(["service", "docker"]).describe("Deployment mode"));
+export const nodeDefaults = lazySchema(() =>
+  z
+    .object({
+      listenAddress: z.string().describe("gRPC listen address"),
+      externalEndpoint: z.string().describe("External endpoint"),
+      operationsListenAddress: z.string().describe("Operations listen address"),
+      chaincodeAddress: z.string().describe("Chaincode listen address (peers)"),
+      adminAddress: z.string().describe("Admin listen address (orderers)"),
+      eventsAddress: z.string().describe("Always empty: Fabric 2+ has no event hub"),
+      mode: mode,
+      serviceName: z.string().describe("Unused (no systemd)"),
+      containerName: z.string().describe("Empty: the console names a container node chainlaunch-<tag>-<slug>"),
+      logPath: z.string().describe("Known once the node exists"),
+      errorLogPath: z.string().describe("Known once the node exists"),
+    })
+    .describe("Proposed addresses for a new Fabric node"),
+);
+export const fabricDefaults = lazySchema(() =>
+  z
+    .object({
+      peers: z.array(nodeDefaults).describe("One proposal per peer"),
+      orderers: z.array(nodeDefaults).describe("One proposal per orderer"),
+      availableAddresses: z.array(z.string()).describe("Local addresses a node can bind or advertise"),
+    })
+    .describe("Proposals for several Fabric nodes at once"),
+);
+export const fabricDefaultsQuery = lazySchema(() =>
+  z
+    .object({
+      peerCount: z.coerce.number().int().min(0).max(50).default(1).describe("Number of peers"),
+      ordererCount: z.coerce.number().int().min(0).max(50).default(1).describe("Number of orderers"),
+      mode: mode.optional(),
+    })
+    .strict(),
+);
+export const besuDefaults = lazySchema(() =>
+  z
+    .object({
+      nodeCount: z.number().int().describe("Number of proposals"),
+      defaults: z.array(
+        z.object({
+          p2pHost: z.string().describe("P2P interface"),
+          p2pPort: z.number().int().describe("P2P port"),
+          rpcHost: z.string().describe("RPC host"),
+          rpcPort: z.number().int().describe("RPC port"),
+          metricsEnabled: z.boolean().describe("Metrics on"),
+          metricsHost: z.string().describe("Metrics host"),
+          metricsPort: z.number().int().describe("Metrics port"),
+          metricsProtocol: z.string().describe("Metrics protocol"),
+          externalIp: z.string().describe("Advertised IP"),
+          internalIp: z.string().describe("Internal IP"),
+          minGasPrice: z.number().describe("Minimum gas price"),
+          hostAllowList: z.string().describe("Host allow-list"),
+          accountsAllowList: z.array(z.string()).describe("Accounts allow-list"),
+          nodesAllowList: z.array(z.string()).describe("Nodes allow-list"),
+          jwtEnabled: z.boolean().describe("JWT"),
+          jwtPublicKeyContent: z.string().describe("JWT key"),
+          jwtAuthenticationAlgorithm: z.string().describe("JWT algorithm"),
+          environmentVariables: z.record(z.string(), z.string()).describe("Extra environment"),
+          mode: mode,
+        }),
+      ),
+    })
+    .describe("Proposals for Besu nodes"),
+);
+export const besuDefaultsQuery = lazySchema(() =>
+  z.object({ besuNodes: z.coerce.number().int().min(1).max(50).default(1).describe("Number of Besu nodes") }).strict(),
+);
 
 type Defaults = z.infer<typeof nodeDefaults>;
 

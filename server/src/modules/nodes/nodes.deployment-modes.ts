@@ -1,20 +1,23 @@
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { pingEngine, runningInContainer, type DockerRuntime } from "../../runtime/docker/index.js";
 
-export const deploymentModesResponse = z
-  .object({
-    modes: z
-      .array(
-        z.object({
-          mode: z.enum(["service", "docker"]).describe("The value of a node's `mode`"),
-          available: z.boolean().describe("Whether a node created now may use it"),
-          description: z.string().describe("What the mode runs, and why it is unavailable when it is"),
-        }),
-      )
-      .describe("Every mode this console knows, service first"),
-    runningInDocker: z.boolean().describe("Whether the console itself seems to run in a container"),
-  })
-  .describe("The deployment modes of new nodes");
+export const deploymentModesResponse = lazySchema(() =>
+  z
+    .object({
+      modes: z
+        .array(
+          z.object({
+            mode: z.enum(["service", "docker"]).describe("The value of a node's `mode`"),
+            available: z.boolean().describe("Whether a node created now may use it"),
+            description: z.string().describe("What the mode runs, and why it is unavailable when it is"),
+          }),
+        )
+        .describe("Every mode this console knows, service first"),
+      runningInDocker: z.boolean().describe("Whether the console itself seems to run in a container"),
+    })
+    .describe("The deployment modes of new nodes"),
+);
 export type DeploymentModes = z.infer<typeof deploymentModesResponse>;
 
 /** How long the availability of Docker may hold up the answer: the engine is asked each time. */

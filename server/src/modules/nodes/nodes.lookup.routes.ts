@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { deploymentModesResponse, type DeploymentModesService } from "./nodes.deployment-modes.js";
 import { nodeResponse, type NodeResponse } from "./nodes.schema.js";
 
@@ -10,16 +11,18 @@ const tags = ["Nodes"];
  * A node's slug: the folder name the console gave it (lowercase words joined by "-", from its name,
  * at most 60 characters plus a "-<n>" suffix). The router answers 414 above 100 characters.
  */
-const slugParams = z
-  .object({
-    slug: z
-      .string()
-      .min(1)
-      .max(80)
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "must be a node slug such as peer0-org1: letters, digits, . _ -")
-      .describe("Node slug"),
-  })
-  .strict();
+const slugParams = lazySchema(() =>
+  z
+    .object({
+      slug: z
+        .string()
+        .min(1)
+        .max(80)
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "must be a node slug such as peer0-org1: letters, digits, . _ -")
+        .describe("Node slug"),
+    })
+    .strict(),
+);
 
 /** Finding a node by its slug, and the deployment modes new nodes may use. */
 export function registerNodeLookupRoutes(

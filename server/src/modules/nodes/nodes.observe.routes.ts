@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   besuDefaults,
   besuDefaultsQuery,
@@ -61,7 +62,7 @@ export function registerNodeObserveRoutes(
           "(as Server-Sent Events when the client accepts text/event-stream)",
         params: idParams,
         querystring: logsQuery,
-        response: { 200: z.string().describe("Log lines (text/plain)") },
+        response: { 200: lazySchema(() => z.string().describe("Log lines (text/plain)")) },
       },
     },
     async (req, reply) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   createNodeBody,
   createNodeQuery,
@@ -52,7 +53,7 @@ export function registerNodesRoutes(
         operationId: "listNodesByPlatform",
         tags,
         summary: "List nodes of one platform",
-        params: z.object({ platform: z.enum(PLATFORMS).describe("FABRIC or BESU") }).strict(),
+        params: lazySchema(() => z.object({ platform: z.enum(PLATFORMS).describe("FABRIC or BESU") }).strict()),
         querystring: pageQuery,
         response: { 200: paginatedNodes },
       },
@@ -131,7 +132,7 @@ export function registerNodesRoutes(
         tags,
         summary: "Stop a node and delete it with its files",
         params: idParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {

@@ -7,36 +7,43 @@ export const NODE_STATUSES = ["PENDING", "STARTING", "RUNNING", "ERROR", "STOPPI
 export type Platform = (typeof PLATFORMS)[number];
 export type NodeType = (typeof NODE_TYPES)[number];
 
-const address = z.string().trim().max(300).describe("host:port");
-const env = z
-  .record(
-    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must be an environment variable name"),
-    z.string().max(4096),
-  )
-  .describe("Extra environment variables for the process");
-const domainNames = z
-  .array(z.string().trim().min(1).max(253))
-  .max(50)
-  .describe("Extra DNS names or IPs for the TLS certificate");
+const address = lazySchema(() => z.string().trim().max(300).describe("host:port"));
+const env = lazySchema(() =>
+  z
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must be an environment variable name"),
+      z.string().max(4096),
+    )
+    .describe("Extra environment variables for the process"),
+);
+const domainNames = lazySchema(() =>
+  z.array(z.string().trim().min(1).max(253)).max(50).describe("Extra DNS names or IPs for the TLS certificate"),
+);
 /** A release number, never a path: it names a folder of the Besu cache and the image tag. */
-const besuVersion = z
-  .string()
-  .max(32)
-  .regex(/^$|^\d+\.\d+\.\d+(?:-[A-Za-z0-9]+)?$/, "must be a release number like 25.6.0");
-const mode = z
-  .enum(["service", "docker"])
-  .describe("Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)");
-const addressOverride = z
-  .object({
-    from: z.string().max(300).describe("Address in the channel config"),
-    to: z.string().max(300).describe("Address to dial instead"),
-    tlsCACert: z
-      .string()
-      .max(20_000)
-      .default("")
-      .describe("TLS CA certificate (PEM) of the `to` endpoint; when empty, the channel's TLS roots are used"),
-  })
-  .strict();
+const besuVersion = lazySchema(() =>
+  z
+    .string()
+    .max(32)
+    .regex(/^$|^\d+\.\d+\.\d+(?:-[A-Za-z0-9]+)?$/, "must be a release number like 25.6.0"),
+);
+const mode = lazySchema(() =>
+  z
+    .enum(["service", "docker"])
+    .describe("Deployment mode: service (a child process, the default) or docker (a container; Fabric nodes)"),
+);
+const addressOverride = lazySchema(() =>
+  z
+    .object({
+      from: z.string().max(300).describe("Address in the channel config"),
+      to: z.string().max(300).describe("Address to dial instead"),
+      tlsCACert: z
+        .string()
+        .max(20_000)
+        .default("")
+        .describe("TLS CA certificate (PEM) of the `to` endpoint; when empty, the channel's TLS roots are used"),
+    })
+    .strict(),
+);
 const compat = {
   autoRenewalDays: z
     .number()
@@ -112,14 +119,16 @@ export const fabricOrdererConfig = lazySchema(() =>
 export type FabricOrdererConfig = z.infer<typeof fabricOrdererConfig>;
 
 /** External Besu nodes (synced from other consoles) whose enode URLs join the bootnodes. */
-const externalBootnodeIds = z
-  .array(dbId())
-  .max(100)
-  .optional()
-  .describe(
-    "External Besu nodes (GET /external-nodes/besu-nodes) used as bootnodes: their enode URLs are added to the bootnodes, without duplicates",
-  );
-const port = z.number().int().min(1).max(65535);
+const externalBootnodeIds = lazySchema(() =>
+  z
+    .array(dbId())
+    .max(100)
+    .optional()
+    .describe(
+      "External Besu nodes (GET /external-nodes/besu-nodes) used as bootnodes: their enode URLs are added to the bootnodes, without duplicates",
+    ),
+);
+const port = lazySchema(() => z.number().int().min(1).max(65535));
 export const besuNodeConfig = lazySchema(() =>
   z
     .object({
@@ -318,11 +327,13 @@ export const updateNodeBody = lazySchema(() =>
 );
 export type UpdateNodeBody = z.infer<typeof updateNodeBody>;
 
-const addressOverrideOut = z.object({
-  from: z.string().describe("Address in the channel config"),
-  to: z.string().describe("Address dialled instead"),
-  tlsCACert: z.string().describe("TLS CA certificate of `to`"),
-});
+const addressOverrideOut = lazySchema(() =>
+  z.object({
+    from: z.string().describe("Address in the channel config"),
+    to: z.string().describe("Address dialled instead"),
+    tlsCACert: z.string().describe("TLS CA certificate of `to`"),
+  }),
+);
 const fabricOut = {
   organizationId: z.number().int().describe("Owning organization"),
   mspId: z.string().describe("MSP id"),

@@ -1,5 +1,6 @@
 import { X509Certificate } from "node:crypto";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { InputError } from "../../http/errors.js";
 import { MASKED, type ProviderType } from "./providers.schema.js";
 
@@ -36,79 +37,85 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 /** Headers the console sets itself: a configured value would break or forge the signature scheme. */
 const RESERVED_HEADER = /^(x-chainlaunch-.*|content-type|content-length|host|transfer-encoding|connection)$/i;
 
-const recipients = z
-  .string()
-  .trim()
-  .min(1, "at least one address is required")
-  .max(4000)
-  .refine(
-    (v) => v.split(",").every((a) => z.email().safeParse(a.trim()).success),
-    "must be an email address or a comma-separated list of them",
-  )
-  .refine((v) => v.split(",").length <= 50, "at most 50 recipients");
-
-const smtpSchema = z.object({
-  host: z
+const recipients = lazySchema(() =>
+  z
     .string()
     .trim()
-    .min(1, "is required")
-    .max(255)
-    .regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or IP address"),
-  port: z.coerce.number().int().min(1).max(65535).default(587),
-  username: z.string().max(255).default(""),
-  password: z.string().max(1024).optional(),
-  from_email: z.email("must be a valid email address").max(320),
-  from_name: z
-    .string()
-    .trim()
-    .max(255)
-    .regex(/^[^\r\n"<>]*$/, "must not contain quotes, angle brackets or line breaks")
-    .default("ChainLaunch"),
-  to_email: recipients,
-  use_tls: z.boolean().default(true),
-  skip_tls_verify: z.boolean().default(false),
-});
-
-const webhookSchema = z.object({
-  url: z
-    .string()
-    .trim()
-    .max(2048)
-    .refine((v) => URL.canParse(v), "must be an absolute URL")
-    .refine((v) => {
-      if (!URL.canParse(v)) return true;
-      const u = new URL(v);
-      return u.protocol === "https:" || (u.protocol === "http:" && LOOPBACK.has(u.hostname));
-    }, "must be https (plain http only to a loopback host)"),
-  secret: z.string().max(1024).optional(),
-  headers: z
-    .record(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9-]{1,64}$/, "header names are letters, digits and dashes")
-        .refine((n) => !RESERVED_HEADER.test(n), "this header is set by the console"),
-      z
-        .string()
-        .max(1024)
-        .regex(/^[^\r\n]*$/, "header values must not contain line breaks"),
+    .min(1, "at least one address is required")
+    .max(4000)
+    .refine(
+      (v) => v.split(",").every((a) => z.email().safeParse(a.trim()).success),
+      "must be an email address or a comma-separated list of them",
     )
-    .refine((h) => Object.keys(h).length <= 20, "at most 20 headers")
-    .optional(),
-  skip_tls_verify: z.boolean().default(false),
-  ca_cert: z
-    .string()
-    .max(65_536)
-    .default("")
-    .refine((pem) => {
-      if (!pem.trim()) return true;
-      try {
-        new X509Certificate(pem);
-        return true;
-      } catch {
-        return false;
-      }
-    }, "must be a PEM certificate"),
-});
+    .refine((v) => v.split(",").length <= 50, "at most 50 recipients"),
+);
+
+const smtpSchema = lazySchema(() =>
+  z.object({
+    host: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(255)
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or IP address"),
+    port: z.coerce.number().int().min(1).max(65535).default(587),
+    username: z.string().max(255).default(""),
+    password: z.string().max(1024).optional(),
+    from_email: z.email("must be a valid email address").max(320),
+    from_name: z
+      .string()
+      .trim()
+      .max(255)
+      .regex(/^[^\r\n"<>]*$/, "must not contain quotes, angle brackets or line breaks")
+      .default("ChainLaunch"),
+    to_email: recipients,
+    use_tls: z.boolean().default(true),
+    skip_tls_verify: z.boolean().default(false),
+  }),
+);
+
+const webhookSchema = lazySchema(() =>
+  z.object({
+    url: z
+      .string()
+      .trim()
+      .max(2048)
+      .refine((v) => URL.canParse(v), "must be an absolute URL")
+      .refine((v) => {
+        if (!URL.canParse(v)) return true;
+        const u = new URL(v);
+        return u.protocol === "https:" || (u.protocol === "http:" && LOOPBACK.has(u.hostname));
+      }, "must be https (plain http only to a loopback host)"),
+    secret: z.string().max(1024).optional(),
+    headers: z
+      .record(
+        z
+          .string()
+          .regex(/^[A-Za-z0-9-]{1,64}$/, "header names are letters, digits and dashes")
+          .refine((n) => !RESERVED_HEADER.test(n), "this header is set by the console"),
+        z
+          .string()
+          .max(1024)
+          .regex(/^[^\r\n]*$/, "header values must not contain line breaks"),
+      )
+      .refine((h) => Object.keys(h).length <= 20, "at most 20 headers")
+      .optional(),
+    skip_tls_verify: z.boolean().default(false),
+    ca_cert: z
+      .string()
+      .max(65_536)
+      .default("")
+      .refine((pem) => {
+        if (!pem.trim()) return true;
+        try {
+          new X509Certificate(pem);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "must be a PEM certificate"),
+  }),
+);
 
 function parse<T>(schema: z.ZodType<T>, raw: Record<string, unknown>): T {
   const r = schema.safeParse(raw);

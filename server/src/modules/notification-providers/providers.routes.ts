@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   createProviderBody,
   idParams,
@@ -24,7 +25,7 @@ export function registerProvidersRoutes(app: FastifyInstance, svc: ProvidersServ
         operationId: "listNotificationProviders",
         tags,
         summary: "List notification providers (secrets masked)",
-        response: { 200: z.array(providerResponse) },
+        response: { 200: lazySchema(() => z.array(providerResponse)) },
       },
     },
     async () => svc.list(),
@@ -91,7 +92,7 @@ export function registerProvidersRoutes(app: FastifyInstance, svc: ProvidersServ
         tags,
         summary: "Delete a notification provider",
         params: idParams,
-        response: { 204: z.null() },
+        response: { 204: lazySchema(() => z.null()) },
       },
     },
     async (req, reply) => {

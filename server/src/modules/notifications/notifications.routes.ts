@@ -1,77 +1,92 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { NOTIFICATION_EVENT_TYPES } from "../../events/bus.js";
 import type { NotificationsService } from "./notifications.service.js";
 
 const tags = ["User Notifications"];
 
-const notification = z
-  .object({
-    id: z.number().int().describe("Notification id"),
-    event_type: z.string().describe("Event type, e.g. node.downtime"),
-    event_data: z.record(z.string(), z.unknown()).describe("Event payload"),
-    created_at: z.string().describe("Creation time, RFC 3339"),
-    is_read: z.boolean().describe("Read flag"),
-  })
-  .describe("A notification")
-  .meta({ id: "Notification" });
+const notification = lazySchema(() =>
+  z
+    .object({
+      id: z.number().int().describe("Notification id"),
+      event_type: z.string().describe("Event type, e.g. node.downtime"),
+      event_data: z.record(z.string(), z.unknown()).describe("Event payload"),
+      created_at: z.string().describe("Creation time, RFC 3339"),
+      is_read: z.boolean().describe("Read flag"),
+    })
+    .describe("A notification")
+    .meta({ id: "Notification" }),
+);
 
-const message = z.object({
-  message: z.string().describe("Result"),
-  data: z.record(z.string(), z.unknown()).nullable().describe("Result details, when any"),
-});
-const idParams = z
-  .object({
-    id: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .describe("Notification id"),
-  })
-  .strict();
+const message = lazySchema(() =>
+  z.object({
+    message: z.string().describe("Result"),
+    data: z.record(z.string(), z.unknown()).nullable().describe("Result details, when any"),
+  }),
+);
+const idParams = lazySchema(() =>
+  z
+    .object({
+      id: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1)
+        .describe("Notification id"),
+    })
+    .strict(),
+);
 
-const listQuery = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size (max 100)"),
-    offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe("Offset"),
-    is_read: z.enum(["true", "false"]).optional().describe("Only read (true) or unread (false) notifications"),
-  })
-  .strict();
+const listQuery = lazySchema(() =>
+  z
+    .object({
+      limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size (max 100)"),
+      offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe("Offset"),
+      is_read: z.enum(["true", "false"]).optional().describe("Only read (true) or unread (false) notifications"),
+    })
+    .strict(),
+);
 
-const pageQuery = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size (max 100)"),
-    offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe("Offset"),
-  })
-  .strict();
+const pageQuery = lazySchema(() =>
+  z
+    .object({
+      limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size (max 100)"),
+      offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe("Offset"),
+    })
+    .strict(),
+);
 
 /**
  * An event type in a path. Any well-formed type is accepted (one no notification has yields an
  * empty list, as upstream's filter does); only malformed text is a 400.
  */
-const eventTypeParams = z
-  .object({
-    eventType: z
-      .string()
-      .min(1)
-      .max(64)
-      .regex(
-        /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/,
-        "must be an event type such as node.downtime: lowercase letters, digits, . _ -",
-      )
-      .describe("Event type, e.g. node.downtime"),
-  })
-  .strict();
+const eventTypeParams = lazySchema(() =>
+  z
+    .object({
+      eventType: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(
+          /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/,
+          "must be an event type such as node.downtime: lowercase letters, digits, . _ -",
+        )
+        .describe("Event type, e.g. node.downtime"),
+    })
+    .strict(),
+);
 
 /** Upstream's envelope for these lists: `{message, data}`. */
-const notificationList = z
-  .object({
-    message: z.string().describe("What the list holds"),
-    data: z.array(notification).describe("The notifications of this page, newest first"),
-  })
-  .describe("A page of notifications");
+const notificationList = lazySchema(() =>
+  z
+    .object({
+      message: z.string().describe("What the list holds"),
+      data: z.array(notification).describe("The notifications of this page, newest first"),
+    })
+    .describe("A page of notifications"),
+);
 
 /** The signed-in user's own notification inbox. */
 export function registerNotificationsRoutes(app: FastifyInstance, svc: NotificationsService): void {
@@ -87,12 +102,14 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
         summary: "Your notifications, newest first",
         querystring: listQuery,
         response: {
-          200: z.object({
-            notifications: z.array(notification).describe("This page"),
-            total: z.number().int().describe("Matching notifications"),
-            limit: z.number().int().describe("Page size"),
-            offset: z.number().int().describe("Offset"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              notifications: z.array(notification).describe("This page"),
+              total: z.number().int().describe("Matching notifications"),
+              limit: z.number().int().describe("Page size"),
+              offset: z.number().int().describe("Offset"),
+            }),
+          ),
         },
       },
     },
@@ -169,7 +186,7 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
         operationId: "countUnreadUserNotifications",
         tags,
         summary: "How many of your notifications are unread",
-        response: { 200: z.object({ count: z.number().int().describe("Unread notifications") }) },
+        response: { 200: lazySchema(() => z.object({ count: z.number().int().describe("Unread notifications") })) },
       },
     },
     async (req) => ({ count: await svc.unreadCount(req.principal!.userId) }),
@@ -244,12 +261,14 @@ export function registerNotificationsRoutes(app: FastifyInstance, svc: Notificat
         operationId: "sendTestUserNotification",
         tags,
         summary: "Send yourself a test notification of a given type, to check delivery",
-        body: z
-          .object({
-            event_type: z.enum(NOTIFICATION_EVENT_TYPES).describe("Notification event type"),
-            event_data: z.record(z.string().max(64), z.unknown()).optional().describe("Payload fields"),
-          })
-          .strict(),
+        body: lazySchema(() =>
+          z
+            .object({
+              event_type: z.enum(NOTIFICATION_EVENT_TYPES).describe("Notification event type"),
+              event_data: z.record(z.string().max(64), z.unknown()).optional().describe("Payload fields"),
+            })
+            .strict(),
+        ),
         response: { 201: notification },
       },
     },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { ConflictError } from "../../http/errors.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { parseValidFor, type OrgKeys } from "./organization-pki.service.js";
@@ -14,43 +15,49 @@ const FILTER_TYPES = ["admin", "client", "peer", "orderer", "ca"] as const;
 /** Grouping order of the list (upstream groups by identity type). */
 const ORDER: Record<string, number> = { ca: 0, admin: 1, client: 2, peer: 3, orderer: 4 };
 
-const identitiesQuery = z
-  .object({
-    type: z
-      .enum(FILTER_TYPES)
-      .optional()
-      .describe("Only identities of this type (admin, client, peer; orderer and ca too)"),
-  })
-  .strict();
+const identitiesQuery = lazySchema(() =>
+  z
+    .object({
+      type: z
+        .enum(FILTER_TYPES)
+        .optional()
+        .describe("Only identities of this type (admin, client, peer; orderer and ca too)"),
+    })
+    .strict(),
+);
 
-const createIdentityBody = z
-  .object({
-    type: z.enum(CREATE_TYPES).describe('Type of identity: "admin", "client" or "peer" (its NodeOU)'),
-    name: z
-      .string()
-      .trim()
-      .max(200)
-      .regex(/^[A-Za-z0-9@._-]*$/, "letters, digits, '@', '.', '_' and '-' only")
-      .optional()
-      .describe("Common name of the certificates; `<type>-<n>@<mspId>` when empty"),
-    description: z.string().max(1000).optional().describe("Free text"),
-    certValidFor: z.string().max(32).optional().describe("Certificate validity as a Go duration (default 8760h)"),
-  })
-  .strict()
-  .describe("New identity: a signing key and a TLS key, certified by the organization's CAs");
+const createIdentityBody = lazySchema(() =>
+  z
+    .object({
+      type: z.enum(CREATE_TYPES).describe('Type of identity: "admin", "client" or "peer" (its NodeOU)'),
+      name: z
+        .string()
+        .trim()
+        .max(200)
+        .regex(/^[A-Za-z0-9@._-]*$/, "letters, digits, '@', '.', '_' and '-' only")
+        .optional()
+        .describe("Common name of the certificates; `<type>-<n>@<mspId>` when empty"),
+      description: z.string().max(1000).optional().describe("Free text"),
+      certValidFor: z.string().max(32).optional().describe("Certificate validity as a Go duration (default 8760h)"),
+    })
+    .strict()
+    .describe("New identity: a signing key and a TLS key, certified by the organization's CAs"),
+);
 
-const identityResponse = z
-  .object({
-    type: z.string().describe("The identity type"),
-    signKeyId: z.number().int().describe("Key ID of the signing identity"),
-    signCertificate: z.string().describe("Signing certificate PEM (issued by the sign CA)"),
-    signPublicKey: z.string().describe("Signing public key PEM"),
-    tlsKeyId: z.number().int().describe("Key ID of the TLS identity"),
-    tlsCertificate: z.string().describe("TLS certificate PEM (issued by the TLS CA)"),
-    tlsPublicKey: z.string().describe("TLS public key PEM"),
-    createdAt: z.string().describe("Creation time, RFC 3339"),
-  })
-  .describe("A new identity (public material only)");
+const identityResponse = lazySchema(() =>
+  z
+    .object({
+      type: z.string().describe("The identity type"),
+      signKeyId: z.number().int().describe("Key ID of the signing identity"),
+      signCertificate: z.string().describe("Signing certificate PEM (issued by the sign CA)"),
+      signPublicKey: z.string().describe("Signing public key PEM"),
+      tlsKeyId: z.number().int().describe("Key ID of the TLS identity"),
+      tlsCertificate: z.string().describe("TLS certificate PEM (issued by the TLS CA)"),
+      tlsPublicKey: z.string().describe("TLS public key PEM"),
+      createdAt: z.string().describe("Creation time, RFC 3339"),
+    })
+    .describe("A new identity (public material only)"),
+);
 
 /**
  * GET and POST /organizations/{id}/identities: an organization's keys as upstream's
@@ -80,7 +87,7 @@ export function registerOrganizationIdentityRoutes(
         summary: "An organization's identities (keys), grouped by identity type and key purpose",
         params: orgIdParams,
         querystring: identitiesQuery,
-        response: { 200: z.array(organizationKeyDto) },
+        response: { 200: lazySchema(() => z.array(organizationKeyDto)) },
       },
     },
     async (req): Promise<OrganizationKeyDto[]> => {

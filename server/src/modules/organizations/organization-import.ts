@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } fr
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { keySpecOf } from "../../crypto/key-algorithms.js";
 import { nowIso } from "../../db/db.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
@@ -17,36 +18,43 @@ import type { OrganizationsService } from "./organizations.service.js";
 
 const pem = (what: string) => z.string().max(20_000).optional().describe(what);
 
-const importBody = z
-  .object({
-    mspId: z.string().trim().min(1).max(249).describe("MSP ID of the organization"),
-    name: z.string().trim().min(1).max(255).describe("Display name"),
-    description: z.string().max(1000).optional().describe("Free text"),
-    providerId: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional()
-      .describe("Key provider for the private keys (0 or absent: the default)"),
-    sourceType: z.enum(["raw", "vault", "aws_kms"]).describe('Where the material comes from; this console takes "raw"'),
-    rawImport: z
-      .object({
-        signCaCert: pem("Signing CA certificate PEM (required)"),
-        signCaPrivateKey: pem("Signing CA private key PEM (optional: lets the console issue identities)"),
-        tlsCaCert: pem("TLS CA certificate PEM (required)"),
-        tlsCaPrivateKey: pem("TLS CA private key PEM (optional)"),
-      })
-      .optional()
-      .describe("PEM material, for sourceType raw"),
-    vaultImport: z.record(z.string(), z.unknown()).optional().describe("Upstream's Vault import (not supported here)"),
-    awsKmsImport: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe("Upstream's AWS KMS import (not supported here)"),
-  })
-  .strict()
-  .describe("An existing Fabric organization's CAs, with or without their private keys");
+const importBody = lazySchema(() =>
+  z
+    .object({
+      mspId: z.string().trim().min(1).max(249).describe("MSP ID of the organization"),
+      name: z.string().trim().min(1).max(255).describe("Display name"),
+      description: z.string().max(1000).optional().describe("Free text"),
+      providerId: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .optional()
+        .describe("Key provider for the private keys (0 or absent: the default)"),
+      sourceType: z
+        .enum(["raw", "vault", "aws_kms"])
+        .describe('Where the material comes from; this console takes "raw"'),
+      rawImport: z
+        .object({
+          signCaCert: pem("Signing CA certificate PEM (required)"),
+          signCaPrivateKey: pem("Signing CA private key PEM (optional: lets the console issue identities)"),
+          tlsCaCert: pem("TLS CA certificate PEM (required)"),
+          tlsCaPrivateKey: pem("TLS CA private key PEM (optional)"),
+        })
+        .optional()
+        .describe("PEM material, for sourceType raw"),
+      vaultImport: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("Upstream's Vault import (not supported here)"),
+      awsKmsImport: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("Upstream's AWS KMS import (not supported here)"),
+    })
+    .strict()
+    .describe("An existing Fabric organization's CAs, with or without their private keys"),
+);
 type ImportBody = z.infer<typeof importBody>;
 
 /** A CA certificate and its optional private key, checked: PEM, a CA, and a matching pair. */

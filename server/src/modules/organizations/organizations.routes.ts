@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import type { OrgKeys } from "./organization-pki.service.js";
 import {
   createOrganizationBody,
@@ -126,7 +127,7 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
         tags,
         summary: "Delete an organization and its keys",
         params: orgIdParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {
@@ -202,7 +203,7 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
         tags,
         summary: "Delete an identity issued for the organization (not its CAs, admin or client identity)",
         params: orgKeyParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {
@@ -310,7 +311,7 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
         tags,
         summary: "List revoked certificates",
         params: orgIdParams,
-        response: { 200: z.array(revokedCertificateResponse) },
+        response: { 200: lazySchema(() => z.array(revokedCertificateResponse)) },
       },
     },
     async (req) => pki.revokedList(await orgs.mustGet(req.params.id)),
@@ -325,7 +326,7 @@ export function registerOrganizationsRoutes(app: FastifyInstance, orgs: Organiza
         tags,
         summary: "A freshly signed CRL (PEM) of the organization's signing CA",
         params: orgIdParams,
-        response: { 200: z.string().describe("PEM X509 CRL") },
+        response: { 200: lazySchema(() => z.string().describe("PEM X509 CRL")) },
       },
     },
     async (req, reply) => {

@@ -181,15 +181,17 @@ export const organizationKeysResponse = lazySchema(() =>
     .describe("An organization's keys"),
 );
 
-const reason = z
-  .number()
-  .int()
-  .refine((v) => (REVOCATION_REASONS as readonly number[]).includes(v), {
-    message: "must be an RFC 5280 reason code (0-6, 8-10)",
-  })
-  .optional()
-  .describe("RFC 5280 reason code; 0 unspecified, 1 keyCompromise, 4 superseded, 5 cessationOfOperation");
-const serial = z.string().trim().min(1).max(64).describe("Certificate serial number in hex");
+const reason = lazySchema(() =>
+  z
+    .number()
+    .int()
+    .refine((v) => (REVOCATION_REASONS as readonly number[]).includes(v), {
+      message: "must be an RFC 5280 reason code (0-6, 8-10)",
+    })
+    .optional()
+    .describe("RFC 5280 reason code; 0 unspecified, 1 keyCompromise, 4 superseded, 5 cessationOfOperation"),
+);
+const serial = lazySchema(() => z.string().trim().min(1).max(64).describe("Certificate serial number in hex"));
 
 export const revokeByPemBody = lazySchema(() =>
   z

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import { assertHostCommandAllowed } from "../../http/host-command.js";
 import {
   availableResponse,
@@ -58,7 +59,7 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
           operationId: "listPlugins",
           tags,
           summary: "List plugins with their deployment status",
-          response: { 200: z.array(pluginResponse) },
+          response: { 200: lazySchema(() => z.array(pluginResponse)) },
         },
       },
       async () => svc.list(),
@@ -192,7 +193,7 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
         tags,
         summary: "Delete a plugin (stops it first and removes its files)",
         params: nameParams,
-        response: { 204: z.null() },
+        response: { 204: lazySchema(() => z.null()) },
       },
     },
     async (req, reply) => {
@@ -297,7 +298,7 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
         tags,
         summary: "Each service's state, health, ports and last error",
         params: nameParams,
-        response: { 200: z.array(serviceStatus) },
+        response: { 200: lazySchema(() => z.array(serviceStatus)) },
       },
     },
     async (req) => svc.services(req.params.name),
@@ -312,7 +313,7 @@ export function registerPluginsRoutes(app: FastifyInstance, svc: PluginsService)
         summary: "The last lines of a service's log (text/plain)",
         params: serviceParams,
         querystring: logsQuery,
-        response: { 200: z.string().describe("Log lines (text/plain)") },
+        response: { 200: lazySchema(() => z.string().describe("Log lines (text/plain)")) },
       },
     },
     async (req, reply) => {

@@ -64,13 +64,15 @@ export const deployBody = lazySchema(() =>
     .describe("Parameter values, checked against spec.parameters; x-source values are ids of the console's resources"),
 );
 
-const port = z
-  .object({
-    hostPort: z.string().describe("Port on the host"),
-    containerPort: z.string().describe("Port in the container (the same as hostPort for processes)"),
-    protocol: z.string().describe("tcp or udp"),
-  })
-  .meta({ id: "PluginPort" });
+const port = lazySchema(() =>
+  z
+    .object({
+      hostPort: z.string().describe("Port on the host"),
+      containerPort: z.string().describe("Port in the container (the same as hostPort for processes)"),
+      protocol: z.string().describe("tcp or udp"),
+    })
+    .meta({ id: "PluginPort" }),
+);
 
 export const deploymentStatus = lazySchema(() =>
   z
@@ -97,16 +99,18 @@ export const deploymentStatus = lazySchema(() =>
 );
 export type DeploymentStatus = z.infer<typeof deploymentStatus>;
 
-const parameterSpec = z.looseObject({
-  type: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .describe("JSON Schema type"),
-  description: z.string().optional().describe("What the parameter is"),
-  default: z.unknown().optional().describe("Default value"),
-  enum: z.array(z.unknown()).optional().describe("Allowed values"),
-  "x-source": z.enum(X_SOURCES).optional().describe("Console resource the value names"),
-});
+const parameterSpec = lazySchema(() =>
+  z.looseObject({
+    type: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe("JSON Schema type"),
+    description: z.string().optional().describe("What the parameter is"),
+    default: z.unknown().optional().describe("Default value"),
+    enum: z.array(z.unknown()).optional().describe("Allowed values"),
+    "x-source": z.enum(X_SOURCES).optional().describe("Console resource the value names"),
+  }),
+);
 
 export const pluginResponse = lazySchema(() =>
   z
@@ -166,12 +170,14 @@ export const pluginResponse = lazySchema(() =>
 );
 export type PluginResponse = z.infer<typeof pluginResponse>;
 
-const problem = z.object({
-  path: z.string().describe("The field (dotted path)"),
-  message: z.string().describe("What is wrong"),
-  line: z.number().int().optional().describe("Line in the YAML"),
-  column: z.number().int().optional().describe("Column in the YAML"),
-});
+const problem = lazySchema(() =>
+  z.object({
+    path: z.string().describe("The field (dotted path)"),
+    message: z.string().describe("What is wrong"),
+    line: z.number().int().optional().describe("Line in the YAML"),
+    column: z.number().int().optional().describe("Column in the YAML"),
+  }),
+);
 export const validateResponse = lazySchema(() =>
   z.object({
     valid: z.boolean().describe("Whether the plugin is valid"),

@@ -1,16 +1,20 @@
 import { z } from "zod";
 import { lazySchema } from "../../http/schema-helpers.js";
 
-const duration = z
-  .string()
-  .regex(/^\d{1,6}(ms|s|m|h)$/, "must look like 500ms, 30s, 5m or 1h")
-  .describe("Duration such as 30s or 5m");
+const duration = lazySchema(() =>
+  z
+    .string()
+    .regex(/^\d{1,6}(ms|s|m|h)$/, "must look like 500ms, 30s, 5m or 1h")
+    .describe("Duration such as 30s or 5m"),
+);
 
-const host = z
-  .string()
-  .max(253)
-  .regex(/^$|^[A-Za-z0-9.:\-[\]]+$/, "must be a host name or IP address")
-  .describe("Host name or IP address");
+const host = lazySchema(() =>
+  z
+    .string()
+    .max(253)
+    .regex(/^$|^[A-Za-z0-9.:\-[\]]+$/, "must be a host name or IP address")
+    .describe("Host name or IP address"),
+);
 
 /** The settings document. Every field has a default, so a partial POST is completed, not rejected. */
 export const settingConfig = lazySchema(() =>

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   PERMISSIONS,
   ROLE_DESCRIPTIONS,
@@ -12,25 +13,29 @@ import {
 
 const tags = ["Permissions"];
 
-const permissionInfo = z
-  .object({
-    code: z.string().describe("Permission code"),
-    name: z.string().describe("Short name"),
-    category: z.string().describe("Area"),
-    description: z.string().describe("What it allows"),
-  })
-  .describe("A permission")
-  .meta({ id: "PermissionInfo" });
+const permissionInfo = lazySchema(() =>
+  z
+    .object({
+      code: z.string().describe("Permission code"),
+      name: z.string().describe("Short name"),
+      category: z.string().describe("Area"),
+      description: z.string().describe("What it allows"),
+    })
+    .describe("A permission")
+    .meta({ id: "PermissionInfo" }),
+);
 
-const roleInfo = z
-  .object({
-    role: z.enum(ROLES).describe("Role"),
-    name: z.string().describe("Display name"),
-    description: z.string().describe("What the role is for"),
-    permissions: z.array(permissionInfo).describe("Permissions the role holds"),
-  })
-  .describe("A role and its permissions")
-  .meta({ id: "RoleInfo" });
+const roleInfo = lazySchema(() =>
+  z
+    .object({
+      role: z.enum(ROLES).describe("Role"),
+      name: z.string().describe("Display name"),
+      description: z.string().describe("What the role is for"),
+      permissions: z.array(permissionInfo).describe("Permissions the role holds"),
+    })
+    .describe("A role and its permissions")
+    .meta({ id: "RoleInfo" }),
+);
 
 function info(code: Permission) {
   const p = PERMISSIONS[code];
@@ -57,7 +62,7 @@ export function registerSystemRoutes(app: FastifyInstance): void {
         operationId: "listRoles",
         tags,
         summary: "Roles and their permissions",
-        response: { 200: z.array(roleInfo) },
+        response: { 200: lazySchema(() => z.array(roleInfo)) },
       },
     },
     async () => roles(),
@@ -71,10 +76,12 @@ export function registerSystemRoutes(app: FastifyInstance): void {
         tags,
         summary: "Every permission, and the roles that hold them",
         response: {
-          200: z.object({
-            permissions: z.array(permissionInfo).describe("All permissions"),
-            roles: z.array(roleInfo).describe("All roles"),
-          }),
+          200: lazySchema(() =>
+            z.object({
+              permissions: z.array(permissionInfo).describe("All permissions"),
+              roles: z.array(roleInfo).describe("All roles"),
+            }),
+          ),
         },
       },
     },

@@ -22,12 +22,16 @@ export type TemplatePlatform = (typeof TEMPLATE_PLATFORMS)[number];
 export type TemplateNodeType = (typeof TEMPLATE_NODE_TYPES)[number];
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 
-const platform = z.enum(TEMPLATE_PLATFORMS).describe("Blockchain platform");
-const nodeType = z.enum(TEMPLATE_NODE_TYPES).describe("Node (or network) type the template configures");
-const templateName = z.string().trim().min(1).max(100).describe("Template name");
-const description = z.string().max(500).describe("What the template is for");
-const version = z.string().trim().min(1).max(32).describe("The template's own version, e.g. 1.0.0");
-const tags = z.array(z.string().trim().min(1).max(50)).max(30).describe("Tags, searched by GET /templates/search");
+const platform = lazySchema(() => z.enum(TEMPLATE_PLATFORMS).describe("Blockchain platform"));
+const nodeType = lazySchema(() =>
+  z.enum(TEMPLATE_NODE_TYPES).describe("Node (or network) type the template configures"),
+);
+const templateName = lazySchema(() => z.string().trim().min(1).max(100).describe("Template name"));
+const description = lazySchema(() => z.string().max(500).describe("What the template is for"));
+const version = lazySchema(() => z.string().trim().min(1).max(32).describe("The template's own version, e.g. 1.0.0"));
+const tags = lazySchema(() =>
+  z.array(z.string().trim().min(1).max(50)).max(30).describe("Tags, searched by GET /templates/search"),
+);
 export const templateConfig = lazySchema(() =>
   z
     .record(z.string(), z.unknown())
@@ -73,7 +77,7 @@ export const templateVariable = lazySchema(() =>
 );
 export type TemplateVariable = z.infer<typeof templateVariable>;
 
-const variables = z.array(templateVariable).max(100).describe("Variables the placeholders name");
+const variables = lazySchema(() => z.array(templateVariable).max(100).describe("Variables the placeholders name"));
 
 export const createTemplateBody = lazySchema(() =>
   z

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   appliedConfig,
   applyTemplateBody,
@@ -66,7 +67,7 @@ export function registerTemplateWriteRoutes(app: FastifyInstance, svc: Templates
         tags,
         summary: "Delete a template (it stays as an inactive row)",
         params: templateIdParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {

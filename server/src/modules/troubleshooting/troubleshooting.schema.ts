@@ -36,20 +36,22 @@ export const connectionTestBody = lazySchema(() =>
     .meta({ id: "ConnectionTestRequest" }),
 );
 
-const tlsInfo = z
-  .object({
-    version: z.string().describe("Negotiated TLS version"),
-    cipher_suite: z.string().describe("Negotiated cipher suite"),
-    server_name: z.string().describe("Server name sent and checked"),
-    issuer: z.string().describe("Issuer of the server's certificate"),
-    cert_expiry: z.string().describe("The server certificate's notAfter"),
-    certificate_valid: z.boolean().describe("The chain verifies against the CA and the certificate names the host"),
-    subject: z.string().describe("Subject of the server's certificate"),
-    chain: z.array(z.string()).describe("Subjects of the chain the server sent, leaf first"),
-    verify_error: z.string().describe("Why verification failed; empty when valid"),
-    verified_against: z.string().describe("What the chain was checked against"),
-  })
-  .meta({ id: "TLSInfo" });
+const tlsInfo = lazySchema(() =>
+  z
+    .object({
+      version: z.string().describe("Negotiated TLS version"),
+      cipher_suite: z.string().describe("Negotiated cipher suite"),
+      server_name: z.string().describe("Server name sent and checked"),
+      issuer: z.string().describe("Issuer of the server's certificate"),
+      cert_expiry: z.string().describe("The server certificate's notAfter"),
+      certificate_valid: z.boolean().describe("The chain verifies against the CA and the certificate names the host"),
+      subject: z.string().describe("Subject of the server's certificate"),
+      chain: z.array(z.string()).describe("Subjects of the chain the server sent, leaf first"),
+      verify_error: z.string().describe("Why verification failed; empty when valid"),
+      verified_against: z.string().describe("What the chain was checked against"),
+    })
+    .meta({ id: "TLSInfo" }),
+);
 
 export const connectionTestResponse = lazySchema(() =>
   z
@@ -112,7 +114,7 @@ export const publicIpResponse = lazySchema(() =>
 export const PING_MAX_COUNT = 10;
 export const PING_MAX_TIMEOUT_S = 10;
 
-const host = z.string().max(255).describe("Host name or IP address (no port, no scheme)");
+const host = lazySchema(() => z.string().max(255).describe("Host name or IP address (no port, no scheme)"));
 
 export const pingBody = lazySchema(() =>
   z

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { lazySchema } from "../../http/schema-helpers.js";
 import {
   createUserBody,
   idParams,
@@ -21,7 +22,12 @@ export function registerUsersRoutes(app: FastifyInstance, users: UsersService): 
     "/users",
     {
       config: { access: "USER_READ" },
-      schema: { operationId: "listUsers", tags, summary: "List users", response: { 200: z.array(userResponse) } },
+      schema: {
+        operationId: "listUsers",
+        tags,
+        summary: "List users",
+        response: { 200: lazySchema(() => z.array(userResponse)) },
+      },
     },
     async () => users.list(),
   );
@@ -112,7 +118,7 @@ export function registerUsersRoutes(app: FastifyInstance, users: UsersService): 
         summary: "Set a user's password (admin reset); their sessions are revoked",
         params: idParams,
         body: resetPasswordBody,
-        response: { 200: z.object({ message: z.string().describe("Result") }) },
+        response: { 200: lazySchema(() => z.object({ message: z.string().describe("Result") })) },
       },
     },
     async (req) => {
@@ -131,7 +137,7 @@ export function registerUsersRoutes(app: FastifyInstance, users: UsersService): 
         tags,
         summary: "Delete a user",
         params: idParams,
-        response: { 204: z.null().describe("Deleted") },
+        response: { 204: lazySchema(() => z.null().describe("Deleted")) },
       },
     },
     async (req, reply) => {
