@@ -31,3 +31,9 @@ export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
   let built: T | undefined;
   return z.lazy(() => (built ??= build()));
 }
+
+/** `build`'s result, built at the first call and the same at every call: parts shared by lazy schemas. */
+export function builtOnce<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbId, lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
+import { builtOnce, dbId, lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 
 const id = lazySchema(() => z.coerce.number().int().min(1).max(MAX_DB_ID));
 export const idParams = lazySchema(() => z.object({ id: id.describe("Id") }).strict());
@@ -31,7 +31,7 @@ export const targetResponse = lazySchema(() =>
     .meta({ id: "BackupTarget" }),
 );
 
-const targetFields = {
+const targetFields = builtOnce(() => ({
   name: z.string().trim().min(1).max(255).describe("Target name"),
   type: z.enum(TARGET_TYPES).describe("S3 or LOCAL"),
   endpoint: z.string().trim().max(2048).optional().describe("S3 endpoint, e.g. http://127.0.0.1:9000; empty for AWS"),
@@ -54,13 +54,13 @@ const targetFields = {
     .optional()
     .describe("Repository password; generated when omitted on create, kept when omitted on update"),
   forcePathStyle: z.boolean().optional().describe("Path-style bucket URLs (MinIO, moto, most self-hosted S3)"),
-};
+}));
 
-export const createTargetBody = lazySchema(() => z.object(targetFields));
-export const updateTargetBody = lazySchema(() => z.object(targetFields));
+export const createTargetBody = lazySchema(() => z.object(targetFields()));
+export const updateTargetBody = lazySchema(() => z.object(targetFields()));
 export const testTargetBody = lazySchema(() =>
   z.object({
-    ...targetFields,
+    ...targetFields(),
     id: dbId().optional().describe("An existing target whose stored secrets fill in the ones omitted"),
   }),
 );
@@ -126,16 +126,16 @@ export const scheduleResponse = lazySchema(() =>
     .meta({ id: "BackupSchedule" }),
 );
 
-const scheduleFields = {
+const scheduleFields = builtOnce(() => ({
   name: z.string().trim().min(1).max(255),
   description: z.string().max(2000).optional(),
   cronExpression: z.string().trim().min(1).max(255).describe("Cron expression (5 fields, or 6 with seconds)"),
   targetId: dbId(),
   retentionDays: z.number().int().min(1).max(36_500).describe("Snapshots older than this are pruned"),
   enabled: z.boolean().optional(),
-};
-export const createScheduleBody = lazySchema(() => z.object(scheduleFields));
-export const updateScheduleBody = lazySchema(() => z.object(scheduleFields));
+}));
+export const createScheduleBody = lazySchema(() => z.object(scheduleFields()));
+export const updateScheduleBody = lazySchema(() => z.object(scheduleFields()));
 
 export const cronPreviewBody = lazySchema(() =>
   z.object({

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { builtOnce, lazySchema } from "../../http/schema-helpers.js";
 import { ConfigtxInputError } from "../../fabric/configtx/errors.js";
 import { readChaincodePackage, type PackageInfo } from "../../fabric/chaincode/package-read.js";
 import { assertHostCommandAllowed } from "../../http/host-command.js";
@@ -35,7 +35,7 @@ const peerParams = lazySchema(() =>
     .strict(),
 );
 
-const definitionFields = {
+const definitionFields = builtOnce(() => ({
   channelID: z.string().max(249).optional().describe("Channel name"),
   name: z.string().max(128).optional().describe("Chaincode name"),
   version: z.string().max(128).optional().describe("Chaincode version"),
@@ -52,18 +52,18 @@ const definitionFields = {
     .optional()
     .describe("Signature policy, e.g. OR('Org1MSP.member'); empty: the channel's default"),
   initRequired: z.boolean().optional().describe("Init must be invoked first"),
-};
+}));
 const approveBody = lazySchema(() =>
   z
     .object({
-      ...definitionFields,
+      ...definitionFields(),
       packageID: z.string().max(300).optional().describe("Installed package id (label:sha256)"),
     })
     .strict()
     .describe("A definition to approve for the peer's org"),
 );
 const commitBody = lazySchema(() =>
-  z.object(definitionFields).strict().describe("A definition to commit on the channel"),
+  z.object(definitionFields()).strict().describe("A definition to commit on the channel"),
 );
 const installBody = lazySchema(() =>
   z

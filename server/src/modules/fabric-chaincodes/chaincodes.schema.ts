@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbId, lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
+import { builtOnce, dbId, lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 
 const id = lazySchema(() => z.coerce.number().int().min(1).max(MAX_DB_ID));
 export const chaincodeIdParams = lazySchema(() => z.object({ id: id.describe("Chaincode id") }).strict());
@@ -122,7 +122,7 @@ const envVars = lazySchema(() =>
     .refine((r) => Object.keys(r).length <= 100, "at most 100 variables"),
 );
 
-const definitionFields = {
+const definitionFields = builtOnce(() => ({
   version: z.string().min(1).max(255).describe("Version label, [A-Za-z0-9_.+-]"),
   sequence: z.number().int().min(1).max(MAX_DB_ID).describe("Must be the channel's committed sequence + 1"),
   endorsement_policy: policy.optional().describe("e.g. AND('Org1MSP.peer','Org2MSP.peer'); empty = channel default"),
@@ -140,12 +140,12 @@ const definitionFields = {
   source_path: z.string().max(4096).optional().describe("A directory (node/go) or executable on this host to copy"),
   tls: z.boolean().optional().describe("TLS between peer and chaincode server"),
   environment_variables: envVars.optional().describe("Extra environment of the chaincode server"),
-};
+}));
 
 export const createDefinitionBody = lazySchema(() =>
-  z.object({ chaincode_id: dbId().optional().describe("Chaincode id (the path's)"), ...definitionFields }).strict(),
+  z.object({ chaincode_id: dbId().optional().describe("Chaincode id (the path's)"), ...definitionFields() }).strict(),
 );
-export const updateDefinitionBody = lazySchema(() => z.object(definitionFields).strict());
+export const updateDefinitionBody = lazySchema(() => z.object(definitionFields()).strict());
 
 export const createChaincodeBody = lazySchema(() =>
   z

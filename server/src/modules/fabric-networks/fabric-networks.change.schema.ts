@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbId, lazySchema } from "../../http/schema-helpers.js";
+import { builtOnce, dbId, lazySchema } from "../../http/schema-helpers.js";
 
 const pem = lazySchema(() => z.string().min(20).max(20_000));
 const mspId = lazySchema(() => z.string().min(1).max(100).describe("MSP id"));
@@ -13,8 +13,10 @@ const duration = lazySchema(() =>
 );
 const certs = {
   msp_id: mspId,
-  root_certs: z.array(pem).min(1).max(10).describe("Root CA certificates (PEM); the first is the NodeOU CA"),
-  tls_root_certs: z.array(pem).min(1).max(10).describe("TLS root CA certificates (PEM)"),
+  root_certs: lazySchema(() =>
+    z.array(pem).min(1).max(10).describe("Root CA certificates (PEM); the first is the NodeOU CA"),
+  ),
+  tls_root_certs: lazySchema(() => z.array(pem).min(1).max(10).describe("TLS root CA certificates (PEM)")),
 };
 const policy = lazySchema(() =>
   z
@@ -33,102 +35,107 @@ const op = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
 const ordererEndpoints = lazySchema(() => z.array(z.string().max(300)).min(1).max(20).describe("host:port"));
 const addOrg = lazySchema(() => z.object(certs).strict());
 const addOrdererOrg = lazySchema(() => z.object({ ...certs, orderer_endpoints: ordererEndpoints }).strict());
-const externalOrganizationId = dbId().describe(
-  "An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used",
+const externalOrganizationId = lazySchema(() =>
+  dbId().describe(
+    "An external organization (GET /external-nodes/fabric-organizations) whose MSP id, sign CA and TLS CA certificates are used",
+  ),
 );
 
 /** Every operation but the two that may name an external organization instead of certificates. */
-const otherOperations = [
-  op("remove_org", z.object({ msp_id: mspId }).strict()),
-  op("update_org_msp", z.object(certs).strict()),
-  op("remove_orderer_org", z.object({ msp_id: mspId }).strict()),
-  op("update_orderer_org_msp", z.object(certs).strict()),
-  op(
-    "set_anchor_peers",
-    z
-      .object({
-        msp_id: mspId,
-        anchor_peers: z
-          .array(z.object({ host: host.describe("Host"), port: port.describe("Port") }).strict())
-          .max(20)
-          .describe("Anchor peers (empty removes them)"),
-      })
-      .strict(),
-  ),
-  op(
-    "add_consenter",
-    z
-      .object({
-        host: host.describe("Host"),
-        port: port.describe("Port"),
-        client_tls_cert: pem.describe("Client TLS cert"),
-        server_tls_cert: pem.describe("Server TLS cert"),
-      })
-      .strict(),
-  ),
-  op("remove_consenter", z.object({ host: host.describe("Host"), port: port.describe("Port") }).strict()),
-  op(
-    "update_consenter",
-    z
-      .object({
-        host: host.describe("Current host"),
-        port: port.describe("Current port"),
-        new_host: host.describe("New host"),
-        new_port: port.describe("New port"),
-        client_tls_cert: pem.describe("Client TLS cert"),
-        server_tls_cert: pem.describe("Server TLS cert"),
-      })
-      .strict(),
-  ),
-  op(
-    "update_etcd_raft_options",
-    z
-      .object({
-        tick_interval: duration.optional().describe("Tick interval"),
-        election_tick: z.number().int().min(1).max(1000).optional().describe("Election tick"),
-        heartbeat_tick: z.number().int().min(1).max(1000).optional().describe("Heartbeat tick"),
-        max_inflight_blocks: z.number().int().min(1).max(1000).optional().describe("Max inflight blocks"),
-        snapshot_interval_size: z
-          .number()
-          .int()
-          .min(1)
-          .max(2 ** 31 - 1)
-          .optional()
-          .describe("Snapshot interval (bytes)"),
-      })
-      .strict(),
-  ),
-  op(
-    "update_batch_size",
-    z
-      .object({
-        max_message_count: z.number().int().min(1).max(100_000).optional().describe("Messages per block"),
-        absolute_max_bytes: z
-          .number()
-          .int()
-          .min(1)
-          .max(2 ** 32 - 1)
-          .optional()
-          .describe("Absolute max bytes"),
-        preferred_max_bytes: z
-          .number()
-          .int()
-          .min(1)
-          .max(2 ** 32 - 1)
-          .optional()
-          .describe("Preferred max bytes"),
-      })
-      .strict(),
-  ),
-  op("update_batch_timeout", z.object({ timeout: duration.describe("Batch timeout, e.g. 2s") }).strict()),
-  op("update_application_policy", policyPayload),
-  op("update_orderer_policy", policyPayload),
-  op("update_channel_policy", policyPayload),
-] as const;
+const otherOperations = builtOnce(
+  () =>
+    [
+      op("remove_org", z.object({ msp_id: mspId }).strict()),
+      op("update_org_msp", z.object(certs).strict()),
+      op("remove_orderer_org", z.object({ msp_id: mspId }).strict()),
+      op("update_orderer_org_msp", z.object(certs).strict()),
+      op(
+        "set_anchor_peers",
+        z
+          .object({
+            msp_id: mspId,
+            anchor_peers: z
+              .array(z.object({ host: host.describe("Host"), port: port.describe("Port") }).strict())
+              .max(20)
+              .describe("Anchor peers (empty removes them)"),
+          })
+          .strict(),
+      ),
+      op(
+        "add_consenter",
+        z
+          .object({
+            host: host.describe("Host"),
+            port: port.describe("Port"),
+            client_tls_cert: pem.describe("Client TLS cert"),
+            server_tls_cert: pem.describe("Server TLS cert"),
+          })
+          .strict(),
+      ),
+      op("remove_consenter", z.object({ host: host.describe("Host"), port: port.describe("Port") }).strict()),
+      op(
+        "update_consenter",
+        z
+          .object({
+            host: host.describe("Current host"),
+            port: port.describe("Current port"),
+            new_host: host.describe("New host"),
+            new_port: port.describe("New port"),
+            client_tls_cert: pem.describe("Client TLS cert"),
+            server_tls_cert: pem.describe("Server TLS cert"),
+          })
+          .strict(),
+      ),
+      op(
+        "update_etcd_raft_options",
+        z
+          .object({
+            tick_interval: duration.optional().describe("Tick interval"),
+            election_tick: z.number().int().min(1).max(1000).optional().describe("Election tick"),
+            heartbeat_tick: z.number().int().min(1).max(1000).optional().describe("Heartbeat tick"),
+            max_inflight_blocks: z.number().int().min(1).max(1000).optional().describe("Max inflight blocks"),
+            snapshot_interval_size: z
+              .number()
+              .int()
+              .min(1)
+              .max(2 ** 31 - 1)
+              .optional()
+              .describe("Snapshot interval (bytes)"),
+          })
+          .strict(),
+      ),
+      op(
+        "update_batch_size",
+        z
+          .object({
+            max_message_count: z.number().int().min(1).max(100_000).optional().describe("Messages per block"),
+            absolute_max_bytes: z
+              .number()
+              .int()
+              .min(1)
+              .max(2 ** 32 - 1)
+              .optional()
+              .describe("Absolute max bytes"),
+            preferred_max_bytes: z
+              .number()
+              .int()
+              .min(1)
+              .max(2 ** 32 - 1)
+              .optional()
+              .describe("Preferred max bytes"),
+          })
+          .strict(),
+      ),
+      op("update_batch_timeout", z.object({ timeout: duration.describe("Batch timeout, e.g. 2s") }).strict()),
+      op("update_application_policy", policyPayload),
+      op("update_orderer_policy", policyPayload),
+      op("update_channel_policy", policyPayload),
+    ] as const,
+);
 
 /** An operation with its certificates spelled out: what is applied, and what the response lists. */
 export const configOperation = lazySchema(() =>
-  z.discriminatedUnion("type", [op("add_org", addOrg), op("add_orderer_org", addOrdererOrg), ...otherOperations]),
+  z.discriminatedUnion("type", [op("add_org", addOrg), op("add_orderer_org", addOrdererOrg), ...otherOperations()]),
 );
 export type ConfigOperation = z.infer<typeof configOperation>;
 
@@ -152,7 +159,7 @@ export const configOperationInput = lazySchema(() =>
           .strict(),
       ]),
     ),
-    ...otherOperations,
+    ...otherOperations(),
   ]),
 );
 export type ConfigOperationInput = z.infer<typeof configOperationInput>;

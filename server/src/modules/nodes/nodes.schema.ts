@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbId, lazySchema } from "../../http/schema-helpers.js";
+import { builtOnce, dbId, lazySchema } from "../../http/schema-helpers.js";
 
 export const PLATFORMS = ["FABRIC", "BESU"] as const;
 export const NODE_TYPES = ["FABRIC_PEER", "FABRIC_ORDERER", "BESU_FULLNODE"] as const;
@@ -44,7 +44,7 @@ const addressOverride = lazySchema(() =>
     })
     .strict(),
 );
-const compat = {
+const compat = builtOnce(() => ({
   autoRenewalDays: z
     .number()
     .int()
@@ -63,9 +63,9 @@ const compat = {
   mode: mode.optional(),
   type: z.string().max(32).optional().describe("Node type hint (fabric-peer, fabric-orderer, besu); ignored"),
   name: z.string().max(100).optional().describe("Ignored: the top-level name names the node"),
-};
+}));
 
-const fabricCommon = {
+const fabricCommon = builtOnce(() => ({
   organizationId: z
     .number()
     .int()
@@ -85,13 +85,13 @@ const fabricCommon = {
     .max(64)
     .optional()
     .describe("Mode docker: the engine to run on, 'local' (default) or a registered engine's name"),
-  ...compat,
-};
+  ...compat(),
+}));
 
 export const fabricPeerConfig = lazySchema(() =>
   z
     .object({
-      ...fabricCommon,
+      ...fabricCommon(),
       chaincodeAddress: address.optional().describe("Chaincode listen address (each peer needs its own port)"),
       eventsAddress: address
         .optional()
@@ -110,7 +110,7 @@ export type FabricPeerConfig = z.infer<typeof fabricPeerConfig>;
 export const fabricOrdererConfig = lazySchema(() =>
   z
     .object({
-      ...fabricCommon,
+      ...fabricCommon(),
       adminAddress: address.optional().describe("Channel participation (osnadmin) listen address"),
     })
     .strict()
@@ -221,7 +221,7 @@ export const createNodeQuery = lazySchema(() =>
  * back into an update, as the upstream server accepts them. They can't change a node: a value that
  * differs from the node's own is refused naming the field; an equal one is accepted.
  */
-const updateEcho = {
+const updateEcho = builtOnce(() => ({
   organizationId: z
     .number()
     .int()
@@ -247,9 +247,9 @@ const updateEcho = {
     .max(3650)
     .optional()
     .describe("Accepted for compatibility; not used yet (0, Go's zero, is unset)"),
-};
-const updateFabricCommon = {
-  ...updateEcho,
+}));
+const updateFabricCommon = builtOnce(() => ({
+  ...updateEcho(),
   listenAddress: address.optional().describe("gRPC listen address"),
   externalEndpoint: address.optional().describe("External endpoint"),
   operationsListenAddress: address.optional().describe("Operations listen address"),
@@ -257,7 +257,7 @@ const updateFabricCommon = {
   env: env.optional(),
   version: z.string().max(32).optional().describe("Fabric version"),
   mode: mode.optional(),
-};
+}));
 export const updateNodeBody = lazySchema(() =>
   z
     .object({
@@ -265,7 +265,7 @@ export const updateNodeBody = lazySchema(() =>
       blockchainPlatform: z.enum(PLATFORMS).optional().describe("Must match the node's platform"),
       fabricPeer: z
         .object({
-          ...updateFabricCommon,
+          ...updateFabricCommon(),
           chaincodeAddress: address.optional().describe("Chaincode listen address"),
           eventsAddress: address
             .optional()
@@ -281,7 +281,7 @@ export const updateNodeBody = lazySchema(() =>
         .optional()
         .describe("Peer changes"),
       fabricOrderer: z
-        .object({ ...updateFabricCommon, adminAddress: address.optional().describe("Admin listen address") })
+        .object({ ...updateFabricCommon(), adminAddress: address.optional().describe("Admin listen address") })
         .strict()
         .optional()
         .describe("Orderer changes"),
@@ -334,7 +334,7 @@ const addressOverrideOut = lazySchema(() =>
     tlsCACert: z.string().describe("TLS CA certificate of `to`"),
   }),
 );
-const fabricOut = {
+const fabricOut = builtOnce(() => ({
   organizationId: z.number().int().describe("Owning organization"),
   mspId: z.string().describe("MSP id"),
   listenAddress: z.string().describe("gRPC listen address"),
@@ -351,11 +351,11 @@ const fabricOut = {
   signCaCert: z.string().describe("Organization sign CA (PEM)"),
   tlsCaCert: z.string().describe("Organization TLS CA (PEM)"),
   externalNodeId: z.number().int().optional().describe("Unused (external nodes)"),
-};
+}));
 export const fabricPeerProperties = lazySchema(() =>
   z
     .object({
-      ...fabricOut,
+      ...fabricOut(),
       chaincodeAddress: z.string().describe("Chaincode listen address"),
       eventsAddress: z.string().describe("As given on create or update (empty when none); nothing listens there"),
       addressOverrides: z.array(addressOverrideOut).describe("Address overrides"),
@@ -364,7 +364,7 @@ export const fabricPeerProperties = lazySchema(() =>
 );
 export const fabricOrdererProperties = lazySchema(() =>
   z
-    .object({ ...fabricOut, adminAddress: z.string().describe("Channel participation API address") })
+    .object({ ...fabricOut(), adminAddress: z.string().describe("Channel participation API address") })
     .describe("Orderer properties"),
 );
 export const besuNodeProperties = lazySchema(() =>
@@ -431,14 +431,14 @@ export const paginatedNodes = lazySchema(() =>
     .describe("A page of nodes"),
 );
 
-const pageParams = {
+const pageParams = builtOnce(() => ({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1).describe("Page number"),
   limit: z.coerce.number().int().min(1).max(1000).default(10).describe("Items per page"),
-};
+}));
 export const listNodesQuery = lazySchema(() =>
   z
     .object({
-      ...pageParams,
+      ...pageParams(),
       name: z.string().max(100).optional().describe("Part of the name (case-insensitive on SQLite)"),
       slug: z.string().max(100).optional().describe("Exact slug"),
       status: z.enum(NODE_STATUSES).optional().describe("Status"),
@@ -461,7 +461,7 @@ export const listNodesQuery = lazySchema(() =>
     })
     .strict(),
 );
-export const pageQuery = lazySchema(() => z.object(pageParams).strict());
+export const pageQuery = lazySchema(() => z.object(pageParams()).strict());
 
 export const idParams = lazySchema(() =>
   z

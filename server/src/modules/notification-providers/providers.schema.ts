@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
+import { builtOnce, lazySchema, MAX_DB_ID } from "../../http/schema-helpers.js";
 
 export const idParams = lazySchema(() =>
   z.object({ id: z.coerce.number().int().min(1).max(MAX_DB_ID).describe("Provider id") }).strict(),
@@ -15,7 +15,7 @@ export const TEST_STATUSES = ["success", "failure"] as const;
 /** The routing flags, camelCase as in the API; each maps to a column and to event types (events/bus.ts). */
 const flag = (what: string) =>
   z.boolean().optional().describe(`Send ${what} to this provider (omitted: false on create, unchanged on update)`);
-const flagFields = {
+const flagFields = builtOnce(() => ({
   notifyNodeDowntime: flag("node down / recovered events"),
   notifyBackupSuccess: flag("completed backups"),
   notifyBackupFailure: flag("failed backups"),
@@ -23,19 +23,19 @@ const flagFields = {
   notifyCertExpiry: flag("certificate expiry alerts"),
   notifyPeerLag: flag("peer lagging / caught up alerts"),
   notifyRaftHealth: flag("Raft leader lost / consenter unreachable / recovered alerts"),
-};
+}));
 
 /** snake_case spellings the upstream Terraform provider sends; the camelCase field wins when both are given. */
 const alias = (of: string) => z.boolean().optional().describe(`Alias of ${of} (Terraform provider spelling)`);
-const aliasFields = {
+const aliasFields = builtOnce(() => ({
   is_default: alias("isDefault"),
   notify_node_downtime: alias("notifyNodeDowntime"),
   notify_backup_success: alias("notifyBackupSuccess"),
   notify_backup_failure: alias("notifyBackupFailure"),
   notify_s3_conn_issue: alias("notifyS3ConnIssue"),
-};
+}));
 
-const providerFields = {
+const providerFields = builtOnce(() => ({
   name: z.string().trim().min(1).max(255).describe("Provider name (unique)"),
   type: z.enum(PROVIDER_TYPES).describe("SMTP (email) or WEBHOOK (signed HTTPS POST)"),
   config: z
@@ -47,12 +47,12 @@ const providerFields = {
         "(password, secret, header values) omitted or sent as '********' on update keep their stored values",
     ),
   isDefault: z.boolean().optional().describe("The default provider; setting it clears the flag on the others"),
-  ...flagFields,
-  ...aliasFields,
-};
+  ...flagFields(),
+  ...aliasFields(),
+}));
 
-export const createProviderBody = lazySchema(() => z.object(providerFields));
-export const updateProviderBody = lazySchema(() => z.object(providerFields));
+export const createProviderBody = lazySchema(() => z.object(providerFields()));
+export const updateProviderBody = lazySchema(() => z.object(providerFields()));
 export type ProviderBody = z.infer<typeof createProviderBody>;
 
 export const providerResponse = lazySchema(() =>
