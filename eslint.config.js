@@ -2,6 +2,38 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
+/**
+ * A zod schema built at a module's top level is built at every start of the server, used or not (issue 34):
+ * such schemas go through lazySchema (server/src/http/schema-helpers.ts), which builds them on first use.
+ */
+const eagerSchema = {
+  meta: { type: "problem", schema: [] },
+  create(context) {
+    const rootOf = (node) => {
+      for (;;) {
+        if (node?.type === "CallExpression") node = node.callee;
+        else if (node?.type === "MemberExpression") node = node.object;
+        else if (node?.type === "TSAsExpression" || node?.type === "TSSatisfiesExpression") node = node.expression;
+        else return node;
+      }
+    };
+    return {
+      VariableDeclarator(node) {
+        const declaration = node.parent;
+        const top = declaration.parent?.type === "Program" || declaration.parent?.parent?.type === "Program";
+        if (!top || !node.init) return;
+        const root = rootOf(node.init);
+        if (root?.type === "Identifier" && root.name === "z" && node.init.type !== "Identifier")
+          context.report({
+            node: node.init,
+            message:
+              "a zod schema at module level is built at every start: wrap it in lazySchema(() => ...) (http/schema-helpers.ts)",
+          });
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -56,6 +88,12 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
     },
+  },
+  {
+    files: ["server/src/**/*.ts"],
+    ignores: ["server/src/**/*.test.ts", "server/src/**/test-support/**", "server/src/builtins/**"],
+    plugins: { chainlaunch: { rules: { "eager-schema": eagerSchema } } },
+    rules: { "chainlaunch/eager-schema": "error" },
   },
   {
     // The TypeScript boilerplate's decorators read emitted type metadata, which needs value imports.

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { parseMasterKey } from "../crypto/envelope.js";
+import { lazySchema } from "../http/schema-helpers.js";
 import { defaultDockerEndpoint } from "../runtime/docker/engine.js";
 import { DEFAULT_IMAGE_REPOSITORIES } from "../runtime/docker/images.js";
 
@@ -31,86 +32,90 @@ const imageRepository = (example: string) =>
       `must be an image repository without a tag, like ${example} or registry.example.com:5000/${example} (lowercase; the tag is the node's version)`,
     );
 
-const bool = z
-  .enum(["true", "false", "1", "0", ""])
-  .optional()
-  .transform((v) => v === "true" || v === "1");
+const bool = lazySchema(() =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
+);
 
 /** Environment variables the server reads. Each one is documented in README.md. */
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8100),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  CHAINLAUNCH_DATA: z.string().min(1).optional(),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-    .optional(),
-  CHAINLAUNCH_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
-  CHAINLAUNCH_DEMO: bool,
-  CHAINLAUNCH_WEB_DIST: z.string().min(1).optional(),
-  CHAINLAUNCH_SESSION_TTL_HOURS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 365)
-    .default(24 * 7),
-  CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10_000).default(10),
-  CHAINLAUNCH_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
-  CHAINLAUNCH_DOWNTIME_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
-  CHAINLAUNCH_TRUST_PROXY: bool,
-  CHAINLAUNCH_ALLOWED_ORIGINS: z
-    .string()
-    .default("")
-    .refine(
-      (v) =>
-        v
-          .split(",")
-          .map((o) => o.trim())
-          .filter(Boolean)
-          .every((o) => /^https?:\/\/[^/]+$/.test(o)),
-      "must be a comma-separated list of origins like https://console.example.com",
-    ),
-  CHAINLAUNCH_MASTER_KEY: z
-    .string()
-    .refine(isMasterKey, "must be 32 bytes encoded as 64 hex characters or base64 (openssl rand -base64 32)")
-    .optional(),
-  CHAINLAUNCH_PUBLIC_URL: z
-    .string()
-    .regex(/^https?:\/\/[^\s]+$/, "must be an absolute http(s) URL like https://console.example.com")
-    .optional(),
-  CHAINLAUNCH_FABRIC_BIN_DIR: z.string().min(1).optional(),
-  CHAINLAUNCH_FABRIC_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
-  CHAINLAUNCH_BESU_BIN: z.string().min(1).optional(),
-  CHAINLAUNCH_BESU_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
-  CHAINLAUNCH_PROMETHEUS_BIN: z.string().min(1).optional(),
-  CHAINLAUNCH_BUILTINS_DIR: z.string().min(1).optional(),
-  CHAINLAUNCH_BACKUP_LOCAL_ROOTS: z
-    .string()
-    .default("")
-    .refine(
-      (v) =>
-        v
-          .split(":")
-          .map((d) => d.trim())
-          .filter(Boolean)
-          .every((d) => d.startsWith("/")),
-      "must be a colon-separated list of absolute directories like /srv/backups",
-    ),
-  CHAINLAUNCH_FEDERATION_PING_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
-  CHAINLAUNCH_SANDBOX: z.enum(["auto", "bwrap", "off"]).default("auto"),
-  CHAINLAUNCH_SANDBOX_USER: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a system user name like chainlaunch-sandbox")
-    .default("chainlaunch-sandbox"),
-  CHAINLAUNCH_SANDBOX_CACHE: z.string().min(1).optional(),
-  CHAINLAUNCH_DOCKER_HOST: z
-    .string()
-    .regex(/^(unix:\/\/\/|tcp:\/\/)\S+$/, "must be unix:///path/to/docker.sock or tcp://host:port")
-    .optional(),
-  CHAINLAUNCH_FABRIC_IMAGE: imageRepository("chainlaunch/fabric").default(DEFAULT_IMAGE_REPOSITORIES.fabric),
-  CHAINLAUNCH_BESU_IMAGE: imageRepository("hyperledger/besu").default(DEFAULT_IMAGE_REPOSITORIES.besu),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-});
+const envSchema = lazySchema(() =>
+  z.object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8100),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    CHAINLAUNCH_DATA: z.string().min(1).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    CHAINLAUNCH_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    CHAINLAUNCH_DEMO: bool,
+    CHAINLAUNCH_WEB_DIST: z.string().min(1).optional(),
+    CHAINLAUNCH_SESSION_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 365)
+      .default(24 * 7),
+    CHAINLAUNCH_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10_000).default(10),
+    CHAINLAUNCH_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    CHAINLAUNCH_DOWNTIME_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+    CHAINLAUNCH_TRUST_PROXY: bool,
+    CHAINLAUNCH_ALLOWED_ORIGINS: z
+      .string()
+      .default("")
+      .refine(
+        (v) =>
+          v
+            .split(",")
+            .map((o) => o.trim())
+            .filter(Boolean)
+            .every((o) => /^https?:\/\/[^/]+$/.test(o)),
+        "must be a comma-separated list of origins like https://console.example.com",
+      ),
+    CHAINLAUNCH_MASTER_KEY: z
+      .string()
+      .refine(isMasterKey, "must be 32 bytes encoded as 64 hex characters or base64 (openssl rand -base64 32)")
+      .optional(),
+    CHAINLAUNCH_PUBLIC_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, "must be an absolute http(s) URL like https://console.example.com")
+      .optional(),
+    CHAINLAUNCH_FABRIC_BIN_DIR: z.string().min(1).optional(),
+    CHAINLAUNCH_FABRIC_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
+    CHAINLAUNCH_BESU_BIN: z.string().min(1).optional(),
+    CHAINLAUNCH_BESU_DOWNLOAD: z.enum(["true", "false", "1", "0", ""]).optional(),
+    CHAINLAUNCH_PROMETHEUS_BIN: z.string().min(1).optional(),
+    CHAINLAUNCH_BUILTINS_DIR: z.string().min(1).optional(),
+    CHAINLAUNCH_BACKUP_LOCAL_ROOTS: z
+      .string()
+      .default("")
+      .refine(
+        (v) =>
+          v
+            .split(":")
+            .map((d) => d.trim())
+            .filter(Boolean)
+            .every((d) => d.startsWith("/")),
+        "must be a colon-separated list of absolute directories like /srv/backups",
+      ),
+    CHAINLAUNCH_FEDERATION_PING_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
+    CHAINLAUNCH_SANDBOX: z.enum(["auto", "bwrap", "off"]).default("auto"),
+    CHAINLAUNCH_SANDBOX_USER: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a system user name like chainlaunch-sandbox")
+      .default("chainlaunch-sandbox"),
+    CHAINLAUNCH_SANDBOX_CACHE: z.string().min(1).optional(),
+    CHAINLAUNCH_DOCKER_HOST: z
+      .string()
+      .regex(/^(unix:\/\/\/|tcp:\/\/)\S+$/, "must be unix:///path/to/docker.sock or tcp://host:port")
+      .optional(),
+    CHAINLAUNCH_FABRIC_IMAGE: imageRepository("chainlaunch/fabric").default(DEFAULT_IMAGE_REPOSITORIES.fabric),
+    CHAINLAUNCH_BESU_IMAGE: imageRepository("hyperledger/besu").default(DEFAULT_IMAGE_REPOSITORIES.besu),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  }),
+);
 
 export interface Config {
   port: number;
