@@ -37,3 +37,7 @@ export function builtOnce<T>(build: () => T): () => T {
   let built: { value: T } | undefined;
   return () => (built ??= { value: build() }).value;
 }
+
+/** Path parameters that are one row id, `{ id }` (1..2^31-1, from the path's text), described as `description`. */
+export const idPathParams = (description: string) =>
+  lazySchema(() => z.object({ id: dbIdQuery().describe(description) }).strict());

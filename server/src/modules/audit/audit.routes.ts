@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import type { AuditService } from "./audit.service.js";
 
 const tags = ["Audit"];
@@ -112,18 +112,7 @@ export function registerAuditRoutes(app: FastifyInstance, audit: AuditService): 
         operationId: "getAuditLog",
         tags,
         summary: "Get one audit event",
-        params: lazySchema(() =>
-          z
-            .object({
-              id: z.coerce
-                .number()
-                .int()
-                .min(1)
-                .max(2 ** 31 - 1)
-                .describe("Event id"),
-            })
-            .strict(),
-        ),
+        params: idPathParams("Event id"),
         response: { 200: auditEvent },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import {
   besuNetworkResponse,
   createBesuNetworkBody,
@@ -11,18 +11,7 @@ import {
 import type { BesuNetworksService } from "./besu-networks.service.js";
 
 const tags = ["Besu Networks"];
-const idParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Network id"),
-    })
-    .strict(),
-);
+const idParams = idPathParams("Network id");
 
 /** QBFT networks: create from parameters, import from a genesis file, inspect, delete. */
 export function registerBesuNetworksRoutes(app: FastifyInstance, svc: BesuNetworksService): void {

@@ -1,25 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import { OsnAdminError, osnGetChannel, osnListChannels } from "../../fabric/osnadmin.js";
 import { createPeerClient } from "../../fabric/peer-client.js";
 import { errorMessage, InputError, NotFoundError, UpstreamError } from "../../http/errors.js";
 import type { FabricContext, FabricNodeInfo } from "./fabric-networks.context.js";
 
 const tags = ["Nodes"];
-const idParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Node id"),
-    })
-    .strict(),
-);
+const idParams = idPathParams("Node id");
 const channelParams = lazySchema(() =>
   idParams
     .unwrap()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import { PROVIDER_TYPES } from "./provider.js";
 
 const str = (what: string) => z.string().max(4096).optional().describe(what);
@@ -57,18 +57,7 @@ export const awsKmsConfig = lazySchema(() =>
     .strict(),
 );
 
-export const providerIdParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Provider ID"),
-    })
-    .strict(),
-);
+export const providerIdParams = idPathParams("Provider ID");
 
 export const providerResponse = lazySchema(() =>
   z

@@ -1,22 +1,11 @@
 import { z } from "zod";
-import { dbId, dbIdQuery, lazySchema } from "../../http/schema-helpers.js";
+import { dbId, dbIdQuery, idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import { EC_CURVES, KEY_ALGORITHMS, RSA_KEY_SIZES } from "../../crypto/key-algorithms.js";
 import { PROVIDER_TYPES } from "../key-providers/provider.js";
 
 const names = (what: string) => z.array(z.string().trim().min(1).max(128)).max(20).optional().describe(what);
 
-export const keyIdParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Key ID"),
-    })
-    .strict(),
-);
+export const keyIdParams = idPathParams("Key ID");
 
 export const signKeyParams = lazySchema(() =>
   z

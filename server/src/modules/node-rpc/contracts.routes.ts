@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import type { LocalAccount } from "viem";
 import type { KeysService } from "../keys/keys.service.js";
 import { keySigner } from "./besu-deploy.routes.js";
@@ -10,18 +10,7 @@ import { runRpc, type RpcEndpointResolver } from "./node-rpc.routes.js";
 const tags = ["Smart Contracts"];
 /** Loaded on first use: the contract client pulls in viem's client and account code. */
 const contractLibrary = () => import("../../besu/contracts.js");
-const idParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Besu node id"),
-    })
-    .strict(),
-);
+const idParams = idPathParams("Besu node id");
 const abi = lazySchema(() => z.string().min(2).max(500_000).describe("Contract ABI as JSON"));
 const args = lazySchema(() =>
   z.array(z.unknown()).max(64).optional().describe("Arguments, in ABI order (big integers as strings)"),

@@ -1,24 +1,13 @@
 import type { FastifyInstance, FastifySchema } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import { BesuInputError, BesuRpcError } from "../../besu/errors.js";
 import type { BesuRpc } from "../../besu/rpc.js";
 import { ConflictError, InputError, UpstreamError } from "../../http/errors.js";
 
 const tags = ["Nodes"];
-const idParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Node id"),
-    })
-    .strict(),
-);
+const idParams = idPathParams("Node id");
 const str = (d: string) => z.string().max(200).describe(d);
 const bool = lazySchema(() => z.enum(["true", "false"]).optional().describe("true or false"));
 const anyObject = lazySchema(() => z.record(z.string(), z.unknown()).nullable().describe("The node's JSON-RPC result"));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { builtOnce, dbId, lazySchema } from "../../http/schema-helpers.js";
+import { builtOnce, dbId, idPathParams, lazySchema } from "../../http/schema-helpers.js";
 
 export const PLATFORMS = ["FABRIC", "BESU"] as const;
 export const NODE_TYPES = ["FABRIC_PEER", "FABRIC_ORDERER", "BESU_FULLNODE"] as const;
@@ -463,18 +463,7 @@ export const listNodesQuery = lazySchema(() =>
 );
 export const pageQuery = lazySchema(() => z.object(pageParams()).strict());
 
-export const idParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Node id"),
-    })
-    .strict(),
-);
+export const idParams = idPathParams("Node id");
 
 export const nodeEvent = lazySchema(() =>
   z.object({

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import { NOTIFICATION_EVENT_TYPES } from "../../events/bus.js";
 import type { NotificationsService } from "./notifications.service.js";
 
@@ -26,18 +26,7 @@ const message = lazySchema(() =>
     data: z.record(z.string(), z.unknown()).nullable().describe("Result details, when any"),
   }),
 );
-const idParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Notification id"),
-    })
-    .strict(),
-);
+const idParams = idPathParams("Notification id");
 
 const listQuery = lazySchema(() =>
   z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import { ROLES, parseRole } from "../../http/permissions.js";
 
 /** A role in any letter case, normalised to lowercase. */
@@ -65,15 +65,4 @@ export const resetPasswordBody = lazySchema(() =>
     .describe("New password for the user"),
 );
 
-export const idParams = lazySchema(() =>
-  z
-    .object({
-      id: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Id"),
-    })
-    .strict(),
-);
+export const idParams = idPathParams("Id");
