@@ -114,11 +114,45 @@ async function ensureFirstAdmin(users: UsersRepo, password: string | undefined):
   return generated;
 }
 
-/** Builds the whole server: database, migrations, services, routes, OpenAPI and the web app. */
 /** How long a shutdown waits for in-flight requests before it closes their connections. */
 const HTTP_DRAIN_MS = 10_000;
 
+/** How often a start that is still not ready says what it waits on. */
+const STARTUP_WATCHDOG_MS = 10_000;
+
+/** What a start is doing, for the watchdog's message. */
+export interface StartupWatch {
+  step: string;
+  log?: Pick<FastifyInstance["log"], "warn">;
+}
+
+/**
+ * Says every `everyMs`, in `watch.log`, what a start is still waiting on (`watch.step`), until the returned
+ * function is called. Fastify's per-plugin timeouts are off (pluginTimeout below), so a start that hangs
+ * says where, instead of failing one plugin after 10 s.
+ */
+export function startupWatchdog(watch: StartupWatch, everyMs: number): () => void {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    watch.log?.warn({ step: watch.step, seconds }, `start-up: still waiting on ${watch.step} after ${seconds} s`);
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Builds the whole server: database, migrations, services, routes, OpenAPI and the web app. */
 export async function buildApp(config: Config): Promise<BuiltApp> {
+  const watch: StartupWatch = { step: "the database" };
+  const stop = startupWatchdog(watch, STARTUP_WATCHDOG_MS);
+  try {
+    return await assembleApp(config, watch);
+  } finally {
+    stop();
+  }
+}
+
+async function assembleApp(config: Config, watch: StartupWatch): Promise<BuiltApp> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
     genReqId: (req) => {
@@ -132,6 +166,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     // no body for it (it decided so from the HEAD request line). Fastify's alternative, a HEAD twin of each
     // of the ~250 GET routes, was a third of the routes registered at every start (issue 34).
     exposeHeadRoutes: false,
+    // avvio arms a 10 s timer for every plugin and for every route's registration callback (~400 timers, ~15 ms
+    // of each start, issue 34). Off; one start-up watchdog below says instead what a start is still waiting on.
+    pluginTimeout: 0,
     rewriteUrl: (req) => {
       if (req.method === "HEAD") req.method = "GET";
       return req.url ?? "/";
@@ -146,6 +183,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
   registerSecurityHeaders(app);
   registerHeaderGuard(app);
+  watch.log = app.log;
 
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
@@ -155,6 +193,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     throw err;
   }
   startupMark("database");
+  watch.step = "the plugins (cookie, compression, websocket, OpenAPI)";
   const { db, dialect } = database;
   const orphans = await deletePendingKeys(db);
   if (orphans) app.log.warn({ keys: orphans }, "removed keys left pending by an interrupted creation");
@@ -241,6 +280,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     },
   });
   startupMark("plugins");
+  watch.step = "the modules' routes";
   const webDist = config.webDist ?? defaultWebDist();
   const spa = existsSync(join(webDist, "index.html"));
   registerErrorHandler(app, { spa });
@@ -293,6 +333,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     app.log.warn({ webDist }, "web app not built; serving the API only");
   }
 
+  watch.step = "the first admin";
   const admin = await firstAdmin;
   if ("err" in admin) {
     await modules?.stop().catch(() => undefined);
@@ -302,6 +343,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   }
   const generatedAdminPassword = admin.password;
   startupMark("registered");
+  watch.step = "the onReady hooks (master key, Docker engines, templates, schedulers)";
   await app.ready();
   startupMark("ready");
   let closeStep = "";
