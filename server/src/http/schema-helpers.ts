@@ -19,7 +19,7 @@ export const offsetQuery = () => z.coerce.number().int().min(0).max(MAX_DB_ID).d
 export const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
 
 /**
- * A schema built on first use, not when its module is imported (issue 34: ~6,000 zod objects were
+ * A schema built on first use, not when its module is imported (issue 34: 9,021 zod objects were
  * built at every start, most for routes a start never calls). `build` runs once, on the first parse, the
  * first JSON Schema conversion or the first `.unwrap()`, and every copy of the result (`.describe()`,
  * `.optional()` clone a lazy schema) shares what it built: a schema with a `.meta({ id })` is one schema.
