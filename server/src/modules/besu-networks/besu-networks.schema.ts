@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema, offsetQuery } from "../../http/schema-helpers.js";
+import { dbId, lazySchema, offsetQuery } from "../../http/schema-helpers.js";
 
 const hexQuantity = lazySchema(() =>
   z
@@ -43,13 +43,7 @@ export const besuNetworkConfig = lazySchema(() =>
         .optional()
         .describe("Pre-funded accounts"),
       initialValidatorsKeyIds: z
-        .array(
-          z
-            .number()
-            .int()
-            .min(1)
-            .max(2 ** 31 - 1),
-        )
+        .array(dbId())
         .max(100)
         .default([])
         .describe("secp256k1 key ids of the initial validators"),

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { builtOnce, lazySchema } from "../../http/schema-helpers.js";
+import { builtOnce, dbId, dbIdQuery, lazySchema } from "../../http/schema-helpers.js";
 import { ConfigtxInputError } from "../../fabric/configtx/errors.js";
 import { readChaincodePackage, type PackageInfo } from "../../fabric/chaincode/package-read.js";
 import { assertHostCommandAllowed } from "../../http/host-command.js";
@@ -25,12 +25,7 @@ const bytesField = (what: string) =>
 const peerParams = lazySchema(() =>
   z
     .object({
-      peerId: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Peer (node) id"),
+      peerId: dbIdQuery().describe("Peer (node) id"),
     })
     .strict(),
 );
@@ -108,13 +103,7 @@ const deployBody = lazySchema(() =>
         .optional()
         .describe("The definition to commit (empty fields: the approved ones)"),
       peerIds: z
-        .array(
-          z
-            .number()
-            .int()
-            .min(1)
-            .max(2 ** 31 - 1),
-        )
+        .array(dbId())
         .max(50)
         .optional()
         .describe(

@@ -94,13 +94,7 @@ const otherOperations = builtOnce(
             election_tick: z.number().int().min(1).max(1000).optional().describe("Election tick"),
             heartbeat_tick: z.number().int().min(1).max(1000).optional().describe("Heartbeat tick"),
             max_inflight_blocks: z.number().int().min(1).max(1000).optional().describe("Max inflight blocks"),
-            snapshot_interval_size: z
-              .number()
-              .int()
-              .min(1)
-              .max(2 ** 31 - 1)
-              .optional()
-              .describe("Snapshot interval (bytes)"),
+            snapshot_interval_size: dbId().optional().describe("Snapshot interval (bytes)"),
           })
           .strict(),
       ),
@@ -169,13 +163,7 @@ export const updateConfigBody = lazySchema(() =>
     .object({
       operations: z.array(configOperationInput).min(1).max(50).describe("Applied in order to the current config"),
       signing_org_ids: z
-        .array(
-          z
-            .number()
-            .int()
-            .min(1)
-            .max(2 ** 31 - 1),
-        )
+        .array(dbId())
         .max(50)
         .optional()
         .describe("Orgs whose admins sign; default: every org of the channel this console holds"),

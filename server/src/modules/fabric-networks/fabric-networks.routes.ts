@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { dbIdQuery, lazySchema } from "../../http/schema-helpers.js";
 import {
   addNodeBody,
   createFabricNetworkBody,
@@ -15,13 +15,7 @@ import {
 import type { FabricNetworksService } from "./fabric-networks.service.js";
 
 export const tags = ["Fabric Networks"];
-const id = lazySchema(() =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1),
-);
+const id = lazySchema(() => dbIdQuery());
 export const idParams = lazySchema(() => z.object({ id: id.describe("Network id") }).strict());
 const ordererParams = lazySchema(() =>
   z.object({ id: id.describe("Network id"), ordererId: id.describe("Orderer node id") }).strict(),

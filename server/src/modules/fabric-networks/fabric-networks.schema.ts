@@ -1,14 +1,8 @@
 import { nodeResponse } from "../nodes/nodes.schema.js";
 import { z } from "zod";
-import { lazySchema, offsetQuery } from "../../http/schema-helpers.js";
+import { dbId, lazySchema, offsetQuery } from "../../http/schema-helpers.js";
 
-const int32 = lazySchema(() =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1),
-);
+const int32 = lazySchema(() => dbId());
 const pem = lazySchema(() => z.string().min(20).max(20_000));
 const duration = lazySchema(() =>
   z
@@ -67,13 +61,7 @@ const etcdRaftOptions = lazySchema(() =>
       electionTick: z.number().int().min(1).max(1000).optional().describe("Ticks before an election"),
       heartbeatTick: z.number().int().min(1).max(1000).optional().describe("Ticks between heartbeats"),
       maxInflightBlocks: z.number().int().min(1).max(1000).optional().describe("Blocks in flight"),
-      snapshotIntervalSize: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .optional()
-        .describe("Bytes between snapshots"),
+      snapshotIntervalSize: dbId().optional().describe("Bytes between snapshots"),
     })
     .strict(),
 );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { dbId, lazySchema } from "../../http/schema-helpers.js";
 import { NODE_ID_PATTERN } from "./federation.crypto.js";
 
 /**
@@ -17,14 +17,7 @@ const certificate = lazySchema(() =>
     .describe("PEM certificate"),
 );
 const text = (max: number, what: string) => z.string().max(max).describe(what);
-const remoteId = lazySchema(() =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
-    .describe("Id on the serving console"),
-);
+const remoteId = lazySchema(() => dbId().describe("Id on the serving console"));
 
 export const wireOrganization = lazySchema(() =>
   z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { dbId, lazySchema } from "../../http/schema-helpers.js";
 
 /**
  * The share messages consoles send each other (POST /federation/shares/*). Field names follow
@@ -59,12 +59,7 @@ export const wireNetworkShare = lazySchema(() =>
   z
     .object({
       shareId,
-      networkId: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("The network's id on the sending console"),
+      networkId: dbId().describe("The network's id on the sending console"),
       name: z.string().min(1).max(255).describe("Network name (Fabric: the channel name)"),
       platform: z.enum(["fabric", "besu"]).describe("fabric or besu"),
       genesisBlock: z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { dbId, lazySchema } from "../../http/schema-helpers.js";
 import { InputError } from "../../http/errors.js";
 import { MAX_CC_WIRE_BYTES } from "../governance/chaincode-proposals.wire.js";
 
@@ -95,12 +95,7 @@ export const receiveNetworkBody = lazySchema(() =>
     .object({
       genesisBlock: goBytes(6 * 1024 * 1024).describe("Fabric: block 0 (protobuf); Besu: the genesis JSON text"),
       name: z.string().min(1).max(255).describe("Network name (Fabric: the channel)"),
-      networkId: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("The network's id on the sending console"),
+      networkId: dbId().describe("The network's id on the sending console"),
       peerNodeId: z.string().max(64).optional().describe("Sender's node id; must be the signing node when given"),
       platform: z.string().max(16).describe("FABRIC or BESU (any case)"),
       shareId: z

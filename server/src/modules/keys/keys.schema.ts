@@ -10,12 +10,7 @@ export const keyIdParams = idPathParams("Key ID");
 export const signKeyParams = lazySchema(() =>
   z
     .object({
-      keyID: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Key ID to sign"),
+      keyID: dbIdQuery().describe("Key ID to sign"),
     })
     .strict(),
 );
@@ -90,12 +85,7 @@ export type CreateKeyBody = z.infer<typeof createKeyBody>;
 export const signKeyBody = lazySchema(() =>
   z
     .object({
-      caKeyId: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("The CA key that signs"),
+      caKeyId: dbId().describe("The CA key that signs"),
       certificate: certificateRequest
         .unwrap()
         .omit({ isCA: true })

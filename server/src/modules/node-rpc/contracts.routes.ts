@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { idPathParams, lazySchema } from "../../http/schema-helpers.js";
+import { dbId, idPathParams, lazySchema } from "../../http/schema-helpers.js";
 import type { LocalAccount } from "viem";
 import type { KeysService } from "../keys/keys.service.js";
 import { keySigner } from "./besu-deploy.routes.js";
@@ -16,14 +16,7 @@ const args = lazySchema(() =>
   z.array(z.unknown()).max(64).optional().describe("Arguments, in ABI order (big integers as strings)"),
 );
 const address = lazySchema(() => z.string().max(64).describe("Contract address"));
-const keyId = lazySchema(() =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
-    .describe("secp256k1 key that signs (its address pays the gas)"),
-);
+const keyId = lazySchema(() => dbId().describe("secp256k1 key that signs (its address pays the gas)"));
 const txResult = lazySchema(() =>
   z.object({
     from: z.string().describe("Sender address"),

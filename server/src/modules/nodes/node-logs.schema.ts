@@ -1,15 +1,9 @@
 import { z } from "zod";
-import { lazySchema } from "../../http/schema-helpers.js";
+import { dbIdQuery, lazySchema } from "../../http/schema-helpers.js";
 import { LOG_LEVELS } from "./node-log-format.js";
 import { NODE_LOG_LIMITS as L } from "./node-logs.js";
 
-const lineNumber = (d: string) =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
-    .describe(d);
+const lineNumber = (d: string) => dbIdQuery().describe(d);
 const optionalLine = (d: string) =>
   z.coerce
     .number()

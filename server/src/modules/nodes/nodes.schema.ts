@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { builtOnce, dbId, idPathParams, lazySchema } from "../../http/schema-helpers.js";
+import { builtOnce, dbId, dbIdQuery, idPathParams, lazySchema } from "../../http/schema-helpers.js";
 
 export const PLATFORMS = ["FABRIC", "BESU"] as const;
 export const NODE_TYPES = ["FABRIC_PEER", "FABRIC_ORDERER", "BESU_FULLNODE"] as const;
@@ -66,12 +66,7 @@ const compat = builtOnce(() => ({
 }));
 
 const fabricCommon = builtOnce(() => ({
-  organizationId: z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
-    .describe("Organization that owns the node"),
+  organizationId: dbId().describe("Organization that owns the node"),
   mspId: z.string().trim().min(1).max(249).describe("MSP id; must be the organization's"),
   listenAddress: address.optional().describe("gRPC listen address, e.g. 0.0.0.0:7051 (proposed when absent)"),
   externalEndpoint: address.optional().describe("Endpoint other nodes and clients dial, host:port"),
@@ -132,18 +127,8 @@ const port = lazySchema(() => z.number().int().min(1).max(65535));
 export const besuNodeConfig = lazySchema(() =>
   z
     .object({
-      networkId: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Besu network (its genesis) the node runs"),
-      keyId: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("secp256k1 node key"),
+      networkId: dbId().describe("Besu network (its genesis) the node runs"),
+      keyId: dbId().describe("secp256k1 node key"),
       externalIp: z.string().trim().min(1).max(253).describe("Advertised IP (enode host)"),
       internalIp: z.string().trim().min(1).max(253).describe("Internal IP"),
       p2pHost: z.string().trim().min(1).max(253).describe("P2P listen interface"),
@@ -222,13 +207,7 @@ export const createNodeQuery = lazySchema(() =>
  * differs from the node's own is refused naming the field; an equal one is accepted.
  */
 const updateEcho = builtOnce(() => ({
-  organizationId: z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
-    .optional()
-    .describe("The node's organization (read shape; cannot change)"),
+  organizationId: dbId().optional().describe("The node's organization (read shape; cannot change)"),
   mspId: z.string().max(249).optional().describe("The node's MSP id (read shape; cannot change)"),
   name: z.string().max(100).optional().describe("The node's name (read shape; rename with the top-level name)"),
   type: z.string().max(32).optional().describe("The node's type (read shape; cannot change)"),
@@ -308,13 +287,7 @@ export const updateNodeBody = lazySchema(() =>
             .optional()
             .describe("JWT algorithm"),
           env: env.optional(),
-          networkId: z
-            .number()
-            .int()
-            .min(1)
-            .max(2 ** 31 - 1)
-            .optional()
-            .describe("Network; must stay the same"),
+          networkId: dbId().optional().describe("Network; must stay the same"),
           version: besuVersion.optional().describe("Besu release"),
           mode: mode.optional(),
         })
@@ -444,20 +417,8 @@ export const listNodesQuery = lazySchema(() =>
       status: z.enum(NODE_STATUSES).optional().describe("Status"),
       platform: z.enum(PLATFORMS).optional().describe("Platform"),
       nodeType: z.enum(NODE_TYPES).optional().describe("Node type"),
-      networkId: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .optional()
-        .describe("Besu network"),
-      organizationId: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .optional()
-        .describe("Organization (Fabric)"),
+      networkId: dbIdQuery().optional().describe("Besu network"),
+      organizationId: dbIdQuery().optional().describe("Organization (Fabric)"),
     })
     .strict(),
 );

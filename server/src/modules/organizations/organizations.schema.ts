@@ -1,14 +1,8 @@
 import { z } from "zod";
-import { dbId, lazySchema } from "../../http/schema-helpers.js";
+import { dbId, dbIdQuery, lazySchema } from "../../http/schema-helpers.js";
 import { REVOCATION_REASONS } from "../../crypto/crl.js";
 
-const id = (what: string) =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
-    .describe(what);
+const id = (what: string) => dbIdQuery().describe(what);
 const names = (what: string) => z.array(z.string().trim().min(1).max(128)).max(10).optional().describe(what);
 const duration = (what: string) => z.string().max(32).optional().describe(`${what} as a Go duration, e.g. 8760h`);
 const sans = {
@@ -110,12 +104,7 @@ export const createOrganizationKeyBody = lazySchema(() =>
 export const renewCertificateBody = lazySchema(() =>
   z
     .object({
-      keyId: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31 - 1)
-        .describe("Key whose certificate to reissue"),
+      keyId: dbId().describe("Key whose certificate to reissue"),
       caType: z.enum(CA_TYPES).optional().describe("Which CA issues it (defaults to the one that issued it)"),
       role: z.enum(IDENTITY_ROLES).optional().describe("Change the NodeOU"),
       validFor: duration("Validity (default 8760h; 87600h for CAs)"),
