@@ -28,8 +28,7 @@ export const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
  * another `lazySchema` to stay lazy.
  */
 export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
-  let built: T | undefined;
-  return z.lazy(() => (built ??= build()));
+  return z.lazy(builtOnce(build));
 }
 
 /** `build`'s result, built at the first call and the same at every call: parts shared by lazy schemas. */
