@@ -127,7 +127,7 @@ async function serve(): Promise<void> {
 
 /** Boots a throwaway app (temp SQLite, no listener) to read what the routes declare. */
 async function withThrowawayApp(
-  fn: (built: Awaited<ReturnType<typeof buildApp>>) => string,
+  fn: (built: Awaited<ReturnType<typeof buildApp>>) => string | Promise<string>,
   args: string[],
 ): Promise<void> {
   const { mkdtempSync, rmSync } = await import("node:fs");
@@ -141,7 +141,7 @@ async function withThrowawayApp(
       logLevel: "silent" as const,
     };
     const built = await buildApp(config);
-    const doc = fn(built);
+    const doc = await fn(built);
     await built.close();
     const i = args.indexOf("--out");
     if (i >= 0 && args[i + 1]) writeFileSync(args[i + 1]!, doc);
@@ -158,7 +158,7 @@ async function main(argv: string[]): Promise<void> {
     case "serve":
       return serve();
     case "openapi":
-      return withThrowawayApp((b) => JSON.stringify(b.app.swagger(), null, 2) + "\n", rest);
+      return withThrowawayApp(async (b) => JSON.stringify(await b.openapi(), null, 2) + "\n", rest);
     case "permissions-doc":
       return withThrowawayApp((b) => renderPermissionsDoc(b.routes), rest);
     case "backup":

@@ -15,13 +15,13 @@ export const STARTUP_PHASES = [
   "modules",
   // The database opened and migrated.
   "database",
-  // Fastify's plugins registered (cookies, compression, websocket, OpenAPI).
+  // Fastify's plugins registered (cookies, compression, websocket).
   "plugins",
-  // registerModules: services built, routes declared.
+  // registerModules: services built, routes declared (recorded: http/deferred-routes.ts).
   "routes",
-  // Fastify added the declared routes, the web app's files are known, the first admin exists.
+  // Fastify added the server's own routes (the forward route, the web app's files).
   "registered",
-  // app.ready(): onReady hooks (Docker engines, adopted nodes).
+  // app.ready(): onReady hooks (master key, Docker engines, adopted nodes); the first admin exists.
   "ready",
   // Listening.
   "listening",

@@ -28,6 +28,9 @@ export interface OpenDatabaseOptions {
  * Opens the database. SQLite runs with WAL, foreign keys and a busy timeout so that
  * the CLI and the server can share the file.
  */
+/** The SQLite file's name in the data directory. */
+export const SQLITE_FILE = "chainlaunch.db";
+
 export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) {
     const connectionString = opts.databaseUrl;
@@ -37,7 +40,7 @@ export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
     return { db, dialect: "postgres", close: () => db.destroy() };
   }
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const sqlitePath = join(opts.dataDir, opts.sqliteFile ?? "chainlaunch.db");
+  const sqlitePath = join(opts.dataDir, opts.sqliteFile ?? SQLITE_FILE);
   const sqlite = new SQLite(sqlitePath);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");

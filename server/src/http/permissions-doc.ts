@@ -1,4 +1,4 @@
-import type { RouteEntry } from "../app.js";
+import type { RouteEntry } from "./deferred-routes.js";
 import { PERMISSIONS, ROLES, type Permission } from "./permissions.js";
 
 const mark = (yes: boolean): string => (yes ? "✓" : "—");

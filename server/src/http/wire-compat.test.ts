@@ -16,8 +16,8 @@ interface Operation {
 }
 
 /** Every operation of our own OpenAPI document, with whether it declares a request body. */
-function operations(t: TestApp): Operation[] {
-  const doc = t.app.swagger() as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+async function operations(t: TestApp): Promise<Operation[]> {
+  const doc = (await t.openapi()) as unknown as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
   const out: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -40,7 +40,7 @@ describe.each(dialects())("wire compatibility with Go clients on %s", (dialect) 
   afterAll(async () => t.close());
 
   it("accepts Content-Type: application/json with an empty body on every body-less operation", async () => {
-    const bodyless = operations(t).filter((o) => !o.hasBody && o.method !== "GET" && !o.path.endsWith("/ws"));
+    const bodyless = (await operations(t)).filter((o) => !o.hasBody && o.method !== "GET" && !o.path.endsWith("/ws"));
     expect(bodyless.length).toBeGreaterThan(20);
     const refused: string[] = [];
     for (const op of bodyless) {
@@ -62,7 +62,7 @@ describe.each(dialects())("wire compatibility with Go clients on %s", (dialect) 
   });
 
   it("reads an empty body as {} on every operation whose body fields are all optional", async () => {
-    const doc = t.app.swagger() as {
+    const doc = (await t.openapi()) as unknown as {
       paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
       components?: { schemas?: Record<string, JsonSchema> };
     };
@@ -130,7 +130,7 @@ describe.each(dialects())("wire compatibility with Go clients on %s", (dialect) 
   });
 
   it("never names an optional array or object sent as null in a 400, on any operation with a body", async () => {
-    const doc = t.app.swagger() as {
+    const doc = (await t.openapi()) as unknown as {
       paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
       components?: { schemas?: Record<string, JsonSchema> };
     };

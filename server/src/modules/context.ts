@@ -7,12 +7,14 @@ import type { ApiKeysService } from "./api-keys/api-keys.service.js";
 import type { AuditService } from "./audit/audit.service.js";
 import type { AuthService } from "./auth/auth.service.js";
 import type { UsersRepo } from "./users/users.repo.js";
-import type { RouteEntry } from "../app.js";
+import type { RouteEntry } from "../http/deferred-routes.js";
 
 /** What every module's `register` receives. Modules take only what they use from it. */
 export interface AppContext {
   /** Every API route with its declared access rule, filled in as the modules register them. */
   routes: readonly RouteEntry[];
+  /** The OpenAPI document of every route (made on first use). */
+  openapi(): Promise<Record<string, unknown>>;
   config: Config;
   db: DB;
   dialect: Dialect;

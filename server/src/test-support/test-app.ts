@@ -77,7 +77,14 @@ export async function createTestApp(
     async restart() {
       await built.close();
       built = await buildApp(config);
-      Object.assign(t, { app: built.app, database: built.database, bus: built.bus, routes: built.routes });
+      Object.assign(t, {
+        app: built.app,
+        database: built.database,
+        bus: built.bus,
+        routes: built.routes,
+        openapi: built.openapi,
+        deferred: built.deferred,
+      });
     },
     async close() {
       // A close that hangs says where, before the hook's timeout hides it.

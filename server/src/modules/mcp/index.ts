@@ -3,6 +3,6 @@ import type { AppContext } from "../context.js";
 import { registerMcpRoutes } from "./mcp.routes.js";
 
 /** The MCP server (docs/mcp.md). Tools are built on first use, once every route is registered. */
-export function registerMcpModule(api: FastifyInstance, ctx: Pick<AppContext, "routes">): void {
-  registerMcpRoutes(api, { routes: () => ctx.routes });
+export function registerMcpModule(api: FastifyInstance, ctx: Pick<AppContext, "routes" | "openapi">): void {
+  registerMcpRoutes(api, { routes: () => ctx.routes, openapi: ctx.openapi });
 }

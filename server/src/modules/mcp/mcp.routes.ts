@@ -75,11 +75,14 @@ function notOffered(req: FastifyRequest, reply: FastifyReply): FastifyReply {
  */
 export function registerMcpRoutes(
   app: FastifyInstance,
-  deps: { routes: () => readonly { method: string; url: string; access: RouteAccess }[] },
+  deps: {
+    routes: () => readonly { method: string; url: string; access: RouteAccess }[];
+    openapi: () => Promise<Record<string, unknown>>;
+  },
 ): void {
   let tools: ToolDef[] | undefined;
-  const toolDefs = (): ToolDef[] => {
-    tools ??= buildTools(app.swagger() as Parameters<typeof buildTools>[0], deps.routes());
+  const toolDefs = async (): Promise<ToolDef[]> => {
+    tools ??= buildTools((await deps.openapi()) as unknown as Parameters<typeof buildTools>[0], deps.routes());
     return tools;
   };
 
@@ -100,7 +103,7 @@ export function registerMcpRoutes(
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: toolDefs()
+      tools: (await toolDefs())
         .filter((t) => isAllowed(t.access, principal, t.method))
         .map((t) => ({
           name: t.name,
@@ -110,7 +113,7 @@ export function registerMcpRoutes(
         })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const tool = toolDefs().find((t) => t.name === request.params.name);
+      const tool = (await toolDefs()).find((t) => t.name === request.params.name);
       if (!tool) {
         calls.push({ tool: request.params.name, status: 404 });
         return { isError: true, content: [{ type: "text" as const, text: `unknown tool ${request.params.name}` }] };
@@ -153,7 +156,7 @@ export function registerMcpRoutes(
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       if (request.params.uri !== OPENAPI_URI) throw new Error(`unknown resource ${request.params.uri}`);
       return {
-        contents: [{ uri: OPENAPI_URI, mimeType: "application/json", text: JSON.stringify(app.swagger()) }],
+        contents: [{ uri: OPENAPI_URI, mimeType: "application/json", text: JSON.stringify(await deps.openapi()) }],
       };
     });
     const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -250,7 +253,7 @@ export function registerMcpRoutes(
       transport: "streamable-http",
       endpoint: `${req.protocol}://${req.host}/api/v1/mcp`,
       authentication: "API key: X-API-Key header or Authorization: Bearer <key>",
-      tools: toolDefs().map((t) => ({ name: t.name, description: t.description, read_only: t.readOnly })),
+      tools: (await toolDefs()).map((t) => ({ name: t.name, description: t.description, read_only: t.readOnly })),
     }),
   );
 }
