@@ -60,13 +60,13 @@ const lazyProtos = (root) => ({
   },
 });
 
-// import() of a module left outside the bundle (Node built-ins, the pg driver) would need a dynamic-import
+// import() of a module left outside the bundle (Node built-ins, the pg driver, node-pty) would need a dynamic-import
 // callback on the vm.Script, which Node 20 drops when the script comes from a code cache. They are
 // required instead, still on first use; these are all CommonJS or built-ins.
 const dynamicRequires = (root) => ({
   name: "dynamic-requires",
   setup(b) {
-    b.onResolve({ filter: /^(node:[a-z_/]+|pg)$/ }, (args) =>
+    b.onResolve({ filter: /^(node:[a-z_/]+|pg|@lydell\/node-pty)$/ }, (args) =>
       args.kind === "dynamic-import" ? { path: args.path, namespace: "dynamic-require" } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "dynamic-require" }, (args) => ({

@@ -37,6 +37,7 @@ await build({
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: bundlePlugins(root),
   charset: "ascii",
+  minifyWhitespace: true,
   logLevel: "warning",
 });
 // ASCII only: main.js reads the file as latin1, a one-byte string (UTF-8 with any other character makes a
@@ -50,7 +51,7 @@ writeFileSync(
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   ),
 );
-// bundle/ holds CommonJS (main.js, server.cjs); builtins/ holds ES modules.
+// bundle/ holds CommonJS (main.js, and server.cjs, which main.js runs); builtins/ holds ES modules.
 writeFileSync(join(outdir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
 copyFileSync(join(root, "scripts/bundle-main.cjs"), join(outdir, "main.js"));
 chmodSync(join(outdir, "main.js"), 0o755);

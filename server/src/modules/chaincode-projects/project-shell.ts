@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { spawn, type IPty } from "@lydell/node-pty";
+import type { IPty } from "@lydell/node-pty";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../http/errors.js";
 import { nodePrefix, SandboxUnavailableError, type Sandbox, type SandboxPolicy } from "../../runtime/sandbox.js";
 
@@ -284,6 +284,8 @@ export function createShellSessions(deps: {
         sandboxed = false;
       }
       if (deps.sandbox.kind !== "bwrap") sandboxed = false;
+      // Loaded with the first shell: its native addon was ~6 ms of every start (issue 34).
+      const { spawn } = await import("@lydell/node-pty");
       const pty = spawn(boxed.command, boxed.args, {
         name: "xterm-256color",
         cols,
