@@ -4,6 +4,8 @@ import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type { Dialect } from "./migrations/helpers.js";
 import { migrationProvider } from "./migrations/index.js";
+import { applySqliteBaseline, type SqliteBaseline } from "./sqlite-baseline.js";
+import { SQLITE_BASELINE } from "./sqlite-baseline.data.js";
 import type { Database } from "./types.js";
 
 export type DB = Kysely<Database>;
@@ -122,10 +124,28 @@ async function withSqliteLock<T>(dbPath: string, fn: () => Promise<T>): Promise<
  * Applies pending migrations under a lock (Kysely's lock table on PostgreSQL, a file lock on
  * SQLite), so two processes booting at once apply each migration exactly once.
  */
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  if (await isAtLatest(handle)) return [];
-  if (handle.sqlitePath) return withSqliteLock(handle.sqlitePath, () => migrate(handle));
+export async function migrateToLatest(
+  handle: DatabaseHandle,
+  opts: {
+    /** The schema a new SQLite database gets in one step (db/sqlite-baseline.ts); false: the Migrator only. */
+    baseline?: SqliteBaseline | false;
+  } = {},
+): Promise<string[]> {
+  const known = await knownMigrations(handle);
+  if (await isAtLatest(handle, known)) return [];
+  if (handle.sqlitePath) {
+    return withSqliteLock(handle.sqlitePath, async () => {
+      const baseline = opts.baseline ?? SQLITE_BASELINE;
+      const applied = baseline ? await applySqliteBaseline(handle.db, baseline, known) : undefined;
+      return applied ?? migrate(handle);
+    });
+  }
   return migrate(handle);
+}
+
+/** The names of the migrations this build has, sorted. */
+async function knownMigrations(handle: DatabaseHandle): Promise<string[]> {
+  return Object.keys(await migrationProvider(handle.dialect).getMigrations()).sort();
 }
 
 const MIGRATION_TABLE = "schema_migrations";
@@ -137,8 +157,7 @@ const MIGRATION_TABLE = "schema_migrations";
  * migration table yet, one missing, one this build does not know) goes to the Migrator, which applies
  * or refuses as before.
  */
-async function isAtLatest(handle: DatabaseHandle): Promise<boolean> {
-  const known = Object.keys(await migrationProvider(handle.dialect).getMigrations()).sort();
+async function isAtLatest(handle: DatabaseHandle, known: string[]): Promise<boolean> {
   let applied: string[];
   try {
     if (handle.dialect === "postgres") {
