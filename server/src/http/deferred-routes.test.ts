@@ -1,7 +1,6 @@
-import { request } from "node:http";
-import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listenLocal, rawRequest } from "../test-support/raw-http.js";
 import { createTestApp, type TestApp } from "../test-support/test-app.js";
 import { recordRoutes, replay, segmentOf, type RouteEntry } from "./deferred-routes.js";
 
@@ -97,23 +96,12 @@ describe("deferred routes in the server", () => {
   let base: string;
   beforeAll(async () => {
     t = await createTestApp("sqlite");
-    await t.app.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    base = await listenLocal(t.app);
   });
   afterAll(async () => t.close());
 
-  function send(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-    return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-      const req = request(`${base}${path}`, { method, headers }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      });
-      req.on("error", reject);
-      req.end(body);
-    });
-  }
+  const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+    rawRequest(base, method, path, headers, body);
 
   it("starts with no segment added, and adds a segment's routes on its first request only", async () => {
     expect(t.deferred.made()).toEqual([]);

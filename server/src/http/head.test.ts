@@ -1,38 +1,20 @@
-import { request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listenLocal, rawRequest } from "../test-support/raw-http.js";
 import { createTestApp, type TestApp } from "../test-support/test-app.js";
 
 // HEAD is routed as the GET it mirrors (app.ts: no HEAD twin per GET route). Over a real socket, because
 // that is where Node leaves the body out.
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 let t: TestApp;
 let base: string;
 beforeAll(async () => {
   t = await createTestApp("sqlite");
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenLocal(t.app);
 });
 afterAll(async () => t.close());
 
-function send(method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const send = (method: string, path: string, headers: Record<string, string> = {}) =>
+  rawRequest(base, method, path, headers);
 
 describe("HEAD", () => {
   it("answers like the GET of the same path, without its body", async () => {
