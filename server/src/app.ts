@@ -30,6 +30,7 @@ import {
   FORWARD_CONFIG,
   recordRoutes,
   replay,
+  routeEntries,
   type DeferredRoutes,
   type RouteEntry,
   type RouteRecording,
@@ -393,17 +394,8 @@ async function assembleApp(config: Config, watch: StartupWatch): Promise<BuiltAp
   watch.step = "the modules' routes";
   app.addHook("onRoute", (route) => {
     const config = route.config as { access?: RouteEntry["access"]; audit?: string; forward?: boolean } | undefined;
-    if (!route.url.startsWith(API_PREFIX) || !config?.access || config.forward) return;
-    for (const method of [route.method].flat()) {
-      if (method === "HEAD") continue;
-      routes.push({
-        method,
-        url: route.url,
-        access: config.access,
-        audit: config.audit,
-        websocket: !!route.websocket,
-      });
-    }
+    if (!route.url.startsWith(API_PREFIX) || config?.forward) return;
+    routes.push(...routeEntries(route.method, route.url, config, !!route.websocket));
   });
 
   // 15 bytes, never worth compressing: the compressor's hook is left out (its first run loads Node's

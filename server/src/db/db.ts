@@ -4,7 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type { Dialect } from "./migrations/helpers.js";
 import { migrationProvider } from "./migrations/index.js";
-import { applySqliteBaseline, type SqliteBaseline } from "./sqlite-baseline.js";
+import { applySqliteBaseline, MIGRATION_TABLE, type SqliteBaseline } from "./sqlite-baseline.js";
 import { SQLITE_BASELINE } from "./sqlite-baseline.data.js";
 import type { Database } from "./types.js";
 
@@ -26,13 +26,13 @@ export interface OpenDatabaseOptions {
   sqliteFile?: string;
 }
 
+/** The SQLite file's name in the data directory. */
+export const SQLITE_FILE = "chainlaunch.db";
+
 /**
  * Opens the database. SQLite runs with WAL, foreign keys and a busy timeout so that
  * the CLI and the server can share the file.
  */
-/** The SQLite file's name in the data directory. */
-export const SQLITE_FILE = "chainlaunch.db";
-
 export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) {
     const connectionString = opts.databaseUrl;
@@ -147,8 +147,6 @@ export async function migrateToLatest(
 async function knownMigrations(handle: DatabaseHandle): Promise<string[]> {
   return Object.keys(await migrationProvider(handle.dialect).getMigrations()).sort();
 }
-
-const MIGRATION_TABLE = "schema_migrations";
 
 /**
  * True when the database has recorded exactly the migrations this build knows, so there is nothing to

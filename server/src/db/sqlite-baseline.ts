@@ -21,7 +21,8 @@ export interface SqliteBaseline {
   rows: { table: string; values: Record<string, string | number | null> }[];
 }
 
-const MIGRATION_TABLE = "schema_migrations";
+/** Kysely's table of applied migrations (db.ts gives the Migrator this name). */
+export const MIGRATION_TABLE = "schema_migrations";
 
 /** The baseline of the database file at `path` (a new database the Migrator has just brought to the latest). */
 export function dumpSqliteBaseline(path: string): SqliteBaseline {

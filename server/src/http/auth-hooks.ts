@@ -7,6 +7,13 @@ import { PERMISSIONS, roleHas, type RouteAccess } from "./permissions.js";
 import { DEMO_PRINCIPAL, type Principal } from "./principal.js";
 
 export const SESSION_COOKIE = "session_id";
+
+/** An API route must declare its access rule: one without fails the start (the routes' onRoute, deferred ones too). */
+export function requireAccessRule(method: unknown, url: string, config: { access?: unknown } | undefined): void {
+  if (url.startsWith("/api/v1") && !config?.access) {
+    throw new Error(`route ${String(method)} ${url} declares no access rule`);
+  }
+}
 /** Where a request keeps its `auditInfo` (see the decorator). */
 const AUDIT_INFO = Symbol("auditInfo");
 
@@ -125,11 +132,7 @@ export function registerAuthHooks(
   });
   app.decorateRequest("auditDone", false);
 
-  app.addHook("onRoute", (route) => {
-    if (route.url.startsWith("/api/v1") && !route.config?.access) {
-      throw new Error(`route ${route.method} ${route.url} declares no access rule`);
-    }
-  });
+  app.addHook("onRoute", (route) => requireAccessRule(route.method, route.url, route.config));
 
   async function resolve(req: FastifyRequest): Promise<Principal | null> {
     const key = presentedApiKey(req);

@@ -16,6 +16,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from "fastify";
+import { requireAccessRule } from "./auth-hooks.js";
 import type { RouteAccess } from "./permissions.js";
 
 /** One API route and its declared access rule (the RBAC test and the permissions doc walk these). */
@@ -25,6 +26,21 @@ export interface RouteEntry {
   access: RouteAccess;
   audit: string | undefined;
   websocket: boolean;
+}
+
+/** The table's entries of one route: one per method (HEAD, answered by the GET, is none). */
+export function routeEntries(
+  method: string | string[],
+  url: string,
+  config: { access?: RouteAccess; audit?: string } | undefined,
+  websocket: boolean,
+): RouteEntry[] {
+  if (!config?.access) return [];
+  const access = config.access;
+  return [method]
+    .flat()
+    .filter((m) => m !== "HEAD")
+    .map((m) => ({ method: m, url, access, audit: config.audit, websocket }));
 }
 
 /** What a module did on its route scope, kept so it can be done again on a real instance. */
@@ -99,23 +115,11 @@ function scopeRecorder(
     const path = joinPath(scopePrefix, options.url);
     const url = opts.prefix + path;
     const config = options.config as { access?: RouteAccess; audit?: string } | undefined;
-    if (!config?.access) throw new Error(`route ${String(options.method)} ${url} declares no access rule`);
+    requireAccessRule(options.method, url, config);
     const eager = isEager(options);
-    if (eager) {
-      // The server's own onRoute hook lists it, as it lists the server's other routes.
-      real.route(options);
-    } else {
-      for (const method of [options.method].flat()) {
-        if (method === "HEAD") continue;
-        opts.routes.push({
-          method,
-          url,
-          access: config.access,
-          audit: config.audit,
-          websocket: false,
-        });
-      }
-    }
+    // The server's own onRoute hook lists an eager route, as it lists the server's other routes.
+    if (eager) real.route(options);
+    else opts.routes.push(...routeEntries(options.method, url, config, false));
     calls.push({ kind: "route", options, path, eager });
     return stand;
   };
@@ -186,31 +190,23 @@ export function segmentOf(path: string): string {
   return end === -1 ? rest : rest.slice(0, end);
 }
 
-function hasRoute(calls: RecordedCall[], keep: (c: RecordedCall & { kind: "route" }) => boolean): boolean {
-  return calls.some((c) => (c.kind === "route" ? keep(c) : c.kind === "scope" ? hasRoute(c.calls, keep) : false));
+type RouteCall = RecordedCall & { kind: "route" };
+
+/** The route declarations among `calls`, nested scopes' included, in order. */
+function routesIn(calls: RecordedCall[]): RouteCall[] {
+  return calls.flatMap((c) => (c.kind === "route" ? [c] : c.kind === "scope" ? routesIn(c.calls) : []));
 }
 
 /** Makes the recorded declarations again on `into`, the routes that `keep` takes (and their scopes). */
-export function replay(
-  calls: RecordedCall[],
-  into: FastifyInstance,
-  keep: (c: RecordedCall & { kind: "route" }) => boolean,
-): void {
+export function replay(calls: RecordedCall[], into: FastifyInstance, keep: (c: RouteCall) => boolean): void {
   for (const c of calls) {
     if (c.kind === "route") {
       if (keep(c)) into.route(c.options);
     } else if (c.kind === "call") {
       (into[c.name] as (...args: unknown[]) => unknown).apply(into, c.args);
-    } else if (hasRoute(c.calls, keep)) {
+    } else if (routesIn(c.calls).some(keep)) {
       void into.register(async (scope) => replay(c.calls, scope, keep), c.options ?? {});
     }
-  }
-}
-
-function forEachRoute(calls: RecordedCall[], fn: (c: RecordedCall & { kind: "route" }) => void): void {
-  for (const c of calls) {
-    if (c.kind === "route") fn(c);
-    else if (c.kind === "scope") forEachRoute(c.calls, fn);
   }
 }
 
@@ -219,8 +215,6 @@ export interface DeferredRoutes {
   methods: string[];
   /** Hands a request that the forward route matched to the instance of its segment. */
   dispatch(req: IncomingMessage, res: ServerResponse, wildcard: string): void;
-  /** The instance of one segment ("" for a path no deferred route starts with), made if needed. */
-  instance(segment: string): Promise<FastifyInstance>;
   /** The segments made so far. */
   made(): string[];
   close(): Promise<void>;
@@ -239,11 +233,11 @@ export function createDeferredRoutes(opts: {
 }): DeferredRoutes {
   const segments = new Set<string>();
   const methods = new Set<string>();
-  forEachRoute(opts.recording.calls, (c) => {
-    if (c.eager) return;
+  for (const c of routesIn(opts.recording.calls)) {
+    if (c.eager) continue;
     segments.add(segmentOf(c.path));
     for (const m of [c.options.method].flat()) methods.add(m);
-  });
+  }
   const pending = new Map<string, Promise<FastifyInstance>>();
   const ready = new Map<string, FastifyInstance>();
   let closed = false;
@@ -264,6 +258,7 @@ export function createDeferredRoutes(opts: {
     return instance;
   }
 
+  /** The instance of one segment ("" for a path no deferred route starts with), made if needed. */
   function instance(segment: string): Promise<FastifyInstance> {
     const made = ready.get(segment);
     if (made) return Promise.resolve(made);
@@ -279,7 +274,6 @@ export function createDeferredRoutes(opts: {
 
   return {
     methods: [...methods],
-    instance,
     made: () => [...ready.keys()],
     dispatch(req, res, wildcard) {
       const first = segmentOf(wildcard);
